@@ -1,0 +1,20 @@
+// Outline icons for the dashboard tabs (24px grid, currentColor).
+const paths: Record<string, string> = {
+  overview: "M3 12l9-8 9 8M5 10v10h5v-6h4v6h5V10",
+  usage: "M4 19V5m0 14h16M8 15l3-4 3 2 5-6",
+  profile: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8Zm-7 8a7 7 0 0 1 14 0",
+  analytics: "M4 20h16M7 16V9m5 7V4m5 12v-5",
+  billing: "M3 7h18v10H3zM3 11h18M7 15h3",
+  budget: "M12 3v18M16 7.5c0-1.9-1.8-3-4-3s-4 1.1-4 3 1.8 2.6 4 3 4 1.2 4 3.1-1.8 3-4 3-4-1.1-4-3",
+  downloads: "M12 4v11m0 0-4-4m4 4 4-4M5 19h14",
+  debug: "M9 9h6v8H9zM12 4v5M5 13h4m6 0h4M6 8l3 2m9-2-3 2M6 19l3-2m9 2-3-2",
+  signout: "M15 12H4m0 0 4-4m-4 4 4 4M14 4h5a1 1 0 0 1 1 1v14a1 1 0 0 1-1 1h-5",
+};
+
+export function TabIcon({ name, className = "h-5 w-5" }: { name: string; className?: string }) {
+  return (
+    <svg viewBox="0 0 24 24" className={className} fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <path d={paths[name] ?? paths.overview} />
+    </svg>
+  );
+}

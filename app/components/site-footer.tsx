@@ -1,0 +1,37 @@
+import { Link } from "react-router";
+import { Logo } from "./ui";
+
+export function SiteFooter() {
+  const year = new Date().getFullYear();
+  return (
+    <footer className="border-t border-slate-200 bg-slate-50">
+      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-4">
+        <div className="md:col-span-2">
+          <Logo />
+          <p className="mt-3 max-w-sm text-sm leading-6 text-slate-600">
+            Every AI model and specialised agent in one desktop app for Windows, macOS and Linux. Your API keys and conversations stay on your device.
+          </p>
+        </div>
+        <div>
+          <h2 className="text-sm font-semibold text-slate-900">Product</h2>
+          <ul className="mt-3 space-y-2 text-sm text-slate-600">
+            <li><Link className="hover:text-slate-900" to="/#features">Features</Link></li>
+            <li><Link className="hover:text-slate-900" to="/pricing">Pricing</Link></li>
+            <li><Link className="hover:text-slate-900" to="/changelog">Changelog</Link></li>
+          </ul>
+        </div>
+        <div>
+          <h2 className="text-sm font-semibold text-slate-900">Account</h2>
+          <ul className="mt-3 space-y-2 text-sm text-slate-600">
+            <li><Link className="hover:text-slate-900" to="/auth?mode=signin">Sign In</Link></li>
+            <li><Link className="hover:text-slate-900" to="/auth?mode=signup">Create Account</Link></li>
+            <li><Link className="hover:text-slate-900" to="/dashboard">Dashboard</Link></li>
+          </ul>
+        </div>
+      </div>
+      <div className="border-t border-slate-200">
+        <p className="mx-auto max-w-6xl px-4 py-6 text-xs text-slate-500 sm:px-6">© {year} Modelify. All rights reserved.</p>
+      </div>
+    </footer>
+  );
+}

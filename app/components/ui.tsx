@@ -1,0 +1,96 @@
+// Shared building blocks. One place for spacing, type scale and colour so pages stay consistent.
+import { forwardRef, type ComponentProps, type ReactNode } from "react";
+import { Link, type LinkProps } from "react-router";
+
+export function cx(...classes: Array<string | false | null | undefined>) {
+  return classes.filter(Boolean).join(" ");
+}
+
+type Variant = "primary" | "secondary" | "ghost" | "danger";
+type Size = "sm" | "md" | "lg";
+
+const base =
+  "inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-60";
+const variants: Record<Variant, string> = {
+  primary: "bg-brand-600 text-white shadow-sm hover:bg-brand-700",
+  secondary: "border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50",
+  ghost: "text-slate-700 hover:bg-slate-100",
+  danger: "bg-red-600 text-white shadow-sm hover:bg-red-700",
+};
+const sizes: Record<Size, string> = {
+  sm: "px-3 py-1.5 text-sm",
+  md: "px-4 py-2.5 text-sm",
+  lg: "px-6 py-3 text-base",
+};
+
+export function buttonClass(variant: Variant = "primary", size: Size = "md", extra?: string) {
+  return cx(base, variants[variant], sizes[size], extra);
+}
+
+export const Button = forwardRef<HTMLButtonElement, ComponentProps<"button"> & { variant?: Variant; size?: Size }>(
+  function Button({ variant = "primary", size = "md", className, type = "button", ...props }, ref) {
+    return <button ref={ref} type={type} className={buttonClass(variant, size, className)} {...props} />;
+  },
+);
+
+export function LinkButton({ variant = "primary", size = "md", className, ...props }: LinkProps & { variant?: Variant; size?: Size }) {
+  return <Link className={buttonClass(variant, size, className)} {...props} />;
+}
+
+export function Card({ className, ...props }: ComponentProps<"div">) {
+  return <div className={cx("rounded-2xl border border-slate-200 bg-white shadow-sm", className)} {...props} />;
+}
+
+export function Alert({ tone, children, className }: { tone: "error" | "success" | "info"; children: ReactNode; className?: string }) {
+  const tones = {
+    error: "border-red-200 bg-red-50 text-red-800",
+    success: "border-emerald-200 bg-emerald-50 text-emerald-800",
+    info: "border-brand-200 bg-brand-50 text-brand-900",
+  };
+  return (
+    <div role={tone === "error" ? "alert" : "status"} className={cx("rounded-lg border px-4 py-3 text-sm", tones[tone], className)}>
+      {children}
+    </div>
+  );
+}
+
+export function Spinner({ className, label = "Loading" }: { className?: string; label?: string }) {
+  return (
+    <svg className={cx("animate-spin", className ?? "h-5 w-5")} viewBox="0 0 24 24" fill="none" role="img" aria-label={label}>
+      <circle cx="12" cy="12" r="10" stroke="currentColor" strokeOpacity="0.25" strokeWidth="4" />
+      <path d="M22 12a10 10 0 0 0-10-10" stroke="currentColor" strokeWidth="4" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+export function Logo({ className }: { className?: string }) {
+  return (
+    <span className={cx("inline-flex items-center gap-2 font-bold tracking-tight text-slate-900", className)}>
+      <svg viewBox="0 0 32 32" className="h-8 w-8" aria-hidden="true">
+        <rect width="32" height="32" rx="8" className="fill-brand-600" />
+        <path d="M8 22V10l8 7 8-7v12" fill="none" stroke="white" strokeWidth="2.6" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      <span className="text-lg">Modelify</span>
+    </span>
+  );
+}
+
+export const inputClass =
+  "block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30 aria-[invalid=true]:border-red-500 aria-[invalid=true]:focus:ring-red-500/30 disabled:bg-slate-100";
+
+export function FieldError({ id, errors }: { id: string; errors?: string[] }) {
+  if (!errors?.length) return null;
+  return (
+    <p id={id} className="mt-1.5 text-sm text-red-700">
+      {errors[0]}
+    </p>
+  );
+}
+
+export const Input = forwardRef<HTMLInputElement, ComponentProps<"input">>(function Input({ className, ...props }, ref) {
+  return <input ref={ref} className={cx(inputClass, className)} {...props} />;
+});
+
+export function Label({ className, ...props }: ComponentProps<"label">) {
+  return <label className={cx("mb-1.5 block text-sm font-medium text-slate-700", className)} {...props} />;
+}

@@ -1,0 +1,42 @@
+// The spec's words (accounts-and-usage §5 and §8). Tests import these, so a changed text
+// is a deliberate change of the product's contract.
+export const AUTH_MESSAGES = {
+  invalidEmail: "Please enter a valid email address",
+  passwordTooShort: "Password must be at least 8 characters long",
+  passwordTooLong: "Password must be 128 characters or less",
+  firstNameRequired: "First name is required",
+  lastNameRequired: "Last name is required",
+  invalidPhone: "Please enter a valid phone number",
+  securityQuestionRequired: "Please select a security question",
+  securityAnswerTooShort: "Please provide a security answer (at least 3 characters)",
+  passwordTooWeak: "Password is too weak. Please meet the minimum requirements.",
+  passwordsDoNotMatch: "Passwords do not match",
+  middleInitialTooLong: "Middle initial must be 10 characters or less",
+  commonPassword: "This password is too common. Please choose a less predictable one.",
+  fieldTooLong: "This field is too long",
+
+  invalidCredentials: "Invalid email or password. Please check your credentials and try again.",
+  emailNotConfirmed: "Please check your email and click the confirmation link before signing in.",
+  tooManySignInRequests: "Too many sign in attempts. Please wait a few minutes and try again.",
+  signInFailed: "Failed to sign in. Please check your credentials and try again.",
+  signUpFailed: "Failed to create account. Please try again.",
+  resetEmailFailed: "Failed to send reset email. Please try again.",
+  unexpected: "An unexpected error occurred. Please try again or contact support.",
+
+  signInLocked: "Too many failed attempts. Account locked for 15 minutes.",
+  signUpLocked: "Too many failed signup attempts. Please wait 30 minutes before trying again.",
+  waitSeconds: (seconds: number) => `Too many attempts. Please wait ${seconds} seconds before trying again.`,
+
+  signInSuccess: (destination: string) => `Sign in successful! Redirecting to ${destination}...`,
+  signUpSuccess: "Account created successfully! Please check your email and click the confirmation link to activate your account.",
+  resetEmailSent: "Password reset email sent! Check your inbox.",
+
+  resetBothRequired: "Please enter and confirm your new password",
+  resetPasswordTooShort: "Password must be at least 6 characters long",
+  invalidResetLink: "This password reset link is invalid or has expired.",
+  passwordUpdateFailed: "An unexpected error occurred while updating your password",
+  authCallbackFailed: "An unexpected error occurred during authentication",
+  invalidConfirmationLink: "This confirmation link is invalid or has expired. Sign in to receive a new one.",
+
+  signOutFailed: "Failed to sign out. Please try again.",
+} as const;

@@ -1,0 +1,66 @@
+// Single-use e-mail link tokens: random, stored only as SHA-256 hashes, expiring.
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { randomToken, sha256Hex } from "../crypto";
+import type { Db } from "../db.server";
+import { schema } from "../db.server";
+
+export type OneTimeTokenType = "signup" | "recovery";
+
+export async function issueOneTimeToken(db: Db, userId: string, type: OneTimeTokenType, ttlMs: number, now = Date.now()) {
+  const token = randomToken();
+  await db.insert(schema.oneTimeTokens).values({
+    id: crypto.randomUUID(),
+    userId,
+    type,
+    tokenHash: await sha256Hex(token),
+    expiresAt: now + ttlMs,
+    createdAt: now,
+  });
+  return token;
+}
+
+/** The owner of an unused, unexpired token, without using it up. */
+export async function peekOneTimeToken(db: Db, type: OneTimeTokenType, token: string, now = Date.now()): Promise<string | null> {
+  const row = await db.query.oneTimeTokens.findFirst({
+    where: and(
+      eq(schema.oneTimeTokens.tokenHash, await sha256Hex(token)),
+      eq(schema.oneTimeTokens.type, type),
+      isNull(schema.oneTimeTokens.usedAt),
+      gt(schema.oneTimeTokens.expiresAt, now),
+    ),
+  });
+  return row?.userId ?? null;
+}
+
+/** Uses the token up in one conditional UPDATE, so two clicks cannot both succeed. */
+export async function consumeOneTimeToken(db: Db, type: OneTimeTokenType, token: string, now = Date.now()): Promise<string | null> {
+  const rows = await db
+    .update(schema.oneTimeTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(schema.oneTimeTokens.tokenHash, await sha256Hex(token)),
+        eq(schema.oneTimeTokens.type, type),
+        isNull(schema.oneTimeTokens.usedAt),
+        gt(schema.oneTimeTokens.expiresAt, now),
+      ),
+    )
+    .returning({ userId: schema.oneTimeTokens.userId });
+  return rows[0]?.userId ?? null;
+}
+
+export async function latestTokenIssuedAt(db: Db, userId: string, type: OneTimeTokenType): Promise<number | null> {
+  const row = await db.query.oneTimeTokens.findFirst({
+    where: and(eq(schema.oneTimeTokens.userId, userId), eq(schema.oneTimeTokens.type, type)),
+    orderBy: desc(schema.oneTimeTokens.createdAt),
+  });
+  return row?.createdAt ?? null;
+}
+
+/** A new recovery link makes older unused ones worthless. */
+export async function expireUnusedTokens(db: Db, userId: string, type: OneTimeTokenType, now = Date.now()) {
+  await db
+    .update(schema.oneTimeTokens)
+    .set({ usedAt: now })
+    .where(and(eq(schema.oneTimeTokens.userId, userId), eq(schema.oneTimeTokens.type, type), isNull(schema.oneTimeTokens.usedAt)));
+}

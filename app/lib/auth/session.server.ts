@@ -1,0 +1,239 @@
+// Server-side sessions: a short-lived signed access token plus a refresh token that is
+// stored only as a hash, rotated on every use and revocable. See docs/decisions/0002-sessions.md.
+import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { ACTIVITY_UPDATE_INTERVAL_MS, INACTIVITY_LIMIT_MS, SESSION } from "../constants";
+import { randomToken, sha256Hex } from "../crypto";
+import type { Db } from "../db.server";
+import { schema } from "../db.server";
+import { signAccessToken, verifyAccessToken } from "./jwt";
+
+export type SessionClient = "web" | "desktop";
+
+export type SessionUser = {
+  id: string;
+  email: string;
+  role: "user" | "admin";
+  createdAt: number;
+  firstName: string | null;
+  lastName: string | null;
+  lastLoginAt: number | null;
+  lastActivityAt: number | null;
+};
+
+export type AuthState =
+  | { user: SessionUser; session: { id: string; client: SessionClient } }
+  | { user: null; session: null };
+
+export type IssuedTokens = {
+  sessionId: string;
+  accessToken: string;
+  refreshToken: string;
+  accessExpiresAt: number;
+  refreshExpiresAt: number;
+};
+
+export async function createSession(
+  db: Db,
+  secret: string,
+  input: { userId: string; client: SessionClient; userAgent?: string | null },
+  now = Date.now(),
+): Promise<IssuedTokens> {
+  const sessionId = crypto.randomUUID();
+  const refreshToken = randomToken();
+  const refreshExpiresAt = now + SESSION.refreshTokenTtlMs;
+  await db.insert(schema.sessions).values({
+    id: sessionId,
+    userId: input.userId,
+    client: input.client,
+    refreshTokenHash: await sha256Hex(refreshToken),
+    expiresAt: refreshExpiresAt,
+    userAgent: input.userAgent?.slice(0, 300) ?? null,
+    createdAt: now,
+  });
+  const accessToken = await signAccessToken({ sub: input.userId, sid: sessionId }, secret, SESSION.accessTokenTtlMs, now);
+  return { sessionId, accessToken, refreshToken, accessExpiresAt: now + SESSION.accessTokenTtlMs, refreshExpiresAt };
+}
+
+/** Spec §4 auto-logout: an account older than 720 h whose last login is older than 720 h. */
+export function isInactive(user: { createdAt: number; lastLoginAt: number | null }, now = Date.now()): boolean {
+  const cutoff = now - INACTIVITY_LIMIT_MS;
+  return user.createdAt < cutoff && (user.lastLoginAt ?? 0) < cutoff;
+}
+
+const sessionUserColumns = {
+  sessionId: schema.sessions.id,
+  client: schema.sessions.client,
+  userId: schema.users.id,
+  email: schema.users.email,
+  role: schema.users.role,
+  createdAt: schema.users.createdAt,
+  firstName: schema.userProfiles.firstName,
+  lastName: schema.userProfiles.lastName,
+  lastLoginAt: schema.userProfiles.lastLoginAt,
+  lastActivityAt: schema.userProfiles.lastActivityAt,
+};
+
+type SessionUserRow = {
+  sessionId: string;
+  client: SessionClient;
+  userId: string;
+  email: string;
+  role: "user" | "admin";
+  createdAt: number;
+  firstName: string | null;
+  lastName: string | null;
+  lastLoginAt: number | null;
+  lastActivityAt: number | null;
+};
+
+function toAuthState(row: SessionUserRow): AuthState {
+  return {
+    session: { id: row.sessionId, client: row.client },
+    user: {
+      id: row.userId,
+      email: row.email,
+      role: row.role,
+      createdAt: row.createdAt,
+      firstName: row.firstName,
+      lastName: row.lastName,
+      lastLoginAt: row.lastLoginAt,
+      lastActivityAt: row.lastActivityAt,
+    },
+  };
+}
+
+/** A live session (not revoked, not expired) with its user, or undefined. */
+async function loadLiveSession(db: Db, sessionId: string, now: number): Promise<SessionUserRow | undefined> {
+  const rows = await db
+    .select(sessionUserColumns)
+    .from(schema.sessions)
+    .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
+    .leftJoin(schema.userProfiles, eq(schema.userProfiles.userId, schema.users.id))
+    .where(and(eq(schema.sessions.id, sessionId), isNull(schema.sessions.revokedAt), sql`${schema.sessions.expiresAt} > ${now}`))
+    .limit(1);
+  return rows[0];
+}
+
+/** Resolves a bearer or cookie access token to its user; a revoked session fails at once. */
+export async function authenticateAccessToken(db: Db, secret: string, token: string, now = Date.now()): Promise<AuthState | null> {
+  const claims = await verifyAccessToken(token, secret);
+  if (!claims) return null;
+  const row = await loadLiveSession(db, claims.sid, now);
+  if (!row || row.userId !== claims.sub) return null;
+  return toAuthState(row);
+}
+
+export type RefreshResult =
+  | { ok: true; auth: AuthState & { user: SessionUser }; accessToken: string; accessExpiresAt: number; refreshToken: string | null; refreshExpiresAt: number }
+  | { ok: false; reason: "unknown" | "revoked" | "expired" | "inactive" | "reused" };
+
+/**
+ * Exchanges a refresh token for a new access token and a new refresh token. A token that was
+ * just rotated (another tab won the race) still gets an access token but no new refresh token;
+ * an older rotated token is treated as stolen and ends the session.
+ */
+export async function refreshSession(db: Db, secret: string, refreshToken: string, now = Date.now()): Promise<RefreshResult> {
+  const hash = await sha256Hex(refreshToken);
+  const session = await db.query.sessions.findFirst({
+    where: or(eq(schema.sessions.refreshTokenHash, hash), eq(schema.sessions.previousRefreshTokenHash, hash)),
+  });
+  if (!session) return { ok: false, reason: "unknown" };
+  if (session.revokedAt !== null) return { ok: false, reason: "revoked" };
+  if (session.expiresAt <= now) return { ok: false, reason: "expired" };
+
+  const row = await loadLiveSession(db, session.id, now);
+  if (!row) return { ok: false, reason: "revoked" };
+  if (isInactive(row, now)) {
+    await revokeSession(db, session.id, "inactive", now);
+    return { ok: false, reason: "inactive" };
+  }
+
+  const isCurrent = session.refreshTokenHash === hash;
+  if (!isCurrent) {
+    const withinGrace = session.rotatedAt !== null && now - session.rotatedAt <= SESSION.refreshReuseGraceMs;
+    if (!withinGrace) {
+      await revokeSession(db, session.id, "refresh_token_reuse", now);
+      return { ok: false, reason: "reused" };
+    }
+    return issueAccessOnly(row, secret, session.expiresAt, now);
+  }
+
+  const nextToken = randomToken();
+  const refreshExpiresAt = now + SESSION.refreshTokenTtlMs;
+  const result = await db
+    .update(schema.sessions)
+    .set({ refreshTokenHash: await sha256Hex(nextToken), previousRefreshTokenHash: hash, rotatedAt: now, expiresAt: refreshExpiresAt })
+    .where(and(eq(schema.sessions.id, session.id), eq(schema.sessions.refreshTokenHash, hash)))
+    .run();
+  // Someone rotated the same token between our read and write: behave as within the grace window.
+  if (result.meta.changes === 0) return issueAccessOnly(row, secret, session.expiresAt, now);
+
+  const accessToken = await signAccessToken({ sub: row.userId, sid: row.sessionId }, secret, SESSION.accessTokenTtlMs, now);
+  return {
+    ok: true,
+    auth: toAuthState(row) as AuthState & { user: SessionUser },
+    accessToken,
+    accessExpiresAt: now + SESSION.accessTokenTtlMs,
+    refreshToken: nextToken,
+    refreshExpiresAt,
+  };
+}
+
+async function issueAccessOnly(row: SessionUserRow, secret: string, refreshExpiresAt: number, now: number): Promise<RefreshResult> {
+  const accessToken = await signAccessToken({ sub: row.userId, sid: row.sessionId }, secret, SESSION.accessTokenTtlMs, now);
+  return {
+    ok: true,
+    auth: toAuthState(row) as AuthState & { user: SessionUser },
+    accessToken,
+    accessExpiresAt: now + SESSION.accessTokenTtlMs,
+    refreshToken: null,
+    refreshExpiresAt,
+  };
+}
+
+export async function revokeSession(db: Db, sessionId: string, reason: string, now = Date.now()) {
+  await db
+    .update(schema.sessions)
+    .set({ revokedAt: now, revokedReason: reason })
+    .where(and(eq(schema.sessions.id, sessionId), isNull(schema.sessions.revokedAt)));
+}
+
+/** Ends every session of a user, optionally keeping one (e.g. the one that just reset the password). */
+export async function revokeUserSessions(db: Db, userId: string, reason: string, options: { except?: string } = {}, now = Date.now()) {
+  const conditions = [eq(schema.sessions.userId, userId), isNull(schema.sessions.revokedAt)];
+  if (options.except) conditions.push(sql`${schema.sessions.id} <> ${options.except}`);
+  await db.update(schema.sessions).set({ revokedAt: now, revokedReason: reason }).where(and(...conditions));
+}
+
+/** The hourly cron: revoke the sessions of every account that the inactivity rule signs out. */
+export async function sweepInactiveSessions(db: Db, now = Date.now()): Promise<number> {
+  const cutoff = now - INACTIVITY_LIMIT_MS;
+  const inactiveUsers = db
+    .select({ id: schema.users.id })
+    .from(schema.users)
+    .leftJoin(schema.userProfiles, eq(schema.userProfiles.userId, schema.users.id))
+    .where(and(lt(schema.users.createdAt, cutoff), sql`coalesce(${schema.userProfiles.lastLoginAt}, 0) < ${cutoff}`));
+  const result = await db
+    .update(schema.sessions)
+    .set({ revokedAt: now, revokedReason: "inactive" })
+    .where(and(isNull(schema.sessions.revokedAt), inArray(schema.sessions.userId, inactiveUsers)))
+    .run();
+  return result.meta.changes;
+}
+
+/** Spec: last_activity_at is written at most every 30 minutes. */
+export function activityUpdateDue(lastActivityAt: number | null, now = Date.now()): boolean {
+  return lastActivityAt === null || now - lastActivityAt >= ACTIVITY_UPDATE_INTERVAL_MS;
+}
+
+export async function touchActivity(db: Db, userId: string, now = Date.now()) {
+  await db
+    .update(schema.userProfiles)
+    .set({ lastActivityAt: now })
+    .where(
+      and(
+        eq(schema.userProfiles.userId, userId),
+        or(isNull(schema.userProfiles.lastActivityAt), lt(schema.userProfiles.lastActivityAt, now - ACTIVITY_UPDATE_INTERVAL_MS)),
+      ),
+    );
+}

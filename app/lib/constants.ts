@@ -1,0 +1,100 @@
+// Every business number of the product spec lives here, named after the spec's words.
+// Times are in milliseconds unless the name says otherwise.
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export const PLAN = {
+  name: "Pro",
+  priceUsd: 4.99,
+  billingCycle: "monthly",
+  trialDays: 7,
+} as const;
+
+export const PASSWORD = {
+  minLength: 8, // sign-up and sign-in
+  resetMinLength: 6, // reset-password page
+  strengthThreshold: 3, // of 5
+  maxLength: 128, // bound on work per hash; not a spec number but an input limit
+} as const;
+
+// PBKDF2-SHA256: production Workers refuse more than 100,000 iterations.
+export const PBKDF2_ITERATIONS = 100_000;
+export const PBKDF2_MAX_ITERATIONS = 100_000;
+export const PBKDF2_SALT_BYTES = 16;
+
+export const SIGN_UP = {
+  phoneMinLength: 10,
+  phoneDefaultPrefix: "+1",
+  securityAnswerMinLength: 3,
+  middleInitialMaxLength: 10,
+} as const;
+
+export const LOCKOUT = {
+  signIn: { maxFailures: 4, lockMs: 15 * MINUTE }, // locked after more than 4
+  signUp: { maxFailures: 3, lockMs: 30 * MINUTE }, // locked after more than 3
+} as const;
+
+export const INACTIVITY_LIMIT_MS = 720 * HOUR; // 30 days
+export const ACTIVITY_UPDATE_INTERVAL_MS = 30 * MINUTE;
+
+export const SESSION = {
+  accessTokenTtlMs: 15 * MINUTE,
+  refreshTokenTtlMs: INACTIVITY_LIMIT_MS,
+  // A refresh token used again within this window after rotation is a race between tabs, not theft.
+  refreshReuseGraceMs: 30 * SECOND,
+} as const;
+
+export const ONE_TIME_TOKEN = {
+  signupTtlMs: 24 * HOUR,
+  recoveryTtlMs: 1 * HOUR,
+  // Re-send a confirmation e-mail at most this often when an unconfirmed user tries to sign in.
+  confirmationResendMs: 5 * MINUTE,
+  // At most one reset e-mail per account in this window (the answer stays the same).
+  recoveryResendMs: 1 * MINUTE,
+} as const;
+
+export const REDIRECT_DELAY_MS = {
+  signIn: 1 * SECOND,
+  signUp: 3 * SECOND,
+  resetPassword: 2 * SECOND,
+  phone: 3 * SECOND,
+  phoneDialogClose: 2 * SECOND,
+} as const;
+
+export const USERNAME = { minLength: 3, maxLength: 20, changeIntervalDays: 14 } as const;
+export const PROFILE = { nameMinLength: 2 } as const;
+export const IMAGES = { avatarMaxBytes: 5 * 1024 * 1024, coverMaxBytes: 10 * 1024 * 1024 } as const;
+export const ACTIVATION_KEY = { length: 16, validityDays: 30 } as const;
+
+export const BUDGET_DEFAULTS = {
+  monthlyBudgetUsd: 10,
+  dailyBudgetUsd: 0.5,
+  alertThresholdPercent: 80,
+  notificationsEnabled: true,
+} as const;
+
+export const USAGE = {
+  weeklyUsageWeeks: 4,
+  recentActivityItems: 10,
+  predictionFactor: 1.1,
+  exportDays: 30,
+} as const;
+
+export const ACHIEVEMENTS = {
+  powerUserRequests: 100,
+  speedDemonMs: 1000,
+  innovatorModels: 3,
+} as const;
+
+export const FREE_TIER = {
+  requestsPerMonth: 1000,
+  tokensPerMonth: 100_000,
+  perMinute: 3,
+  perHour: 20,
+  perDay: 100,
+} as const;
+
+export const MS = { SECOND, MINUTE, HOUR, DAY } as const;

@@ -1,0 +1,51 @@
+// What the consumer Worker does with each queue message.
+import type { Db } from "./db.server";
+import { schema } from "./db.server";
+import type { AppEnv } from "./env.server";
+import { deliverMail } from "./mail/mail.server";
+import { queueMessageSchema } from "./queue";
+
+export type ConsumerDeps = { db: Db; env: AppEnv; fetcher?: typeof fetch };
+
+export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<unknown>): Promise<void> {
+  for (const message of batch.messages) {
+    const parsed = queueMessageSchema.safeParse(message.body);
+    if (!parsed.success) {
+      // Retrying cannot fix a malformed message: straight to the dead-letter table.
+      await recordDeadLetter(deps.db, batch.queue, message);
+      message.ack();
+      continue;
+    }
+    try {
+      switch (parsed.data.type) {
+        case "mail.send":
+          await deliverMail(deps.env, deps.db, parsed.data, deps.fetcher);
+          break;
+      }
+      message.ack();
+    } catch (error) {
+      console.error(JSON.stringify({ event: "queue_message_failed", id: message.id, type: parsed.data.type, error: String(error) }));
+      message.retry();
+    }
+  }
+}
+
+export async function handleDeadLetters(db: Db, batch: MessageBatch<unknown>): Promise<void> {
+  for (const message of batch.messages) {
+    await recordDeadLetter(db, batch.queue, message);
+    message.ack();
+  }
+}
+
+async function recordDeadLetter(db: Db, queue: string, message: Message<unknown>) {
+  let body: string;
+  try {
+    body = JSON.stringify(message.body) ?? "null";
+  } catch {
+    body = String(message.body);
+  }
+  await db
+    .insert(schema.deadLetters)
+    .values({ id: message.id, queue, body: body.slice(0, 100_000), attempts: message.attempts, createdAt: Date.now() })
+    .onConflictDoNothing();
+}

@@ -1,0 +1,141 @@
+import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { SiteNav } from "./components/site-nav";
+import { authContext, cloudflareContext } from "./context";
+import { isSameOriginMutation, resolveWebAuth } from "./lib/auth/request.server";
+import { getDb } from "./lib/db.server";
+import { parseEnv } from "./lib/env.server";
+import { hasActiveSubscription } from "./lib/subscriptions.server";
+import { displayName } from "./lib/names";
+
+const SECURITY_HEADERS: Record<string, string> = {
+  "X-Content-Type-Options": "nosniff",
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+};
+
+function withHeaders(response: Response, cookies: string[]): Response {
+  let res = response;
+  try {
+    for (const c of cookies) res.headers.append("Set-Cookie", c);
+  } catch {
+    // Some responses (e.g. Response.redirect) have immutable headers: copy once, then retry.
+    res = new Response(response.body, response);
+    for (const c of cookies) res.headers.append("Set-Cookie", c);
+  }
+  for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!res.headers.has(k)) res.headers.set(k, v);
+  return res;
+}
+
+// Browser routes authenticate with cookies; /api/* authenticates with bearer tokens or
+// signatures and never reads cookies, so it is neither cookie-authed nor Origin-checked here.
+const authMiddleware: Route.MiddlewareFunction = async ({ request, context }, next) => {
+  const url = new URL(request.url);
+  if (url.pathname.startsWith("/api/")) return next();
+  const { env, ctx } = context.get(cloudflareContext);
+  try {
+    parseEnv(env);
+  } catch (error) {
+    console.error(String(error));
+    throw data({ kind: "init" }, { status: 503 });
+  }
+  if (!isSameOriginMutation(request)) {
+    throw data({ kind: "forbidden", message: "This request came from another site and was refused." }, { status: 403 });
+  }
+  const { auth, setCookies } = await resolveWebAuth(request, env, ctx);
+  context.set(authContext, auth);
+  const response = await next();
+  return withHeaders(response, setCookies);
+};
+
+export const middleware: Route.MiddlewareFunction[] = [authMiddleware];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user } = context.get(authContext);
+  if (!user) return { user: null, hasActiveSubscription: false };
+  const { env } = context.get(cloudflareContext);
+  return {
+    user: { email: user.email, name: displayName(user), role: user.role },
+    hasActiveSubscription: await hasActiveSubscription(getDb(env.DB), user.id),
+  };
+}
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
+export function meta() {
+  return [
+    { title: "Modelify: every AI model and agent in one desktop app" },
+    { name: "description", content: "Modelify is a desktop AI chat app for Windows, macOS and Linux. Bring your own API keys and use 160+ models and 120+ specialised agents in one place." },
+  ];
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { pathname } = useLocation();
+  const showNav = !pathname.startsWith("/dashboard") && !pathname.startsWith("/dev/");
+  return (
+    <>
+      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-lg focus:bg-white focus:px-4 focus:py-2 focus:shadow-lg">
+        Skip to content
+      </a>
+      {showNav ? <SiteNav /> : null}
+      <Outlet />
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.data?.kind === "init") {
+    return (
+      <ErrorScreen title="App Initialization Error" message="The app could not start. Please reload the page." action="Reload Page" />
+    );
+  }
+  if (isRouteErrorResponse(error) && error.data?.kind === "forbidden") {
+    return <ErrorScreen title="Request refused" message={String(error.data.message)} action="Try Again" />;
+  }
+  const text = error instanceof Error ? error.message : isRouteErrorResponse(error) ? String(error.data) : "";
+  const message = /trim/i.test(text)
+    ? "There was an issue loading some data. This might be temporary."
+    : "An unexpected error occurred. Please try refreshing the page.";
+  return <ErrorScreen title="Something went wrong" message={message} action="Try Again" />;
+}
+
+function ErrorScreen({ title, message, action }: { title: string; message: string; action: string }) {
+  return (
+    <main id="main" className="flex min-h-screen items-center justify-center bg-slate-50 px-4">
+      <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm">
+        <div className="mx-auto mb-4 flex h-12 w-12 items-center justify-center rounded-full bg-red-50 text-red-600" aria-hidden="true">
+          <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2"><path d="M12 9v4m0 4h.01M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z" /></svg>
+        </div>
+        <h1 className="text-xl font-semibold text-slate-900">{title}</h1>
+        <p className="mt-2 text-sm text-slate-600">{message}</p>
+        <a href="" className="mt-6 inline-flex items-center justify-center rounded-lg bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+          {action}
+        </a>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,104 @@
+// /auth/callback: where the e-mail links land (spec accounts §2 "Auth callback").
+// GET only inspects the link; using it up takes a POST, so mail scanners that prefetch
+// links cannot confirm an account or burn a token.
+import { useEffect, useRef } from "react";
+import { data, Form, redirect } from "react-router";
+import type { Route } from "./+types/auth.callback";
+import { AuthShell } from "~/components/auth-shell";
+import { Alert, Button, LinkButton, Spinner } from "~/components/ui";
+import { confirmSignUp } from "~/lib/auth/accounts.server";
+import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
+import { peekOneTimeToken } from "~/lib/auth/one-time-tokens.server";
+import { authDeps, getAuth, getCloudflare, headersWithCookies, signedInCookies } from "~/lib/auth/request.server";
+import { recoveryCookie } from "~/lib/auth/recovery.server";
+import { getDb } from "~/lib/db.server";
+import { formErrorResult, readForm } from "~/lib/http.server";
+
+export const meta = () => [{ title: "Completing Authentication | Modelify" }];
+
+const TOKEN_MAX = 128;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const type = url.searchParams.get("type");
+  const token = url.searchParams.get("token")?.slice(0, TOKEN_MAX) ?? null;
+  const error = url.searchParams.get("error");
+  const { user } = getAuth(context);
+  const db = getDb(getCloudflare(context).env.DB);
+
+  if (error) {
+    return { state: "error" as const, message: (url.searchParams.get("error_description") ?? error).slice(0, 300) };
+  }
+  if (type === "recovery") {
+    // The token moves from the URL into an HttpOnly cookie scoped to /auth, so it never
+    // sits in history or a Referer header on the reset page.
+    const headers = new Headers();
+    if (token && (await peekOneTimeToken(db, "recovery", token))) headers.append("Set-Cookie", recoveryCookie(url, token));
+    throw redirect("/auth/reset-password", { headers });
+  }
+  if ((type === "signup" || type === "signin") && token) {
+    if (!(await peekOneTimeToken(db, "signup", token))) {
+      if (user) throw redirect("/dashboard");
+      return { state: "error" as const, message: M.invalidConfirmationLink };
+    }
+    return { state: "confirm" as const, type, token };
+  }
+  if (type === "email_confirmation" && user) throw redirect("/dashboard");
+  throw redirect(user ? "/dashboard" : "/auth");
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const read = await readForm(request);
+  if (!read.ok) return data({ result: formErrorResult(read.message) }, { status: read.status });
+  const token = read.formData.get("token");
+  if (typeof token !== "string" || token.length === 0 || token.length > TOKEN_MAX) {
+    return data({ result: formErrorResult(M.invalidConfirmationLink) }, { status: 400 });
+  }
+  const outcome = await confirmSignUp(authDeps(request, context), token);
+  if (!outcome.ok) return data({ result: formErrorResult(outcome.error) }, { status: 400 });
+  throw redirect("/dashboard", { headers: headersWithCookies(signedInCookies(new URL(request.url), outcome.tokens)) });
+}
+
+export default function AuthCallback({ loaderData, actionData }: Route.ComponentProps) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const actionError = actionData?.result.error[""]?.[0];
+  const state = actionError ? "error" : loaderData.state;
+
+  useEffect(() => {
+    if (state === "confirm") formRef.current?.requestSubmit();
+  }, [state]);
+
+  if (state === "error") {
+    const message = actionError ?? (loaderData.state === "error" ? loaderData.message : M.authCallbackFailed);
+    return (
+      <AuthShell title="Authentication Error">
+        <Alert tone="error">{message}</Alert>
+        <LinkButton to="/auth" className="mt-6 w-full">
+          Try Again
+        </LinkButton>
+      </AuthShell>
+    );
+  }
+
+  const token = loaderData.state === "confirm" ? loaderData.token : "";
+  return (
+    <AuthShell title="Completing Authentication...">
+      <div className="flex flex-col items-center gap-4">
+        <Spinner className="h-8 w-8 text-brand-600" label="Completing authentication" />
+        <ol className="w-full space-y-1 rounded-lg bg-slate-50 p-3 font-mono text-xs text-slate-600" aria-label="Progress">
+          <li>✓ Confirmation link received</li>
+          <li>✓ Link is valid and unused</li>
+          <li>… Confirming your e-mail and signing you in</li>
+        </ol>
+        <Form method="post" ref={formRef} className="w-full">
+          <input type="hidden" name="token" value={token} />
+          <noscript>
+            <Button type="submit" className="w-full">
+              Confirm and Continue
+            </Button>
+          </noscript>
+        </Form>
+      </div>
+    </AuthShell>
+  );
+}

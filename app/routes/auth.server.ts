@@ -1,0 +1,74 @@
+// Server side of /auth: one action, three forms (sign-in, sign-up, forgot password).
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "react-router";
+import type { RouterContextProvider } from "react-router";
+import { lockedFailure, recordSignUpFailure, requestPasswordReset, signIn, signUp } from "~/lib/auth/accounts.server";
+import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
+import { authDeps, headersWithCookies, signedInCookies } from "~/lib/auth/request.server";
+import { forgotPasswordSchema, signInSchema, signUpSchema } from "~/lib/auth/validation";
+import { formErrorResult, readForm } from "~/lib/http.server";
+
+export type AuthMode = "signin" | "signup" | "forgot-password";
+
+export type AuthSuccess =
+  | { kind: "signin"; destination: "/pricing" | "/dashboard"; returning: boolean }
+  | { kind: "signup" }
+  | { kind: "reset"; message: string };
+
+export type AuthActionData = { result: SubmissionResult<string[]>; success?: AuthSuccess };
+
+const reply = (body: AuthActionData, init?: ResponseInit) => data<AuthActionData>(body, init);
+
+export function parseMode(value: string | null): AuthMode {
+  return value === "signup" || value === "forgot-password" ? value : "signin";
+}
+
+/** Where a signed-in user goes: /pricing when they came to subscribe, else the dashboard. */
+export function destinationFor(url: URL): "/pricing" | "/dashboard" {
+  return url.searchParams.get("from") === "pricing" || url.searchParams.get("subscribe") === "true" ? "/pricing" : "/dashboard";
+}
+
+export async function authAction(request: Request, context: Readonly<RouterContextProvider>) {
+  const read = await readForm(request);
+  if (!read.ok) return reply({ result: formErrorResult(read.message) }, { status: read.status });
+  const { formData } = read;
+  const deps = authDeps(request, context);
+  const intent = formData.get("intent");
+  const rawEmail = typeof formData.get("email") === "string" ? String(formData.get("email")).trim().toLowerCase().slice(0, 254) : undefined;
+
+  if (intent === "signin") {
+    const submission = parseWithZod(formData, { schema: signInSchema });
+    if (submission.status !== "success") return reply({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+    const outcome = await signIn(deps, { ...submission.value, client: "web" });
+    if (!outcome.ok) return reply({ result: submission.reply({ formErrors: [outcome.error], hideFields: ["password"] }) }, { status: outcome.status });
+    const destination = destinationFor(new URL(request.url));
+    return reply(
+      { result: submission.reply({ resetForm: true }), success: { kind: "signin", destination, returning: outcome.returning } },
+      { headers: headersWithCookies(signedInCookies(new URL(request.url), outcome.tokens)) },
+    );
+  }
+
+  if (intent === "signup") {
+    const locked = await lockedFailure(deps, "signUp", rawEmail);
+    if (locked) return reply({ result: formErrorResult(locked.error) }, { status: 429 });
+    const submission = parseWithZod(formData, { schema: signUpSchema });
+    if (submission.status !== "success") {
+      const lockMessage = await recordSignUpFailure(deps, rawEmail);
+      const result = submission.reply({ hideFields: ["password", "confirmPassword", "securityAnswer"] });
+      if (lockMessage) return reply({ result: { ...result, error: { ...result.error, "": [lockMessage] } } }, { status: 429 });
+      return reply({ result }, { status: 400 });
+    }
+    await signUp(deps, submission.value);
+    return reply({ result: submission.reply({ resetForm: true }), success: { kind: "signup" } });
+  }
+
+  if (intent === "forgot-password") {
+    const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
+    if (submission.status !== "success") return reply({ result: submission.reply() }, { status: 400 });
+    await requestPasswordReset(deps, submission.value.email);
+    return reply({ result: submission.reply({ resetForm: true }), success: { kind: "reset", message: M.resetEmailSent } });
+  }
+
+  return reply({ result: formErrorResult(M.unexpected) }, { status: 400 });
+}

@@ -1,0 +1,313 @@
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useState } from "react";
+import type { z } from "zod";
+import { Form, Link, redirect, useActionData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import type { Route } from "./+types/auth";
+import { AuthShell } from "~/components/auth-shell";
+import { FormField } from "~/components/form-field";
+import { RedirectAfter } from "~/components/redirect-after";
+import { Alert, Button, cx, Input, inputClass, LinkButton, Spinner } from "~/components/ui";
+import { parseCookies, RETURNING_COOKIE } from "~/lib/auth/cookies";
+import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
+import { passwordStrength, strengthColour, strengthLabel } from "~/lib/auth/password-strength";
+import { getAuth } from "~/lib/auth/request.server";
+import { forgotPasswordSchema, SECURITY_QUESTIONS, signInSchema, signUpSchema } from "~/lib/auth/validation";
+import { REDIRECT_DELAY_MS } from "~/lib/constants";
+import { authAction, destinationFor, parseMode, type AuthActionData, type AuthMode } from "./auth.server";
+
+const TITLES: Record<AuthMode, string> = {
+  signin: "Welcome Back",
+  signup: "Create Account",
+  "forgot-password": "Reset Password",
+};
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: `${loaderData ? TITLES[loaderData.mode] : "Sign In"} | Modelify` }];
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const mode = parseMode(url.searchParams.get("mode"));
+  const { user } = getAuth(context);
+  if (user && mode !== "signup") throw redirect(destinationFor(url));
+  const hasPreviousLogin = parseCookies(request.headers.get("Cookie")).get(RETURNING_COOKIE) === "1";
+  return { mode, signedInEmail: user?.email ?? null, hasPreviousLogin, query: url.search };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return authAction(request, context);
+}
+
+// After a sign-in the loader would bounce a now signed-in user away before the success
+// message shows; the success view does its own timed redirect instead.
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod === "POST" ? false : defaultShouldRevalidate;
+}
+
+function modeLink(mode: AuthMode, query: string) {
+  const params = new URLSearchParams(query);
+  params.set("mode", mode);
+  return `/auth?${params.toString()}`;
+}
+
+export default function AuthPage({ loaderData }: Route.ComponentProps) {
+  const { mode, signedInEmail, hasPreviousLogin, query } = loaderData;
+  const actionData = useActionData<AuthActionData>();
+  const success = actionData?.success;
+
+  if (success?.kind === "signin") {
+    return (
+      <AuthShell title="Signed In">
+        <SuccessBlock message={M.signInSuccess(success.destination === "/pricing" ? "pricing" : "dashboard")} />
+        <RedirectAfter to={success.destination} delayMs={REDIRECT_DELAY_MS.signIn} />
+      </AuthShell>
+    );
+  }
+  if (success?.kind === "signup") {
+    return (
+      <AuthShell title="Check Your Email">
+        <SuccessBlock message={M.signUpSuccess} />
+        <LinkButton to="/dashboard" className="mt-6 w-full">
+          Continue to Home
+        </LinkButton>
+        <RedirectAfter to="/dashboard" delayMs={REDIRECT_DELAY_MS.signUp} />
+      </AuthShell>
+    );
+  }
+
+  if (signedInEmail && mode === "signup") return <AlreadySignedIn email={signedInEmail} />;
+
+  const backLink = hasPreviousLogin ? (
+    <Link to="/dashboard" className="mb-4 inline-flex items-center gap-1 rounded text-sm font-medium text-brand-700 hover:text-brand-800">
+      <span aria-hidden="true">←</span> Back to Dashboard
+    </Link>
+  ) : null;
+
+  return (
+    <AuthShell
+      key={mode}
+      wide={mode === "signup"}
+      top={backLink}
+      title={TITLES[mode]}
+      subtitle={
+        mode === "signin"
+          ? "Sign in to manage your subscription, usage and downloads."
+          : mode === "signup"
+            ? "Start with Modelify in a minute. We'll e-mail you a confirmation link."
+            : "Enter your e-mail and we'll send you a link to choose a new password."
+      }
+      footer={
+        mode === "signin" ? (
+          <>
+            New to Modelify?{" "}
+            <Link className="font-semibold text-brand-700 hover:text-brand-800" to={modeLink("signup", query)}>
+              Create an account
+            </Link>
+          </>
+        ) : (
+          <>
+            {mode === "signup" ? "Already have an account? " : "Remembered it? "}
+            <Link className="font-semibold text-brand-700 hover:text-brand-800" to={modeLink("signin", query)}>
+              Sign in
+            </Link>
+          </>
+        )
+      }
+    >
+      {mode === "signin" ? <SignInForm query={query} /> : mode === "signup" ? <SignUpForm /> : <ForgotPasswordForm />}
+    </AuthShell>
+  );
+}
+
+function SuccessBlock({ message }: { message: string }) {
+  return (
+    <div className="flex flex-col items-center text-center" role="status">
+      <div className="flex h-12 w-12 items-center justify-center rounded-full bg-emerald-50 text-emerald-600" aria-hidden="true">
+        <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2.5"><path d="m5 13 4 4L19 7" strokeLinecap="round" strokeLinejoin="round" /></svg>
+      </div>
+      <p className="mt-4 text-sm leading-6 text-slate-700">{message}</p>
+    </div>
+  );
+}
+
+function AlreadySignedIn({ email }: { email: string }) {
+  return (
+    <AuthShell title="Already Signed In" subtitle={<>You are signed in as <strong className="text-slate-900">{email}</strong>.</>}>
+      <div className="space-y-3">
+        <Form method="post" action="/auth/sign-out">
+          <input type="hidden" name="redirectTo" value="/auth?mode=signup" />
+          <Button type="submit" variant="secondary" className="w-full">
+            Sign Out &amp; Create New Account
+          </Button>
+        </Form>
+        <LinkButton to="/dashboard" className="w-full">
+          Go to Dashboard
+        </LinkButton>
+      </div>
+    </AuthShell>
+  );
+}
+
+function useAuthForm<Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>(id: string, schema: Schema) {
+  const actionData = useActionData<AuthActionData>();
+  return useForm<z.input<Schema>, z.output<Schema>>({
+    id,
+    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate({ formData }) {
+      return parseWithZod(formData, { schema });
+    },
+  });
+}
+
+function SubmitButton({ idle, busy }: { idle: string; busy: string }) {
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting";
+  return (
+    <Button type="submit" className="w-full" size="lg" disabled={pending}>
+      {pending ? (
+        <>
+          <Spinner className="h-4 w-4" label={busy} /> {busy}
+        </>
+      ) : (
+        idle
+      )}
+    </Button>
+  );
+}
+
+function SignInForm({ query }: { query: string }) {
+  const [form, fields] = useAuthForm("signin", signInSchema);
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <input type="hidden" name="intent" value="signin" />
+      {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
+      <FormField label="Email" htmlFor={fields.email.id} errorId={fields.email.errorId} errors={fields.email.errors}>
+        <Input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" placeholder="you@example.com" />
+      </FormField>
+      <FormField label="Password" htmlFor={fields.password.id} errorId={fields.password.errorId} errors={fields.password.errors}>
+        <Input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" />
+      </FormField>
+      <div className="flex justify-end">
+        <Link to={modeLink("forgot-password", query)} className="rounded text-sm font-medium text-brand-700 hover:text-brand-800">
+          Forgot password?
+        </Link>
+      </div>
+      <SubmitButton idle="Sign In" busy="Signing In..." />
+    </Form>
+  );
+}
+
+function ForgotPasswordForm() {
+  const [form, fields] = useAuthForm("forgot-password", forgotPasswordSchema);
+  const actionData = useActionData<AuthActionData>();
+  const sent = actionData?.success?.kind === "reset";
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <input type="hidden" name="intent" value="forgot-password" />
+      {sent ? <Alert tone="success">{M.resetEmailSent}</Alert> : null}
+      {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
+      <FormField label="Email" htmlFor={fields.email.id} errorId={fields.email.errorId} errors={fields.email.errors}>
+        <Input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" placeholder="you@example.com" />
+      </FormField>
+      <SubmitButton idle="Send Reset Link" busy="Sending..." />
+    </Form>
+  );
+}
+
+const METER_COLOURS = { green: "bg-emerald-500", yellow: "bg-yellow-400", orange: "bg-orange-500", red: "bg-red-500" } as const;
+const METER_TEXT = { green: "text-emerald-700", yellow: "text-yellow-700", orange: "text-orange-700", red: "text-red-700" } as const;
+
+function PasswordStrengthMeter({ password }: { password: string }) {
+  const score = passwordStrength(password);
+  const colour = strengthColour(score);
+  const rules: Array<[string, boolean]> = [
+    ["8+ characters", password.length >= 8],
+    ["Lowercase letter", /[a-z]/.test(password)],
+    ["Uppercase letter", /[A-Z]/.test(password)],
+    ["Number", /\d/.test(password)],
+    ["Special character", /[^A-Za-z0-9]/.test(password)],
+  ];
+  return (
+    <div className="mt-2" data-testid="password-strength" data-score={score} data-colour={colour}>
+      <div className="flex gap-1" aria-hidden="true">
+        {[1, 2, 3, 4, 5].map((i) => (
+          <span key={i} className={cx("h-1.5 flex-1 rounded-full", i <= score ? METER_COLOURS[colour] : "bg-slate-200")} />
+        ))}
+      </div>
+      <p className={cx("mt-1.5 text-xs font-medium", METER_TEXT[colour])} aria-live="polite">
+        Password strength: {strengthLabel(score)} ({score}/5)
+      </p>
+      <ul className="mt-1 grid grid-cols-2 gap-x-4 gap-y-0.5 text-xs text-slate-500">
+        {rules.map(([label, ok]) => (
+          <li key={label} className={ok ? "text-emerald-700" : undefined}>
+            <span aria-hidden="true">{ok ? "✓" : "○"}</span> {label}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function SignUpForm() {
+  const [form, fields] = useAuthForm("signup", signUpSchema);
+  const [password, setPassword] = useState("");
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <input type="hidden" name="intent" value="signup" />
+      {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
+      <div className="grid gap-4 sm:grid-cols-[1fr_7rem_1fr]">
+        <FormField label="First name" htmlFor={fields.firstName.id} errorId={fields.firstName.errorId} errors={fields.firstName.errors}>
+          <Input {...getInputProps(fields.firstName, { type: "text" })} autoComplete="given-name" />
+        </FormField>
+        <FormField label="Middle initial" htmlFor={fields.initial.id} errorId={fields.initial.errorId} errors={fields.initial.errors}>
+          <Input {...getInputProps(fields.initial, { type: "text" })} autoComplete="additional-name" placeholder="Optional" />
+        </FormField>
+        <FormField label="Last name" htmlFor={fields.lastName.id} errorId={fields.lastName.errorId} errors={fields.lastName.errors}>
+          <Input {...getInputProps(fields.lastName, { type: "text" })} autoComplete="family-name" />
+        </FormField>
+      </div>
+      <FormField label="Email" htmlFor={fields.email.id} errorId={fields.email.errorId} errors={fields.email.errors}>
+        <Input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" placeholder="you@example.com" />
+      </FormField>
+      <FormField
+        label="Phone number"
+        htmlFor={fields.phoneNumber.id}
+        errorId={fields.phoneNumber.errorId}
+        errors={fields.phoneNumber.errors}
+        hint="Numbers without a country code are treated as +1."
+      >
+        <Input {...getInputProps(fields.phoneNumber, { type: "tel" })} autoComplete="tel" placeholder="+1 555 123 4567" />
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label="Security question" htmlFor={fields.securityQuestion.id} errorId={fields.securityQuestion.errorId} errors={fields.securityQuestion.errors}>
+          <select {...getSelectProps(fields.securityQuestion)} className={inputClass}>
+            <option value="">Select a security question</option>
+            {SECURITY_QUESTIONS.map((q) => (
+              <option key={q.value} value={q.value}>
+                {q.label}
+              </option>
+            ))}
+          </select>
+        </FormField>
+        <FormField label="Security answer" htmlFor={fields.securityAnswer.id} errorId={fields.securityAnswer.errorId} errors={fields.securityAnswer.errors}>
+          <Input {...getInputProps(fields.securityAnswer, { type: "text" })} autoComplete="off" />
+        </FormField>
+      </div>
+      <FormField label="Password" htmlFor={fields.password.id} errorId={fields.password.errorId} errors={fields.password.errors}>
+        <Input
+          {...getInputProps(fields.password, { type: "password" })}
+          autoComplete="new-password"
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
+        <PasswordStrengthMeter password={password} />
+      </FormField>
+      <FormField label="Confirm password" htmlFor={fields.confirmPassword.id} errorId={fields.confirmPassword.errorId} errors={fields.confirmPassword.errors}>
+        <Input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
+      </FormField>
+      <SubmitButton idle="Create Account" busy="Creating Account..." />
+    </Form>
+  );
+}

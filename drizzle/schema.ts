@@ -1,0 +1,277 @@
+// All tables of both spec documents, plus what our own auth needs.
+// Times are unix epoch milliseconds (integer); calendar days are 'YYYY-MM-DD' in UTC.
+// Money from usage reports is stored as integer micro-dollars so sums never drift.
+import { sql } from "drizzle-orm";
+import {
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+const now = sql`(unixepoch('subsec') * 1000)`;
+const createdAt = () => integer("created_at").notNull().default(now);
+const updatedAt = () => integer("updated_at").notNull().default(now);
+
+export const users = sqliteTable("users", {
+  id: text("id").primaryKey(),
+  email: text("email").notNull().unique(), // stored lower-cased
+  passwordHash: text("password_hash").notNull(),
+  emailConfirmedAt: integer("email_confirmed_at"),
+  role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
+  // Sign-up metadata (names, phone, security question and the answer's hash) that
+  // becomes the profile at first sign-in.
+  metadata: text("metadata", { mode: "json" }).$type<SignUpMetadata>().notNull().default(sql`'{}'`),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export type SignUpMetadata = {
+  first_name?: string;
+  last_name?: string;
+  full_name?: string;
+  initial?: string | null;
+  phone_number?: string;
+  security_question?: string;
+  security_answer_hash?: string;
+};
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    client: text("client", { enum: ["web", "desktop"] }).notNull(),
+    refreshTokenHash: text("refresh_token_hash").notNull().unique(),
+    previousRefreshTokenHash: text("previous_refresh_token_hash"),
+    rotatedAt: integer("rotated_at"),
+    expiresAt: integer("expires_at").notNull(),
+    revokedAt: integer("revoked_at"),
+    revokedReason: text("revoked_reason"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_prev_hash_idx").on(t.previousRefreshTokenHash)],
+);
+
+export const oneTimeTokens = sqliteTable(
+  "one_time_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    type: text("type", { enum: ["signup", "recovery"] }).notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("one_time_tokens_user_idx").on(t.userId, t.type)],
+);
+
+// Local mail adapter: messages land here when no provider is configured.
+export const outbox = sqliteTable("outbox", {
+  id: text("id").primaryKey(),
+  to: text("to").notNull(),
+  subject: text("subject").notNull(),
+  text: text("text").notNull(),
+  links: text("links", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+  createdAt: createdAt(),
+});
+
+export const userProfiles = sqliteTable("user_profiles", {
+  id: text("id").primaryKey(),
+  userId: text("user_id").notNull().unique().references(() => users.id, { onDelete: "cascade" }),
+  username: text("username").unique(),
+  email: text("email").notNull(),
+  phoneNumber: text("phone_number"),
+  phoneVerified: integer("phone_verified", { mode: "boolean" }).notNull().default(false),
+  avatarUrl: text("avatar_url"),
+  coverPhotoUrl: text("cover_photo_url"),
+  firstName: text("first_name"),
+  lastName: text("last_name"),
+  initial: text("initial"),
+  bio: text("bio"),
+  company: text("company"),
+  website: text("website"),
+  location: text("location"),
+  timezone: text("timezone").notNull().default("UTC"),
+  securityQuestion: text("security_question"),
+  securityAnswerHash: text("security_answer_hash"),
+  usernameLastChanged: integer("username_last_changed"),
+  preferences: text("preferences", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+  lastLoginAt: integer("last_login_at"),
+  lastActivityAt: integer("last_activity_at"),
+  subscriptionStatus: text("subscription_status"),
+  earlyAccessStatus: text("early_access_status"),
+  earlyAccessGrantedAt: integer("early_access_granted_at"),
+  earlyAccessExpiresAt: integer("early_access_expires_at"),
+  stripeCustomerId: text("stripe_customer_id").unique(),
+  paymentMethodLast4: text("payment_method_last_4"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const subscriptions = sqliteTable("subscriptions", {
+  id: text("id").primaryKey(),
+  userId: text("user_id").notNull().unique().references(() => users.id, { onDelete: "cascade" }),
+  // active, trial, past_due, canceled, unpaid, incomplete, incomplete_expired, paused
+  status: text("status").notNull(),
+  stripeSubscriptionId: text("stripe_subscription_id").unique(),
+  stripeCustomerId: text("stripe_customer_id"),
+  stripePriceId: text("stripe_price_id"),
+  currentPeriodStart: integer("current_period_start"),
+  currentPeriodEnd: integer("current_period_end"),
+  trialStart: integer("trial_start"),
+  trialEnd: integer("trial_end"),
+  cancelAt: integer("cancel_at"),
+  canceledAt: integer("canceled_at"),
+  endedAt: integer("ended_at"),
+  metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const waitlist = sqliteTable(
+  "waitlist",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull().unique(),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    company: text("company"),
+    earlyAccessGranted: integer("early_access_granted", { mode: "boolean" }).notNull().default(false),
+    priorityScore: integer("priority_score").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index("waitlist_priority_idx").on(t.earlyAccessGranted, t.priorityScore, t.createdAt)],
+);
+
+// The 16-character code itself is a secret: only its hash and last four characters are kept.
+export const activationKeys = sqliteTable(
+  "activation_keys",
+  {
+    id: text("id").primaryKey(),
+    codeHash: text("code_hash").notNull().unique(),
+    codeLast4: text("code_last_4").notNull(),
+    waitlistId: text("waitlist_id").references(() => waitlist.id, { onDelete: "set null" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    isUsed: integer("is_used", { mode: "boolean" }).notNull().default(false),
+    usedAt: integer("used_at"),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("activation_keys_user_idx").on(t.userId)],
+);
+
+// One row per model call reported by the desktop app; id is the client's report_id.
+export const modelUsage = sqliteTable(
+  "model_usage",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    modelName: text("model_name").notNull(),
+    modelProvider: text("model_provider").notNull(),
+    requestType: text("request_type").notNull(),
+    tokensUsed: integer("tokens_used").notNull(),
+    tokensInput: integer("tokens_input").notNull(),
+    tokensOutput: integer("tokens_output").notNull(),
+    costMicros: integer("cost_micros").notNull(),
+    requestDurationMs: integer("request_duration_ms").notNull(),
+    success: integer("success", { mode: "boolean" }).notNull(),
+    errorMessage: text("error_message"),
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>(),
+    conversationId: text("conversation_id"),
+    appVersion: text("app_version"),
+    appInstanceId: text("app_instance_id"),
+    occurredAt: integer("occurred_at").notNull(),
+    receivedAt: integer("received_at").notNull(),
+  },
+  (t) => [index("model_usage_user_time_idx").on(t.userId, t.occurredAt)],
+);
+
+export const secureUsageReports = sqliteTable("secure_usage_reports", {
+  id: text("id").primaryKey(),
+  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  reportHash: text("report_hash").notNull().unique(),
+  modelName: text("model_name").notNull(),
+  provider: text("provider").notNull(),
+  tokensUsed: integer("tokens_used").notNull(),
+  costMicros: integer("cost_micros").notNull(),
+  requestCount: integer("request_count").notNull(),
+  successCount: integer("success_count").notNull(),
+  errorCount: integer("error_count").notNull(),
+  reportTimestamp: integer("report_timestamp").notNull(),
+  appVersion: text("app_version"),
+  appInstanceId: text("app_instance_id"),
+  createdAt: createdAt(),
+});
+
+// Daily per-user, per-model aggregates: what the dashboard reads instead of raw rows.
+export const dailyUsageSummary = sqliteTable(
+  "daily_usage_summary",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    date: text("date").notNull(),
+    modelName: text("model_name").notNull(),
+    modelProvider: text("model_provider").notNull(),
+    totalRequests: integer("total_requests").notNull().default(0),
+    successCount: integer("success_count").notNull().default(0),
+    totalTokens: integer("total_tokens").notNull().default(0),
+    tokensInput: integer("tokens_input").notNull().default(0),
+    tokensOutput: integer("tokens_output").notNull().default(0),
+    totalCostMicros: integer("total_cost_micros").notNull().default(0),
+    totalDurationMs: integer("total_duration_ms").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.date, t.modelName, t.modelProvider] })],
+);
+
+export const downloadHistory = sqliteTable(
+  "download_history",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    platform: text("platform").notNull(),
+    architecture: text("architecture").notNull(),
+    downloadedAt: integer("downloaded_at").notNull().default(now),
+  },
+  (t) => [index("download_history_user_idx").on(t.userId, t.downloadedAt)],
+);
+
+export const budgets = sqliteTable("budgets", {
+  userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  monthlyBudget: real("monthly_budget").notNull(),
+  dailyBudget: real("daily_budget").notNull(),
+  alertThreshold: integer("alert_threshold").notNull(),
+  notificationsEnabled: integer("notifications_enabled", { mode: "boolean" }).notNull(),
+  updatedAt: updatedAt(),
+});
+
+export const contactMessages = sqliteTable("contact_messages", {
+  id: text("id").primaryKey(),
+  userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+  name: text("name").notNull(),
+  email: text("email").notNull(),
+  subject: text("subject").notNull(),
+  message: text("message").notNull(),
+  priority: text("priority", { enum: ["low", "medium", "high"] }).notNull().default("medium"),
+  createdAt: createdAt(),
+});
+
+// Queue messages that failed every retry, kept for inspection.
+export const deadLetters = sqliteTable("dead_letters", {
+  id: text("id").primaryKey(),
+  queue: text("queue").notNull(),
+  body: text("body").notNull(),
+  attempts: integer("attempts").notNull(),
+  createdAt: createdAt(),
+});
+
+export const processedMessages = sqliteTable("processed_messages", {
+  id: text("id").primaryKey(),
+  kind: text("kind").notNull(),
+  processedAt: integer("processed_at").notNull().default(now),
+});

@@ -1,0 +1,33 @@
+// Seeds the local D1 database: a confirmed demo user and an admin. Safe to run again:
+// existing rows are kept, so a password changed locally stays changed.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { hashSecret, run, sqlString } from "./lib.mjs";
+
+export const DEMO_USERS = [
+  { id: "00000000-0000-4000-8000-000000000001", email: "demo@modelify.dev", password: "Modelify-Demo-2026", role: "user", firstName: "Demo", lastName: "User" },
+  { id: "00000000-0000-4000-8000-000000000002", email: "admin@modelify.dev", password: "Modelify-Admin-2026", role: "admin", firstName: "Admin", lastName: "User" },
+];
+
+export function seedSql(now = Date.now()) {
+  const lines = [];
+  for (const u of DEMO_USERS) {
+    const metadata = JSON.stringify({ first_name: u.firstName, last_name: u.lastName });
+    lines.push(
+      `INSERT OR IGNORE INTO users (id, email, password_hash, email_confirmed_at, role, metadata, created_at, updated_at) VALUES (${[
+        u.id, u.email, hashSecret(u.password), now, u.role, metadata, now, now,
+      ].map(sqlString).join(", ")});`,
+      `INSERT OR IGNORE INTO user_profiles (id, user_id, email, first_name, last_name, timezone, created_at, updated_at) VALUES (${[
+        u.id, u.id, u.email, u.firstName, u.lastName, "UTC", now, now,
+      ].map(sqlString).join(", ")});`,
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  mkdirSync(".wrangler", { recursive: true });
+  const file = ".wrangler/seed.sql";
+  writeFileSync(file, seedSql());
+  await run("wrangler", ["d1", "execute", "DB", "--local", "--file", file]);
+  console.log(`Seeded ${DEMO_USERS.map((u) => u.email).join(", ")}`);
+}
