@@ -8,15 +8,6 @@ import { displayName, emailLocalPart } from "~/lib/names";
 import { countsAsActive, statusLabel } from "~/lib/subscription-rules";
 import { getSubscription } from "~/lib/subscriptions.server";
 
-export const DASHBOARD_TABS = ["overview", "usage", "profile", "analytics", "billing", "budget", "downloads", "debug"] as const;
-export type DashboardTab = (typeof DASHBOARD_TABS)[number];
-
-/** Unknown tabs fall back to overview; the debug tab exists for admins only. */
-export function parseTab(value: string | null, role: SessionUser["role"]): DashboardTab {
-  const tab = DASHBOARD_TABS.find((t) => t === value) ?? "overview";
-  return tab === "debug" && role !== "admin" ? "overview" : tab;
-}
-
 export async function loadDashboard(db: Db, user: SessionUser, now = Date.now()) {
   const [profile, subscription] = await Promise.all([
     db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, user.id) }),

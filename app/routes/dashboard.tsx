@@ -5,7 +5,8 @@ import { SignOutDialog } from "~/components/dashboard/sign-out-dialog";
 import { Card, cx, LinkButton, Logo } from "~/components/ui";
 import { getCloudflare, requireUser } from "~/lib/auth/request.server";
 import { getDb } from "~/lib/db.server";
-import { DASHBOARD_TABS, loadDashboard, parseTab, type DashboardData, type DashboardTab } from "./dashboard.server";
+import { DASHBOARD_TABS, parseTab, type DashboardTab } from "~/lib/dashboard-tabs";
+import { loadDashboard, type DashboardData } from "./dashboard.server";
 
 export const meta = () => [{ title: "Dashboard | Modelify" }];
 
