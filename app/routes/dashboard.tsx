@@ -137,7 +137,7 @@ function Overview({ dashboard }: { dashboard: DashboardData }) {
   const { subscription, insights } = dashboard;
   return (
     <>
-      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Welcome back, {dashboard.greetingName}</h1>
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{`Welcome back, ${dashboard.greetingName}`}</h1>
       <p className="mt-1 text-sm text-slate-600">Here is your Modelify account at a glance.</p>
 
       <div className="mt-8 grid gap-6 lg:grid-cols-3">

@@ -1,0 +1,119 @@
+// Drives the whole Worker (site + consumer) through fetch, as a browser or the desktop app would.
+import { env, SELF } from "cloudflare:test";
+import { desc, eq } from "drizzle-orm";
+import { getDb, schema } from "~/lib/db.server";
+
+export const ORIGIN = "http://localhost";
+export const db = getDb(env.DB);
+
+let counter = 0;
+/** Unique per test run, so tests never share lockout counters or accounts. */
+export function uniqueEmail(prefix = "user") {
+  return `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}@example.com`;
+}
+export function uniqueIp() {
+  counter++;
+  return `10.${(counter >> 16) & 255}.${(counter >> 8) & 255}.${counter & 255}`;
+}
+
+/** A browser: keeps cookies between requests and sends Origin on POSTs. */
+export class Browser {
+  cookies = new Map<string, string>();
+  constructor(readonly ip: string = uniqueIp()) {}
+
+  cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("; ");
+  }
+
+  store(response: Response) {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const index = pair!.indexOf("=");
+      const name = pair!.slice(0, index);
+      const value = decodeURIComponent(pair!.slice(index + 1));
+      if (/Max-Age=0/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  async get(path: string, init: RequestInit = {}) {
+    const response = await SELF.fetch(`${ORIGIN}${path}`, {
+      redirect: "manual",
+      ...init,
+      headers: { Cookie: this.cookieHeader(), "CF-Connecting-IP": this.ip, ...(init.headers as Record<string, string>) },
+    });
+    this.store(response);
+    return response;
+  }
+
+  async post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
+    const response = await SELF.fetch(`${ORIGIN}${path}`, {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams(fields),
+      headers: {
+        Cookie: this.cookieHeader(),
+        Origin: ORIGIN,
+        "CF-Connecting-IP": this.ip,
+        "Content-Type": "application/x-www-form-urlencoded",
+        ...headers,
+      },
+    });
+    this.store(response);
+    return response;
+  }
+}
+
+export const STRONG_PASSWORD = "Sunny-Day-42";
+
+export function signUpFields(email: string, overrides: Record<string, string> = {}) {
+  return {
+    intent: "signup",
+    firstName: "Ada",
+    lastName: "Lovelace",
+    initial: "K",
+    email,
+    phoneNumber: "555 123 4567",
+    securityQuestion: "first_pet",
+    securityAnswer: "Rex the dog",
+    password: STRONG_PASSWORD,
+    confirmPassword: STRONG_PASSWORD,
+    ...overrides,
+  };
+}
+
+/** Waits for the consumer to deliver a mail to the outbox (it arrives through the real queue). */
+export async function waitForMail(to: string, subject: RegExp, { after = 0, timeoutMs = 8000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const rows = await db.select().from(schema.outbox).where(eq(schema.outbox.to, to)).orderBy(desc(schema.outbox.createdAt));
+    const found = rows.find((r) => subject.test(r.subject) && r.createdAt >= after);
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`No mail to ${to} matching ${subject} within ${timeoutMs} ms`);
+}
+
+export function linkPath(link: string) {
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+}
+
+/** Signs up, confirms through the e-mailed link and returns a signed-in browser. */
+export async function createConfirmedUser(email = uniqueEmail()) {
+  const browser = new Browser();
+  const signup = await browser.post("/auth?mode=signup", signUpFields(email));
+  if (signup.status !== 200) throw new Error(`sign-up answered ${signup.status}`);
+  const mail = await waitForMail(email, /Confirm your Modelify account/);
+  const path = linkPath(mail.links[0]!);
+  const token = new URL(mail.links[0]!).searchParams.get("token")!;
+  const page = await browser.get(path);
+  if (page.status !== 200) throw new Error(`callback answered ${page.status}`);
+  const confirm = await browser.post(path, { token });
+  if (confirm.status !== 302) throw new Error(`confirmation answered ${confirm.status}`);
+  return { browser, email };
+}
+
+export async function bodyText(response: Response) {
+  return await response.text();
+}
