@@ -15,6 +15,7 @@ export default [
   route("dev/outbox.json", "routes/dev.outbox-json.ts"),
   route("api/v1/auth/token", "routes/api.v1.auth.token.ts"),
   route("api/v1/auth/refresh", "routes/api.v1.auth.refresh.ts"),
+  route("api/v1/me", "routes/api.v1.me.ts"),
   route("api/*", "routes/api.not-found.ts", { id: "api-not-found" }),
   // /waitlist, /fast-waitlist, /old-waitlist, /debug, /main and anything unknown.
   route("*", "routes/redirect-home.ts"),
