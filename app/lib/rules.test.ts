@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { namesFromMetadata } from "./auth/users.server";
+import { isInactive } from "./auth/session.server";
+import { formatCount, formatUsd } from "./format";
+import { displayName, emailLocalPart } from "./names";
+import { countsAsActive, planFor, statusLabel } from "./subscription-rules";
+import { parseTab } from "./dashboard-tabs";
+import { safeRedirectPath } from "./http.server";
+
+const HOUR = 3600_000;
+
+describe("subscription counts as active (spec §4)", () => {
+  const now = Date.now();
+  it.each([
+    [{ status: "trial", trialEnd: now + HOUR, currentPeriodEnd: null }, true],
+    [{ status: "trial", trialEnd: now - HOUR, currentPeriodEnd: null }, false],
+    [{ status: "trial", trialEnd: null, currentPeriodEnd: null }, false],
+    [{ status: "active", trialEnd: null, currentPeriodEnd: now + HOUR }, true],
+    [{ status: "active", trialEnd: null, currentPeriodEnd: now - HOUR }, false],
+    [{ status: "active", trialEnd: null, currentPeriodEnd: null }, true],
+    [{ status: "past_due", trialEnd: null, currentPeriodEnd: now + HOUR }, false],
+    [null, false],
+  ])("%j → %s", (sub, expected) => {
+    expect(countsAsActive(sub, now)).toBe(expected);
+  });
+
+  it("derives plan and label", () => {
+    expect(planFor({ status: "trial", trialEnd: null, currentPeriodEnd: null })).toEqual({ planName: "paid", planPrice: 4.99 });
+    expect(planFor({ status: "canceled", trialEnd: null, currentPeriodEnd: null })).toEqual({ planName: "free", planPrice: 0 });
+    expect(statusLabel(null)).toBe("Inactive");
+    expect(statusLabel({ status: "trial", trialEnd: null, currentPeriodEnd: null })).toBe("Trial");
+    expect(statusLabel({ status: "active", trialEnd: null, currentPeriodEnd: null })).toBe("Active");
+    expect(statusLabel({ status: "past_due", trialEnd: null, currentPeriodEnd: null })).toBe("Past due");
+  });
+});
+
+describe("names (spec §4 and the overview greeting)", () => {
+  it("builds the profile's names from metadata, full name or e-mail, default User", () => {
+    expect(namesFromMetadata("a@b.c", { first_name: "Ada", last_name: "Lovelace" })).toEqual({ firstName: "Ada", lastName: "Lovelace" });
+    expect(namesFromMetadata("a@b.c", { full_name: "Grace Brewster Hopper" })).toEqual({ firstName: "Grace", lastName: "Brewster Hopper" });
+    expect(namesFromMetadata("alan.turing@b.c", {})).toEqual({ firstName: "alan.turing", lastName: null });
+    expect(namesFromMetadata("@b.c", {})).toEqual({ firstName: "User", lastName: null });
+  });
+
+  it("greets by full name, else first name, else e-mail local part, else User", () => {
+    expect(displayName({ firstName: "Ada", lastName: "Lovelace", email: "x@y.z" })).toBe("Ada Lovelace");
+    expect(displayName({ firstName: "Ada", lastName: null, email: "x@y.z" })).toBe("Ada");
+    expect(displayName({ firstName: null, lastName: null, email: "ada@y.z" })).toBe("ada");
+    expect(displayName({ firstName: null, lastName: null, email: "@y.z" })).toBe("User");
+    expect(emailLocalPart("ada@y.z")).toBe("ada");
+  });
+});
+
+describe("inactivity rule (720 h)", () => {
+  const now = Date.now();
+  it("needs both an old account and an old last login", () => {
+    expect(isInactive({ createdAt: now - 721 * HOUR, lastLoginAt: now - 721 * HOUR }, now)).toBe(true);
+    expect(isInactive({ createdAt: now - 721 * HOUR, lastLoginAt: null }, now)).toBe(true);
+    expect(isInactive({ createdAt: now - 721 * HOUR, lastLoginAt: now - 719 * HOUR }, now)).toBe(false);
+    expect(isInactive({ createdAt: now - 719 * HOUR, lastLoginAt: null }, now)).toBe(false);
+  });
+});
+
+describe("formats and small helpers", () => {
+  it("shows USD with 2 decimals and K/M counts", () => {
+    expect(formatUsd(1234.5)).toBe("$1,234.50");
+    expect(formatUsd(0.004)).toBe("$0.00");
+    expect(formatCount(999)).toBe("999");
+    expect(formatCount(1500)).toBe("1.5K");
+    expect(formatCount(2_000_000)).toBe("2M");
+  });
+
+  it("falls back to overview for unknown dashboard tabs and hides debug from users", () => {
+    expect(parseTab("billing", "user")).toBe("billing");
+    expect(parseTab("nope", "user")).toBe("overview");
+    expect(parseTab(null, "user")).toBe("overview");
+    expect(parseTab("debug", "user")).toBe("overview");
+    expect(parseTab("debug", "admin")).toBe("debug");
+  });
+
+  it("never redirects off-site", () => {
+    expect(safeRedirectPath("/dashboard")).toBe("/dashboard");
+    expect(safeRedirectPath("//evil.example")).toBe("/");
+    expect(safeRedirectPath("https://evil.example")).toBe("/");
+    expect(safeRedirectPath("/\\evil.example")).toBe("/");
+    expect(safeRedirectPath(undefined)).toBe("/");
+  });
+});

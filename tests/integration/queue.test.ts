@@ -1,0 +1,69 @@
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+import worker from "../worker";
+import { handleEventBatch } from "~/lib/consumer.server";
+import { schema } from "~/lib/db.server";
+import { parseEnv } from "~/lib/env.server";
+import { db, uniqueEmail, waitForMail } from "./helpers";
+
+const mail = (to: string) => ({ type: "mail.send", id: crypto.randomUUID(), to, subject: "Hello", text: "Body", links: [] });
+
+describe("queue consumer", () => {
+  it("consumes a message the site produced, through the real queue", async () => {
+    const to = uniqueEmail("queue");
+    await env.EVENTS.send(mail(to));
+    const delivered = await waitForMail(to, /Hello/);
+    expect(delivered.text).toBe("Body");
+  });
+
+  it("is idempotent: a redelivered message stores one mail", async () => {
+    const to = uniqueEmail("idem");
+    const message = mail(to);
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const batch = createMessageBatch("modelify-events", [{ id: `m-${attempt}`, timestamp: new Date(), attempts: attempt, body: message }]);
+      const ctx = createExecutionContext();
+      await worker.queue(batch, env, ctx);
+      expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual([`m-${attempt}`]);
+    }
+    expect(await db.select().from(schema.outbox).where(eq(schema.outbox.to, to))).toHaveLength(1);
+  });
+
+  it("dead-letters a malformed message and keeps the rest of the batch", async () => {
+    const to = uniqueEmail("poison");
+    const batch = createMessageBatch("modelify-events", [
+      { id: "poison-1", timestamp: new Date(), attempts: 1, body: { type: "mail.send", to: "not-an-email" } },
+      { id: "good-1", timestamp: new Date(), attempts: 1, body: mail(to) },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks.sort()).toEqual(["good-1", "poison-1"]);
+    expect(result.retryMessages).toEqual([]);
+    expect(await db.query.deadLetters.findFirst({ where: eq(schema.deadLetters.id, "poison-1") })).toBeTruthy();
+    expect(await db.select().from(schema.outbox).where(eq(schema.outbox.to, to))).toHaveLength(1);
+  });
+
+  it("retries a message whose delivery fails, alone", async () => {
+    const failing = vi.fn(async () => new Response("down", { status: 503 }));
+    const batch = createMessageBatch("modelify-events", [{ id: "retry-1", timestamp: new Date(), attempts: 1, body: mail(uniqueEmail()) }]);
+    const appEnv = { ...parseEnv(env), MAIL_API_URL: "https://mail.example/emails", MAIL_API_KEY: "k" };
+    await handleEventBatch({ db, env: appEnv, fetcher: failing }, batch);
+    const ctx = createExecutionContext();
+    const result = await getQueueResult(batch, ctx);
+    expect(result.retryMessages.map((m) => m.msgId)).toEqual(["retry-1"]);
+    expect(failing).toHaveBeenCalledOnce();
+    const [url, init] = failing.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe("https://mail.example/emails");
+    expect((init.headers as Record<string, string>)["idempotency-key"]).toBeTruthy();
+  });
+
+  it("records messages that reach the dead-letter queue", async () => {
+    const batch = createMessageBatch("modelify-events-dlq", [{ id: "dlq-1", timestamp: new Date(), attempts: 4, body: mail("x@example.com") }]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["dlq-1"]);
+    const row = await db.query.deadLetters.findFirst({ where: eq(schema.deadLetters.id, "dlq-1") });
+    expect(row).toMatchObject({ queue: "modelify-events-dlq", attempts: 4 });
+  });
+});

@@ -1,0 +1,126 @@
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import worker from "../worker";
+import { hashSecret } from "~/lib/auth/password";
+import { insertUser } from "~/lib/auth/users.server";
+import { schema } from "~/lib/db.server";
+import { Browser, createConfirmedUser, db, ORIGIN, STRONG_PASSWORD, uniqueEmail } from "./helpers";
+
+describe("route table", () => {
+  it.each(["/waitlist", "/fast-waitlist", "/old-waitlist", "/debug", "/main", "/no/such/page"])("%s redirects to /", async (path) => {
+    const response = await SELF.fetch(`${ORIGIN}${path}`, { redirect: "manual" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/");
+  });
+
+  it.each(["/", "/pricing", "/changelog", "/auth", "/auth?mode=signup", "/auth?mode=forgot-password", "/auth/reset-password", "/auth/success", "/verify-phone"])(
+    "%s renders with security headers",
+    async (path) => {
+      const response = await SELF.fetch(`${ORIGIN}${path}`, { redirect: "manual" });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("X-Frame-Options")).toBe("DENY");
+      expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    },
+  );
+
+  it("protects /dashboard", async () => {
+    const response = await SELF.fetch(`${ORIGIN}/dashboard`, { redirect: "manual" });
+    expect(response.headers.get("Location")).toBe("/auth");
+  });
+});
+
+describe("navigation and hero by state", () => {
+  it("shows Sign In / Sign Up and Start Building to visitors, hidden on /auth", async () => {
+    const home = await (await SELF.fetch(`${ORIGIN}/`)).text();
+    expect(home).toContain("Build Your Business with");
+    expect(home).toContain(">Start Building<");
+    expect(home).toContain('href="/auth?mode=signin"');
+    expect(home).toContain('href="/auth?mode=signup"');
+    const auth = await (await SELF.fetch(`${ORIGIN}/auth`)).text();
+    expect(auth).not.toContain('href="/auth?mode=signin">Sign In<');
+    expect(auth).toContain("Welcome Back");
+  });
+
+  it("shows Pricing / Dashboard and Get Subscription to a signed-in user without a subscription", async () => {
+    const { browser } = await createConfirmedUser();
+    const home = await (await browser.get("/")).text();
+    expect(home).toContain(">Get Subscription<");
+    expect(home).toContain('href="/pricing"');
+    expect(home).toContain('href="/dashboard"');
+    expect(home).not.toContain(">Sign Up<");
+  });
+
+  it("shows Go to Dashboard to an active subscriber", async () => {
+    const { browser, email } = await createConfirmedUser();
+    const user = await db.query.users.findFirst({ where: eq(schema.users.email, email) });
+    await db.insert(schema.subscriptions).values({ id: crypto.randomUUID(), userId: user!.id, status: "active", currentPeriodEnd: Date.now() + 86400_000 });
+    const home = await (await browser.get("/")).text();
+    expect(home).toContain(">Go to Dashboard<");
+    const dashboard = await (await browser.get("/dashboard")).text();
+    expect(dashboard).toContain("Pro - $4.99/month");
+    expect(dashboard).toContain(">Active<");
+  });
+});
+
+describe("dashboard shell", () => {
+  it("falls back to overview for unknown tabs and shows the e-mail's local part and the sign-out dialog", async () => {
+    const { browser, email } = await createConfirmedUser();
+    const unknown = await (await browser.get("/dashboard?tab=nope")).text();
+    expect(unknown).toContain("Welcome back, Ada Lovelace");
+    expect(unknown).toContain(email.split("@")[0]);
+    expect(unknown).toContain(email);
+    const usage = await (await browser.get("/dashboard?tab=usage")).text();
+    expect(usage).toContain("Not built yet");
+    const dialog = await (await browser.get("/dashboard?confirm=signout")).text();
+    expect(dialog).toContain('role="dialog"');
+    expect(dialog).toContain(">Cancel<");
+  });
+
+  it("keeps the debug tab for admins only", async () => {
+    const { browser } = await createConfirmedUser();
+    const asUser = await (await browser.get("/dashboard?tab=debug")).text();
+    expect(asUser).not.toContain("Administrative subscription tools");
+    expect(asUser).toContain("Welcome back");
+
+    const email = uniqueEmail("admin");
+    await insertUser(db, { email, passwordHash: await hashSecret(STRONG_PASSWORD), metadata: { first_name: "Ada" }, role: "admin", confirmed: true });
+    const admin = new Browser();
+    await admin.post("/auth?mode=signin", { intent: "signin", email, password: STRONG_PASSWORD });
+    const asAdmin = await (await admin.get("/dashboard?tab=debug")).text();
+    expect(asAdmin).toContain("Administrative subscription tools");
+  });
+});
+
+describe("local outbox", () => {
+  it("lists messages as JSON in development and is 404 in production", async () => {
+    const email = uniqueEmail("outbox");
+    await new Browser().post("/auth?mode=forgot-password", { intent: "forgot-password", email });
+    const local = await SELF.fetch(`${ORIGIN}/dev/outbox.json`);
+    expect(local.status).toBe(200);
+    expect(Array.isArray(await local.json())).toBe(true);
+    expect((await SELF.fetch(`${ORIGIN}/dev/outbox`)).status).toBe(200);
+
+    const production = {
+      ...env,
+      APP_ENV: "production",
+      APP_URL: "https://modelify.example",
+      MAIL_API_URL: "https://mail.example/emails",
+      MAIL_API_KEY: "key",
+    } as unknown as Env;
+    for (const path of ["/dev/outbox", "/dev/outbox.json"]) {
+      const ctx = createExecutionContext();
+      const response = await worker.fetch(new Request(`${ORIGIN}${path}`), production, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(response.status).toBe(404);
+    }
+  });
+
+  it("refuses to start in production without mail and URL configuration", async () => {
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(new Request(`${ORIGIN}/`), { ...env, APP_ENV: "production" } as unknown as Env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(503);
+    expect(await response.text()).toContain("App Initialization Error");
+  });
+});
