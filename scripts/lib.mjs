@@ -1,6 +1,7 @@
 // Helpers shared by the local set-up, test and bench scripts.
 import { spawn } from "node:child_process";
 import { pbkdf2Sync, randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
 export function run(command, args, options = {}) {
   return new Promise((resolve, reject) => {
@@ -27,4 +28,22 @@ export function sqlString(value) {
   if (typeof value === "number") return String(value);
   if (typeof value === "boolean") return value ? "1" : "0";
   return `'${String(value).replace(/'/g, "''")}'`;
+}
+
+// Local runs are "development" (outbox mail, /dev pages) and sign tokens with a random secret.
+export function ensureDevVars(file = ".dev.vars") {
+  let current = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const add = (line) => {
+    current = `${current}${current && !current.endsWith("\n") ? "\n" : ""}${line}\n`;
+  };
+  if (!/^APP_ENV=/m.test(current)) add("APP_ENV=development");
+  if (!/^JWT_SECRET=/m.test(current)) add(`JWT_SECRET=${randomBytes(32).toString("base64url")}`);
+  writeFileSync(file, current);
+}
+
+/** Applies the D1 migrations and the seed to the local state (default .wrangler/state). */
+export async function migrateAndSeed(persistTo) {
+  const persist = persistTo ? ["--persist-to", persistTo] : [];
+  await run("wrangler", ["d1", "migrations", "apply", "DB", "--local", ...persist], { env: { ...process.env, CI: "true" }, stdio: ["ignore", "ignore", "inherit"] });
+  await run("node", ["scripts/seed.mjs", ...persist]);
 }

@@ -28,6 +28,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   mkdirSync(".wrangler", { recursive: true });
   const file = ".wrangler/seed.sql";
   writeFileSync(file, seedSql());
-  await run("wrangler", ["d1", "execute", "DB", "--local", "--file", file]);
+  // Optional: --persist-to <dir> for a throwaway state (end-to-end tests).
+  const persist = process.argv.includes("--persist-to") ? ["--persist-to", process.argv[process.argv.indexOf("--persist-to") + 1]] : [];
+  await run("wrangler", ["d1", "execute", "DB", "--local", "--file", file, ...persist], { stdio: ["ignore", "ignore", "inherit"] });
   console.log(`Seeded ${DEMO_USERS.map((u) => u.email).join(", ")}`);
 }

@@ -1,0 +1,65 @@
+// Starts the built site on a free port with a throwaway local state (migrated and seeded),
+// for the browser tests and the benchmarks. Returns { baseUrl, stop }.
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { ensureDevVars, migrateAndSeed } from "./lib.mjs";
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+async function waitFor(url, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`The site did not start at ${url} within ${timeoutMs} ms`);
+}
+
+export async function serveTestSite({ stateDir = ".wrangler/e2e-state" } = {}) {
+  ensureDevVars();
+  rmSync(stateDir, { recursive: true, force: true });
+  await migrateAndSeed(stateDir);
+  const port = await freePort();
+  const child = spawn("vite", ["preview", "--port", String(port), "--strictPort"], {
+    env: { ...process.env, PORT: String(port), MODELIFY_STATE_DIR: stateDir },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let log = "";
+  child.stdout.on("data", (d) => (log += d));
+  child.stderr.on("data", (d) => (log += d));
+  const baseUrl = `http://localhost:${port}`;
+  try {
+    await waitFor(baseUrl);
+  } catch (error) {
+    console.error(log);
+    process.kill(-child.pid, "SIGTERM");
+    throw error;
+  }
+  return {
+    baseUrl,
+    log: () => log,
+    stop: () => {
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    },
+  };
+}

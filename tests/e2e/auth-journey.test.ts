@@ -1,0 +1,111 @@
+// Acceptance: a person signs up, confirms through the outbox link, lands on the dashboard,
+// signs out, signs in, resets the password through the outbox and signs in with the new one.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { BrowserContext, Page } from "playwright-core";
+import { launch, signIn, uniqueEmail, waitForMail } from "./browser.ts";
+
+let context: BrowserContext;
+let page: Page;
+
+before(async () => {
+  context = await launch();
+  page = context.pages()[0] ?? (await context.newPage());
+});
+after(async () => {
+  await context?.close();
+});
+
+const email = uniqueEmail("journey");
+const password = "Sunny-Day-42";
+const newPassword = "Brand-New-Pass-7";
+
+async function signOut() {
+  await page.getByRole("link", { name: "Sign Out" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Sign Out" });
+  await dialog.waitFor();
+  await dialog.getByRole("button", { name: "Sign Out" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+}
+
+test("sign up with the spec's validation and strength meter", async () => {
+  await page.goto("/auth?mode=signup");
+  await page.getByRole("heading", { name: "Create Account" }).waitFor();
+  // Client-side validation shows the spec's words on blur.
+  await page.getByLabel("First name").focus();
+  await page.getByLabel("Last name").focus();
+  await page.getByText("First name is required").waitFor();
+
+  await page.getByLabel("First name").fill("Grace");
+  await page.getByLabel("Last name").fill("Hopper");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Phone number").fill("555 010 1234");
+  await page.getByLabel("Security question").selectOption("first_car");
+  await page.getByLabel("Security answer").fill("Ford");
+  const meter = page.getByTestId("password-strength");
+  await page.getByLabel("Password", { exact: true }).fill("abc");
+  assert.equal(await meter.getAttribute("data-colour"), "red");
+  await page.getByLabel("Password", { exact: true }).fill("abcdefgh");
+  assert.equal(await meter.getAttribute("data-colour"), "orange");
+  await page.getByLabel("Password", { exact: true }).fill("Abcdefgh");
+  assert.equal(await meter.getAttribute("data-colour"), "yellow");
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  assert.equal(await meter.getAttribute("data-colour"), "green");
+  await page.getByLabel("Confirm password").fill("Sunny-Day-43");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await page.getByText("Passwords do not match").waitFor();
+  await page.getByLabel("Confirm password").fill(password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await page.getByText("Account created successfully!").waitFor();
+  await page.getByRole("link", { name: "Continue to Home" }).waitFor();
+});
+
+test("confirm through the outbox link and land on the dashboard", async () => {
+  const mail = await waitForMail(email, /Confirm your Modelify account/);
+  await page.goto(mail.links[0]!);
+  await page.waitForURL((url) => url.pathname === "/dashboard");
+  await page.getByRole("heading", { name: "Welcome back, Grace Hopper" }).waitFor();
+  await page.getByText("No active subscription").waitFor();
+  assert.equal(await page.getByTestId("subscription-status").textContent(), "Inactive");
+});
+
+test("sign out with confirmation, then sign in again", async () => {
+  await signOut();
+  await page.getByRole("link", { name: "Sign In" }).first().waitFor();
+  await signIn(page, email, "Wrong-Pass-99");
+  await page.getByText("Invalid email or password. Please check your credentials and try again.").waitFor();
+  await signIn(page, email, password);
+  await page.getByText("Sign in successful! Redirecting to dashboard...").waitFor();
+  await page.waitForURL((url) => url.pathname === "/dashboard");
+});
+
+test("reset the password through the outbox and sign in with the new one", async () => {
+  await signOut();
+  const started = Date.now();
+  await page.goto("/auth?mode=signin");
+  await page.getByRole("link", { name: "Forgot password?" }).click();
+  await page.getByRole("heading", { name: "Reset Password" }).waitFor();
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send Reset Link" }).click();
+  await page.getByText("Password reset email sent! Check your inbox.").waitFor();
+
+  const mail = await waitForMail(email, /Reset your Modelify password/, started - 1000);
+  await page.goto(mail.links[0]!);
+  await page.waitForURL((url) => url.pathname === "/auth/reset-password");
+  await page.getByRole("heading", { name: "Reset Your Password" }).waitFor();
+  await page.getByLabel("New Password").fill("short");
+  await page.getByLabel("Confirm Password").fill("short");
+  await page.getByRole("button", { name: "Update Password" }).click();
+  await page.getByText("Password must be at least 6 characters long").waitFor();
+  await page.getByLabel("New Password").fill(newPassword);
+  await page.getByLabel("Confirm Password").fill(newPassword);
+  await page.getByRole("button", { name: "Update Password" }).click();
+  await page.getByRole("heading", { name: "Password Updated!" }).waitFor();
+  await page.waitForURL((url) => url.pathname === "/dashboard");
+
+  await signOut();
+  await signIn(page, email, password);
+  await page.getByText("Invalid email or password. Please check your credentials and try again.").waitFor();
+  await signIn(page, email, newPassword);
+  await page.waitForURL((url) => url.pathname === "/dashboard");
+});
