@@ -16,7 +16,7 @@ export default defineConfig(async () => {
     // Load packages' worker builds (not their Node builds) inside workerd.
     environments: { ssr: { resolve: { conditions: ["workerd", "worker", "module", "browser"] } } },
     resolve: { tsconfigPaths: true },
-    logLevel: "error",
+    logLevel: "error" as const,
     test: {
       include: ["app/**/*.test.ts", "tests/integration/**/*.test.ts"],
       setupFiles: ["./tests/setup.ts"],

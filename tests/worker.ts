@@ -1,8 +1,10 @@
 import app from "../workers/app";
 import consumer from "../workers/consumer";
 
-export default {
+const worker: Required<Pick<ExportedHandler<Env>, "fetch" | "scheduled" | "queue">> = {
   fetch: app.fetch,
   scheduled: app.scheduled,
   queue: consumer.queue,
-} satisfies ExportedHandler<Env>;
+};
+
+export default worker;

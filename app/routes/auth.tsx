@@ -237,8 +237,8 @@ function PasswordStrengthMeter({ password }: { password: string }) {
           <span key={i} className={cx("h-1.5 flex-1 rounded-full", i <= score ? METER_COLOURS[colour] : "bg-slate-200")} />
         ))}
       </div>
-      <p className={cx("mt-1.5 text-xs font-medium", METER_TEXT[colour])} aria-live="polite">
-        Password strength: {strengthLabel(score)} ({score}/5)
+      <p className={cx("mt-1.5 text-xs font-medium", password ? METER_TEXT[colour] : "text-slate-500")} aria-live="polite">
+        {password ? `Password strength: ${strengthLabel(score)} (${score}/5)` : "Use at least 3 of the 5 rules below, including 8+ characters."}
       </p>
       <ul className="mt-1 grid grid-cols-2 gap-x-4 gap-y-0.5 text-xs text-slate-500">
         {rules.map(([label, ok]) => (

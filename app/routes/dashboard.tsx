@@ -140,7 +140,7 @@ function Overview({ dashboard }: { dashboard: DashboardData }) {
       <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{`Welcome back, ${dashboard.greetingName}`}</h1>
       <p className="mt-1 text-sm text-slate-600">Here is your Modelify account at a glance.</p>
 
-      <div className="mt-8 grid gap-6 lg:grid-cols-3">
+      <div className="mt-8 grid items-start gap-6 lg:grid-cols-3">
         <Card className="p-6 lg:col-span-2">
           <div className="flex items-start justify-between gap-4">
             <div>

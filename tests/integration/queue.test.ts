@@ -32,8 +32,8 @@ describe("queue consumer", () => {
   it("dead-letters a malformed message and keeps the rest of the batch", async () => {
     const to = uniqueEmail("poison");
     const batch = createMessageBatch("modelify-events", [
-      { id: "poison-1", timestamp: new Date(), attempts: 1, body: { type: "mail.send", to: "not-an-email" } },
-      { id: "good-1", timestamp: new Date(), attempts: 1, body: mail(to) },
+      { id: "poison-1", timestamp: new Date(), attempts: 1, body: { type: "mail.send", to: "not-an-email" } as unknown },
+      { id: "good-1", timestamp: new Date(), attempts: 1, body: mail(to) as unknown },
     ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env, ctx);

@@ -7,6 +7,8 @@ import { insertUser } from "~/lib/auth/users.server";
 import { schema } from "~/lib/db.server";
 import { Browser, createConfirmedUser, db, ORIGIN, STRONG_PASSWORD, uniqueEmail } from "./helpers";
 
+const incoming = (url: string) => new Request(url) as unknown as Request<unknown, IncomingRequestCfProperties>;
+
 describe("route table", () => {
   it.each(["/waitlist", "/fast-waitlist", "/old-waitlist", "/debug", "/main", "/no/such/page"])("%s redirects to /", async (path) => {
     const response = await SELF.fetch(`${ORIGIN}${path}`, { redirect: "manual" });
@@ -110,7 +112,7 @@ describe("local outbox", () => {
     } as unknown as Env;
     for (const path of ["/dev/outbox", "/dev/outbox.json"]) {
       const ctx = createExecutionContext();
-      const response = await worker.fetch(new Request(`${ORIGIN}${path}`), production, ctx);
+      const response = await worker.fetch(incoming(`${ORIGIN}${path}`), production, ctx);
       await waitOnExecutionContext(ctx);
       expect(response.status).toBe(404);
     }
@@ -118,7 +120,7 @@ describe("local outbox", () => {
 
   it("refuses to start in production without mail and URL configuration", async () => {
     const ctx = createExecutionContext();
-    const response = await worker.fetch(new Request(`${ORIGIN}/`), { ...env, APP_ENV: "production" } as unknown as Env, ctx);
+    const response = await worker.fetch(incoming(`${ORIGIN}/`), { ...env, APP_ENV: "production" } as unknown as Env, ctx);
     await waitOnExecutionContext(ctx);
     expect(response.status).toBe(503);
     expect(await response.text()).toContain("App Initialization Error");
