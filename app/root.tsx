@@ -8,6 +8,7 @@ import { getDb } from "./lib/db.server";
 import { parseEnv } from "./lib/env.server";
 import { hasActiveSubscription } from "./lib/subscriptions.server";
 import { displayName } from "./lib/names";
+import { AUTH_MESSAGES } from "./lib/auth/messages";
 
 const SECURITY_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
@@ -115,6 +116,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   }
   if (isRouteErrorResponse(error) && error.data?.kind === "forbidden") {
     return <ErrorScreen title="Request refused" message={String(error.data.message)} action="Try Again" />;
+  }
+  // A form submission or navigation that never reached the server (offline, dropped connection).
+  if (error instanceof TypeError && /fetch|network/i.test(error.message)) {
+    return <ErrorScreen title="Connection problem" message={AUTH_MESSAGES.networkIssue} action="Try Again" />;
   }
   const text = error instanceof Error ? error.message : isRouteErrorResponse(error) ? String(error.data) : "";
   const message = /trim/i.test(text)

@@ -8,8 +8,8 @@ import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { authDeps, headersWithCookies, signedInCookies } from "~/lib/auth/request.server";
 import { forgotPasswordSchema, signInSchema, signUpSchema } from "~/lib/auth/validation";
 import { formErrorResult, readForm } from "~/lib/http.server";
+export { parseMode, type AuthMode } from "~/lib/auth/modes";
 
-export type AuthMode = "signin" | "signup" | "forgot-password";
 
 export type AuthSuccess =
   | { kind: "signin"; destination: "/pricing" | "/dashboard"; returning: boolean }
@@ -20,9 +20,6 @@ export type AuthActionData = { result: SubmissionResult<string[]>; success?: Aut
 
 const reply = (body: AuthActionData, init?: ResponseInit) => data<AuthActionData>(body, init);
 
-export function parseMode(value: string | null): AuthMode {
-  return value === "signup" || value === "forgot-password" ? value : "signin";
-}
 
 /** Where a signed-in user goes: /pricing when they came to subscribe, else the dashboard. */
 export function destinationFor(url: URL): "/pricing" | "/dashboard" {
@@ -40,7 +37,7 @@ export async function authAction(request: Request, context: Readonly<RouterConte
   if (intent === "signin") {
     const submission = parseWithZod(formData, { schema: signInSchema });
     if (submission.status !== "success") return reply({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
-    const outcome = await signIn(deps, { ...submission.value, client: "web" });
+    const outcome = await attempt(() => signIn(deps, { ...submission.value, client: "web" }), M.signInUnexpected);
     if (!outcome.ok) return reply({ result: submission.reply({ formErrors: [outcome.error], hideFields: ["password"] }) }, { status: outcome.status });
     const destination = destinationFor(new URL(request.url));
     return reply(
@@ -59,16 +56,28 @@ export async function authAction(request: Request, context: Readonly<RouterConte
       if (lockMessage) return reply({ result: { ...result, error: { ...result.error, "": [lockMessage] } } }, { status: 429 });
       return reply({ result }, { status: 400 });
     }
-    await signUp(deps, submission.value);
+    const created = await attempt(() => signUp(deps, submission.value), M.signUpUnexpected);
+    if (!created.ok) return reply({ result: formErrorResult(created.error) }, { status: created.status });
     return reply({ result: submission.reply({ resetForm: true }), success: { kind: "signup" } });
   }
 
   if (intent === "forgot-password") {
     const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
     if (submission.status !== "success") return reply({ result: submission.reply() }, { status: 400 });
-    await requestPasswordReset(deps, submission.value.email);
+    const sent = await attempt(() => requestPasswordReset(deps, submission.value.email), M.resetEmailFailed);
+    if (!sent.ok) return reply({ result: submission.reply({ formErrors: [sent.error] }) }, { status: sent.status });
     return reply({ result: submission.reply({ resetForm: true }), success: { kind: "reset", message: M.resetEmailSent } });
   }
 
   return reply({ result: formErrorResult(M.unexpected) }, { status: 400 });
+}
+
+/** A failure of ours (database, queue) becomes the spec's page-level text and a 503, never a raw 500. */
+async function attempt<T>(run: () => Promise<T>, message: string): Promise<T | { ok: false; status: 503; error: string }> {
+  try {
+    return await run();
+  } catch (error) {
+    console.error(JSON.stringify({ event: "auth_action_failed", message, error: String(error) }));
+    return { ok: false, status: 503, error: message };
+  }
 }

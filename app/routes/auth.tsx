@@ -14,7 +14,8 @@ import { passwordStrength, strengthColour, strengthLabel } from "~/lib/auth/pass
 import { getAuth } from "~/lib/auth/request.server";
 import { forgotPasswordSchema, SECURITY_QUESTIONS, signInSchema, signUpSchema } from "~/lib/auth/validation";
 import { REDIRECT_DELAY_MS } from "~/lib/constants";
-import { authAction, destinationFor, parseMode, type AuthActionData, type AuthMode } from "./auth.server";
+import { parseMode, type AuthMode } from "~/lib/auth/modes";
+import { authAction, destinationFor, type AuthActionData } from "./auth.server";
 
 const TITLES: Record<AuthMode, string> = {
   signin: "Welcome Back",
@@ -311,3 +312,4 @@ function SignUpForm() {
     </Form>
   );
 }
+

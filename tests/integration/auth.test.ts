@@ -217,6 +217,9 @@ describe("confirmation and sign-in", () => {
     }
     const locked = await attacker.post("/auth?mode=signin", { intent: "signin", email: uniqueEmail("victim"), password: "Guess-Pass-1" });
     expect(locked.status).toBe(429);
+    await expectText(locked, M.tooManySignInRequests);
+    const next = await attacker.post("/auth?mode=signin", { intent: "signin", email: uniqueEmail("victim"), password: "Guess-Pass-1" });
+    await expectText(next, "Too many attempts. Please wait");
   });
 });
 
@@ -292,3 +295,34 @@ async function fetchJson(path: string, body: unknown, headers: Record<string, st
 }
 
 export { env };
+
+describe("failures on our side", () => {
+  it("shows the spec's page-level texts with a 503 when the database is down", async () => {
+    const { createExecutionContext, waitOnExecutionContext } = await import("cloudflare:test");
+    const worker = (await import("../worker")).default;
+    const brokenDb = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "prepare" || prop === "batch") return () => { throw new Error("D1 is unavailable"); };
+        return Reflect.get(target, prop);
+      },
+    });
+    const brokenEnv = { ...env, DB: brokenDb } as typeof env;
+    const cases: Array<[string, Record<string, string>, string]> = [
+      ["/auth?mode=signin", { intent: "signin", email: "a@example.com", password: "Sunny-Day-42" }, M.signInUnexpected],
+      ["/auth?mode=signup", signUpFields(uniqueEmail()), M.signUpUnexpected],
+      ["/auth?mode=forgot-password", { intent: "forgot-password", email: "a@example.com" }, M.resetEmailFailed],
+    ];
+    for (const [path, fields, message] of cases) {
+      const ctx = createExecutionContext();
+      const request = new Request(`http://localhost${path}`, {
+        method: "POST",
+        body: new URLSearchParams(fields),
+        headers: { Origin: "http://localhost", "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": "192.0.2.99" },
+      }) as unknown as Request<unknown, IncomingRequestCfProperties>;
+      const response = await worker.fetch(request, brokenEnv, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(response.status).toBe(503);
+      await expectText(response, message);
+    }
+  });
+});

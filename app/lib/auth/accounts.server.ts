@@ -38,7 +38,7 @@ export async function lockedFailure(deps: AuthDeps, scope: LockoutScope, email?:
 /** Counts a rejected sign-up; the attempt that crosses the limit gets the lock message. */
 export async function recordSignUpFailure(deps: AuthDeps, email?: string): Promise<string | null> {
   const locked = await recordFailure(deps.kv, "signUp", await lockoutKeys("signUp", { email, ip: deps.ip }));
-  return locked ? M.signUpLocked : null;
+  return locked.length ? M.signUpLocked : null;
 }
 
 function link(deps: AuthDeps, path: string, params: Record<string, string>) {
@@ -66,7 +66,10 @@ export async function signIn(
   const valid = user ? await verifySecret(input.password, user.passwordHash) : await verifyAgainstDummy(input.password);
   if (!user || !valid) {
     const locked = await recordFailure(deps.kv, "signIn", keys);
-    return locked ? { ok: false, status: 429, error: M.signInLocked } : { ok: false, status: 401, error: M.invalidCredentials };
+    if (locked.length === 0) return { ok: false, status: 401, error: M.invalidCredentials };
+    // The account's own lock gets the spec's lock text; a client guessing across accounts
+    // gets the generic rate-limit text, which reveals nothing about any one account.
+    return { ok: false, status: 429, error: locked.includes(keys[0]!) ? M.signInLocked : M.tooManySignInRequests };
   }
   await clearFailures(deps.kv, keys.slice(0, 1)); // the account's counter; the IP's runs its course
 

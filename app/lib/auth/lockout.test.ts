@@ -6,9 +6,9 @@ describe("lockout counters in KV", () => {
   it("locks sign-in after more than 4 failures for 15 minutes", async () => {
     const keys = await lockoutKeys("signIn", { email: `lock-${Date.now()}@example.com`, ip: "198.51.100.1" });
     const now = Date.now();
-    for (let i = 0; i < 4; i++) expect(await recordFailure(env.KV, "signIn", keys, now)).toBe(false);
+    for (let i = 0; i < 4; i++) expect(await recordFailure(env.KV, "signIn", keys, now)).toEqual([]);
     expect(await lockedForSeconds(env.KV, keys, now)).toBe(0);
-    expect(await recordFailure(env.KV, "signIn", keys, now)).toBe(true);
+    expect((await recordFailure(env.KV, "signIn", keys, now)).sort()).toEqual([...keys].sort());
     expect(await lockedForSeconds(env.KV, keys, now)).toBe(15 * 60);
     expect(await lockedForSeconds(env.KV, keys, now + 15 * 60 * 1000)).toBe(0);
     await clearFailures(env.KV, keys);
@@ -18,8 +18,8 @@ describe("lockout counters in KV", () => {
   it("locks sign-up after more than 3 failures for 30 minutes", async () => {
     const keys = await lockoutKeys("signUp", { ip: "198.51.100.2" });
     const now = Date.now();
-    for (let i = 0; i < 3; i++) expect(await recordFailure(env.KV, "signUp", keys, now)).toBe(false);
-    expect(await recordFailure(env.KV, "signUp", keys, now)).toBe(true);
+    for (let i = 0; i < 3; i++) expect(await recordFailure(env.KV, "signUp", keys, now)).toEqual([]);
+    expect(await recordFailure(env.KV, "signUp", keys, now)).toEqual(keys);
     expect(await lockedForSeconds(env.KV, keys, now)).toBe(30 * 60);
   });
 

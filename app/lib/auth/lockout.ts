@@ -34,16 +34,16 @@ export async function lockedForSeconds(kv: KVNamespace, keys: string[], now = Da
   return longest;
 }
 
-/** Counts one failure on every key; returns true when this failure starts a lock. */
-export async function recordFailure(kv: KVNamespace, scope: LockoutScope, keys: string[], now = Date.now()): Promise<boolean> {
+/** Counts one failure on every key; returns the keys this failure locked (empty: none). */
+export async function recordFailure(kv: KVNamespace, scope: LockoutScope, keys: string[], now = Date.now()): Promise<string[]> {
   const { maxFailures, lockMs } = LOCKOUT[scope];
-  let locked = false;
+  const locked: string[] = [];
   await Promise.all(
     keys.map(async (key) => {
       const counter = await read(kv, key);
       const failures = counter.failures + 1;
       const lockedUntil = failures > maxFailures ? now + lockMs : counter.lockedUntil;
-      if (failures > maxFailures) locked = true;
+      if (failures > maxFailures) locked.push(key);
       // The counter forgets old failures once a lock period has passed without another one.
       const ttl = Math.max(KV_MIN_TTL_S, Math.ceil(lockMs / 1000));
       await kv.put(key, JSON.stringify({ failures, lockedUntil } satisfies Counter), { expirationTtl: ttl });

@@ -22,6 +22,9 @@ export const AUTH_MESSAGES = {
   signUpFailed: "Failed to create account. Please try again.",
   resetEmailFailed: "Failed to send reset email. Please try again.",
   unexpected: "An unexpected error occurred. Please try again or contact support.",
+  signInUnexpected: "An unexpected error occurred during sign in.",
+  signUpUnexpected: "Account creation failed. Please try again.",
+  networkIssue: "Network connection issue. Please check your internet connection and try again.",
 
   signInLocked: "Too many failed attempts. Account locked for 15 minutes.",
   signUpLocked: "Too many failed signup attempts. Please wait 30 minutes before trying again.",

@@ -1,0 +1,23 @@
+// Spec §8: a sign-in that cannot reach the server shows the network text, not a blank page.
+import { after, test } from "node:test";
+import type { BrowserContext } from "playwright-core";
+import { launch } from "./browser.ts";
+
+let context: BrowserContext | undefined;
+after(async () => {
+  await context?.close();
+});
+
+test("offline sign-in shows the network connection message with Try Again", async () => {
+  context = await launch();
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.goto("/auth?mode=signin");
+  await page.waitForLoadState("networkidle"); // hydrated: the form submits with fetch
+  await page.getByLabel("Email").fill("demo@modelify.dev");
+  await page.getByLabel("Password").fill("Modelify-Demo-2026");
+  await context.setOffline(true);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByText("Network connection issue. Please check your internet connection and try again.").waitFor();
+  await page.getByRole("link", { name: "Try Again" }).waitFor();
+  await context.setOffline(false);
+});
