@@ -6,11 +6,21 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("./drizzle/migrations");
   return {
     plugins: [
-      cloudflareTest({
+      cloudflareTest(({ inject }) => ({
         main: "./tests/worker.ts",
         wrangler: { configPath: "./tests/wrangler.test.toml" },
-        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
-      }),
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            // The Stripe stand-in started by tests/global-setup.ts, through the real SDK.
+            STRIPE_API_BASE: inject("stripeBase"),
+            STRIPE_SECRET_KEY: "sk_test_modelify_vitest",
+            STRIPE_PUBLISHABLE_KEY: "pk_test_modelify_vitest",
+            STRIPE_WEBHOOK_SECRET: "whsec_test_modelify_vitest",
+            STRIPE_PRICE_ID: "price_modelify_pro",
+          },
+        },
+      })),
       reactRouter(),
     ],
     // Load packages' worker builds (not their Node builds) inside workerd.
@@ -20,6 +30,7 @@ export default defineConfig(async () => {
     test: {
       include: ["app/**/*.test.ts", "tests/integration/**/*.test.ts"],
       setupFiles: ["./tests/setup.ts"],
+      globalSetup: ["./tests/global-setup.ts"],
       testTimeout: 20_000,
     },
   };

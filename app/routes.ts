@@ -9,6 +9,9 @@ export default [
   route("auth/reset-password", "routes/auth.reset-password.tsx"),
   route("auth/success", "routes/auth.success.tsx"),
   route("auth/sign-out", "routes/auth.sign-out.tsx"),
+  route("billing/checkout", "routes/billing.checkout.tsx"),
+  route("billing/portal", "routes/billing.portal.tsx"),
+  route("admin/subscription", "routes/admin.subscription.tsx"),
   route("verify-phone", "routes/verify-phone.tsx"),
   route("dashboard", "routes/dashboard.tsx"),
   route("dev/outbox", "routes/dev.outbox.tsx"),
@@ -16,6 +19,7 @@ export default [
   route("api/v1/auth/token", "routes/api.v1.auth.token.ts"),
   route("api/v1/auth/refresh", "routes/api.v1.auth.refresh.ts"),
   route("api/v1/me", "routes/api.v1.me.ts"),
+  route("api/stripe/webhook", "routes/api.stripe.webhook.ts"),
   route("api/*", "routes/api.not-found.ts", { id: "api-not-found" }),
   // /waitlist, /fast-waitlist, /old-waitlist, /debug, /main and anything unknown.
   route("*", "routes/redirect-home.ts"),

@@ -275,3 +275,17 @@ export const processedMessages = sqliteTable("processed_messages", {
   kind: text("kind").notNull(),
   processedAt: integer("processed_at").notNull().default(now),
 });
+
+// Every change an admin makes to someone's subscription outside Stripe.
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: text("id").primaryKey(),
+    actorUserId: text("actor_user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    targetUserId: text("target_user_id").references(() => users.id, { onDelete: "set null" }),
+    action: text("action").notNull(),
+    details: text("details", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_log_target_idx").on(t.targetUserId, t.createdAt)],
+);

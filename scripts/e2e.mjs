@@ -14,7 +14,7 @@ const files = readdirSync("tests/e2e").filter((f) => f.endsWith(".test.ts")).sor
 let output = "";
 const code = await new Promise((resolve) => {
   const child = spawn("node", ["--test", "--test-concurrency=1", "--test-reporter=spec", ...files], {
-    env: { ...process.env, BASE_URL: site.baseUrl, CHROMIUM_PATH: chromium },
+    env: { ...process.env, BASE_URL: site.baseUrl, STRIPE_URL: site.stripeUrl, CHROMIUM_PATH: chromium },
     stdio: ["ignore", "pipe", "inherit"],
   });
   child.stdout.on("data", (d) => {
@@ -23,7 +23,7 @@ const code = await new Promise((resolve) => {
   });
   child.on("exit", (c) => resolve(c ?? 1));
 });
-site.stop();
+await site.stop();
 
 const count = (label) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(output)?.[1] ?? 0);
 const summary = { passed: count("pass"), failed: count("fail") + count("cancelled"), skipped: count("skipped") + count("todo") };

@@ -38,7 +38,36 @@ export function ensureDevVars(file = ".dev.vars") {
   };
   if (!/^APP_ENV=/m.test(current)) add("APP_ENV=development");
   if (!/^JWT_SECRET=/m.test(current)) add(`JWT_SECRET=${randomBytes(32).toString("base64url")}`);
+  // Stripe: the local stand-in unless real keys were put here (then remove STRIPE_API_BASE).
+  if (!/^STRIPE_SECRET_KEY=/m.test(current)) {
+    for (const [key, value] of Object.entries(LOCAL_STRIPE)) add(`${key}=${value}`);
+  }
   writeFileSync(file, current);
+}
+
+export const STANDIN_PORT = 12111;
+export const LOCAL_STRIPE = {
+  STRIPE_SECRET_KEY: "sk_test_local_modelify",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_local_modelify",
+  STRIPE_WEBHOOK_SECRET: "whsec_local_modelify_standin",
+  STRIPE_PRICE_ID: "price_modelify_pro",
+  STRIPE_API_BASE: `http://localhost:${STANDIN_PORT}`,
+};
+
+export function readDevVars(file = ".dev.vars") {
+  const vars = {};
+  if (!existsSync(file)) return vars;
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    const match = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
+    if (match) vars[match[1]] = match[2];
+  }
+  return vars;
+}
+
+/** Rewrites keys in a .dev.vars-style file, keeping the rest. */
+export function setDevVars(file, changes) {
+  const vars = { ...readDevVars(file), ...changes };
+  writeFileSync(file, Object.entries(vars).map(([k, v]) => `${k}=${v}`).join("\n") + "\n");
 }
 
 /** Applies the D1 migrations and the seed to the local state (default .wrangler/state). */

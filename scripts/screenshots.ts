@@ -51,6 +51,6 @@ try {
   await page.screenshot({ path: "screenshots/auth-signup-errors-desktop.png", fullPage: true });
   await context.close();
 } finally {
-  site.stop();
+  await site.stop();
 }
 console.log("Screenshots written to screenshots/");

@@ -3,7 +3,8 @@
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { ensureDevVars, migrateAndSeed } from "./lib.mjs";
+import { ensureDevVars, LOCAL_STRIPE, migrateAndSeed, setDevVars } from "./lib.mjs";
+import { startStripeStandin } from "./stripe-standin/server.mjs";
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -35,6 +36,11 @@ export async function serveTestSite({ stateDir = ".wrangler/e2e-state" } = {}) {
   rmSync(stateDir, { recursive: true, force: true });
   await migrateAndSeed(stateDir);
   const port = await freePort();
+  // A Stripe stand-in of its own, wired into the built Workers' secrets (vite preview reads them).
+  const standin = await startStripeStandin({ port: 0, webhookUrl: `http://localhost:${port}/api/stripe/webhook`, webhookSecret: LOCAL_STRIPE.STRIPE_WEBHOOK_SECRET });
+  for (const file of ["build/server/.dev.vars", "dist/modelify_consumer/.dev.vars"]) {
+    setDevVars(file, { ...LOCAL_STRIPE, STRIPE_API_BASE: standin.url });
+  }
   const child = spawn("vite", ["preview", "--port", String(port), "--strictPort"], {
     env: { ...process.env, PORT: String(port), MODELIFY_STATE_DIR: stateDir },
     stdio: ["ignore", "pipe", "pipe"],
@@ -49,17 +55,20 @@ export async function serveTestSite({ stateDir = ".wrangler/e2e-state" } = {}) {
   } catch (error) {
     console.error(log);
     process.kill(-child.pid, "SIGTERM");
+    await standin.close();
     throw error;
   }
   return {
     baseUrl,
+    stripeUrl: standin.url,
     log: () => log,
-    stop: () => {
+    stop: async () => {
       try {
         process.kill(-child.pid, "SIGTERM");
       } catch {
         // already gone
       }
+      await standin.close();
     },
   };
 }

@@ -1,6 +1,8 @@
-import { Link } from "react-router";
+import { Link, useFetcher, useLocation } from "react-router";
+import type { PricingState } from "~/lib/billing/pricing.server";
 import { PLAN } from "~/lib/constants";
-import { Button, Card, LinkButton } from "./ui";
+import { UrlModal, withParam } from "./modal";
+import { Alert, Button, buttonClass, Card, LinkButton, Spinner } from "./ui";
 
 const FEATURES = [
   "160+ AI models from 12+ providers, cloud and local",
@@ -11,7 +13,11 @@ const FEATURES = [
   "Premium support",
 ];
 
-export function PricingSection({ signedIn }: { signedIn: boolean }) {
+export function PricingSection({ state }: { state: PricingState }) {
+  const { pathname, search } = useLocation();
+  const params = new URLSearchParams(search);
+  const closeTo = (key: string) => withParam(pathname, search, key, null);
+
   return (
     <section id="pricing" className="scroll-mt-20 py-20 sm:py-24">
       <div className="mx-auto max-w-6xl px-4 sm:px-6">
@@ -40,12 +46,7 @@ export function PricingSection({ signedIn }: { signedIn: boolean }) {
             ))}
           </ul>
           <div className="mt-8">
-            {signedIn ? (
-              // Online payment is switched on together with the payment provider's publishable key.
-              <Button className="w-full" size="lg" disabled>
-                Payment System Not Configured
-              </Button>
-            ) : (
+            {!state.signedIn ? (
               <>
                 <LinkButton to="/auth?mode=signup&from=pricing&subscribe=true" className="w-full" size="lg">
                   Sign Up to Start
@@ -57,10 +58,137 @@ export function PricingSection({ signedIn }: { signedIn: boolean }) {
                   </Link>
                 </p>
               </>
+            ) : state.subscribed ? (
+              <LinkButton to="/dashboard?tab=billing" className="w-full" size="lg">
+                Manage Subscription
+              </LinkButton>
+            ) : state.paymentConfigured ? (
+              <LinkButton to={withParam(pathname, search, "checkout", "open")} preventScrollReset className="w-full" size="lg">
+                Start Free Trial
+              </LinkButton>
+            ) : (
+              <Button className="w-full" size="lg" disabled>
+                Payment System Not Configured
+              </Button>
             )}
           </div>
+          <p className="mt-6 text-center text-xs text-slate-500">
+            <Link to={withParam(pathname, search, "terms", "open")} preventScrollReset className="underline hover:text-slate-700">
+              Full Disclosure &amp; Terms
+            </Link>
+          </p>
         </Card>
       </div>
+
+      {params.get("checkout") === "open" && state.signedIn && !state.subscribed ? (
+        <CheckoutModal closeTo={closeTo("checkout")} retryTo={withParam(pathname, search, "checkout", "open")} state={state} />
+      ) : null}
+      {params.get("terms") === "open" ? <TermsModal closeTo={closeTo("terms")} /> : null}
     </section>
+  );
+}
+
+function CheckoutModal({ closeTo, state }: { closeTo: string; retryTo: string; state: PricingState }) {
+  const fetcher = useFetcher<{ error?: string }>({ key: "checkout" });
+  const busy = fetcher.state !== "idle";
+  const error = fetcher.state === "idle" ? fetcher.data?.error : undefined;
+
+  if (busy) {
+    return (
+      <div className="fixed inset-0 z-[60] flex flex-col items-center justify-center bg-white/95" role="status" aria-live="polite">
+        <Spinner className="h-10 w-10 text-brand-600" label="Redirecting to Checkout" />
+        <p className="mt-4 text-lg font-semibold text-slate-900">Redirecting to Checkout</p>
+        <p className="mt-1 text-sm text-slate-600">Taking you to Stripe's secure payment page...</p>
+      </div>
+    );
+  }
+
+  return (
+    <UrlModal closeTo={closeTo} labelledBy="checkout-title">
+      {error ? (
+        <>
+          <h2 id="checkout-title" className="text-xl font-semibold text-slate-900">
+            Payment Error
+          </h2>
+          <Alert tone="error" className="mt-4">
+            {error || "An unexpected error occurred during checkout. Please try again."}
+          </Alert>
+          <div className="mt-6 flex gap-3">
+            <Button variant="secondary" className="flex-1" onClick={() => fetcher.reset()}>
+              Try Again
+            </Button>
+            <Link to={closeTo} replace preventScrollReset className={buttonClass("ghost", "md", "flex-1")}>
+              Close
+            </Link>
+          </div>
+        </>
+      ) : (
+        <>
+          <h2 id="checkout-title" className="text-xl font-semibold text-slate-900">
+            Start your {PLAN.name} subscription
+          </h2>
+          <dl className="mt-5 space-y-3 rounded-xl bg-slate-50 p-4 text-sm">
+            <div className="flex justify-between">
+              <dt className="text-slate-600">Plan</dt>
+              <dd className="font-semibold text-slate-900">Modelify {PLAN.name}</dd>
+            </div>
+            <div className="flex justify-between">
+              <dt className="text-slate-600">Price</dt>
+              <dd className="font-semibold text-slate-900">${PLAN.priceUsd} / month</dd>
+            </div>
+            <div className="flex justify-between">
+              <dt className="text-slate-600">Free trial</dt>
+              <dd className="font-semibold text-slate-900">{state.trialAvailable ? `${PLAN.trialDays} days` : "Already used"}</dd>
+            </div>
+          </dl>
+          <p className="mt-4 text-sm text-slate-600">
+            {state.trialAvailable
+              ? `Payment details are required. You won't be charged until the ${PLAN.trialDays}-day trial ends; cancel before then and you pay nothing.`
+              : "Your free trial was used before, so billing starts today."}{" "}
+            Cancel anytime, effective at the end of the billing period. No refunds for partial months.
+          </p>
+          <fetcher.Form method="post" action="/billing/checkout" className="mt-6">
+            <Button type="submit" size="lg" className="w-full" data-autofocus>
+              Continue to Checkout
+            </Button>
+          </fetcher.Form>
+          <p className="mt-3 text-center text-xs text-slate-500">Secure payment by Stripe.</p>
+        </>
+      )}
+    </UrlModal>
+  );
+}
+
+function TermsModal({ closeTo }: { closeTo: string }) {
+  return (
+    <UrlModal closeTo={closeTo} labelledBy="terms-title" wide>
+      <h2 id="terms-title" className="text-xl font-semibold text-slate-900">
+        Full Disclosure &amp; Terms
+      </h2>
+      <div className="mt-4 space-y-3 text-sm leading-6 text-slate-700">
+        <p>
+          <strong>Price.</strong> Modelify {PLAN.name} costs ${PLAN.priceUsd} USD per month. New subscribers get a {PLAN.trialDays}-day free trial; payment
+          details are required to start it, and the first charge happens when the trial ends unless you cancel before.
+        </p>
+        <p>
+          <strong>Renewal and cancellation.</strong> The subscription renews automatically every month. You can cancel anytime from the dashboard; the
+          cancellation takes effect at the end of the current billing period. There are no refunds for partial months.
+        </p>
+        <p>
+          <strong>Model costs are separate.</strong> You use your own API keys and pay each AI provider directly at their prices. Modelify does not resell
+          model access.
+        </p>
+        <p>
+          <strong>Your data.</strong> Conversations and API keys stay on your device. The desktop app reports usage figures (tokens, cost, duration) to your
+          account so you can follow your spending in the dashboard.
+        </p>
+        <p>
+          <strong>Price changes.</strong> We give at least 30 days' notice before any price change.
+        </p>
+      </div>
+      <Link to={closeTo} replace preventScrollReset className={buttonClass("primary", "md", "mt-6 w-full")} data-autofocus>
+        I Understand
+      </Link>
+    </UrlModal>
   );
 }

@@ -2,8 +2,11 @@
 import type { Db } from "./db.server";
 import { schema } from "./db.server";
 import type { AppEnv } from "./env.server";
+import { eq } from "drizzle-orm";
+import { getStripe } from "./billing/stripe.server";
+import { subscriptionUpsert } from "./billing/sync.server";
 import { deliverMail } from "./mail/mail.server";
-import { queueMessageSchema } from "./queue";
+import { queueMessageSchema, type StripeEventMessage } from "./queue";
 
 export type ConsumerDeps = { db: Db; env: AppEnv; fetcher?: typeof fetch };
 
@@ -20,6 +23,9 @@ export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<u
       switch (parsed.data.type) {
         case "mail.send":
           await deliverMail(deps.env, deps.db, parsed.data, deps.fetcher);
+          break;
+        case "stripe.event":
+          await handleStripeEvent(deps, parsed.data);
           break;
       }
       message.ack();
@@ -48,4 +54,19 @@ async function recordDeadLetter(db: Db, queue: string, message: Message<unknown>
     .insert(schema.deadLetters)
     .values({ id: message.id, queue, body: body.slice(0, 100_000), attempts: message.attempts, createdAt: Date.now() })
     .onConflictDoNothing();
+}
+
+/**
+ * Applies one Stripe event at most once: the processed-event row is written in the same D1
+ * batch as the subscription change, so a redelivery either sees it and stops, or (after a
+ * failure) finds nothing written and does the whole thing again.
+ */
+export async function handleStripeEvent(deps: ConsumerDeps, message: StripeEventMessage): Promise<void> {
+  const done = await deps.db.query.processedMessages.findFirst({ where: eq(schema.processedMessages.id, message.eventId) });
+  if (done) return;
+  const stripe = getStripe(deps.env);
+  if (!stripe) throw new Error("Stripe is not configured");
+  const upsert = await subscriptionUpsert(deps.db, stripe, message);
+  const mark = deps.db.insert(schema.processedMessages).values({ id: message.eventId, kind: `stripe:${message.eventType}`, processedAt: Date.now() });
+  await deps.db.batch([mark, ...(upsert?.statements ?? [])]);
 }

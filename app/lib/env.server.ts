@@ -13,12 +13,24 @@ const baseSchema = z.object({
   MAIL_API_URL: z.url().optional(),
   MAIL_API_KEY: z.string().min(1).optional(),
   MAIL_FROM: z.string().min(3).default("Modelify <no-reply@modelify.dev>"),
+  // Stripe. Without a secret key, price and a pk_ publishable key the site shows
+  // "Payment System Not Configured" instead of checkout.
+  STRIPE_SECRET_KEY: z.string().startsWith("sk_", "STRIPE_SECRET_KEY must start with sk_").optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().startsWith("whsec_", "STRIPE_WEBHOOK_SECRET must start with whsec_").optional(),
+  STRIPE_PRICE_ID: z.string().startsWith("price_", "STRIPE_PRICE_ID must start with price_").optional(),
+  // Local development and tests only: the Stripe stand-in's address (scripts/stripe-standin).
+  STRIPE_API_BASE: z.url().optional(),
 });
 
 const schema = baseSchema.superRefine((env, ctx) => {
   if (env.APP_ENV !== "production") return;
   for (const key of ["APP_URL", "MAIL_API_URL", "MAIL_API_KEY"] as const) {
     if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: `${key} is required in production` });
+  }
+  if (env.STRIPE_API_BASE) ctx.addIssue({ code: "custom", path: ["STRIPE_API_BASE"], message: "STRIPE_API_BASE (the local stand-in) must not be set in production" });
+  if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+    ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "STRIPE_WEBHOOK_SECRET is required when Stripe is configured" });
   }
 });
 

@@ -11,7 +11,21 @@ export const mailMessageSchema = z.object({
   links: z.array(z.url()).max(10),
 });
 
-export const queueMessageSchema = z.discriminatedUnion("type", [mailMessageSchema]);
+const stripeId = z.string().min(3).max(255).regex(/^[A-Za-z0-9_]+$/);
+
+// A verified Stripe webhook: the event id (deduplication) and what it is about. The consumer
+// re-reads the subscription from Stripe rather than trusting the event's copy of it.
+export const stripeEventMessageSchema = z.object({
+  type: z.literal("stripe.event"),
+  eventId: stripeId,
+  eventType: z.string().min(1).max(100),
+  subscriptionId: stripeId.nullable(),
+  customerId: stripeId.nullable(),
+  userId: z.string().max(64).nullable(),
+});
+
+export const queueMessageSchema = z.discriminatedUnion("type", [mailMessageSchema, stripeEventMessageSchema]);
 
 export type MailMessage = z.infer<typeof mailMessageSchema>;
+export type StripeEventMessage = z.infer<typeof stripeEventMessageSchema>;
 export type QueueMessage = z.infer<typeof queueMessageSchema>;

@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from "react-router";
+import { data, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { TabIcon } from "~/components/dashboard/icons";
 import { SignOutDialog } from "~/components/dashboard/sign-out-dialog";
@@ -7,6 +7,10 @@ import { getCloudflare, requireUser } from "~/lib/auth/request.server";
 import { getDb } from "~/lib/db.server";
 import { DASHBOARD_TABS, parseTab, type DashboardTab } from "~/lib/dashboard-tabs";
 import { loadDashboard, type DashboardData } from "./dashboard.server";
+import { loadBilling, parseBillingView } from "./dashboard.billing.server";
+import { billingDeps } from "~/lib/billing/deps.server";
+import { BillingTab } from "~/components/dashboard/billing-tab";
+import { DebugTab } from "~/components/dashboard/debug-tab";
 
 export const meta = () => [{ title: "Dashboard | Modelify" }];
 
@@ -24,9 +28,17 @@ const TAB_LABELS: Record<DashboardTab, string> = {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const url = new URL(request.url);
-  const tab = parseTab(url.searchParams.get("tab"), user.role);
-  const dashboard = await loadDashboard(getDb(getCloudflare(context).env.DB), user);
-  return { tab, dashboard, confirmSignOut: url.searchParams.get("confirm") === "signout" };
+  const requested = url.searchParams.get("tab");
+  // The debug tools exist for admins only; anyone else asking for them is refused outright.
+  if (requested === "debug" && user.role !== "admin") {
+    throw data({ kind: "forbidden", message: "Only administrators can use the subscription tools." }, { status: 403 });
+  }
+  const tab = parseTab(requested, user.role);
+  const [dashboard, billing] = await Promise.all([
+    loadDashboard(getDb(getCloudflare(context).env.DB), user),
+    tab === "billing" ? loadBilling(billingDeps(request, context), user, parseBillingView(url.searchParams.get("view"))) : null,
+  ]);
+  return { tab, dashboard, billing, confirmSignOut: url.searchParams.get("confirm") === "signout" };
 }
 
 function tabHref(tab: DashboardTab) {
@@ -34,7 +46,7 @@ function tabHref(tab: DashboardTab) {
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { tab, dashboard, confirmSignOut } = loaderData;
+  const { tab, dashboard, billing, confirmSignOut } = loaderData;
   const [params] = useSearchParams();
   const tabs = DASHBOARD_TABS.filter((t) => t !== "debug" || dashboard.isAdmin);
   const withConfirm = new URLSearchParams(params);
@@ -124,7 +136,15 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 
       <main id="main" className="px-4 py-6 sm:px-6 lg:ml-16 lg:px-10 lg:py-10">
         <div className="mx-auto max-w-6xl">
-          {tab === "overview" ? <Overview dashboard={dashboard} /> : <UpcomingTab tab={tab} />}
+          {tab === "overview" ? (
+            <Overview dashboard={dashboard} />
+          ) : tab === "billing" ? (
+            billing && <BillingTab billing={billing} />
+          ) : tab === "debug" ? (
+            <DebugTab adminEmail={dashboard.email} />
+          ) : (
+            <UpcomingTab tab={tab} />
+          )}
         </div>
       </main>
 
@@ -201,17 +221,15 @@ function Insight({ label, value }: { label: string; value: string }) {
   );
 }
 
-const UPCOMING: Record<Exclude<DashboardTab, "overview">, string> = {
+const UPCOMING: Record<Exclude<DashboardTab, "overview" | "billing" | "debug">, string> = {
   usage: "Spend, tokens and requests over time, per model and provider, with CSV export.",
   profile: "Your name, username, pictures, contact details and security question.",
   analytics: "Per-model performance, cost efficiency and recommendations from your own usage.",
-  billing: "Your plan, next billing date, payment method, invoices and the Stripe customer portal.",
   budget: "Monthly and daily budgets with alerts before you overspend.",
   downloads: "Installers for Windows, macOS and Linux, and your download history.",
-  debug: "Administrative subscription tools with an audit trail.",
 };
 
-function UpcomingTab({ tab }: { tab: Exclude<DashboardTab, "overview"> }) {
+function UpcomingTab({ tab }: { tab: Exclude<DashboardTab, "overview" | "billing" | "debug"> }) {
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{TAB_LABELS[tab]}</h1>

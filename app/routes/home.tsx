@@ -2,15 +2,13 @@ import type { Route } from "./+types/home";
 import { AppPreview } from "~/components/app-preview";
 import { SiteFooter } from "~/components/site-footer";
 import { LinkButton } from "~/components/ui";
-import { getAuth, getCloudflare } from "~/lib/auth/request.server";
-import { getDb } from "~/lib/db.server";
-import { hasActiveSubscription } from "~/lib/subscriptions.server";
+import { PricingSection } from "~/components/pricing-section";
+import { pricingState } from "~/lib/billing/pricing.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { user } = getAuth(context);
-  if (!user) return { cta: { label: "Start Building", to: "/auth" } };
-  const active = await hasActiveSubscription(getDb(getCloudflare(context).env.DB), user.id);
-  return { cta: active ? { label: "Go to Dashboard", to: "/dashboard" } : { label: "Get Subscription", to: "/pricing" } };
+  const pricing = await pricingState(context);
+  if (!pricing.signedIn) return { pricing, cta: { label: "Start Building", to: "/auth" } };
+  return { pricing, cta: pricing.subscribed ? { label: "Go to Dashboard", to: "/dashboard" } : { label: "Get Subscription", to: "/pricing" } };
 }
 
 const FEATURES = [
@@ -23,7 +21,7 @@ const FEATURES = [
 ];
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { cta } = loaderData;
+  const { cta, pricing } = loaderData;
   return (
     <>
       <main id="main">
@@ -77,6 +75,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             </div>
           </div>
         </section>
+
+        <div className="border-t border-slate-100 bg-gradient-to-b from-white to-brand-50/40">
+          <PricingSection state={pricing} />
+        </div>
       </main>
       <SiteFooter />
     </>

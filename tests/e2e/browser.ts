@@ -45,3 +45,21 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign In" }).click();
 }
+
+/** Signs up through the form and confirms through the outbox link: the page ends on /dashboard. */
+export async function signUpAndConfirm(page: Page, email: string, password = "Sunny-Day-42") {
+  await page.goto("/auth?mode=signup");
+  await page.getByLabel("First name").fill("Katherine");
+  await page.getByLabel("Last name").fill("Johnson");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Phone number").fill("555 010 9876");
+  await page.getByLabel("Security question").selectOption("favorite_food");
+  await page.getByLabel("Security answer").fill("pie");
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm password").fill(password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await page.getByText("Account created successfully!").waitFor();
+  const mail = await waitForMail(email, /Confirm your Modelify account/);
+  await page.goto(mail.links[0]!);
+  await page.waitForURL((url) => url.pathname === "/dashboard");
+}

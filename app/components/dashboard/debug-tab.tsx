@@ -1,0 +1,105 @@
+import { useEffect, useState } from "react";
+import { useFetcher } from "react-router";
+import type { AdminResult } from "~/lib/billing/admin.server";
+import { formatDate } from "~/lib/format";
+import { Alert, Button, Card, Input, inputClass, Label } from "../ui";
+
+const MESSAGE_MS = 5000; // spec: debug messages auto-dismiss after 5 s
+
+// Admin-only subscription tools. Every change is audited on the server.
+export function DebugTab({ adminEmail }: { adminEmail: string }) {
+  const fetcher = useFetcher<AdminResult>();
+  const [visible, setVisible] = useState(false);
+  const result = fetcher.data;
+  useEffect(() => {
+    if (!result) return;
+    setVisible(true);
+    const timer = setTimeout(() => setVisible(false), MESSAGE_MS);
+    return () => clearTimeout(timer);
+  }, [result]);
+  const busy = fetcher.state !== "idle";
+
+  return (
+    <>
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Subscription tools</h1>
+      <p className="mt-1 text-sm text-slate-600">Administrators only. Every change is written to the audit log with your account.</p>
+      <Card className="mt-8 p-6">
+        <fetcher.Form method="post" action="/admin/subscription" className="space-y-4">
+          <div>
+            <Label htmlFor="debug-email">Account e-mail</Label>
+            <Input id="debug-email" name="email" type="email" defaultValue={adminEmail} required />
+          </div>
+          <div className="flex flex-wrap items-end gap-3">
+            <Button type="submit" name="intent" value="lookup" variant="secondary" disabled={busy}>
+              Look up
+            </Button>
+            <Button type="submit" name="intent" value="sync" variant="secondary" disabled={busy}>
+              Sync from Stripe
+            </Button>
+            <Button type="submit" name="intent" value="grant-year" disabled={busy}>
+              Grant one year (emergency fix)
+            </Button>
+            <div className="flex items-end gap-2">
+              <div>
+                <Label htmlFor="debug-status">Set status</Label>
+                <select id="debug-status" name="status" className={inputClass} defaultValue="active">
+                  {["active", "trial", "past_due", "canceled", "unpaid", "incomplete"].map((s) => (
+                    <option key={s} value={s}>
+                      {s}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <Button type="submit" name="intent" value="set-status" variant="secondary" disabled={busy}>
+                Apply
+              </Button>
+            </div>
+          </div>
+        </fetcher.Form>
+        {result && visible ? (
+          <Alert tone={result.ok ? "success" : "error"} className="mt-5">
+            {result.message}
+          </Alert>
+        ) : null}
+      </Card>
+
+      {result?.subscription ? (
+        <Card className="mt-6 p-6">
+          <h2 className="text-lg font-semibold text-slate-900">Subscription</h2>
+          <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+            {(
+              [
+                ["Status", result.subscription.status],
+                ["Stripe subscription", result.subscription.stripeSubscriptionId ?? "—"],
+                ["Stripe customer", result.subscription.stripeCustomerId ?? "—"],
+                ["Period end", result.subscription.currentPeriodEnd ? formatDate(result.subscription.currentPeriodEnd) : "—"],
+                ["Trial end", result.subscription.trialEnd ? formatDate(result.subscription.trialEnd) : "—"],
+                ["Cancel at", result.subscription.cancelAt ? formatDate(result.subscription.cancelAt) : "—"],
+              ] as const
+            ).map(([label, value]) => (
+              <div key={label} className="flex justify-between gap-4 border-b border-slate-100 py-1.5">
+                <dt className="text-slate-500">{label}</dt>
+                <dd className="font-medium text-slate-900">{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </Card>
+      ) : null}
+      {result?.audit?.length ? (
+        <Card className="mt-6 p-6">
+          <h2 className="text-lg font-semibold text-slate-900">Audit log</h2>
+          <ul className="mt-3 divide-y divide-slate-100 text-sm">
+            {result.audit.map((a) => (
+              <li key={`${a.createdAt}-${a.action}`} className="flex justify-between gap-4 py-2">
+                <span className="font-mono text-slate-800">{a.action}</span>
+                <span className="text-slate-500">
+                  {a.actor} · {new Date(a.createdAt).toISOString().replace("T", " ").slice(0, 16)} UTC
+                </span>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,186 @@
+// Checkout, customer portal, invoices and payment methods, on Stripe.
+import { and, eq, isNull } from "drizzle-orm";
+import { PLAN } from "../constants";
+import type { Db } from "../db.server";
+import { schema } from "../db.server";
+import type { AppEnv } from "../env.server";
+import { countsAsActive } from "../subscription-rules";
+import { getSubscription } from "../subscriptions.server";
+import { BILLING_MESSAGES as B } from "./messages";
+import { getStripe, isPaymentConfigured, type Stripe } from "./stripe.server";
+
+export type BillingDeps = { db: Db; env: AppEnv; origin: string };
+export type BillingUser = { id: string; email: string };
+type Failure = { ok: false; status: number; error: string };
+
+function stripeMessage(error: unknown, fallback: string): string {
+  // Stripe's own message is shown as given (spec); anything else gets the fallback.
+  const e = error as { type?: unknown; message?: unknown } | null;
+  if (e && typeof e.type === "string" && e.type.startsWith("Stripe") && typeof e.message === "string" && e.message) return e.message;
+  return fallback;
+}
+
+/** One Stripe customer per user, created once and remembered on the profile. */
+export async function ensureCustomer(db: Db, stripe: Stripe, user: BillingUser): Promise<string> {
+  const profile = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, user.id), columns: { stripeCustomerId: true } });
+  if (profile?.stripeCustomerId) return profile.stripeCustomerId;
+  const customer = await stripe.customers.create(
+    { email: user.email, metadata: { user_id: user.id } },
+    { idempotencyKey: `modelify-customer-${user.id}` },
+  );
+  await db
+    .update(schema.userProfiles)
+    .set({ stripeCustomerId: customer.id, updatedAt: Date.now() })
+    .where(and(eq(schema.userProfiles.userId, user.id), isNull(schema.userProfiles.stripeCustomerId)));
+  const stored = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, user.id), columns: { stripeCustomerId: true } });
+  return stored?.stripeCustomerId ?? customer.id;
+}
+
+/** A trial is for accounts that never had one, here or on any of the customer's subscriptions. */
+export async function hadTrial(db: Db, stripe: Stripe, userId: string, customerId: string): Promise<boolean> {
+  const local = await getSubscription(db, userId);
+  if (local?.trialStart) return true;
+  const subscriptions = await stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 });
+  return subscriptions.data.some((s) => s.trial_start !== null);
+}
+
+export async function createCheckout(deps: BillingDeps, user: BillingUser, now = Date.now()): Promise<{ ok: true; url: string } | Failure> {
+  const stripe = getStripe(deps.env);
+  if (!stripe || !isPaymentConfigured(deps.env)) return { ok: false, status: 503, error: B.notConfigured };
+  if (countsAsActive(await getSubscription(deps.db, user.id), now)) return { ok: false, status: 409, error: B.alreadySubscribed };
+  try {
+    const customer = await ensureCustomer(deps.db, stripe, user);
+    const trial = !(await hadTrial(deps.db, stripe, user.id, customer));
+    const session = await stripe.checkout.sessions.create({
+      mode: "subscription",
+      customer,
+      client_reference_id: user.id,
+      line_items: [{ price: deps.env.STRIPE_PRICE_ID!, quantity: 1 }],
+      success_url: `${deps.origin}/auth/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${deps.origin}/pricing`,
+      subscription_data: { ...(trial ? { trial_period_days: PLAN.trialDays } : {}), metadata: { user_id: user.id } },
+      metadata: { user_id: user.id },
+    });
+    if (!session.url) return { ok: false, status: 502, error: B.noSessionOrUrl };
+    if (session.expires_at * 1000 <= now) return { ok: false, status: 502, error: B.sessionExpired };
+    return { ok: true, url: session.url };
+  } catch (error) {
+    console.error(JSON.stringify({ event: "checkout_failed", error: String(error) }));
+    return { ok: false, status: 502, error: stripeMessage(error, B.checkoutUnexpected) };
+  }
+}
+
+export type CheckoutDetails =
+  | { state: "confirmed"; status: "Active" | "Trial"; trialEnds: number | null; nextBilling: number | null; amount: string }
+  | { state: "pending" | "not-yours" | "invalid" | "unavailable" };
+
+/** /auth/success: only a complete session of the signed-in user shows subscription details. */
+export async function checkoutDetails(deps: BillingDeps, userId: string, sessionId: string): Promise<CheckoutDetails> {
+  const stripe = getStripe(deps.env);
+  if (!stripe) return { state: "unavailable" };
+  if (!/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)) return { state: "invalid" };
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe.checkout.sessions.retrieve(sessionId, { expand: ["subscription"] });
+  } catch (error) {
+    const status = (error as { statusCode?: number }).statusCode;
+    return status === 404 ? { state: "invalid" } : { state: "unavailable" };
+  }
+  if (session.client_reference_id !== userId) return { state: "not-yours" };
+  const subscription = typeof session.subscription === "object" ? session.subscription : null;
+  const paid = session.payment_status === "paid" || session.payment_status === "no_payment_required";
+  if (session.status !== "complete" || !paid || !subscription || !["trialing", "active"].includes(subscription.status)) return { state: "pending" };
+  const periodEnd = subscription.items?.data?.[0]?.current_period_end ?? null;
+  return {
+    state: "confirmed",
+    status: subscription.status === "trialing" ? "Trial" : "Active",
+    trialEnds: subscription.trial_end ? subscription.trial_end * 1000 : null,
+    nextBilling: periodEnd ? periodEnd * 1000 : null,
+    amount: `$${PLAN.priceUsd}/month`,
+  };
+}
+
+export async function createPortal(deps: BillingDeps, userId: string): Promise<{ ok: true; url: string } | Failure> {
+  const stripe = getStripe(deps.env);
+  if (!stripe) return { ok: false, status: 503, error: B.notConfigured };
+  const profile = await deps.db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: { stripeCustomerId: true } });
+  if (!profile?.stripeCustomerId) return { ok: false, status: 400, error: B.noCustomer };
+  try {
+    const session = await stripe.billingPortal.sessions.create({ customer: profile.stripeCustomerId, return_url: `${deps.origin}/dashboard?tab=billing` });
+    return { ok: true, url: session.url };
+  } catch (error) {
+    console.error(JSON.stringify({ event: "portal_failed", error: String(error) }));
+    return { ok: false, status: 502, error: B.portalFailed };
+  }
+}
+
+export type InvoiceRow = {
+  id: string;
+  number: string;
+  date: number;
+  dueDate: number | null;
+  amount: number;
+  amountDue: number;
+  currency: string;
+  status: string;
+  pdfUrl: string | null;
+  hostedUrl: string | null;
+};
+
+export type PaymentMethodRow = { id: string; isDefault: boolean; brand: string; last4: string; expMonth: number; expYear: number; funding: string };
+
+export type BillingSnapshot = {
+  customerId: string | null;
+  paymentMethods: PaymentMethodRow[];
+  invoices: InvoiceRow[] | null; // null: Stripe could not be reached
+  error: string | null;
+};
+
+/** What the billing tab shows from Stripe: payment methods and invoices of the user's customer. */
+export async function billingSnapshot(deps: BillingDeps, userId: string, include: { invoices: boolean }): Promise<BillingSnapshot> {
+  const profile = await deps.db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: { stripeCustomerId: true } });
+  const customerId = profile?.stripeCustomerId ?? null;
+  const stripe = getStripe(deps.env);
+  if (!customerId || !stripe) return { customerId, paymentMethods: [], invoices: [], error: null };
+  try {
+    const [customer, methods, invoices] = await Promise.all([
+      stripe.customers.retrieve(customerId),
+      stripe.customers.listPaymentMethods(customerId, { type: "card", limit: 10 }),
+      include.invoices ? stripe.invoices.list({ customer: customerId, limit: 24 }) : Promise.resolve(null),
+    ]);
+    const defaultId = !customer.deleted ? (customer.invoice_settings?.default_payment_method as string | { id: string } | null) : null;
+    const defaultPm = typeof defaultId === "string" ? defaultId : (defaultId?.id ?? null);
+    return {
+      customerId,
+      paymentMethods: methods.data
+        .filter((pm) => pm.card)
+        .map((pm) => ({
+          id: pm.id,
+          isDefault: pm.id === defaultPm,
+          brand: pm.card!.brand,
+          last4: pm.card!.last4,
+          expMonth: pm.card!.exp_month,
+          expYear: pm.card!.exp_year,
+          funding: pm.card!.funding,
+        })),
+      invoices: invoices
+        ? invoices.data.map((inv) => ({
+            id: inv.id ?? "",
+            number: inv.number ?? inv.id ?? "",
+            date: inv.created * 1000,
+            dueDate: inv.due_date ? inv.due_date * 1000 : null,
+            amount: inv.total / 100,
+            amountDue: inv.amount_due / 100,
+            currency: inv.currency.toUpperCase(),
+            status: inv.status ?? "draft",
+            pdfUrl: inv.invoice_pdf ?? null,
+            hostedUrl: inv.hosted_invoice_url ?? null,
+          }))
+        : [],
+      error: null,
+    };
+  } catch (error) {
+    console.error(JSON.stringify({ event: "billing_snapshot_failed", error: String(error) }));
+    return { customerId, paymentMethods: [], invoices: null, error: B.invoicesFailed };
+  }
+}

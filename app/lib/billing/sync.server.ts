@@ -1,0 +1,116 @@
+// Turns Stripe's view of a subscription into our subscriptions row and profile fields.
+// Always re-reads the subscription from Stripe: events arrive late, twice and out of order,
+// so the event body is only a hint of what to re-read, never the state to store.
+import { eq } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../db.server";
+import { schema } from "../db.server";
+import type { Stripe } from "./stripe.server";
+
+export type SubscriptionStatus = "trial" | "active" | "past_due" | "canceled" | "unpaid" | "incomplete" | "incomplete_expired" | "paused";
+
+/** Stripe's statuses in our words: trialing is "trial" (spec), the rest keep their names. */
+export function mapStripeStatus(status: Stripe.Subscription.Status): SubscriptionStatus {
+  if (status === "trialing") return "trial";
+  return status as SubscriptionStatus;
+}
+
+const LIVE: ReadonlySet<string> = new Set(["trial", "active", "past_due", "unpaid", "incomplete", "paused"]);
+
+const ms = (seconds: number | null | undefined) => (seconds === null || seconds === undefined ? null : seconds * 1000);
+
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  if (!value) return null;
+  return typeof value === "string" ? value : value.id;
+}
+
+export type SubscriptionHints = { subscriptionId: string | null; customerId: string | null; userId: string | null };
+
+/** Which subscription, customer and user an event is about, from the verified event. */
+export function hintsFromEvent(event: Stripe.Event): SubscriptionHints {
+  const object = event.data.object as unknown as Record<string, unknown>;
+  const hints: SubscriptionHints = { subscriptionId: null, customerId: idOf(object.customer as string | null), userId: null };
+  if (event.type.startsWith("customer.subscription.")) {
+    hints.subscriptionId = String(object.id);
+    hints.userId = ((object.metadata as Record<string, string> | undefined)?.user_id ?? null) || null;
+  } else if (event.type.startsWith("checkout.session.")) {
+    hints.subscriptionId = idOf(object.subscription as string | null);
+    hints.userId = (object.client_reference_id as string | null) ?? null;
+  } else if (event.type.startsWith("invoice.")) {
+    const parent = object.parent as { subscription_details?: { subscription?: string | { id: string } } } | null;
+    hints.subscriptionId = idOf(parent?.subscription_details?.subscription ?? (object.subscription as string | null));
+  }
+  return hints;
+}
+
+async function findUserId(db: Db, hints: SubscriptionHints, subscription: Stripe.Subscription): Promise<string | null> {
+  const candidates = [hints.userId, subscription.metadata?.user_id].filter((v): v is string => Boolean(v));
+  for (const id of candidates) {
+    const user = await db.query.users.findFirst({ where: eq(schema.users.id, id), columns: { id: true } });
+    if (user) return user.id;
+  }
+  const customerId = idOf(subscription.customer as string);
+  if (customerId) {
+    const profile = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.stripeCustomerId, customerId), columns: { userId: true } });
+    if (profile) return profile.userId;
+  }
+  return null;
+}
+
+function cardLast4(pm: Stripe.Subscription["default_payment_method"]): string | null {
+  return pm && typeof pm !== "string" ? (pm.card?.last4 ?? null) : null;
+}
+
+/**
+ * Statements that store the subscription as Stripe reports it now, for one db.batch with the
+ * caller's own bookkeeping (e.g. the processed-event row). Returns null when there is nothing
+ * to store: unknown user, or a stale, ended subscription that must not replace a live one.
+ */
+export async function subscriptionUpsert(db: Db, stripe: Stripe, hints: SubscriptionHints, now = Date.now()) {
+  if (!hints.subscriptionId) return null;
+  const subscription = await stripe.subscriptions.retrieve(hints.subscriptionId, { expand: ["default_payment_method"] });
+  const userId = await findUserId(db, hints, subscription);
+  if (!userId) return null;
+
+  const status = mapStripeStatus(subscription.status);
+  const stored = await db.query.subscriptions.findFirst({ where: eq(schema.subscriptions.userId, userId) });
+  if (stored?.stripeSubscriptionId && stored.stripeSubscriptionId !== subscription.id && LIVE.has(stored.status) && !LIVE.has(status)) {
+    return null; // a late event about an older, ended subscription
+  }
+
+  const item = subscription.items?.data?.[0];
+  const legacy = subscription as unknown as { current_period_start?: number; current_period_end?: number };
+  const customerId = idOf(subscription.customer as string);
+  const values = {
+    status,
+    stripeSubscriptionId: subscription.id,
+    stripeCustomerId: customerId,
+    stripePriceId: item?.price?.id ?? null,
+    currentPeriodStart: ms(item?.current_period_start ?? legacy.current_period_start),
+    currentPeriodEnd: ms(item?.current_period_end ?? legacy.current_period_end),
+    trialStart: ms(subscription.trial_start),
+    trialEnd: ms(subscription.trial_end),
+    cancelAt: ms(subscription.cancel_at),
+    canceledAt: ms(subscription.canceled_at),
+    endedAt: ms(subscription.ended_at),
+    metadata: { ...subscription.metadata, cancel_at_period_end: subscription.cancel_at_period_end },
+    updatedAt: now,
+  };
+  const last4 = cardLast4(subscription.default_payment_method);
+  const statements: BatchItem<"sqlite">[] = [
+    db
+      .insert(schema.subscriptions)
+      .values({ id: crypto.randomUUID(), userId, createdAt: now, ...values })
+      .onConflictDoUpdate({ target: schema.subscriptions.userId, set: values }),
+    db
+      .update(schema.userProfiles)
+      .set({
+        subscriptionStatus: status,
+        ...(last4 ? { paymentMethodLast4: last4 } : {}),
+        ...(customerId ? { stripeCustomerId: customerId } : {}),
+        updatedAt: now,
+      })
+      .where(eq(schema.userProfiles.userId, userId)),
+  ];
+  return { userId, status, statements };
+}

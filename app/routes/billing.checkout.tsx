@@ -1,0 +1,43 @@
+// POST /billing/checkout: create a Stripe Checkout Session and send the browser to it.
+// The checkout modal posts here with a fetcher; without JavaScript this page shows the error.
+import { data, Form, redirect } from "react-router";
+import type { Route } from "./+types/billing.checkout";
+import { AuthShell } from "~/components/auth-shell";
+import { Alert, Button, LinkButton } from "~/components/ui";
+import { getAuth } from "~/lib/auth/request.server";
+import { createCheckout } from "~/lib/billing/billing.server";
+import { billingDeps } from "~/lib/billing/deps.server";
+
+export const meta = () => [{ title: "Checkout | Modelify" }];
+
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = getAuth(context);
+  if (!user) throw redirect("/auth?mode=signin&from=pricing&subscribe=true");
+  const result = await createCheckout(billingDeps(request, context), user);
+  if (!result.ok) return data({ error: result.error }, { status: result.status });
+  throw redirect(result.url);
+}
+
+// Shown without JavaScript (the modal's fetcher handles these states otherwise).
+export default function CheckoutPage({ actionData }: Route.ComponentProps) {
+  if (!actionData) {
+    return (
+      <AuthShell title="Checkout" subtitle="Continue to Stripe's secure payment page to start your subscription.">
+        <Form method="post">
+          <Button type="submit" size="lg" className="w-full">
+            Continue to Checkout
+          </Button>
+        </Form>
+      </AuthShell>
+    );
+  }
+  return (
+    <AuthShell title="Payment Error">
+      <Alert tone="error">{actionData.error}</Alert>
+      <LinkButton to="/pricing?checkout=open" className="mt-6 w-full">
+        Try Again
+      </LinkButton>
+    </AuthShell>
+  );
+}

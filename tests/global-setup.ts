@@ -1,0 +1,20 @@
+// Runs in Node before the workerd test pool starts: a Stripe stand-in for the billing tests.
+import type { TestProject } from "vitest/node";
+// @ts-expect-error plain JavaScript module without types
+import { startStripeStandin } from "../scripts/stripe-standin/server.mjs";
+
+export const STRIPE_TEST_WEBHOOK_SECRET = "whsec_test_modelify_vitest";
+
+export default async function setup(project: TestProject) {
+  const standin = await startStripeStandin({ port: 0, webhookSecret: STRIPE_TEST_WEBHOOK_SECRET });
+  project.provide("stripeBase", standin.url);
+  return async () => {
+    await standin.close();
+  };
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    stripeBase: string;
+  }
+}

@@ -1,0 +1,307 @@
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { count, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import worker from "../worker";
+import { BILLING_MESSAGES as B } from "~/lib/billing/messages";
+import { hashSecret } from "~/lib/auth/password";
+import { insertUser } from "~/lib/auth/users.server";
+import { schema } from "~/lib/db.server";
+import { Browser, createConfirmedUser, db, STRONG_PASSWORD, uniqueEmail } from "./helpers";
+import { control, deliver, eventsFor, payCheckout, processedCount, signedWebhook, STANDIN, standin, waitProcessed } from "./stripe-helpers";
+
+async function userIdOf(email: string) {
+  return (await db.query.users.findFirst({ where: eq(schema.users.email, email) }))!.id;
+}
+
+async function subscriptionOf(email: string) {
+  return db.query.subscriptions.findFirst({ where: eq(schema.subscriptions.userId, await userIdOf(email)) });
+}
+
+/** Signs up, starts checkout, pays on the stand-in's page and delivers Stripe's events. */
+async function subscribe(existing?: { browser: Browser; email: string }) {
+  const account = existing ?? (await createConfirmedUser());
+  const checkout = await account.browser.post("/billing/checkout", {});
+  expect(checkout.status).toBe(302);
+  const url = checkout.headers.get("Location")!;
+  expect(url.startsWith(`${STANDIN}/checkout/cs_`)).toBe(true);
+  const paid = await payCheckout(url);
+  expect(paid.status).toBe(303);
+  const success = paid.headers.get("Location")!;
+  const sessionId = new URL(success).searchParams.get("session_id")!;
+  const profile = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, await userIdOf(account.email)) });
+  const events = await eventsFor(profile!.stripeCustomerId!);
+  for (const event of events) await deliver(event);
+  for (const event of events) await waitProcessed(event.id);
+  return { ...account, sessionId, customerId: profile!.stripeCustomerId!, events, successPath: `${new URL(success).pathname}${new URL(success).search}` };
+}
+
+function withEnv(overrides: Record<string, unknown>) {
+  return { ...env, ...overrides } as unknown as Env;
+}
+
+async function fetchWith(envOverride: Env, path: string, browser?: Browser, init: RequestInit = {}) {
+  const ctx = createExecutionContext();
+  const request = new Request(`http://localhost${path}`, {
+    redirect: "manual",
+    ...init,
+    headers: { Cookie: browser?.cookieHeader() ?? "", Origin: "http://localhost", ...(init.headers as Record<string, string>) },
+  }) as unknown as Request<unknown, IncomingRequestCfProperties>;
+  const response = await worker.fetch(request, envOverride, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+describe("pricing section", () => {
+  it("shows the right call to action for each visitor", async () => {
+    const visitor = await (await SELF.fetch("http://localhost/pricing")).text();
+    expect(visitor).toContain("Sign Up to Start");
+    expect(visitor).toContain('href="/auth?mode=signup&amp;from=pricing&amp;subscribe=true"');
+    expect(visitor).toContain("Sign In to Subscribe");
+    expect(visitor).toContain("Full Disclosure &amp; Terms");
+
+    const { browser } = await createConfirmedUser();
+    expect(await (await browser.get("/pricing")).text()).toContain("Start Free Trial");
+    const modal = await (await browser.get("/pricing?checkout=open")).text();
+    expect(modal).toContain("Continue to Checkout");
+    expect(modal).toContain('action="/billing/checkout"');
+    const terms = await (await browser.get("/pricing?terms=open")).text();
+    expect(terms).toContain("I Understand");
+
+    const notConfigured = await fetchWith(withEnv({ STRIPE_PUBLISHABLE_KEY: "not-a-key" }), "/pricing", browser);
+    expect(await notConfigured.text()).toContain("Payment System Not Configured");
+    const refused = await fetchWith(withEnv({ STRIPE_PUBLISHABLE_KEY: "" }), "/billing/checkout", browser, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    expect(refused.status).toBe(503);
+    expect(await refused.text()).toContain(B.notConfigured);
+  });
+});
+
+describe("checkout, webhook, queue and consumer", () => {
+  it("creates one customer, a trial checkout, and stores the trial Stripe reports", async () => {
+    const { browser, email, sessionId, customerId } = await subscribe();
+    const profile = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, await userIdOf(email)) });
+    expect(profile).toMatchObject({ stripeCustomerId: customerId, subscriptionStatus: "trial", paymentMethodLast4: "4242" });
+
+    const session = await standin<{ client_reference_id: string; success_url: string; cancel_url: string; customer: string }>(`/v1/checkout/sessions/${sessionId}`);
+    expect(session.client_reference_id).toBe(await userIdOf(email));
+    expect(session.success_url).toBe("http://localhost/auth/success?session_id={CHECKOUT_SESSION_ID}");
+    expect(session.cancel_url).toBe("http://localhost/pricing");
+
+    const sub = await subscriptionOf(email);
+    const stripeSub = await standin<{ trial_end: number; items: { data: Array<{ current_period_end: number; price: { id: string } }> } }>(`/v1/subscriptions/${sub!.stripeSubscriptionId}`);
+    expect(sub).toMatchObject({ status: "trial", stripeCustomerId: customerId, stripePriceId: "price_modelify_pro", trialEnd: stripeSub.trial_end * 1000, currentPeriodEnd: stripeSub.items.data[0]!.current_period_end * 1000 });
+    expect(sub!.trialEnd! - sub!.trialStart!).toBe(7 * 86400_000);
+
+    const dashboard = await (await browser.get("/dashboard")).text();
+    expect(dashboard).toContain("Pro - $4.99/month");
+    expect(dashboard).toContain(">Trial<");
+    expect(dashboard).toContain(new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" }).format(new Date(sub!.trialEnd!)));
+    expect(dashboard).toContain("•••• 4242");
+
+    // A second checkout is refused while the subscription is active.
+    const again = await browser.post("/billing/checkout", {});
+    expect(again.status).toBe(409);
+  });
+
+  it("shows checkout details on /auth/success only to the session's owner", async () => {
+    const { browser, successPath } = await subscribe();
+    const page = await (await browser.get(successPath)).text();
+    expect(page).toContain('data-testid="subscription-details"');
+    expect(page).toContain("$4.99/month");
+    expect(page).toContain(">Trial<");
+    const other = await createConfirmedUser();
+    const foreign = await (await other.browser.get(successPath)).text();
+    expect(foreign).not.toContain('data-testid="subscription-details"');
+    expect(foreign).toContain("belongs to another account");
+    const bogus = await (await browser.get("/auth/success?session_id=cs_test_doesnotexist")).text();
+    expect(bogus).toContain("does not exist");
+    expect((await new Browser().get(successPath)).headers.get("Location")).toBe("/auth?mode=signin");
+  });
+
+  it("applies the same event delivered 5 times once", async () => {
+    const { email, events } = await subscribe();
+    const before = await subscriptionOf(email);
+    const created = events.find((e) => e.type === "customer.subscription.created")!;
+    for (let i = 0; i < 5; i++) await deliver(created);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await processedCount(created.id)).toBe(1);
+    expect(await subscriptionOf(email)).toEqual(before);
+  });
+
+  it("ends in the state Stripe reports whatever order events arrive in", async () => {
+    const { email, customerId } = await subscribe();
+    const sub = await subscriptionOf(email);
+    const subId = sub!.stripeSubscriptionId!;
+
+    // updated (cancel at period end) arrives before created, then created arrives late.
+    await standin(`/v1/subscriptions/${subId}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "cancel_at_period_end=true" });
+    const all = await eventsFor(customerId);
+    const updated = all.filter((e) => e.type === "customer.subscription.updated").at(-1)!;
+    const created = all.find((e) => e.type === "customer.subscription.created")!;
+    await deliver(updated);
+    await waitProcessed(updated.id);
+    await deliver(created); // already processed once: skipped
+    const stripeSub = await standin<{ cancel_at: number }>(`/v1/subscriptions/${subId}`);
+    expect(await subscriptionOf(email)).toMatchObject({ status: "trial", cancelAt: stripeSub.cancel_at * 1000 });
+
+    // deleted arrives before a stale updated.
+    await standin(`/v1/subscriptions/${subId}`, { method: "DELETE" });
+    await control("emit", { type: "customer.subscription.updated", objectId: subId });
+    const later = await eventsFor(customerId);
+    const deleted = later.find((e) => e.type === "customer.subscription.deleted")!;
+    const staleUpdate = later.filter((e) => e.type === "customer.subscription.updated").at(-1)!;
+    await deliver(deleted);
+    await waitProcessed(deleted.id);
+    await deliver(staleUpdate);
+    await waitProcessed(staleUpdate.id);
+    const final = await subscriptionOf(email);
+    expect(final).toMatchObject({ status: "canceled" });
+    expect(final!.endedAt).not.toBeNull();
+    const profile = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, await userIdOf(email)) });
+    expect(profile!.subscriptionStatus).toBe("canceled");
+  });
+
+  it("gives no second trial to an account that had one", async () => {
+    const first = await subscribe();
+    const sub = await subscriptionOf(first.email);
+    await standin(`/v1/subscriptions/${sub!.stripeSubscriptionId}`, { method: "DELETE" });
+    for (const e of await eventsFor(first.customerId)) await deliver(e);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await subscriptionOf(first.email))!.status).toBe("canceled");
+    expect(await (await first.browser.get("/pricing?checkout=open")).text()).toContain("Already used");
+
+    const second = await subscribe({ browser: first.browser, email: first.email });
+    const stripeSession = await standin<{ subscription: string }>(`/v1/checkout/sessions/${second.sessionId}`);
+    const stripeSub = await standin<{ status: string; trial_end: number | null }>(`/v1/subscriptions/${stripeSession.subscription}`);
+    expect(stripeSub).toMatchObject({ status: "active", trial_end: null });
+    expect(second.customerId).toBe(first.customerId);
+    expect(await subscriptionOf(first.email)).toMatchObject({ status: "active", trialEnd: null });
+  });
+});
+
+describe("webhook refuses what Stripe did not send", () => {
+  async function totals() {
+    const [processed, subs] = await Promise.all([db.select({ n: count() }).from(schema.processedMessages), db.select({ n: count() }).from(schema.subscriptions)]);
+    return { processed: processed[0]!.n, subs: subs[0]!.n };
+  }
+  const payload = JSON.stringify({ id: "evt_forged_1", object: "event", type: "customer.subscription.updated", data: { object: { id: "sub_x", object: "subscription", customer: "cus_x" } } });
+
+  it("bad signature, replay older than 300 s, malformed JSON, missing header: 4xx and nothing changes", async () => {
+    const before = await totals();
+    const wrongSecret = await signedWebhook(payload, { secret: "whsec_wrong" });
+    expect(wrongSecret.status).toBe(400);
+    const replay = await signedWebhook(payload, { timestamp: Math.floor(Date.now() / 1000) - 301 });
+    expect(replay.status).toBe(400);
+    expect((await replay.json<{ error: string }>()).error).toMatch(/verification failed/i);
+    const malformed = await signedWebhook("{not json");
+    expect(malformed.status).toBe(400);
+    const notAnEvent = await signedWebhook(JSON.stringify({ hello: "world" }));
+    expect(notAnEvent.status).toBe(400);
+    const unsigned = await SELF.fetch("http://localhost/api/stripe/webhook", { method: "POST", body: payload, headers: { "Content-Type": "application/json" } });
+    expect(unsigned.status).toBe(400);
+    const huge = await signedWebhook(JSON.stringify({ pad: "x".repeat(300 * 1024) }));
+    expect(huge.status).toBe(413);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await totals()).toEqual(before);
+  });
+
+  it("accepts a fresh, correctly signed event", async () => {
+    const ok = await signedWebhook(JSON.stringify({ id: "evt_unrelated_1", object: "event", type: "customer.created", data: { object: { id: "cus_unrelated", object: "customer" } } }));
+    expect(ok.status).toBe(200);
+    await waitProcessed("evt_unrelated_1");
+  });
+});
+
+describe("portal, invoices and billing errors", () => {
+  it("opens the customer portal returning to the billing tab", async () => {
+    const { browser, customerId } = await subscribe();
+    const portal = await browser.post("/billing/portal", {});
+    expect(portal.status).toBe(302);
+    const url = portal.headers.get("Location")!;
+    expect(url.startsWith(`${STANDIN}/portal/bps_`)).toBe(true);
+    const page = await (await fetch(url)).text();
+    expect(page).toContain("Return to Modelify");
+    expect(page).toContain("http://localhost/dashboard?tab=billing");
+    expect(customerId).toMatch(/^cus_/);
+  });
+
+  it("lists Stripe invoices with status styling and links", async () => {
+    const { browser } = await subscribe();
+    const html = await (await browser.get("/dashboard?tab=billing&view=invoices")).text();
+    expect(html).toMatch(/MDLFY-\d{4}/);
+    expect(html).toMatch(/bg-emerald-50 text-emerald-700[^"]*">paid</);
+    expect(html).toContain(">PDF<");
+    expect(html).toContain("Manage in Stripe");
+    const overview = await (await browser.get("/dashboard?tab=billing")).text();
+    expect(overview).toContain("Visa •••• 4242");
+    expect(overview).toContain("Pro Plan");
+    expect(overview).toContain("First charge on");
+    const methods = await (await browser.get("/dashboard?tab=billing&view=payment-methods")).text();
+    expect(methods).toContain("Default");
+  });
+
+  it("shows every billing error text of the spec", async () => {
+    const { browser } = await createConfirmedUser();
+    // No Stripe customer yet.
+    const noCustomer = await browser.post("/billing/portal", {});
+    expect(noCustomer.status).toBe(400);
+    expect(await noCustomer.text()).toContain(B.noCustomer);
+    const methods = await (await browser.get("/dashboard?tab=billing&view=payment-methods")).text();
+    expect(methods).toContain("Setup Required");
+    expect(methods).toContain("Complete your first purchase to activate payment management");
+    const empty = await (await browser.get("/dashboard?tab=billing&view=invoices")).text();
+    expect(empty).toContain("No Invoices Yet");
+    expect(empty).toContain("View Pricing");
+
+    // Stripe fails while creating the checkout session: its message is shown as given.
+    await control("fail-next", { method: "POST", path: "/v1/checkout/sessions", status: 500, message: "Stripe is having a bad day" });
+    const failed = await browser.post("/billing/checkout", {});
+    expect(failed.status).toBe(502);
+    expect(await failed.text()).toContain("Stripe is having a bad day");
+
+    // An expired session is refused.
+    await control("expire-next-session");
+    const expired = await browser.post("/billing/checkout", {});
+    expect(await expired.text()).toContain(B.sessionExpired);
+
+    const { browser: subscriber } = await subscribe();
+    await control("fail-next", { method: "GET", path: "/v1/invoices", status: 500, message: "boom" });
+    const invoices = await (await subscriber.get("/dashboard?tab=billing&view=invoices")).text();
+    expect(invoices).toContain(B.invoicesFailed);
+    await control("fail-next", { method: "POST", path: "/v1/billing_portal/sessions", status: 500, message: "boom" });
+    const portal = await subscriber.post("/billing/portal", {});
+    expect(portal.status).toBe(502);
+    expect(await portal.text()).toContain(B.portalFailed);
+  });
+});
+
+describe("debug tools are for admins only", () => {
+  it("answers 403 to an ordinary user by route and by form post", async () => {
+    const { browser, email } = await createConfirmedUser();
+    expect((await browser.get("/dashboard?tab=debug")).status).toBe(403);
+    expect((await browser.get("/admin/subscription")).status).toBe(403);
+    const post = await browser.post("/admin/subscription", { intent: "grant-year", email });
+    expect(post.status).toBe(403);
+    expect(await subscriptionOf(email)).toBeUndefined();
+    expect((await new Browser().post("/admin/subscription", { intent: "grant-year", email })).headers.get("Location")).toBe("/auth");
+  });
+
+  it("lets an admin grant a year, with an audit entry", async () => {
+    const adminEmail = uniqueEmail("admin");
+    const admin = await insertUser(db, { email: adminEmail, passwordHash: await hashSecret(STRONG_PASSWORD), metadata: {}, role: "admin", confirmed: true });
+    const browser = new Browser();
+    await browser.post("/auth?mode=signin", { intent: "signin", email: adminEmail, password: STRONG_PASSWORD });
+    const { email } = await createConfirmedUser();
+    const lookup = await browser.post("/admin/subscription", { intent: "lookup", email });
+    expect(await lookup.text()).toContain(`No subscription found for ${email}`);
+    const grant = await browser.post("/admin/subscription", { intent: "grant-year", email });
+    expect(grant.status).toBe(200);
+    expect(await grant.text()).toContain(`Subscription fixed for ${email}`);
+    const sub = await subscriptionOf(email);
+    expect(sub).toMatchObject({ status: "active" });
+    expect(sub!.currentPeriodEnd! - Date.now()).toBeGreaterThan(364 * 86400_000);
+    const audit = await db.select().from(schema.auditLog).where(eq(schema.auditLog.actorUserId, admin!.id));
+    expect(audit.map((a) => a.action)).toEqual(["subscription.grant_year"]);
+    const bad = await browser.post("/admin/subscription", { intent: "set-status", email, status: "lifetime" });
+    expect(bad.status).toBe(400);
+  });
+});
