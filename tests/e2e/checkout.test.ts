@@ -40,7 +40,7 @@ test("a new subscriber starts the free trial through Stripe Checkout", async () 
   await page.getByRole("heading", { name: "Welcome to Modelify!" }).waitFor();
   const details = page.getByTestId("subscription-details");
   await details.getByText("$4.99/month").waitFor();
-  await details.getByText("Trial").waitFor();
+  await details.getByText("Trial", { exact: true }).waitFor();
   const trialText = await details.getByText(/7 days, until/).textContent();
   const trialEnd = /until (.+)$/.exec(trialText ?? "")?.[1];
   assert.ok(trialEnd, "trial end date shown");
