@@ -22,6 +22,14 @@ const pages: Array<[string, string, boolean]> = [
   ["dashboard-signout", "/dashboard?confirm=signout", true],
   ["dashboard-usage", "/dashboard?tab=usage", true],
   ["auth-already-signed-in", "/auth?mode=signup", true],
+  ["pricing-checkout-modal", "/pricing?checkout=open", true],
+  ["pricing-terms", "/pricing?terms=open", true],
+  ["billing", "/dashboard?tab=billing", true],
+  ["billing-invoices", "/dashboard?tab=billing&view=invoices", true],
+  ["billing-payment-methods", "/dashboard?tab=billing&view=payment-methods", true],
+  ["billing-plans", "/dashboard?tab=billing&plans=open", true],
+  ["billing-portal-confirm", "/dashboard?tab=billing&confirm=portal", true],
+  ["success-no-session", "/auth/success", true],
 ];
 
 mkdirSync("screenshots", { recursive: true });
@@ -41,6 +49,44 @@ try {
       await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
     }
     // An error state: the sign-up form after a failed submit.
+    await context.close();
+  }
+  // A subscriber's billing pages, after a real checkout on the stand-in.
+  {
+    const { signUpAndConfirm, uniqueEmail } = await import("../tests/e2e/browser.ts");
+    for (const [width, height, label] of [[1280, 900, "desktop"], [390, 844, "mobile"]] as const) {
+      const context = await launch({ width, height });
+      const page = context.pages()[0] ?? (await context.newPage());
+      await signUpAndConfirm(page, uniqueEmail("shots"));
+      await page.goto("/pricing?checkout=open");
+      await page.getByRole("button", { name: "Continue to Checkout" }).click();
+      await page.waitForURL((u) => u.pathname.startsWith("/checkout/"));
+      await page.screenshot({ path: `screenshots/stripe-standin-checkout-${label}.png`, fullPage: true });
+      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+      await page.getByLabel("Expiry (MM/YY)").fill("12/34");
+      await page.getByLabel("CVC").fill("123");
+      await page.getByRole("button", { name: "Start trial" }).click();
+      await page.waitForURL((u) => u.pathname === "/auth/success");
+      await page.screenshot({ path: `screenshots/success-${label}.png`, fullPage: true });
+      await page.waitForTimeout(1500);
+      for (const [name, path] of [["subscriber-overview", "/dashboard"], ["subscriber-billing", "/dashboard?tab=billing"], ["subscriber-invoices", "/dashboard?tab=billing&view=invoices"]] as const) {
+        await page.goto(path);
+        await page.waitForLoadState("networkidle");
+        await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
+      }
+      await context.close();
+    }
+  }
+  // The admin's debug tab.
+  {
+    const context = await launch();
+    const page = context.pages()[0] ?? (await context.newPage());
+    await signIn(page, "admin@modelify.dev", "Modelify-Admin-2026");
+    await page.waitForURL((u) => u.pathname === "/dashboard");
+    await page.goto("/dashboard?tab=debug");
+    await page.getByRole("button", { name: "Look up" }).click();
+    await page.getByText(/Subscription data retrieved|No subscription found/).waitFor();
+    await page.screenshot({ path: "screenshots/debug-desktop.png", fullPage: true });
     await context.close();
   }
   const context = await launch();

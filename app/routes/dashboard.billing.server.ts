@@ -16,11 +16,12 @@ export async function loadBilling(deps: BillingDeps, user: SessionUser, view: Bi
   const [subscription, snapshot] = await Promise.all([getSubscription(deps.db, user.id), billingSnapshot(deps, user.id, { invoices: view === "invoices" })]);
   const active = countsAsActive(subscription, now);
   const paid = subscription?.status === "active" || subscription?.status === "trial";
+  // The real period end (or trial end) from Stripe, never a guess of "30 days from now".
   let nextBilling: { label: string; date: number | null };
   if (!paid) nextBilling = { label: "No upcoming payment", date: null };
-  else if (subscription?.cancelAt) nextBilling = { label: "Cancels on", date: subscription.cancelAt };
-  else if (subscription?.status === "trial") nextBilling = { label: "First charge on", date: subscription.trialEnd ?? subscription.currentPeriodEnd };
-  else nextBilling = { label: subscription?.currentPeriodEnd ? "Renews on" : "No end date", date: subscription?.currentPeriodEnd ?? null };
+  else if (subscription?.cancelAt) nextBilling = { label: "Subscription ends; no further charges", date: subscription.cancelAt };
+  else if (subscription?.status === "trial") nextBilling = { label: "First charge when the trial ends", date: subscription.trialEnd ?? subscription.currentPeriodEnd };
+  else nextBilling = { label: subscription?.currentPeriodEnd ? "Renews automatically" : "No end date", date: subscription?.currentPeriodEnd ?? null };
   const defaultMethod = snapshot.paymentMethods.find((m) => m.isDefault) ?? snapshot.paymentMethods[0] ?? null;
   return {
     view,

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { data, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { TabIcon } from "~/components/dashboard/icons";
@@ -41,12 +42,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { tab, dashboard, billing, confirmSignOut: url.searchParams.get("confirm") === "signout" };
 }
 
+// On narrow screens the tab strip scrolls: keep the current tab in view.
+function scrollActiveIntoView(nav: HTMLElement | null) {
+  nav?.querySelector<HTMLElement>('[aria-current="page"]')?.scrollIntoView({ block: "nearest", inline: "center" });
+}
+
 function tabHref(tab: DashboardTab) {
   return tab === "overview" ? "/dashboard" : `/dashboard?tab=${tab}`;
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { tab, dashboard, billing, confirmSignOut } = loaderData;
+  const mobileNav = useRef<HTMLElement>(null);
+  useEffect(() => scrollActiveIntoView(mobileNav.current), [tab]);
   const [params] = useSearchParams();
   const tabs = DASHBOARD_TABS.filter((t) => t !== "debug" || dashboard.isAdmin);
   const withConfirm = new URLSearchParams(params);
@@ -117,7 +125,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             </Link>
           </div>
         </div>
-        <nav aria-label="Dashboard tabs" className="flex gap-1 overflow-x-auto px-2 pb-2">
+        <nav aria-label="Dashboard tabs" className="flex gap-1 overflow-x-auto px-2 pb-2" ref={mobileNav}>
           {tabs.map((t) => (
             <Link
               key={t}

@@ -234,7 +234,7 @@ describe("portal, invoices and billing errors", () => {
     const overview = await (await browser.get("/dashboard?tab=billing")).text();
     expect(overview).toContain("Visa •••• 4242");
     expect(overview).toContain("Pro Plan");
-    expect(overview).toContain("First charge on");
+    expect(overview).toContain("First charge when the trial ends");
     const methods = await (await browser.get("/dashboard?tab=billing&view=payment-methods")).text();
     expect(methods).toContain("Default");
   });
