@@ -19,6 +19,10 @@ export default [
   route("api/v1/auth/token", "routes/api.v1.auth.token.ts"),
   route("api/v1/auth/refresh", "routes/api.v1.auth.refresh.ts"),
   route("api/v1/me", "routes/api.v1.me.ts"),
+  route("api/v1/usage", "routes/api.v1.usage.ts"),
+  route("api/v1/usage/secure-report", "routes/api.v1.usage.secure-report.ts"),
+  route("api/v1/health", "routes/api.v1.health.ts"),
+  route("api/v1/openapi.json", "routes/api.v1.openapi.ts"),
   route("api/stripe/webhook", "routes/api.stripe.webhook.ts"),
   route("api/*", "routes/api.not-found.ts", { id: "api-not-found" }),
   // /waitlist, /fast-waitlist, /old-waitlist, /debug, /main and anything unknown.

@@ -189,14 +189,19 @@ export const modelUsage = sqliteTable(
     appInstanceId: text("app_instance_id"),
     occurredAt: integer("occurred_at").notNull(),
     receivedAt: integer("received_at").notNull(),
+    // Which consumer batch inserted the row: the aggregates of a batch are computed from exactly
+    // the rows it inserted, so a redelivered report can never be counted twice.
+    ingestBatch: text("ingest_batch"),
   },
-  (t) => [index("model_usage_user_time_idx").on(t.userId, t.occurredAt)],
+  (t) => [index("model_usage_user_time_idx").on(t.userId, t.occurredAt), index("model_usage_ingest_idx").on(t.ingestBatch)],
 );
 
-export const secureUsageReports = sqliteTable("secure_usage_reports", {
+export const secureUsageReports = sqliteTable(
+  "secure_usage_reports",
+  {
   id: text("id").primaryKey(),
   userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-  reportHash: text("report_hash").notNull().unique(),
+  reportHash: text("report_hash").notNull(),
   modelName: text("model_name").notNull(),
   provider: text("provider").notNull(),
   tokensUsed: integer("tokens_used").notNull(),
@@ -207,8 +212,11 @@ export const secureUsageReports = sqliteTable("secure_usage_reports", {
   reportTimestamp: integer("report_timestamp").notNull(),
   appVersion: text("app_version"),
   appInstanceId: text("app_instance_id"),
+  ingestBatch: text("ingest_batch"),
   createdAt: createdAt(),
-});
+  },
+  (t) => [uniqueIndex("secure_usage_reports_user_hash_idx").on(t.userId, t.reportHash), index("secure_usage_ingest_idx").on(t.ingestBatch)],
+);
 
 // Daily per-user, per-model aggregates: what the dashboard reads instead of raw rows.
 export const dailyUsageSummary = sqliteTable(
@@ -225,8 +233,48 @@ export const dailyUsageSummary = sqliteTable(
     tokensOutput: integer("tokens_output").notNull().default(0),
     totalCostMicros: integer("total_cost_micros").notNull().default(0),
     totalDurationMs: integer("total_duration_ms").notNull().default(0),
+    // Requests whose duration is known (fallback aggregate reports carry none).
+    timedRequests: integer("timed_requests").notNull().default(0),
+    lastUsedAt: integer("last_used_at").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.date, t.modelName, t.modelProvider] })],
+);
+
+// Requests per user, day and hour of day (UTC): the "peak hours" chart without raw rows.
+export const hourlyUsage = sqliteTable(
+  "hourly_usage",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    date: text("date").notNull(),
+    hour: integer("hour").notNull(),
+    totalRequests: integer("total_requests").notNull().default(0),
+    totalTokens: integer("total_tokens").notNull().default(0),
+    totalCostMicros: integer("total_cost_micros").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.date, t.hour] })],
+);
+
+// Distinct conversations (metadata.conversation_id) per user and month.
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    month: text("month").notNull(),
+    conversationId: text("conversation_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.month, t.conversationId] })],
+);
+
+// One budget alert e-mail per user, kind (monthly or daily) and period.
+export const budgetAlerts = sqliteTable(
+  "budget_alerts",
+  {
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["monthly", "daily"] }).notNull(),
+    period: text("period").notNull(),
+    sentAt: integer("sent_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind, t.period] })],
 );
 
 export const downloadHistory = sqliteTable(

@@ -8,6 +8,6 @@ export default {
   async queue(batch, env) {
     const db = getDb(env.DB);
     if (batch.queue.endsWith("-dlq")) return handleDeadLetters(db, batch);
-    return handleEventBatch({ db, env: parseEnv(env) }, batch);
+    return handleEventBatch({ db, env: parseEnv(env), queue: env.EVENTS }, batch);
   },
 } satisfies ExportedHandler<Env>;

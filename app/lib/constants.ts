@@ -81,6 +81,29 @@ export const USAGE = {
   recentActivityItems: 10,
   predictionFactor: 1.1,
   exportDays: 30,
+  ranges: { "1d": 1, "7d": 7, "30d": 30 },
+} as const;
+
+// Limits of the usage reporting API (desktop app → /api/v1/usage).
+export const USAGE_API = {
+  maxReportsPerRequest: 100,
+  maxBodyBytes: 1024 * 1024,
+  maxMetadataBytes: 8 * 1024,
+  // Spec: the public API allows 1,000 requests per minute per key (wrangler.toml ratelimits).
+  requestsPerMinute: 1000,
+  maxTokens: 10_000_000,
+  maxCostUsd: 10_000,
+  maxDurationMs: 60 * 60 * 1000,
+  maxAgeDays: 90,
+  maxFutureSkewMs: 5 * 60 * 1000,
+} as const;
+
+export const BUDGET = {
+  alertThresholdMin: 50,
+  alertThresholdMax: 95,
+  alertThresholdStep: 5,
+  maxBudgetUsd: 1_000_000,
+  messageMs: 3000,
 } as const;
 
 export const ACHIEVEMENTS = {

@@ -7,16 +7,29 @@ import { getStripe } from "./billing/stripe.server";
 import { subscriptionUpsert } from "./billing/sync.server";
 import { deliverMail } from "./mail/mail.server";
 import { queueMessageSchema, type StripeEventMessage } from "./queue";
+import { checkBudgetAlerts } from "./usage/budget.server";
+import { writeUsage, type SecureItem, type UsageItem } from "./usage/ingest.server";
 
-export type ConsumerDeps = { db: Db; env: AppEnv; fetcher?: typeof fetch };
+export type ConsumerDeps = { db: Db; env: AppEnv; queue?: Queue; fetcher?: typeof fetch };
 
 export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<unknown>): Promise<void> {
+  const usage: Array<{ message: Message<unknown>; item: UsageItem }> = [];
+  const secure: Array<{ message: Message<unknown>; item: SecureItem }> = [];
   for (const message of batch.messages) {
     const parsed = queueMessageSchema.safeParse(message.body);
     if (!parsed.success) {
       // Retrying cannot fix a malformed message: straight to the dead-letter table.
       await recordDeadLetter(deps.db, batch.queue, message);
       message.ack();
+      continue;
+    }
+    // Usage reports are written together below, in as few statements as possible.
+    if (parsed.data.type === "usage.report") {
+      usage.push({ message, item: parsed.data });
+      continue;
+    }
+    if (parsed.data.type === "usage.secure") {
+      secure.push({ message, item: parsed.data });
       continue;
     }
     try {
@@ -33,6 +46,43 @@ export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<u
       console.error(JSON.stringify({ event: "queue_message_failed", id: message.id, type: parsed.data.type, error: String(error) }));
       message.retry();
     }
+  }
+  await handleUsage(deps, usage, secure);
+}
+
+/**
+ * All usage of the batch in one transaction. If that fails (say a report of a deleted account
+ * breaks a foreign key), each report is tried alone, so one poison message is retried and
+ * dead-lettered by itself while the rest of the batch is kept.
+ */
+async function handleUsage(deps: ConsumerDeps, usage: Array<{ message: Message<unknown>; item: UsageItem }>, secure: Array<{ message: Message<unknown>; item: SecureItem }>) {
+  if (usage.length === 0 && secure.length === 0) return;
+  try {
+    await writeUsage(deps.db, usage.map((u) => u.item), secure.map((s) => s.item));
+    for (const { message } of [...usage, ...secure]) message.ack();
+  } catch (error) {
+    console.error(JSON.stringify({ event: "usage_batch_failed", size: usage.length + secure.length, error: String(error) }));
+    for (const { message, item } of usage) await single(message, () => writeUsage(deps.db, [item], []));
+    for (const { message, item } of secure) await single(message, () => writeUsage(deps.db, [], [item]));
+  }
+  const users = new Set([...usage.map((u) => u.item.userId), ...secure.map((s) => s.item.userId)]);
+  if (deps.queue) {
+    try {
+      await checkBudgetAlerts(deps.db, deps.queue, [...users]);
+    } catch (error) {
+      // Alerts are best effort: the usage is already stored and must not be retried for them.
+      console.error(JSON.stringify({ event: "budget_alert_check_failed", error: String(error) }));
+    }
+  }
+}
+
+async function single(message: Message<unknown>, run: () => Promise<void>) {
+  try {
+    await run();
+    message.ack();
+  } catch (error) {
+    console.error(JSON.stringify({ event: "usage_message_failed", id: message.id, attempts: message.attempts, error: String(error) }));
+    message.retry();
   }
 }
 

@@ -1,6 +1,7 @@
 // Messages on the "events" queue. Producers (the site) validate and enqueue; the consumer
 // Worker parses every message with these schemas before acting on it.
 import { z } from "zod";
+import { secureReportSchema, usageReportSchema } from "./usage/report";
 
 export const mailMessageSchema = z.object({
   type: z.literal("mail.send"),
@@ -24,8 +25,25 @@ export const stripeEventMessageSchema = z.object({
   userId: z.string().max(64).nullable(),
 });
 
-export const queueMessageSchema = z.discriminatedUnion("type", [mailMessageSchema, stripeEventMessageSchema]);
+// One validated usage report (or fallback aggregate) of one user, as accepted by the API.
+export const usageMessageSchema = z.object({
+  type: z.literal("usage.report"),
+  userId: z.string().min(1).max(64),
+  receivedAt: z.number().int().positive(),
+  report: usageReportSchema(),
+});
+
+export const secureUsageMessageSchema = z.object({
+  type: z.literal("usage.secure"),
+  userId: z.string().min(1).max(64),
+  receivedAt: z.number().int().positive(),
+  report: secureReportSchema(),
+});
+
+export const queueMessageSchema = z.discriminatedUnion("type", [mailMessageSchema, stripeEventMessageSchema, usageMessageSchema, secureUsageMessageSchema]);
 
 export type MailMessage = z.infer<typeof mailMessageSchema>;
 export type StripeEventMessage = z.infer<typeof stripeEventMessageSchema>;
+export type UsageMessage = z.input<typeof usageMessageSchema>;
+export type SecureUsageMessage = z.input<typeof secureUsageMessageSchema>;
 export type QueueMessage = z.infer<typeof queueMessageSchema>;

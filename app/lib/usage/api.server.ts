@@ -1,0 +1,27 @@
+import { jsonError } from "../api.server";
+
+// Queues accept at most 100 messages and 256 KB per sendBatch call.
+const MAX_MESSAGES = 100;
+const MAX_BATCH_BYTES = 250 * 1024;
+
+export async function enqueueAll(queue: Queue, bodies: unknown[]): Promise<void> {
+  let batch: MessageSendRequest[] = [];
+  let bytes = 0;
+  for (const body of bodies) {
+    const size = JSON.stringify(body).length + 100;
+    if (batch.length === MAX_MESSAGES || (batch.length > 0 && bytes + size > MAX_BATCH_BYTES)) {
+      await queue.sendBatch(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push({ body, contentType: "json" });
+    bytes += size;
+  }
+  if (batch.length) await queue.sendBatch(batch);
+}
+
+/** A JSON 429 with Retry-After when the user is over the per-minute limit, else null. */
+export async function rateLimited(env: Env, userId: string): Promise<Response | null> {
+  const { success } = await env.USAGE_RATE_LIMITER.limit({ key: userId });
+  return success ? null : jsonError(429, "Too many requests. Please slow down and retry after the time in Retry-After.", { "Retry-After": "60" });
+}

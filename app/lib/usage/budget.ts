@@ -1,0 +1,60 @@
+// Budget settings (spec site §3/§4/§5) without I/O: defaults, form parsing, colour bands.
+import { z } from "zod";
+import { BUDGET, BUDGET_DEFAULTS } from "../constants";
+
+export type BudgetSettings = { monthlyBudget: number; dailyBudget: number; alertThreshold: number; notificationsEnabled: boolean };
+
+export const DEFAULT_BUDGET: BudgetSettings = {
+  monthlyBudget: BUDGET_DEFAULTS.monthlyBudgetUsd,
+  dailyBudget: BUDGET_DEFAULTS.dailyBudgetUsd,
+  alertThreshold: BUDGET_DEFAULTS.alertThresholdPercent,
+  notificationsEnabled: BUDGET_DEFAULTS.notificationsEnabled,
+};
+
+// Spec: budgets step 0.01, minimum 0, non-numeric becomes 0; threshold step 5 within 50–95,
+// non-numeric falls back to 80. Values out of range are refused with a message rather than
+// silently changed.
+const money = z.preprocess(
+  (v) => {
+    const n = typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
+    return Number.isFinite(n) ? n : 0;
+  },
+  z
+    .number()
+    .min(0, "Budgets cannot be negative")
+    .max(BUDGET.maxBudgetUsd, `Budgets are limited to $${BUDGET.maxBudgetUsd.toLocaleString("en-US")}`)
+    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, "Use at most 2 decimals (step 0.01)"),
+);
+
+export const budgetFormSchema = z.object({
+  monthlyBudget: money,
+  dailyBudget: money,
+  alertThreshold: z.preprocess(
+    (v) => {
+      const n = typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
+      return Number.isFinite(n) ? n : BUDGET_DEFAULTS.alertThresholdPercent;
+    },
+    z
+      .number()
+      .int("Alert threshold must be a whole percent")
+      .min(BUDGET.alertThresholdMin, `Alert threshold must be at least ${BUDGET.alertThresholdMin}%`)
+      .max(BUDGET.alertThresholdMax, `Alert threshold must be at most ${BUDGET.alertThresholdMax}%`)
+      .refine((n) => n % BUDGET.alertThresholdStep === 0, `Alert threshold moves in steps of ${BUDGET.alertThresholdStep}%`),
+  ),
+  notificationsEnabled: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
+});
+
+export type BudgetBand = "green" | "orange" | "yellow" | "red";
+
+/** Spec colour bands: below 60% green, 60 to under 80 orange, 80 to under 100 yellow, 100+ red. */
+export function budgetBand(usedPercent: number): BudgetBand {
+  if (usedPercent >= 100) return "red";
+  if (usedPercent >= 80) return "yellow";
+  if (usedPercent >= 60) return "orange";
+  return "green";
+}
+
+export function usedPercent(spent: number, budget: number): number {
+  if (budget <= 0) return spent > 0 ? 100 : 0;
+  return (spent / budget) * 100;
+}

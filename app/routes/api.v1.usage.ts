@@ -1,0 +1,44 @@
+// POST /api/v1/usage: the desktop app reports model calls. Validates, authenticates and
+// enqueues; the consumer Worker writes (idempotent on report_id).
+import { z } from "zod";
+import type { Route } from "./+types/api.v1.usage";
+import { methodNotAllowed, requireApiUser } from "~/lib/api.server";
+import { getCloudflare } from "~/lib/auth/request.server";
+import { USAGE_API } from "~/lib/constants";
+import { readJson } from "~/lib/http.server";
+import type { UsageMessage } from "~/lib/queue";
+import { problemsFrom, usageReportSchema } from "~/lib/usage/report";
+import { enqueueAll, rateLimited } from "~/lib/usage/api.server";
+
+const report = usageReportSchema();
+const batchSchema = z.object({ reports: z.array(report).min(1, "reports must not be empty").max(USAGE_API.maxReportsPerRequest, `at most ${USAGE_API.maxReportsPerRequest} reports per request`) }).strict();
+
+export const loader = methodNotAllowed;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
+  const user = await requireApiUser(request, context);
+  const { env } = getCloudflare(context);
+  const limited = await rateLimited(env, user.id);
+  if (limited) return limited;
+  const body = await readJson(request, USAGE_API.maxBodyBytes);
+
+  const isBatch = typeof body === "object" && body !== null && !Array.isArray(body) && "reports" in body;
+  const parsed = isBatch ? batchSchema.safeParse(body) : report.safeParse(body);
+  if (!parsed.success) {
+    // The batch is refused whole: nothing is stored when any report is invalid.
+    const problems = problemsFrom(parsed.error, false);
+    return Response.json({ error: "Invalid usage report", problems: isBatch ? problems.map(fixBatchPath) : problems }, { status: 400 });
+  }
+  const reports = "reports" in parsed.data ? parsed.data.reports : [parsed.data];
+  const receivedAt = Date.now();
+  const messages: UsageMessage[] = reports.map((r) => ({ type: "usage.report", userId: user.id, receivedAt, report: { ...r, occurred_at: r.occurred_at ?? receivedAt } }));
+  await enqueueAll(env.EVENTS, messages);
+  return Response.json({ accepted: reports.length }, { status: 202 });
+}
+
+// zod paths of a batch start with "reports.<index>": report the index separately.
+function fixBatchPath(p: { index: number | null; path: string; message: string }) {
+  const match = /^reports\.(\d+)(?:\.(.*))?$/.exec(p.path);
+  return match ? { index: Number(match[1]), path: match[2] ?? "", message: p.message } : p;
+}

@@ -1,0 +1,191 @@
+import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import worker from "../worker";
+import { schema } from "~/lib/db.server";
+import { db, uniqueEmail, waitForMail } from "./helpers";
+import { apiUser, dailyRow, postUsage, report, storedCount, summedRequests, waitForRows } from "./usage-helpers";
+
+const settle = () => new Promise((r) => setTimeout(r, 1500));
+
+describe("POST /api/v1/usage", () => {
+  it("accepts one report and stores it with the daily, hourly and conversation aggregates", async () => {
+    const { token, userId } = await apiUser();
+    const r = report({ model_name: "claude-sonnet-4", model_provider: "anthropic", cost_usd: 0.0421, request_duration_ms: 2300, metadata: { conversation_id: "c-1" } });
+    const response = await postUsage(token, r);
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ accepted: 1 });
+    await waitForRows(userId, 1);
+    const row = await db.query.modelUsage.findFirst({ where: eq(schema.modelUsage.id, r.report_id) });
+    expect(row).toMatchObject({ userId, modelName: "claude-sonnet-4", costMicros: 42100, requestDurationMs: 2300, success: true, conversationId: "c-1" });
+    expect(await dailyRow(userId, "claude-sonnet-4")).toMatchObject({ totalRequests: 1, successCount: 1, totalTokens: 1500, totalCostMicros: 42100, totalDurationMs: 2300 });
+    const hourly = await db.select().from(schema.hourlyUsage).where(eq(schema.hourlyUsage.userId, userId));
+    expect(hourly).toHaveLength(1);
+    expect(hourly[0]!.hour).toBe(new Date().getUTCHours());
+    expect(await db.select().from(schema.conversations).where(eq(schema.conversations.userId, userId))).toHaveLength(1);
+  });
+
+  it("counts the same report sent 3 times once", async () => {
+    const { token, userId } = await apiUser();
+    const r = report();
+    for (let i = 0; i < 3; i++) expect((await postUsage(token, r)).status).toBe(202);
+    await waitForRows(userId, 1);
+    await settle();
+    expect(await storedCount(userId)).toBe(1);
+    expect(await summedRequests(userId)).toBe(1);
+  });
+
+  it("lands a batch of 100 whole", async () => {
+    const { token, userId } = await apiUser();
+    const reports = Array.from({ length: 100 }, (_, i) => report({ model_name: i % 2 ? "gpt-4o" : "gemini-2.5-pro", model_provider: i % 2 ? "openai" : "google" }));
+    const response = await postUsage(token, { reports });
+    expect(await response.json()).toEqual({ accepted: 100 });
+    await waitForRows(userId, 100);
+    await settle();
+    expect(await storedCount(userId)).toBe(100);
+    expect(await summedRequests(userId)).toBe(100);
+    expect((await dailyRow(userId, "gpt-4o"))!.totalRequests).toBe(50);
+  });
+
+  it("stores all of 1,000 reports sent concurrently (count in equals count stored)", async () => {
+    const { token, userId } = await apiUser();
+    const requests = Array.from({ length: 40 }, () => Array.from({ length: 25 }, () => report()));
+    const responses = await Promise.all(requests.map((reports) => postUsage(token, { reports })));
+    expect(responses.map((r) => r.status).every((s) => s === 202)).toBe(true);
+    await waitForRows(userId, 1000, 30_000);
+    await settle();
+    expect(await storedCount(userId)).toBe(1000);
+    expect(await summedRequests(userId)).toBe(1000);
+  });
+
+  it("refuses a batch with an invalid report whole, with each problem's index and reason", async () => {
+    const { token, userId } = await apiUser();
+    const reports = [report(), report({ tokens_used: -5 }), report(), report({ report_id: "not-a-uuid", cost_usd: "free" }), report({ user_id: "someone-else" })];
+    const response = await postUsage(token, { reports });
+    expect(response.status).toBe(400);
+    const body = await response.json<{ error: string; problems: Array<{ index: number; path: string; message: string }> }>();
+    expect(body.error).toBe("Invalid usage report");
+    expect(body.problems.map((p) => [p.index, p.path])).toEqual(
+      expect.arrayContaining([
+        [1, "tokens_used"],
+        [3, "report_id"],
+        [3, "cost_usd"],
+        [4, ""],
+      ]),
+    );
+    await settle();
+    expect(await storedCount(userId)).toBe(0);
+  });
+
+  it.each([
+    ["no reports", { reports: [] }],
+    ["101 reports", { reports: Array.from({ length: 101 }, () => report()) }],
+    ["a future report", report({ occurred_at: Date.now() + 3600_000 })],
+    ["a report older than 90 days", report({ occurred_at: "2020-01-01T00:00:00Z" })],
+    ["huge metadata", report({ metadata: { blob: "x".repeat(9000) } })],
+    ["a string for a number", report({ tokens_used: "12" })],
+    ["not an object", [1, 2, 3]],
+  ])("refuses %s with 400 and stores nothing", async (_name, body) => {
+    const { token, userId } = await apiUser();
+    const response = await postUsage(token, body);
+    expect(response.status).toBe(400);
+    expect((await response.json<{ error: string }>()).error).toBeTruthy();
+    expect(await storedCount(userId)).toBe(0);
+  });
+
+  it("needs a valid bearer token and answers JSON errors", async () => {
+    expect((await postUsage(null, report())).status).toBe(401);
+    expect((await postUsage("eyJhbGciOiJIUzI1NiJ9.e30.forgedforgedforgedforged", report())).status).toBe(401);
+    const notJson = await postUsage("x".repeat(30), "{");
+    expect(notJson.status).toBe(401);
+    const { token } = await apiUser();
+    expect((await postUsage(token, "{oops")).status).toBe(400);
+    const tooBig = await postUsage(token, { reports: [report({ metadata: { pad: "x".repeat(1_100_000) } })] });
+    expect(tooBig.status).toBe(413);
+    expect(await tooBig.json()).toEqual({ error: "Request body is too large." });
+  });
+
+  it("writes only to the token owner's rows", async () => {
+    const a = await apiUser();
+    const b = await apiUser();
+    await postUsage(a.token, report({ model_name: "a-model" }));
+    await waitForRows(a.userId, 1);
+    expect(await storedCount(b.userId)).toBe(0);
+    const dashboardB = await (await b.browser.get("/dashboard?tab=usage")).text();
+    expect(dashboardB).not.toContain("a-model");
+  });
+
+  it("limits requests per user per minute with 429 and Retry-After", async () => {
+    const { token } = await apiUser();
+    const statuses: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 60; i++) {
+      const response = await postUsage(token, { reports: [] }); // refused as invalid, but still counted
+      statuses.push(response.status);
+      if (response.status === 429) retryAfter = response.headers.get("Retry-After");
+    }
+    expect(statuses).toContain(429);
+    expect(retryAfter).toBe("60");
+  });
+});
+
+describe("POST /api/v1/usage/secure-report", () => {
+  it("stores the fallback aggregate once per report_hash and counts it in the summary", async () => {
+    const { token, userId } = await apiUser();
+    const body = { report_hash: "abcdef0123456789abcdef", model_name: "mistral-large", provider: "mistral", tokens_used: 9000, cost: 0.09, request_count: 6, success_count: 5, error_count: 1, report_timestamp: new Date().toISOString(), app_version: "1.0.5" };
+    const post = () => SELF.fetch("http://localhost/api/v1/usage/secure-report", { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    expect((await post()).status).toBe(202);
+    expect((await post()).status).toBe(202);
+    await settle();
+    await settle();
+    const rows = await db.select().from(schema.secureUsageReports).where(eq(schema.secureUsageReports.userId, userId));
+    expect(rows).toHaveLength(1);
+    expect(await dailyRow(userId, "mistral-large")).toMatchObject({ totalRequests: 6, successCount: 5, totalCostMicros: 90000, timedRequests: 0 });
+    const bad = await SELF.fetch("http://localhost/api/v1/usage/secure-report", { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify({ ...body, success_count: 9 }) });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe("consumer", () => {
+  it("keeps the good reports of a batch with a poison message and retries only the poison", async () => {
+    const { userId } = await apiUser();
+    const good = report();
+    const ghost = report();
+    const batch = createMessageBatch("modelify-events", [
+      { id: "u-good", timestamp: new Date(), attempts: 1, body: { type: "usage.report", userId, receivedAt: Date.now(), report: good } as unknown },
+      { id: "u-ghost", timestamp: new Date(), attempts: 1, body: { type: "usage.report", userId: "no-such-user", receivedAt: Date.now(), report: ghost } as unknown },
+      { id: "u-garbage", timestamp: new Date(), attempts: 1, body: { type: "usage.report", userId, report: { nope: true } } as unknown },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks.sort()).toEqual(["u-garbage", "u-good"]);
+    expect(result.retryMessages.map((m) => m.msgId)).toEqual(["u-ghost"]);
+    expect(await storedCount(userId)).toBe(1);
+    expect(await db.query.deadLetters.findFirst({ where: eq(schema.deadLetters.id, "u-garbage") })).toBeTruthy();
+  });
+});
+
+describe("budget alerts", () => {
+  it("e-mails once when spend crosses the alert threshold", async () => {
+    const { token, userId, email, browser } = await apiUser();
+    const save = await browser.post("/dashboard?tab=budget", { intent: "save-budget", monthlyBudget: "1.00", dailyBudget: "100", alertThreshold: "50", notificationsEnabled: "on" });
+    expect(save.status).toBe(200);
+    await postUsage(token, report({ cost_usd: 0.3 }));
+    await waitForRows(userId, 1);
+    await settle();
+    expect(await db.select().from(schema.budgetAlerts).where(eq(schema.budgetAlerts.userId, userId))).toHaveLength(0);
+    await postUsage(token, report({ cost_usd: 0.3 }));
+    await waitForRows(userId, 2);
+    const mail = await waitForMail(email, /budget alert/);
+    expect(mail.subject).toBe("Modelify budget alert: 60% of your monthly budget used");
+    await postUsage(token, report({ cost_usd: 0.3 }));
+    await waitForRows(userId, 3);
+    await settle();
+    const alerts = await db.select().from(schema.budgetAlerts).where(eq(schema.budgetAlerts.userId, userId));
+    expect(alerts).toHaveLength(1);
+    const mails = await db.select().from(schema.outbox).where(eq(schema.outbox.to, email));
+    expect(mails.filter((m) => /budget alert/.test(m.subject))).toHaveLength(1);
+    expect(uniqueEmail).toBeTruthy();
+  });
+});
