@@ -14,6 +14,7 @@ export default [
   route("admin/subscription", "routes/admin.subscription.tsx"),
   route("verify-phone", "routes/verify-phone.tsx"),
   route("dashboard", "routes/dashboard.tsx"),
+  route("dashboard/usage.csv", "routes/dashboard.usage-csv.ts"),
   route("dev/outbox", "routes/dev.outbox.tsx"),
   route("dev/outbox.json", "routes/dev.outbox-json.ts"),
   route("api/v1/auth/token", "routes/api.v1.auth.token.ts"),

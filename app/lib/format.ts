@@ -20,3 +20,20 @@ const dateFormat = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "s
 export function formatDate(ms: number): string {
   return dateFormat.format(new Date(ms));
 }
+
+/** A change in percent with its sign ("+12.5%", "-3%"), or "—" when there is nothing to compare. */
+export function formatChange(value: number | null): string {
+  if (value === null) return "—";
+  const rounded = Math.abs(value) >= 10 ? Math.round(value) : Math.round(value * 10) / 10;
+  return `${rounded > 0 ? "+" : ""}${rounded}%`;
+}
+
+export function formatMs(ms: number | null): string {
+  if (ms === null) return "—";
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
+}
+
+const dateTime = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC", hour12: false });
+export function formatDateTime(ms: number): string {
+  return `${dateTime.format(new Date(ms))} UTC`;
+}

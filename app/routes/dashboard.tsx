@@ -7,11 +7,13 @@ import { Card, cx, LinkButton, Logo } from "~/components/ui";
 import { getCloudflare, requireUser } from "~/lib/auth/request.server";
 import { getDb } from "~/lib/db.server";
 import { DASHBOARD_TABS, parseTab, type DashboardTab } from "~/lib/dashboard-tabs";
-import { loadDashboard, type DashboardData } from "./dashboard.server";
-import { loadBilling, parseBillingView } from "./dashboard.billing.server";
-import { billingDeps } from "~/lib/billing/deps.server";
+import { loadDashboard, loadTabContent, saveBudgetAction } from "./dashboard.server";
+import { AnalyticsTab, PremiumFeature } from "~/components/dashboard/analytics-tab";
 import { BillingTab } from "~/components/dashboard/billing-tab";
+import { BudgetTab } from "~/components/dashboard/budget-tab";
 import { DebugTab } from "~/components/dashboard/debug-tab";
+import { OverviewTab } from "~/components/dashboard/overview-tab";
+import { UsageTab } from "~/components/dashboard/usage-tab";
 
 export const meta = () => [{ title: "Dashboard | Modelify" }];
 
@@ -35,11 +37,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw data({ kind: "forbidden", message: "Only administrators can use the subscription tools." }, { status: 403 });
   }
   const tab = parseTab(requested, user.role);
-  const [dashboard, billing] = await Promise.all([
-    loadDashboard(getDb(getCloudflare(context).env.DB), user),
-    tab === "billing" ? loadBilling(billingDeps(request, context), user, parseBillingView(url.searchParams.get("view"))) : null,
-  ]);
-  return { tab, dashboard, billing, confirmSignOut: url.searchParams.get("confirm") === "signout" };
+  const db = getDb(getCloudflare(context).env.DB);
+  const [dashboard, content] = await Promise.all([loadDashboard(db, user), loadTabContent(tab, { request, context, db, user, url })]);
+  return { tab, dashboard, content, confirmSignOut: url.searchParams.get("confirm") === "signout" };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context);
+  return saveBudgetAction(request, getDb(getCloudflare(context).env.DB), user.id);
 }
 
 // On narrow screens the tab strip scrolls: keep the current tab in view.
@@ -51,8 +56,8 @@ function tabHref(tab: DashboardTab) {
   return tab === "overview" ? "/dashboard" : `/dashboard?tab=${tab}`;
 }
 
-export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { tab, dashboard, billing, confirmSignOut } = loaderData;
+export default function Dashboard({ loaderData, actionData }: Route.ComponentProps) {
+  const { tab, dashboard, content, confirmSignOut } = loaderData;
   const mobileNav = useRef<HTMLElement>(null);
   useEffect(() => scrollActiveIntoView(mobileNav.current), [tab]);
   const [params] = useSearchParams();
@@ -144,14 +149,26 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 
       <main id="main" className="px-4 py-6 sm:px-6 lg:ml-16 lg:px-10 lg:py-10">
         <div className="mx-auto max-w-6xl">
-          {tab === "overview" ? (
-            <Overview dashboard={dashboard} />
-          ) : tab === "billing" ? (
-            billing && <BillingTab billing={billing} />
-          ) : tab === "debug" ? (
+          {content.tab === "overview" ? (
+            <OverviewTab dashboard={dashboard} usage={content.usage} />
+          ) : content.tab === "usage" ? (
+            <UsageTab data={content.data} ui={content.ui} email={dashboard.email} />
+          ) : content.tab === "analytics" ? (
+            content.locked ? (
+              <PremiumFeature />
+            ) : (
+              <AnalyticsTab models={content.models} shown={content.shown} recommendations={content.recommendations} category={content.category} sort={content.sort} />
+            )
+          ) : content.tab === "budget" ? (
+            <BudgetTab
+              view={actionData ? { ...content.view, editing: true, errors: actionData.errors, formError: actionData.budgetError } : content.view}
+            />
+          ) : content.tab === "billing" ? (
+            <BillingTab billing={content.billing} />
+          ) : content.tab === "debug" ? (
             <DebugTab adminEmail={dashboard.email} />
           ) : (
-            <UpcomingTab tab={tab} />
+            <UpcomingTab tab={content.tab} />
           )}
         </div>
       </main>
@@ -161,83 +178,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function Overview({ dashboard }: { dashboard: DashboardData }) {
-  const { subscription, insights } = dashboard;
-  return (
-    <>
-      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{`Welcome back, ${dashboard.greetingName}`}</h1>
-      <p className="mt-1 text-sm text-slate-600">Here is your Modelify account at a glance.</p>
-
-      <div className="mt-8 grid items-start gap-6 lg:grid-cols-3">
-        <Card className="p-6 lg:col-span-2">
-          <div className="flex items-start justify-between gap-4">
-            <div>
-              <h2 className="text-sm font-medium text-slate-500">Subscription</h2>
-              <p className="mt-2 text-xl font-semibold text-slate-900">{subscription.plan}</p>
-            </div>
-            <span
-              data-testid="subscription-status"
-              className={cx(
-                "rounded-full px-3 py-1 text-xs font-semibold",
-                subscription.active ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-700",
-              )}
-            >
-              {subscription.status}
-            </span>
-          </div>
-          <dl className="mt-6 grid gap-4 sm:grid-cols-2">
-            <div className="rounded-xl bg-slate-50 p-4">
-              <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Next billing</dt>
-              <dd className="mt-1 text-sm font-semibold text-slate-900">{subscription.nextBilling}</dd>
-            </div>
-            <div className="rounded-xl bg-slate-50 p-4">
-              <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Card on file</dt>
-              <dd className="mt-1 text-sm font-semibold text-slate-900">{subscription.cardOnFile}</dd>
-            </div>
-          </dl>
-          {subscription.active ? null : (
-            <LinkButton to="/pricing" className="mt-6">
-              Get Subscription
-            </LinkButton>
-          )}
-        </Card>
-
-        <Card className="p-6">
-          <h2 className="text-sm font-medium text-slate-500">Account Insights</h2>
-          <dl className="mt-4 space-y-3 text-sm">
-            <Insight label="Plan" value={insights.plan} />
-            <Insight label="Last login" value={insights.lastLogin} />
-            <Insight label="Account created" value={insights.accountCreated} />
-            <Insight label="Profile" value={insights.profileCompletion} />
-          </dl>
-          <div className="mt-5 rounded-xl bg-brand-50 p-4 text-sm text-brand-900">
-            <p className="font-semibold">Quick tip</p>
-            <p className="mt-1">Add your provider API keys in the desktop app under Settings, then API Keys. They never leave your device.</p>
-          </div>
-        </Card>
-      </div>
-    </>
-  );
-}
-
-function Insight({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="flex items-center justify-between gap-4">
-      <dt className="text-slate-500">{label}</dt>
-      <dd className="font-semibold text-slate-900">{value}</dd>
-    </div>
-  );
-}
-
-const UPCOMING: Record<Exclude<DashboardTab, "overview" | "billing" | "debug">, string> = {
-  usage: "Spend, tokens and requests over time, per model and provider, with CSV export.",
+const UPCOMING: Record<"profile" | "downloads", string> = {
   profile: "Your name, username, pictures, contact details and security question.",
-  analytics: "Per-model performance, cost efficiency and recommendations from your own usage.",
-  budget: "Monthly and daily budgets with alerts before you overspend.",
   downloads: "Installers for Windows, macOS and Linux, and your download history.",
 };
 
-function UpcomingTab({ tab }: { tab: Exclude<DashboardTab, "overview" | "billing" | "debug"> }) {
+function UpcomingTab({ tab }: { tab: "profile" | "downloads" }) {
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{TAB_LABELS[tab]}</h1>

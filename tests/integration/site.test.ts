@@ -72,8 +72,10 @@ describe("dashboard shell", () => {
     expect(unknown).toContain("Welcome back, Ada Lovelace");
     expect(unknown).toContain(email.split("@")[0]);
     expect(unknown).toContain(email);
+    const profile = await (await browser.get("/dashboard?tab=profile")).text();
+    expect(profile).toContain("Not built yet");
     const usage = await (await browser.get("/dashboard?tab=usage")).text();
-    expect(usage).toContain("Not built yet");
+    expect(usage).toContain("No usage data available");
     const dialog = await (await browser.get("/dashboard?confirm=signout")).text();
     expect(dialog).toContain('role="dialog"');
     expect(dialog).toContain(">Cancel<");

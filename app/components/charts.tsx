@@ -1,0 +1,82 @@
+// Server-rendered SVG charts (visx). Fixed viewBox, fluid width: sharp at every size.
+import { AxisBottom, AxisLeft } from "@visx/axis";
+import { Group } from "@visx/group";
+import { scaleBand, scaleLinear, scalePoint } from "@visx/scale";
+import { AreaClosed, Bar, LinePath } from "@visx/shape";
+
+const WIDTH = 720;
+const MARGIN = { top: 12, right: 16, bottom: 32, left: 56 };
+
+type Point = { label: string; value: number };
+
+function ticksEvery<T>(items: T[], max: number): T[] {
+  const step = Math.max(1, Math.ceil(items.length / max));
+  return items.filter((_, i) => i % step === 0);
+}
+
+export function LineChart({ data, format, height = 240, title }: { data: Point[]; format: (n: number) => string; height?: number; title: string }) {
+  const innerW = WIDTH - MARGIN.left - MARGIN.right;
+  const innerH = height - MARGIN.top - MARGIN.bottom;
+  const x = scalePoint<string>({ domain: data.map((d) => d.label), range: [0, innerW], padding: 0.5 });
+  const max = Math.max(...data.map((d) => d.value), 0);
+  const y = scaleLinear<number>({ domain: [0, max > 0 ? max * 1.1 : 1], range: [innerH, 0], nice: true });
+  return (
+    <svg viewBox={`0 0 ${WIDTH} ${height}`} className="h-auto w-full" role="img" aria-label={title}>
+      <title>{title}</title>
+      <Group left={MARGIN.left} top={MARGIN.top}>
+        {y.ticks(4).map((t) => (
+          <line key={t} x1={0} x2={innerW} y1={y(t)} y2={y(t)} className="stroke-slate-100" />
+        ))}
+        <AreaClosed data={data} x={(d) => x(d.label) ?? 0} y={(d) => y(d.value)} yScale={y} className="fill-brand-500/10" />
+        <LinePath data={data} x={(d) => x(d.label) ?? 0} y={(d) => y(d.value)} className="stroke-brand-600" strokeWidth={2.5} fill="none" />
+        {data.map((d) => (
+          <circle key={d.label} cx={x(d.label)} cy={y(d.value)} r={3} className="fill-white stroke-brand-600" strokeWidth={2}>
+            <title>{`${d.label}: ${format(d.value)}`}</title>
+          </circle>
+        ))}
+        <AxisLeft scale={y} numTicks={4} tickFormat={(v) => format(Number(v))} stroke="transparent" tickStroke="transparent" tickLabelProps={{ className: "fill-slate-500 text-[11px]", textAnchor: "end", dx: -4, dy: 3 }} />
+        <AxisBottom top={innerH} scale={x} tickValues={ticksEvery(data.map((d) => d.label), 10)} stroke="#e2e8f0" tickStroke="transparent" tickLabelProps={{ className: "fill-slate-500 text-[11px]", textAnchor: "middle" }} />
+      </Group>
+    </svg>
+  );
+}
+
+export function BarChart({ data, format, height = 220, title }: { data: Point[]; format: (n: number) => string; height?: number; title: string }) {
+  const innerW = WIDTH - MARGIN.left - MARGIN.right;
+  const innerH = height - MARGIN.top - MARGIN.bottom;
+  const x = scaleBand<string>({ domain: data.map((d) => d.label), range: [0, innerW], padding: 0.25 });
+  const max = Math.max(...data.map((d) => d.value), 0);
+  const y = scaleLinear<number>({ domain: [0, max > 0 ? max * 1.1 : 1], range: [innerH, 0], nice: true });
+  return (
+    <svg viewBox={`0 0 ${WIDTH} ${height}`} className="h-auto w-full" role="img" aria-label={title}>
+      <title>{title}</title>
+      <Group left={MARGIN.left} top={MARGIN.top}>
+        {y.ticks(4).map((t) => (
+          <line key={t} x1={0} x2={innerW} y1={y(t)} y2={y(t)} className="stroke-slate-100" />
+        ))}
+        {data.map((d) => {
+          const h = innerH - y(d.value);
+          return (
+            <Bar key={d.label} x={x(d.label)} y={innerH - h} width={x.bandwidth()} height={h} rx={3} className="fill-brand-500">
+              <title>{`${d.label}: ${format(d.value)}`}</title>
+            </Bar>
+          );
+        })}
+        <AxisLeft scale={y} numTicks={4} tickFormat={(v) => format(Number(v))} stroke="transparent" tickStroke="transparent" tickLabelProps={{ className: "fill-slate-500 text-[11px]", textAnchor: "end", dx: -4, dy: 3 }} />
+        <AxisBottom top={innerH} scale={x} tickValues={ticksEvery(data.map((d) => d.label), 12)} stroke="#e2e8f0" tickStroke="transparent" tickLabelProps={{ className: "fill-slate-500 text-[11px]", textAnchor: "middle" }} />
+      </Group>
+    </svg>
+  );
+}
+
+/** Spec: the active-models ring, circumference 251.2 (r = 40). */
+export function Ring({ share, label }: { share: number; label: string }) {
+  const circumference = 251.2;
+  const filled = Math.max(0, Math.min(1, share)) * circumference;
+  return (
+    <svg viewBox="0 0 100 100" className="h-24 w-24 -rotate-90" role="img" aria-label={label}>
+      <circle cx="50" cy="50" r="40" fill="none" strokeWidth="10" className="stroke-slate-100" />
+      <circle cx="50" cy="50" r="40" fill="none" strokeWidth="10" strokeLinecap="round" className="stroke-brand-600" strokeDasharray={`${filled} ${circumference}`} />
+    </svg>
+  );
+}

@@ -1,0 +1,274 @@
+import { Link } from "react-router";
+import { budgetBand, usedPercent } from "~/lib/usage/budget";
+import type { OverviewUsage } from "~/lib/usage/analytics.server";
+import { formatChange, formatCount, formatDateTime, formatMs, formatUsd } from "~/lib/format";
+import type { DashboardData } from "~/routes/dashboard.server";
+import { BarChart, Ring } from "../charts";
+import { buttonClass, Card, cx, LinkButton } from "../ui";
+import { ChangeBadge, EmptyState, ProgressBar } from "./stat";
+
+export function OverviewTab({ dashboard, usage }: { dashboard: DashboardData; usage: OverviewUsage }) {
+  const { subscription, insights } = dashboard;
+  const m = usage.thisMonth;
+  const budgetPercent = usedPercent(usage.budget.spent, usage.budget.monthly);
+  return (
+    <>
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{`Welcome back, ${dashboard.greetingName}`}</h1>
+      <p className="mt-1 text-sm text-slate-600">Here is your Modelify account at a glance.</p>
+
+      <div className="mt-8 grid items-start gap-6 lg:grid-cols-3">
+        <Card className="p-6">
+          <div className="flex items-start justify-between gap-4">
+            <div>
+              <h2 className="text-sm font-medium text-slate-500">Subscription</h2>
+              <p className="mt-2 text-lg font-semibold text-slate-900">{subscription.plan}</p>
+            </div>
+            <span data-testid="subscription-status" className={cx("rounded-full px-3 py-1 text-xs font-semibold", subscription.active ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-700")}>
+              {subscription.status}
+            </span>
+          </div>
+          <dl className="mt-4 space-y-2 text-sm">
+            <div className="flex justify-between gap-3">
+              <dt className="text-slate-500">Next billing</dt>
+              <dd className="font-semibold text-slate-900">{subscription.nextBilling}</dd>
+            </div>
+            <div className="flex justify-between gap-3">
+              <dt className="text-slate-500">Card on file</dt>
+              <dd className="font-semibold text-slate-900">{subscription.cardOnFile}</dd>
+            </div>
+          </dl>
+          {subscription.active ? null : (
+            <LinkButton to="/pricing" size="sm" className="mt-5">
+              Get Subscription
+            </LinkButton>
+          )}
+        </Card>
+
+        <Card className="p-6">
+          <div className="flex items-center justify-between">
+            <h2 className="text-sm font-medium text-slate-500">This Month</h2>
+            {usage.hasData ? <ChangeBadge value={formatChange(m.costChange)} label="Cost compared with the same point last month" /> : null}
+          </div>
+          {m.requests === 0 ? (
+            <p className="mt-3 text-sm text-slate-600">No usage data</p>
+          ) : (
+            <>
+              <p className="mt-2 text-3xl font-semibold tracking-tight text-slate-900" data-testid="month-cost">
+                {formatUsd(m.cost)}
+              </p>
+              <dl className="mt-3 grid grid-cols-2 gap-3 text-sm">
+                <div>
+                  <dt className="text-slate-500">Tokens</dt>
+                  <dd className="font-semibold text-slate-900" data-testid="month-tokens">
+                    {formatCount(m.tokens)} <span className="text-xs font-normal text-slate-500">{formatChange(m.tokenChange)}</span>
+                  </dd>
+                </div>
+                <div>
+                  <dt className="text-slate-500">Requests</dt>
+                  <dd className="font-semibold text-slate-900" data-testid="month-requests">
+                    {formatCount(m.requests)} <span className="text-xs font-normal text-slate-500">{formatChange(m.requestChange)}</span>
+                  </dd>
+                </div>
+              </dl>
+            </>
+          )}
+        </Card>
+
+        <Card className="p-6">
+          <h2 className="text-sm font-medium text-slate-500">Active Models</h2>
+          <div className="mt-3 flex items-center gap-4">
+            <div className="relative">
+              <Ring share={usage.activeModels.ringShare} label={`${usage.activeModels.used} of ${usage.activeModels.known} models used this month`} />
+              <span className="absolute inset-0 flex items-center justify-center text-lg font-semibold text-slate-900">{usage.activeModels.used}</span>
+            </div>
+            {usage.activeModels.used === 0 ? (
+              <p className="text-sm text-slate-600">Add API keys in the desktop app to start.</p>
+            ) : (
+              <ul className="min-w-0 space-y-1 text-sm">
+                {usage.activeModels.models.slice(0, 2).map((model) => (
+                  <li key={`${model.provider}/${model.name}`} className="truncate font-medium text-slate-900" title={`${model.provider} · ${model.requests} requests`}>
+                    {model.name}
+                  </li>
+                ))}
+                {usage.activeModels.used > 2 ? <li className="text-slate-500">+{usage.activeModels.used - 2} more</li> : null}
+              </ul>
+            )}
+          </div>
+        </Card>
+      </div>
+
+      <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+        <MiniCard title="Avg Response" value={formatMs(usage.avgResponseMs)} testId="avg-response" />
+        <MiniCard title="Success Rate" value={usage.successRate === null ? "—" : `${usage.successRate.toFixed(1)}%`} hint={`${formatCount(m.requests)} requests`} testId="success-rate" />
+        <Card className="p-5">
+          <p className="text-sm font-medium text-slate-500">Budget Status</p>
+          <p className="mt-2 text-lg font-semibold text-slate-900">
+            {formatUsd(usage.budget.spent)} <span className="text-sm font-normal text-slate-500">/ {formatUsd(usage.budget.monthly)}</span>
+          </p>
+          <ProgressBar percent={budgetPercent} tone={budgetBand(budgetPercent)} />
+          <div className="mt-2 flex items-center justify-between text-xs text-slate-500">
+            <span>{formatUsd(Math.max(0, usage.budget.monthly - usage.budget.spent))} left</span>
+            <Link to="/dashboard?tab=budget" className="font-semibold text-brand-700 hover:text-brand-800">
+              Manage
+            </Link>
+          </div>
+        </Card>
+        <MiniCard title="Conversations" value={formatCount(usage.conversations)} hint="this month" testId="conversations" />
+        <Card className="p-5">
+          <p className="text-sm font-medium text-slate-500">Model Analytics</p>
+          <p className="mt-2 text-2xl font-semibold text-slate-900">{usage.modelCount}</p>
+          <Link to="/dashboard?tab=analytics" className="mt-2 inline-block text-xs font-semibold text-brand-700 hover:text-brand-800">
+            View Analytics
+          </Link>
+        </Card>
+      </div>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-3">
+        <Card className="p-6 lg:col-span-2">
+          <h2 className="text-base font-semibold text-slate-900">Weekly Usage Trends</h2>
+          <p className="text-sm text-slate-500">Spend per week, last 4 weeks</p>
+          {usage.weekly.some((w) => w.requests > 0) ? (
+            <BarChart title="Spend per week" data={usage.weekly.map((w) => ({ label: w.label, value: w.cost }))} format={(n) => formatUsd(n)} />
+          ) : (
+            <div className="mt-4">
+              <EmptyState title="No usage in the last 4 weeks" />
+            </div>
+          )}
+        </Card>
+        <Card className="p-6">
+          <div className="flex items-center justify-between">
+            <h2 className="text-base font-semibold text-slate-900">Recent Activity</h2>
+            <Link to="/dashboard?tab=usage" className="text-xs font-semibold text-brand-700 hover:text-brand-800">
+              View all
+            </Link>
+          </div>
+          {usage.recent.length === 0 ? (
+            <div className="mt-4">
+              <EmptyState title="No activity yet">Model calls from the desktop app appear here.</EmptyState>
+            </div>
+          ) : (
+            <ul className="mt-3 divide-y divide-slate-100 text-sm" data-testid="recent-activity">
+              {usage.recent.map((r) => (
+                <li key={r.id} className="flex items-center justify-between gap-3 py-2">
+                  <span className="min-w-0">
+                    <span className="block truncate font-medium text-slate-900">{r.modelName}</span>
+                    <span className="block text-xs text-slate-500">
+                      {formatDateTime(r.occurredAt)} · {formatCount(r.tokens)} tokens
+                    </span>
+                  </span>
+                  <span className="shrink-0 text-right">
+                    <span className="block font-medium text-slate-900">{formatUsd(r.cost)}</span>
+                    <span className={cx("text-xs", r.success ? "text-emerald-700" : "text-red-700")}>{r.success ? "OK" : "Failed"}</span>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-3">
+        <Card className="p-6">
+          <h2 className="text-base font-semibold text-slate-900">Model Performance</h2>
+          {usage.performance.length === 0 ? (
+            <div className="mt-4">
+              <EmptyState title="No models used this month" />
+            </div>
+          ) : (
+            <ul className="mt-4 space-y-4">
+              {usage.performance.map((p) => (
+                <li key={`${p.provider}/${p.name}`}>
+                  <div className="flex justify-between text-sm">
+                    <span className="font-medium text-slate-900">{p.name}</span>
+                    <span className="text-slate-600">{p.successRate.toFixed(0)}% · {formatMs(p.avgResponseMs)}</span>
+                  </div>
+                  <ProgressBar percent={p.successRate} tone="green" />
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+        <Card className="p-6">
+          <h2 className="text-base font-semibold text-slate-900">Cost Predictions</h2>
+          <dl className="mt-4 space-y-3 text-sm">
+            <Row label="Spent this month" value={formatUsd(m.cost)} />
+            <Row label="Predicted (×1.1)" value={formatUsd(usage.prediction.predicted)} testId="predicted" />
+            <Row label="Trend vs last month" value={formatChange(usage.prediction.trend)} />
+            <Row label="Budget limit" value={formatUsd(usage.prediction.budget)} />
+          </dl>
+        </Card>
+        <Card className="p-6">
+          <h2 className="text-base font-semibold text-slate-900">Recent Achievements</h2>
+          <ul className="mt-4 space-y-3 text-sm">
+            <Achievement done={usage.achievements.powerUser.done} title="Power User" detail={usage.achievements.powerUser.done ? "100+ requests this month" : `${usage.achievements.powerUser.progress}/${usage.achievements.powerUser.of} requests`} />
+            <Achievement done={usage.achievements.speedDemon.done} title="Speed Demon" detail={`Average response ${usage.achievements.speedDemon.avgSeconds.toFixed(2)} s (under 1 s wins)`} />
+            <Achievement done={usage.achievements.innovator.done} title="Innovator" detail={usage.achievements.innovator.done ? "3+ models this month" : `${usage.achievements.innovator.progress}/${usage.achievements.innovator.of} models`} />
+          </ul>
+        </Card>
+      </div>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <Card className="p-6">
+          <h2 className="text-base font-semibold text-slate-900">Account Insights</h2>
+          <dl className="mt-4 space-y-3 text-sm">
+            <Row label="Plan" value={insights.plan} />
+            <Row label="Last login" value={insights.lastLogin} />
+            <Row label="Account created" value={insights.accountCreated} />
+            <Row label="Profile" value={insights.profileCompletion} />
+          </dl>
+        </Card>
+        <Card className="p-6">
+          <h2 className="text-base font-semibold text-slate-900">Quick tips</h2>
+          <ul className="mt-4 list-disc space-y-2 pl-5 text-sm text-slate-600">
+            <li>Add your provider API keys in the desktop app under Settings, then API Keys. They never leave your device.</li>
+            <li>Set a monthly budget to get an e-mail before you overspend.</li>
+            <li>Compare models in Model Analytics to find the best value for your work.</li>
+          </ul>
+          <Link to="/dashboard?tab=budget" className={buttonClass("secondary", "sm", "mt-5")}>
+            Set a budget
+          </Link>
+        </Card>
+      </div>
+    </>
+  );
+}
+
+function MiniCard({ title, value, hint, testId }: { title: string; value: string; hint?: string; testId?: string }) {
+  return (
+    <Card className="p-5">
+      <p className="text-sm font-medium text-slate-500">{title}</p>
+      <p className="mt-2 text-2xl font-semibold text-slate-900" data-testid={testId}>
+        {value}
+      </p>
+      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+    </Card>
+  );
+}
+
+function Row({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="font-semibold text-slate-900" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+function Achievement({ done, title, detail }: { done: boolean; title: string; detail: string }) {
+  return (
+    <li className="flex items-start gap-3">
+      <span className={cx("mt-0.5 flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-bold", done ? "bg-emerald-100 text-emerald-700" : "bg-slate-100 text-slate-400")} aria-hidden="true">
+        {done ? "✓" : "•"}
+      </span>
+      <span>
+        <span className="block font-semibold text-slate-900">
+          {title}
+          <span className="sr-only">{done ? " (earned)" : " (in progress)"}</span>
+        </span>
+        <span className="text-slate-600">{detail}</span>
+      </span>
+    </li>
+  );
+}

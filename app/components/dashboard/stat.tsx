@@ -1,0 +1,43 @@
+import type { ReactNode } from "react";
+import { Card, cx } from "../ui";
+
+export function StatCard({ title, value, hint, children, className, testId }: { title: string; value: ReactNode; hint?: ReactNode; children?: ReactNode; className?: string; testId?: string }) {
+  return (
+    <Card className={cx("p-5", className)}>
+      <p className="text-sm font-medium text-slate-500">{title}</p>
+      <p className="mt-2 text-2xl font-semibold tracking-tight text-slate-900" data-testid={testId}>
+        {value}
+      </p>
+      {hint ? <p className="mt-1 text-sm text-slate-600">{hint}</p> : null}
+      {children}
+    </Card>
+  );
+}
+
+export function ChangeBadge({ value, label }: { value: string; label: string }) {
+  const negative = value.startsWith("-");
+  const neutral = value === "—" || value === "0%";
+  return (
+    <span className={cx("rounded-full px-2 py-0.5 text-xs font-semibold", neutral ? "bg-slate-100 text-slate-600" : negative ? "bg-emerald-50 text-emerald-700" : "bg-amber-50 text-amber-800")} title={label}>
+      {value}
+    </span>
+  );
+}
+
+export function ProgressBar({ percent, tone }: { percent: number; tone: "green" | "orange" | "yellow" | "red" }) {
+  const colours = { green: "bg-emerald-500", orange: "bg-orange-500", yellow: "bg-yellow-400", red: "bg-red-500" };
+  return (
+    <div className="mt-3 h-2 w-full overflow-hidden rounded-full bg-slate-100" role="progressbar" aria-valuenow={Math.round(percent)} aria-valuemin={0} aria-valuemax={100}>
+      <div className={cx("h-full rounded-full", colours[tone])} style={{ width: `${Math.min(100, Math.max(0, percent))}%` }} />
+    </div>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="rounded-xl border border-dashed border-slate-300 p-6 text-center">
+      <p className="text-sm font-semibold text-slate-900">{title}</p>
+      {children ? <div className="mt-1 text-sm text-slate-600">{children}</div> : null}
+    </div>
+  );
+}

@@ -1,0 +1,228 @@
+import { useState } from "react";
+import { Link, useLocation } from "react-router";
+import { formatCount, formatMs, formatUsd } from "~/lib/format";
+import type { UsageTabData } from "~/lib/usage/analytics.server";
+import { budgetBand, usedPercent } from "~/lib/usage/budget";
+import { BarChart, LineChart } from "../charts";
+import { withParams } from "../modal";
+import { Alert, Card, cx } from "../ui";
+import { EmptyState, ProgressBar } from "./stat";
+
+export const METRICS = { spend: "Spend", tokens: "Tokens", requests: "Requests" } as const;
+export const ENGAGEMENT = { activity: "User Activity", services: "Service Usage", hours: "Peak Hours" } as const;
+export const USAGE_VIEWS = { user: "User Info", services: "Services", keys: "API Keys" } as const;
+
+export type UsageUi = { metric: keyof typeof METRICS; engagement: keyof typeof ENGAGEMENT; view: keyof typeof USAGE_VIEWS };
+
+function Toggle({ options, current, param }: { options: Record<string, string>; current: string; param: string }) {
+  const { pathname, search } = useLocation();
+  return (
+    <div className="inline-flex rounded-lg bg-slate-100 p-1" role="group">
+      {Object.entries(options).map(([key, label]) => (
+        <Link
+          key={key}
+          to={withParams(pathname, search, { [param]: key })}
+          preventScrollReset
+          aria-current={current === key ? "true" : undefined}
+          className={cx("rounded-md px-3 py-1.5 text-sm font-medium", current === key ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900")}
+        >
+          {label}
+        </Link>
+      ))}
+    </div>
+  );
+}
+
+export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi; email: string }) {
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const series = data.series.map((p) => ({ label: p.label, value: p[ui.metric] }));
+  const format = ui.metric === "spend" ? (n: number) => formatUsd(n) : (n: number) => formatCount(n);
+  const budgetPercent = usedPercent(data.budget.monthSpend, data.budget.monthly);
+
+  // With JavaScript the CSV is fetched so a failure can say so; without, the link downloads it.
+  async function exportCsv(event: React.MouseEvent<HTMLAnchorElement>) {
+    event.preventDefault();
+    setExporting(true);
+    setExportError(null);
+    try {
+      const response = await fetch("/dashboard/usage.csv");
+      if (!response.ok) throw new Error(String(response.status));
+      const url = URL.createObjectURL(await response.blob());
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = `modelify-usage-${new Date().toISOString().slice(0, 10)}.csv`;
+      a.click();
+      URL.revokeObjectURL(url);
+    } catch {
+      setExportError("Failed to export data. Please try again.");
+      window.alert("Failed to export data. Please try again.");
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  return (
+    <>
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Usage Analytics</h1>
+          <div className="mt-2 flex flex-wrap items-center gap-2 text-xs">
+            <span className="rounded-full bg-brand-50 px-2.5 py-1 font-semibold text-brand-700" data-testid="days-of-data">
+              {data.daysWithData > 0 ? `${data.daysWithData} days of data` : "No usage data available"}
+            </span>
+            <span className="rounded-full bg-slate-100 px-2.5 py-1 font-medium text-slate-700">Default project</span>
+          </div>
+        </div>
+        <a href="/dashboard/usage.csv" download onClick={exportCsv} className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50" aria-busy={exporting}>
+          {exporting ? "Exporting..." : "Export Usage Data"}
+        </a>
+      </div>
+      {exportError ? <Alert tone="error" className="mt-4">{exportError}</Alert> : null}
+
+      <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
+        <Toggle options={{ "1d": "1d", "7d": "7d", "30d": "30d" }} current={data.range} param="range" />
+        <Toggle options={METRICS} current={ui.metric} param="metric" />
+      </div>
+
+      <div className="mt-4 grid gap-6 lg:grid-cols-3">
+        <Card className="p-6 lg:col-span-2">
+          <h2 className="text-base font-semibold text-slate-900">{METRICS[ui.metric]}</h2>
+          <p className="text-sm text-slate-500">{data.range === "1d" ? "Today, by hour (UTC)" : `Last ${data.range.replace("d", " days")}`}</p>
+          <LineChart title={`${METRICS[ui.metric]} over time`} data={series} format={format} />
+        </Card>
+        <Card className="p-6">
+          <h2 className="text-base font-semibold text-slate-900">Summary</h2>
+          <dl className="mt-4 space-y-4 text-sm">
+            <div>
+              <dt className="text-slate-500">Total spend</dt>
+              <dd className="text-2xl font-semibold text-slate-900" data-testid="total-spend">
+                {formatUsd(data.totals.spend)}
+              </dd>
+            </div>
+            <div>
+              <dt className="flex justify-between text-slate-500">
+                <span>Monthly budget</span>
+                <span>
+                  {formatUsd(data.budget.monthSpend)} / {formatUsd(data.budget.monthly)}
+                </span>
+              </dt>
+              <dd>
+                <ProgressBar percent={budgetPercent} tone={budgetBand(budgetPercent)} />
+              </dd>
+            </div>
+            <MiniBar label="Total tokens" value={formatCount(data.totals.tokens)} current={data.totals.tokens} previous={data.previous.tokens} />
+            <MiniBar label="Total requests" value={formatCount(data.totals.requests)} current={data.totals.requests} previous={data.previous.requests} testId="total-requests" />
+            <p className="text-xs text-slate-500">Light bars: the {data.range.replace("d", "")} days before.</p>
+          </dl>
+        </Card>
+      </div>
+
+      <Card className="mt-6 p-6">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 className="text-base font-semibold text-slate-900">Engagement</h2>
+          <Toggle options={ENGAGEMENT} current={ui.engagement} param="engagement" />
+        </div>
+        {ui.engagement === "activity" ? (
+          <BarChart title="Requests by day" data={data.activityByDay.map((d) => ({ label: d.label, value: d.requests }))} format={(n) => formatCount(n)} />
+        ) : ui.engagement === "services" ? (
+          data.models.length ? (
+            <BarChart title="Requests by model" data={data.models.slice(0, 10).map((m) => ({ label: m.name, value: m.requests }))} format={(n) => formatCount(n)} />
+          ) : (
+            <div className="mt-4"><EmptyState title="No service usage data available" /></div>
+          )
+        ) : (
+          <BarChart title="Requests by hour of day (UTC)" data={data.peakHours.map((h) => ({ label: String(h.hour).padStart(2, "0"), value: h.requests }))} format={(n) => formatCount(n)} />
+        )}
+      </Card>
+
+      <Card className="mt-6 p-6">
+        <Toggle options={USAGE_VIEWS} current={ui.view} param="view" />
+        <div className="mt-5">
+          {ui.view === "user" ? (
+            <div className="space-y-4">
+              <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl bg-slate-50 p-4 text-sm">
+                <span className="font-medium text-slate-900">{email}</span>
+                <span className="text-slate-600">
+                  {formatCount(data.totals.requests)} requests · {formatUsd(data.totals.spend)}
+                </span>
+              </div>
+              <p className="text-sm text-slate-500">Team Management: shared budgets and seats for teams are coming soon.</p>
+            </div>
+          ) : ui.view === "services" ? (
+            data.models.length === 0 ? (
+              <EmptyState title="No service usage data available" />
+            ) : (
+              <Table
+                head={["Model", "Provider", "Success", "Avg response", "Requests", "Cost"]}
+                rows={data.models.map((m) => [m.name, m.provider, `${m.successRate.toFixed(1)}%`, formatMs(m.avgResponseMs), formatCount(m.requests), formatUsd(m.cost)])}
+                testId="services-table"
+              />
+            )
+          ) : data.providers.length === 0 ? (
+            <EmptyState title="No API key usage data available" />
+          ) : (
+            <Table
+              head={["Provider key", "Models", "Requests", "Tokens", "Cost"]}
+              rows={data.providers.map((p) => [p.provider, p.models.join(", "), formatCount(p.requests), formatCount(p.tokens), formatUsd(p.cost)])}
+            />
+          )}
+        </div>
+      </Card>
+    </>
+  );
+}
+
+// This period against the one before, on a shared scale.
+function MiniBar({ label, value, current, previous, testId }: { label: string; value: string; current: number; previous: number; testId?: string }) {
+  const max = Math.max(current, previous, 1);
+  return (
+    <div>
+      <dt className="flex justify-between text-slate-500">
+        <span>{label}</span>
+        <span className="font-semibold text-slate-900" data-testid={testId}>
+          {value}
+        </span>
+      </dt>
+      <dd className="mt-2 space-y-1">
+        <div className="h-1.5 rounded-full bg-slate-100">
+          <div className="h-full rounded-full bg-brand-500" style={{ width: `${(current / max) * 100}%` }} />
+        </div>
+        <div className="h-1.5 rounded-full bg-slate-100">
+          <div className="h-full rounded-full bg-brand-200" style={{ width: `${(previous / max) * 100}%` }} />
+        </div>
+      </dd>
+    </div>
+  );
+}
+
+function Table({ head, rows, testId }: { head: string[]; rows: string[][]; testId?: string }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full min-w-[32rem] text-left text-sm" data-testid={testId}>
+        <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
+          <tr>
+            {head.map((h) => (
+              <th key={h} className="py-2 pr-4 font-medium">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((r) => (
+            <tr key={r.join("|")}>
+              {r.map((c, i) => (
+                <td key={i} className={cx("py-2.5 pr-4", i === 0 ? "font-medium text-slate-900" : "text-slate-600")}>
+                  {c}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+

@@ -1,0 +1,249 @@
+// Dashboard figures, read from the aggregates (daily, hourly, conversations) so no query grows
+// with the number of raw reports; only "recent activity" reads raw rows, 10 by index.
+import { and, count, desc, eq, gte } from "drizzle-orm";
+import { ACHIEVEMENTS, USAGE } from "../constants";
+import type { Db } from "../db.server";
+import { schema } from "../db.server";
+import { getBudget } from "./budget.server";
+import { dayKey, lastDays, monthKey, startOfMonth, startOfPreviousMonth, startOfUtcDay } from "./dates";
+import { figures, type ModelFigures, type ModelStats } from "./models";
+
+type DailyRow = typeof schema.dailyUsageSummary.$inferSelect;
+
+async function dailyRows(db: Db, userId: string, fromDay: string): Promise<DailyRow[]> {
+  return db
+    .select()
+    .from(schema.dailyUsageSummary)
+    .where(and(eq(schema.dailyUsageSummary.userId, userId), gte(schema.dailyUsageSummary.date, fromDay)));
+}
+
+type Totals = { requests: number; successes: number; tokens: number; costMicros: number; durationMs: number; timed: number };
+const zero = (): Totals => ({ requests: 0, successes: 0, tokens: 0, costMicros: 0, durationMs: 0, timed: 0 });
+
+function add(t: Totals, r: DailyRow) {
+  t.requests += r.totalRequests;
+  t.successes += r.successCount;
+  t.tokens += r.totalTokens;
+  t.costMicros += r.totalCostMicros;
+  t.durationMs += r.totalDurationMs;
+  t.timed += r.timedRequests;
+}
+
+function total(rows: DailyRow[]): Totals {
+  const t = zero();
+  for (const r of rows) add(t, r);
+  return t;
+}
+
+export function perModel(rows: DailyRow[]): ModelFigures[] {
+  const map = new Map<string, ModelStats>();
+  for (const r of rows) {
+    const key = `${r.modelProvider}\u0000${r.modelName}`;
+    const m = map.get(key) ?? { modelName: r.modelName, modelProvider: r.modelProvider, requests: 0, successCount: 0, tokens: 0, costMicros: 0, durationMs: 0, timedRequests: 0, lastUsedAt: 0 };
+    m.requests += r.totalRequests;
+    m.successCount += r.successCount;
+    m.tokens += r.totalTokens;
+    m.costMicros += r.totalCostMicros;
+    m.durationMs += r.totalDurationMs;
+    m.timedRequests += r.timedRequests;
+    m.lastUsedAt = Math.max(m.lastUsedAt, r.lastUsedAt);
+    map.set(key, m);
+  }
+  return [...map.values()].map(figures).sort((a, b) => b.requests - a.requests);
+}
+
+/** Change against the previous value in percent (null when there is nothing to compare). */
+function change(current: number, previous: number): number | null {
+  if (previous === 0) return current === 0 ? 0 : null;
+  return ((current - previous) / previous) * 100;
+}
+
+export async function recentActivity(db: Db, userId: string, limit: number = USAGE.recentActivityItems) {
+  return db
+    .select({
+      id: schema.modelUsage.id,
+      modelName: schema.modelUsage.modelName,
+      modelProvider: schema.modelUsage.modelProvider,
+      requestType: schema.modelUsage.requestType,
+      tokens: schema.modelUsage.tokensUsed,
+      costMicros: schema.modelUsage.costMicros,
+      durationMs: schema.modelUsage.requestDurationMs,
+      success: schema.modelUsage.success,
+      occurredAt: schema.modelUsage.occurredAt,
+    })
+    .from(schema.modelUsage)
+    .where(eq(schema.modelUsage.userId, userId))
+    .orderBy(desc(schema.modelUsage.occurredAt))
+    .limit(limit);
+}
+
+export async function overviewUsage(db: Db, userId: string, now = Date.now()) {
+  const monthStart = dayKey(startOfMonth(now));
+  const previousStart = dayKey(startOfPreviousMonth(now));
+  // Same point in last month, so the change compares like with like.
+  const previousCutoff = dayKey(startOfPreviousMonth(now) + (startOfUtcDay(now) - startOfMonth(now)));
+  const [rows, recent, conversationRows, budget, allModels] = await Promise.all([
+    dailyRows(db, userId, previousStart),
+    recentActivity(db, userId),
+    db.select({ n: count() }).from(schema.conversations).where(and(eq(schema.conversations.userId, userId), eq(schema.conversations.month, monthKey(now)))),
+    getBudget(db, userId),
+    db
+      .selectDistinct({ modelName: schema.dailyUsageSummary.modelName, modelProvider: schema.dailyUsageSummary.modelProvider })
+      .from(schema.dailyUsageSummary)
+      .where(eq(schema.dailyUsageSummary.userId, userId)),
+  ]);
+  const thisMonthRows = rows.filter((r) => r.date >= monthStart);
+  const lastMonthRows = rows.filter((r) => r.date < monthStart && r.date <= previousCutoff);
+  const month = total(thisMonthRows);
+  const last = total(lastMonthRows);
+  const models = perModel(thisMonthRows);
+
+  const days = lastDays(USAGE.weeklyUsageWeeks * 7, now);
+  const byDay = new Map<string, Totals>();
+  for (const r of rows) {
+    const t = byDay.get(r.date) ?? zero();
+    add(t, r);
+    byDay.set(r.date, t);
+  }
+  const weekly = Array.from({ length: USAGE.weeklyUsageWeeks }, (_, w) => {
+    const week = days.slice(w * 7, w * 7 + 7);
+    const t = zero();
+    for (const d of week) {
+      const v = byDay.get(d);
+      if (v) {
+        t.requests += v.requests;
+        t.tokens += v.tokens;
+        t.costMicros += v.costMicros;
+      }
+    }
+    return { label: `${week[0]!.slice(5)} – ${week[6]!.slice(5)}`, requests: t.requests, tokens: t.tokens, cost: t.costMicros / 1e6 };
+  });
+
+  const monthCost = month.costMicros / 1e6;
+  const avgResponseMs = month.timed ? month.durationMs / month.timed : null;
+  const usedModels = models.length;
+  return {
+    hasData: rows.length > 0 || recent.length > 0,
+    thisMonth: {
+      cost: monthCost,
+      tokens: month.tokens,
+      requests: month.requests,
+      costChange: change(month.costMicros, last.costMicros),
+      tokenChange: change(month.tokens, last.tokens),
+      requestChange: change(month.requests, last.requests),
+    },
+    activeModels: {
+      used: usedModels,
+      known: allModels.length,
+      // Spec: the ring shows the share of models with requests, 25% when there are none.
+      ringShare: allModels.length ? usedModels / allModels.length : 0.25,
+      models: models.map((m) => ({ name: m.modelName, provider: m.modelProvider, requests: m.requests, cost: m.costMicros / 1e6 })),
+    },
+    avgResponseMs,
+    successRate: month.requests ? (month.successes / month.requests) * 100 : null,
+    budget: { monthly: budget.monthlyBudget, spent: monthCost },
+    conversations: conversationRows[0]?.n ?? 0,
+    modelCount: allModels.length,
+    recent: recent.map((r) => ({ ...r, cost: r.costMicros / 1e6 })),
+    weekly,
+    performance: models.slice(0, 3).map((m) => ({ name: m.modelName, provider: m.modelProvider, successRate: m.successRate, avgResponseMs: m.avgResponseMs, requests: m.requests })),
+    prediction: { predicted: monthCost * USAGE.predictionFactor, trend: change(month.costMicros, last.costMicros), budget: budget.monthlyBudget },
+    achievements: {
+      powerUser: { done: month.requests >= ACHIEVEMENTS.powerUserRequests, progress: Math.min(month.requests, ACHIEVEMENTS.powerUserRequests), of: ACHIEVEMENTS.powerUserRequests },
+      // Spec: an unknown average counts as 1.5 s.
+      speedDemon: { done: (avgResponseMs ?? 1500) < ACHIEVEMENTS.speedDemonMs, avgSeconds: (avgResponseMs ?? 1500) / 1000 },
+      innovator: { done: usedModels >= ACHIEVEMENTS.innovatorModels, progress: Math.min(usedModels, ACHIEVEMENTS.innovatorModels), of: ACHIEVEMENTS.innovatorModels },
+    },
+  };
+}
+
+export type OverviewUsage = Awaited<ReturnType<typeof overviewUsage>>;
+
+export type UsageRange = keyof typeof USAGE.ranges;
+export function parseRange(value: string | null): UsageRange {
+  return value === "1d" || value === "30d" ? value : "7d";
+}
+
+export async function usageTab(db: Db, userId: string, range: UsageRange, now = Date.now()) {
+  const days = lastDays(USAGE.ranges[range], now);
+  const from = days[0]!;
+  // The range and the equal period before it (for the summary's comparison bars).
+  const previousFrom = lastDays(USAGE.ranges[range] * 2, now)[0]!;
+  const [withPrevious, hours, budget] = await Promise.all([
+    dailyRows(db, userId, previousFrom),
+    db.select().from(schema.hourlyUsage).where(and(eq(schema.hourlyUsage.userId, userId), gte(schema.hourlyUsage.date, from))),
+    getBudget(db, userId),
+  ]);
+  const rows = withPrevious.filter((r) => r.date >= from);
+  const totals = total(rows);
+  const previous = total(withPrevious.filter((r) => r.date < from));
+  // 1d shows the day hour by hour; longer ranges day by day.
+  const series =
+    range === "1d"
+      ? Array.from({ length: 24 }, (_, h) => {
+          const row = hours.find((x) => x.date === days[0] && x.hour === h);
+          return { label: `${String(h).padStart(2, "0")}:00`, spend: (row?.totalCostMicros ?? 0) / 1e6, tokens: row?.totalTokens ?? 0, requests: row?.totalRequests ?? 0 };
+        })
+      : days.map((d) => {
+          const t = total(rows.filter((r) => r.date === d));
+          return { label: d.slice(5), spend: t.costMicros / 1e6, tokens: t.tokens, requests: t.requests };
+        });
+  const peakHours = Array.from({ length: 24 }, (_, h) => ({ hour: h, requests: hours.filter((x) => x.hour === h).reduce((s, x) => s + x.totalRequests, 0) }));
+  const models = perModel(rows);
+  const providers = new Map<string, { provider: string; requests: number; cost: number; tokens: number; models: Set<string> }>();
+  for (const m of models) {
+    const p = providers.get(m.modelProvider) ?? { provider: m.modelProvider, requests: 0, cost: 0, tokens: 0, models: new Set<string>() };
+    p.requests += m.requests;
+    p.cost += m.costMicros / 1e6;
+    p.tokens += m.tokens;
+    p.models.add(m.modelName);
+    providers.set(m.modelProvider, p);
+  }
+  const monthStart = dayKey(startOfMonth(now));
+  const monthSpend =
+    monthStart >= previousFrom
+      ? withPrevious.filter((r) => r.date >= monthStart).reduce((s, r) => s + r.totalCostMicros, 0) / 1e6
+      : (await dailyRows(db, userId, monthStart)).reduce((s, r) => s + r.totalCostMicros, 0) / 1e6;
+  return {
+    range,
+    daysWithData: new Set(rows.filter((r) => r.totalRequests > 0).map((r) => r.date)).size,
+    totals: { spend: totals.costMicros / 1e6, tokens: totals.tokens, requests: totals.requests },
+    previous: { spend: previous.costMicros / 1e6, tokens: previous.tokens, requests: previous.requests },
+    series,
+    activityByDay: days.map((d) => ({ label: d.slice(5), requests: total(rows.filter((r) => r.date === d)).requests })),
+    peakHours,
+    models: models.map((m) => ({ name: m.modelName, provider: m.modelProvider, successRate: m.successRate, avgResponseMs: m.avgResponseMs, requests: m.requests, cost: m.costMicros / 1e6, tokens: m.tokens })),
+    providers: [...providers.values()].map((p) => ({ ...p, models: [...p.models] })).sort((a, b) => b.requests - a.requests),
+    budget: { monthly: budget.monthlyBudget, monthSpend },
+  };
+}
+
+export type UsageTabData = Awaited<ReturnType<typeof usageTab>>;
+
+/** Per-model figures over the last 30 days, for the Model Analytics tab. */
+export async function modelAnalytics(db: Db, userId: string, now = Date.now()) {
+  const from = lastDays(30, now)[0]!;
+  return perModel(await dailyRows(db, userId, from));
+}
+
+/** Spec §9 export: last 30 days, daily usage, model performance (success %, cost to 4 decimals), metadata. */
+export async function usageCsv(db: Db, user: { id: string; email: string }, now = Date.now()): Promise<string> {
+  const days = lastDays(USAGE.exportDays, now);
+  const rows = await dailyRows(db, user.id, days[0]!);
+  const lines: string[] = [];
+  const csv = (values: Array<string | number>) => values.map((v) => (typeof v === "number" ? String(v) : `"${v.replace(/"/g, '""')}"`)).join(",");
+  lines.push("Daily Usage", csv(["Date", "Total Cost (USD)", "Total Requests", "Total Tokens", "Models Used"]));
+  for (const d of days) {
+    const dayRows = rows.filter((r) => r.date === d);
+    const t = total(dayRows);
+    lines.push(csv([d, (t.costMicros / 1e6).toFixed(4), t.requests, t.tokens, [...new Set(dayRows.map((r) => r.modelName))].join("; ")]));
+  }
+  lines.push("", "Model Performance", csv(["Model", "Provider", "Requests", "Success Rate (%)", "Avg Response (ms)", "Total Tokens", "Total Cost (USD)"]));
+  for (const m of perModel(rows)) {
+    lines.push(csv([m.modelName, m.modelProvider, m.requests, m.successRate.toFixed(1), m.avgResponseMs === null ? "" : Math.round(m.avgResponseMs), m.tokens, (m.costMicros / 1e6).toFixed(4)]));
+  }
+  lines.push("", "Export Metadata", csv(["Field", "Value"]));
+  lines.push(csv(["Exported At", new Date(now).toISOString()]), csv(["Account", user.email]), csv(["Period Start", days[0]!]), csv(["Period End", days.at(-1)!]), csv(["Days", USAGE.exportDays]), csv(["Currency", "USD"]));
+  return lines.join("\r\n") + "\r\n";
+}
+

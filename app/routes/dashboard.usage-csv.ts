@@ -1,0 +1,18 @@
+// GET /dashboard/usage.csv: the spec's usage export (last 30 days) for the signed-in user.
+import type { Route } from "./+types/dashboard.usage-csv";
+import { getCloudflare, requireUser } from "~/lib/auth/request.server";
+import { getDb } from "~/lib/db.server";
+import { usageCsv } from "~/lib/usage/analytics.server";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const body = await usageCsv(getDb(getCloudflare(context).env.DB), user);
+  const date = new Date().toISOString().slice(0, 10);
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="modelify-usage-${date}.csv"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
