@@ -21,6 +21,11 @@ const pages: Array<[string, string, boolean]> = [
   ["dashboard", "/dashboard", true],
   ["dashboard-signout", "/dashboard?confirm=signout", true],
   ["dashboard-usage", "/dashboard?tab=usage", true],
+  ["dashboard-usage-30d", "/dashboard?tab=usage&range=30d&metric=requests&engagement=hours&view=services", true],
+  ["dashboard-usage-1d", "/dashboard?tab=usage&range=1d&engagement=services&view=keys", true],
+  ["dashboard-budget", "/dashboard?tab=budget", true],
+  ["dashboard-budget-edit", "/dashboard?tab=budget&edit=1", true],
+  ["dashboard-analytics-locked", "/dashboard?tab=analytics", true],
   ["auth-already-signed-in", "/auth?mode=signup", true],
   ["pricing-checkout-modal", "/pricing?checkout=open", true],
   ["pricing-terms", "/pricing?terms=open", true],
@@ -77,7 +82,7 @@ try {
       await context.close();
     }
   }
-  // The admin's debug tab.
+  // The admin's debug tab; it also grants the demo user a year, to show Model Analytics.
   {
     const context = await launch();
     const page = context.pages()[0] ?? (await context.newPage());
@@ -87,7 +92,21 @@ try {
     await page.getByRole("button", { name: "Look up" }).click();
     await page.getByText(/Subscription data retrieved|No subscription found/).waitFor();
     await page.screenshot({ path: "screenshots/debug-desktop.png", fullPage: true });
+    await page.getByLabel("Account e-mail").fill("demo@modelify.dev");
+    await page.getByRole("button", { name: "Grant one year (emergency fix)" }).click();
+    await page.getByText("Subscription fixed for demo@modelify.dev").waitFor();
     await context.close();
+    for (const [width, height, label] of [[1280, 900, "desktop"], [390, 844, "mobile"]] as const) {
+      const demo = await launch({ width, height });
+      const demoPage = demo.pages()[0] ?? (await demo.newPage());
+      await signIn(demoPage, "demo@modelify.dev", "Modelify-Demo-2026");
+      await demoPage.waitForURL((u) => u.pathname === "/dashboard");
+      for (const [name, path] of [["analytics", "/dashboard?tab=analytics"], ["analytics-code", "/dashboard?tab=analytics&category=code&sort=cost"], ["overview-subscribed", "/dashboard"]] as const) {
+        await demoPage.goto(path);
+        await demoPage.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
+      }
+      await demo.close();
+    }
   }
   const context = await launch();
   const page = context.pages()[0] ?? (await context.newPage());

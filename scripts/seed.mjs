@@ -1,7 +1,8 @@
-// Seeds the local D1 database: a confirmed demo user and an admin. Safe to run again:
-// existing rows are kept, so a password changed locally stays changed.
+// Seeds the local D1 database: a confirmed demo user with a month of usage history, and an
+// admin. Safe to run again: existing rows are kept, so a password changed locally stays changed.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { hashSecret, run, sqlString } from "./lib.mjs";
+import { generateUsage, usageSql } from "./usage-fixtures.mjs";
 
 export const DEMO_USERS = [
   { id: "00000000-0000-4000-8000-000000000001", email: "demo@modelify.dev", password: "Modelify-Demo-2026", role: "user", firstName: "Demo", lastName: "User" },
@@ -21,6 +22,9 @@ export function seedSql(now = Date.now()) {
       ].map(sqlString).join(", ")});`,
     );
   }
+  // Two months of usage history for the demo user (so "this month" has a month to compare with) (ids are fixed per seed, so a re-run adds nothing).
+  const day = Math.floor(now / 86400_000);
+  lines.push(usageSql(generateUsage({ userId: DEMO_USERS[0].id, days: 60, count: 3000, now, seed: day }), `seed-${day}`));
   return lines.join("\n") + "\n";
 }
 

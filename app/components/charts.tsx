@@ -41,14 +41,14 @@ export function LineChart({ data, format, height = 240, title }: { data: Point[]
   );
 }
 
-export function BarChart({ data, format, height = 220, title }: { data: Point[]; format: (n: number) => string; height?: number; title: string }) {
-  const innerW = WIDTH - MARGIN.left - MARGIN.right;
+export function BarChart({ data, format, height = 220, title, width = WIDTH }: { data: Point[]; format: (n: number) => string; height?: number; title: string; width?: number }) {
+  const innerW = width - MARGIN.left - MARGIN.right;
   const innerH = height - MARGIN.top - MARGIN.bottom;
   const x = scaleBand<string>({ domain: data.map((d) => d.label), range: [0, innerW], padding: 0.25 });
   const max = Math.max(...data.map((d) => d.value), 0);
   const y = scaleLinear<number>({ domain: [0, max > 0 ? max * 1.1 : 1], range: [innerH, 0], nice: true });
   return (
-    <svg viewBox={`0 0 ${WIDTH} ${height}`} className="h-auto w-full" role="img" aria-label={title}>
+    <svg viewBox={`0 0 ${width} ${height}`} className="h-auto w-full" role="img" aria-label={title}>
       <title>{title}</title>
       <Group left={MARGIN.left} top={MARGIN.top}>
         {y.ticks(4).map((t) => (

@@ -5,6 +5,11 @@ export function formatUsd(value: number): string {
   return usd.format(value);
 }
 
+/** Per-request costs are often fractions of a cent: show 4 decimals below one cent. */
+export function formatUsdPrecise(value: number): string {
+  return value > 0 && value < 0.01 ? `$${value.toFixed(4)}` : usd.format(value);
+}
+
 export function formatCount(value: number): string {
   if (Math.abs(value) >= 1_000_000) return `${trim(value / 1_000_000)}M`;
   if (Math.abs(value) >= 1_000) return `${trim(value / 1_000)}K`;

@@ -1,5 +1,5 @@
 import { Link, useLocation } from "react-router";
-import { formatCount, formatDateTime, formatMs, formatUsd } from "~/lib/format";
+import { formatCount, formatDateTime, formatMs, formatUsd, formatUsdPrecise } from "~/lib/format";
 import { SORTS, type ModelCategory, type ModelFigures, type Recommendation, type SortKey } from "~/lib/usage/models";
 import { withParams } from "../modal";
 import { buttonClass, Card, cx, LinkButton } from "../ui";
@@ -106,7 +106,7 @@ export function AnalyticsTab({ models, shown, recommendations, category, sort }:
                   <Fact label="Requests" value={formatCount(m.requests)} />
                   <Fact label="Success rate" value={`${m.successRate.toFixed(1)}%`} />
                   <Fact label="Avg response" value={formatMs(m.avgResponseMs)} />
-                  <Fact label="Avg cost" value={formatUsd(m.avgCostUsd)} />
+                  <Fact label="Avg cost" value={formatUsdPrecise(m.avgCostUsd)} />
                   <Fact label="Per 1K tokens" value={m.costPer1kTokensUsd === null ? "—" : `$${m.costPer1kTokensUsd.toFixed(4)}`} />
                   <Fact label="Last used" value={m.lastUsedAt ? formatDateTime(m.lastUsedAt) : "—"} />
                 </dl>

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { budgetBand, usedPercent } from "~/lib/usage/budget";
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
-import { formatChange, formatCount, formatDateTime, formatMs, formatUsd } from "~/lib/format";
+import { formatChange, formatCount, formatDateTime, formatMs, formatUsd, formatUsdPrecise } from "~/lib/format";
 import type { DashboardData } from "~/routes/dashboard.server";
 import { BarChart, Ring } from "../charts";
 import { buttonClass, Card, cx, LinkButton } from "../ui";
@@ -123,7 +123,7 @@ export function OverviewTab({ dashboard, usage }: { dashboard: DashboardData; us
         </Card>
       </div>
 
-      <div className="mt-6 grid gap-6 lg:grid-cols-3">
+      <div className="mt-6 grid items-start gap-6 lg:grid-cols-3">
         <Card className="p-6 lg:col-span-2">
           <h2 className="text-base font-semibold text-slate-900">Weekly Usage Trends</h2>
           <p className="text-sm text-slate-500">Spend per week, last 4 weeks</p>
@@ -157,7 +157,7 @@ export function OverviewTab({ dashboard, usage }: { dashboard: DashboardData; us
                     </span>
                   </span>
                   <span className="shrink-0 text-right">
-                    <span className="block font-medium text-slate-900">{formatUsd(r.cost)}</span>
+                    <span className="block font-medium text-slate-900">{formatUsdPrecise(r.cost)}</span>
                     <span className={cx("text-xs", r.success ? "text-emerald-700" : "text-red-700")}>{r.success ? "OK" : "Failed"}</span>
                   </span>
                 </li>

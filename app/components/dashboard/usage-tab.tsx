@@ -124,15 +124,15 @@ export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi;
           <Toggle options={ENGAGEMENT} current={ui.engagement} param="engagement" />
         </div>
         {ui.engagement === "activity" ? (
-          <BarChart title="Requests by day" data={data.activityByDay.map((d) => ({ label: d.label, value: d.requests }))} format={(n) => formatCount(n)} />
+          <BarChart width={1100} title="Requests by day" data={data.activityByDay.map((d) => ({ label: d.label, value: d.requests }))} format={(n) => formatCount(n)} />
         ) : ui.engagement === "services" ? (
           data.models.length ? (
-            <BarChart title="Requests by model" data={data.models.slice(0, 10).map((m) => ({ label: m.name, value: m.requests }))} format={(n) => formatCount(n)} />
+            <BarChart width={1100} title="Requests by model" data={data.models.slice(0, 10).map((m) => ({ label: m.name, value: m.requests }))} format={(n) => formatCount(n)} />
           ) : (
             <div className="mt-4"><EmptyState title="No service usage data available" /></div>
           )
         ) : (
-          <BarChart title="Requests by hour of day (UTC)" data={data.peakHours.map((h) => ({ label: String(h.hour).padStart(2, "0"), value: h.requests }))} format={(n) => formatCount(n)} />
+          <BarChart width={1100} title="Requests by hour of day (UTC)" data={data.peakHours.map((h) => ({ label: String(h.hour).padStart(2, "0"), value: h.requests }))} format={(n) => formatCount(n)} />
         )}
       </Card>
 

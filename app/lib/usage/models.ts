@@ -132,6 +132,9 @@ export function recommend(models: ModelFigures[], days: number): Recommendation[
       priority: "low",
     });
   }
+  // The two biggest savings are worth reading; five variations of one idea are not.
+  const savings = out.filter((r) => r.type === "cost-saving").sort((a, b) => (b.estimatedSavings ?? 0) - (a.estimatedSavings ?? 0));
+  const kept = [...savings.slice(0, 2), ...out.filter((r) => r.type !== "cost-saving")];
   const order = { high: 0, medium: 1, low: 2 };
-  return out.sort((a, b) => order[a.priority] - order[b.priority]).slice(0, 6);
+  return kept.sort((a, b) => order[a.priority] - order[b.priority]).slice(0, 6);
 }
