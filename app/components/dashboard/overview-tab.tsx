@@ -90,7 +90,7 @@ export function OverviewTab({ dashboard, usage }: { dashboard: DashboardData; us
                     {model.name}
                   </li>
                 ))}
-                {usage.activeModels.used > 2 ? <li className="text-slate-500">+{usage.activeModels.used - 2} more</li> : null}
+                {usage.activeModels.used > 2 ? <li className="text-slate-500">{`+${usage.activeModels.used - 2} more`}</li> : null}
               </ul>
             )}
           </div>
