@@ -31,10 +31,12 @@ async function waitFor(url, timeoutMs = 60_000) {
   throw new Error(`The site did not start at ${url} within ${timeoutMs} ms`);
 }
 
-export async function serveTestSite({ stateDir = ".wrangler/e2e-state" } = {}) {
+export async function serveTestSite({ stateDir = ".wrangler/e2e-state", beforeStart } = {}) {
   ensureDevVars();
   rmSync(stateDir, { recursive: true, force: true });
   await migrateAndSeed(stateDir);
+  // Extra fixtures (the benchmarks' large accounts) go in before workerd opens the database.
+  if (beforeStart) await beforeStart(stateDir);
   const port = await freePort();
   // A Stripe stand-in of its own, wired into the built Workers' secrets (vite preview reads them).
   const standin = await startStripeStandin({ port: 0, webhookUrl: `http://localhost:${port}/api/stripe/webhook`, webhookSecret: LOCAL_STRIPE.STRIPE_WEBHOOK_SECRET });
