@@ -131,3 +131,12 @@ describe("local outbox", () => {
     expect(await response.text()).toContain("App Initialization Error");
   });
 });
+
+describe("desktop API documentation", () => {
+  it("serves the OpenAPI description and a health route", async () => {
+    const spec = await (await SELF.fetch(`${ORIGIN}/api/v1/openapi.json`)).json<{ openapi: string; paths: Record<string, unknown> }>();
+    expect(spec.openapi).toBe("3.1.0");
+    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(["/api/v1/auth/token", "/api/v1/auth/refresh", "/api/v1/usage", "/api/v1/usage/secure-report"]));
+    expect(await (await SELF.fetch(`${ORIGIN}/api/v1/health`)).json()).toEqual({ ok: true });
+  });
+});

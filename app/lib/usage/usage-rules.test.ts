@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { budgetBand, budgetFormSchema, DEFAULT_BUDGET, usedPercent } from "./budget";
+import { categoryOf, figures, recommend, sortModels, type ModelStats } from "./models";
+import { problemsFrom, toMicros, usageReportSchema } from "./report";
+
+const stats = (over: Partial<ModelStats>): ModelStats => ({ modelName: "m", modelProvider: "p", requests: 10, successCount: 10, tokens: 10_000, costMicros: 100_000, durationMs: 10_000, timedRequests: 10, lastUsedAt: 0, ...over });
+
+describe("budget rules (spec site §4/§5)", () => {
+  it("has the spec's defaults", () => {
+    expect(DEFAULT_BUDGET).toEqual({ monthlyBudget: 10, dailyBudget: 0.5, alertThreshold: 80, notificationsEnabled: true });
+  });
+  it("colours below 60% green, 60 to under 80 orange, 80 to under 100 yellow, 100+ red", () => {
+    expect([0, 59.9, 60, 79.9, 80, 99.9, 100, 250].map(budgetBand)).toEqual(["green", "green", "orange", "orange", "yellow", "yellow", "red", "red"]);
+    expect(usedPercent(5, 10)).toBe(50);
+    expect(usedPercent(1, 0)).toBe(100);
+  });
+  it("turns non-numeric budgets into 0 and a non-numeric threshold into 80; refuses out-of-range values", () => {
+    expect(budgetFormSchema.parse({ monthlyBudget: "x", dailyBudget: "", alertThreshold: "nope", notificationsEnabled: "on" })).toEqual({ monthlyBudget: 0, dailyBudget: 0, alertThreshold: 80, notificationsEnabled: true });
+    expect(budgetFormSchema.safeParse({ monthlyBudget: "1", dailyBudget: "1", alertThreshold: "45" }).success).toBe(false);
+    expect(budgetFormSchema.safeParse({ monthlyBudget: "1", dailyBudget: "1", alertThreshold: "100" }).success).toBe(false);
+    expect(budgetFormSchema.safeParse({ monthlyBudget: "1", dailyBudget: "1", alertThreshold: "82" }).success).toBe(false); // step 5
+    expect(budgetFormSchema.safeParse({ monthlyBudget: "1.001", dailyBudget: "1", alertThreshold: "80" }).success).toBe(false); // step 0.01
+    expect(budgetFormSchema.parse({ monthlyBudget: "12.34", dailyBudget: "0.5", alertThreshold: "95" }).notificationsEnabled).toBe(false);
+  });
+});
+
+describe("usage report validation", () => {
+  const now = Date.parse("2026-11-21T12:00:00Z");
+  const schema = usageReportSchema(() => now);
+  const valid = { report_id: "3b241101-e2bb-4255-8caf-4136c566a962", model_name: "gpt-4o", model_provider: "openai", tokens_used: 10, cost_usd: 0.001, request_duration_ms: 5, success: true };
+  it("fills defaults and normalises occurred_at", () => {
+    const r = schema.parse({ ...valid, occurred_at: "2026-11-21T11:00:00Z" });
+    expect(r).toMatchObject({ request_type: "chat", tokens_input: 0, tokens_output: 0, occurred_at: now - 3600_000 });
+  });
+  it("refuses unknown fields, negative numbers, non-integers and bad ids", () => {
+    for (const bad of [{ user_id: "x" }, { tokens_used: -1 }, { tokens_used: 1.5 }, { report_id: "abc" }, { cost_usd: 20_000 }, { success: "yes" }]) {
+      expect(schema.safeParse({ ...valid, ...bad }).success).toBe(false);
+    }
+  });
+  it("reports problems with the report's index", () => {
+    const error = usageReportSchema().array().safeParse([valid, { ...valid, tokens_used: -1 }]).error!;
+    expect(problemsFrom(error, true)).toEqual([{ index: 1, path: "tokens_used", message: expect.any(String) }]);
+  });
+  it("stores money as integer micro-dollars", () => {
+    expect(toMicros(0.0125)).toBe(12_500);
+    expect(toMicros(0.1 + 0.2)).toBe(300_000);
+  });
+});
+
+describe("model figures", () => {
+  it("sorts models by the four orders", () => {
+    const a = figures(stats({ modelName: "a", requests: 5, successCount: 5, durationMs: 5_000, timedRequests: 5, costMicros: 500_000 }));
+    const b = figures(stats({ modelName: "b", requests: 50, successCount: 40, durationMs: 50_000 * 3, timedRequests: 50, costMicros: 10_000 }));
+    const c = figures(stats({ modelName: "c", requests: 20, successCount: 19, durationMs: 20_000 * 2, timedRequests: 20, costMicros: 200_000 }));
+    const names = (list: typeof a[]) => list.map((m) => m.modelName);
+    expect(names(sortModels([a, b, c], "usage"))).toEqual(["b", "c", "a"]);
+    expect(names(sortModels([a, b, c], "performance"))).toEqual(["a", "c", "b"]);
+    expect(names(sortModels([a, b, c], "cost"))).toEqual(["b", "c", "a"]);
+    expect(names(sortModels([a, b, c], "speed"))).toEqual(["a", "c", "b"]);
+  });
+  it("puts models in the spec's categories", () => {
+    expect(["gpt-4o", "dall-e-3", "deepseek-coder", "o3-mini", "claude-sonnet-4"].map(categoryOf)).toEqual(["text", "image", "code", "analysis", "text"]);
+  });
+  it("recommends a cheaper model only when its success rate is similar", () => {
+    const pricey = figures(stats({ modelName: "pricey", costMicros: 1_000_000, requests: 100, successCount: 99, tokens: 100_000 }));
+    const cheapGood = figures(stats({ modelName: "cheap-good", costMicros: 100_000, requests: 100, successCount: 97, tokens: 100_000 }));
+    const cheapBad = figures(stats({ modelName: "cheap-bad", costMicros: 10_000, requests: 100, successCount: 80, tokens: 100_000 }));
+    const recs = recommend([pricey, cheapGood, cheapBad], 30);
+    expect(recs.find((r) => r.type === "cost-saving")?.title).toBe("Try cheap-good instead of pricey");
+    expect(recs.some((r) => r.title === "Try cheap-bad instead of pricey")).toBe(false);
+    expect(recs.find((r) => r.type === "optimization")?.title).toBe("cheap-bad fails 20% of requests");
+    expect(recommend([], 30)).toEqual([]);
+  });
+});
