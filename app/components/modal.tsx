@@ -8,7 +8,7 @@ export function UrlModal({ closeTo, labelledBy, children, wide }: { closeTo: str
   const navigate = useNavigate();
   const panel = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    panel.current?.querySelector<HTMLElement>("[data-autofocus], button, a[href]")?.focus();
+    (panel.current?.querySelector<HTMLElement>("[data-autofocus]") ?? panel.current?.querySelector<HTMLElement>("button, a[href]"))?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape") navigate(closeTo, { replace: true, preventScrollReset: true });
     };

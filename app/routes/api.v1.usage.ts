@@ -2,13 +2,12 @@
 // enqueues; the consumer Worker writes (idempotent on report_id).
 import { z } from "zod";
 import type { Route } from "./+types/api.v1.usage";
-import { methodNotAllowed, requireApiUser } from "~/lib/api.server";
-import { getCloudflare } from "~/lib/auth/request.server";
+import { methodNotAllowed } from "~/lib/api.server";
 import { USAGE_API } from "~/lib/constants";
 import { readJson } from "~/lib/http.server";
 import type { UsageMessage } from "~/lib/queue";
 import { problemsFrom, usageReportSchema } from "~/lib/usage/report";
-import { enqueueAll, rateLimited } from "~/lib/usage/api.server";
+import { authorizeUsageRequest, enqueueAll } from "~/lib/usage/api.server";
 
 const report = usageReportSchema();
 const batchSchema = z.object({ reports: z.array(report).min(1, "reports must not be empty").max(USAGE_API.maxReportsPerRequest, `at most ${USAGE_API.maxReportsPerRequest} reports per request`) }).strict();
@@ -16,11 +15,9 @@ const batchSchema = z.object({ reports: z.array(report).min(1, "reports must not
 export const loader = methodNotAllowed;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
-  const user = await requireApiUser(request, context);
-  const { env } = getCloudflare(context);
-  const limited = await rateLimited(env, user.id);
-  if (limited) return limited;
+  const authorized = await authorizeUsageRequest(request, context);
+  if (authorized instanceof Response) return authorized;
+  const { user, env } = authorized;
   const body = await readJson(request, USAGE_API.maxBodyBytes);
 
   const isBatch = typeof body === "object" && body !== null && !Array.isArray(body) && "reports" in body;

@@ -167,28 +167,24 @@ export async function refreshSession(db: Db, secret: string, refreshToken: strin
     .run();
   // Someone rotated the same token between our read and write: behave as within the grace window.
   if (result.meta.changes === 0) return issueAccessOnly(row, secret, session.expiresAt, now);
+  return refreshed(row, secret, nextToken, refreshExpiresAt, now);
+}
 
+/** A new access token for the session; refreshToken null means "keep the one you have". */
+async function refreshed(row: SessionUserRow, secret: string, refreshToken: string | null, refreshExpiresAt: number, now: number): Promise<RefreshResult> {
   const accessToken = await signAccessToken({ sub: row.userId, sid: row.sessionId }, secret, SESSION.accessTokenTtlMs, now);
   return {
     ok: true,
     auth: toAuthState(row) as AuthState & { user: SessionUser },
     accessToken,
     accessExpiresAt: now + SESSION.accessTokenTtlMs,
-    refreshToken: nextToken,
+    refreshToken,
     refreshExpiresAt,
   };
 }
 
-async function issueAccessOnly(row: SessionUserRow, secret: string, refreshExpiresAt: number, now: number): Promise<RefreshResult> {
-  const accessToken = await signAccessToken({ sub: row.userId, sid: row.sessionId }, secret, SESSION.accessTokenTtlMs, now);
-  return {
-    ok: true,
-    auth: toAuthState(row) as AuthState & { user: SessionUser },
-    accessToken,
-    accessExpiresAt: now + SESSION.accessTokenTtlMs,
-    refreshToken: null,
-    refreshExpiresAt,
-  };
+function issueAccessOnly(row: SessionUserRow, secret: string, refreshExpiresAt: number, now: number): Promise<RefreshResult> {
+  return refreshed(row, secret, null, refreshExpiresAt, now);
 }
 
 export async function revokeSession(db: Db, sessionId: string, reason: string, now = Date.now()) {

@@ -1,4 +1,7 @@
-import { jsonError } from "../api.server";
+import type { RouterContextProvider } from "react-router";
+import { cloudflareContext } from "~/context";
+import { jsonError, methodNotAllowed, requireApiUser } from "../api.server";
+import type { SessionUser } from "../auth/session.server";
 
 // Queues accept at most 100 messages and 256 KB per sendBatch call.
 const MAX_MESSAGES = 100;
@@ -24,4 +27,12 @@ export async function enqueueAll(queue: Queue, bodies: unknown[]): Promise<void>
 export async function rateLimited(env: Env, userId: string): Promise<Response | null> {
   const { success } = await env.USAGE_RATE_LIMITER.limit({ key: userId });
   return success ? null : jsonError(429, "Too many requests. Please slow down and retry after the time in Retry-After.", { "Retry-After": "60" });
+}
+
+/** What both usage routes check first: POST, a valid bearer token, the per-user rate. */
+export async function authorizeUsageRequest(request: Request, context: Readonly<RouterContextProvider>): Promise<{ user: SessionUser; env: Env } | Response> {
+  if (request.method !== "POST") return methodNotAllowed();
+  const user = await requireApiUser(request, context);
+  const { env } = context.get(cloudflareContext);
+  return (await rateLimited(env, user.id)) ?? { user, env };
 }
