@@ -17,14 +17,14 @@ export type UsageUi = { metric: keyof typeof METRICS; engagement: keyof typeof E
 function Toggle({ options, current, param }: { options: Record<string, string>; current: string; param: string }) {
   const { pathname, search } = useLocation();
   return (
-    <div className="inline-flex rounded-lg bg-slate-100 p-1" role="group">
+    <div className="inline-flex max-w-full overflow-x-auto rounded-lg bg-slate-100 p-1" role="group">
       {Object.entries(options).map(([key, label]) => (
         <Link
           key={key}
           to={withParams(pathname, search, { [param]: key })}
           preventScrollReset
           aria-current={current === key ? "true" : undefined}
-          className={cx("rounded-md px-3 py-1.5 text-sm font-medium", current === key ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900")}
+          className={cx("shrink-0 whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium", current === key ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900")}
         >
           {label}
         </Link>
