@@ -1,15 +1,13 @@
 // POST /billing/checkout: create a Stripe Checkout Session and send the browser to it.
 // The checkout modal posts here with a fetcher; without JavaScript this page shows the error.
-import { data, Form, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/billing.checkout";
-import { AuthShell } from "~/components/auth-shell";
-import { Alert, Button, LinkButton } from "~/components/ui";
+import { StripeRedirectPage } from "~/components/stripe-redirect-page";
 import { getAuth } from "~/lib/auth/request.server";
 import { createCheckout } from "~/lib/billing/billing.server";
 import { billingDeps } from "~/lib/billing/deps.server";
 
 export const meta = () => [{ title: "Checkout | Modelify" }];
-
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = getAuth(context);
@@ -21,23 +19,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 // Shown without JavaScript (the modal's fetcher handles these states otherwise).
 export default function CheckoutPage({ actionData }: Route.ComponentProps) {
-  if (!actionData) {
-    return (
-      <AuthShell title="Checkout" subtitle="Continue to Stripe's secure payment page to start your subscription.">
-        <Form method="post">
-          <Button type="submit" size="lg" className="w-full">
-            Continue to Checkout
-          </Button>
-        </Form>
-      </AuthShell>
-    );
-  }
   return (
-    <AuthShell title="Payment Error">
-      <Alert tone="error">{actionData.error}</Alert>
-      <LinkButton to="/pricing?checkout=open" className="mt-6 w-full">
-        Try Again
-      </LinkButton>
-    </AuthShell>
+    <StripeRedirectPage
+      error={actionData?.error}
+      title="Checkout"
+      subtitle="Continue to Stripe's secure payment page to start your subscription."
+      button="Continue to Checkout"
+      errorTitle="Payment Error"
+      back={{ to: "/pricing?checkout=open", label: "Try Again" }}
+    />
   );
 }

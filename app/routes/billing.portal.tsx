@@ -1,8 +1,7 @@
 // POST /billing/portal: open Stripe's customer portal, returning to the billing tab.
-import { data, Form, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/billing.portal";
-import { AuthShell } from "~/components/auth-shell";
-import { Alert, Button, LinkButton } from "~/components/ui";
+import { StripeRedirectPage } from "~/components/stripe-redirect-page";
 import { requireUser } from "~/lib/auth/request.server";
 import { createPortal } from "~/lib/billing/billing.server";
 import { billingDeps } from "~/lib/billing/deps.server";
@@ -21,25 +20,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect(result.url);
 }
 
-// Shown without JavaScript, or when the portal could not be opened.
 export default function PortalPage({ actionData }: Route.ComponentProps) {
-  if (!actionData) {
-    return (
-      <AuthShell title="Manage with Stripe" subtitle="Update your card, download receipts or cancel in Stripe's customer portal.">
-        <Form method="post">
-          <Button type="submit" size="lg" className="w-full">
-            Continue to Stripe
-          </Button>
-        </Form>
-      </AuthShell>
-    );
-  }
   return (
-    <AuthShell title="Failed to open Stripe Customer Portal">
-      <Alert tone="error">{actionData.error}</Alert>
-      <LinkButton to="/dashboard?tab=billing" className="mt-6 w-full">
-        Back to Billing
-      </LinkButton>
-    </AuthShell>
+    <StripeRedirectPage
+      error={actionData?.error}
+      title="Manage with Stripe"
+      subtitle="Update your card, download receipts or cancel in Stripe's customer portal."
+      button="Continue to Stripe"
+      errorTitle="Failed to open Stripe Customer Portal"
+      back={{ to: "/dashboard?tab=billing", label: "Back to Billing" }}
+    />
   );
 }
