@@ -31,6 +31,8 @@ async function signOut() {
 test("sign up with the spec's validation and strength meter", async () => {
   await page.goto("/auth?mode=signup");
   await page.getByRole("heading", { name: "Create Account" }).waitFor();
+  // Client-side validation and the strength meter need the page hydrated (a cold build is slow).
+  await page.waitForLoadState("networkidle");
   // Client-side validation shows the spec's words on blur.
   await page.getByLabel("First name").focus();
   await page.getByLabel("Last name").focus();
