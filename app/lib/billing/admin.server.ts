@@ -6,7 +6,7 @@ import { MS } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { getSubscription, type SubscriptionRow } from "../subscriptions.server";
-import { getStripe, type Stripe } from "./stripe.server";
+import type { Stripe } from "./stripe.server";
 import { subscriptionUpsert } from "./sync.server";
 
 export const ADMIN_STATUSES = ["active", "trial", "past_due", "canceled", "unpaid", "incomplete"] as const;
@@ -92,4 +92,3 @@ export async function adminSyncFromStripe(db: Db, stripe: Stripe | null, actor: 
   return { ok: true, message: "Subscription updated successfully", subscription: (await getSubscription(db, user.id)) ?? null, audit: await recentAudit(db, user.id) };
 }
 
-export { getStripe };
