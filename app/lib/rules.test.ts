@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { namesFromMetadata } from "./auth/users.server";
-import { isInactive } from "./auth/session.server";
+import { activityUpdateDue, isInactive } from "./auth/session.server";
 import { formatCount, formatUsd } from "./format";
 import { displayName, emailLocalPart } from "./names";
 import { countsAsActive, planFor, statusLabel } from "./subscription-rules";
@@ -58,6 +58,15 @@ describe("inactivity rule (720 h)", () => {
     expect(isInactive({ createdAt: now - 721 * HOUR, lastLoginAt: null }, now)).toBe(true);
     expect(isInactive({ createdAt: now - 721 * HOUR, lastLoginAt: now - 719 * HOUR }, now)).toBe(false);
     expect(isInactive({ createdAt: now - 719 * HOUR, lastLoginAt: null }, now)).toBe(false);
+  });
+});
+
+describe("last_activity_at", () => {
+  it("is written at most every 30 minutes", () => {
+    const now = Date.now();
+    expect(activityUpdateDue(null, now)).toBe(true);
+    expect(activityUpdateDue(now - 29 * 60_000, now)).toBe(false);
+    expect(activityUpdateDue(now - 30 * 60_000, now)).toBe(true);
   });
 });
 
