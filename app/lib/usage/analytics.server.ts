@@ -36,20 +36,28 @@ function total(rows: DailyRow[]): Totals {
 }
 
 export function perModel(rows: DailyRow[]): ModelFigures[] {
-  const map = new Map<string, ModelStats>();
+  const map = new Map<string, { modelName: string; modelProvider: string; totals: Totals; lastUsedAt: number }>();
   for (const r of rows) {
     const key = `${r.modelProvider}\u0000${r.modelName}`;
-    const m = map.get(key) ?? { modelName: r.modelName, modelProvider: r.modelProvider, requests: 0, successCount: 0, tokens: 0, costMicros: 0, durationMs: 0, timedRequests: 0, lastUsedAt: 0 };
-    m.requests += r.totalRequests;
-    m.successCount += r.successCount;
-    m.tokens += r.totalTokens;
-    m.costMicros += r.totalCostMicros;
-    m.durationMs += r.totalDurationMs;
-    m.timedRequests += r.timedRequests;
+    const m = map.get(key) ?? { modelName: r.modelName, modelProvider: r.modelProvider, totals: zero(), lastUsedAt: 0 };
+    add(m.totals, r);
     m.lastUsedAt = Math.max(m.lastUsedAt, r.lastUsedAt);
     map.set(key, m);
   }
-  return [...map.values()].map(figures).sort((a, b) => b.requests - a.requests);
+  return [...map.values()]
+    .map(({ modelName, modelProvider, totals: t, lastUsedAt }): ModelStats => ({
+      modelName,
+      modelProvider,
+      requests: t.requests,
+      successCount: t.successes,
+      tokens: t.tokens,
+      costMicros: t.costMicros,
+      durationMs: t.durationMs,
+      timedRequests: t.timed,
+      lastUsedAt,
+    }))
+    .map(figures)
+    .sort((a, b) => b.requests - a.requests);
 }
 
 /** Change against the previous value in percent (null when there is nothing to compare). */
