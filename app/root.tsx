@@ -4,9 +4,7 @@ import "./app.css";
 import { SiteNav } from "./components/site-nav";
 import { authContext, cloudflareContext } from "./context";
 import { isSameOriginMutation, resolveWebAuth } from "./lib/auth/request.server";
-import { getDb } from "./lib/db.server";
 import { parseEnv } from "./lib/env.server";
-import { hasActiveSubscription } from "./lib/subscriptions.server";
 import { displayName } from "./lib/names";
 import { AUTH_MESSAGES } from "./lib/auth/messages";
 
@@ -53,14 +51,10 @@ const authMiddleware: Route.MiddlewareFunction = async ({ request, context }, ne
 
 export const middleware: Route.MiddlewareFunction[] = [authMiddleware];
 
-export async function loader({ context }: Route.LoaderArgs) {
+// Only what every page's navigation needs; no database read here.
+export function loader({ context }: Route.LoaderArgs) {
   const { user } = context.get(authContext);
-  if (!user) return { user: null, hasActiveSubscription: false };
-  const { env } = context.get(cloudflareContext);
-  return {
-    user: { email: user.email, name: displayName(user), role: user.role },
-    hasActiveSubscription: await hasActiveSubscription(getDb(env.DB), user.id),
-  };
+  return { user: user ? { email: user.email, name: displayName(user), role: user.role } : null };
 }
 
 export function useRootData() {

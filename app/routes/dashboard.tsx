@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { data, Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/dashboard";
 import { TabIcon } from "~/components/dashboard/icons";
+import { withParam } from "~/components/modal";
 import { SignOutDialog } from "~/components/dashboard/sign-out-dialog";
 import { Card, cx, LinkButton, Logo } from "~/components/ui";
 import { getCloudflare, requireUser } from "~/lib/auth/request.server";
@@ -62,11 +63,8 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
   useEffect(() => scrollActiveIntoView(mobileNav.current), [tab]);
   const [params] = useSearchParams();
   const tabs = DASHBOARD_TABS.filter((t) => t !== "debug" || dashboard.isAdmin);
-  const withConfirm = new URLSearchParams(params);
-  withConfirm.set("confirm", "signout");
-  const withoutConfirm = new URLSearchParams(params);
-  withoutConfirm.delete("confirm");
-  const cancelTo = `/dashboard${withoutConfirm.size ? `?${withoutConfirm}` : ""}`;
+  const signOutTo = withParam("/dashboard", params.toString(), "confirm", "signout");
+  const cancelTo = withParam("/dashboard", params.toString(), "confirm", null);
 
   return (
     <div className="min-h-screen bg-slate-50">
@@ -107,7 +105,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
             </div>
           </div>
           <Link
-            to={`/dashboard?${withConfirm}`}
+            to={signOutTo}
             preventScrollReset
             className="mt-1 flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium whitespace-nowrap text-slate-600 hover:bg-red-50 hover:text-red-700"
           >
@@ -125,7 +123,7 @@ export default function Dashboard({ loaderData, actionData }: Route.ComponentPro
           </Link>
           <div className="flex items-center gap-3">
             <span className="hidden max-w-40 truncate text-sm text-slate-600 sm:block">{dashboard.email}</span>
-            <Link to={`/dashboard?${withConfirm}`} preventScrollReset className="rounded-lg px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100">
+            <Link to={signOutTo} preventScrollReset className="rounded-lg px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100">
               Sign Out
             </Link>
           </div>
