@@ -3,10 +3,12 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { ensureChromium } from "./ensure-chromium.mjs";
-import { run } from "./lib.mjs";
+import { ensureDevVars, run } from "./lib.mjs";
 import { serveTestSite } from "./serve-test-site.mjs";
 
 const chromium = await ensureChromium();
+// Before the build, which copies .dev.vars into the built Workers.
+ensureDevVars();
 if (!process.argv.includes("--no-build")) await run("react-router", ["build"], { stdio: ["ignore", "ignore", "inherit"] });
 const site = await serveTestSite();
 const files = readdirSync("tests/e2e").filter((f) => f.endsWith(".test.ts")).sort().map((f) => `tests/e2e/${f}`);

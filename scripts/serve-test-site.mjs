@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { ensureDevVars, LOCAL_STRIPE, migrateAndSeed, setDevVars } from "./lib.mjs";
+import { ensureDevVars, LOCAL_STRIPE, migrateAndSeed, readDevVars, setDevVars } from "./lib.mjs";
 import { startStripeStandin } from "./stripe-standin/server.mjs";
 
 function freePort() {
@@ -39,9 +39,11 @@ export async function serveTestSite({ stateDir = ".wrangler/e2e-state", beforeSt
   if (beforeStart) await beforeStart(stateDir);
   const port = await freePort();
   // A Stripe stand-in of its own, wired into the built Workers' secrets (vite preview reads them).
+  // All local vars are written, not only Stripe's: a build made before .dev.vars existed (a fresh
+  // clone running `npm test` first) carries none of them.
   const standin = await startStripeStandin({ port: 0, webhookUrl: `http://localhost:${port}/api/stripe/webhook`, webhookSecret: LOCAL_STRIPE.STRIPE_WEBHOOK_SECRET });
   for (const file of ["build/server/.dev.vars", "dist/modelify_consumer/.dev.vars"]) {
-    setDevVars(file, { ...LOCAL_STRIPE, STRIPE_API_BASE: standin.url });
+    setDevVars(file, { ...readDevVars(".dev.vars"), ...LOCAL_STRIPE, STRIPE_API_BASE: standin.url });
   }
   const child = spawn("vite", ["preview", "--port", String(port), "--strictPort"], {
     env: { ...process.env, PORT: String(port), MODELIFY_STATE_DIR: stateDir },
