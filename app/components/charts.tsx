@@ -3,6 +3,7 @@ import { AxisBottom, AxisLeft } from "@visx/axis";
 import { Group } from "@visx/group";
 import { scaleBand, scaleLinear, scalePoint } from "@visx/scale";
 import { AreaClosed, Bar, LinePath } from "@visx/shape";
+import type { ReactNode } from "react";
 
 const WIDTH = 720;
 const MARGIN = { top: 12, right: 16, bottom: 32, left: 56 };
@@ -14,39 +15,31 @@ function ticksEvery<T>(items: T[], max: number): T[] {
   return items.filter((_, i) => i % step === 0);
 }
 
-export function LineChart({ data, format, height = 240, title }: { data: Point[]; format: (n: number) => string; height?: number; title: string }) {
-  const innerW = WIDTH - MARGIN.left - MARGIN.right;
-  const innerH = height - MARGIN.top - MARGIN.bottom;
-  const x = scalePoint<string>({ domain: data.map((d) => d.label), range: [0, innerW], padding: 0.5 });
-  const max = Math.max(...data.map((d) => d.value), 0);
-  const y = scaleLinear<number>({ domain: [0, max > 0 ? max * 1.1 : 1], range: [innerH, 0], nice: true });
-  return (
-    <svg viewBox={`0 0 ${WIDTH} ${height}`} className="h-auto w-full" role="img" aria-label={title}>
-      <title>{title}</title>
-      <Group left={MARGIN.left} top={MARGIN.top}>
-        {y.ticks(4).map((t) => (
-          <line key={t} x1={0} x2={innerW} y1={y(t)} y2={y(t)} className="stroke-slate-100" />
-        ))}
-        <AreaClosed data={data} x={(d) => x(d.label) ?? 0} y={(d) => y(d.value)} yScale={y} className="fill-brand-500/10" />
-        <LinePath data={data} x={(d) => x(d.label) ?? 0} y={(d) => y(d.value)} className="stroke-brand-600" strokeWidth={2.5} fill="none" />
-        {data.map((d) => (
-          <circle key={d.label} cx={x(d.label)} cy={y(d.value)} r={3} className="fill-white stroke-brand-600" strokeWidth={2}>
-            <title>{`${d.label}: ${format(d.value)}`}</title>
-          </circle>
-        ))}
-        <AxisLeft scale={y} numTicks={4} tickFormat={(v) => format(Number(v))} stroke="transparent" tickStroke="transparent" tickLabelProps={{ className: "fill-slate-500 text-[11px]", textAnchor: "end", dx: -4, dy: 3 }} />
-        <AxisBottom top={innerH} scale={x} tickValues={ticksEvery(data.map((d) => d.label), 10)} stroke="#e2e8f0" tickStroke="transparent" tickLabelProps={{ className: "fill-slate-500 text-[11px]", textAnchor: "middle" }} />
-      </Group>
-    </svg>
-  );
-}
+type ChartProps = { data: Point[]; format: (n: number) => string; height?: number; title: string; width?: number };
 
-export function BarChart({ data, format, height = 220, title, width = WIDTH }: { data: Point[]; format: (n: number) => string; height?: number; title: string; width?: number }) {
+/** The plot area both charts share: inner size and a value scale with 10 % headroom. */
+function plotArea(data: Point[], width: number, height: number) {
   const innerW = width - MARGIN.left - MARGIN.right;
   const innerH = height - MARGIN.top - MARGIN.bottom;
-  const x = scaleBand<string>({ domain: data.map((d) => d.label), range: [0, innerW], padding: 0.25 });
   const max = Math.max(...data.map((d) => d.value), 0);
   const y = scaleLinear<number>({ domain: [0, max > 0 ? max * 1.1 : 1], range: [innerH, 0], nice: true });
+  return { innerW, innerH, y };
+}
+
+/** SVG frame, grid lines and axes around a chart's marks. */
+function ChartFrame({ title, width, height, innerW, innerH, y, x, labels, maxTicks, format, children }: {
+  title: string;
+  width: number;
+  height: number;
+  innerW: number;
+  innerH: number;
+  y: ReturnType<typeof plotArea>["y"];
+  x: ReturnType<typeof scalePoint<string>> | ReturnType<typeof scaleBand<string>>;
+  labels: string[];
+  maxTicks: number;
+  format: (n: number) => string;
+  children: ReactNode;
+}) {
   return (
     <svg viewBox={`0 0 ${width} ${height}`} className="h-auto w-full" role="img" aria-label={title}>
       <title>{title}</title>
@@ -54,18 +47,46 @@ export function BarChart({ data, format, height = 220, title, width = WIDTH }: {
         {y.ticks(4).map((t) => (
           <line key={t} x1={0} x2={innerW} y1={y(t)} y2={y(t)} className="stroke-slate-100" />
         ))}
-        {data.map((d) => {
-          const h = innerH - y(d.value);
-          return (
-            <Bar key={d.label} x={x(d.label)} y={innerH - h} width={x.bandwidth()} height={h} rx={3} className="fill-brand-500">
-              <title>{`${d.label}: ${format(d.value)}`}</title>
-            </Bar>
-          );
-        })}
+        {children}
         <AxisLeft scale={y} numTicks={4} tickFormat={(v) => format(Number(v))} stroke="transparent" tickStroke="transparent" tickLabelProps={{ className: "fill-slate-500 text-[11px]", textAnchor: "end", dx: -4, dy: 3 }} />
-        <AxisBottom top={innerH} scale={x} tickValues={ticksEvery(data.map((d) => d.label), 12)} stroke="#e2e8f0" tickStroke="transparent" tickLabelProps={{ className: "fill-slate-500 text-[11px]", textAnchor: "middle" }} />
+        <AxisBottom top={innerH} scale={x} tickValues={ticksEvery(labels, maxTicks)} stroke="#e2e8f0" tickStroke="transparent" tickLabelProps={{ className: "fill-slate-500 text-[11px]", textAnchor: "middle" }} />
       </Group>
     </svg>
+  );
+}
+
+export function LineChart({ data, format, height = 240, title, width = WIDTH }: ChartProps) {
+  const { innerW, innerH, y } = plotArea(data, width, height);
+  const labels = data.map((d) => d.label);
+  const x = scalePoint<string>({ domain: labels, range: [0, innerW], padding: 0.5 });
+  return (
+    <ChartFrame {...{ title, width, height, innerW, innerH, y, x, labels, format }} maxTicks={10}>
+      <AreaClosed data={data} x={(d) => x(d.label) ?? 0} y={(d) => y(d.value)} yScale={y} className="fill-brand-500/10" />
+      <LinePath data={data} x={(d) => x(d.label) ?? 0} y={(d) => y(d.value)} className="stroke-brand-600" strokeWidth={2.5} fill="none" />
+      {data.map((d) => (
+        <circle key={d.label} cx={x(d.label)} cy={y(d.value)} r={3} className="fill-white stroke-brand-600" strokeWidth={2}>
+          <title>{`${d.label}: ${format(d.value)}`}</title>
+        </circle>
+      ))}
+    </ChartFrame>
+  );
+}
+
+export function BarChart({ data, format, height = 220, title, width = WIDTH }: ChartProps) {
+  const { innerW, innerH, y } = plotArea(data, width, height);
+  const labels = data.map((d) => d.label);
+  const x = scaleBand<string>({ domain: labels, range: [0, innerW], padding: 0.25 });
+  return (
+    <ChartFrame {...{ title, width, height, innerW, innerH, y, x, labels, format }} maxTicks={12}>
+      {data.map((d) => {
+        const h = innerH - y(d.value);
+        return (
+          <Bar key={d.label} x={x(d.label)} y={innerH - h} width={x.bandwidth()} height={h} rx={3} className="fill-brand-500">
+            <title>{`${d.label}: ${format(d.value)}`}</title>
+          </Bar>
+        );
+      })}
+    </ChartFrame>
   );
 }
 
