@@ -8,7 +8,7 @@ const chromium = await ensureChromium();
 const site = await serveTestSite({ stateDir: ".wrangler/screenshot-state" });
 process.env.BASE_URL = site.baseUrl;
 process.env.CHROMIUM_PATH = chromium;
-const { launch, signIn } = await import("../tests/e2e/browser.ts");
+const { launch, signIn, firstPage } = await import("../tests/e2e/browser.ts");
 
 const pages: Array<[string, string, boolean]> = [
   ["home", "/", false],
@@ -41,7 +41,7 @@ mkdirSync("screenshots", { recursive: true });
 try {
   for (const [width, height, label] of [[1280, 900, "desktop"], [390, 844, "mobile"]] as const) {
     const context = await launch({ width, height });
-    const page = context.pages()[0] ?? (await context.newPage());
+    const page = await firstPage(context);
     let signedIn = false;
     for (const [name, path, needsUser] of pages) {
       if (needsUser && !signedIn) {
@@ -61,7 +61,7 @@ try {
     const { signUpAndConfirm, uniqueEmail } = await import("../tests/e2e/browser.ts");
     for (const [width, height, label] of [[1280, 900, "desktop"], [390, 844, "mobile"]] as const) {
       const context = await launch({ width, height });
-      const page = context.pages()[0] ?? (await context.newPage());
+      const page = await firstPage(context);
       await signUpAndConfirm(page, uniqueEmail("shots"));
       await page.goto("/pricing?checkout=open");
       await page.getByRole("button", { name: "Continue to Checkout" }).click();
@@ -85,7 +85,7 @@ try {
   // The admin's debug tab; it also grants the demo user a year, to show Model Analytics.
   {
     const context = await launch();
-    const page = context.pages()[0] ?? (await context.newPage());
+    const page = await firstPage(context);
     await signIn(page, "admin@modelify.dev", "Modelify-Admin-2026");
     await page.waitForURL((u) => u.pathname === "/dashboard");
     await page.goto("/dashboard?tab=debug");
@@ -98,7 +98,7 @@ try {
     await context.close();
     for (const [width, height, label] of [[1280, 900, "desktop"], [390, 844, "mobile"]] as const) {
       const demo = await launch({ width, height });
-      const demoPage = demo.pages()[0] ?? (await demo.newPage());
+      const demoPage = await firstPage(demo);
       await signIn(demoPage, "demo@modelify.dev", "Modelify-Demo-2026");
       await demoPage.waitForURL((u) => u.pathname === "/dashboard");
       for (const [name, path] of [["analytics", "/dashboard?tab=analytics"], ["analytics-code", "/dashboard?tab=analytics&category=code&sort=cost"], ["overview-subscribed", "/dashboard"]] as const) {
@@ -109,7 +109,7 @@ try {
     }
   }
   const context = await launch();
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await firstPage(context);
   await page.goto("/auth?mode=signup");
   await page.getByRole("button", { name: "Create Account" }).click();
   await page.getByText("First name is required").waitFor();

@@ -3,14 +3,14 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
-import { launch, signIn, uniqueEmail, waitForMail } from "./browser.ts";
+import { firstPage, launch, signIn, uniqueEmail, waitForMail } from "./browser.ts";
 
 let context: BrowserContext;
 let page: Page;
 
 before(async () => {
   context = await launch();
-  page = context.pages()[0] ?? (await context.newPage());
+  page = await firstPage(context);
 });
 after(async () => {
   await context?.close();

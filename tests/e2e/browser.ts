@@ -20,6 +20,11 @@ export async function launch(options: { width?: number; height?: number } = {}):
   });
 }
 
+/** The tab a persistent context opens with (or a new one if it has none). */
+export async function firstPage(context: BrowserContext): Promise<Page> {
+  return context.pages()[0] ?? (await context.newPage());
+}
+
 type OutboxMessage = { to: string; subject: string; text: string; links: string[]; createdAt: number };
 
 /** Polls the local outbox (JSON) for a mail to `to` whose subject matches. */

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import type { BrowserContext } from "playwright-core";
-import { BASE_URL, launch, signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { BASE_URL, firstPage, launch, signUpAndConfirm, uniqueEmail } from "./browser.ts";
 
 let context: BrowserContext | undefined;
 after(async () => {
@@ -13,7 +13,7 @@ after(async () => {
 
 test("a new subscriber starts the free trial through Stripe Checkout", async () => {
   context = await launch();
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await firstPage(context);
   await signUpAndConfirm(page, uniqueEmail("buyer"));
 
   await page.goto("/pricing");

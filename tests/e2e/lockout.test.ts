@@ -2,7 +2,7 @@
 // holds in a different browser (another profile, another client address).
 import { after, test } from "node:test";
 import type { BrowserContext } from "playwright-core";
-import { launch, signIn, signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { firstPage, launch, signIn, signUpAndConfirm, uniqueEmail } from "./browser.ts";
 
 const contexts: BrowserContext[] = [];
 after(async () => {
@@ -13,7 +13,7 @@ test("five wrong passwords lock the account in every browser", async () => {
   const email = uniqueEmail("locked");
   const first = await launch();
   contexts.push(first);
-  const page = first.pages()[0] ?? (await first.newPage());
+  const page = await firstPage(first);
   await signUpAndConfirm(page, email);
   await page.context().clearCookies();
   for (let i = 1; i <= 4; i++) {
@@ -25,7 +25,7 @@ test("five wrong passwords lock the account in every browser", async () => {
 
   const second = await launch();
   contexts.push(second);
-  const other = second.pages()[0] ?? (await second.newPage());
+  const other = await firstPage(second);
   await signIn(other, email, "Sunny-Day-42");
   await other.getByText(/Too many attempts\. Please wait \d+ seconds before trying again\./).waitFor();
 });

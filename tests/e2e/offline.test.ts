@@ -1,7 +1,7 @@
 // Spec §8: a sign-in that cannot reach the server shows the network text, not a blank page.
 import { after, test } from "node:test";
 import type { BrowserContext } from "playwright-core";
-import { launch } from "./browser.ts";
+import { firstPage, launch } from "./browser.ts";
 
 let context: BrowserContext | undefined;
 after(async () => {
@@ -10,7 +10,7 @@ after(async () => {
 
 test("offline sign-in shows the network connection message with Try Again", async () => {
   context = await launch();
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await firstPage(context);
   await page.goto("/auth?mode=signin");
   await page.waitForLoadState("networkidle"); // hydrated: the form submits with fetch
   await page.getByLabel("Email").fill("demo@modelify.dev");

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, test } from "node:test";
 import type { BrowserContext } from "playwright-core";
-import { BASE_URL, launch, signIn } from "./browser.ts";
+import { BASE_URL, firstPage, launch, signIn } from "./browser.ts";
 
 let context: BrowserContext | undefined;
 after(async () => {
@@ -45,7 +45,7 @@ test("a reported model call appears on the overview, the usage tab and in the CS
   assert.deepEqual(await posted.json(), { accepted: 1 });
 
   context = await launch();
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await firstPage(context);
   await signIn(page, "demo@modelify.dev", "Modelify-Demo-2026");
   await page.waitForURL((url) => url.pathname === "/dashboard");
   // The consumer writes within about a second: reload until the report is there.
