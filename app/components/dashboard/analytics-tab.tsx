@@ -3,7 +3,7 @@ import { formatCount, formatDateTime, formatMs, formatUsd, formatUsdPrecise } fr
 import { SORTS, type ModelCategory, type ModelFigures, type Recommendation, type SortKey } from "~/lib/usage/models";
 import { withParams } from "../modal";
 import { buttonClass, Card, cx, LinkButton } from "../ui";
-import { EmptyState } from "./stat";
+import { EmptyState, StatCard } from "./stat";
 
 export const CATEGORIES = { all: "All Models", text: "Text & Chat", image: "Image Gen", code: "Code", analysis: "Analysis" } as const;
 export type CategoryFilter = keyof typeof CATEGORIES;
@@ -51,10 +51,10 @@ export function AnalyticsTab({ models, shown, recommendations, category, sort }:
       </div>
 
       <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <Summary title="Models used" value={String(models.length)} />
-        <Summary title="Requests" value={formatCount(requests)} />
-        <Summary title="Success rate" value={requests ? `${((successes / requests) * 100).toFixed(1)}%` : "—"} />
-        <Summary title="Total cost" value={formatUsd(cost)} />
+        <StatCard title="Models used" value={String(models.length)} />
+        <StatCard title="Requests" value={formatCount(requests)} />
+        <StatCard title="Success rate" value={requests ? `${((successes / requests) * 100).toFixed(1)}%` : "—"} />
+        <StatCard title="Total cost" value={formatUsd(cost)} />
       </div>
 
       <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
@@ -137,15 +137,6 @@ export function AnalyticsTab({ models, shown, recommendations, category, sort }:
         )}
       </Card>
     </>
-  );
-}
-
-function Summary({ title, value }: { title: string; value: string }) {
-  return (
-    <Card className="p-5">
-      <p className="text-sm font-medium text-slate-500">{title}</p>
-      <p className="mt-2 text-2xl font-semibold text-slate-900">{value}</p>
-    </Card>
   );
 }
 

@@ -5,7 +5,7 @@ import { formatChange, formatCount, formatDateTime, formatMs, formatUsd, formatU
 import type { DashboardData } from "~/routes/dashboard.server";
 import { BarChart, Ring } from "../charts";
 import { buttonClass, Card, cx, LinkButton } from "../ui";
-import { ChangeBadge, EmptyState, ProgressBar } from "./stat";
+import { ChangeBadge, EmptyState, ProgressBar, StatCard } from "./stat";
 
 export function OverviewTab({ dashboard, usage }: { dashboard: DashboardData; usage: OverviewUsage }) {
   const { subscription, insights } = dashboard;
@@ -98,8 +98,8 @@ export function OverviewTab({ dashboard, usage }: { dashboard: DashboardData; us
       </div>
 
       <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
-        <MiniCard title="Avg Response" value={formatMs(usage.avgResponseMs)} testId="avg-response" />
-        <MiniCard title="Success Rate" value={usage.successRate === null ? "—" : `${usage.successRate.toFixed(1)}%`} hint={`${formatCount(m.requests)} requests`} testId="success-rate" />
+        <StatCard title="Avg Response" value={formatMs(usage.avgResponseMs)} testId="avg-response" />
+        <StatCard title="Success Rate" value={usage.successRate === null ? "—" : `${usage.successRate.toFixed(1)}%`} hint={`${formatCount(m.requests)} requests`} testId="success-rate" />
         <Card className="p-5">
           <p className="text-sm font-medium text-slate-500">Budget Status</p>
           <p className="mt-2 text-lg font-semibold text-slate-900">
@@ -113,7 +113,7 @@ export function OverviewTab({ dashboard, usage }: { dashboard: DashboardData; us
             </Link>
           </div>
         </Card>
-        <MiniCard title="Conversations" value={formatCount(usage.conversations)} hint="this month" testId="conversations" />
+        <StatCard title="Conversations" value={formatCount(usage.conversations)} hint="this month" testId="conversations" />
         <Card className="p-5">
           <p className="text-sm font-medium text-slate-500">Model Analytics</p>
           <p className="mt-2 text-2xl font-semibold text-slate-900">{usage.modelCount}</p>
@@ -230,18 +230,6 @@ export function OverviewTab({ dashboard, usage }: { dashboard: DashboardData; us
         </Card>
       </div>
     </>
-  );
-}
-
-function MiniCard({ title, value, hint, testId }: { title: string; value: string; hint?: string; testId?: string }) {
-  return (
-    <Card className="p-5">
-      <p className="text-sm font-medium text-slate-500">{title}</p>
-      <p className="mt-2 text-2xl font-semibold text-slate-900" data-testid={testId}>
-        {value}
-      </p>
-      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
-    </Card>
   );
 }
 

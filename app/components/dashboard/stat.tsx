@@ -1,15 +1,15 @@
 import type { ReactNode } from "react";
 import { Card, cx } from "../ui";
 
-export function StatCard({ title, value, hint, children, className, testId }: { title: string; value: ReactNode; hint?: ReactNode; children?: ReactNode; className?: string; testId?: string }) {
+/** A small figure card: title, value and an optional hint line. */
+export function StatCard({ title, value, hint, testId }: { title: string; value: string; hint?: string; testId?: string }) {
   return (
-    <Card className={cx("p-5", className)}>
+    <Card className="p-5">
       <p className="text-sm font-medium text-slate-500">{title}</p>
-      <p className="mt-2 text-2xl font-semibold tracking-tight text-slate-900" data-testid={testId}>
+      <p className="mt-2 text-2xl font-semibold text-slate-900" data-testid={testId}>
         {value}
       </p>
-      {hint ? <p className="mt-1 text-sm text-slate-600">{hint}</p> : null}
-      {children}
+      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
     </Card>
   );
 }
