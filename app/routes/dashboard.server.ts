@@ -7,7 +7,6 @@ import { ENGAGEMENT, METRICS, USAGE_VIEWS, type UsageUi } from "~/components/das
 import { billingDeps } from "~/lib/billing/deps.server";
 import type { DashboardTab } from "~/lib/dashboard-tabs";
 import { readForm } from "~/lib/http.server";
-import { hasActiveSubscription } from "~/lib/subscriptions.server";
 import { modelAnalytics, overviewUsage, parseRange, usageTab } from "~/lib/usage/analytics.server";
 import { budgetFormSchema } from "~/lib/usage/budget";
 import { getBudget, saveBudget, spendSince } from "~/lib/usage/budget.server";
@@ -16,12 +15,11 @@ import { recommend, sortModels, SORTS, type SortKey } from "~/lib/usage/models";
 import { loadBilling, parseBillingView } from "./dashboard.billing.server";
 import type { SessionUser } from "~/lib/auth/session.server";
 import { PLAN } from "~/lib/constants";
-import type { Db } from "~/lib/db.server";
-import { schema } from "~/lib/db.server";
+import { schema, type Db } from "~/lib/db.server";
 import { formatDate } from "~/lib/format";
 import { displayName, emailLocalPart } from "~/lib/names";
 import { countsAsActive, statusLabel } from "~/lib/subscription-rules";
-import { getSubscription } from "~/lib/subscriptions.server";
+import { getSubscription, hasActiveSubscription } from "~/lib/subscriptions.server";
 
 export async function loadDashboard(db: Db, user: SessionUser, now = Date.now()) {
   const [profile, subscription] = await Promise.all([
