@@ -3,7 +3,7 @@ import { billingSnapshot, type BillingDeps } from "~/lib/billing/billing.server"
 import { isPaymentConfigured } from "~/lib/billing/stripe.server";
 import { PLAN } from "~/lib/constants";
 import { countsAsActive } from "~/lib/subscription-rules";
-import { getSubscription } from "~/lib/subscriptions.server";
+import type { SubscriptionRow } from "~/lib/subscriptions.server";
 
 export const BILLING_VIEWS = ["overview", "payment-methods", "invoices"] as const;
 export type BillingView = (typeof BILLING_VIEWS)[number];
@@ -12,8 +12,8 @@ export function parseBillingView(value: string | null): BillingView {
   return BILLING_VIEWS.find((v) => v === value) ?? "overview";
 }
 
-export async function loadBilling(deps: BillingDeps, user: SessionUser, view: BillingView, now = Date.now()) {
-  const [subscription, snapshot] = await Promise.all([getSubscription(deps.db, user.id), billingSnapshot(deps, user.id, { invoices: view === "invoices" })]);
+export async function loadBilling(deps: BillingDeps, user: SessionUser, view: BillingView, subscriptionRead: Promise<SubscriptionRow | undefined>, now = Date.now()) {
+  const [subscription, snapshot] = await Promise.all([subscriptionRead, billingSnapshot(deps, user.id, { invoices: view === "invoices" })]);
   const active = countsAsActive(subscription, now);
   const paid = subscription?.status === "active" || subscription?.status === "trial";
   // The real period end (or trial end) from Stripe, never a guess of "30 days from now".

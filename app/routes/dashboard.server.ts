@@ -19,13 +19,10 @@ import { schema, type Db } from "~/lib/db.server";
 import { formatDate } from "~/lib/format";
 import { displayName, emailLocalPart } from "~/lib/names";
 import { countsAsActive, statusLabel } from "~/lib/subscription-rules";
-import { getSubscription, hasActiveSubscription } from "~/lib/subscriptions.server";
+import type { SubscriptionRow } from "~/lib/subscriptions.server";
 
-export async function loadDashboard(db: Db, user: SessionUser, now = Date.now()) {
-  const [profile, subscription] = await Promise.all([
-    db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, user.id) }),
-    getSubscription(db, user.id),
-  ]);
+export async function loadDashboard(db: Db, user: SessionUser, subscriptionRead: Promise<SubscriptionRow | undefined>, now = Date.now()) {
+  const [profile, subscription] = await Promise.all([db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, user.id) }), subscriptionRead]);
   const active = countsAsActive(subscription, now);
   const paidStatus = subscription?.status === "active" || subscription?.status === "trial";
   const periodEnd = subscription?.status === "trial" ? (subscription.trialEnd ?? subscription.currentPeriodEnd) : subscription?.currentPeriodEnd;
@@ -65,14 +62,15 @@ export async function loadDashboard(db: Db, user: SessionUser, now = Date.now())
 
 export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;
 
-type TabArgs = { request: Request; context: Readonly<RouterContextProvider>; db: Db; user: SessionUser; url: URL };
+// subscriptionRead: the one read of the user's subscription, shared with loadDashboard.
+type TabArgs = { request: Request; context: Readonly<RouterContextProvider>; db: Db; user: SessionUser; url: URL; subscriptionRead: Promise<SubscriptionRow | undefined> };
 
 function pick<T extends Record<string, unknown>>(options: T, value: string | null, fallback: keyof T & string): keyof T & string {
   return value !== null && Object.hasOwn(options, value) ? value : fallback;
 }
 
 /** Only the data the open tab shows. */
-export async function loadTabContent(tab: DashboardTab, { request, context, db, user, url }: TabArgs) {
+export async function loadTabContent(tab: DashboardTab, { request, context, db, user, url, subscriptionRead }: TabArgs) {
   const q = (name: string) => url.searchParams.get(name);
   switch (tab) {
     case "overview":
@@ -82,7 +80,7 @@ export async function loadTabContent(tab: DashboardTab, { request, context, db, 
       return { tab, ui, data: await usageTab(db, user.id, parseRange(q("range"))) } as const;
     }
     case "analytics": {
-      if (!(await hasActiveSubscription(db, user.id))) return { tab, locked: true } as const;
+      if (!countsAsActive(await subscriptionRead, Date.now())) return { tab, locked: true } as const;
       const models = await modelAnalytics(db, user.id);
       const category = pick(CATEGORIES, q("category"), "all") as CategoryFilter;
       const sort = pick(SORTS, q("sort"), "usage") as SortKey;
@@ -104,7 +102,7 @@ export async function loadTabContent(tab: DashboardTab, { request, context, db, 
       return { tab, view } as const;
     }
     case "billing":
-      return { tab, billing: await loadBilling(billingDeps(request, context), user, parseBillingView(q("view"))) } as const;
+      return { tab, billing: await loadBilling(billingDeps(request, context), user, parseBillingView(q("view")), subscriptionRead) } as const;
     case "debug":
       return { tab } as const;
     default:

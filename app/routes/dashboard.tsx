@@ -7,6 +7,7 @@ import { SignOutDialog } from "~/components/dashboard/sign-out-dialog";
 import { Card, cx, LinkButton, Logo } from "~/components/ui";
 import { getCloudflare, requireUser } from "~/lib/auth/request.server";
 import { getDb } from "~/lib/db.server";
+import { getSubscription } from "~/lib/subscriptions.server";
 import { DASHBOARD_TABS, parseTab, type DashboardTab } from "~/lib/dashboard-tabs";
 import { loadDashboard, loadTabContent, saveBudgetAction } from "./dashboard.server";
 import { AnalyticsTab, PremiumFeature } from "~/components/dashboard/analytics-tab";
@@ -39,7 +40,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   const tab = parseTab(requested, user.role);
   const db = getDb(getCloudflare(context).env.DB);
-  const [dashboard, content] = await Promise.all([loadDashboard(db, user), loadTabContent(tab, { request, context, db, user, url })]);
+  const subscriptionRead = getSubscription(db, user.id);
+  const [dashboard, content] = await Promise.all([loadDashboard(db, user, subscriptionRead), loadTabContent(tab, { request, context, db, user, url, subscriptionRead })]);
   return { tab, dashboard, content, confirmSignOut: url.searchParams.get("confirm") === "signout" };
 }
 
