@@ -165,7 +165,7 @@ try {
   const md = `# Benchmarks
 
 Run with \`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, local workerd
-(\`vite preview\` of the production build), ${CONCURRENCY} concurrent clients, ${DURATION_MS / 1000} s per load test. Everything below ran in this one process, side by side.
+(the production build on \`wrangler dev\`), ${CONCURRENCY} concurrent clients, ${DURATION_MS / 1000} s per load test. Everything below ran in this one process, side by side.
 
 ## 1. Usage ingestion against an empty Worker route
 

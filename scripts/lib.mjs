@@ -70,6 +70,28 @@ export function setDevVars(file, changes) {
   writeFileSync(file, Object.entries(vars).map(([k, v]) => `${k}=${v}`).join("\n") + "\n");
 }
 
+/**
+ * Serves the built site and queue consumer on workerd through `wrangler dev`, both Workers in
+ * one process sharing the local D1/KV/R2/Queue state. Not `vite preview`: its Node proxy
+ * (undici into workerd) answers `500 fetch failed` when the Worker responds without reading a
+ * request body (docs/decisions/0007-serving-the-build-locally.md).
+ */
+export function serveBuiltWorkers({ port, stateDir = ".wrangler/state", env = process.env, ...options }) {
+  const args = [
+    "dev",
+    "--config", "build/server/wrangler.json",
+    "--config", "dist/modelify_consumer/wrangler.json",
+    "--port", String(port),
+    "--ip", "localhost",
+    "--persist-to", stateDir,
+    "--show-interactive-dev-session=false",
+    "--test-scheduled",
+    "--log-level", "warn",
+  ];
+  // No internet here: skip the request.cf download (a placeholder is used either way).
+  return spawn("wrangler", args, { env: { ...env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }, ...options });
+}
+
 /** Applies the D1 migrations and the seed to the local state (default .wrangler/state). */
 export async function migrateAndSeed(persistTo) {
   const persist = persistTo ? ["--persist-to", persistTo] : [];

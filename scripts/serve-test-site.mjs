@@ -1,9 +1,8 @@
 // Starts the built site on a free port with a throwaway local state (migrated and seeded),
 // for the browser tests and the benchmarks. Returns { baseUrl, stop }.
-import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { ensureDevVars, LOCAL_STRIPE, migrateAndSeed, readDevVars, setDevVars } from "./lib.mjs";
+import { ensureDevVars, LOCAL_STRIPE, migrateAndSeed, readDevVars, serveBuiltWorkers, setDevVars } from "./lib.mjs";
 import { startStripeStandin } from "./stripe-standin/server.mjs";
 
 function freePort() {
@@ -38,18 +37,14 @@ export async function serveTestSite({ stateDir = ".wrangler/e2e-state", beforeSt
   // Extra fixtures (the benchmarks' large accounts) go in before workerd opens the database.
   if (beforeStart) await beforeStart(stateDir);
   const port = await freePort();
-  // A Stripe stand-in of its own, wired into the built Workers' secrets (vite preview reads them).
+  // A Stripe stand-in of its own, wired into the built Workers' secrets (wrangler dev reads them).
   // All local vars are written, not only Stripe's: a build made before .dev.vars existed (a fresh
   // clone running `npm test` first) carries none of them.
   const standin = await startStripeStandin({ port: 0, webhookUrl: `http://localhost:${port}/api/stripe/webhook`, webhookSecret: LOCAL_STRIPE.STRIPE_WEBHOOK_SECRET });
   for (const file of ["build/server/.dev.vars", "dist/modelify_consumer/.dev.vars"]) {
     setDevVars(file, { ...readDevVars(".dev.vars"), ...LOCAL_STRIPE, STRIPE_API_BASE: standin.url });
   }
-  const child = spawn("vite", ["preview", "--port", String(port), "--strictPort"], {
-    env: { ...process.env, PORT: String(port), MODELIFY_STATE_DIR: stateDir },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+  const child = serveBuiltWorkers({ port, stateDir, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let log = "";
   child.stdout.on("data", (d) => (log += d));
   child.stderr.on("data", (d) => (log += d));

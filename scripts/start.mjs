@@ -1,7 +1,6 @@
 // `npm start`: set up, build, then serve the site (and, unless real Stripe keys are
 // configured, the local Stripe stand-in) at http://localhost:$PORT (default 8787).
-import { spawn } from "node:child_process";
-import { ensureDevVars, migrateAndSeed, readDevVars, run } from "./lib.mjs";
+import { ensureDevVars, migrateAndSeed, readDevVars, run, serveBuiltWorkers } from "./lib.mjs";
 import { startStripeStandin } from "./stripe-standin/server.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
@@ -21,16 +20,16 @@ if (vars.STRIPE_API_BASE) {
   console.log(`Stripe stand-in at ${standin.url} (test card 4242 4242 4242 4242)`);
 }
 
-const preview = spawn("vite", ["preview", "--port", String(port), "--strictPort"], { stdio: "inherit" });
+const server = serveBuiltWorkers({ port, stdio: "inherit" });
 console.log(`\nModelify: http://localhost:${port}  (demo@modelify.dev / Modelify-Demo-2026, mail at /dev/outbox)\n`);
 const stop = async () => {
-  preview.kill("SIGTERM");
+  server.kill("SIGTERM");
   await standin?.close();
   process.exit(0);
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
-preview.on("exit", async (code) => {
+server.on("exit", async (code) => {
   await standin?.close();
   process.exit(code ?? 0);
 });
