@@ -64,6 +64,10 @@ export const oneTimeTokens = sqliteTable(
     userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
     type: text("type", { enum: ["signup", "recovery"] }).notNull(),
     tokenHash: text("token_hash").notNull().unique(),
+    // Sign-up links: SHA-256 of a nonce held in an HttpOnly cookie by the browser that proved the
+    // pending password (it signed up, or signed in to the unconfirmed account). That browser
+    // confirms with one click; any other must type the password (no account pre-hijacking).
+    proofHash: text("proof_hash"),
     expiresAt: integer("expires_at").notNull(),
     usedAt: integer("used_at"),
     createdAt: createdAt(),
@@ -167,11 +171,12 @@ export const activationKeys = sqliteTable(
   (t) => [index("activation_keys_user_idx").on(t.userId)],
 );
 
-// One row per model call reported by the desktop app; id is the client's report_id.
+// One row per model call reported by the desktop app; id is the client's report_id, unique per
+// user (one user's ids can never shadow another's reports).
 export const modelUsage = sqliteTable(
   "model_usage",
   {
-    id: text("id").primaryKey(),
+    id: text("id").notNull(),
     userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
     modelName: text("model_name").notNull(),
     modelProvider: text("model_provider").notNull(),
@@ -193,7 +198,11 @@ export const modelUsage = sqliteTable(
     // the rows it inserted, so a redelivered report can never be counted twice.
     ingestBatch: text("ingest_batch"),
   },
-  (t) => [index("model_usage_user_time_idx").on(t.userId, t.occurredAt), index("model_usage_ingest_idx").on(t.ingestBatch)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.id] }),
+    index("model_usage_user_time_idx").on(t.userId, t.occurredAt),
+    index("model_usage_ingest_idx").on(t.ingestBatch),
+  ],
 );
 
 export const secureUsageReports = sqliteTable(
@@ -324,16 +333,44 @@ export const processedMessages = sqliteTable("processed_messages", {
   processedAt: integer("processed_at").notNull().default(now),
 });
 
-// Every change an admin makes to someone's subscription outside Stripe.
+// Every change an admin makes to someone's subscription outside Stripe, and what the system does
+// on its own behalf (actor null), such as cancelling a second live subscription.
 export const auditLog = sqliteTable(
   "audit_log",
   {
     id: text("id").primaryKey(),
-    actorUserId: text("actor_user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "cascade" }),
     targetUserId: text("target_user_id").references(() => users.id, { onDelete: "set null" }),
     action: text("action").notNull(),
     details: text("details", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
   },
   (t) => [index("audit_log_target_idx").on(t.targetUserId, t.createdAt)],
+);
+
+// Atomic attempt counters (sign-in and sign-up lockouts, per-IP guards, mail caps): one row per
+// key, updated by a single INSERT … ON CONFLICT DO UPDATE … RETURNING, so parallel requests never
+// lose a count (docs/decisions/0003-lockouts-in-kv.md). Expired rows are swept hourly.
+export const attemptCounters = sqliteTable(
+  "attempt_counters",
+  {
+    key: text("key").primaryKey(),
+    count: integer("count").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("attempt_counters_expiry_idx").on(t.expiresAt)],
+);
+
+// Stripe Checkout Sessions we opened, so a second click reuses the open one instead of starting
+// a second subscription (and a second trial).
+export const checkoutSessions = sqliteTable(
+  "checkout_sessions",
+  {
+    id: text("id").primaryKey(), // Stripe's cs_… id
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("checkout_sessions_user_idx").on(t.userId, t.createdAt)],
 );

@@ -3,6 +3,7 @@ import { cloudflareContext } from "~/context";
 import { getDb } from "~/lib/db.server";
 import { sweepInactiveSessions } from "~/lib/auth/session.server";
 import { countingD1, type QueryCounter } from "~/lib/d1-counter";
+import { sweepExpiredCounters } from "~/lib/limits/counters.server";
 
 const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
@@ -26,9 +27,10 @@ export default {
   },
 
   async scheduled(_controller, env, ctx) {
+    const db = getDb(env.DB);
     ctx.waitUntil(
-      sweepInactiveSessions(getDb(env.DB)).then((revoked) => {
-        if (revoked > 0) console.log(JSON.stringify({ event: "inactivity_sweep", revoked }));
+      Promise.all([sweepInactiveSessions(db), sweepExpiredCounters(db)]).then(([revoked, counters]) => {
+        console.log(JSON.stringify({ event: "hourly_sweep", revoked, counters }));
       }),
     );
   },

@@ -37,6 +37,21 @@ export const LOCKOUT = {
   signUp: { maxFailures: 3, lockMs: 30 * MINUTE }, // locked after more than 3
 } as const;
 
+// Not in the spec: the per-address guard. Many people share an IP (offices, mobile carriers), so
+// it never refuses; after this many failures from one address in the window, each attempt from
+// it waits delayMs before it is checked.
+export const IP_GUARD = {
+  signIn: { failures: 30, windowMs: 15 * MINUTE, delayMs: 2 * SECOND },
+  signUp: { failures: 30, windowMs: 30 * MINUTE, delayMs: 2 * SECOND },
+} as const;
+
+// Not in the spec: caps on requests that send e-mail (sign-up, password reset), so nobody can use
+// us to flood inboxes. Over a cap the answer stays the same generic one; the mail is not sent.
+export const MAIL_CAP = {
+  perIp: { limit: 20, windowMs: 1 * HOUR },
+  confirmationsPerAddress: { limit: 5, windowMs: 1 * HOUR },
+} as const;
+
 export const INACTIVITY_LIMIT_MS = 720 * HOUR; // 30 days
 export const ACTIVITY_UPDATE_INTERVAL_MS = 30 * MINUTE;
 

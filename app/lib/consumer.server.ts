@@ -3,6 +3,7 @@ import type { Db } from "./db.server";
 import { schema } from "./db.server";
 import type { AppEnv } from "./env.server";
 import { eq } from "drizzle-orm";
+import { handleRecoveryMessage, handleSignUpMessage } from "./auth/accounts.server";
 import { getStripe } from "./billing/stripe.server";
 import { subscriptionUpsert } from "./billing/sync.server";
 import { deliverMail } from "./mail/mail.server";
@@ -40,6 +41,12 @@ export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<u
         case "stripe.event":
           await handleStripeEvent(deps, parsed.data);
           break;
+        case "account.signup":
+          await handleSignUpMessage({ db: deps.db, queue: requireQueue(deps) }, parsed.data);
+          break;
+        case "account.recovery":
+          await handleRecoveryMessage({ db: deps.db, queue: requireQueue(deps) }, parsed.data);
+          break;
       }
       message.ack();
     } catch (error) {
@@ -74,6 +81,11 @@ async function handleUsage(deps: ConsumerDeps, usage: Array<{ message: Message<u
       console.error(JSON.stringify({ event: "budget_alert_check_failed", error: String(error) }));
     }
   }
+}
+
+function requireQueue(deps: ConsumerDeps): Queue {
+  if (!deps.queue) throw new Error("The consumer needs its queue binding to send account e-mails");
+  return deps.queue;
 }
 
 async function single(message: Message<unknown>, run: () => Promise<void>) {

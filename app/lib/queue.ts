@@ -40,10 +40,54 @@ export const secureUsageMessageSchema = z.object({
   report: secureReportSchema(),
 });
 
-export const queueMessageSchema = z.discriminatedUnion("type", [mailMessageSchema, stripeEventMessageSchema, usageMessageSchema, secureUsageMessageSchema]);
+// The forms' rule (spec: an address contains @), so every accepted form is a valid message.
+const accountEmail = z.string().max(254).regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u);
+const hexDigest = z.string().regex(/^[0-9a-f]{64}$/);
+const passwordHash = z.string().regex(/^pbkdf2_sha256\$\d{1,6}\$[A-Za-z0-9_-]{1,64}\$[A-Za-z0-9_-]{1,128}$/);
+
+// A valid sign-up form. The site answers every sign-up the same way, whether the address has an
+// account or not, and leaves the lookup to the consumer, so neither the answer, its headers, its
+// timing nor its database work tells anyone which addresses are registered. Only hashes travel.
+export const signUpMessageSchema = z.object({
+  type: z.literal("account.signup"),
+  id: z.uuid(),
+  email: accountEmail,
+  passwordHash,
+  // The browser that submitted the form holds the nonce behind this hash in an HttpOnly cookie.
+  proofHash: hexDigest,
+  metadata: z.object({
+    first_name: z.string().max(100),
+    last_name: z.string().max(100),
+    initial: z.string().max(10).nullable(),
+    phone_number: z.string().max(40),
+    security_question: z.string().max(64),
+    security_answer_hash: passwordHash,
+  }),
+  origin: z.url(),
+  submittedAt: z.number().int().positive(),
+});
+
+// A forgot-password request, answered generically by the site for the same reason.
+export const recoveryMessageSchema = z.object({
+  type: z.literal("account.recovery"),
+  id: z.uuid(),
+  email: accountEmail,
+  origin: z.url(),
+});
+
+export const queueMessageSchema = z.discriminatedUnion("type", [
+  mailMessageSchema,
+  stripeEventMessageSchema,
+  usageMessageSchema,
+  secureUsageMessageSchema,
+  signUpMessageSchema,
+  recoveryMessageSchema,
+]);
 
 export type MailMessage = z.infer<typeof mailMessageSchema>;
 export type StripeEventMessage = z.infer<typeof stripeEventMessageSchema>;
 export type UsageMessage = z.input<typeof usageMessageSchema>;
 export type SecureUsageMessage = z.input<typeof secureUsageMessageSchema>;
 export type QueueMessage = z.infer<typeof queueMessageSchema>;
+export type SignUpMessage = z.infer<typeof signUpMessageSchema>;
+export type RecoveryMessage = z.infer<typeof recoveryMessageSchema>;

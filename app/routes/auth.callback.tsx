@@ -5,12 +5,15 @@ import { useEffect, useRef } from "react";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/auth.callback";
 import { AuthShell } from "~/components/auth-shell";
-import { Alert, Button, LinkButton, Spinner } from "~/components/ui";
-import { confirmSignUp } from "~/lib/auth/accounts.server";
+import { FormField } from "~/components/form-field";
+import { Alert, Button, Input, LinkButton, Spinner } from "~/components/ui";
+import { confirmSignUp, signUpLinkState } from "~/lib/auth/accounts.server";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { peekOneTimeToken } from "~/lib/auth/one-time-tokens.server";
 import { authDeps, getAuth, getCloudflare, headersWithCookies, signedInCookies } from "~/lib/auth/request.server";
 import { recoveryCookie } from "~/lib/auth/recovery.server";
+import { readSignUpProofHash } from "~/lib/auth/signup-proof.server";
+import { PASSWORD } from "~/lib/constants";
 import { getDb } from "~/lib/db.server";
 import { formErrorResult, readForm } from "~/lib/http.server";
 
@@ -37,11 +40,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw redirect("/auth/reset-password", { headers });
   }
   if ((type === "signup" || type === "signin") && token) {
-    if (!(await peekOneTimeToken(db, "signup", token))) {
+    const link = await signUpLinkState(db, token, await readSignUpProofHash(request));
+    if (link === "invalid") {
       if (user) throw redirect("/dashboard");
       return { state: "error" as const, message: M.invalidConfirmationLink };
     }
-    return { state: "confirm" as const, type, token };
+    // "password": this browser did not sign up for this link, so it must prove the password.
+    return { state: link === "ready" ? ("confirm" as const) : ("password" as const), type, token };
   }
   if (type === "email_confirmation" && user) throw redirect("/dashboard");
   throw redirect(user ? "/dashboard" : "/auth");
@@ -49,20 +54,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
-  if (!read.ok) return data({ result: formErrorResult(read.message) }, { status: read.status });
+  if (!read.ok) return data({ result: formErrorResult(read.message), needsPassword: false }, { status: read.status });
   const token = read.formData.get("token");
   if (typeof token !== "string" || token.length === 0 || token.length > TOKEN_MAX) {
-    return data({ result: formErrorResult(M.invalidConfirmationLink) }, { status: 400 });
+    return data({ result: formErrorResult(M.invalidConfirmationLink), needsPassword: false }, { status: 400 });
   }
-  const outcome = await confirmSignUp(authDeps(request, context), token);
-  if (!outcome.ok) return data({ result: formErrorResult(outcome.error) }, { status: 400 });
+  const password = read.formData.get("password");
+  const outcome = await confirmSignUp(authDeps(request, context), token, {
+    proofHash: await readSignUpProofHash(request),
+    password: typeof password === "string" && password.length <= PASSWORD.maxLength ? password : null,
+  });
+  if (!outcome.ok) {
+    return data({ result: formErrorResult(outcome.error), needsPassword: "needsPassword" in outcome }, { status: outcome.status });
+  }
   throw redirect("/dashboard", { headers: headersWithCookies(signedInCookies(new URL(request.url), outcome.tokens)) });
 }
 
 export default function AuthCallback({ loaderData, actionData }: Route.ComponentProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const actionError = actionData?.result.error[""]?.[0];
-  const state = actionError ? "error" : loaderData.state;
+  const state = actionData?.needsPassword ? "password" : actionError ? "error" : loaderData.state;
 
   useEffect(() => {
     if (state === "confirm") formRef.current?.requestSubmit();
@@ -80,7 +91,24 @@ export default function AuthCallback({ loaderData, actionData }: Route.Component
     );
   }
 
-  const token = loaderData.state === "confirm" ? loaderData.token : "";
+  const token = loaderData.state === "confirm" || loaderData.state === "password" ? loaderData.token : "";
+  if (state === "password") {
+    return (
+      <AuthShell title="Confirm Your E-mail" subtitle={M.confirmWithPassword}>
+        <Form method="post" className="space-y-4">
+          {actionError && actionError !== M.confirmWithPassword ? <Alert tone="error">{actionError}</Alert> : null}
+          <input type="hidden" name="token" value={token} />
+          <FormField label="Password" htmlFor="confirm-password" errorId="confirm-password-error">
+            <Input id="confirm-password" name="password" type="password" autoComplete="current-password" required maxLength={PASSWORD.maxLength} />
+          </FormField>
+          <Button type="submit" className="w-full" size="lg">
+            Confirm and Sign In
+          </Button>
+        </Form>
+      </AuthShell>
+    );
+  }
+
   return (
     <AuthShell title="Completing Authentication...">
       <div className="flex flex-col items-center gap-4">

@@ -3,9 +3,11 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import type { RouterContextProvider } from "react-router";
-import { lockedFailure, recordSignUpFailure, requestPasswordReset, signIn, signUp } from "~/lib/auth/accounts.server";
+import { signIn, submitPasswordReset, submitSignUp } from "~/lib/auth/accounts.server";
+import { beginAttempt, failAttempt, isRefusal, succeedAttempt } from "~/lib/auth/lockout";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { authDeps, headersWithCookies, signedInCookies } from "~/lib/auth/request.server";
+import { signUpProofCookie } from "~/lib/auth/signup-proof.server";
 import { forgotPasswordSchema, signInSchema, signUpSchema } from "~/lib/auth/validation";
 import { formErrorResult, readForm } from "~/lib/http.server";
 export { parseMode, type AuthMode } from "~/lib/auth/modes";
@@ -31,6 +33,7 @@ export async function authAction(request: Request, context: Readonly<RouterConte
   if (!read.ok) return reply({ result: formErrorResult(read.message) }, { status: read.status });
   const { formData } = read;
   const deps = authDeps(request, context);
+  const url = new URL(request.url);
   const intent = formData.get("intent");
   const rawEmail = typeof formData.get("email") === "string" ? String(formData.get("email")).trim().toLowerCase().slice(0, 254) : undefined;
 
@@ -38,33 +41,52 @@ export async function authAction(request: Request, context: Readonly<RouterConte
     const submission = parseWithZod(formData, { schema: signInSchema });
     if (submission.status !== "success") return reply({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
     const outcome = await attempt(() => signIn(deps, { ...submission.value, client: "web" }), M.signInUnexpected);
-    if (!outcome.ok) return reply({ result: submission.reply({ formErrors: [outcome.error], hideFields: ["password"] }) }, { status: outcome.status });
-    const destination = destinationFor(new URL(request.url));
+    if (!outcome.ok) {
+      // An unconfirmed account's fresh link is bound to this browser (it just proved the password).
+      const proof = "proofNonce" in outcome && outcome.proofNonce ? [signUpProofCookie(url, outcome.proofNonce)] : [];
+      return reply(
+        { result: submission.reply({ formErrors: [outcome.error], hideFields: ["password"] }) },
+        { status: outcome.status, headers: headersWithCookies(proof) },
+      );
+    }
+    const destination = destinationFor(url);
     return reply(
       { result: submission.reply({ resetForm: true }), success: { kind: "signin", destination, returning: outcome.returning } },
-      { headers: headersWithCookies(signedInCookies(new URL(request.url), outcome.tokens)) },
+      { headers: headersWithCookies(signedInCookies(url, outcome.tokens)) },
     );
   }
 
   if (intent === "signup") {
-    const locked = await lockedFailure(deps, "signUp", rawEmail);
-    if (locked) return reply({ result: formErrorResult(locked.error) }, { status: 429 });
+    // The attempt is counted before the form is checked, so parallel invalid forms cannot slip
+    // past the lock; a valid form gives its count back.
+    const started = await attempt(() => beginAttempt(deps.db, "signUp", { email: rawEmail, ip: deps.ip }), M.signUpUnexpected);
+    if ("ok" in started) return reply({ result: formErrorResult(started.error) }, { status: started.status });
+    if (isRefusal(started)) return reply({ result: formErrorResult(M.waitSeconds(started.retryAfterSeconds)) }, { status: 429 });
     const submission = parseWithZod(formData, { schema: signUpSchema });
     if (submission.status !== "success") {
-      const lockMessage = await recordSignUpFailure(deps, rawEmail);
+      const { locked } = await failAttempt(deps.db, started);
       const result = submission.reply({ hideFields: ["password", "confirmPassword", "securityAnswer"] });
-      if (lockMessage) return reply({ result: { ...result, error: { ...result.error, "": [lockMessage] } } }, { status: 429 });
+      if (locked) return reply({ result: { ...result, error: { ...result.error, "": [M.signUpLocked] } } }, { status: 429 });
       return reply({ result }, { status: 400 });
     }
-    const created = await attempt(() => signUp(deps, submission.value), M.signUpUnexpected);
+    const created = await attempt(async () => {
+      await succeedAttempt(deps.db, started);
+      return { ok: true as const, ...(await submitSignUp(deps, submission.value)) };
+    }, M.signUpUnexpected);
     if (!created.ok) return reply({ result: formErrorResult(created.error) }, { status: created.status });
-    return reply({ result: submission.reply({ resetForm: true }), success: { kind: "signup" } });
+    return reply(
+      { result: submission.reply({ resetForm: true }), success: { kind: "signup" } },
+      { headers: headersWithCookies([signUpProofCookie(url, created.proofNonce)]) },
+    );
   }
 
   if (intent === "forgot-password") {
     const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
     if (submission.status !== "success") return reply({ result: submission.reply() }, { status: 400 });
-    const sent = await attempt(() => requestPasswordReset(deps, submission.value.email), M.resetEmailFailed);
+    const sent = await attempt(async () => {
+      await submitPasswordReset(deps, submission.value.email);
+      return { ok: true as const };
+    }, M.resetEmailFailed);
     if (!sent.ok) return reply({ result: submission.reply({ formErrors: [sent.error] }) }, { status: sent.status });
     return reply({ result: submission.reply({ resetForm: true }), success: { kind: "reset", message: M.resetEmailSent } });
   }

@@ -4,9 +4,8 @@ import { describe, expect, it } from "vitest";
 import worker from "../worker";
 import { BILLING_MESSAGES as B } from "~/lib/billing/messages";
 import { hashSecret } from "~/lib/auth/password";
-import { insertUser } from "~/lib/auth/users.server";
 import { schema } from "~/lib/db.server";
-import { Browser, createConfirmedUser, db, STRONG_PASSWORD, uniqueEmail } from "./helpers";
+import { Browser, createConfirmedUser, db, insertUser, STRONG_PASSWORD, uniqueEmail } from "./helpers";
 import { control, deliver, eventsFor, payCheckout, processedCount, signedWebhook, STANDIN, standin, waitProcessed } from "./stripe-helpers";
 
 async function userIdOf(email: string) {
@@ -287,7 +286,7 @@ describe("debug tools are for admins only", () => {
 
   it("lets an admin grant a year, with an audit entry", async () => {
     const adminEmail = uniqueEmail("admin");
-    const admin = await insertUser(db, { email: adminEmail, passwordHash: await hashSecret(STRONG_PASSWORD), metadata: {}, role: "admin", confirmed: true });
+    const admin = await insertUser({ email: adminEmail, passwordHash: await hashSecret(STRONG_PASSWORD), metadata: {}, role: "admin", confirmed: true });
     const browser = new Browser();
     await browser.post("/auth?mode=signin", { intent: "signin", email: adminEmail, password: STRONG_PASSWORD });
     const { email } = await createConfirmedUser();

@@ -2,6 +2,7 @@
 import { env, SELF } from "cloudflare:test";
 import { desc, eq } from "drizzle-orm";
 import { getDb, schema } from "~/lib/db.server";
+import type { SignUpMetadata } from "~drizzle/schema";
 
 export const ORIGIN = "http://localhost";
 export const db = getDb(env.DB);
@@ -116,4 +117,23 @@ export async function createConfirmedUser(email = uniqueEmail()) {
 
 export async function bodyText(response: Response) {
   return await response.text();
+}
+
+/** A user row written straight to D1 (admins, fixtures), the way the seed script does. */
+export async function insertUser(input: { email: string; passwordHash: string; metadata: SignUpMetadata; role?: "user" | "admin"; confirmed?: boolean }) {
+  const now = Date.now();
+  const [row] = await db
+    .insert(schema.users)
+    .values({
+      id: crypto.randomUUID(),
+      email: input.email.toLowerCase(),
+      passwordHash: input.passwordHash,
+      metadata: input.metadata,
+      role: input.role ?? "user",
+      emailConfirmedAt: input.confirmed ? now : null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return row!;
 }

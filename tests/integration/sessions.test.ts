@@ -5,7 +5,7 @@ import worker from "../worker";
 import { signAccessToken } from "~/lib/auth/jwt";
 import { INACTIVITY_LIMIT_MS, SESSION } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
-import { Browser, createConfirmedUser, db, STRONG_PASSWORD } from "./helpers";
+import { Browser, createConfirmedUser, db, STRONG_PASSWORD, waitForMail } from "./helpers";
 
 const SECRET = (env as unknown as { JWT_SECRET: string }).JWT_SECRET;
 
@@ -178,6 +178,7 @@ describe("desktop API tokens", () => {
       intent: "signup", firstName: "A", lastName: "B", email: unconfirmed, phoneNumber: "5551234567",
       securityQuestion: "first_pet", securityAnswer: "abc", password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD,
     });
+    await waitForMail(unconfirmed, /Confirm your Modelify account/); // the consumer has created the account
     const early = await apiToken(unconfirmed);
     expect(early).toEqual({ status: 403, body: { error: "Please check your email and click the confirmation link before signing in." } });
   });

@@ -3,9 +3,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import worker from "../worker";
 import { hashSecret } from "~/lib/auth/password";
-import { insertUser } from "~/lib/auth/users.server";
 import { schema } from "~/lib/db.server";
-import { Browser, createConfirmedUser, db, ORIGIN, STRONG_PASSWORD, uniqueEmail } from "./helpers";
+import { Browser, createConfirmedUser, db, insertUser, ORIGIN, STRONG_PASSWORD, uniqueEmail } from "./helpers";
 
 const incoming = (url: string) => new Request(url) as unknown as Request<unknown, IncomingRequestCfProperties>;
 
@@ -89,7 +88,7 @@ describe("dashboard shell", () => {
     expect(await (await browser.get("/dashboard")).text()).not.toContain("tab=debug");
 
     const email = uniqueEmail("admin");
-    await insertUser(db, { email, passwordHash: await hashSecret(STRONG_PASSWORD), metadata: { first_name: "Ada" }, role: "admin", confirmed: true });
+    await insertUser({ email, passwordHash: await hashSecret(STRONG_PASSWORD), metadata: { first_name: "Ada" }, role: "admin", confirmed: true });
     const admin = new Browser();
     await admin.post("/auth?mode=signin", { intent: "signin", email, password: STRONG_PASSWORD });
     const asAdmin = await (await admin.get("/dashboard?tab=debug")).text();

@@ -1,25 +1,33 @@
-// The account flows of spec §4/§5/§8, shared by the web forms and the desktop API.
-import { ONE_TIME_TOKEN } from "../constants";
+// The account flows of spec §4/§5/§8, shared by the web forms, the desktop API and the queue
+// consumer (which does the address-dependent half of sign-up and password reset).
+import { and, eq, isNull, lte } from "drizzle-orm";
+import { MAIL_CAP, ONE_TIME_TOKEN } from "../constants";
+import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
+import { schema } from "../db.server";
 import type { AppEnv } from "../env.server";
+import { countEvent } from "../limits/counters.server";
 import { enqueueMail } from "../mail/mail.server";
 import { alreadyRegisteredMail, confirmationMail, passwordResetMail } from "../mail/templates";
+import type { RecoveryMessage, SignUpMessage } from "../queue";
 import { AUTH_MESSAGES as M } from "./messages";
+import { beginAttempt, clearSignInLock, failAttempt, ipSubject, isRefusal, succeedAttempt, type Attempt } from "./lockout";
 import {
   consumeOneTimeToken,
   expireUnusedTokens,
   issueOneTimeToken,
   latestTokenIssuedAt,
+  peekOneTimeToken,
+  prepareOneTimeToken,
 } from "./one-time-tokens.server";
-import { clearFailures, lockedForSeconds, lockoutKeys, recordFailure, type LockoutScope } from "./lockout";
 import { hashSecret, normaliseSecurityAnswer, verifyAgainstDummy, verifySecret } from "./password";
 import { createSession, revokeUserSessions, type IssuedTokens, type SessionClient } from "./session.server";
-import { findUserByEmail, findUserById, insertUser, markEmailConfirmed, recordSignIn, setPasswordHash, type UserRow } from "./users.server";
+import { newSignUpProof } from "./signup-proof.server";
+import { findUserByEmail, findUserById, markEmailConfirmed, recordSignIn, setPasswordHash, type UserRow } from "./users.server";
 import { normalisePhone } from "./validation";
 
 export type AuthDeps = {
   db: Db;
-  kv: KVNamespace;
   queue: Queue;
   env: AppEnv;
   /** Origin for links in e-mails: APP_URL when configured, else the request's own origin. */
@@ -30,59 +38,70 @@ export type AuthDeps = {
 
 export type Failure = { ok: false; status: 400 | 401 | 403 | 429; error: string };
 
-export async function lockedFailure(deps: AuthDeps, scope: LockoutScope, email?: string): Promise<Failure | null> {
-  const seconds = await lockedForSeconds(deps.kv, await lockoutKeys(scope, { email, ip: deps.ip }));
-  return seconds > 0 ? { ok: false, status: 429, error: M.waitSeconds(seconds) } : null;
-}
+const refused = (seconds: number): Failure => ({ ok: false, status: 429, error: M.waitSeconds(seconds) });
 
-/** Counts a rejected sign-up; the attempt that crosses the limit gets the lock message. */
-export async function recordSignUpFailure(deps: AuthDeps, email?: string): Promise<string | null> {
-  const locked = await recordFailure(deps.kv, "signUp", await lockoutKeys("signUp", { email, ip: deps.ip }));
-  return locked.length ? M.signUpLocked : null;
-}
-
-function link(deps: AuthDeps, path: string, params: Record<string, string>) {
-  const url = new URL(path, deps.origin);
+function link(origin: string, path: string, params: Record<string, string>) {
+  const url = new URL(path, origin);
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   return url.toString();
 }
 
-async function sendConfirmation(deps: AuthDeps, user: UserRow) {
-  const token = await issueOneTimeToken(deps.db, user.id, "signup", ONE_TIME_TOKEN.signupTtlMs);
-  await enqueueMail(deps.queue, confirmationMail(user.email, link(deps, "/auth/callback", { type: "signup", token })));
+/** Every request that can send an e-mail counts against its client's hourly cap. */
+async function withinMailCap(deps: Pick<AuthDeps, "db" | "ip">): Promise<boolean> {
+  if (!deps.ip) return true;
+  const { count } = await countEvent(deps.db, `mail:ip:${ipSubject(deps.ip)}`, MAIL_CAP.perIp.windowMs);
+  return count <= MAIL_CAP.perIp.limit;
 }
 
+// ---------------------------------------------------------------------------------- sign-in
+
 export type SignInSuccess = { ok: true; user: UserRow; tokens: IssuedTokens; returning: boolean };
+/** An unconfirmed account: a fresh link was e-mailed, bound to this browser by `proofNonce`. */
+export type Unconfirmed = Failure & { status: 403; proofNonce?: string };
 
 export async function signIn(
   deps: AuthDeps,
   input: { email: string; password: string; client: SessionClient },
-): Promise<SignInSuccess | Failure> {
-  const keys = await lockoutKeys("signIn", { email: input.email, ip: deps.ip });
-  const wait = await lockedForSeconds(deps.kv, keys);
-  if (wait > 0) return { ok: false, status: 429, error: M.waitSeconds(wait) };
+): Promise<SignInSuccess | Failure | Unconfirmed> {
+  const attempt = await beginAttempt(deps.db, "signIn", { email: input.email, ip: deps.ip });
+  if (isRefusal(attempt)) return refused(attempt.retryAfterSeconds);
 
   const user = await findUserByEmail(deps.db, input.email);
   const valid = user ? await verifySecret(input.password, user.passwordHash) : await verifyAgainstDummy(input.password);
-  if (!user || !valid) {
-    const locked = await recordFailure(deps.kv, "signIn", keys);
-    if (locked.length === 0) return { ok: false, status: 401, error: M.invalidCredentials };
-    // The account's own lock gets the spec's lock text; a client guessing across accounts
-    // gets the generic rate-limit text, which reveals nothing about any one account.
-    return { ok: false, status: 429, error: locked.includes(keys[0]!) ? M.signInLocked : M.tooManySignInRequests };
-  }
-  await clearFailures(deps.kv, keys.slice(0, 1)); // the account's counter; the IP's runs its course
+  if (!user || !valid) return signInFailure(deps.db, attempt);
+  await succeedAttempt(deps.db, attempt);
 
-  if (user.emailConfirmedAt === null) {
-    const last = await latestTokenIssuedAt(deps.db, user.id, "signup");
-    if (last === null || Date.now() - last >= ONE_TIME_TOKEN.confirmationResendMs) await sendConfirmation(deps, user);
-    return { ok: false, status: 403, error: M.emailNotConfirmed };
-  }
+  if (user.emailConfirmedAt === null) return resendConfirmation(deps, user, input.client);
 
   const { returning } = await recordSignIn(deps.db, user);
   const tokens = await createSession(deps.db, deps.env.JWT_SECRET, { userId: user.id, client: input.client, userAgent: deps.userAgent });
   return { ok: true, user, tokens, returning };
 }
+
+async function signInFailure(db: Db, attempt: Attempt): Promise<Failure> {
+  const { locked } = await failAttempt(db, attempt);
+  if (locked) return { ok: false, status: 429, error: M.signInLocked };
+  if (attempt.throttled) return { ok: false, status: 429, error: M.tooManySignInRequests };
+  return { ok: false, status: 401, error: M.invalidCredentials };
+}
+
+/**
+ * The right password of an unconfirmed account: e-mail a new link (at most every 5 minutes). A
+ * browser proved the password just now, so the link is bound to it; the desktop app has no
+ * cookies, so its link asks for the password when opened.
+ */
+async function resendConfirmation(deps: AuthDeps, user: UserRow, client: SessionClient): Promise<Unconfirmed> {
+  const answer: Unconfirmed = { ok: false, status: 403, error: M.emailNotConfirmed };
+  const last = await latestTokenIssuedAt(deps.db, user.id, "signup");
+  if (last !== null && Date.now() - last < ONE_TIME_TOKEN.confirmationResendMs) return answer;
+  if (!(await withinMailCap(deps))) return answer;
+  const proof = client === "web" ? await newSignUpProof() : null;
+  const token = await issueOneTimeToken(deps.db, user.id, "signup", ONE_TIME_TOKEN.signupTtlMs, { proofHash: proof?.hash ?? null });
+  await enqueueMail(deps.queue, confirmationMail(user.email, link(deps.origin, "/auth/callback", { type: "signup", token })));
+  return proof ? { ...answer, proofNonce: proof.nonce } : answer;
+}
+
+// ---------------------------------------------------------------------------------- sign-up
 
 export type SignUpInput = {
   email: string;
@@ -96,75 +115,162 @@ export type SignUpInput = {
 };
 
 /**
- * Creates an unconfirmed account and sends the confirmation e-mail. An address that already
- * has an account gets the same answer (no account enumeration) and an e-mail saying so.
+ * The request half of sign-up: the same work and the same answer for every address (hash the
+ * secrets, enqueue), so nothing tells whether the address already has an account. Returns the
+ * nonce the caller puts in this browser's sign-up proof cookie.
  */
-export async function signUp(deps: AuthDeps, input: SignUpInput): Promise<{ ok: true }> {
-  const existing = await findUserByEmail(deps.db, input.email);
-  if (existing) {
-    await notifyExistingAccount(deps, existing);
-    return { ok: true };
-  }
-  const [passwordHash, answerHash] = await Promise.all([
+export async function submitSignUp(deps: AuthDeps, input: SignUpInput): Promise<{ proofNonce: string }> {
+  const [allowed, passwordHash, answerHash, proof] = await Promise.all([
+    withinMailCap(deps),
     hashSecret(input.password),
     hashSecret(normaliseSecurityAnswer(input.securityAnswer)),
+    newSignUpProof(),
   ]);
-  const user = await insertUser(deps.db, {
-    email: input.email,
-    passwordHash,
-    metadata: {
-      first_name: input.firstName,
-      last_name: input.lastName,
-      initial: input.initial || null,
-      phone_number: normalisePhone(input.phoneNumber),
-      security_question: input.securityQuestion,
-      security_answer_hash: answerHash,
-    },
-  });
-  if (!user) {
-    // Lost a race with a concurrent sign-up of the same address.
-    const winner = await findUserByEmail(deps.db, input.email);
-    if (winner) await notifyExistingAccount(deps, winner);
-    return { ok: true };
+  if (allowed) {
+    const message: SignUpMessage = {
+      type: "account.signup",
+      id: crypto.randomUUID(),
+      email: input.email,
+      passwordHash,
+      proofHash: proof.hash,
+      metadata: {
+        first_name: input.firstName,
+        last_name: input.lastName,
+        initial: input.initial || null,
+        phone_number: normalisePhone(input.phoneNumber),
+        security_question: input.securityQuestion,
+        security_answer_hash: answerHash,
+      },
+      origin: deps.origin,
+      submittedAt: Date.now(),
+    };
+    await deps.queue.send(message, { contentType: "json" });
   }
-  await sendConfirmation(deps, user);
-  return { ok: true };
+  return { proofNonce: proof.nonce };
 }
 
-async function notifyExistingAccount(deps: AuthDeps, user: UserRow) {
-  if (user.emailConfirmedAt === null) {
-    const last = await latestTokenIssuedAt(deps.db, user.id, "signup");
-    if (last === null || Date.now() - last >= ONE_TIME_TOKEN.confirmationResendMs) await sendConfirmation(deps, user);
+export type AccountWorkerDeps = { db: Db; queue: Queue };
+
+/**
+ * The consumer half of sign-up. A new address gets an unconfirmed account; an unconfirmed one
+ * gets the latest submission's credentials and profile, and its earlier links stop working, so
+ * only the latest sign-up's password can ever be confirmed (no account pre-hijacking); a
+ * confirmed one gets a "you already have an account" e-mail instead.
+ */
+export async function handleSignUpMessage(deps: AccountWorkerDeps, message: SignUpMessage): Promise<void> {
+  const done = await deps.db.query.processedMessages.findFirst({ where: eq(schema.processedMessages.id, message.id) });
+  if (done) return;
+  const existing = await findUserByEmail(deps.db, message.email);
+  if (existing?.emailConfirmedAt != null) return notifyExistingAccount(deps, message, existing);
+  if (existing && existing.updatedAt > message.submittedAt) {
+    // An older submission delivered after a newer one: the newer credentials stand.
+    await markProcessed(deps.db, message);
     return;
   }
-  const throttleKey = `mail-throttle:already-registered:${user.id}`;
-  if (await deps.kv.get(throttleKey)) return;
-  await deps.kv.put(throttleKey, "1", { expirationTtl: Math.ceil(ONE_TIME_TOKEN.confirmationResendMs / 1000) });
-  await enqueueMail(
-    deps.queue,
-    alreadyRegisteredMail(user.email, link(deps, "/auth", { mode: "signin" }), link(deps, "/auth", { mode: "forgot-password" })),
-  );
+
+  const userId = existing?.id ?? crypto.randomUUID();
+  const { token, insert: insertToken } = await prepareOneTimeToken(deps.db, userId, "signup", ONE_TIME_TOKEN.signupTtlMs, { proofHash: message.proofHash });
+  const credentials = { passwordHash: message.passwordHash, metadata: message.metadata, updatedAt: message.submittedAt };
+  const writeUser = existing
+    ? deps.db
+        .update(schema.users)
+        .set(credentials)
+        .where(and(eq(schema.users.id, userId), isNull(schema.users.emailConfirmedAt), lte(schema.users.updatedAt, message.submittedAt)))
+    : deps.db
+        .insert(schema.users)
+        .values({ id: userId, email: message.email, role: "user", createdAt: message.submittedAt, ...credentials })
+        .onConflictDoNothing({ target: schema.users.email });
+
+  // Mail first: if the batch then fails, the retry sends a working link and this one is void.
+  const { count } = await countEvent(deps.db, `mail:confirm:${await sha256Hex(message.email)}`, MAIL_CAP.confirmationsPerAddress.windowMs);
+  if (count <= MAIL_CAP.confirmationsPerAddress.limit) {
+    await enqueueMail(deps.queue, confirmationMail(message.email, link(message.origin, "/auth/callback", { type: "signup", token })));
+  }
+  // A lost insert race (same new address twice) fails the token's foreign key: the whole batch
+  // rolls back and the retry takes the replace path.
+  await deps.db.batch([writeUser, expireUnusedTokens(deps.db, userId, "signup"), insertToken, processedMark(deps.db, message)]);
 }
 
-/** Always succeeds from the caller's point of view; only a real account gets an e-mail. */
-export async function requestPasswordReset(deps: AuthDeps, email: string): Promise<{ ok: true }> {
-  const user = await findUserByEmail(deps.db, email);
-  if (!user) return { ok: true };
+async function notifyExistingAccount(deps: AccountWorkerDeps, message: SignUpMessage, user: UserRow) {
+  const { count } = await countEvent(deps.db, `mail:already-registered:${user.id}`, ONE_TIME_TOKEN.confirmationResendMs);
+  if (count === 1) {
+    await enqueueMail(
+      deps.queue,
+      alreadyRegisteredMail(user.email, link(message.origin, "/auth", { mode: "signin" }), link(message.origin, "/auth", { mode: "forgot-password" })),
+    );
+  }
+  await markProcessed(deps.db, message);
+}
+
+function processedMark(db: Db, message: { id: string; type: string }) {
+  return db.insert(schema.processedMessages).values({ id: message.id, kind: message.type, processedAt: Date.now() }).onConflictDoNothing();
+}
+
+async function markProcessed(db: Db, message: { id: string; type: string }) {
+  await processedMark(db, message);
+}
+
+// --------------------------------------------------------------------------- password reset
+
+/** The request half of "forgot password": the same answer and work for every address. */
+export async function submitPasswordReset(deps: AuthDeps, email: string): Promise<void> {
+  if (!(await withinMailCap(deps))) return;
+  const message: RecoveryMessage = { type: "account.recovery", id: crypto.randomUUID(), email, origin: deps.origin };
+  await deps.queue.send(message, { contentType: "json" });
+}
+
+/** The consumer half: only a real account gets a link, at most one a minute. */
+export async function handleRecoveryMessage(deps: AccountWorkerDeps, message: RecoveryMessage): Promise<void> {
+  const user = await findUserByEmail(deps.db, message.email);
+  if (!user) return;
   const last = await latestTokenIssuedAt(deps.db, user.id, "recovery");
-  if (last !== null && Date.now() - last < ONE_TIME_TOKEN.recoveryResendMs) return { ok: true };
-  await expireUnusedTokens(deps.db, user.id, "recovery");
-  const token = await issueOneTimeToken(deps.db, user.id, "recovery", ONE_TIME_TOKEN.recoveryTtlMs);
-  await enqueueMail(deps.queue, passwordResetMail(user.email, link(deps, "/auth/callback", { type: "recovery", token })));
-  return { ok: true };
+  if (last !== null && Date.now() - last < ONE_TIME_TOKEN.recoveryResendMs) return;
+  const { token, insert } = await prepareOneTimeToken(deps.db, user.id, "recovery", ONE_TIME_TOKEN.recoveryTtlMs);
+  await enqueueMail(deps.queue, passwordResetMail(user.email, link(message.origin, "/auth/callback", { type: "recovery", token })));
+  await deps.db.batch([expireUnusedTokens(deps.db, user.id, "recovery"), insert]);
 }
 
-export type TokenSignIn = { ok: true; user: UserRow; tokens: IssuedTokens; returning: boolean } | { ok: false; error: string };
+// ------------------------------------------------------------------------- e-mail links
 
-/** The confirmation link: confirms the address and signs the user in (spec: type=signup sets the session). */
-export async function confirmSignUp(deps: AuthDeps, token: string): Promise<TokenSignIn> {
-  const userId = await consumeOneTimeToken(deps.db, "signup", token);
-  const user = userId ? await findUserById(deps.db, userId) : undefined;
-  if (!user) return { ok: false, error: M.invalidConfirmationLink };
+export type TokenSignIn = { ok: true; user: UserRow; tokens: IssuedTokens; returning: boolean } | Failure;
+
+/** What a sign-up link needs before it can be used: nothing (this browser signed up), or the password. */
+export async function signUpLinkState(db: Db, token: string, proofHash: string | null): Promise<"invalid" | "ready" | "password"> {
+  const pending = await peekOneTimeToken(db, "signup", token);
+  if (!pending) return "invalid";
+  return pending.proofHash !== null && pending.proofHash === proofHash ? "ready" : "password";
+}
+
+/**
+ * The confirmation link: confirms the address and signs the user in (spec: type=signup sets the
+ * session). Only the browser that proved the pending password, or someone who types it now, can
+ * use it: a link that reached the inbox of a pre-registered address cannot hand the account to
+ * whoever registered it.
+ */
+export async function confirmSignUp(
+  deps: AuthDeps,
+  token: string,
+  proof: { proofHash: string | null; password?: string | null },
+): Promise<TokenSignIn | (Failure & { needsPassword: true })> {
+  const pending = await peekOneTimeToken(deps.db, "signup", token);
+  const user = pending ? await findUserById(deps.db, pending.userId) : undefined;
+  if (!pending || !user) return { ok: false, status: 400, error: M.invalidConfirmationLink };
+
+  const proven = pending.proofHash !== null && pending.proofHash === proof.proofHash;
+  if (!proven) {
+    if (!proof.password) return { ok: false, status: 400, error: M.confirmWithPassword, needsPassword: true };
+    const attempt = await beginAttempt(deps.db, "signIn", { email: user.email, ip: deps.ip });
+    if (isRefusal(attempt)) return { ...refused(attempt.retryAfterSeconds), needsPassword: true };
+    if (!(await verifySecret(proof.password, user.passwordHash))) {
+      const { locked } = await failAttempt(deps.db, attempt);
+      return { ok: false, status: locked ? 429 : 401, error: locked ? M.signInLocked : M.confirmPasswordMismatch, needsPassword: true };
+    }
+    await succeedAttempt(deps.db, attempt);
+  }
+
+  // Using the token up is the atomic step: if newer credentials replaced these in the meantime,
+  // their batch expired this token and nothing is confirmed.
+  if (!(await consumeOneTimeToken(deps.db, "signup", token))) return { ok: false, status: 400, error: M.invalidConfirmationLink };
   await markEmailConfirmed(deps.db, user.id);
   const { returning } = await recordSignIn(deps.db, user);
   const tokens = await createSession(deps.db, deps.env.JWT_SECRET, { userId: user.id, client: "web", userAgent: deps.userAgent });
@@ -175,12 +281,14 @@ export async function confirmSignUp(deps: AuthDeps, token: string): Promise<Toke
 export async function resetPassword(deps: AuthDeps, token: string, password: string): Promise<TokenSignIn> {
   const userId = await consumeOneTimeToken(deps.db, "recovery", token);
   const user = userId ? await findUserById(deps.db, userId) : undefined;
-  if (!user) return { ok: false, error: M.invalidResetLink };
+  if (!user) return { ok: false, status: 400, error: M.invalidResetLink };
   await setPasswordHash(deps.db, user.id, await hashSecret(password));
   await revokeUserSessions(deps.db, user.id, "password_reset");
-  // The link proves the address is the user's; a reset also lifts the account's sign-in lock.
+  // The link proves the address is the user's; a reset also lifts the account's sign-in lock and
+  // voids pending sign-up links (their credentials are gone).
   await markEmailConfirmed(deps.db, user.id);
-  await clearFailures(deps.kv, await lockoutKeys("signIn", { email: user.email }));
+  await expireUnusedTokens(deps.db, user.id, "signup");
+  await clearSignInLock(deps.db, user.email);
   const { returning } = await recordSignIn(deps.db, user);
   const tokens = await createSession(deps.db, deps.env.JWT_SECRET, { userId: user.id, client: "web", userAgent: deps.userAgent });
   return { ok: true, user, tokens, returning };

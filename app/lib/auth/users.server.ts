@@ -15,28 +15,6 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | undefi
   return db.query.users.findFirst({ where: eq(schema.users.id, id) });
 }
 
-export async function insertUser(
-  db: Db,
-  input: { email: string; passwordHash: string; metadata: SignUpMetadata; role?: "user" | "admin"; confirmed?: boolean },
-): Promise<UserRow | undefined> {
-  const now = Date.now();
-  const rows = await db
-    .insert(schema.users)
-    .values({
-      id: crypto.randomUUID(),
-      email: input.email.toLowerCase(),
-      passwordHash: input.passwordHash,
-      metadata: input.metadata,
-      role: input.role ?? "user",
-      emailConfirmedAt: input.confirmed ? now : null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing({ target: schema.users.email })
-    .returning();
-  return rows[0];
-}
-
 export async function markEmailConfirmed(db: Db, userId: string, now = Date.now()) {
   await db
     .update(schema.users)

@@ -21,11 +21,25 @@ const MAX_NAME = 100;
 const MAX_PHONE = 32;
 const MAX_ANSWER = 200;
 
+// Control characters (NUL, escape, bidi overrides are Cf and stay allowed in names) are never
+// part of a name or an address: a lone NUL must not pass "required".
+const CONTROL = /\p{Cc}/u;
+
+/** A required one-line text: trimmed, at least one character, no control characters. */
+export function requiredText(required: string, max: number) {
+  return z
+    .string({ error: required })
+    .trim()
+    .min(1, { error: required })
+    .max(max, { error: M.fieldTooLong })
+    .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters });
+}
+
 export const emailSchema = z
   .string({ error: M.invalidEmail })
   .trim()
   .max(MAX_EMAIL, { error: M.invalidEmail })
-  .regex(/^[^\s@]+@[^\s@]+$/, { error: M.invalidEmail })
+  .regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u, { error: M.invalidEmail })
   .transform((v) => v.toLowerCase());
 
 const passwordSchema = z
@@ -42,9 +56,14 @@ export const signInSchema = z.object({
 export const signUpSchema = z
   .object({
     intent: z.literal("signup"),
-    firstName: z.string({ error: M.firstNameRequired }).trim().min(1, { error: M.firstNameRequired }).max(MAX_NAME, { error: M.fieldTooLong }),
-    initial: z.string().trim().max(SIGN_UP.middleInitialMaxLength, { error: M.middleInitialTooLong }).optional(),
-    lastName: z.string({ error: M.lastNameRequired }).trim().min(1, { error: M.lastNameRequired }).max(MAX_NAME, { error: M.fieldTooLong }),
+    firstName: requiredText(M.firstNameRequired, MAX_NAME),
+    initial: z
+      .string()
+      .trim()
+      .max(SIGN_UP.middleInitialMaxLength, { error: M.middleInitialTooLong })
+      .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters })
+      .optional(),
+    lastName: requiredText(M.lastNameRequired, MAX_NAME),
     email: emailSchema,
     phoneNumber: z
       .string({ error: M.invalidPhone })
@@ -57,7 +76,8 @@ export const signUpSchema = z
       .string({ error: M.securityAnswerTooShort })
       .trim()
       .min(SIGN_UP.securityAnswerMinLength, { error: M.securityAnswerTooShort })
-      .max(MAX_ANSWER, { error: M.fieldTooLong }),
+      .max(MAX_ANSWER, { error: M.fieldTooLong })
+      .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters }),
     password: passwordSchema
       .refine((p) => passwordStrength(p) >= PASSWORD.strengthThreshold, { error: M.passwordTooWeak, abort: true })
       .refine((p) => !isCommonPassword(p), { error: M.commonPassword }),

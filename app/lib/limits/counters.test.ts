@@ -1,0 +1,57 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { getDb } from "../db.server";
+import { clearCounter, countEvent, currentCount, releaseAttempt, reserveAttempt, sweepExpiredCounters } from "./counters.server";
+
+const db = getDb(env.DB);
+const rule = { maxFailures: 4, windowMs: 15 * 60_000 };
+let n = 0;
+const key = () => `test:${Date.now()}:${n++}`;
+
+describe("atomic attempt counters", () => {
+  it("allows exactly maxFailures + 1 of 40 parallel reservations", async () => {
+    const k = key();
+    const results = await Promise.all(Array.from({ length: 40 }, () => reserveAttempt(db, k, rule)));
+    expect(results.filter((r) => r.allowed)).toHaveLength(5);
+    expect(results.filter((r) => !r.allowed)).toHaveLength(35);
+  });
+
+  it("keeps a lock for the window after the failure that caused it; refused attempts do not extend it", async () => {
+    const k = key();
+    const t0 = 1_000_000_000_000;
+    for (let i = 0; i < 5; i++) expect((await reserveAttempt(db, k, rule, t0 + i)).allowed).toBe(true);
+    const lockedAt = t0 + 4;
+    const refused = await reserveAttempt(db, k, rule, t0 + 60_000);
+    expect(refused).toMatchObject({ allowed: false, expiresAt: lockedAt + rule.windowMs });
+    expect((await reserveAttempt(db, k, rule, lockedAt + rule.windowMs - 1)).allowed).toBe(false);
+    const fresh = await reserveAttempt(db, k, rule, lockedAt + rule.windowMs);
+    expect(fresh).toMatchObject({ allowed: true, count: 1 });
+  });
+
+  it("gives a reservation back, and a cleared key starts again", async () => {
+    const k = key();
+    await reserveAttempt(db, k, rule);
+    await reserveAttempt(db, k, rule);
+    await releaseAttempt(db, k, rule.maxFailures);
+    expect((await reserveAttempt(db, k, rule)).count).toBe(2);
+    await clearCounter(db, k);
+    expect((await reserveAttempt(db, k, rule)).count).toBe(1);
+  });
+
+  it("counts events in a fixed window without losing any under concurrency", async () => {
+    const k = key();
+    const t0 = 2_000_000_000_000;
+    const counts = await Promise.all(Array.from({ length: 30 }, () => countEvent(db, k, 60_000, t0)));
+    expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(await currentCount(db, k, t0 + 59_999)).toBe(30);
+    expect(await currentCount(db, k, t0 + 60_000)).toBe(0);
+    expect((await countEvent(db, k, 60_000, t0 + 60_000)).count).toBe(1);
+  });
+
+  it("sweeps windows that have ended", async () => {
+    const k = key();
+    await countEvent(db, k, 1, 1_000);
+    expect(await sweepExpiredCounters(db, Date.now())).toBeGreaterThanOrEqual(1);
+    expect(await currentCount(db, k, 0)).toBe(0);
+  });
+});
