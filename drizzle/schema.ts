@@ -350,7 +350,7 @@ export const auditLog = sqliteTable(
 
 // Atomic attempt counters (sign-in and sign-up lockouts, per-IP guards, mail caps): one row per
 // key, updated by a single INSERT … ON CONFLICT DO UPDATE … RETURNING, so parallel requests never
-// lose a count (docs/decisions/0003-lockouts-in-kv.md). Expired rows are swept hourly.
+// lose a count (docs/decisions/0003-lockouts.md). Expired rows are swept hourly.
 export const attemptCounters = sqliteTable(
   "attempt_counters",
   {

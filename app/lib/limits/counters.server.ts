@@ -1,7 +1,7 @@
 // Counters that must hold under parallel requests: each change is one D1 statement
 // (INSERT … ON CONFLICT DO UPDATE … RETURNING), which D1 runs atomically against its single
 // primary, so twenty requests at once are counted twenty times. KV cannot do this: it has no
-// atomic increment, and a read-then-write loses counts (docs/decisions/0003-lockouts-in-kv.md).
+// atomic increment, and a read-then-write loses counts (docs/decisions/0003-lockouts.md).
 import { lt, sql } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
