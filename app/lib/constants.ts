@@ -13,6 +13,9 @@ export const PLAN = {
   trialDays: 7,
 } as const;
 
+// Not in the spec: an open Checkout Session is handed out again while it has this long left.
+export const CHECKOUT = { reuseMinRemainingMs: 30 * MINUTE } as const;
+
 export const PASSWORD = {
   minLength: 8, // sign-up and sign-in
   resetMinLength: 6, // reset-password page

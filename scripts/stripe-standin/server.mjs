@@ -162,6 +162,7 @@ export async function startStripeStandin({ port = 0, host = "127.0.0.1", webhook
       events: new Map(), portalSessions: new Map(),
       sessionExtras: new Map(), // per checkout session: { trialDays, subscriptionMetadata, price, quantity } (not part of the API shape)
       invoiceCounter: 0, failRules: [], expireNextSession: false,
+      idempotency: new Map(), // Idempotency-Key → { request, status, body } (Stripe keeps keys 24 h)
     };
   };
   reset();
@@ -375,6 +376,15 @@ export async function startStripeStandin({ port = 0, host = "127.0.0.1", webhook
       sessionStatus(session);
       return session;
     }],
+    ["POST", /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/, (p, [, id], outbox) => {
+      const session = get("sessions", "checkout.session", id);
+      if (sessionStatus(session) !== "open") {
+        throw new StripeError(400, `Only Checkout Sessions with a status of 'open' can be expired. This Checkout Session has a status of '${session.status}'.`);
+      }
+      Object.assign(session, { status: "expired", url: null });
+      emit(outbox, "checkout.session.expired", session);
+      return session;
+    }],
 
     ["GET", /^\/v1\/subscriptions$/, (p) => {
       const status = p.status ?? "";
@@ -389,6 +399,8 @@ export async function startStripeStandin({ port = 0, host = "127.0.0.1", webhook
     }],
     ["DELETE", /^\/v1\/subscriptions\/([^/]+)$/, (p, [, id], outbox) => {
       const sub = get("subscriptions", "subscription", id);
+      bool(p.prorate, "prorate");
+      bool(p.invoice_now, "invoice_now");
       if (sub.status === "canceled") throw new StripeError(400, `This subscription is already canceled: '${id}'`);
       const t = now();
       Object.assign(sub, { status: "canceled", canceled_at: t, ended_at: t, cancel_at: null });
@@ -511,6 +523,18 @@ ${invoices.length ? `<h2 style="font-size:16px">Invoice history</h2><table>${inv
       // Stripe-Should-Retry: false keeps the SDK (which retries 5xx by default) from hiding the injected failure.
       return send(res, r.status, { error: { type: r.type, message: r.message } }, "application/json", { ...headers, "Stripe-Should-Retry": "false" });
     }
+    // Stripe's idempotency: the same key with the same request replays the first answer; with a
+    // different request it is an error. Requests are handled one at a time, so two racing
+    // requests with one key get one object.
+    const key = req.method === "POST" ? req.headers["idempotency-key"] : undefined;
+    const fingerprint = `${req.method} ${url.pathname}?${url.search.slice(1)}&${raw}`;
+    const replay = typeof key === "string" ? state.idempotency.get(key) : undefined;
+    if (replay) {
+      if (replay.request !== fingerprint) {
+        throw new StripeError(400, `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`, { type: "idempotency_error" });
+      }
+      return send(res, replay.status, replay.body, "application/json", { ...headers, "Idempotent-Replayed": "true" });
+    }
     const params = parseStripeForm(`${url.search.slice(1)}&${raw}`);
     const route = api.find(([method, re]) => method === req.method && re.test(url.pathname));
     if (!route) {
@@ -522,6 +546,7 @@ ${invoices.length ? `<h2 style="font-size:16px">Invoice history</h2><table>${inv
     const body = result.object === "list"
       ? { ...result, data: result.data.map((o) => expand(o, paths.filter((x) => x.startsWith("data.")).map((x) => x.slice(5)))) }
       : expand(result, paths);
+    if (typeof key === "string") state.idempotency.set(key, { request: fingerprint, status: 200, body });
     await flush(outbox);
     send(res, 200, body, "application/json", headers);
   };

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import type { BrowserContext } from "playwright-core";
-import { BASE_URL, firstPage, launch, signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { BASE_URL, firstPage, launch, signIn, signUpAndConfirm, uniqueEmail } from "./browser.ts";
 
 let context: BrowserContext | undefined;
 after(async () => {
@@ -62,4 +62,43 @@ test("a new subscriber starts the free trial through Stripe Checkout", async () 
   assert.equal(await page.getByTestId("next-billing").textContent(), trialEnd);
   await page.goto("/dashboard?tab=billing&view=invoices");
   await page.getByText(/MDLFY-\d{4}/).waitFor();
+});
+
+test("two browsers of one account checking out side by side end with one subscription", async () => {
+  const email = uniqueEmail("twotabs");
+  const first = await launch();
+  const second = await launch();
+  try {
+    const a = await firstPage(first);
+    await signUpAndConfirm(a, email);
+    const b = await firstPage(second);
+    await signIn(b, email, "Sunny-Day-42");
+    await b.waitForURL((url) => url.pathname === "/dashboard");
+
+    // Both open checkout at the same moment.
+    await Promise.all([a, b].map((page) => page.goto("/pricing?checkout=open")));
+    await Promise.all([a, b].map((page) => page.getByRole("dialog").getByRole("button", { name: "Continue to Checkout" }).click()));
+    await Promise.all([a, b].map((page) => page.waitForURL((url) => url.origin !== BASE_URL && url.pathname.startsWith("/checkout/"))));
+    assert.equal(a.url(), b.url(), "both browsers were handed the same Checkout Session");
+
+    for (const page of [a, b]) {
+      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+      await page.getByLabel("Expiry (MM/YY)").fill("12/34");
+      await page.getByLabel("CVC").fill("123");
+    }
+    await a.getByRole("button", { name: "Start trial" }).click();
+    await a.waitForURL((url) => url.pathname === "/auth/success");
+    await b.getByRole("button", { name: "Start trial" }).click();
+    await b.getByText("This checkout session is no longer available.").waitFor();
+
+    const stripe = process.env.STRIPE_URL!;
+    const auth = { Authorization: "Bearer sk_test_local_modelify" };
+    const customers = (await (await fetch(`${stripe}/v1/customers?email=${encodeURIComponent(email)}`, { headers: auth })).json()) as { data: Array<{ id: string }> };
+    assert.equal(customers.data.length, 1);
+    const subs = (await (await fetch(`${stripe}/v1/subscriptions?customer=${customers.data[0]!.id}&status=all`, { headers: auth })).json()) as { data: Array<{ status: string }> };
+    assert.deepEqual(subs.data.map((s) => s.status), ["trialing"]);
+  } finally {
+    await first.close();
+    await second.close();
+  }
 });

@@ -177,6 +177,82 @@ describe("checkout, webhook, queue and consumer", () => {
   });
 });
 
+describe("one account, one subscription", () => {
+  it("hands racing checkout clicks one session, and the same one again later", async () => {
+    const { browser, email } = await createConfirmedUser();
+    const racing = await Promise.all(Array.from({ length: 6 }, () => browser.post("/billing/checkout", {})));
+    const urls = new Set(racing.map((r) => r.headers.get("Location")));
+    expect(racing.map((r) => r.status)).toEqual(Array(6).fill(302));
+    expect(urls.size).toBe(1);
+    const later = await browser.post("/billing/checkout", {});
+    expect(later.headers.get("Location")).toBe([...urls][0]);
+    const rows = await db.select().from(schema.checkoutSessions).where(eq(schema.checkoutSessions.userId, await userIdOf(email)));
+    expect(rows).toHaveLength(1);
+    const customer = (await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, await userIdOf(email)) }))!.stripeCustomerId!;
+    const events = await eventsFor(customer);
+    expect(events.filter((e) => e.type === "checkout.session.completed")).toHaveLength(0);
+  });
+
+  it("opens a new session once the previous one was paid and its subscription ended", async () => {
+    const first = await subscribe();
+    const sub = await subscriptionOf(first.email);
+    await standin(`/v1/subscriptions/${sub!.stripeSubscriptionId}`, { method: "DELETE" });
+    for (const e of await eventsFor(first.customerId)) await deliver(e);
+    await new Promise((r) => setTimeout(r, 1500));
+    const again = await first.browser.post("/billing/checkout", {});
+    expect(again.status).toBe(302);
+    expect(again.headers.get("Location")).not.toContain(first.sessionId);
+  });
+
+  it("cancels a second live subscription paid side by side, keeps the first, and audits it", async () => {
+    const { browser, email } = await createConfirmedUser();
+    const opened = await browser.post("/billing/checkout", {});
+    const userId = await userIdOf(email);
+    const customerId = (await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId) }))!.stripeCustomerId!;
+    // A second session opened behind our back (an old tab, a session from before the reuse rule).
+    const form = new URLSearchParams({
+      mode: "subscription", customer: customerId, client_reference_id: userId, "line_items[0][price]": "price_modelify_pro", "line_items[0][quantity]": "1",
+      success_url: "http://localhost/auth/success?session_id={CHECKOUT_SESSION_ID}", cancel_url: "http://localhost/pricing",
+      "subscription_data[trial_period_days]": "7", "subscription_data[metadata][user_id]": userId,
+    });
+    const second = await standin<{ url: string }>("/v1/checkout/sessions", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: form.toString() });
+    expect((await payCheckout(opened.headers.get("Location")!)).status).toBe(303);
+    expect((await payCheckout(second.url)).status).toBe(303);
+
+    const events = await eventsFor(customerId);
+    // Deliver the newer subscription's events first: the order must not matter.
+    for (const event of [...events].reverse()) await deliver(event);
+    for (const event of events) await waitProcessed(event.id);
+    const subs = await standin<{ data: Array<{ id: string; status: string; created: number }> }>(`/v1/subscriptions?customer=${customerId}&status=all`);
+    const live = subs.data.filter((s) => s.status !== "canceled");
+    expect(live).toHaveLength(1);
+    expect(subs.data.filter((s) => s.status === "canceled")).toHaveLength(1);
+    const oldest = [...subs.data].sort((a, b) => a.created - b.created || a.id.localeCompare(b.id))[0]!;
+    expect(live[0]!.id).toBe(oldest.id);
+    // Let the cancellation's own events through too: the stored state stays on the kept one.
+    for (const event of (await eventsFor(customerId)).slice(events.length)) await deliver(event);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await subscriptionOf(email)).toMatchObject({ status: "trial", stripeSubscriptionId: live[0]!.id });
+    const audit = await db.select().from(schema.auditLog).where(eq(schema.auditLog.targetUserId, userId));
+    expect(audit.filter((a) => a.action === "subscription.cancel_duplicate")).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actorUserId: null, details: { kept: live[0]!.id, customer: customerId } });
+  });
+
+  it("stores a subscription under the user Stripe's fresh data names, not the event's stale hint", async () => {
+    const { email, events } = await subscribe();
+    const other = await createConfirmedUser();
+    const otherId = await userIdOf(other.email);
+    const created = events.find((e) => e.type === "customer.subscription.created")!;
+    const forged = { ...created, id: `evt_hint_${Date.now()}`, data: { object: { ...created.data.object, metadata: { user_id: otherId } } } };
+    await deliver(forged);
+    await waitProcessed(forged.id);
+    expect(await subscriptionOf(other.email)).toBeUndefined();
+    expect((await subscriptionOf(email))!.stripeSubscriptionId).toBe(created.data.object.id);
+    const dead = await db.select().from(schema.deadLetters);
+    expect(dead.some((d) => d.body.includes(forged.id))).toBe(false);
+  });
+});
+
 describe("webhook refuses what Stripe did not send", () => {
   async function totals() {
     const [processed, subs] = await Promise.all([db.select({ n: count() }).from(schema.processedMessages), db.select({ n: count() }).from(schema.subscriptions)]);

@@ -1,6 +1,6 @@
 // Admin-only subscription tools (the spec's debug tab), each change written to the audit log.
 // Ordinary users can change their subscription only through Stripe.
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { MS } from "../constants";
 import type { Db } from "../db.server";
@@ -24,9 +24,9 @@ function auditInsert(db: Db, actorId: string, targetId: string, action: string, 
 
 async function recentAudit(db: Db, targetId: string) {
   const rows = await db
-    .select({ action: schema.auditLog.action, createdAt: schema.auditLog.createdAt, actor: schema.users.email })
+    .select({ action: schema.auditLog.action, createdAt: schema.auditLog.createdAt, actor: sql<string>`coalesce(${schema.users.email}, 'system')` })
     .from(schema.auditLog)
-    .innerJoin(schema.users, eq(schema.users.id, schema.auditLog.actorUserId))
+    .leftJoin(schema.users, eq(schema.users.id, schema.auditLog.actorUserId))
     .where(eq(schema.auditLog.targetUserId, targetId))
     .orderBy(desc(schema.auditLog.createdAt))
     .limit(10);

@@ -1,6 +1,6 @@
 // Checkout, customer portal, invoices and payment methods, on Stripe.
-import { and, eq, isNull } from "drizzle-orm";
-import { PLAN } from "../constants";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { CHECKOUT, PLAN } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { AppEnv } from "../env.server";
@@ -44,30 +44,75 @@ export async function hadTrial(db: Db, stripe: Stripe, userId: string, customerI
   return subscriptions.data.some((s) => s.trial_start !== null);
 }
 
+/**
+ * One account, one checkout at a time: a session opened earlier and still open (with time to
+ * pay) is handed out again; otherwise the previous one is expired and a new one is created with
+ * an idempotency key chained on it, so requests racing each other get the same session from
+ * Stripe. Two live subscriptions can still arise (e.g. a session opened before this rule); the
+ * consumer cancels the newer one (sync.server.ts).
+ */
 export async function createCheckout(deps: BillingDeps, user: BillingUser, now = Date.now()): Promise<{ ok: true; url: string } | Failure> {
   const stripe = getStripe(deps.env);
   if (!stripe || !isPaymentConfigured(deps.env)) return { ok: false, status: 503, error: B.notConfigured };
   if (countsAsActive(await getSubscription(deps.db, user.id), now)) return { ok: false, status: 409, error: B.alreadySubscribed };
   try {
+    const previous = await deps.db.query.checkoutSessions.findFirst({
+      where: eq(schema.checkoutSessions.userId, user.id),
+      orderBy: desc(schema.checkoutSessions.createdAt),
+    });
+    if (previous) {
+      const reusable = await openSession(stripe, previous.id, now);
+      if (reusable) return { ok: true, url: reusable };
+    }
     const customer = await ensureCustomer(deps.db, stripe, user);
     const trial = !(await hadTrial(deps.db, stripe, user.id, customer));
-    const session = await stripe.checkout.sessions.create({
-      mode: "subscription",
-      customer,
-      client_reference_id: user.id,
-      line_items: [{ price: deps.env.STRIPE_PRICE_ID!, quantity: 1 }],
-      success_url: `${deps.origin}/auth/success?session_id={CHECKOUT_SESSION_ID}`,
-      cancel_url: `${deps.origin}/pricing`,
-      subscription_data: { ...(trial ? { trial_period_days: PLAN.trialDays } : {}), metadata: { user_id: user.id } },
-      metadata: { user_id: user.id },
-    });
+    const session = await stripe.checkout.sessions.create(
+      {
+        mode: "subscription",
+        customer,
+        client_reference_id: user.id,
+        line_items: [{ price: deps.env.STRIPE_PRICE_ID!, quantity: 1 }],
+        success_url: `${deps.origin}/auth/success?session_id={CHECKOUT_SESSION_ID}`,
+        cancel_url: `${deps.origin}/pricing`,
+        subscription_data: { ...(trial ? { trial_period_days: PLAN.trialDays } : {}), metadata: { user_id: user.id } },
+        metadata: { user_id: user.id },
+      },
+      { idempotencyKey: `modelify-checkout-${user.id}-after-${previous?.id ?? "none"}` },
+    );
     if (!session.url) return { ok: false, status: 502, error: B.noSessionOrUrl };
     if (session.expires_at * 1000 <= now) return { ok: false, status: 502, error: B.sessionExpired };
+    await deps.db
+      .insert(schema.checkoutSessions)
+      .values({ id: session.id, userId: user.id, url: session.url, expiresAt: session.expires_at * 1000, createdAt: now })
+      .onConflictDoNothing();
     return { ok: true, url: session.url };
   } catch (error) {
     console.error(JSON.stringify({ event: "checkout_failed", error: String(error) }));
     return { ok: false, status: 502, error: stripeMessage(error, B.checkoutUnexpected) };
   }
+}
+
+/**
+ * The URL of a session that is still open with time to pay, or null. A session close to its end
+ * is expired now, so nobody pays it after a new one was handed out.
+ */
+async function openSession(stripe: Stripe, sessionId: string, now: number): Promise<string | null> {
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe.checkout.sessions.retrieve(sessionId);
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 404) return null;
+    throw error;
+  }
+  if (session.status !== "open") return null;
+  if (session.url && session.expires_at * 1000 - now > CHECKOUT.reuseMinRemainingMs) return session.url;
+  try {
+    await stripe.checkout.sessions.expire(sessionId);
+  } catch (error) {
+    // Completed or expired in the meantime: either way it can no longer be paid twice.
+    console.warn(JSON.stringify({ event: "checkout_expire_failed", sessionId, error: String(error) }));
+  }
+  return null;
 }
 
 export type CheckoutDetails =

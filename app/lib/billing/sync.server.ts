@@ -43,10 +43,15 @@ export function hintsFromEvent(event: Stripe.Event): SubscriptionHints {
   return hints;
 }
 
+/**
+ * Whose subscription it is, from what Stripe says now: the subscription's own metadata, then the
+ * customer it belongs to. The event's copy (hints.userId) is only a last resort: it may be stale
+ * or wrong, and Stripe's fresh data wins over it.
+ */
 async function findUserId(db: Db, hints: SubscriptionHints, subscription: Stripe.Subscription): Promise<string | null> {
-  const candidates = [hints.userId, subscription.metadata?.user_id].filter((v): v is string => Boolean(v));
-  for (const id of candidates) {
-    const user = await db.query.users.findFirst({ where: eq(schema.users.id, id), columns: { id: true } });
+  const fromMetadata = subscription.metadata?.user_id;
+  if (fromMetadata) {
+    const user = await db.query.users.findFirst({ where: eq(schema.users.id, fromMetadata), columns: { id: true } });
     if (user) return user.id;
   }
   const customerId = idOf(subscription.customer as string);
@@ -54,7 +59,52 @@ async function findUserId(db: Db, hints: SubscriptionHints, subscription: Stripe
     const profile = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.stripeCustomerId, customerId), columns: { userId: true } });
     if (profile) return profile.userId;
   }
+  if (hints.userId && !fromMetadata && !customerId) {
+    const user = await db.query.users.findFirst({ where: eq(schema.users.id, hints.userId), columns: { id: true } });
+    if (user) return user.id;
+  }
+  if (hints.userId && hints.userId !== fromMetadata) {
+    console.warn(JSON.stringify({ event: "stripe_hint_ignored", subscription: subscription.id, hint: hints.userId }));
+  }
   return null;
+}
+
+// Stripe statuses that still bill (or will): at most one of these per account.
+const BILLING: ReadonlySet<string> = new Set(["trialing", "active", "past_due", "unpaid", "incomplete", "paused"]);
+
+/**
+ * One account, one live subscription. When Stripe reports more than one for the customer (two
+ * checkouts paid side by side), the oldest trialing or active one stays and the others are
+ * cancelled at once, prorated, so the customer is not billed twice; each cancellation is audited.
+ * Returns the subscription to store.
+ */
+async function keepOneLiveSubscription(db: Db, stripe: Stripe, userId: string, customerId: string, incoming: Stripe.Subscription) {
+  const all = await stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 });
+  const live = all.data.filter((s) => BILLING.has(s.status));
+  if (live.length <= 1) return { subscription: incoming, audit: [] };
+  const byAge = [...live].sort((a, b) => a.created - b.created || a.id.localeCompare(b.id));
+  const keep = byAge.find((s) => s.status === "trialing" || s.status === "active") ?? byAge[0]!;
+  const audit: BatchItem<"sqlite">[] = [];
+  for (const extra of byAge.filter((s) => s.id !== keep.id)) {
+    try {
+      await stripe.subscriptions.cancel(extra.id, { prorate: true, invoice_now: true }, { idempotencyKey: `modelify-cancel-duplicate-${extra.id}` });
+    } catch (error) {
+      // Already cancelled by a concurrent consumer: the outcome is the same.
+      if ((error as { statusCode?: number }).statusCode !== 400) throw error;
+    }
+    audit.push(
+      db.insert(schema.auditLog).values({
+        id: crypto.randomUUID(),
+        actorUserId: null,
+        targetUserId: userId,
+        action: "subscription.cancel_duplicate",
+        details: { canceled: extra.id, kept: keep.id, customer: customerId, status: extra.status, trial: extra.trial_start !== null },
+        createdAt: Date.now(),
+      }),
+    );
+  }
+  const subscription = keep.id === incoming.id ? incoming : await stripe.subscriptions.retrieve(keep.id, { expand: ["default_payment_method"] });
+  return { subscription, audit };
 }
 
 function cardLast4(pm: Stripe.Subscription["default_payment_method"]): string | null {
@@ -68,12 +118,21 @@ function cardLast4(pm: Stripe.Subscription["default_payment_method"]): string | 
  */
 export async function subscriptionUpsert(db: Db, stripe: Stripe, hints: SubscriptionHints, now = Date.now()) {
   if (!hints.subscriptionId) return null;
-  const subscription = await stripe.subscriptions.retrieve(hints.subscriptionId, { expand: ["default_payment_method"] });
+  let subscription: Stripe.Subscription = await stripe.subscriptions.retrieve(hints.subscriptionId, { expand: ["default_payment_method"] });
   const userId = await findUserId(db, hints, subscription);
   if (!userId) return null;
 
-  const status = mapStripeStatus(subscription.status);
   const stored = await db.query.subscriptions.findFirst({ where: eq(schema.subscriptions.userId, userId) });
+  const audit: BatchItem<"sqlite">[] = [];
+  const customer = idOf(subscription.customer as string);
+  if (customer && BILLING.has(subscription.status) && stored?.stripeSubscriptionId !== subscription.id) {
+    // A live subscription we have not stored for this account: make sure it is the only one.
+    const resolved = await keepOneLiveSubscription(db, stripe, userId, customer, subscription);
+    subscription = resolved.subscription;
+    audit.push(...resolved.audit);
+  }
+
+  const status = mapStripeStatus(subscription.status);
   if (stored?.stripeSubscriptionId && stored.stripeSubscriptionId !== subscription.id && LIVE.has(stored.status) && !LIVE.has(status)) {
     return null; // a late event about an older, ended subscription
   }
@@ -98,6 +157,7 @@ export async function subscriptionUpsert(db: Db, stripe: Stripe, hints: Subscrip
   };
   const last4 = cardLast4(subscription.default_payment_method);
   const statements: BatchItem<"sqlite">[] = [
+    ...audit,
     db
       .insert(schema.subscriptions)
       .values({ id: crypto.randomUUID(), userId, createdAt: now, ...values })
