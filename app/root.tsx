@@ -1,6 +1,7 @@
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { useNonce } from "./components/nonce";
 import { SiteNav } from "./components/site-nav";
 import { authContext, cloudflareContext } from "./context";
 import { isSameOriginMutation, resolveWebAuth } from "./lib/auth/request.server";
@@ -8,14 +9,8 @@ import { parseEnv } from "./lib/env.server";
 import { displayName } from "./lib/names";
 import { AUTH_MESSAGES } from "./lib/auth/messages";
 
-const SECURITY_HEADERS: Record<string, string> = {
-  "X-Content-Type-Options": "nosniff",
-  "X-Frame-Options": "DENY",
-  "Referrer-Policy": "strict-origin-when-cross-origin",
-  "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
-};
-
-function withHeaders(response: Response, cookies: string[]): Response {
+function withCookies(response: Response, cookies: string[]): Response {
+  if (cookies.length === 0) return response;
   let res = response;
   try {
     for (const c of cookies) res.headers.append("Set-Cookie", c);
@@ -24,7 +19,6 @@ function withHeaders(response: Response, cookies: string[]): Response {
     res = new Response(response.body, response);
     for (const c of cookies) res.headers.append("Set-Cookie", c);
   }
-  for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!res.headers.has(k)) res.headers.set(k, v);
   return res;
 }
 
@@ -46,7 +40,7 @@ const authMiddleware: Route.MiddlewareFunction = async ({ request, context }, ne
   const { auth, setCookies } = await resolveWebAuth(request, env, ctx);
   context.set(authContext, auth);
   const response = await next();
-  return withHeaders(response, setCookies);
+  return withCookies(response, setCookies);
 };
 
 export const middleware: Route.MiddlewareFunction[] = [authMiddleware];
@@ -71,6 +65,7 @@ export function meta() {
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -81,8 +76,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

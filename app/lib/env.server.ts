@@ -1,6 +1,6 @@
 // The Worker's configuration, parsed once per isolate with zod so a bad deploy fails loudly
 // at the first request instead of misbehaving later.
-import { z } from "zod";
+import { z } from "./zod";
 
 const baseSchema = z.object({
   APP_ENV: z.enum(["development", "test", "production"]).default("production"),

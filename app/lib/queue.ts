@@ -1,6 +1,6 @@
 // Messages on the "events" queue. Producers (the site) validate and enqueue; the consumer
 // Worker parses every message with these schemas before acting on it.
-import { z } from "zod";
+import { z } from "./zod";
 import { secureReportSchema, usageReportSchema } from "./usage/report";
 
 export const mailMessageSchema = z.object({

@@ -1,6 +1,6 @@
 // POST /admin/subscription: the debug tab's tools. Admins only: everyone else gets 403.
 import { data, redirect } from "react-router";
-import { z } from "zod";
+import { z } from "~/lib/zod";
 import type { Route } from "./+types/admin.subscription";
 import { requireUser, getCloudflare } from "~/lib/auth/request.server";
 import { ADMIN_STATUSES, adminGrantYear, adminLookup, adminSetStatus, adminSyncFromStripe } from "~/lib/billing/admin.server";

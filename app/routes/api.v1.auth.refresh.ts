@@ -1,5 +1,5 @@
 // POST /api/v1/auth/refresh: a refresh token → a new access token and a new refresh token.
-import { z } from "zod";
+import { z } from "~/lib/zod";
 import type { Route } from "./+types/api.v1.auth.refresh";
 import { jsonError, methodNotAllowed } from "~/lib/api.server";
 import { getCloudflare } from "~/lib/auth/request.server";

@@ -1,5 +1,5 @@
 // POST /api/v1/auth/token: e-mail + password → access and refresh tokens for the desktop app.
-import { z } from "zod";
+import { z } from "~/lib/zod";
 import type { Route } from "./+types/api.v1.auth.token";
 import { signIn } from "~/lib/auth/accounts.server";
 import { authDeps } from "~/lib/auth/request.server";

@@ -1,6 +1,6 @@
 // POST /api/v1/usage: the desktop app reports model calls. Validates, authenticates and
 // enqueues; the consumer Worker writes (idempotent on report_id).
-import { z } from "zod";
+import { z } from "~/lib/zod";
 import type { Route } from "./+types/api.v1.usage";
 import { methodNotAllowed } from "~/lib/api.server";
 import { USAGE_API } from "~/lib/constants";

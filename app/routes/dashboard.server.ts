@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { data, redirect, type RouterContextProvider } from "react-router";
-import { z } from "zod";
+import { z } from "~/lib/zod";
 import { CATEGORIES, type CategoryFilter } from "~/components/dashboard/analytics-tab";
 import type { BudgetView } from "~/components/dashboard/budget-tab";
 import { ENGAGEMENT, METRICS, USAGE_VIEWS, type UsageUi } from "~/components/dashboard/usage-tab";

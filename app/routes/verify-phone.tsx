@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useNavigate } from "react-router";
-import { z } from "zod";
+import { z } from "~/lib/zod";
 import type { Route } from "./+types/verify-phone";
 import { AuthShell } from "~/components/auth-shell";
 import { Alert, Button, LinkButton, Spinner } from "~/components/ui";

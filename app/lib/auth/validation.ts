@@ -1,6 +1,6 @@
 // zod schemas for every auth form. The same schema validates in the browser (conform)
 // and on the server, so the messages a user sees are the spec's either way.
-import { z } from "zod";
+import { z } from "../zod";
 import { PASSWORD, SIGN_UP } from "../constants";
 import { isCommonPassword } from "./common-passwords";
 import { AUTH_MESSAGES as M } from "./messages";

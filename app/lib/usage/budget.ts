@@ -1,5 +1,5 @@
 // Budget settings (spec site §3/§4/§5) without I/O: defaults, form parsing, colour bands.
-import { z } from "zod";
+import { z } from "../zod";
 import { BUDGET, BUDGET_DEFAULTS } from "../constants";
 
 export type BudgetSettings = { monthlyBudget: number; dailyBudget: number; alertThreshold: number; notificationsEnabled: boolean };

@@ -1,6 +1,6 @@
 // The usage report the desktop app sends for every model call (spec accounts §3), validated
 // with sane bounds. Money arrives in USD and is stored as integer micro-dollars.
-import { z } from "zod";
+import { z } from "../zod";
 import { MS, USAGE_API } from "../constants";
 
 const count = z.number().int().nonnegative().max(USAGE_API.maxTokens);

@@ -1,0 +1,82 @@
+// Headers every answer carries, applied once in the Worker entry so pages, `.data` requests,
+// API answers, downloads and redirects all get them.
+import { ACCESS_COOKIE, parseCookies, REFRESH_COOKIE } from "~/lib/auth/cookies";
+
+// Pages whose content is personal even before a session exists (links carrying one-time tokens,
+// the post-payment page, the local outbox).
+const ALWAYS_PRIVATE = [/^\/auth\/(reset-password|success|callback)(\.data)?$/, /^\/dev\//];
+
+const STRIPE_FORM_TARGETS = ["https://checkout.stripe.com", "https://billing.stripe.com"];
+
+export type HeaderOptions = {
+  nonce: string;
+  /** Where a form may send the browser: our origin and Stripe's hosted pages. */
+  stripeOrigin: string | null;
+  /** Vite's dev server injects inline scripts of its own: no CSP there. */
+  development: boolean;
+  serverTiming: string | null;
+};
+
+/** A fresh nonce per response: the only inline scripts that run are the ones we rendered. */
+export function newNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes));
+}
+
+export function contentSecurityPolicy(nonce: string, { https, formTargets }: { https: boolean; formTargets: string[] }): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    // React renders style attributes (chart sizes, progress bars); no script runs from them.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    `form-action 'self' ${formTargets.join(" ")}`.trim(),
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "object-src 'none'",
+    ...(https ? ["upgrade-insecure-requests"] : []),
+  ].join("; ");
+}
+
+// Anything that is not a page (JSON, CSV, images, redirects) may load nothing and be framed nowhere.
+const NON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+function isSignedIn(request: Request, response: Response): boolean {
+  const cookies = parseCookies(request.headers.get("Cookie"));
+  if (cookies.has(ACCESS_COOKIE) || cookies.has(REFRESH_COOKIE)) return true;
+  return response.headers.getSetCookie().some((c) => c.startsWith(`${ACCESS_COOKIE}=`) || c.startsWith(`${REFRESH_COOKIE}=`));
+}
+
+export function withSecurityHeaders(request: Request, response: Response, options: HeaderOptions): Response {
+  // Some responses (Response.redirect, fetched assets) have immutable headers: copy once.
+  let res = response;
+  try {
+    res.headers.set("X-Content-Type-Options", "nosniff");
+  } catch {
+    res = new Response(response.body, response);
+    res.headers.set("X-Content-Type-Options", "nosniff");
+  }
+  const url = new URL(request.url);
+  const https = url.protocol === "https:";
+  const headers = res.headers;
+  headers.set("X-Frame-Options", "DENY");
+  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
+  if (https) headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+
+  const isHtml = (headers.get("Content-Type") ?? "").startsWith("text/html");
+  if (!options.development) {
+    const formTargets = options.stripeOrigin ? [options.stripeOrigin] : STRIPE_FORM_TARGETS;
+    headers.set("Content-Security-Policy", isHtml ? contentSecurityPolicy(options.nonce, { https, formTargets }) : NON_DOCUMENT_CSP);
+  }
+
+  // Personal answers are never stored by a browser cache, a proxy or the edge.
+  if (isSignedIn(request, res) || ALWAYS_PRIVATE.some((re) => re.test(url.pathname))) {
+    headers.set("Cache-Control", "private, no-store");
+  }
+  headers.append("Vary", "Cookie");
+  if (options.serverTiming) headers.append("Server-Timing", options.serverTiming);
+  return res;
+}

@@ -1,0 +1,88 @@
+// Security headers on every kind of answer: pages (CSP with a per-response nonce on every script),
+// `.data` requests, API answers, redirects; no caching of anything personal; Server-Timing only
+// outside production.
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import worker from "../worker";
+import { Browser, createConfirmedUser, ORIGIN } from "./helpers";
+
+function nonceOf(csp: string | null) {
+  return /script-src 'self' 'nonce-([A-Za-z0-9+/=]+)'/.exec(csp ?? "")?.[1];
+}
+
+describe("Content-Security-Policy", () => {
+  it("allows only this response's nonced scripts, no inline script, and no framing", async () => {
+    const first = await SELF.fetch(`${ORIGIN}/`);
+    const csp = first.headers.get("Content-Security-Policy");
+    const nonce = nonceOf(csp);
+    expect(nonce).toBeTruthy();
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'none'");
+    expect(/script-src[^;]*unsafe-inline/.test(csp!)).toBe(false);
+    const html = await first.text();
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    const second = await SELF.fetch(`${ORIGIN}/`);
+    expect(nonceOf(second.headers.get("Content-Security-Policy"))).not.toBe(nonce);
+  });
+
+  it("lets forms reach only our origin and Stripe's hosted pages", async () => {
+    const csp = (await SELF.fetch(`${ORIGIN}/pricing`)).headers.get("Content-Security-Policy")!;
+    const formAction = /form-action ([^;]+)/.exec(csp)![1]!.split(" ");
+    expect(formAction[0]).toBe("'self'");
+    expect(formAction).toContain(new URL((env as unknown as { STRIPE_API_BASE: string }).STRIPE_API_BASE).origin);
+  });
+
+  it("gives API answers nosniff and a CSP that loads nothing", async () => {
+    for (const [path, init] of [
+      ["/api/v1/health", {}],
+      ["/api/v1/me", {}],
+      ["/api/v1/usage", { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } }],
+      ["/api/v1/nope", {}],
+    ] as const) {
+      const response = await SELF.fetch(`${ORIGIN}${path}`, init as RequestInit);
+      expect(response.headers.get("X-Content-Type-Options"), path).toBe("nosniff");
+      expect(response.headers.get("Content-Security-Policy"), path).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    }
+  });
+});
+
+describe("transport and caching", () => {
+  it("sends HSTS over https only", async () => {
+    expect((await SELF.fetch("https://localhost/")).headers.get("Strict-Transport-Security")).toBe("max-age=63072000; includeSubDomains");
+    expect((await SELF.fetch(`${ORIGIN}/`)).headers.get("Strict-Transport-Security")).toBeNull();
+    expect((await SELF.fetch("https://localhost/")).headers.get("Content-Security-Policy")).toContain("upgrade-insecure-requests");
+  });
+
+  it("marks signed-in pages, their .data requests, redirects and link pages private, no-store", async () => {
+    const { browser } = await createConfirmedUser();
+    for (const path of ["/dashboard", "/dashboard.data", "/pricing", "/", "/dashboard/usage.csv", "/auth"]) {
+      const response = await browser.get(path);
+      expect(response.headers.get("Cache-Control"), path).toBe("private, no-store");
+    }
+    const anonymous = new Browser();
+    for (const path of ["/auth/reset-password", "/auth/success?session_id=cs_x", "/auth/callback?type=signup&token=x", "/dev/outbox.json"]) {
+      expect((await anonymous.get(path)).headers.get("Cache-Control"), path).toBe("private, no-store");
+    }
+    // Signing in answers with session cookies: that answer is private too.
+    const { email } = await createConfirmedUser();
+    const signIn = await new Browser().post("/auth?mode=signin", { intent: "signin", email, password: "Sunny-Day-42" });
+    expect(signIn.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(signIn.headers.get("Vary")).toContain("Cookie");
+  });
+});
+
+describe("Server-Timing", () => {
+  it("is sent locally and never in production", async () => {
+    expect((await SELF.fetch(`${ORIGIN}/`)).headers.get("Server-Timing")).toMatch(/d1;desc="statements";dur=\d+/);
+    const production = { ...env, APP_ENV: "production", APP_URL: "https://modelify.example", MAIL_API_URL: "https://mail.example/send", MAIL_API_KEY: "key", STRIPE_API_BASE: undefined } as unknown as Env;
+    const ctx = createExecutionContext();
+    const response = await worker.fetch(new Request(`${ORIGIN}/`) as unknown as Request<unknown, IncomingRequestCfProperties>, production, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Server-Timing")).toBeNull();
+    expect(response.headers.get("Content-Security-Policy")).toContain("form-action 'self' https://checkout.stripe.com https://billing.stripe.com");
+  });
+});
