@@ -1,17 +1,17 @@
-import { data } from "react-router";
 import type { Route } from "./+types/dev.outbox";
 import { Card, Logo } from "~/components/ui";
 import { getCloudflare } from "~/lib/auth/request.server";
 import { getDb } from "~/lib/db.server";
-import { isLocal, parseEnv } from "~/lib/env.server";
+import { parseEnv } from "~/lib/env.server";
+import { requireLocalMachine } from "~/server/local-only";
 import { listOutbox } from "~/lib/mail/outbox.server";
 
 export const meta = () => [{ title: "Outbox (local development) | Modelify" }];
 
 // Local development only: shows the e-mails that a real provider would have sent.
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { env } = getCloudflare(context);
-  if (!isLocal(parseEnv(env))) throw data(null, { status: 404 });
+  requireLocalMachine(request, parseEnv(env));
   return { messages: await listOutbox(getDb(env.DB)) };
 }
 

@@ -122,6 +122,26 @@ describe("local outbox", () => {
     }
   });
 
+  it("shows the outbox only to the local machine: a staging host or a remote address gets 404", async () => {
+    const staging = { ...env, APP_ENV: "development" } as unknown as Env;
+    const cases: Array<[string, Record<string, string>, number]> = [
+      ["http://localhost/dev/outbox.json", {}, 200],
+      ["http://127.0.0.1/dev/outbox.json", { "CF-Connecting-IP": "127.0.0.1" }, 200],
+      ["http://[::1]/dev/outbox", { "CF-Connecting-IP": "::1" }, 200],
+      ["https://staging.modelify.example/dev/outbox.json", {}, 404],
+      ["https://staging.modelify.example/dev/outbox", { "CF-Connecting-IP": "127.0.0.1" }, 404],
+      ["http://localhost/dev/outbox.json", { "CF-Connecting-IP": "203.0.113.9" }, 404],
+      ["http://localhost/dev/outbox", { "CF-Connecting-IP": "10.1.2.3" }, 404],
+    ];
+    for (const [url, headers, status] of cases) {
+      const ctx = createExecutionContext();
+      const response = await worker.fetch(new Request(url, { headers }) as unknown as Request<unknown, IncomingRequestCfProperties>, staging, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(response.status, `${url} ${JSON.stringify(headers)}`).toBe(status);
+      if (status === 404) expect(await response.text()).not.toContain("Reset your Modelify password");
+    }
+  });
+
   it("refuses to start in production without mail and URL configuration", async () => {
     const ctx = createExecutionContext();
     const response = await worker.fetch(incoming(`${ORIGIN}/`), { ...env, APP_ENV: "production" } as unknown as Env, ctx);
