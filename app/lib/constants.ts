@@ -107,8 +107,10 @@ export const USAGE_API = {
   maxReportsPerRequest: 100,
   maxBodyBytes: 1024 * 1024,
   maxMetadataBytes: 8 * 1024,
-  // Spec: the public API allows 1,000 requests per minute per key (wrangler.toml ratelimits).
+  // Spec: the public API allows 1,000 requests per minute per key (wrangler.toml ratelimits,
+  // a fixed window of 60 s aligned to the clock).
   requestsPerMinute: 1000,
+  rateLimitPeriodSeconds: 60,
   maxTokens: 10_000_000,
   maxCostUsd: 10_000,
   maxDurationMs: 60 * 60 * 1000,

@@ -93,5 +93,10 @@ describe("formats and small helpers", () => {
     expect(safeRedirectPath("https://evil.example")).toBe("/");
     expect(safeRedirectPath("/\\evil.example")).toBe("/");
     expect(safeRedirectPath(undefined)).toBe("/");
+    for (const evil of ["/\t/evil.example", "/\n/evil.example", "/\r/evil.example", "/ /evil.example", "/\u00a0/evil.example", "/\\/evil.example", "/\u0000/evil.example", "///evil.example"]) {
+      expect(safeRedirectPath(evil), JSON.stringify(evil)).toBe("/");
+    }
+    expect(safeRedirectPath("/dashboard?tab=billing#top")).toBe("/dashboard?tab=billing#top");
+    expect(safeRedirectPath("/auth/../dashboard")).toBe("/dashboard");
   });
 });

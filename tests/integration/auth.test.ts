@@ -61,6 +61,9 @@ describe("sign-up", () => {
     ["securityAnswer", "ab", M.securityAnswerTooShort],
     ["password", "short", M.passwordTooShort],
     ["initial", "ABCDEFGHIJK", M.middleInitialTooLong],
+    ["firstName", "\u0000", M.invalidCharacters],
+    ["lastName", " \u0000 ", M.invalidCharacters],
+    ["securityAnswer", "ab\u0007c", M.invalidCharacters],
   ])("refuses %s=%j with the spec's message", async (field, value, message) => {
     const fields = signUpFields(uniqueEmail("invalid"), { [field]: value });
     if (field === "password") fields.confirmPassword = value;

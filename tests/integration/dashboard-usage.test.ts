@@ -48,6 +48,24 @@ describe("overview on real data", () => {
   });
 });
 
+describe("CSV export is safe to open in a spreadsheet", () => {
+  it("exports model and provider names that look like formulas as plain text", async () => {
+    const user = await apiUser();
+    // (Names are trimmed on the way in, so a leading tab or CR never reaches the CSV; csv.test.ts covers them.)
+    const names = ["=HYPERLINK(\"http://evil.example\",\"x\")", "+SUM(1,2)", "-2+3", "@cmd", "=1+1"];
+    const reports = names.map((model_name) => report({ model_name, model_provider: "=cmd|' /C calc'!A0" }));
+    expect((await postUsage(user.token, { reports })).status).toBe(202);
+    await waitForRows(user.userId, reports.length);
+    await settle();
+    const csv = await (await user.browser.get("/dashboard/usage.csv")).text();
+    for (const name of names) {
+      const quoted = `"'${name.replace(/"/g, '""')}"`;
+      expect(csv, name).toContain(quoted);
+    }
+    expect(csv).not.toMatch(/(^|,)"[=+\-@\t\r]/m);
+  });
+});
+
 describe("usage tab", () => {
   it("shows totals, services and provider keys for the chosen range", async () => {
     const { browser } = await seededUser();
@@ -119,7 +137,11 @@ describe("budget settings", () => {
     expect(badHtml).toContain("Failed to save budget settings. Please try again.");
     expect(badHtml).toContain("Budgets cannot be negative");
     expect(badHtml).toContain("Alert threshold must be at most 95%");
-    const ok = await browser.post("/dashboard?tab=budget", { intent: "save-budget", monthlyBudget: "25.5", dailyBudget: "abc", alertThreshold: "", notificationsEnabled: "" });
+    const hex = await browser.post("/dashboard?tab=budget", { intent: "save-budget", monthlyBudget: "0x10", dailyBudget: "Infinity", alertThreshold: "80", notificationsEnabled: "on" });
+    expect(hex.status).toBe(400);
+    expect(await hex.text()).toContain("Enter an amount in dollars, such as 12.50");
+    // A number field holding no number is sent empty: the spec's "non-numeric" defaults.
+    const ok = await browser.post("/dashboard?tab=budget", { intent: "save-budget", monthlyBudget: "25.5", dailyBudget: "", alertThreshold: "", notificationsEnabled: "" });
     expect(ok.headers.get("Location")).toBe("/dashboard?tab=budget&saved=1");
     await expect(db.query.budgets.findFirst({ where: eq(schema.budgets.userId, (await db.query.users.findFirst({ where: eq(schema.users.email, email) }))!.id) })).resolves.toMatchObject({
       monthlyBudget: 25.5,

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../worker";
 import { schema } from "~/lib/db.server";
 import { db, waitForMail } from "./helpers";
+import { secondsUntilWindowEnds } from "~/lib/usage/api.server";
 import { apiUser, dailyRow, postUsage, report, storedCount, summedRequests, waitForRows } from "./usage-helpers";
 
 const settle = () => new Promise((r) => setTimeout(r, 1500));
@@ -33,6 +34,21 @@ describe("POST /api/v1/usage", () => {
     await settle();
     expect(await storedCount(userId)).toBe(1);
     expect(await summedRequests(userId)).toBe(1);
+  });
+
+  it("keeps report ids per user: another user reusing an id still gets their report stored", async () => {
+    const a = await apiUser();
+    const b = await apiUser();
+    const shared = report();
+    expect((await postUsage(a.token, shared)).status).toBe(202);
+    await waitForRows(a.userId, 1);
+    expect((await postUsage(b.token, { ...shared, model_name: "b-model" })).status).toBe(202);
+    await waitForRows(b.userId, 1);
+    await settle();
+    expect(await storedCount(a.userId)).toBe(1);
+    expect(await storedCount(b.userId)).toBe(1);
+    expect((await dailyRow(b.userId, "b-model"))!.totalRequests).toBe(1);
+    expect(await dailyRow(a.userId, "b-model")).toBeUndefined();
   });
 
   it("lands a batch of 100 whole", async () => {
@@ -125,7 +141,17 @@ describe("POST /api/v1/usage", () => {
       if (response.status === 429) retryAfter = response.headers.get("Retry-After");
     }
     expect(statuses).toContain(429);
-    expect(retryAfter).toBe("60");
+    // The real wait: until the end of the limiter's clock-aligned minute, not always 60.
+    const left = 60 - Math.floor((Date.now() % 60_000) / 1000);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+    expect(Math.abs(Number(retryAfter) - left)).toBeLessThanOrEqual(2);
+  });
+
+  it("computes the wait to the end of the fixed window", () => {
+    expect(secondsUntilWindowEnds(Date.parse("2026-11-22T12:34:50.000Z"))).toBe(10);
+    expect(secondsUntilWindowEnds(Date.parse("2026-11-22T12:34:00.000Z"))).toBe(60);
+    expect(secondsUntilWindowEnds(Date.parse("2026-11-22T12:34:59.900Z"))).toBe(1);
   });
 });
 

@@ -7,6 +7,7 @@ import { schema } from "../db.server";
 import { getBudget } from "./budget.server";
 import { dayKey, lastDays, monthKey, startOfMonth, startOfPreviousMonth, startOfUtcDay } from "./dates";
 import { figures, type ModelFigures, type ModelStats } from "./models";
+import { csvRow } from "../csv";
 
 type DailyRow = typeof schema.dailyUsageSummary.$inferSelect;
 
@@ -239,7 +240,7 @@ export async function usageCsv(db: Db, user: { id: string; email: string }, now 
   const days = lastDays(USAGE.exportDays, now);
   const rows = await dailyRows(db, user.id, days[0]!);
   const lines: string[] = [];
-  const csv = (values: Array<string | number>) => values.map((v) => (typeof v === "number" ? String(v) : `"${v.replace(/"/g, '""')}"`)).join(",");
+  const csv = csvRow;
   lines.push("Daily Usage", csv(["Date", "Total Cost (USD)", "Total Requests", "Total Tokens", "Models Used"]));
   for (const d of days) {
     const dayRows = rows.filter((r) => r.date === d);

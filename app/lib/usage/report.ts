@@ -25,7 +25,10 @@ export function usageReportSchema(now: () => number = Date.now) {
       model_name: shortText(200),
       model_provider: shortText(100),
       request_type: shortText(50).default("chat"),
-      tokens_used: count,
+      // The call's total tokens. Providers count tokens outside input and output (reasoning,
+      // cache, tool use), so the total may exceed input + output but never fall short of it;
+      // when omitted it is input + output.
+      tokens_used: count.optional(),
       tokens_input: count.default(0),
       tokens_output: count.default(0),
       cost_usd: z.number().nonnegative().max(USAGE_API.maxCostUsd),
@@ -37,7 +40,14 @@ export function usageReportSchema(now: () => number = Date.now) {
       app_instance_id: z.string().max(100).nullish(),
       occurred_at: occurredAtSchema(now).optional(),
     })
-    .strict();
+    .strict()
+    .refine((r) => r.tokens_used === undefined || r.tokens_used >= r.tokens_input + r.tokens_output, {
+      message: "tokens_used must be at least tokens_input + tokens_output",
+      path: ["tokens_used"],
+      // Only once every field is valid: a negative count already has its own problem.
+      when: (payload) => payload.issues.length === 0,
+    })
+    .transform((r) => ({ ...r, tokens_used: r.tokens_used ?? r.tokens_input + r.tokens_output }));
 }
 
 export type UsageReport = z.output<ReturnType<typeof usageReportSchema>>;

@@ -15,7 +15,15 @@ describe("budget rules (spec site §4/§5)", () => {
     expect(usedPercent(1, 0)).toBe(100);
   });
   it("turns non-numeric budgets into 0 and a non-numeric threshold into 80; refuses out-of-range values", () => {
-    expect(budgetFormSchema.parse({ monthlyBudget: "x", dailyBudget: "", alertThreshold: "nope", notificationsEnabled: "on" })).toEqual({ monthlyBudget: 0, dailyBudget: 0, alertThreshold: 80, notificationsEnabled: true });
+    // An empty number field (what a browser sends for non-numeric input) gets the spec's default.
+    expect(budgetFormSchema.parse({ monthlyBudget: "", dailyBudget: " ", alertThreshold: "", notificationsEnabled: "on" })).toEqual({ monthlyBudget: 0, dailyBudget: 0, alertThreshold: 80, notificationsEnabled: true });
+    // Text that JavaScript would still read as a number is refused, not reinterpreted.
+    for (const text of ["0x10", "Infinity", "-Infinity", "1e3", "NaN", "x", "12,50", "+5", "1_000"]) {
+      expect(budgetFormSchema.safeParse({ monthlyBudget: text, dailyBudget: "1", alertThreshold: "80" }).success, text).toBe(false);
+    }
+    for (const text of ["0x50", "8e1", "80.0", "Infinity"]) {
+      expect(budgetFormSchema.safeParse({ monthlyBudget: "1", dailyBudget: "1", alertThreshold: text }).success, text).toBe(false);
+    }
     expect(budgetFormSchema.safeParse({ monthlyBudget: "1", dailyBudget: "1", alertThreshold: "45" }).success).toBe(false);
     expect(budgetFormSchema.safeParse({ monthlyBudget: "1", dailyBudget: "1", alertThreshold: "100" }).success).toBe(false);
     expect(budgetFormSchema.safeParse({ monthlyBudget: "1", dailyBudget: "1", alertThreshold: "82" }).success).toBe(false); // step 5
@@ -36,6 +44,14 @@ describe("usage report validation", () => {
     for (const bad of [{ user_id: "x" }, { tokens_used: -1 }, { tokens_used: 1.5 }, { report_id: "abc" }, { cost_usd: 20_000 }, { success: "yes" }]) {
       expect(schema.safeParse({ ...valid, ...bad }).success).toBe(false);
     }
+  });
+  it("takes tokens_used as the total: at least input + output, and input + output when omitted", () => {
+    expect(schema.parse({ ...valid, tokens_used: 1600, tokens_input: 1000, tokens_output: 500 }).tokens_used).toBe(1600);
+    const { tokens_used: _omitted, ...withoutTotal } = valid;
+    expect(schema.parse({ ...withoutTotal, tokens_input: 1000, tokens_output: 500 }).tokens_used).toBe(1500);
+    const short = schema.safeParse({ ...valid, tokens_used: 1499, tokens_input: 1000, tokens_output: 500 });
+    expect(short.success).toBe(false);
+    expect(problemsFrom(short.error!, false)).toEqual([{ index: null, path: "tokens_used", message: "tokens_used must be at least tokens_input + tokens_output" }]);
   });
   it("reports problems with the report's index", () => {
     const error = usageReportSchema().array().safeParse([valid, { ...valid, tokens_used: -1 }]).error!;
