@@ -1,4 +1,5 @@
-// Browser end-to-end tests: build, serve on a throwaway state, run tests/e2e with Chromium.
+// End-to-end tests: build, serve on a throwaway state, run tests/e2e (Chromium, and plain HTTP for
+// the malformed-request corpus, which also reads the local D1 file under STATE_DIR).
 // Writes its counts to .wrangler/e2e-summary.json for scripts/test.mjs.
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
@@ -16,7 +17,7 @@ const files = readdirSync("tests/e2e").filter((f) => f.endsWith(".test.ts")).sor
 let output = "";
 const code = await new Promise((resolve) => {
   const child = spawn("node", ["--test", "--test-concurrency=1", "--test-reporter=spec", ...files], {
-    env: { ...process.env, BASE_URL: site.baseUrl, STRIPE_URL: site.stripeUrl, CHROMIUM_PATH: chromium },
+    env: { ...process.env, BASE_URL: site.baseUrl, STRIPE_URL: site.stripeUrl, STATE_DIR: site.stateDir, CHROMIUM_PATH: chromium },
     stdio: ["ignore", "pipe", "inherit"],
   });
   child.stdout.on("data", (d) => {

@@ -1,5 +1,5 @@
 // Starts the built site on a free port with a throwaway local state (migrated and seeded),
-// for the browser tests and the benchmarks. Returns { baseUrl, stop }.
+// for the browser tests and the benchmarks. Returns { baseUrl, stripeUrl, stateDir, log, stop }.
 import { rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { ensureDevVars, LOCAL_STRIPE, migrateAndSeed, readDevVars, serveBuiltWorkers, setDevVars } from "./lib.mjs";
@@ -60,6 +60,8 @@ export async function serveTestSite({ stateDir = ".wrangler/e2e-state", beforeSt
   return {
     baseUrl,
     stripeUrl: standin.url,
+    // The local D1/KV/R2 state (the D1 database is a *.sqlite file under <stateDir>/v3/d1).
+    stateDir,
     log: () => log,
     stop: async () => {
       try {
