@@ -9,7 +9,10 @@ export function jsonError(status: number, error: string, headers?: HeadersInit):
   return Response.json({ error }, { status, headers });
 }
 
-export const methodNotAllowed = () => jsonError(405, "Method not allowed", { Allow: "POST" });
+/** 405 with the methods the route does take (Allow). */
+export const methodNotAllowed = (allow: "POST" | "GET" = "POST") => jsonError(405, "Method not allowed", { Allow: allow === "GET" ? "GET, HEAD" : allow });
+export const getOnly = () => methodNotAllowed("GET");
+export const postOnly = () => methodNotAllowed("POST");
 
 /** The user behind `Authorization: Bearer <access token>`; throws a JSON 401 otherwise. */
 export async function requireApiUser(request: Request, context: Readonly<RouterContextProvider>): Promise<SessionUser> {

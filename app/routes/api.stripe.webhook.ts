@@ -1,7 +1,7 @@
 // POST /api/stripe/webhook: verify Stripe's signature on the raw body, enqueue, answer fast.
 // The consumer Worker does the work (workers/consumer.ts → handleStripeEvent).
 import type { Route } from "./+types/api.stripe.webhook";
-import { jsonError, methodNotAllowed } from "~/lib/api.server";
+import { jsonError, methodNotAllowed, postOnly } from "~/lib/api.server";
 import { getCloudflare } from "~/lib/auth/request.server";
 import { verifyWebhook } from "~/lib/billing/stripe.server";
 import { hintsFromEvent } from "~/lib/billing/sync.server";
@@ -10,7 +10,7 @@ import type { StripeEventMessage } from "~/lib/queue";
 
 const MAX_BODY_BYTES = 256 * 1024;
 
-export const loader = methodNotAllowed;
+export const loader = postOnly;
 
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();

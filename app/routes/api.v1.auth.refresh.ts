@@ -1,7 +1,7 @@
 // POST /api/v1/auth/refresh: a refresh token → a new access token and a new refresh token.
 import { z } from "~/lib/zod";
 import type { Route } from "./+types/api.v1.auth.refresh";
-import { jsonError, methodNotAllowed } from "~/lib/api.server";
+import { jsonError, methodNotAllowed, postOnly } from "~/lib/api.server";
 import { getCloudflare } from "~/lib/auth/request.server";
 import { refreshSession } from "~/lib/auth/session.server";
 import { getDb } from "~/lib/db.server";
@@ -19,7 +19,7 @@ const REASONS = {
   reused: "Refresh token was already used; the session has been signed out for safety",
 } as const;
 
-export const loader = methodNotAllowed;
+export const loader = postOnly;
 
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();

@@ -6,7 +6,7 @@ import { authDeps } from "~/lib/auth/request.server";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { emailSchema } from "~/lib/auth/validation";
 import { PASSWORD } from "~/lib/constants";
-import { jsonError, methodNotAllowed } from "~/lib/api.server";
+import { jsonError, methodNotAllowed, postOnly } from "~/lib/api.server";
 import { readJson } from "~/lib/http.server";
 
 const bodySchema = z.object({
@@ -14,7 +14,7 @@ const bodySchema = z.object({
   password: z.string({ error: M.passwordTooShort }).min(PASSWORD.minLength, { error: M.passwordTooShort }).max(PASSWORD.maxLength, { error: M.passwordTooLong }),
 });
 
-export const loader = methodNotAllowed;
+export const loader = postOnly;
 
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();

@@ -1,6 +1,6 @@
 // GET /api/v1/me: who the desktop app is signed in as, and whether the subscription is active.
 import type { Route } from "./+types/api.v1.me";
-import { jsonError, requireApiUser } from "~/lib/api.server";
+import { getOnly, requireApiUser } from "~/lib/api.server";
 import { getCloudflare } from "~/lib/auth/request.server";
 import { getDb } from "~/lib/db.server";
 import { hasActiveSubscription } from "~/lib/subscriptions.server";
@@ -14,4 +14,4 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
 }
 
-export const action = () => jsonError(405, "Method not allowed", { Allow: "GET" });
+export const action = getOnly;

@@ -1,4 +1,7 @@
+import { getOnly } from "~/lib/api.server";
 import { OPENAPI } from "~/lib/usage/openapi";
+
+export const action = getOnly;
 
 export function loader() {
   return Response.json(OPENAPI, { headers: { "Cache-Control": "public, max-age=300" } });

@@ -1,7 +1,7 @@
 // POST /api/v1/usage/secure-report: the fallback aggregate report (spec accounts §3),
 // deduplicated on report_hash per user.
 import type { Route } from "./+types/api.v1.usage.secure-report";
-import { methodNotAllowed } from "~/lib/api.server";
+import { postOnly } from "~/lib/api.server";
 import { readJson } from "~/lib/http.server";
 import type { SecureUsageMessage } from "~/lib/queue";
 import { authorizeUsageRequest, enqueueAll } from "~/lib/usage/api.server";
@@ -9,7 +9,7 @@ import { problemsFrom, secureReportSchema } from "~/lib/usage/report";
 
 const schema = secureReportSchema();
 
-export const loader = methodNotAllowed;
+export const loader = postOnly;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const authorized = await authorizeUsageRequest(request, context);

@@ -2,7 +2,7 @@
 // enqueues; the consumer Worker writes (idempotent on report_id).
 import { z } from "~/lib/zod";
 import type { Route } from "./+types/api.v1.usage";
-import { methodNotAllowed } from "~/lib/api.server";
+import { postOnly } from "~/lib/api.server";
 import { USAGE_API } from "~/lib/constants";
 import { readJson } from "~/lib/http.server";
 import type { UsageMessage } from "~/lib/queue";
@@ -12,7 +12,7 @@ import { authorizeUsageRequest, enqueueAll } from "~/lib/usage/api.server";
 const report = usageReportSchema();
 const batchSchema = z.object({ reports: z.array(report).min(1, "reports must not be empty").max(USAGE_API.maxReportsPerRequest, `at most ${USAGE_API.maxReportsPerRequest} reports per request`) }).strict();
 
-export const loader = methodNotAllowed;
+export const loader = postOnly;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const authorized = await authorizeUsageRequest(request, context);

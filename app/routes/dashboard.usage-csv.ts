@@ -1,8 +1,11 @@
 // GET /dashboard/usage.csv: the spec's usage export (last 30 days) for the signed-in user.
 import type { Route } from "./+types/dashboard.usage-csv";
+import { getOnly } from "~/lib/api.server";
 import { getCloudflare, requireUser } from "~/lib/auth/request.server";
 import { getDb } from "~/lib/db.server";
 import { usageCsv } from "~/lib/usage/analytics.server";
+
+export const action = getOnly;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);

@@ -3,6 +3,9 @@ import { getCloudflare } from "~/lib/auth/request.server";
 import { getDb } from "~/lib/db.server";
 import { parseEnv } from "~/lib/env.server";
 import { requireLocalMachine } from "~/server/local-only";
+import { getOnly } from "~/lib/api.server";
+
+export const action = getOnly;
 import { listOutbox } from "~/lib/mail/outbox.server";
 
 // Local development only: the messages the outbox mail adapter stored. 404 in production.

@@ -113,3 +113,25 @@ describe("API routes refuse malformed bodies with JSON errors", () => {
     expect(await response.json()).toEqual({ error: "Please enter a valid email address" });
   });
 });
+
+describe("methods a route does not take", () => {
+  it("answers 405 with Allow, in JSON on the API, never React Router's 'Unexpected Server Error'", async () => {
+    for (const path of ["/api/v1/health", "/api/v1/openapi.json", "/api/v1/me"]) {
+      const response = await SELF.fetch(`${ORIGIN}${path}`, { method: "POST", body: "{}", headers: { Origin: ORIGIN, "Content-Type": "application/json" } });
+      expect(response.status, path).toBe(405);
+      expect(response.headers.get("Allow"), path).toBe("GET, HEAD");
+      expect(await response.json(), path).toEqual({ error: "Method not allowed" });
+    }
+    for (const path of ["/api/v1/usage", "/api/v1/auth/token"]) {
+      const response = await SELF.fetch(`${ORIGIN}${path}`);
+      expect(response.status, path).toBe(405);
+      expect(response.headers.get("Allow"), path).toBe("POST");
+    }
+    for (const path of ["/", "/api/v1/health", "/dashboard"]) {
+      const response = await SELF.fetch(`${ORIGIN}${path}`, { method: "PROPFIND" });
+      expect(response.status, path).toBe(405);
+      expect(response.headers.get("Allow")).toBe("GET, HEAD, POST");
+      expect(await response.text()).not.toContain("Unexpected Server Error");
+    }
+  });
+});

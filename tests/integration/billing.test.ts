@@ -266,6 +266,9 @@ describe("webhook refuses what Stripe did not send", () => {
     expect(wrongSecret.status).toBe(400);
     const replay = await signedWebhook(payload, { timestamp: Math.floor(Date.now() / 1000) - 301 });
     expect(replay.status).toBe(400);
+    const future = await signedWebhook(payload, { timestamp: Math.floor(Date.now() / 1000) + 3600 });
+    expect(future.status).toBe(400);
+    expect((await future.json<{ error: string }>()).error).toContain("future");
     expect((await replay.json<{ error: string }>()).error).toMatch(/verification failed/i);
     const malformed = await signedWebhook("{not json");
     expect(malformed.status).toBe(400);

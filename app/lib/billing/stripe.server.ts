@@ -31,9 +31,17 @@ export function isPaymentConfigured(env: AppEnv): boolean {
   return Boolean(env.STRIPE_PUBLISHABLE_KEY?.startsWith("pk_") && env.STRIPE_SECRET_KEY && env.STRIPE_PRICE_ID && env.STRIPE_WEBHOOK_SECRET);
 }
 
-/** Webhook signature check used by the webhook route (raw body, 300 s tolerance). */
-export async function verifyWebhook(env: AppEnv, rawBody: string, signature: string): Promise<Stripe.Event> {
+const WEBHOOK_TOLERANCE_S = 300;
+
+/**
+ * Webhook signature check used by the webhook route (raw body, 300 s tolerance). The SDK only
+ * bounds how old a signed timestamp may be; one from the future (a clock far off, or a
+ * signature made to be replayed later) is refused here too.
+ */
+export async function verifyWebhook(env: AppEnv, rawBody: string, signature: string, now = Date.now()): Promise<Stripe.Event> {
   const stripe = getStripe(env);
   if (!stripe || !env.STRIPE_WEBHOOK_SECRET) throw new Error("Stripe is not configured");
-  return stripe.webhooks.constructEventAsync(rawBody, signature, env.STRIPE_WEBHOOK_SECRET, 300);
+  const timestamp = Number(/(?:^|,)t=(\d{1,12})(?:,|$)/.exec(signature)?.[1]);
+  if (Number.isFinite(timestamp) && timestamp > now / 1000 + WEBHOOK_TOLERANCE_S) throw new Error("Timestamp is in the future");
+  return stripe.webhooks.constructEventAsync(rawBody, signature, env.STRIPE_WEBHOOK_SECRET, WEBHOOK_TOLERANCE_S);
 }

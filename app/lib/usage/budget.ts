@@ -22,7 +22,7 @@ const WHOLE = /^-?\d{1,3}$/;
 
 function numberOrDefault(pattern: RegExp, fallback: number) {
   return (v: unknown) => {
-    if (v === undefined || v === null) return fallback;
+    // A field missing from the form (not even empty) is a cut-off or forged body, not a choice.
     if (typeof v !== "string") return NaN;
     const text = v.trim();
     if (text === "") return fallback;

@@ -21,6 +21,7 @@ describe("budget rules (spec site §4/§5)", () => {
     for (const text of ["0x10", "Infinity", "-Infinity", "1e3", "NaN", "x", "12,50", "+5", "1_000"]) {
       expect(budgetFormSchema.safeParse({ monthlyBudget: text, dailyBudget: "1", alertThreshold: "80" }).success, text).toBe(false);
     }
+    expect(budgetFormSchema.safeParse({ monthlyBudget: "1", alertThreshold: "80" }).success).toBe(false); // daily missing
     for (const text of ["0x50", "8e1", "80.0", "Infinity"]) {
       expect(budgetFormSchema.safeParse({ monthlyBudget: "1", dailyBudget: "1", alertThreshold: text }).success, text).toBe(false);
     }
