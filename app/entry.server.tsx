@@ -4,7 +4,7 @@ import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
-import { nonceContext } from "./context";
+import { nonceContext } from "./server/context";
 
 export const streamTimeout = 5_000;
 

@@ -1,59 +1,8 @@
-import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "react-router";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { useNonce } from "./components/nonce";
-import { SiteNav } from "./components/site-nav";
-import { authContext, cloudflareContext } from "./context";
-import { isSameOriginMutation, resolveWebAuth } from "./lib/auth/request.server";
-import { parseEnv } from "./lib/env.server";
-import { displayName } from "./lib/names";
 import { AUTH_MESSAGES } from "./lib/auth/messages";
-
-function withCookies(response: Response, cookies: string[]): Response {
-  if (cookies.length === 0) return response;
-  let res = response;
-  try {
-    for (const c of cookies) res.headers.append("Set-Cookie", c);
-  } catch {
-    // Some responses (e.g. Response.redirect) have immutable headers: copy once, then retry.
-    res = new Response(response.body, response);
-    for (const c of cookies) res.headers.append("Set-Cookie", c);
-  }
-  return res;
-}
-
-// Browser routes authenticate with cookies; /api/* authenticates with bearer tokens or
-// signatures and never reads cookies, so it is neither cookie-authed nor Origin-checked here.
-const authMiddleware: Route.MiddlewareFunction = async ({ request, context }, next) => {
-  const url = new URL(request.url);
-  if (url.pathname.startsWith("/api/")) return next();
-  const { env, ctx } = context.get(cloudflareContext);
-  try {
-    parseEnv(env);
-  } catch (error) {
-    console.error(String(error));
-    throw data({ kind: "init" }, { status: 503 });
-  }
-  if (!isSameOriginMutation(request)) {
-    throw data({ kind: "forbidden", message: "This request came from another site and was refused." }, { status: 403 });
-  }
-  const { auth, setCookies } = await resolveWebAuth(request, env, ctx);
-  context.set(authContext, auth);
-  const response = await next();
-  return withCookies(response, setCookies);
-};
-
-export const middleware: Route.MiddlewareFunction[] = [authMiddleware];
-
-// Only what every page's navigation needs; no database read here.
-export function loader({ context }: Route.LoaderArgs) {
-  const { user } = context.get(authContext);
-  return { user: user ? { email: user.email, name: displayName(user), role: user.role } : null };
-}
-
-export function useRootData() {
-  return useRouteLoaderData<typeof loader>("root");
-}
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
@@ -84,14 +33,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  const { pathname } = useLocation();
-  const showNav = !pathname.startsWith("/dashboard") && !pathname.startsWith("/dev/");
   return (
     <>
       <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-lg focus:bg-white focus:px-4 focus:py-2 focus:shadow-lg">
         Skip to content
       </a>
-      {showNav ? <SiteNav /> : null}
       <Outlet />
     </>
   );

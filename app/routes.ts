@@ -1,31 +1,58 @@
-import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, layout, prefix, route, type RouteConfig } from "@react-router/dev/routes";
 
 export default [
-  index("routes/home.tsx"),
-  route("pricing", "routes/pricing.tsx"),
-  route("changelog", "routes/changelog.tsx"),
-  route("auth", "routes/auth.tsx"),
-  route("auth/callback", "routes/auth.callback.tsx"),
-  route("auth/reset-password", "routes/auth.reset-password.tsx"),
-  route("auth/success", "routes/auth.success.tsx"),
-  route("auth/sign-out", "routes/auth.sign-out.tsx"),
-  route("billing/checkout", "routes/billing.checkout.tsx"),
-  route("billing/portal", "routes/billing.portal.tsx"),
-  route("admin/subscription", "routes/admin.subscription.tsx"),
-  route("verify-phone", "routes/verify-phone.tsx"),
-  route("dashboard", "routes/dashboard.tsx"),
-  route("dashboard/usage.csv", "routes/dashboard.usage-csv.ts"),
-  route("dev/outbox", "routes/dev.outbox.tsx"),
-  route("dev/outbox.json", "routes/dev.outbox-json.ts"),
-  route("api/v1/auth/token", "routes/api.v1.auth.token.ts"),
-  route("api/v1/auth/refresh", "routes/api.v1.auth.refresh.ts"),
-  route("api/v1/me", "routes/api.v1.me.ts"),
-  route("api/v1/usage", "routes/api.v1.usage.ts"),
-  route("api/v1/usage/secure-report", "routes/api.v1.usage.secure-report.ts"),
-  route("api/v1/health", "routes/api.v1.health.ts"),
-  route("api/v1/openapi.json", "routes/api.v1.openapi.ts"),
-  route("api/stripe/webhook", "routes/api.stripe.webhook.ts"),
-  route("api/*", "routes/api.not-found.ts", { id: "api-not-found" }),
-  // /waitlist, /fast-waitlist, /old-waitlist, /debug, /main and anything unknown.
-  route("*", "routes/redirect-home.ts"),
+  // Browser pages and forms: cookie sessions, Origin checks (routes/_web.tsx).
+  layout("routes/_web.tsx", [
+    // Marketing and account pages under the site's top navigation.
+    layout("routes/_site.tsx", [
+      index("routes/home.tsx"),
+      route("pricing", "routes/pricing.tsx"),
+      route("changelog", "routes/changelog.tsx"),
+      ...prefix("auth", [
+        index("routes/auth.tsx"),
+        route("callback", "routes/auth.callback.tsx"),
+        route("reset-password", "routes/auth.reset-password.tsx"),
+        route("success", "routes/auth.success.tsx"),
+      ]),
+      route("verify-phone", "routes/verify-phone.tsx"),
+      ...prefix("billing", [route("checkout", "routes/billing.checkout.tsx"), route("portal", "routes/billing.portal.tsx")]),
+    ]),
+    route("auth/sign-out", "routes/auth.sign-out.tsx"),
+
+    // The signed-in dashboard: one layout (sidebar, sign-out), one route per tab.
+    route("dashboard", "routes/dashboard/layout.tsx", [
+      index("routes/dashboard/overview.tsx"),
+      route("usage", "routes/dashboard/usage.tsx"),
+      route("analytics", "routes/dashboard/analytics.tsx"),
+      route("billing", "routes/dashboard/billing.tsx"),
+      route("budget", "routes/dashboard/budget.tsx"),
+      route("downloads", "routes/dashboard/downloads.tsx"),
+      route("profile", "routes/dashboard/profile.tsx"),
+      route("admin", "routes/dashboard/admin.tsx"),
+    ]),
+    route("dashboard/usage.csv", "routes/dashboard/usage-csv.ts"),
+
+    // Local development only (404 anywhere else).
+    ...prefix("dev", [route("outbox", "routes/dev.outbox.tsx"), route("outbox.json", "routes/dev.outbox-json.ts")]),
+
+    // /waitlist, /fast-waitlist, /old-waitlist, /debug, /main and anything unknown go home.
+    route("*", "routes/redirect-home.ts"),
+  ]),
+
+  // The JSON API of the desktop app and Stripe's webhook: bearer tokens and signatures, no cookies.
+  ...prefix("api", [
+    layout("routes/api.layout.ts", [
+      ...prefix("v1", [
+        route("auth/token", "routes/api.v1.auth.token.ts"),
+        route("auth/refresh", "routes/api.v1.auth.refresh.ts"),
+        route("me", "routes/api.v1.me.ts"),
+        route("usage", "routes/api.v1.usage.ts"),
+        route("usage/secure-report", "routes/api.v1.usage.secure-report.ts"),
+        route("health", "routes/api.v1.health.ts"),
+        route("openapi.json", "routes/api.v1.openapi.ts"),
+      ]),
+      route("stripe/webhook", "routes/api.stripe.webhook.ts"),
+      route("*", "routes/api.not-found.ts", { id: "api-not-found" }),
+    ]),
+  ]),
 ] satisfies RouteConfig;

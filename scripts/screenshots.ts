@@ -20,20 +20,20 @@ const pages: Array<[string, string, boolean]> = [
   ["changelog", "/changelog", false],
   ["dashboard", "/dashboard", true],
   ["dashboard-signout", "/dashboard?confirm=signout", true],
-  ["dashboard-usage", "/dashboard?tab=usage", true],
-  ["dashboard-usage-30d", "/dashboard?tab=usage&range=30d&metric=requests&engagement=hours&view=services", true],
-  ["dashboard-usage-1d", "/dashboard?tab=usage&range=1d&engagement=services&view=keys", true],
-  ["dashboard-budget", "/dashboard?tab=budget", true],
-  ["dashboard-budget-edit", "/dashboard?tab=budget&edit=1", true],
-  ["dashboard-analytics-locked", "/dashboard?tab=analytics", true],
+  ["dashboard-usage", "/dashboard/usage", true],
+  ["dashboard-usage-30d", "/dashboard/usage?range=30d&metric=requests&engagement=hours&view=services", true],
+  ["dashboard-usage-1d", "/dashboard/usage?range=1d&engagement=services&view=keys", true],
+  ["dashboard-budget", "/dashboard/budget", true],
+  ["dashboard-budget-edit", "/dashboard/budget?edit=1", true],
+  ["dashboard-analytics-locked", "/dashboard/analytics", true],
   ["auth-already-signed-in", "/auth?mode=signup", true],
   ["pricing-checkout-modal", "/pricing?checkout=open", true],
   ["pricing-terms", "/pricing?terms=open", true],
-  ["billing", "/dashboard?tab=billing", true],
-  ["billing-invoices", "/dashboard?tab=billing&view=invoices", true],
-  ["billing-payment-methods", "/dashboard?tab=billing&view=payment-methods", true],
-  ["billing-plans", "/dashboard?tab=billing&plans=open", true],
-  ["billing-portal-confirm", "/dashboard?tab=billing&confirm=portal", true],
+  ["billing", "/dashboard/billing", true],
+  ["billing-invoices", "/dashboard/billing?view=invoices", true],
+  ["billing-payment-methods", "/dashboard/billing?view=payment-methods", true],
+  ["billing-plans", "/dashboard/billing?plans=open", true],
+  ["billing-portal-confirm", "/dashboard/billing?confirm=portal", true],
   ["success-no-session", "/auth/success", true],
 ];
 
@@ -74,7 +74,7 @@ try {
       await page.waitForURL((u) => u.pathname === "/auth/success");
       await page.screenshot({ path: `screenshots/success-${label}.png`, fullPage: true });
       await page.waitForTimeout(1500);
-      for (const [name, path] of [["subscriber-overview", "/dashboard"], ["subscriber-billing", "/dashboard?tab=billing"], ["subscriber-invoices", "/dashboard?tab=billing&view=invoices"]] as const) {
+      for (const [name, path] of [["subscriber-overview", "/dashboard"], ["subscriber-billing", "/dashboard/billing"], ["subscriber-invoices", "/dashboard/billing?view=invoices"]] as const) {
         await page.goto(path);
         await page.waitForLoadState("networkidle");
         await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
@@ -88,7 +88,7 @@ try {
     const page = await firstPage(context);
     await signIn(page, "admin@modelify.dev", "Modelify-Admin-2026");
     await page.waitForURL((u) => u.pathname === "/dashboard");
-    await page.goto("/dashboard?tab=debug");
+    await page.goto("/dashboard/admin");
     await page.getByRole("button", { name: "Look up" }).click();
     await page.getByText(/Subscription data retrieved|No subscription found/).waitFor();
     await page.screenshot({ path: "screenshots/debug-desktop.png", fullPage: true });
@@ -101,7 +101,7 @@ try {
       const demoPage = await firstPage(demo);
       await signIn(demoPage, "demo@modelify.dev", "Modelify-Demo-2026");
       await demoPage.waitForURL((u) => u.pathname === "/dashboard");
-      for (const [name, path] of [["analytics", "/dashboard?tab=analytics"], ["analytics-code", "/dashboard?tab=analytics&category=code&sort=cost"], ["overview-subscribed", "/dashboard"]] as const) {
+      for (const [name, path] of [["analytics", "/dashboard/analytics"], ["analytics-code", "/dashboard/analytics?category=code&sort=cost"], ["overview-subscribed", "/dashboard"]] as const) {
         await demoPage.goto(path);
         await demoPage.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
       }

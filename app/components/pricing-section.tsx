@@ -59,7 +59,7 @@ export function PricingSection({ state }: { state: PricingState }) {
                 </p>
               </>
             ) : state.subscribed ? (
-              <LinkButton to="/dashboard?tab=billing" className="w-full" size="lg">
+              <LinkButton to="/dashboard/billing" className="w-full" size="lg">
                 Manage Subscription
               </LinkButton>
             ) : state.paymentConfigured ? (

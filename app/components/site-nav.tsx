@@ -1,11 +1,9 @@
 import { Link, useLocation } from "react-router";
-import { useRootData } from "~/root";
 import { buttonClass, Logo } from "./ui";
 
 // Spec: fixed top navigation. Signed in: Pricing and Dashboard. Signed out: Sign In and
 // Sign Up, hidden on any /auth path.
-export function SiteNav() {
-  const root = useRootData();
+export function SiteNav({ signedIn }: { signedIn: boolean }) {
   const { pathname } = useLocation();
   const onAuth = pathname.startsWith("/auth");
   return (
@@ -15,7 +13,7 @@ export function SiteNav() {
           <Logo />
         </Link>
         <div className="flex items-center gap-2">
-          {root?.user ? (
+          {signedIn ? (
             <>
               <Link to="/pricing" className={buttonClass("ghost", "sm")}>
                 Pricing

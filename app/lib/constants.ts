@@ -115,6 +115,8 @@ export const USAGE_API = {
   maxCostUsd: 10_000,
   maxDurationMs: 60 * 60 * 1000,
   maxAgeDays: 90,
+  // Requests one fallback (secure) report may sum up.
+  maxSecureRequestCount: 100_000,
   maxFutureSkewMs: 5 * 60 * 1000,
 } as const;
 

@@ -1,7 +1,7 @@
 // What the consumer Worker does with each queue message.
 import type { Db } from "./db.server";
 import { schema } from "./db.server";
-import type { AppEnv } from "./env.server";
+import type { MailConfig, StripeConfig } from "./config";
 import { eq } from "drizzle-orm";
 import { handleRecoveryMessage, handleSignUpMessage } from "./auth/accounts.server";
 import { getStripe } from "./billing/stripe.server";
@@ -11,7 +11,7 @@ import { queueMessageSchema, type StripeEventMessage } from "./queue";
 import { checkBudgetAlerts } from "./usage/budget.server";
 import { writeUsage, type SecureItem, type UsageItem } from "./usage/ingest.server";
 
-export type ConsumerDeps = { db: Db; env: AppEnv; queue?: Queue; fetcher?: typeof fetch };
+export type ConsumerDeps = { db: Db; env: MailConfig & StripeConfig; queue: Queue; fetcher?: typeof fetch };
 
 export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<unknown>): Promise<void> {
   const usage: Array<{ message: Message<unknown>; item: UsageItem }> = [];
@@ -42,10 +42,10 @@ export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<u
           await handleStripeEvent(deps, parsed.data);
           break;
         case "account.signup":
-          await handleSignUpMessage({ db: deps.db, queue: requireQueue(deps) }, parsed.data);
+          await handleSignUpMessage(deps, parsed.data);
           break;
         case "account.recovery":
-          await handleRecoveryMessage({ db: deps.db, queue: requireQueue(deps) }, parsed.data);
+          await handleRecoveryMessage(deps, parsed.data);
           break;
       }
       message.ack();
@@ -73,19 +73,12 @@ async function handleUsage(deps: ConsumerDeps, usage: Array<{ message: Message<u
     for (const { message, item } of secure) await single(message, () => writeUsage(deps.db, [], [item]));
   }
   const users = new Set([...usage.map((u) => u.item.userId), ...secure.map((s) => s.item.userId)]);
-  if (deps.queue) {
-    try {
-      await checkBudgetAlerts(deps.db, deps.queue, [...users]);
-    } catch (error) {
-      // Alerts are best effort: the usage is already stored and must not be retried for them.
-      console.error(JSON.stringify({ event: "budget_alert_check_failed", error: String(error) }));
-    }
+  try {
+    await checkBudgetAlerts(deps.db, deps.queue, [...users]);
+  } catch (error) {
+    // Alerts are best effort: the usage is already stored and must not be retried for them.
+    console.error(JSON.stringify({ event: "budget_alert_check_failed", error: String(error) }));
   }
-}
-
-function requireQueue(deps: ConsumerDeps): Queue {
-  if (!deps.queue) throw new Error("The consumer needs its queue binding to send account e-mails");
-  return deps.queue;
 }
 
 async function single(message: Message<unknown>, run: () => Promise<void>) {

@@ -1,10 +1,23 @@
 import { drizzle } from "drizzle-orm/d1";
 import * as schema from "~drizzle/schema";
 
-export type Db = ReturnType<typeof getDb>;
+export type Db = ReturnType<typeof createDb>;
 
-export function getDb(d1: D1Database) {
+function createDb(d1: D1Database) {
   return drizzle(d1, { schema });
+}
+
+// Building drizzle's relational config from the schema is most of the cost of a small request:
+// one instance per D1 binding (per isolate) is enough.
+const instances = new WeakMap<D1Database, Db>();
+
+export function getDb(d1: D1Database): Db {
+  let db = instances.get(d1);
+  if (!db) {
+    db = createDb(d1);
+    instances.set(d1, db);
+  }
+  return db;
 }
 
 export { schema };

@@ -1,7 +1,8 @@
-// Messages on the "events" queue. Producers (the site) validate and enqueue; the consumer
-// Worker parses every message with these schemas before acting on it.
+// The queue's contract: every message on the "events" queue. Producers (the site) validate and
+// enqueue; the consumer Worker parses every message with these schemas before acting on it. No
+// rule here depends on the time of parsing: a retry hours later must parse the same way.
 import { z } from "./zod";
-import { secureReportSchema, usageReportSchema } from "./usage/report";
+import { queuedSecureReportSchema, queuedUsageReportSchema } from "./usage/report";
 
 export const mailMessageSchema = z.object({
   type: z.literal("mail.send"),
@@ -30,14 +31,14 @@ export const usageMessageSchema = z.object({
   type: z.literal("usage.report"),
   userId: z.string().min(1).max(64),
   receivedAt: z.number().int().positive(),
-  report: usageReportSchema(),
+  report: queuedUsageReportSchema,
 });
 
 export const secureUsageMessageSchema = z.object({
   type: z.literal("usage.secure"),
   userId: z.string().min(1).max(64),
   receivedAt: z.number().int().positive(),
-  report: secureReportSchema(),
+  report: queuedSecureReportSchema,
 });
 
 // The forms' rule (spec: an address contains @), so every accepted form is a valid message.
@@ -91,3 +92,23 @@ export type SecureUsageMessage = z.input<typeof secureUsageMessageSchema>;
 export type QueueMessage = z.infer<typeof queueMessageSchema>;
 export type SignUpMessage = z.infer<typeof signUpMessageSchema>;
 export type RecoveryMessage = z.infer<typeof recoveryMessageSchema>;
+
+// Queues accept at most 100 messages and 256 KB per sendBatch call.
+const MAX_MESSAGES = 100;
+const MAX_BATCH_BYTES = 250 * 1024;
+
+export async function enqueueAll(queue: Queue, bodies: unknown[]): Promise<void> {
+  let batch: MessageSendRequest[] = [];
+  let bytes = 0;
+  for (const body of bodies) {
+    const size = JSON.stringify(body).length + 100;
+    if (batch.length === MAX_MESSAGES || (batch.length > 0 && bytes + size > MAX_BATCH_BYTES)) {
+      await queue.sendBatch(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push({ body, contentType: "json" });
+    bytes += size;
+  }
+  if (batch.length) await queue.sendBatch(batch);
+}

@@ -1,12 +1,11 @@
 // POST /api/stripe/webhook: verify Stripe's signature on the raw body, enqueue, answer fast.
 // The consumer Worker does the work (workers/consumer.ts → handleStripeEvent).
 import type { Route } from "./+types/api.stripe.webhook";
-import { jsonError, methodNotAllowed, postOnly } from "~/lib/api.server";
-import { getCloudflare } from "~/lib/auth/request.server";
 import { verifyWebhook } from "~/lib/billing/stripe.server";
 import { hintsFromEvent } from "~/lib/billing/sync.server";
-import { parseEnv } from "~/lib/env.server";
 import type { StripeEventMessage } from "~/lib/queue";
+import { app } from "~/server/context";
+import { jsonError, methodNotAllowed, postOnly } from "~/server/http";
 
 const MAX_BODY_BYTES = 256 * 1024;
 
@@ -14,8 +13,7 @@ export const loader = postOnly;
 
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
-  const { env } = getCloudflare(context);
-  const appEnv = parseEnv(env);
+  const { env: appEnv, queue } = app(context);
   if (!appEnv.STRIPE_WEBHOOK_SECRET || !appEnv.STRIPE_SECRET_KEY) return jsonError(503, "Stripe webhooks are not configured");
   const signature = request.headers.get("Stripe-Signature");
   if (!signature || signature.length > 2048) return jsonError(400, "Missing Stripe-Signature header");
@@ -34,6 +32,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const hints = hintsFromEvent(event);
   const message: StripeEventMessage = { type: "stripe.event", eventId: event.id, eventType: event.type, ...hints };
-  await env.EVENTS.send(message, { contentType: "json" });
+  await queue.send(message, { contentType: "json" });
   return Response.json({ received: true });
 }

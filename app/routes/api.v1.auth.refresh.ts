@@ -1,12 +1,9 @@
 // POST /api/v1/auth/refresh: a refresh token → a new access token and a new refresh token.
 import { z } from "~/lib/zod";
 import type { Route } from "./+types/api.v1.auth.refresh";
-import { jsonError, methodNotAllowed, postOnly } from "~/lib/api.server";
-import { getCloudflare } from "~/lib/auth/request.server";
 import { refreshSession } from "~/lib/auth/session.server";
-import { getDb } from "~/lib/db.server";
-import { parseEnv } from "~/lib/env.server";
-import { readJson } from "~/lib/http.server";
+import { app } from "~/server/context";
+import { jsonError, methodNotAllowed, postOnly, readJson } from "~/server/http";
 import { tokenResponse } from "./api.v1.auth.token";
 
 const bodySchema = z.object({ refresh_token: z.string({ error: "refresh_token is required" }).min(1, "refresh_token is required").max(128, "refresh_token is invalid") });
@@ -25,8 +22,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const parsed = bodySchema.safeParse(await readJson(request));
   if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Invalid request body");
-  const { env } = getCloudflare(context);
-  const result = await refreshSession(getDb(env.DB), parseEnv(env).JWT_SECRET, parsed.data.refresh_token);
+  const { db, env } = app(context);
+  const result = await refreshSession(db, env.JWT_SECRET, parsed.data.refresh_token);
   if (!result.ok) return jsonError(401, REASONS[result.reason]);
   // A concurrent refresh already rotated this token: the caller must use the newer one.
   if (!result.refreshToken) return jsonError(409, "Refresh token was just rotated by another request; use the newest refresh token");

@@ -2,12 +2,11 @@
 import { z } from "~/lib/zod";
 import type { Route } from "./+types/api.v1.auth.token";
 import { signIn } from "~/lib/auth/accounts.server";
-import { authDeps } from "~/lib/auth/request.server";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { emailSchema } from "~/lib/auth/validation";
 import { PASSWORD } from "~/lib/constants";
-import { jsonError, methodNotAllowed, postOnly } from "~/lib/api.server";
-import { readJson } from "~/lib/http.server";
+import { app } from "~/server/context";
+import { jsonError, methodNotAllowed, postOnly, readJson } from "~/server/http";
 
 const bodySchema = z.object({
   email: emailSchema,
@@ -20,7 +19,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const parsed = bodySchema.safeParse(await readJson(request));
   if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Invalid request body");
-  const outcome = await signIn(authDeps(request, context), { ...parsed.data, client: "desktop" });
+  const outcome = await signIn(app(context), { ...parsed.data, client: "desktop" });
   if (!outcome.ok) return jsonError(outcome.status, outcome.error);
   return tokenResponse(outcome.tokens, { id: outcome.user.id, email: outcome.user.email });
 }

@@ -1,5 +1,5 @@
 // GET /api/v1/health: liveness for monitors (and the benchmark's baseline route).
-import { getOnly } from "~/lib/api.server";
+import { getOnly } from "~/server/http";
 
 export const action = getOnly;
 

@@ -1,4 +1,4 @@
-import { getOnly } from "~/lib/api.server";
+import { getOnly } from "~/server/http";
 import { OPENAPI } from "~/lib/usage/openapi";
 
 export const action = getOnly;

@@ -2,12 +2,12 @@
 // enqueues; the consumer Worker writes (idempotent on report_id).
 import { z } from "~/lib/zod";
 import type { Route } from "./+types/api.v1.usage";
-import { postOnly } from "~/lib/api.server";
 import { USAGE_API } from "~/lib/constants";
-import { readJson } from "~/lib/http.server";
-import type { UsageMessage } from "~/lib/queue";
+import { enqueueAll, type UsageMessage } from "~/lib/queue";
 import { problemsFrom, usageReportSchema } from "~/lib/usage/report";
-import { authorizeUsageRequest, enqueueAll } from "~/lib/usage/api.server";
+import { app } from "~/server/context";
+import { postOnly, readJson } from "~/server/http";
+import { authorizeUsageRequest } from "~/server/usage-api";
 
 const report = usageReportSchema();
 const batchSchema = z.object({ reports: z.array(report).min(1, "reports must not be empty").max(USAGE_API.maxReportsPerRequest, `at most ${USAGE_API.maxReportsPerRequest} reports per request`) }).strict();
@@ -15,9 +15,9 @@ const batchSchema = z.object({ reports: z.array(report).min(1, "reports must not
 export const loader = postOnly;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const authorized = await authorizeUsageRequest(request, context);
-  if (authorized instanceof Response) return authorized;
-  const { user, env } = authorized;
+  const ctx = app(context);
+  const user = await authorizeUsageRequest(request, ctx);
+  if (user instanceof Response) return user;
   const body = await readJson(request, USAGE_API.maxBodyBytes);
 
   const isBatch = typeof body === "object" && body !== null && !Array.isArray(body) && "reports" in body;
@@ -30,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const reports = "reports" in parsed.data ? parsed.data.reports : [parsed.data];
   const receivedAt = Date.now();
   const messages: UsageMessage[] = reports.map((r) => ({ type: "usage.report", userId: user.id, receivedAt, report: { ...r, occurred_at: r.occurred_at ?? receivedAt } }));
-  await enqueueAll(env.EVENTS, messages);
+  await enqueueAll(ctx.queue, messages);
   return Response.json({ accepted: reports.length }, { status: 202 });
 }
 

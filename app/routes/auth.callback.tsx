@@ -10,12 +10,12 @@ import { Alert, Button, Input, LinkButton, Spinner } from "~/components/ui";
 import { confirmSignUp, signUpLinkState } from "~/lib/auth/accounts.server";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { peekOneTimeToken } from "~/lib/auth/one-time-tokens.server";
-import { authDeps, getAuth, getCloudflare, headersWithCookies, signedInCookies } from "~/lib/auth/request.server";
-import { recoveryCookie } from "~/lib/auth/recovery.server";
-import { readSignUpProofHash } from "~/lib/auth/signup-proof.server";
+import { proofHashOf } from "~/lib/auth/signup-proof.server";
 import { PASSWORD } from "~/lib/constants";
-import { getDb } from "~/lib/db.server";
-import { formErrorResult, readForm } from "~/lib/http.server";
+import { getAuth } from "~/server/auth";
+import { app } from "~/server/context";
+import { headersWithCookies, readCookie, recoveryCookie, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
+import { formErrorResult, readForm } from "~/server/http";
 
 export const meta = () => [{ title: "Completing Authentication | Modelify" }];
 
@@ -27,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const token = url.searchParams.get("token")?.slice(0, TOKEN_MAX) ?? null;
   const error = url.searchParams.get("error");
   const { user } = getAuth(context);
-  const db = getDb(getCloudflare(context).env.DB);
+  const { db } = app(context);
 
   if (error) {
     return { state: "error" as const, message: (url.searchParams.get("error_description") ?? error).slice(0, 300) };
@@ -36,11 +36,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // The token moves from the URL into an HttpOnly cookie scoped to /auth, so it never
     // sits in history or a Referer header on the reset page.
     const headers = new Headers();
-    if (token && (await peekOneTimeToken(db, "recovery", token))) headers.append("Set-Cookie", recoveryCookie(url, token));
+    if (token && (await peekOneTimeToken(db, "recovery", token))) headers.append("Set-Cookie", await setCookie(recoveryCookie, url, token));
     throw redirect("/auth/reset-password", { headers });
   }
   if ((type === "signup" || type === "signin") && token) {
-    const link = await signUpLinkState(db, token, await readSignUpProofHash(request));
+    const link = await signUpLinkState(db, token, await proofHashOf(await readCookie(signUpProofCookie, request)));
     if (link === "invalid") {
       if (user) throw redirect("/dashboard");
       return { state: "error" as const, message: M.invalidConfirmationLink };
@@ -60,14 +60,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ result: formErrorResult(M.invalidConfirmationLink), needsPassword: false }, { status: 400 });
   }
   const password = read.formData.get("password");
-  const outcome = await confirmSignUp(authDeps(request, context), token, {
-    proofHash: await readSignUpProofHash(request),
+  const outcome = await confirmSignUp(app(context), token, {
+    proofHash: await proofHashOf(await readCookie(signUpProofCookie, request)),
     password: typeof password === "string" && password.length <= PASSWORD.maxLength ? password : null,
   });
   if (!outcome.ok) {
     return data({ result: formErrorResult(outcome.error), needsPassword: "needsPassword" in outcome }, { status: outcome.status });
   }
-  throw redirect("/dashboard", { headers: headersWithCookies(signedInCookies(new URL(request.url), outcome.tokens)) });
+  throw redirect("/dashboard", { headers: headersWithCookies(await signedInCookies(new URL(request.url), outcome.tokens)) });
 }
 
 export default function AuthCallback({ loaderData, actionData }: Route.ComponentProps) {

@@ -9,18 +9,18 @@ import { Alert, Button, Input, LinkButton, Spinner } from "~/components/ui";
 import { resetPassword } from "~/lib/auth/accounts.server";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { peekOneTimeToken } from "~/lib/auth/one-time-tokens.server";
-import { clearRecoveryCookie, readRecoveryToken } from "~/lib/auth/recovery.server";
-import { authDeps, getCloudflare, headersWithCookies, signedInCookies } from "~/lib/auth/request.server";
+
 import { resetPasswordSchema } from "~/lib/auth/validation";
 import { REDIRECT_DELAY_MS } from "~/lib/constants";
-import { getDb } from "~/lib/db.server";
-import { formErrorResult, readForm } from "~/lib/http.server";
+import { app } from "~/server/context";
+import { clearCookie, headersWithCookies, readCookie, recoveryCookie, signedInCookies } from "~/server/cookies";
+import { formErrorResult, readForm } from "~/server/http";
 
 export const meta = () => [{ title: "Reset Your Password | Modelify" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = readRecoveryToken(request);
-  const valid = token ? Boolean(await peekOneTimeToken(getDb(getCloudflare(context).env.DB), "recovery", token)) : false;
+  const token = await readCookie(recoveryCookie, request);
+  const valid = token ? Boolean(await peekOneTimeToken(app(context).db, "recovery", token)) : false;
   return { valid };
 }
 
@@ -31,12 +31,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password", "confirmPassword"] }) }, { status: 400 });
   }
-  const token = readRecoveryToken(request);
+  const token = await readCookie(recoveryCookie, request);
   if (!token) return data({ result: submission.reply({ formErrors: [M.invalidResetLink] }), invalidLink: true }, { status: 400 });
-  const outcome = await resetPassword(authDeps(request, context), token, submission.value.password);
+  const outcome = await resetPassword(app(context), token, submission.value.password);
   if (!outcome.ok) return data({ result: submission.reply({ formErrors: [outcome.error] }), invalidLink: true }, { status: 400 });
   const url = new URL(request.url);
-  const headers = headersWithCookies([...signedInCookies(url, outcome.tokens), clearRecoveryCookie(url)]);
+  const headers = headersWithCookies([...(await signedInCookies(url, outcome.tokens)), await clearCookie(recoveryCookie, url)]);
   return data({ result: submission.reply({ resetForm: true }), updated: true }, { headers });
 }
 

@@ -6,10 +6,10 @@ import type { RouterContextProvider } from "react-router";
 import { signIn, submitPasswordReset, submitSignUp } from "~/lib/auth/accounts.server";
 import { beginAttempt, failAttempt, isRefusal, succeedAttempt } from "~/lib/auth/lockout";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
-import { authDeps, headersWithCookies, signedInCookies } from "~/lib/auth/request.server";
-import { signUpProofCookie } from "~/lib/auth/signup-proof.server";
 import { forgotPasswordSchema, signInSchema, signUpSchema } from "~/lib/auth/validation";
-import { formErrorResult, readForm } from "~/lib/http.server";
+import { app } from "~/server/context";
+import { headersWithCookies, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
+import { formErrorResult, readForm } from "~/server/http";
 export { parseMode, type AuthMode } from "~/lib/auth/modes";
 
 
@@ -32,7 +32,7 @@ export async function authAction(request: Request, context: Readonly<RouterConte
   const read = await readForm(request);
   if (!read.ok) return reply({ result: formErrorResult(read.message) }, { status: read.status });
   const { formData } = read;
-  const deps = authDeps(request, context);
+  const deps = app(context);
   const url = new URL(request.url);
   const intent = formData.get("intent");
   const rawEmail = typeof formData.get("email") === "string" ? String(formData.get("email")).trim().toLowerCase().slice(0, 254) : undefined;
@@ -43,7 +43,7 @@ export async function authAction(request: Request, context: Readonly<RouterConte
     const outcome = await attempt(() => signIn(deps, { ...submission.value, client: "web" }), M.signInUnexpected);
     if (!outcome.ok) {
       // An unconfirmed account's fresh link is bound to this browser (it just proved the password).
-      const proof = "proofNonce" in outcome && outcome.proofNonce ? [signUpProofCookie(url, outcome.proofNonce)] : [];
+      const proof = "proofNonce" in outcome && outcome.proofNonce ? [await setCookie(signUpProofCookie, url, outcome.proofNonce)] : [];
       return reply(
         { result: submission.reply({ formErrors: [outcome.error], hideFields: ["password"] }) },
         { status: outcome.status, headers: headersWithCookies(proof) },
@@ -52,7 +52,7 @@ export async function authAction(request: Request, context: Readonly<RouterConte
     const destination = destinationFor(url);
     return reply(
       { result: submission.reply({ resetForm: true }), success: { kind: "signin", destination, returning: outcome.returning } },
-      { headers: headersWithCookies(signedInCookies(url, outcome.tokens)) },
+      { headers: headersWithCookies(await signedInCookies(url, outcome.tokens)) },
     );
   }
 
@@ -76,7 +76,7 @@ export async function authAction(request: Request, context: Readonly<RouterConte
     if (!created.ok) return reply({ result: formErrorResult(created.error) }, { status: created.status });
     return reply(
       { result: submission.reply({ resetForm: true }), success: { kind: "signup" } },
-      { headers: headersWithCookies([signUpProofCookie(url, created.proofNonce)]) },
+      { headers: headersWithCookies([await setCookie(signUpProofCookie, url, created.proofNonce)]) },
     );
   }
 

@@ -4,11 +4,11 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/auth.success";
 import { SiteFooter } from "~/components/site-footer";
 import { Alert, Card, LinkButton } from "~/components/ui";
-import { getAuth } from "~/lib/auth/request.server";
 import { checkoutDetails, type CheckoutDetails } from "~/lib/billing/billing.server";
-import { billingDeps } from "~/lib/billing/deps.server";
 import { PLAN } from "~/lib/constants";
 import { formatDate } from "~/lib/format";
+import { getAuth } from "~/server/auth";
+import { app } from "~/server/context";
 
 export const meta = () => [{ title: "Welcome to Modelify" }];
 
@@ -17,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!sessionId) return { details: null };
   const { user } = getAuth(context);
   if (!user) throw redirect("/auth?mode=signin");
-  return { details: await checkoutDetails(billingDeps(request, context), user.id, sessionId.slice(0, 255)) };
+  return { details: await checkoutDetails(app(context), user.id, sessionId.slice(0, 255)) };
 }
 
 const NOT_CONFIRMED: Record<Exclude<CheckoutDetails["state"], "confirmed">, string> = {
@@ -63,7 +63,7 @@ export default function AuthSuccess({ loaderData }: Route.ComponentProps) {
             <li>Pick an agent or a model and start building.</li>
           </ol>
           <div className="mt-8 grid gap-3 sm:grid-cols-2">
-            <LinkButton to="/dashboard?tab=downloads" variant="secondary">
+            <LinkButton to="/dashboard/downloads" variant="secondary">
               Download App
             </LinkButton>
             <LinkButton to="/dashboard">Go to Dashboard</LinkButton>

@@ -8,13 +8,13 @@ import { AuthShell } from "~/components/auth-shell";
 import { FormField } from "~/components/form-field";
 import { RedirectAfter } from "~/components/redirect-after";
 import { Alert, Button, cx, Input, inputClass, LinkButton, Spinner } from "~/components/ui";
-import { parseCookies, RETURNING_COOKIE } from "~/lib/auth/cookies";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { passwordStrength, strengthColour, strengthLabel } from "~/lib/auth/password-strength";
-import { getAuth } from "~/lib/auth/request.server";
 import { forgotPasswordSchema, SECURITY_QUESTIONS, signInSchema, signUpSchema } from "~/lib/auth/validation";
 import { REDIRECT_DELAY_MS } from "~/lib/constants";
 import { parseMode, type AuthMode } from "~/lib/auth/modes";
+import { getAuth } from "~/server/auth";
+import { readCookie, returningCookie } from "~/server/cookies";
 import { authAction, destinationFor, type AuthActionData } from "./auth.server";
 
 const TITLES: Record<AuthMode, string> = {
@@ -32,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const mode = parseMode(url.searchParams.get("mode"));
   const { user } = getAuth(context);
   if (user && mode !== "signup") throw redirect(destinationFor(url));
-  const hasPreviousLogin = parseCookies(request.headers.get("Cookie")).get(RETURNING_COOKIE) === "1";
+  const hasPreviousLogin = (await readCookie(returningCookie, request)) === "1";
   return { mode, signedInEmail: user?.email ?? null, hasPreviousLogin, query: url.search };
 }
 

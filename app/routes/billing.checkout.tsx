@@ -3,16 +3,16 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/billing.checkout";
 import { StripeRedirectPage } from "~/components/stripe-redirect-page";
-import { getAuth } from "~/lib/auth/request.server";
 import { createCheckout } from "~/lib/billing/billing.server";
-import { billingDeps } from "~/lib/billing/deps.server";
+import { getAuth } from "~/server/auth";
+import { app } from "~/server/context";
 
 export const meta = () => [{ title: "Checkout | Modelify" }];
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = getAuth(context);
   if (!user) throw redirect("/auth?mode=signin&from=pricing&subscribe=true");
-  const result = await createCheckout(billingDeps(request, context), user);
+  const result = await createCheckout(app(context), user);
   if (!result.ok) return data({ error: result.error }, { status: result.status });
   throw redirect(result.url);
 }

@@ -2,9 +2,9 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/billing.portal";
 import { StripeRedirectPage } from "~/components/stripe-redirect-page";
-import { requireUser } from "~/lib/auth/request.server";
 import { createPortal } from "~/lib/billing/billing.server";
-import { billingDeps } from "~/lib/billing/deps.server";
+import { requireUser } from "~/server/auth";
+import { app } from "~/server/context";
 
 export const meta = () => [{ title: "Customer Portal | Modelify" }];
 
@@ -15,7 +15,7 @@ export function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context);
-  const result = await createPortal(billingDeps(request, context), user.id);
+  const result = await createPortal(app(context), user.id);
   if (!result.ok) return data({ error: result.error }, { status: result.status });
   throw redirect(result.url);
 }
@@ -28,7 +28,7 @@ export default function PortalPage({ actionData }: Route.ComponentProps) {
       subtitle="Update your card, download receipts or cancel in Stripe's customer portal."
       button="Continue to Stripe"
       errorTitle="Failed to open Stripe Customer Portal"
-      back={{ to: "/dashboard?tab=billing", label: "Back to Billing" }}
+      back={{ to: "/dashboard/billing", label: "Back to Billing" }}
     />
   );
 }

@@ -1,18 +1,16 @@
 import type { Route } from "./+types/dev.outbox";
 import { Card, Logo } from "~/components/ui";
-import { getCloudflare } from "~/lib/auth/request.server";
-import { getDb } from "~/lib/db.server";
-import { parseEnv } from "~/lib/env.server";
-import { requireLocalMachine } from "~/server/local-only";
 import { listOutbox } from "~/lib/mail/outbox.server";
+import { app } from "~/server/context";
+import { requireLocalMachine } from "~/server/local-only";
 
 export const meta = () => [{ title: "Outbox (local development) | Modelify" }];
 
 // Local development only: shows the e-mails that a real provider would have sent.
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { env } = getCloudflare(context);
-  requireLocalMachine(request, parseEnv(env));
-  return { messages: await listOutbox(getDb(env.DB)) };
+  const { env, db } = app(context);
+  requireLocalMachine(request, env);
+  return { messages: await listOutbox(db) };
 }
 
 export default function Outbox({ loaderData }: Route.ComponentProps) {

@@ -4,9 +4,12 @@ import { SiteFooter } from "~/components/site-footer";
 import { LinkButton } from "~/components/ui";
 import { PricingSection } from "~/components/pricing-section";
 import { pricingState } from "~/lib/billing/pricing.server";
+import { getAuth } from "~/server/auth";
+import { app } from "~/server/context";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const pricing = await pricingState(context);
+  const { db, env } = app(context);
+  const pricing = await pricingState(db, env, getAuth(context).user?.id ?? null);
   if (!pricing.signedIn) return { pricing, cta: { label: "Start Building", to: "/auth" } };
   return { pricing, cta: pricing.subscribed ? { label: "Go to Dashboard", to: "/dashboard" } : { label: "Get Subscription", to: "/pricing" } };
 }

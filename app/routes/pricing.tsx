@@ -2,11 +2,14 @@ import type { Route } from "./+types/pricing";
 import { PricingSection } from "~/components/pricing-section";
 import { SiteFooter } from "~/components/site-footer";
 import { pricingState } from "~/lib/billing/pricing.server";
+import { getAuth } from "~/server/auth";
+import { app } from "~/server/context";
 
 export const meta = () => [{ title: "Pricing | Modelify" }];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { pricing: await pricingState(context) };
+  const { db, env } = app(context);
+  return { pricing: await pricingState(db, env, getAuth(context).user?.id ?? null) };
 }
 
 export default function Pricing({ loaderData }: Route.ComponentProps) {

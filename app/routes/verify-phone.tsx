@@ -4,12 +4,13 @@ import { z } from "~/lib/zod";
 import type { Route } from "./+types/verify-phone";
 import { AuthShell } from "~/components/auth-shell";
 import { Alert, Button, LinkButton, Spinner } from "~/components/ui";
-import { getAuth, getCloudflare } from "~/lib/auth/request.server";
+
 import { normalisePhone } from "~/lib/auth/validation";
 import { REDIRECT_DELAY_MS } from "~/lib/constants";
-import { getDb } from "~/lib/db.server";
-import { readForm } from "~/lib/http.server";
 import { verifyPhoneCode } from "~/lib/phone.server";
+import { getAuth } from "~/server/auth";
+import { app } from "~/server/context";
+import { readForm } from "~/server/http";
 
 export const meta = () => [{ title: "Verify Phone | Modelify" }];
 
@@ -33,8 +34,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = read.ok ? paramsSchema.safeParse(Object.fromEntries(read.formData)) : null;
   if (!parsed?.success) return data({ ok: false as const, error: "Invalid verification code" }, { status: 400 });
   const phone = normalisePhone(parsed.data.phone);
-  const { env } = getCloudflare(context);
-  const ok = await verifyPhoneCode(env.KV, getDb(env.DB), user.id, phone, parsed.data.code);
+  const { kv, db } = app(context);
+  const ok = await verifyPhoneCode(kv, db, user.id, phone, parsed.data.code);
   if (!ok) return data({ ok: false as const, error: "Invalid verification code" }, { status: 400 });
   return { ok: true as const, phone };
 }

@@ -2,7 +2,8 @@
 // on the developer's own machine: a non-production environment, a loopback host name and a
 // loopback client address. A staging deployment without a mail provider gets a 404.
 import { data } from "react-router";
-import { isLocal, type AppEnv } from "~/lib/env.server";
+import { isLocal } from "~/lib/config";
+import type { AppEnv } from "./env";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 

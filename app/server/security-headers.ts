@@ -1,6 +1,6 @@
 // Headers every answer carries, applied once in the Worker entry so pages, `.data` requests,
 // API answers, downloads and redirects all get them.
-import { ACCESS_COOKIE, parseCookies, REFRESH_COOKIE } from "~/lib/auth/cookies";
+import { accessCookie, refreshCookie } from "./cookies";
 
 // Pages whose content is personal even before a session exists (links carrying one-time tokens,
 // the post-payment page, the local outbox).
@@ -43,10 +43,12 @@ export function contentSecurityPolicy(nonce: string, { https, formTargets }: { h
 // Anything that is not a page (JSON, CSV, images, redirects) may load nothing and be framed nowhere.
 const NON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
+const SESSION_COOKIES = [accessCookie.name, refreshCookie.name];
+
 function isSignedIn(request: Request, response: Response): boolean {
-  const cookies = parseCookies(request.headers.get("Cookie"));
-  if (cookies.has(ACCESS_COOKIE) || cookies.has(REFRESH_COOKIE)) return true;
-  return response.headers.getSetCookie().some((c) => c.startsWith(`${ACCESS_COOKIE}=`) || c.startsWith(`${REFRESH_COOKIE}=`));
+  const sent = (request.headers.get("Cookie") ?? "").split(";").map((part) => part.split("=")[0]!.trim());
+  if (SESSION_COOKIES.some((name) => sent.includes(name))) return true;
+  return response.headers.getSetCookie().some((c) => SESSION_COOKIES.some((name) => c.startsWith(`${name}=`)));
 }
 
 export function withSecurityHeaders(request: Request, response: Response, options: HeaderOptions): Response {

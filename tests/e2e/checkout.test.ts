@@ -57,10 +57,10 @@ test("a new subscriber starts the free trial through Stripe Checkout", async () 
   await page.getByText(trialEnd!).first().waitFor();
   await page.getByText("•••• 4242").waitFor();
 
-  await page.goto("/dashboard?tab=billing");
+  await page.goto("/dashboard/billing");
   assert.equal(await page.getByTestId("payment-method").textContent(), "Visa •••• 4242");
   assert.equal(await page.getByTestId("next-billing").textContent(), trialEnd);
-  await page.goto("/dashboard?tab=billing&view=invoices");
+  await page.goto("/dashboard/billing?view=invoices");
   await page.getByText(/MDLFY-\d{4}/).waitFor();
 });
 

@@ -21,7 +21,7 @@ test("main pages hydrate under the CSP without a single violation", async () => 
     document.addEventListener("securitypolicyviolation", (event) => console.error(`Refused to load (CSP): ${event.violatedDirective} ${event.blockedURI}`));
   });
   await signUpAndConfirm(page, uniqueEmail("csp"));
-  for (const path of ["/", "/pricing", "/changelog", "/dashboard", "/dashboard?tab=usage", "/dashboard?tab=billing"]) {
+  for (const path of ["/", "/pricing", "/changelog", "/dashboard", "/dashboard/usage", "/dashboard/billing"]) {
     const response = await page.goto(path);
     assert.match(response!.headers()["content-security-policy"] ?? "", /script-src 'self' 'nonce-/);
     // Hydrated: React Router's route modules loaded. (Polled with evaluate: waitForFunction would

@@ -111,16 +111,16 @@ const ROUTES: RouteSpec[] = [
   { name: "/billing/checkout", path: "/billing/checkout", body: "none", methods: ["POST"], fields: { plan: "pro" } },
   { name: "/billing/portal", path: "/billing/portal", body: "none", methods: PAGE, fields: { returnTo: "/dashboard" } },
   {
-    name: "/admin/subscription",
-    path: "/admin/subscription",
+    name: "/dashboard/admin",
+    path: "/dashboard/admin",
     body: "form",
     methods: PAGE,
     signedIn: "cookie",
     fields: { intent: "corpus-unknown", email: DEMO.email, status: "active" },
   },
   {
-    name: "/dashboard",
-    path: "/dashboard?tab=budget",
+    name: "/dashboard/budget",
+    path: "/dashboard/budget",
     body: "form",
     methods: PAGE,
     signedIn: "cookie",
@@ -259,9 +259,12 @@ function post(ctx: Ctx, type: string | null, body: Buffer, extra: Record<string,
   return { method, path: ctx.route.path, headers: { ...credentials(ctx), ...(type === null ? {} : { "Content-Type": type }), ...extra }, body };
 }
 
+/** A cookie value as React Router's createCookie writes it (base64 of JSON), so forged tokens reach the token check. */
+const cookieValue = (value: string) => encodeURIComponent(Buffer.from(JSON.stringify(value)).toString("base64"));
+
 /** Body variants go signed in on routes that check the caller first. */
 function credentials(ctx: Ctx): Record<string, string> {
-  if (ctx.route.signedIn === "cookie") return { Cookie: `mfy_access=${ctx.session.accessToken}` };
+  if (ctx.route.signedIn === "cookie") return { Cookie: `mfy_access=${cookieValue(ctx.session.accessToken)}` };
   if (ctx.route.signedIn === "bearer") return { Authorization: `Bearer ${ctx.session.accessToken}` };
   return {};
 }
@@ -483,13 +486,13 @@ const GROUPS: Record<string, (route: RouteSpec) => Variant[]> = {
     const list: Variant[] = [
       { name: "malformed", build: (ctx) => ordinary(ctx, { Cookie: "mfy_access=%E0%A4%A; mfy_refresh; =; ;;; mfy_access=second; =x=y=z" }) },
       { name: "huge (64 KB)", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${repeatTo("a", 32 * 1024)}; junk=${repeatTo("b", 32 * 1024)}` }) },
-      { name: "forged JWT (wrong key) in mfy_access", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${forgedWrongKey(ctx.session)}` }) },
-      { name: "unsigned JWT (alg none) in mfy_access", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${forgedNone(ctx.session)}` }) },
-      { name: "expired JWT in mfy_access", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${expired(ctx.session)}` }) },
-      { name: "JWT for a session that does not exist", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${unknownSession(ctx.session)}` }) },
-      { name: "JWT naming another user", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${otherUser(ctx.session)}` }) },
-      { name: "random mfy_refresh", build: (ctx) => ordinary(ctx, { Cookie: `mfy_refresh=${randomBytes(32).toString("base64url")}` }) },
-      { name: "forged access with a random refresh", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${forgedWrongKey(ctx.session)}; mfy_refresh=${randomBytes(400).toString("hex")}` }) },
+      { name: "forged JWT (wrong key) in mfy_access", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${cookieValue(forgedWrongKey(ctx.session))}` }) },
+      { name: "unsigned JWT (alg none) in mfy_access", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${cookieValue(forgedNone(ctx.session))}` }) },
+      { name: "expired JWT in mfy_access", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${cookieValue(expired(ctx.session))}` }) },
+      { name: "JWT for a session that does not exist", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${cookieValue(unknownSession(ctx.session))}` }) },
+      { name: "JWT naming another user", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${cookieValue(otherUser(ctx.session))}` }) },
+      { name: "random mfy_refresh", build: (ctx) => ordinary(ctx, { Cookie: `mfy_refresh=${cookieValue(randomBytes(32).toString("base64url"))}` }) },
+      { name: "forged access with a random refresh", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${cookieValue(forgedWrongKey(ctx.session))}; mfy_refresh=${cookieValue(randomBytes(400).toString("hex"))}` }) },
     ];
     // The API never reads cookies: two are enough there.
     return isApi(route) ? list.filter((v) => v.name.startsWith("huge") || v.name.startsWith("forged JWT")) : list;

@@ -55,7 +55,7 @@ test("a reported model call appears on the overview, the usage tab and in the CS
   }
   await page.getByTestId("recent-activity").getByText(model).waitFor();
 
-  await page.goto("/dashboard?tab=usage&view=services");
+  await page.goto("/dashboard/usage?view=services");
   await page.getByTestId("services-table").getByText(model).waitFor();
   await page.getByTestId("services-table").getByRole("row", { name: new RegExp(model) }).getByText("$0.12").waitFor();
 

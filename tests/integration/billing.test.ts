@@ -298,22 +298,22 @@ describe("portal, invoices and billing errors", () => {
     expect(url.startsWith(`${STANDIN}/portal/bps_`)).toBe(true);
     const page = await (await fetch(url)).text();
     expect(page).toContain("Return to Modelify");
-    expect(page).toContain("http://localhost/dashboard?tab=billing");
+    expect(page).toContain("http://localhost/dashboard/billing");
     expect(customerId).toMatch(/^cus_/);
   });
 
   it("lists Stripe invoices with status styling and links", async () => {
     const { browser } = await subscribe();
-    const html = await (await browser.get("/dashboard?tab=billing&view=invoices")).text();
+    const html = await (await browser.get("/dashboard/billing?view=invoices")).text();
     expect(html).toMatch(/MDLFY-\d{4}/);
     expect(html).toMatch(/bg-emerald-50 text-emerald-700[^"]*">paid</);
     expect(html).toContain(">PDF<");
     expect(html).toContain("Manage in Stripe");
-    const overview = await (await browser.get("/dashboard?tab=billing")).text();
+    const overview = await (await browser.get("/dashboard/billing")).text();
     expect(overview).toContain("Visa •••• 4242");
     expect(overview).toContain("Pro Plan");
     expect(overview).toContain("First charge when the trial ends");
-    const methods = await (await browser.get("/dashboard?tab=billing&view=payment-methods")).text();
+    const methods = await (await browser.get("/dashboard/billing?view=payment-methods")).text();
     expect(methods).toContain("Default");
   });
 
@@ -323,10 +323,10 @@ describe("portal, invoices and billing errors", () => {
     const noCustomer = await browser.post("/billing/portal", {});
     expect(noCustomer.status).toBe(400);
     expect(await noCustomer.text()).toContain(B.noCustomer);
-    const methods = await (await browser.get("/dashboard?tab=billing&view=payment-methods")).text();
+    const methods = await (await browser.get("/dashboard/billing?view=payment-methods")).text();
     expect(methods).toContain("Setup Required");
     expect(methods).toContain("Complete your first purchase to activate payment management");
-    const empty = await (await browser.get("/dashboard?tab=billing&view=invoices")).text();
+    const empty = await (await browser.get("/dashboard/billing?view=invoices")).text();
     expect(empty).toContain("No Invoices Yet");
     expect(empty).toContain("View Pricing");
 
@@ -343,7 +343,7 @@ describe("portal, invoices and billing errors", () => {
 
     const { browser: subscriber } = await subscribe();
     await control("fail-next", { method: "GET", path: "/v1/invoices", status: 500, message: "boom" });
-    const invoices = await (await subscriber.get("/dashboard?tab=billing&view=invoices")).text();
+    const invoices = await (await subscriber.get("/dashboard/billing?view=invoices")).text();
     expect(invoices).toContain(B.invoicesFailed);
     await control("fail-next", { method: "POST", path: "/v1/billing_portal/sessions", status: 500, message: "boom" });
     const portal = await subscriber.post("/billing/portal", {});
@@ -353,14 +353,13 @@ describe("portal, invoices and billing errors", () => {
 });
 
 describe("debug tools are for admins only", () => {
-  it("answers 403 to an ordinary user by route and by form post", async () => {
+  it("answers 404 to an ordinary user by route and by form post", async () => {
     const { browser, email } = await createConfirmedUser();
-    expect((await browser.get("/dashboard?tab=debug")).status).toBe(403);
-    expect((await browser.get("/admin/subscription")).status).toBe(403);
-    const post = await browser.post("/admin/subscription", { intent: "grant-year", email });
-    expect(post.status).toBe(403);
+    expect((await browser.get("/dashboard/admin")).status).toBe(404);
+    const post = await browser.post("/dashboard/admin", { intent: "grant-year", email });
+    expect(post.status).toBe(404);
     expect(await subscriptionOf(email)).toBeUndefined();
-    expect((await new Browser().post("/admin/subscription", { intent: "grant-year", email })).headers.get("Location")).toBe("/auth");
+    expect((await new Browser().post("/dashboard/admin", { intent: "grant-year", email })).headers.get("Location")).toBe("/auth");
   });
 
   it("lets an admin grant a year, with an audit entry", async () => {
@@ -369,9 +368,9 @@ describe("debug tools are for admins only", () => {
     const browser = new Browser();
     await browser.post("/auth?mode=signin", { intent: "signin", email: adminEmail, password: STRONG_PASSWORD });
     const { email } = await createConfirmedUser();
-    const lookup = await browser.post("/admin/subscription", { intent: "lookup", email });
+    const lookup = await browser.post("/dashboard/admin", { intent: "lookup", email });
     expect(await lookup.text()).toContain(`No subscription found for ${email}`);
-    const grant = await browser.post("/admin/subscription", { intent: "grant-year", email });
+    const grant = await browser.post("/dashboard/admin", { intent: "grant-year", email });
     expect(grant.status).toBe(200);
     expect(await grant.text()).toContain(`Subscription fixed for ${email}`);
     const sub = await subscriptionOf(email);
@@ -379,7 +378,7 @@ describe("debug tools are for admins only", () => {
     expect(sub!.currentPeriodEnd! - Date.now()).toBeGreaterThan(364 * 86400_000);
     const audit = await db.select().from(schema.auditLog).where(eq(schema.auditLog.actorUserId, admin!.id));
     expect(audit.map((a) => a.action)).toEqual(["subscription.grant_year"]);
-    const bad = await browser.post("/admin/subscription", { intent: "set-status", email, status: "lifetime" });
+    const bad = await browser.post("/dashboard/admin", { intent: "set-status", email, status: "lifetime" });
     expect(bad.status).toBe(400);
   });
 });

@@ -41,10 +41,10 @@ describe("overview on real data", () => {
     expect(html).toContain("No usage data");
     expect(html).toContain("No activity yet");
     expect(html).toMatch(/data-testid="avg-response">—</);
-    const usage = await (await browser.get("/dashboard?tab=usage")).text();
+    const usage = await (await browser.get("/dashboard/usage")).text();
     expect(usage).toContain("No usage data available");
-    expect(await (await browser.get("/dashboard?tab=usage&view=keys")).text()).toContain("No API key usage data available");
-    expect(await (await browser.get("/dashboard?tab=usage&view=services")).text()).toContain("No service usage data available");
+    expect(await (await browser.get("/dashboard/usage?view=keys")).text()).toContain("No API key usage data available");
+    expect(await (await browser.get("/dashboard/usage?view=services")).text()).toContain("No service usage data available");
   });
 });
 
@@ -69,13 +69,13 @@ describe("CSV export is safe to open in a spreadsheet", () => {
 describe("usage tab", () => {
   it("shows totals, services and provider keys for the chosen range", async () => {
     const { browser } = await seededUser();
-    const html = await (await browser.get("/dashboard?tab=usage&range=7d&view=services")).text();
+    const html = await (await browser.get("/dashboard/usage?range=7d&view=services")).text();
     expect(html).toContain("1 days of data");
     expect(html).toMatch(/data-testid="total-spend">\$0\.18</);
     expect(html).toMatch(/data-testid="services-table"[\s\S]*gpt-4o-mini[\s\S]*83\.3%/);
-    const keys = await (await browser.get("/dashboard?tab=usage&view=keys")).text();
+    const keys = await (await browser.get("/dashboard/usage?view=keys")).text();
     expect(keys).toContain("anthropic");
-    const day = await (await browser.get("/dashboard?tab=usage&range=1d&metric=requests&engagement=hours")).text();
+    const day = await (await browser.get("/dashboard/usage?range=1d&metric=requests&engagement=hours")).text();
     expect(day).toContain("Today, by hour (UTC)");
     expect(day).toContain("Requests by hour of day (UTC)");
   });
@@ -103,7 +103,7 @@ describe("usage tab", () => {
 describe("model analytics", () => {
   it("is a Premium Feature without an active subscription", async () => {
     const { browser } = await seededUser();
-    const html = await (await browser.get("/dashboard?tab=analytics")).text();
+    const html = await (await browser.get("/dashboard/analytics")).text();
     expect(html).toContain("Premium Feature");
     expect(html).toContain("Subscribe to Access");
   });
@@ -111,7 +111,7 @@ describe("model analytics", () => {
   it("shows the subscriber's own models, filters, sorts and computed recommendations", async () => {
     const { browser, userId } = await seededUser();
     await db.insert(schema.subscriptions).values({ id: crypto.randomUUID(), userId, status: "active", currentPeriodEnd: Date.now() + 86400_000 });
-    const html = await (await browser.get("/dashboard?tab=analytics&sort=cost")).text();
+    const html = await (await browser.get("/dashboard/analytics?sort=cost")).text();
     const cards = html.match(/data-testid="model-cards"[\s\S]*?<\/ul>/)?.[0] ?? "";
     const order = ["gpt-4o-mini", "gpt-4o", "claude-sonnet-4"].map((m) => cards.indexOf(`>${m}<`));
     expect(order.every((i) => i >= 0)).toBe(true);
@@ -120,7 +120,7 @@ describe("model analytics", () => {
     // its failures are.
     expect(html).not.toContain("Try gpt-4o-mini instead of gpt-4o");
     expect(html).toContain("gpt-4o-mini fails 17% of requests");
-    const code = await (await browser.get("/dashboard?tab=analytics&category=code")).text();
+    const code = await (await browser.get("/dashboard/analytics?category=code")).text();
     expect(code).toContain("No models in this category");
   });
 });
@@ -128,32 +128,32 @@ describe("model analytics", () => {
 describe("budget settings", () => {
   it("persist in D1 with the spec's defaults, bounds and messages, across sessions", async () => {
     const { browser, email } = await createConfirmedUser();
-    const view = await (await browser.get("/dashboard?tab=budget")).text();
+    const view = await (await browser.get("/dashboard/budget")).text();
     expect(view).toContain("$10.00");
     expect(view).toContain("$0.50");
-    const bad = await browser.post("/dashboard?tab=budget", { intent: "save-budget", monthlyBudget: "-1", dailyBudget: "1.005", alertThreshold: "97", notificationsEnabled: "on" });
+    const bad = await browser.post("/dashboard/budget", { intent: "save-budget", monthlyBudget: "-1", dailyBudget: "1.005", alertThreshold: "97", notificationsEnabled: "on" });
     expect(bad.status).toBe(400);
     const badHtml = await bad.text();
     expect(badHtml).toContain("Failed to save budget settings. Please try again.");
     expect(badHtml).toContain("Budgets cannot be negative");
     expect(badHtml).toContain("Alert threshold must be at most 95%");
-    const hex = await browser.post("/dashboard?tab=budget", { intent: "save-budget", monthlyBudget: "0x10", dailyBudget: "Infinity", alertThreshold: "80", notificationsEnabled: "on" });
+    const hex = await browser.post("/dashboard/budget", { intent: "save-budget", monthlyBudget: "0x10", dailyBudget: "Infinity", alertThreshold: "80", notificationsEnabled: "on" });
     expect(hex.status).toBe(400);
     expect(await hex.text()).toContain("Enter an amount in dollars, such as 12.50");
     // A number field holding no number is sent empty: the spec's "non-numeric" defaults.
-    const ok = await browser.post("/dashboard?tab=budget", { intent: "save-budget", monthlyBudget: "25.5", dailyBudget: "", alertThreshold: "", notificationsEnabled: "" });
-    expect(ok.headers.get("Location")).toBe("/dashboard?tab=budget&saved=1");
+    const ok = await browser.post("/dashboard/budget", { intent: "save-budget", monthlyBudget: "25.5", dailyBudget: "", alertThreshold: "", notificationsEnabled: "" });
+    expect(ok.headers.get("Location")).toBe("/dashboard/budget?saved=1");
     await expect(db.query.budgets.findFirst({ where: eq(schema.budgets.userId, (await db.query.users.findFirst({ where: eq(schema.users.email, email) }))!.id) })).resolves.toMatchObject({
       monthlyBudget: 25.5,
       dailyBudget: 0, // non-numeric becomes 0
       alertThreshold: 80, // non-numeric falls back to 80
       notificationsEnabled: false,
     });
-    const saved = await (await browser.get("/dashboard?tab=budget&saved=1")).text();
+    const saved = await (await browser.get("/dashboard/budget?saved=1")).text();
     expect(saved).toContain("Budget settings saved successfully!");
     // A new session sees the same settings.
     const again = new Browser();
     await again.post("/auth?mode=signin", { intent: "signin", email, password: "Sunny-Day-42" });
-    expect(await (await again.get("/dashboard?tab=budget")).text()).toContain("$25.50");
+    expect(await (await again.get("/dashboard/budget")).text()).toContain("$25.50");
   });
 });

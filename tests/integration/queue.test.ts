@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import worker from "../worker";
 import { handleEventBatch } from "~/lib/consumer.server";
 import { schema } from "~/lib/db.server";
-import { parseEnv } from "~/lib/env.server";
+import { parseConsumerEnv } from "../../workers/consumer-env";
 import { db, uniqueEmail, waitForMail } from "./helpers";
 
 const mail = (to: string) => ({ type: "mail.send", id: crypto.randomUUID(), to, subject: "Hello", text: "Body", links: [] });
@@ -47,8 +47,8 @@ describe("queue consumer", () => {
   it("retries a message whose delivery fails, alone", async () => {
     const failing = vi.fn(async () => new Response("down", { status: 503 }));
     const batch = createMessageBatch("modelify-events", [{ id: "retry-1", timestamp: new Date(), attempts: 1, body: mail(uniqueEmail()) }]);
-    const appEnv = { ...parseEnv(env), MAIL_API_URL: "https://mail.example/emails", MAIL_API_KEY: "k" };
-    await handleEventBatch({ db, env: appEnv, fetcher: failing }, batch);
+    const config = { ...parseConsumerEnv(env), MAIL_API_URL: "https://mail.example/emails", MAIL_API_KEY: "k" };
+    await handleEventBatch({ db, env: config, queue: env.EVENTS, fetcher: failing }, batch);
     const ctx = createExecutionContext();
     const result = await getQueueResult(batch, ctx);
     expect(result.retryMessages.map((m) => m.msgId)).toEqual(["retry-1"]);

@@ -67,33 +67,86 @@ describe("navigation and hero by state", () => {
 describe("dashboard shell", () => {
   it("falls back to overview for unknown tabs and shows the e-mail's local part and the sign-out dialog", async () => {
     const { browser, email } = await createConfirmedUser();
-    const unknown = await (await browser.get("/dashboard?tab=nope")).text();
+    expect((await browser.get("/dashboard?tab=nope")).headers.get("Location")).toBe("/dashboard");
+    const unknown = await (await browser.get("/dashboard")).text();
     expect(unknown).toContain("Welcome back, Ada Lovelace");
     expect(unknown).toContain(email.split("@")[0]);
     expect(unknown).toContain(email);
-    const profile = await (await browser.get("/dashboard?tab=profile")).text();
+    const profile = await (await browser.get("/dashboard/profile")).text();
     expect(profile).toContain("Not built yet");
-    const usage = await (await browser.get("/dashboard?tab=usage")).text();
+    const usage = await (await browser.get("/dashboard/usage")).text();
     expect(usage).toContain("No usage data available");
     const dialog = await (await browser.get("/dashboard?confirm=signout")).text();
     expect(dialog).toContain('role="dialog"');
     expect(dialog).toContain(">Cancel<");
   });
 
-  it("keeps the debug tab for admins only", async () => {
+  it("leads old ?tab= URLs to their own routes, keeping the other parameters", async () => {
     const { browser } = await createConfirmedUser();
-    const asUser = await browser.get("/dashboard?tab=debug");
-    expect(asUser.status).toBe(403);
-    expect(await asUser.text()).not.toContain("Subscription tools");
-    expect(await (await browser.get("/dashboard")).text()).not.toContain("tab=debug");
+    const cases: Array<[string, string]> = [
+      ["/dashboard?tab=billing", "/dashboard/billing"],
+      ["/dashboard?tab=billing&view=invoices", "/dashboard/billing?view=invoices"],
+      ["/dashboard?tab=usage&range=30d&metric=tokens", "/dashboard/usage?range=30d&metric=tokens"],
+      ["/dashboard?tab=analytics", "/dashboard/analytics"],
+      ["/dashboard?tab=budget", "/dashboard/budget"],
+      ["/dashboard?tab=downloads", "/dashboard/downloads"],
+      ["/dashboard?tab=profile", "/dashboard/profile"],
+      ["/dashboard?tab=debug", "/dashboard/admin"],
+      ["/dashboard?tab=overview", "/dashboard"],
+      ["/dashboard?tab=whatever", "/dashboard"],
+    ];
+    for (const [from, to] of cases) {
+      const response = await browser.get(from);
+      expect(response.status, from).toBe(302);
+      expect(response.headers.get("Location"), from).toBe(to);
+    }
+    // Stripe's cancel target works for a signed-out visitor too: tab first, then sign-in.
+    expect((await new Browser().get("/dashboard?tab=billing")).headers.get("Location")).toBe("/dashboard/billing");
+    expect((await new Browser().get("/dashboard/billing")).headers.get("Location")).toBe("/auth");
+  });
+
+  it("shows a failing tab's message inside a dashboard that keeps working", async () => {
+    const { browser } = await createConfirmedUser();
+    // Every query of the usage tab's aggregates fails; nothing else does.
+    const broken = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "prepare") {
+          return (query: string) => {
+            if (query.includes("hourly_usage")) throw new Error("D1 is unavailable");
+            return target.prepare(query);
+          };
+        }
+        const value = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const ctx = createExecutionContext();
+    const request = new Request("http://localhost/dashboard/usage", { headers: { Cookie: browser.cookieHeader() } });
+    const response = await worker.fetch(request as unknown as Request<unknown, IncomingRequestCfProperties>, { ...env, DB: broken } as Env, ctx);
+    await waitOnExecutionContext(ctx);
+    const html = await response.text();
+    expect(html).toContain("Failed to load tab content. Please try again.");
+    expect(html).toContain('aria-label="Dashboard tabs"');
+    expect(html).toContain('href="/dashboard/billing"');
+    expect((await browser.get("/dashboard/billing")).status).toBe(200);
+  });
+
+  it("keeps the admin area for admins only", async () => {
+    const { browser } = await createConfirmedUser();
+    const asUser = await browser.get("/dashboard/admin");
+    expect(asUser.status).toBe(404);
+    const userHtml = await asUser.text();
+    expect(userHtml).not.toContain("Subscription tools");
+    expect(userHtml).toContain("This page does not exist.");
+    expect(await (await browser.get("/dashboard")).text()).not.toContain('href="/dashboard/admin"');
 
     const email = uniqueEmail("admin");
     await insertUser({ email, passwordHash: await hashSecret(STRONG_PASSWORD), metadata: { first_name: "Ada" }, role: "admin", confirmed: true });
     const admin = new Browser();
     await admin.post("/auth?mode=signin", { intent: "signin", email, password: STRONG_PASSWORD });
-    const asAdmin = await (await admin.get("/dashboard?tab=debug")).text();
+    const asAdmin = await (await admin.get("/dashboard/admin")).text();
     expect(asAdmin).toContain("Subscription tools");
-    expect(asAdmin).toContain('action="/admin/subscription"');
+    expect(asAdmin).toContain('action="/dashboard/admin"');
   });
 });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../worker";
 import { schema } from "~/lib/db.server";
 import { db, waitForMail } from "./helpers";
-import { secondsUntilWindowEnds } from "~/lib/usage/api.server";
+import { secondsUntilWindowEnds } from "~/server/usage-api";
 import { apiUser, dailyRow, postUsage, report, storedCount, summedRequests, waitForRows } from "./usage-helpers";
 
 const settle = () => new Promise((r) => setTimeout(r, 1500));
@@ -127,7 +127,7 @@ describe("POST /api/v1/usage", () => {
     await postUsage(a.token, report({ model_name: "a-model" }));
     await waitForRows(a.userId, 1);
     expect(await storedCount(b.userId)).toBe(0);
-    const dashboardB = await (await b.browser.get("/dashboard?tab=usage")).text();
+    const dashboardB = await (await b.browser.get("/dashboard/usage")).text();
     expect(dashboardB).not.toContain("a-model");
   });
 
@@ -173,10 +173,24 @@ describe("POST /api/v1/usage/secure-report", () => {
 });
 
 describe("consumer", () => {
+  it("stores a queued report whatever its age: rules relative to now belong to the API, not to a retry", async () => {
+    const { userId } = await apiUser();
+    const old = { ...report(), occurred_at: Date.now() - 100 * 86400_000 };
+    const batch = createMessageBatch("modelify-events", [
+      { id: "u-late", timestamp: new Date(), attempts: 3, body: { type: "usage.report", userId, receivedAt: Date.now() - 100 * 86400_000, report: old } as unknown },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks).toEqual(["u-late"]);
+    expect(await storedCount(userId)).toBe(1);
+  });
+
   it("keeps the good reports of a batch with a poison message and retries only the poison", async () => {
     const { userId } = await apiUser();
-    const good = report();
-    const ghost = report();
+    // As the API enqueues them: occurred_at is always set.
+    const good = { ...report(), occurred_at: Date.now() };
+    const ghost = { ...report(), occurred_at: Date.now() };
     const batch = createMessageBatch("modelify-events", [
       { id: "u-good", timestamp: new Date(), attempts: 1, body: { type: "usage.report", userId, receivedAt: Date.now(), report: good } as unknown },
       { id: "u-ghost", timestamp: new Date(), attempts: 1, body: { type: "usage.report", userId: "no-such-user", receivedAt: Date.now(), report: ghost } as unknown },
@@ -195,9 +209,9 @@ describe("consumer", () => {
 describe("budget alerts", () => {
   it("e-mails once when spend crosses the alert threshold", async () => {
     const { token, userId, email, browser } = await apiUser();
-    const save = await browser.post("/dashboard?tab=budget", { intent: "save-budget", monthlyBudget: "1.00", dailyBudget: "100", alertThreshold: "50", notificationsEnabled: "on" });
+    const save = await browser.post("/dashboard/budget", { intent: "save-budget", monthlyBudget: "1.00", dailyBudget: "100", alertThreshold: "50", notificationsEnabled: "on" });
     expect(save.status).toBe(302);
-    expect(save.headers.get("Location")).toBe("/dashboard?tab=budget&saved=1");
+    expect(save.headers.get("Location")).toBe("/dashboard/budget?saved=1");
     await postUsage(token, report({ cost_usd: 0.3 }));
     await waitForRows(userId, 1);
     await settle();

@@ -1,12 +1,10 @@
 import { Link, useLocation } from "react-router";
 import { formatCount, formatDateTime, formatMs, formatUsd, formatUsdPrecise } from "~/lib/format";
-import { SORTS, type ModelCategory, type ModelFigures, type Recommendation, type SortKey } from "~/lib/usage/models";
+import { CATEGORIES, SORTS, type CategoryFilter, type ModelCategory, type ModelFigures, type Recommendation, type SortKey } from "~/lib/usage/models";
 import { withParams } from "../modal";
 import { buttonClass, Card, cx, LinkButton } from "../ui";
 import { EmptyState, StatCard } from "./stat";
 
-export const CATEGORIES = { all: "All Models", text: "Text & Chat", image: "Image Gen", code: "Code", analysis: "Analysis" } as const;
-export type CategoryFilter = keyof typeof CATEGORIES;
 
 const CATEGORY_BADGE: Record<ModelCategory, string> = {
   text: "bg-sky-50 text-sky-700",

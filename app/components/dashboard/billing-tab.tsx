@@ -1,7 +1,7 @@
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import { FREE_TIER, PLAN } from "~/lib/constants";
 import { formatDate, formatUsd } from "~/lib/format";
-import type { BillingData, BillingView } from "~/routes/dashboard.billing.server";
+import type { BillingData, BillingView } from "~/lib/billing/billing-tab.server";
 import { UrlModal, withParam, withParams } from "../modal";
 import { Alert, Button, buttonClass, Card, cx, Spinner } from "../ui";
 
@@ -19,7 +19,8 @@ const STATUS_STYLES: Record<string, string> = {
 export function BillingTab({ billing }: { billing: BillingData }) {
   const { pathname, search } = useLocation();
   const params = new URLSearchParams(search);
-  const viewHref = (view: BillingView) => `/dashboard?tab=billing${view === "overview" ? "" : `&view=${view}`}`;
+  const viewHref = (view: BillingView) => `/dashboard/billing${view === "overview" ? "" : `?view=${view}`}`;
+  const { subscription } = billing;
   const portalConfirm = withParam(pathname, search, "confirm", "portal");
   const close = (key: string) => withParam(pathname, search, key, null);
 
@@ -43,28 +44,24 @@ export function BillingTab({ billing }: { billing: BillingData }) {
       <div className="mt-8 grid gap-4 sm:grid-cols-3">
         <Card className="p-5">
           <p className="text-sm font-medium text-slate-500">Current Plan</p>
-          <p className="mt-2 text-lg font-semibold text-slate-900">{billing.plan.name}</p>
+          <p className="mt-2 text-lg font-semibold text-slate-900">{subscription.plan.name}</p>
           <p className="text-sm text-slate-600">
-            {billing.plan.price} · {billing.plan.status}
+            {subscription.plan.price} · {subscription.paid ? subscription.status : "Free"}
           </p>
         </Card>
         <Card className="p-5">
           <p className="text-sm font-medium text-slate-500">Next Billing</p>
           <p className="mt-2 text-lg font-semibold text-slate-900" data-testid="next-billing">
-            {billing.nextBilling.date ? formatDate(billing.nextBilling.date) : billing.nextBilling.label}
+            {subscription.nextBilling.date ? formatDate(subscription.nextBilling.date) : subscription.nextBilling.label}
           </p>
-          {billing.nextBilling.date ? <p className="text-sm text-slate-600">{billing.nextBilling.label}</p> : null}
+          {subscription.nextBilling.date ? <p className="text-sm text-slate-600">{subscription.nextBilling.label}</p> : null}
         </Card>
         <Card className="p-5">
           <p className="text-sm font-medium text-slate-500">Payment Method</p>
           <p className="mt-2 text-lg font-semibold text-slate-900" data-testid="payment-method">
-            {billing.paymentMethod ? `${capitalise(billing.paymentMethod.brand)} •••• ${billing.paymentMethod.last4}` : "No payment method"}
+            {subscription.card.text}
           </p>
-          {billing.paymentMethod ? (
-            <p className="text-sm text-slate-600">
-              Expires {String(billing.paymentMethod.expMonth).padStart(2, "0")}/{billing.paymentMethod.expYear}
-            </p>
-          ) : null}
+          {subscription.card.detail ? <p className="text-sm text-slate-600">{subscription.card.detail}</p> : null}
         </Card>
       </div>
 
@@ -103,13 +100,13 @@ function capitalise(s: string) {
 function OverviewView({ billing }: { billing: BillingData }) {
   return (
     <Card className="p-6">
-      <h2 className="text-lg font-semibold text-slate-900">{billing.subscribed ? "Your subscription" : "You are on the free plan"}</h2>
+      <h2 className="text-lg font-semibold text-slate-900">{billing.subscription.active ? "Your subscription" : "You are on the free plan"}</h2>
       <p className="mt-2 max-w-2xl text-sm text-slate-600">
-        {billing.subscribed
+        {billing.subscription.active
           ? `Modelify ${PLAN.name} at $${PLAN.priceUsd} per month. Change your card, download receipts or cancel (effective at the end of the period) in the Stripe customer portal.`
           : `Upgrade to ${PLAN.name} for $${PLAN.priceUsd} per month to download the desktop app and unlock model analytics. New subscribers get a ${PLAN.trialDays}-day free trial.`}
       </p>
-      {!billing.subscribed ? (
+      {!billing.subscription.active ? (
         <Link to="/pricing?checkout=open" className={buttonClass("primary", "md", "mt-5")}>
           View Pricing
         </Link>
@@ -169,7 +166,7 @@ function InvoicesView({ billing, portalConfirm }: { billing: BillingData; portal
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-lg font-semibold text-slate-900">Invoices</h2>
         <div className="flex gap-2">
-          <Link to="/dashboard?tab=billing&view=invoices" preventScrollReset className={buttonClass("ghost", "sm")}>
+          <Link to="/dashboard/billing?view=invoices" preventScrollReset className={buttonClass("ghost", "sm")}>
             {refreshing ? <Spinner className="h-4 w-4" label="Refreshing" /> : null} Refresh
           </Link>
           {billing.snapshot.customerId ? (
@@ -290,7 +287,7 @@ function PlanPicker({ closeTo, billing, portalConfirm }: { closeTo: string; bill
       </h2>
       <div className="mt-5 grid gap-4 sm:grid-cols-2">
         {plans.map((plan) => {
-          const current = plan.id === billing.plan.id;
+          const current = plan.id === billing.subscription.plan.id;
           return (
             <div key={plan.id} className={cx("rounded-xl border p-5", current ? "border-brand-600 ring-1 ring-brand-600" : "border-slate-200")}>
               <div className="flex items-center justify-between">

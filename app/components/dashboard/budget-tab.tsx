@@ -2,26 +2,17 @@ import { useEffect } from "react";
 import { Form, Link, useNavigate, useNavigation } from "react-router";
 import { BUDGET, BUDGET_DEFAULTS } from "~/lib/constants";
 import { formatUsd } from "~/lib/format";
-import { budgetBand, usedPercent, type BudgetSettings } from "~/lib/usage/budget";
+import { budgetBand, usedPercent, type BudgetView } from "~/lib/usage/budget";
 import { Alert, Button, buttonClass, Card, FieldError, inputClass, Label } from "../ui";
 import { ProgressBar } from "./stat";
 
-export type BudgetView = {
-  settings: BudgetSettings;
-  spent: { month: number; today: number };
-  editing: boolean;
-  prefillDefaults: boolean;
-  saved: boolean;
-  errors: Record<string, string[] | undefined> | null;
-  formError: string | null;
-};
 
 export function BudgetTab({ view }: { view: BudgetView }) {
   const navigate = useNavigate();
   // Spec: the success message shows for 3 s.
   useEffect(() => {
     if (!view.saved) return;
-    const timer = setTimeout(() => navigate("/dashboard?tab=budget", { replace: true, preventScrollReset: true }), BUDGET.messageMs);
+    const timer = setTimeout(() => navigate("/dashboard/budget", { replace: true, preventScrollReset: true }), BUDGET.messageMs);
     return () => clearTimeout(timer);
   }, [view.saved, navigate]);
 
@@ -33,7 +24,7 @@ export function BudgetTab({ view }: { view: BudgetView }) {
           <p className="mt-1 text-sm text-slate-600">Set what you want to spend on model providers; we e-mail you before you go over.</p>
         </div>
         {view.editing ? null : (
-          <Link to="/dashboard?tab=budget&edit=1" className={buttonClass("primary")}>
+          <Link to="/dashboard/budget?edit=1" className={buttonClass("primary")}>
             Edit Budget
           </Link>
         )}
@@ -89,7 +80,7 @@ function EditForm({ view }: { view: BudgetView }) {
   return (
     <Card className="mt-6 p-6">
       <h2 className="text-base font-semibold text-slate-900">Edit budget</h2>
-      <Form method="post" action="/dashboard?tab=budget" className="mt-4 grid gap-5 sm:grid-cols-2" key={view.prefillDefaults ? "defaults" : "saved"}>
+      <Form method="post" action="/dashboard/budget" className="mt-4 grid gap-5 sm:grid-cols-2" key={view.prefillDefaults ? "defaults" : "saved"}>
         <input type="hidden" name="intent" value="save-budget" />
         <div>
           <Label htmlFor="monthlyBudget">Monthly Budget (USD)</Label>
@@ -116,10 +107,10 @@ function EditForm({ view }: { view: BudgetView }) {
           <Button type="submit" disabled={busy}>
             {busy ? "Saving..." : "Save Changes"}
           </Button>
-          <Link to="/dashboard?tab=budget" className={buttonClass("secondary")}>
+          <Link to="/dashboard/budget" className={buttonClass("secondary")}>
             Cancel
           </Link>
-          <Link to="/dashboard?tab=budget&edit=1&defaults=1" preventScrollReset className={buttonClass("ghost")}>
+          <Link to="/dashboard/budget?edit=1&defaults=1" preventScrollReset className={buttonClass("ghost")}>
             Reset to defaults
           </Link>
         </div>

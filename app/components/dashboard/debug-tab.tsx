@@ -7,10 +7,11 @@ import { Alert, Button, Card, Input, inputClass, Label } from "../ui";
 const MESSAGE_MS = 5000; // spec: debug messages auto-dismiss after 5 s
 
 // Admin-only subscription tools. Every change is audited on the server.
-export function DebugTab({ adminEmail }: { adminEmail: string }) {
+// `submitted` is the answer of a plain form post (no JavaScript); with it, a fetcher's answer.
+export function DebugTab({ adminEmail, submitted }: { adminEmail: string; submitted?: AdminResult }) {
   const fetcher = useFetcher<AdminResult>();
-  const [visible, setVisible] = useState(false);
-  const result = fetcher.data;
+  const [visible, setVisible] = useState(Boolean(submitted));
+  const result = fetcher.data ?? submitted;
   useEffect(() => {
     if (!result) return;
     setVisible(true);
@@ -24,7 +25,7 @@ export function DebugTab({ adminEmail }: { adminEmail: string }) {
       <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Subscription tools</h1>
       <p className="mt-1 text-sm text-slate-600">Administrators only. Every change is written to the audit log with your account.</p>
       <Card className="mt-8 p-6">
-        <fetcher.Form method="post" action="/admin/subscription" className="space-y-4">
+        <fetcher.Form method="post" action="/dashboard/admin" className="space-y-4">
           <div>
             <Label htmlFor="debug-email">Account e-mail</Label>
             <Input id="debug-email" name="email" type="email" defaultValue={adminEmail} required />

@@ -1,19 +1,29 @@
 import { Link } from "react-router";
 import { budgetBand, usedPercent } from "~/lib/usage/budget";
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
-import { formatChange, formatCount, formatDateTime, formatMs, formatUsd, formatUsdPrecise } from "~/lib/format";
-import type { DashboardData } from "~/routes/dashboard.server";
+import { formatChange, formatCount, formatDate, formatDateTime, formatMs, formatUsd, formatUsdPrecise } from "~/lib/format";
+import type { AccountOverview } from "~/lib/account/overview.server";
+import type { NextBilling } from "~/lib/billing/subscription-view";
 import { BarChart, Ring } from "../charts";
 import { buttonClass, Card, cx, LinkButton } from "../ui";
 import { ChangeBadge, EmptyState, ProgressBar, StatCard } from "./stat";
 
-export function OverviewTab({ dashboard, usage }: { dashboard: DashboardData; usage: OverviewUsage }) {
-  const { subscription, insights } = dashboard;
+// Spec: the date the current period ends, else "Subscribe to access features"; a subscription
+// that will not renew says so, as the billing tab does.
+function nextBillingText(next: NextBilling): { value: string; hint: string | null } {
+  if (next.kind === "none") return { value: "Subscribe to access features", hint: null };
+  if (next.date === null) return { value: next.label, hint: null };
+  return { value: formatDate(next.date), hint: next.kind === "renews" ? null : next.label };
+}
+
+export function OverviewTab({ account, usage }: { account: AccountOverview; usage: OverviewUsage }) {
+  const { subscription, insights } = account;
+  const next = nextBillingText(subscription.nextBilling);
   const m = usage.thisMonth;
   const budgetPercent = usedPercent(usage.budget.spent, usage.budget.monthly);
   return (
     <>
-      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{`Welcome back, ${dashboard.greetingName}`}</h1>
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{`Welcome back, ${account.greetingName}`}</h1>
       <p className="mt-1 text-sm text-slate-600">Here is your Modelify account at a glance.</p>
 
       <div className="mt-8 grid items-start gap-6 lg:grid-cols-3">
@@ -21,7 +31,7 @@ export function OverviewTab({ dashboard, usage }: { dashboard: DashboardData; us
           <div className="flex items-start justify-between gap-4">
             <div>
               <h2 className="text-sm font-medium text-slate-500">Subscription</h2>
-              <p className="mt-2 text-lg font-semibold text-slate-900">{subscription.plan}</p>
+              <p className="mt-2 text-lg font-semibold text-slate-900">{subscription.plan.summary}</p>
             </div>
             <span data-testid="subscription-status" className={cx("rounded-full px-3 py-1 text-xs font-semibold", subscription.active ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-700")}>
               {subscription.status}
@@ -30,11 +40,14 @@ export function OverviewTab({ dashboard, usage }: { dashboard: DashboardData; us
           <dl className="mt-4 space-y-2 text-sm">
             <div className="flex justify-between gap-3">
               <dt className="text-slate-500">Next billing</dt>
-              <dd className="font-semibold text-slate-900">{subscription.nextBilling}</dd>
+              <dd className="text-right font-semibold text-slate-900" data-testid="overview-next-billing">
+                {next.value}
+                {next.hint ? <span className="block text-xs font-normal text-slate-500">{next.hint}</span> : null}
+              </dd>
             </div>
             <div className="flex justify-between gap-3">
               <dt className="text-slate-500">Card on file</dt>
-              <dd className="font-semibold text-slate-900">{subscription.cardOnFile}</dd>
+              <dd className="font-semibold text-slate-900">{subscription.card.text}</dd>
             </div>
           </dl>
           {subscription.active ? null : (
@@ -108,7 +121,7 @@ export function OverviewTab({ dashboard, usage }: { dashboard: DashboardData; us
           <ProgressBar percent={budgetPercent} tone={budgetBand(budgetPercent)} />
           <div className="mt-2 flex items-center justify-between text-xs text-slate-500">
             <span>{formatUsd(Math.max(0, usage.budget.monthly - usage.budget.spent))} left</span>
-            <Link to="/dashboard?tab=budget" className="font-semibold text-brand-700 hover:text-brand-800">
+            <Link to="/dashboard/budget" className="font-semibold text-brand-700 hover:text-brand-800">
               Manage
             </Link>
           </div>
@@ -117,7 +130,7 @@ export function OverviewTab({ dashboard, usage }: { dashboard: DashboardData; us
         <Card className="p-5">
           <p className="text-sm font-medium text-slate-500">Model Analytics</p>
           <p className="mt-2 text-2xl font-semibold text-slate-900">{usage.modelCount}</p>
-          <Link to="/dashboard?tab=analytics" className="mt-2 inline-block text-xs font-semibold text-brand-700 hover:text-brand-800">
+          <Link to="/dashboard/analytics" className="mt-2 inline-block text-xs font-semibold text-brand-700 hover:text-brand-800">
             View Analytics
           </Link>
         </Card>
@@ -138,7 +151,7 @@ export function OverviewTab({ dashboard, usage }: { dashboard: DashboardData; us
         <Card className="p-6">
           <div className="flex items-center justify-between">
             <h2 className="text-base font-semibold text-slate-900">Recent Activity</h2>
-            <Link to="/dashboard?tab=usage" className="text-xs font-semibold text-brand-700 hover:text-brand-800">
+            <Link to="/dashboard/usage" className="text-xs font-semibold text-brand-700 hover:text-brand-800">
               View all
             </Link>
           </div>
@@ -224,7 +237,7 @@ export function OverviewTab({ dashboard, usage }: { dashboard: DashboardData; us
             <li>Set a monthly budget to get an e-mail before you overspend.</li>
             <li>Compare models in Model Analytics to find the best value for your work.</li>
           </ul>
-          <Link to="/dashboard?tab=budget" className={buttonClass("secondary", "sm", "mt-5")}>
+          <Link to="/dashboard/budget" className={buttonClass("secondary", "sm", "mt-5")}>
             Set a budget
           </Link>
         </Card>

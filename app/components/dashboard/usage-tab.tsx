@@ -3,16 +3,12 @@ import { Link, useLocation } from "react-router";
 import { formatCount, formatMs, formatUsd } from "~/lib/format";
 import type { UsageTabData } from "~/lib/usage/analytics.server";
 import { budgetBand, usedPercent } from "~/lib/usage/budget";
+import { ENGAGEMENT, METRICS, USAGE_VIEWS, type UsageUi } from "~/lib/usage/usage-view";
 import { BarChart, LineChart } from "../charts";
 import { withParams } from "../modal";
 import { Alert, Card, cx } from "../ui";
 import { EmptyState, ProgressBar } from "./stat";
 
-export const METRICS = { spend: "Spend", tokens: "Tokens", requests: "Requests" } as const;
-export const ENGAGEMENT = { activity: "User Activity", services: "Service Usage", hours: "Peak Hours" } as const;
-export const USAGE_VIEWS = { user: "User Info", services: "Services", keys: "API Keys" } as const;
-
-export type UsageUi = { metric: keyof typeof METRICS; engagement: keyof typeof ENGAGEMENT; view: keyof typeof USAGE_VIEWS };
 
 function Toggle({ options, current, param }: { options: Record<string, string>; current: string; param: string }) {
   const { pathname, search } = useLocation();

@@ -5,7 +5,6 @@ import { MAIL_CAP, ONE_TIME_TOKEN } from "../constants";
 import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import type { AppEnv } from "../env.server";
 import { countEvent } from "../limits/counters.server";
 import { enqueueMail } from "../mail/mail.server";
 import { alreadyRegisteredMail, confirmationMail, passwordResetMail } from "../mail/templates";
@@ -29,7 +28,7 @@ import { normalisePhone } from "./validation";
 export type AuthDeps = {
   db: Db;
   queue: Queue;
-  env: AppEnv;
+  env: { JWT_SECRET: string };
   /** Origin for links in e-mails: APP_URL when configured, else the request's own origin. */
   origin: string;
   ip: string | null;

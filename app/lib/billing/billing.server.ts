@@ -3,13 +3,13 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import { CHECKOUT, PLAN } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import type { AppEnv } from "../env.server";
+import type { StripeConfig } from "../config";
 import { countsAsActive } from "../subscription-rules";
 import { getSubscription } from "../subscriptions.server";
 import { BILLING_MESSAGES as B } from "./messages";
-import { getStripe, isPaymentConfigured, type Stripe } from "./stripe.server";
+import { isPaymentConfigured, type Stripe } from "./stripe.server";
 
-export type BillingDeps = { db: Db; env: AppEnv; origin: string };
+export type BillingDeps = { db: Db; env: StripeConfig; stripe: Stripe | null; origin: string };
 export type BillingUser = { id: string; email: string };
 type Failure = { ok: false; status: number; error: string };
 
@@ -52,7 +52,7 @@ export async function hadTrial(db: Db, stripe: Stripe, userId: string, customerI
  * consumer cancels the newer one (sync.server.ts).
  */
 export async function createCheckout(deps: BillingDeps, user: BillingUser, now = Date.now()): Promise<{ ok: true; url: string } | Failure> {
-  const stripe = getStripe(deps.env);
+  const { stripe } = deps;
   if (!stripe || !isPaymentConfigured(deps.env)) return { ok: false, status: 503, error: B.notConfigured };
   if (countsAsActive(await getSubscription(deps.db, user.id), now)) return { ok: false, status: 409, error: B.alreadySubscribed };
   try {
@@ -121,7 +121,7 @@ export type CheckoutDetails =
 
 /** /auth/success: only a complete session of the signed-in user shows subscription details. */
 export async function checkoutDetails(deps: BillingDeps, userId: string, sessionId: string): Promise<CheckoutDetails> {
-  const stripe = getStripe(deps.env);
+  const { stripe } = deps;
   if (!stripe) return { state: "unavailable" };
   if (!/^cs_[A-Za-z0-9_]{1,200}$/.test(sessionId)) return { state: "invalid" };
   let session: Stripe.Checkout.Session;
@@ -146,12 +146,12 @@ export async function checkoutDetails(deps: BillingDeps, userId: string, session
 }
 
 export async function createPortal(deps: BillingDeps, userId: string): Promise<{ ok: true; url: string } | Failure> {
-  const stripe = getStripe(deps.env);
+  const { stripe } = deps;
   if (!stripe) return { ok: false, status: 503, error: B.notConfigured };
   const profile = await deps.db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: { stripeCustomerId: true } });
   if (!profile?.stripeCustomerId) return { ok: false, status: 400, error: B.noCustomer };
   try {
-    const session = await stripe.billingPortal.sessions.create({ customer: profile.stripeCustomerId, return_url: `${deps.origin}/dashboard?tab=billing` });
+    const session = await stripe.billingPortal.sessions.create({ customer: profile.stripeCustomerId, return_url: `${deps.origin}/dashboard/billing` });
     return { ok: true, url: session.url };
   } catch (error) {
     console.error(JSON.stringify({ event: "portal_failed", error: String(error) }));
@@ -185,7 +185,7 @@ export type BillingSnapshot = {
 export async function billingSnapshot(deps: BillingDeps, userId: string, include: { invoices: boolean }): Promise<BillingSnapshot> {
   const profile = await deps.db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: { stripeCustomerId: true } });
   const customerId = profile?.stripeCustomerId ?? null;
-  const stripe = getStripe(deps.env);
+  const { stripe } = deps;
   if (!customerId || !stripe) return { customerId, paymentMethods: [], invoices: [], error: null };
   try {
     const [customer, methods, invoices] = await Promise.all([

@@ -1,13 +1,13 @@
 // The Stripe client. Real Stripe in production; in local development and tests the same SDK
 // talks to the stand-in (scripts/stripe-standin) through STRIPE_API_BASE.
 import Stripe from "stripe";
-import type { AppEnv } from "../env.server";
+import type { StripeConfig } from "../config";
 
 export type { Stripe };
 
 const clients = new Map<string, Stripe>();
 
-export function getStripe(env: AppEnv): Stripe | null {
+export function getStripe(env: StripeConfig): Stripe | null {
   if (!env.STRIPE_SECRET_KEY) return null;
   const cacheKey = `${env.STRIPE_SECRET_KEY}|${env.STRIPE_API_BASE ?? ""}`;
   let client = clients.get(cacheKey);
@@ -27,7 +27,7 @@ export function getStripe(env: AppEnv): Stripe | null {
 }
 
 /** Spec: configured means the publishable key has Stripe's pk_ prefix (and the server can charge). */
-export function isPaymentConfigured(env: AppEnv): boolean {
+export function isPaymentConfigured(env: StripeConfig): boolean {
   return Boolean(env.STRIPE_PUBLISHABLE_KEY?.startsWith("pk_") && env.STRIPE_SECRET_KEY && env.STRIPE_PRICE_ID && env.STRIPE_WEBHOOK_SECRET);
 }
 
@@ -38,7 +38,7 @@ const WEBHOOK_TOLERANCE_S = 300;
  * bounds how old a signed timestamp may be; one from the future (a clock far off, or a
  * signature made to be replayed later) is refused here too.
  */
-export async function verifyWebhook(env: AppEnv, rawBody: string, signature: string, now = Date.now()): Promise<Stripe.Event> {
+export async function verifyWebhook(env: StripeConfig, rawBody: string, signature: string, now = Date.now()): Promise<Stripe.Event> {
   const stripe = getStripe(env);
   if (!stripe || !env.STRIPE_WEBHOOK_SECRET) throw new Error("Stripe is not configured");
   const timestamp = Number(/(?:^|,)t=(\d{1,12})(?:,|$)/.exec(signature)?.[1]);

@@ -2,7 +2,7 @@
 // uses the HTTP provider when MAIL_API_URL is configured and the local outbox otherwise.
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import type { AppEnv } from "../env.server";
+import type { MailConfig } from "../config";
 import type { MailMessage } from "../queue";
 
 export type OutgoingMail = Omit<MailMessage, "type" | "id">;
@@ -14,7 +14,7 @@ export async function enqueueMail(queue: Queue, mail: OutgoingMail): Promise<voi
 
 export class MailDeliveryError extends Error {}
 
-export async function deliverMail(env: AppEnv, db: Db, mail: MailMessage, fetcher: typeof fetch = fetch): Promise<void> {
+export async function deliverMail(env: MailConfig, db: Db, mail: MailMessage, fetcher: typeof fetch = fetch): Promise<void> {
   if (env.MAIL_API_URL && env.MAIL_API_KEY) {
     // Resend-compatible JSON API. The idempotency key makes a redelivered queue message a no-op.
     const response = await fetcher(env.MAIL_API_URL, {

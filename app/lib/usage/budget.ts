@@ -54,6 +54,17 @@ export const budgetFormSchema = z.object({
   notificationsEnabled: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
 });
 
+/** What the budget tab shows: the settings, what was spent, and the form's state from the URL. */
+export type BudgetView = {
+  settings: BudgetSettings;
+  spent: { month: number; today: number };
+  editing: boolean;
+  prefillDefaults: boolean;
+  saved: boolean;
+  errors: Record<string, string[] | undefined> | null;
+  formError: string | null;
+};
+
 export type BudgetBand = "green" | "orange" | "yellow" | "red";
 
 /** Spec colour bands: below 60% green, 60 to under 80 orange, 80 to under 100 yellow, 100+ red. */

@@ -44,6 +44,10 @@ export function figures(stats: ModelStats): ModelFigures {
   };
 }
 
+// The Model Analytics filter (spec: All Models, Text & Chat, Image Gen, Code, Analysis).
+export const CATEGORIES = { all: "All Models", text: "Text & Chat", image: "Image Gen", code: "Code", analysis: "Analysis" } as const;
+export type CategoryFilter = keyof typeof CATEGORIES;
+
 export const SORTS = {
   usage: "Usage Count",
   performance: "Performance",

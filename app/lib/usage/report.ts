@@ -18,7 +18,10 @@ export function occurredAtSchema(now: () => number) {
     .refine((t) => t >= now() - USAGE_API.maxAgeDays * MS.DAY, { message: `occurred_at is older than ${USAGE_API.maxAgeDays} days` });
 }
 
-export function usageReportSchema(now: () => number = Date.now) {
+// The fields of one report. `occurred_at` differs by where the report is: the API takes an ISO
+// time or epoch ms within the allowed age; a queued report carries epoch ms the API already
+// accepted, so the consumer never re-applies rules relative to "now" (a delayed retry would fail).
+function reportSchema<T extends z.ZodType<number | undefined>>(occurredAt: T) {
   return z
     .object({
       report_id: z.uuid({ message: "report_id must be a UUID" }),
@@ -38,7 +41,7 @@ export function usageReportSchema(now: () => number = Date.now) {
       metadata: metadataSchema.nullish(),
       app_version: z.string().max(50).nullish(),
       app_instance_id: z.string().max(100).nullish(),
-      occurred_at: occurredAtSchema(now).optional(),
+      occurred_at: occurredAt,
     })
     .strict()
     .refine((r) => r.tokens_used === undefined || r.tokens_used >= r.tokens_input + r.tokens_output, {
@@ -50,9 +53,17 @@ export function usageReportSchema(now: () => number = Date.now) {
     .transform((r) => ({ ...r, tokens_used: r.tokens_used ?? r.tokens_input + r.tokens_output }));
 }
 
+/** A report as the desktop app sends it. */
+export function usageReportSchema(now: () => number = Date.now) {
+  return reportSchema(occurredAtSchema(now).optional());
+}
+
+/** A report as the API enqueued it: occurred_at is set, in epoch ms. */
+export const queuedUsageReportSchema = reportSchema(z.number().int().positive());
+
 export type UsageReport = z.output<ReturnType<typeof usageReportSchema>>;
 
-export function secureReportSchema(now: () => number = Date.now) {
+function secureSchema<T extends z.ZodType<number>>(timestamp: T) {
   return z
     .object({
       report_hash: z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, { message: "report_hash must be 16 to 128 letters, digits, - or _" }),
@@ -60,16 +71,24 @@ export function secureReportSchema(now: () => number = Date.now) {
       provider: shortText(100),
       tokens_used: count,
       cost: z.number().nonnegative().max(USAGE_API.maxCostUsd),
-      request_count: z.number().int().positive().max(100_000),
-      success_count: z.number().int().nonnegative().max(100_000),
-      error_count: z.number().int().nonnegative().max(100_000),
-      report_timestamp: occurredAtSchema(now),
+      request_count: z.number().int().positive().max(USAGE_API.maxSecureRequestCount),
+      success_count: z.number().int().nonnegative().max(USAGE_API.maxSecureRequestCount),
+      error_count: z.number().int().nonnegative().max(USAGE_API.maxSecureRequestCount),
+      report_timestamp: timestamp,
       app_version: z.string().max(50).nullish(),
       app_instance_id: z.string().max(100).nullish(),
     })
     .strict()
     .refine((r) => r.success_count + r.error_count <= r.request_count, { message: "success_count + error_count exceeds request_count", path: ["request_count"] });
 }
+
+/** The fallback aggregate report as the desktop app sends it. */
+export function secureReportSchema(now: () => number = Date.now) {
+  return secureSchema(occurredAtSchema(now));
+}
+
+/** The fallback report as the API enqueued it (report_timestamp in epoch ms). */
+export const queuedSecureReportSchema = secureSchema(z.number().int().positive());
 
 export type SecureReport = z.output<ReturnType<typeof secureReportSchema>>;
 

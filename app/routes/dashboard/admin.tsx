@@ -1,13 +1,14 @@
-// POST /admin/subscription: the debug tab's tools. Admins only: everyone else gets 403.
-import { data, redirect } from "react-router";
-import { z } from "~/lib/zod";
-import type { Route } from "./+types/admin.subscription";
-import { requireUser, getCloudflare } from "~/lib/auth/request.server";
+// The admin area (the spec's debug tab): subscription tools for administrators, each change
+// audited. Anyone else gets a 404 inside the dashboard.
+import { data } from "react-router";
+import type { Route } from "./+types/admin";
+import { DebugTab } from "~/components/dashboard/debug-tab";
+import { TabError } from "~/components/dashboard/tab-error";
 import { ADMIN_STATUSES, adminGrantYear, adminLookup, adminSetStatus, adminSyncFromStripe } from "~/lib/billing/admin.server";
-import { getStripe } from "~/lib/billing/stripe.server";
-import { getDb } from "~/lib/db.server";
-import { parseEnv } from "~/lib/env.server";
-import { readForm } from "~/lib/http.server";
+import { z } from "~/lib/zod";
+import { requireAdmin } from "~/server/auth";
+import { app } from "~/server/context";
+import { readForm } from "~/server/http";
 
 const formSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("lookup"), email: z.email().max(254) }),
@@ -16,15 +17,9 @@ const formSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("set-status"), email: z.email().max(254), status: z.enum(ADMIN_STATUSES) }),
 ]);
 
-function requireAdmin(context: Route.LoaderArgs["context"]) {
-  const user = requireUser(context);
-  if (user.role !== "admin") throw data({ kind: "forbidden", message: "Only administrators can use the subscription tools." }, { status: 403 });
-  return user;
-}
-
 export function loader({ context }: Route.LoaderArgs) {
-  requireAdmin(context);
-  throw redirect("/dashboard?tab=debug");
+  const admin = requireAdmin(context);
+  return { email: admin.email };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -33,8 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!read.ok) return data({ ok: false, message: read.message }, { status: read.status });
   const parsed = formSchema.safeParse(Object.fromEntries(read.formData));
   if (!parsed.success) return data({ ok: false, message: "Please enter a valid email address and choose an action." }, { status: 400 });
-  const { env } = getCloudflare(context);
-  const db = getDb(env.DB);
+  const { db, stripe } = app(context);
   const input = parsed.data;
   switch (input.intent) {
     case "lookup":
@@ -44,6 +38,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "set-status":
       return adminSetStatus(db, admin, input.email, input.status);
     case "sync":
-      return adminSyncFromStripe(db, getStripe(parseEnv(env)), admin, input.email);
+      return adminSyncFromStripe(db, stripe, admin, input.email);
   }
 }
+
+export default function Admin({ loaderData, actionData }: Route.ComponentProps) {
+  return <DebugTab adminEmail={loaderData.email} submitted={actionData} />;
+}
+
+export const ErrorBoundary = TabError;

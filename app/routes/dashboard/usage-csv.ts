@@ -1,15 +1,15 @@
 // GET /dashboard/usage.csv: the spec's usage export (last 30 days) for the signed-in user.
-import type { Route } from "./+types/dashboard.usage-csv";
-import { getOnly } from "~/lib/api.server";
-import { getCloudflare, requireUser } from "~/lib/auth/request.server";
-import { getDb } from "~/lib/db.server";
+import type { Route } from "./+types/usage-csv";
+import { requireUser } from "~/server/auth";
+import { app } from "~/server/context";
+import { getOnly } from "~/server/http";
 import { usageCsv } from "~/lib/usage/analytics.server";
 
 export const action = getOnly;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const body = await usageCsv(getDb(getCloudflare(context).env.DB), user);
+  const body = await usageCsv(app(context).db, user);
   const date = new Date().toISOString().slice(0, 10);
   return new Response(body, {
     headers: {

@@ -1,4 +1,5 @@
-// Reading request bodies defensively: size-capped, and a malformed body is a 4xx, never a 500.
+// Speaking HTTP: reading request bodies defensively (size-capped; a malformed body is a 4xx,
+// never a 500), JSON errors of the API, safe redirect targets.
 export const FORM_MAX_BYTES = 32 * 1024;
 export const JSON_MAX_BYTES = 32 * 1024;
 
@@ -97,4 +98,51 @@ export function safeRedirectPath(value: unknown, fallback = "/"): string {
   }
   if (url.origin !== REDIRECT_BASE) return fallback;
   return `${url.pathname}${url.search}${url.hash}`;
+}
+
+export function jsonError(status: number, error: string, headers?: HeadersInit): Response {
+  return Response.json({ error }, { status, headers });
+}
+
+/** 405 with the methods the route does take (Allow). */
+export const methodNotAllowed = (allow: "POST" | "GET" = "POST") => jsonError(405, "Method not allowed", { Allow: allow === "GET" ? "GET, HEAD" : allow });
+export const getOnly = () => methodNotAllowed("GET");
+export const postOnly = () => methodNotAllowed("POST");
+
+// Methods the site answers; anything else (PROPFIND, TRACE, …) stops in the Worker entry with a
+// plain 405 instead of reaching the router.
+export const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+export function unknownMethod(request: Request): Response {
+  const headers = { Allow: "GET, HEAD, POST" };
+  return new URL(request.url).pathname.startsWith("/api/")
+    ? Response.json({ error: "Method not allowed" }, { status: 405, headers })
+    : new Response("Method not allowed", { status: 405, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+// Bytes of an unread request body read and dropped before answering (see drainUnreadBody).
+const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads what is left of a request body the route did not need (a 401 before the body, a GET
+ * with a body) before the answer goes out. The local runtime (wrangler dev's entry worker)
+ * otherwise fails such exchanges with its own 500 once the client's upload is cut off, and a
+ * body that breaks HTTP framing gets a 400 here instead of a 500 there.
+ */
+export async function drainUnreadBody(body: ReadableStream<Uint8Array>, response: Response): Promise<Response> {
+  const reader = body.getReader();
+  let read = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return response;
+      read += value.byteLength;
+      if (read > DRAIN_MAX_BYTES) {
+        await reader.cancel();
+        return response;
+      }
+    }
+  } catch {
+    return new Response("Malformed request body", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
 }

@@ -1,0 +1,47 @@
+// The configuration the domain code needs, as zod shapes both Workers' env schemas are built
+// from: each Worker parses only what it uses (app/server/env.ts, workers/consumer-env.ts).
+import { z } from "./zod";
+
+export const deploymentShape = {
+  // Production by default: local runs override it to "development" in .dev.vars, so a deploy can
+  // never expose the development outbox by accident.
+  APP_ENV: z.enum(["development", "test", "production"]).default("production"),
+};
+
+export const mailShape = {
+  // A Resend-compatible JSON API. Without it mail goes to the local outbox.
+  MAIL_API_URL: z.url().optional(),
+  MAIL_API_KEY: z.string().min(1).optional(),
+  MAIL_FROM: z.string().min(3).default("Modelify <no-reply@modelify.dev>"),
+};
+
+export const stripeShape = {
+  // Without a secret key, price and a pk_ publishable key the site shows "Payment System Not
+  // Configured" instead of checkout.
+  STRIPE_SECRET_KEY: z.string().startsWith("sk_", "STRIPE_SECRET_KEY must start with sk_").optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().startsWith("whsec_", "STRIPE_WEBHOOK_SECRET must start with whsec_").optional(),
+  STRIPE_PRICE_ID: z.string().startsWith("price_", "STRIPE_PRICE_ID must start with price_").optional(),
+  // Local development and tests only: the Stripe stand-in's address (tools/stripe-standin).
+  STRIPE_API_BASE: z.url().optional(),
+};
+
+const mailConfig = z.object(mailShape);
+const stripeConfig = z.object(stripeShape);
+export type MailConfig = z.infer<typeof mailConfig>;
+export type StripeConfig = z.infer<typeof stripeConfig>;
+export type Deployment = { APP_ENV: "development" | "test" | "production" };
+
+/** Development and test run on a developer's machine or in CI; production is the real thing. */
+export function isLocal(env: Deployment): boolean {
+  return env.APP_ENV !== "production";
+}
+
+/** Rules every Worker's production configuration must meet. */
+export function productionRules(env: Deployment & Partial<MailConfig> & Partial<StripeConfig>, ctx: z.RefinementCtx, required: string[]) {
+  if (env.APP_ENV !== "production") return;
+  for (const key of required) {
+    if (!(env as Record<string, unknown>)[key]) ctx.addIssue({ code: "custom", path: [key], message: `${key} is required in production` });
+  }
+  if (env.STRIPE_API_BASE) ctx.addIssue({ code: "custom", path: ["STRIPE_API_BASE"], message: "STRIPE_API_BASE (the local stand-in) must not be set in production" });
+}

@@ -1,0 +1,32 @@
+import type { Route } from "./+types/analytics";
+import { AnalyticsTab, PremiumFeature } from "~/components/dashboard/analytics-tab";
+import { TabError } from "~/components/dashboard/tab-error";
+import { hasActiveSubscription } from "~/lib/subscriptions.server";
+import { modelAnalytics } from "~/lib/usage/analytics.server";
+import { CATEGORIES, recommend, sortModels, SORTS } from "~/lib/usage/models";
+import { pick } from "~/lib/usage/usage-view";
+import { requireUser } from "~/server/auth";
+import { app } from "~/server/context";
+
+const RECOMMENDATION_DAYS = 30;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const { db } = app(context);
+  // Spec: Model Analytics needs an active subscription; others see the Premium Feature card.
+  if (!(await hasActiveSubscription(db, user.id))) return { locked: true as const };
+  const params = new URL(request.url).searchParams;
+  const models = await modelAnalytics(db, user.id);
+  const category = pick(CATEGORIES, params.get("category"), "all");
+  const sort = pick(SORTS, params.get("sort"), "usage");
+  const shown = sortModels(category === "all" ? models : models.filter((m) => m.category === category), sort);
+  return { locked: false as const, models, shown, category, sort, recommendations: recommend(models, RECOMMENDATION_DAYS) };
+}
+
+export default function Analytics({ loaderData }: Route.ComponentProps) {
+  if (loaderData.locked) return <PremiumFeature />;
+  const { models, shown, recommendations, category, sort } = loaderData;
+  return <AnalyticsTab models={models} shown={shown} recommendations={recommendations} category={category} sort={sort} />;
+}
+
+export const ErrorBoundary = TabError;

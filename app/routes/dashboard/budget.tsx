@@ -1,0 +1,57 @@
+import { data, redirect } from "react-router";
+import type { Route } from "./+types/budget";
+import { BudgetTab } from "~/components/dashboard/budget-tab";
+import { TabError } from "~/components/dashboard/tab-error";
+import { budgetFormSchema, type BudgetView } from "~/lib/usage/budget";
+import { getBudget, saveBudget, spendSince } from "~/lib/usage/budget.server";
+import { dayKey, monthKey } from "~/lib/usage/dates";
+import { z } from "~/lib/zod";
+import { requireUser } from "~/server/auth";
+import { app } from "~/server/context";
+import { readForm } from "~/server/http";
+
+const SAVE_FAILED = "Failed to save budget settings. Please try again.";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const { db } = app(context);
+  const params = new URL(request.url).searchParams;
+  const now = Date.now();
+  const [settings, month, today] = await Promise.all([getBudget(db, user.id), spendSince(db, user.id, `${monthKey(now)}-01`), spendSince(db, user.id, dayKey(now))]);
+  const view: BudgetView = {
+    settings,
+    spent: { month: month / 1e6, today: today / 1e6 },
+    editing: params.get("edit") === "1",
+    prefillDefaults: params.get("defaults") === "1",
+    saved: params.get("saved") === "1",
+    errors: null,
+    formError: null,
+  };
+  return { view };
+}
+
+/** The budget form: validate, store, then back to the budget view with its message. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context);
+  const read = await readForm(request);
+  if (!read.ok) return data({ budgetError: read.message, errors: null }, { status: read.status });
+  if (read.formData.get("intent") !== "save-budget") return data({ budgetError: "Unknown action.", errors: null }, { status: 400 });
+  const parsed = budgetFormSchema.safeParse(Object.fromEntries(read.formData));
+  if (!parsed.success) {
+    return data({ budgetError: SAVE_FAILED, errors: z.flattenError(parsed.error).fieldErrors as Record<string, string[] | undefined> }, { status: 400 });
+  }
+  try {
+    await saveBudget(app(context).db, user.id, parsed.data);
+  } catch (error) {
+    console.error(JSON.stringify({ event: "budget_save_failed", error: String(error) }));
+    return data({ budgetError: SAVE_FAILED, errors: null }, { status: 503 });
+  }
+  throw redirect("/dashboard/budget?saved=1");
+}
+
+export default function Budget({ loaderData, actionData }: Route.ComponentProps) {
+  const view = actionData ? { ...loaderData.view, editing: true, errors: actionData.errors, formError: actionData.budgetError } : loaderData.view;
+  return <BudgetTab view={view} />;
+}
+
+export const ErrorBoundary = TabError;

@@ -1,0 +1,189 @@
+// The dashboard's frame: sidebar (icon rail that expands on hover), mobile tab strip, account and
+// sign-out. Each tab is a child route with its own loader, action and error boundary.
+import { useEffect, useRef } from "react";
+import { isRouteErrorResponse, Link, NavLink, Outlet, redirect, useLocation, useRouteError } from "react-router";
+import type { Route } from "./+types/layout";
+import { TabIcon } from "~/components/dashboard/icons";
+import { SignOutDialog } from "~/components/dashboard/sign-out-dialog";
+import { withParam } from "~/components/modal";
+import { buttonClass, Card, cx, Logo } from "~/components/ui";
+import { emailLocalPart } from "~/lib/names";
+import { requireUser } from "~/server/auth";
+
+export const meta = () => [{ title: "Dashboard | Modelify" }];
+
+type Tab = { path: string; label: string; icon: string; adminOnly?: boolean };
+
+const TABS: Tab[] = [
+  { path: "/dashboard", label: "Overview", icon: "overview" },
+  { path: "/dashboard/usage", label: "Usage", icon: "usage" },
+  { path: "/dashboard/profile", label: "Profile", icon: "profile" },
+  { path: "/dashboard/analytics", label: "Model Analytics", icon: "analytics" },
+  { path: "/dashboard/billing", label: "Billing", icon: "billing" },
+  { path: "/dashboard/budget", label: "Budget", icon: "budget" },
+  { path: "/dashboard/downloads", label: "Downloads", icon: "downloads" },
+  { path: "/dashboard/admin", label: "Admin", icon: "debug", adminOnly: true },
+];
+
+// The single-page app's tab names (?tab=…, still in e-mails, bookmarks and Stripe's cancel URL).
+const LEGACY_TABS: Record<string, string> = {
+  overview: "/dashboard",
+  usage: "/dashboard/usage",
+  profile: "/dashboard/profile",
+  analytics: "/dashboard/analytics",
+  billing: "/dashboard/billing",
+  budget: "/dashboard/budget",
+  downloads: "/dashboard/downloads",
+  debug: "/dashboard/admin",
+  admin: "/dashboard/admin",
+};
+
+/** /dashboard?tab=billing&view=invoices → /dashboard/billing?view=invoices; an unknown tab → the overview. */
+export function legacyTabRedirect(url: URL): string | null {
+  const tab = url.searchParams.get("tab");
+  if (tab === null) return null;
+  const params = new URLSearchParams(url.search);
+  params.delete("tab");
+  const path = Object.hasOwn(LEGACY_TABS, tab) ? LEGACY_TABS[tab]! : "/dashboard";
+  const query = params.toString();
+  return `${path}${query ? `?${query}` : ""}${url.hash}`;
+}
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  if (url.pathname === "/dashboard") {
+    const target = legacyTabRedirect(url);
+    if (target) throw redirect(target);
+  }
+  const user = requireUser(context);
+  return {
+    sidebarName: emailLocalPart(user.email),
+    email: user.email,
+    isAdmin: user.role === "admin",
+  };
+}
+
+// On narrow screens the tab strip scrolls: keep the current tab in view.
+function scrollActiveIntoView(nav: HTMLElement | null) {
+  nav?.querySelector<HTMLElement>('[aria-current="page"]')?.scrollIntoView({ block: "nearest", inline: "center" });
+}
+
+export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
+  const { sidebarName, email, isAdmin } = loaderData;
+  const { pathname, search } = useLocation();
+  const mobileNav = useRef<HTMLElement>(null);
+  useEffect(() => scrollActiveIntoView(mobileNav.current), [pathname]);
+  const tabs = TABS.filter((t) => !t.adminOnly || isAdmin);
+  const confirmSignOut = new URLSearchParams(search).get("confirm") === "signout";
+  const signOutTo = withParam(pathname, search, "confirm", "signout");
+  const cancelTo = withParam(pathname, search, "confirm", null);
+
+  return (
+    <div className="min-h-screen bg-slate-50">
+      {/* Desktop: a narrow icon rail that expands on hover or keyboard focus. */}
+      <aside
+        aria-label="Dashboard"
+        className="group fixed inset-y-0 left-0 z-30 hidden w-16 flex-col overflow-hidden border-r border-slate-200 bg-white transition-[width] duration-200 hover:w-64 focus-within:w-64 lg:flex"
+      >
+        <Link to="/" className="flex h-16 items-center px-4" aria-label="Modelify home">
+          <span className="shrink-0">
+            <Logo className="[&>span:last-child]:opacity-0 group-hover:[&>span:last-child]:opacity-100 group-focus-within:[&>span:last-child]:opacity-100" />
+          </span>
+        </Link>
+        <nav className="flex-1 space-y-1 px-2 py-4">
+          {tabs.map((t) => (
+            <NavLink
+              key={t.path}
+              to={t.path}
+              end
+              className={({ isActive }) =>
+                cx(
+                  "flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium whitespace-nowrap",
+                  isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900",
+                )
+              }
+            >
+              <TabIcon name={t.icon} className="h-5 w-5 shrink-0" />
+              <span className="opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">{t.label}</span>
+            </NavLink>
+          ))}
+        </nav>
+        <div className="border-t border-slate-200 p-2">
+          <div className="flex items-center gap-3 px-2 py-2">
+            <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-700" aria-hidden="true">
+              {sidebarName.charAt(0).toUpperCase()}
+            </span>
+            <div className="min-w-0 opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">
+              <p className="truncate text-sm font-semibold text-slate-900">{sidebarName}</p>
+              <p className="truncate text-xs text-slate-500">{email}</p>
+            </div>
+          </div>
+          <Link
+            to={signOutTo}
+            preventScrollReset
+            className="mt-1 flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium whitespace-nowrap text-slate-600 hover:bg-red-50 hover:text-red-700"
+          >
+            <TabIcon name="signout" className="h-5 w-5 shrink-0" />
+            <span className="opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">Sign Out</span>
+          </Link>
+        </div>
+      </aside>
+
+      {/* Mobile and tablet: a top bar with the account and a scrollable tab strip. */}
+      <header className="sticky top-0 z-30 border-b border-slate-200 bg-white lg:hidden">
+        <div className="flex h-14 items-center justify-between px-4">
+          <Link to="/" aria-label="Modelify home">
+            <Logo />
+          </Link>
+          <div className="flex items-center gap-3">
+            <span className="hidden max-w-40 truncate text-sm text-slate-600 sm:block">{email}</span>
+            <Link to={signOutTo} preventScrollReset className="rounded-lg px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100">
+              Sign Out
+            </Link>
+          </div>
+        </div>
+        <nav aria-label="Dashboard tabs" className="flex gap-1 overflow-x-auto px-2 pb-2" ref={mobileNav}>
+          {tabs.map((t) => (
+            <NavLink
+              key={t.path}
+              to={t.path}
+              end
+              className={({ isActive }) =>
+                cx("shrink-0 rounded-lg px-3 py-1.5 text-sm font-medium", isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100")
+              }
+            >
+              {t.label}
+            </NavLink>
+          ))}
+        </nav>
+      </header>
+
+      <main id="main" className="px-4 py-6 sm:px-6 lg:ml-16 lg:px-10 lg:py-10">
+        <div className="mx-auto max-w-6xl">
+          <Outlet />
+        </div>
+      </main>
+
+      {confirmSignOut ? <SignOutDialog cancelTo={cancelTo} /> : null}
+    </div>
+  );
+}
+
+/** The dashboard itself failed (its frame, not one tab): spec "Reload Dashboard". */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  console.error(error);
+  return (
+    <main id="main" className="flex min-h-screen items-center justify-center bg-slate-50 px-4">
+      <Card className="w-full max-w-md p-8 text-center">
+        <h1 className="text-xl font-semibold text-slate-900">The dashboard could not load</h1>
+        <p className="mt-2 text-sm text-slate-600">
+          {isRouteErrorResponse(error) && error.status === 503 ? "A service it needs is not answering right now." : "An unexpected error occurred. Please try refreshing the page."}
+        </p>
+        <a href="" className={buttonClass("primary", "md", "mt-6")}>
+          Reload Dashboard
+        </a>
+      </Card>
+    </main>
+  );
+}

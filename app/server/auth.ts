@@ -1,0 +1,76 @@
+// Who is asking: browser sessions from cookies (resolved once per request by the web layout's
+// middleware) and desktop tokens from the Authorization header.
+import { redirect, type RouterContextProvider } from "react-router";
+import {
+  activityUpdateDue,
+  authenticateAccessToken,
+  refreshSession,
+  touchActivity,
+  type AuthState,
+  type SessionUser,
+} from "~/lib/auth/session.server";
+import { authContext, type AppContext } from "./context";
+import { accessCookie, clearSessionCookies, readCookie, refreshCookie, sessionCookies } from "./cookies";
+import { jsonError } from "./http";
+
+/**
+ * Reads the session cookies: a valid access token is checked against its (revocable) session;
+ * an expired one is renewed with the refresh token, which rotates. Returns cookies to set.
+ */
+export async function resolveWebAuth(request: Request, app: AppContext): Promise<{ auth: AuthState; setCookies: string[] }> {
+  const url = new URL(request.url);
+  const [access, refresh] = await Promise.all([readCookie(accessCookie, request), readCookie(refreshCookie, request)]);
+  if (!access && !refresh) return { auth: { user: null, session: null }, setCookies: [] };
+
+  let auth: AuthState | null = access ? await authenticateAccessToken(app.db, app.env.JWT_SECRET, access) : null;
+  let setCookies: string[] = [];
+  if (!auth && refresh) {
+    const result = await refreshSession(app.db, app.env.JWT_SECRET, refresh);
+    if (result.ok) {
+      auth = result.auth;
+      setCookies = await sessionCookies(url, result);
+    }
+  }
+  if (!auth) return { auth: { user: null, session: null }, setCookies: await clearSessionCookies(url) };
+  if (auth.user && activityUpdateDue(auth.user.lastActivityAt)) app.ctx.waitUntil(touchActivity(app.db, auth.user.id));
+  return { auth, setCookies };
+}
+
+export function getAuth(context: Readonly<RouterContextProvider>): AuthState {
+  return context.get(authContext);
+}
+
+/** For protected pages: the signed-in user, or a redirect to /auth (spec: no user → /auth). */
+export function requireUser(context: Readonly<RouterContextProvider>): SessionUser {
+  const { user } = getAuth(context);
+  if (!user) throw redirect("/auth");
+  return user;
+}
+
+/** Admin-only pages and actions: anyone else gets a 404, as if the page did not exist. */
+export function requireAdmin(context: Readonly<RouterContextProvider>): SessionUser {
+  const user = requireUser(context);
+  if (user.role !== "admin") throw new Response("Not found", { status: 404 });
+  return user;
+}
+
+/** The user behind `Authorization: Bearer <access token>`; throws a JSON 401 otherwise. */
+export async function requireApiUser(request: Request, app: AppContext): Promise<SessionUser> {
+  const header = request.headers.get("Authorization") ?? "";
+  const match = /^Bearer ([A-Za-z0-9._-]{20,4096})$/.exec(header);
+  if (!match) throw jsonError(401, "Missing or malformed Authorization header", { "WWW-Authenticate": "Bearer" });
+  const auth = await authenticateAccessToken(app.db, app.env.JWT_SECRET, match[1]!);
+  if (!auth?.user) throw jsonError(401, "Invalid or expired access token", { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+  return auth.user;
+}
+
+/**
+ * Mutations from a browser must come from our own pages. Browsers send Origin on every POST;
+ * Sec-Fetch-Site covers the rare privacy setting that strips it.
+ */
+export function isSameOriginMutation(request: Request): boolean {
+  if (["GET", "HEAD", "OPTIONS"].includes(request.method)) return true;
+  const origin = request.headers.get("Origin");
+  if (origin) return origin === new URL(request.url).origin;
+  return request.headers.get("Sec-Fetch-Site") === "same-origin";
+}

@@ -1,0 +1,59 @@
+// The site's cookies, on React Router's createCookie: HttpOnly and SameSite=Lax unless said
+// otherwise, Secure whenever the request came over https (plain-http localhost cannot set Secure).
+import { createCookie, type Cookie } from "react-router";
+import { ONE_TIME_TOKEN } from "~/lib/constants";
+
+const defaults = { httpOnly: true, sameSite: "lax" as const, path: "/" };
+
+export const accessCookie = createCookie("mfy_access", defaults);
+export const refreshCookie = createCookie("mfy_refresh", defaults);
+// Not a secret: it only remembers that this browser has signed in before ("Back to Dashboard").
+export const returningCookie = createCookie("mfy_returning", { ...defaults, httpOnly: false, maxAge: 365 * 24 * 3600 });
+// A recovery token moves from the e-mail link into this cookie, so it never sits in history or a
+// Referer header on the reset page.
+export const recoveryCookie = createCookie("mfy_recovery", { ...defaults, path: "/auth", maxAge: ONE_TIME_TOKEN.recoveryTtlMs / 1000 });
+// The nonce of the browser that proved a pending sign-up's password (lib/auth/signup-proof.server.ts).
+export const signUpProofCookie = createCookie("mfy_signup_proof", { ...defaults, path: "/auth", maxAge: ONE_TIME_TOKEN.signupTtlMs / 1000 });
+
+const MAX_VALUE_LENGTH = 4096;
+
+/** A string value of the cookie, or null when absent, malformed or not ours. */
+export async function readCookie(cookie: Cookie, request: Request): Promise<string | null> {
+  const value: unknown = await cookie.parse(request.headers.get("Cookie"));
+  return typeof value === "string" && value.length > 0 && value.length <= MAX_VALUE_LENGTH ? value : null;
+}
+
+export function setCookie(cookie: Cookie, url: URL, value: string, maxAgeSeconds?: number): Promise<string> {
+  return cookie.serialize(value, { secure: url.protocol === "https:", ...(maxAgeSeconds === undefined ? {} : { maxAge: Math.max(0, Math.floor(maxAgeSeconds)) }) });
+}
+
+export function clearCookie(cookie: Cookie, url: URL): Promise<string> {
+  return cookie.serialize("", { secure: url.protocol === "https:", maxAge: 0 });
+}
+
+export function headersWithCookies(cookies: string[]): Headers {
+  const headers = new Headers();
+  for (const c of cookies) headers.append("Set-Cookie", c);
+  return headers;
+}
+
+/** The access and refresh cookies of a session (a refresh of null keeps the browser's one). */
+export async function sessionCookies(
+  url: URL,
+  tokens: { accessToken: string; accessExpiresAt: number; refreshToken: string | null; refreshExpiresAt: number },
+  now = Date.now(),
+): Promise<string[]> {
+  const cookies = [await setCookie(accessCookie, url, tokens.accessToken, (tokens.accessExpiresAt - now) / 1000)];
+  if (tokens.refreshToken) cookies.push(await setCookie(refreshCookie, url, tokens.refreshToken, (tokens.refreshExpiresAt - now) / 1000));
+  return cookies;
+}
+
+/** A new sign-in: the session's cookies and the "signed in before" marker. */
+export async function signedInCookies(url: URL, tokens: { accessToken: string; accessExpiresAt: number; refreshToken: string; refreshExpiresAt: number }): Promise<string[]> {
+  return [...(await sessionCookies(url, tokens)), await setCookie(returningCookie, url, "1")];
+}
+
+export async function clearSessionCookies(url: URL): Promise<string[]> {
+  return [await clearCookie(accessCookie, url), await clearCookie(refreshCookie, url)];
+}
+

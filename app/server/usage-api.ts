@@ -1,0 +1,29 @@
+// What both usage routes check first: POST, a valid bearer token, the per-user request rate.
+import type { SessionUser } from "~/lib/auth/session.server";
+import { USAGE_API } from "~/lib/constants";
+import { requireApiUser } from "./auth";
+import type { AppContext } from "./context";
+import { jsonError, methodNotAllowed } from "./http";
+
+/**
+ * Seconds until the current window of the platform's rate limiter ends. The Workers rate-limit
+ * binding counts in fixed windows of `period` seconds aligned to the clock (minute 12:34:00 to
+ * 12:35:00 for period 60), so a client refused at 12:34:50 may try again in 10 s, not 60.
+ */
+export function secondsUntilWindowEnds(now: number, periodSeconds = USAGE_API.rateLimitPeriodSeconds): number {
+  const periodMs = periodSeconds * 1000;
+  return Math.max(1, Math.ceil((periodMs - (now % periodMs)) / 1000));
+}
+
+/** A JSON 429 with the real wait in Retry-After when the user is over the per-minute limit, else null. */
+export async function rateLimited(limiter: RateLimit, userId: string, now = Date.now()): Promise<Response | null> {
+  const { success } = await limiter.limit({ key: userId });
+  if (success) return null;
+  return jsonError(429, "Too many requests. Please slow down and retry after the time in Retry-After.", { "Retry-After": String(secondsUntilWindowEnds(now)) });
+}
+
+export async function authorizeUsageRequest(request: Request, app: AppContext): Promise<SessionUser | Response> {
+  if (request.method !== "POST") return methodNotAllowed();
+  const user = await requireApiUser(request, app);
+  return (await rateLimited(app.usageLimiter, user.id)) ?? user;
+}

@@ -1,0 +1,26 @@
+// The queue consumer's configuration: only what it uses (mail delivery, Stripe re-reads). It
+// needs no JWT secret and no public URL: links in messages were built by the site.
+import { deploymentShape, mailShape, productionRules, stripeShape } from "~/lib/config";
+import { z } from "~/lib/zod";
+
+const shape = z.object({
+  ...deploymentShape,
+  ...mailShape,
+  STRIPE_SECRET_KEY: stripeShape.STRIPE_SECRET_KEY,
+  STRIPE_API_BASE: stripeShape.STRIPE_API_BASE,
+});
+
+const schema = shape.superRefine((env, ctx) => productionRules(env, ctx, ["MAIL_API_URL", "MAIL_API_KEY"]));
+
+export type ConsumerConfig = z.infer<typeof shape>;
+
+const cache = new WeakMap<object, ConsumerConfig>();
+
+export function parseConsumerEnv(env: ConsumerEnv): ConsumerConfig {
+  const cached = cache.get(env);
+  if (cached) return cached;
+  const result = schema.safeParse(env);
+  if (!result.success) throw new Error(`Invalid consumer configuration: ${z.prettifyError(result.error)}`);
+  cache.set(env, result.data);
+  return result.data;
+}
