@@ -108,7 +108,6 @@ export const userProfiles = sqliteTable("user_profiles", {
   preferences: text("preferences", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
   lastLoginAt: integer("last_login_at"),
   lastActivityAt: integer("last_activity_at"),
-  subscriptionStatus: text("subscription_status"),
   earlyAccessStatus: text("early_access_status"),
   earlyAccessGrantedAt: integer("early_access_granted_at"),
   earlyAccessExpiresAt: integer("early_access_expires_at"),

@@ -78,7 +78,7 @@ describe("checkout, webhook, queue and consumer", () => {
   it("creates one customer, a trial checkout, and stores the trial Stripe reports", async () => {
     const { browser, email, sessionId, customerId } = await subscribe();
     const profile = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, await userIdOf(email)) });
-    expect(profile).toMatchObject({ stripeCustomerId: customerId, subscriptionStatus: "trial", paymentMethodLast4: "4242" });
+    expect(profile).toMatchObject({ stripeCustomerId: customerId, paymentMethodLast4: "4242" });
 
     const session = await standin<{ client_reference_id: string; success_url: string; cancel_url: string; customer: string }>(`/v1/checkout/sessions/${sessionId}`);
     expect(session.client_reference_id).toBe(await userIdOf(email));
@@ -155,8 +155,27 @@ describe("checkout, webhook, queue and consumer", () => {
     const final = await subscriptionOf(email);
     expect(final).toMatchObject({ status: "canceled" });
     expect(final!.endedAt).not.toBeNull();
-    const profile = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, await userIdOf(email)) });
-    expect(profile!.subscriptionStatus).toBe("canceled");
+  });
+
+  it("has the overview and the billing tab say the same after a cancellation at period end", async () => {
+    const { email, customerId, browser } = await subscribe();
+    const subId = (await subscriptionOf(email))!.stripeSubscriptionId!;
+    await standin(`/v1/subscriptions/${subId}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "cancel_at_period_end=true" });
+    const updated = (await eventsFor(customerId)).filter((e) => e.type === "customer.subscription.updated").at(-1)!;
+    await deliver(updated);
+    await waitProcessed(updated.id);
+
+    const testIdText = (html: string, id: string) => {
+      const match = new RegExp(`data-testid="${id}"[^>]*>([\\s\\S]*?)</(?:dd|p)>`).exec(html);
+      return match ? match[1]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim() : null;
+    };
+    const overview = testIdText(await (await browser.get("/dashboard")).text(), "overview-next-billing");
+    const billing = await (await browser.get("/dashboard/billing")).text();
+    const billingDate = testIdText(billing, "next-billing");
+    expect(billingDate).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+    expect(billing).toContain("Subscription ends; no further charges");
+    // Same date and the same "no further charges" in both places, never "Renews" on one of them.
+    expect(overview).toBe(`${billingDate} Subscription ends; no further charges`);
   });
 
   it("gives no second trial to an account that had one", async () => {

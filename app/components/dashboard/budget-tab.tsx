@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { Form, Link, useNavigate, useNavigation } from "react-router";
 import { BUDGET, BUDGET_DEFAULTS } from "~/lib/constants";
 import { formatUsd } from "~/lib/format";
-import { budgetBand, usedPercent, type BudgetView } from "~/lib/usage/budget";
+import { budgetBand, budgetRemainder, usedPercent, type BudgetView } from "~/lib/usage/budget";
 import { Alert, Button, buttonClass, Card, FieldError, inputClass, Label } from "../ui";
 import { ProgressBar } from "./stat";
 
@@ -65,7 +65,7 @@ function BudgetCard({ title, spent, budget, testId }: { title: string; spent: nu
         {formatUsd(spent)} <span className="text-base font-normal text-slate-500">of {formatUsd(budget)}</span>
       </p>
       <ProgressBar percent={percent} tone={budgetBand(percent)} />
-      <p className="mt-2 text-sm text-slate-600">{budget > spent ? `${formatUsd(budget - spent)} remaining` : budget > 0 ? `${formatUsd(spent - budget)} over budget` : "Set a budget to track it"}</p>
+      <p className="mt-2 text-sm text-slate-600">{budgetRemainder(budget, spent)}</p>
     </Card>
   );
 }

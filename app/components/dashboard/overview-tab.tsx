@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { budgetBand, usedPercent } from "~/lib/usage/budget";
+import { budgetBand, budgetRemainder, usedPercent } from "~/lib/usage/budget";
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
 import { formatChange, formatCount, formatDate, formatDateTime, formatMs, formatUsd, formatUsdPrecise } from "~/lib/format";
 import type { AccountOverview } from "~/lib/account/overview.server";
@@ -120,7 +120,7 @@ export function OverviewTab({ account, usage }: { account: AccountOverview; usag
           </p>
           <ProgressBar percent={budgetPercent} tone={budgetBand(budgetPercent)} />
           <div className="mt-2 flex items-center justify-between text-xs text-slate-500">
-            <span>{formatUsd(Math.max(0, usage.budget.monthly - usage.budget.spent))} left</span>
+            <span data-testid="overview-budget-remainder">{budgetRemainder(usage.budget.monthly, usage.budget.spent)}</span>
             <Link to="/dashboard/budget" className="font-semibold text-brand-700 hover:text-brand-800">
               Manage
             </Link>

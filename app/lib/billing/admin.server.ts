@@ -59,7 +59,6 @@ export async function adminGrantYear(db: Db, actor: { id: string; email: string 
   };
   const statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [
     db.insert(schema.subscriptions).values({ id: crypto.randomUUID(), userId: user.id, createdAt: now, ...values }).onConflictDoUpdate({ target: schema.subscriptions.userId, set: values }),
-    db.update(schema.userProfiles).set({ subscriptionStatus: "active", updatedAt: now }).where(eq(schema.userProfiles.userId, user.id)),
     auditInsert(db, actor.id, user.id, "subscription.grant_year", { before, after: values }),
   ];
   await db.batch(statements);
@@ -74,7 +73,6 @@ export async function adminSetStatus(db: Db, actor: { id: string; email: string 
   if (!before) return { ok: false, message: user.id === actor.id ? "No subscription found for current user" : `No subscription found for ${user.email}` };
   await db.batch([
     db.update(schema.subscriptions).set({ status, updatedAt: now }).where(eq(schema.subscriptions.userId, user.id)),
-    db.update(schema.userProfiles).set({ subscriptionStatus: status, updatedAt: now }).where(eq(schema.userProfiles.userId, user.id)),
     auditInsert(db, actor.id, user.id, "subscription.set_status", { from: before.status, to: status }),
   ]);
   return { ok: true, message: "Subscription updated successfully", subscription: (await getSubscription(db, user.id)) ?? null, audit: await recentAudit(db, user.id) };

@@ -165,7 +165,6 @@ export async function subscriptionUpsert(db: Db, stripe: Stripe, hints: Subscrip
     db
       .update(schema.userProfiles)
       .set({
-        subscriptionStatus: status,
         ...(last4 ? { paymentMethodLast4: last4 } : {}),
         ...(customerId ? { stripeCustomerId: customerId } : {}),
         updatedAt: now,

@@ -1,6 +1,7 @@
 // Budget settings (spec site §3/§4/§5) without I/O: defaults, form parsing, colour bands.
 import { z } from "../zod";
 import { BUDGET, BUDGET_DEFAULTS } from "../constants";
+import { formatUsd } from "../format";
 
 export type BudgetSettings = { monthlyBudget: number; dailyBudget: number; alertThreshold: number; notificationsEnabled: boolean };
 
@@ -78,4 +79,14 @@ export function budgetBand(usedPercent: number): BudgetBand {
 export function usedPercent(spent: number, budget: number): number {
   if (budget <= 0) return spent > 0 ? 100 : 0;
   return (spent / budget) * 100;
+}
+
+/**
+ * What is left of a budget, as the overview and the budget tab both say it. Compared in whole
+ * cents so that a spend a fraction of a cent over reads the same in both places.
+ */
+export function budgetRemainder(budget: number, spent: number): string {
+  if (budget <= 0) return "Set a budget to track it";
+  const cents = Math.round(budget * 100) - Math.round(spent * 100);
+  return cents >= 0 ? `${formatUsd(cents / 100)} remaining` : `${formatUsd(-cents / 100)} over budget`;
 }

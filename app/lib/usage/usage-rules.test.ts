@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { budgetBand, budgetFormSchema, DEFAULT_BUDGET, usedPercent } from "./budget";
+import { budgetBand, budgetFormSchema, budgetRemainder, DEFAULT_BUDGET, usedPercent } from "./budget";
 import { categoryOf, figures, recommend, sortModels, type ModelStats } from "./models";
 import { problemsFrom, toMicros, usageReportSchema } from "./report";
 
@@ -14,6 +14,14 @@ describe("budget rules (spec site §4/§5)", () => {
     expect(usedPercent(5, 10)).toBe(50);
     expect(usedPercent(1, 0)).toBe(100);
   });
+  it("says what is left of a budget in whole cents, the same on the overview and the budget tab", () => {
+    expect(budgetRemainder(5, 4.5)).toBe("$0.50 remaining");
+    expect(budgetRemainder(5, 5)).toBe("$0.00 remaining");
+    expect(budgetRemainder(5, 5.04)).toBe("$0.04 over budget");
+    expect(budgetRemainder(5, 5.001)).toBe("$0.00 remaining");
+    expect(budgetRemainder(0, 1)).toBe("Set a budget to track it");
+  });
+
   it("turns non-numeric budgets into 0 and a non-numeric threshold into 80; refuses out-of-range values", () => {
     // An empty number field (what a browser sends for non-numeric input) gets the spec's default.
     expect(budgetFormSchema.parse({ monthlyBudget: "", dailyBudget: " ", alertThreshold: "", notificationsEnabled: "on" })).toEqual({ monthlyBudget: 0, dailyBudget: 0, alertThreshold: 80, notificationsEnabled: true });
