@@ -3,7 +3,7 @@
 import { rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { ensureDevVars, LOCAL_STRIPE, migrateAndSeed, readDevVars, serveBuiltWorkers, setDevVars } from "./lib.mjs";
-import { startStripeStandin } from "./stripe-standin/server.mjs";
+import { startStripeStandin } from "../tools/stripe-standin/server.mjs";
 
 function freePort() {
   return new Promise((resolve, reject) => {

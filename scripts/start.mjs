@@ -1,7 +1,7 @@
 // `npm start`: set up, build, then serve the site (and, unless real Stripe keys are
 // configured, the local Stripe stand-in) at http://localhost:$PORT (default 8787).
 import { ensureDevVars, migrateAndSeed, readDevVars, run, serveBuiltWorkers } from "./lib.mjs";
-import { startStripeStandin } from "./stripe-standin/server.mjs";
+import { startStripeStandin } from "../tools/stripe-standin/server.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
 ensureDevVars();

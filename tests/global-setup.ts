@@ -1,7 +1,7 @@
 // Runs in Node before the workerd test pool starts: a Stripe stand-in for the billing tests.
 import type { TestProject } from "vitest/node";
 // @ts-expect-error plain JavaScript module without types
-import { startStripeStandin } from "../scripts/stripe-standin/server.mjs";
+import { startStripeStandin } from "../tools/stripe-standin/server.mjs";
 
 export const STRIPE_TEST_WEBHOOK_SECRET = "whsec_test_modelify_vitest";
 

@@ -1,4 +1,4 @@
-// The Stripe stand-in (scripts/stripe-standin/server.mjs), driven with the real `stripe` SDK: the objects it
+// The Stripe stand-in (tools/stripe-standin), driven with the real `stripe` SDK: the objects it
 // answers, the hosted checkout and portal pages, signed webhooks in order, and the control endpoints.
 // Needs no built site: it starts the stand-in and a small webhook receiver on free ports.
 import assert from "node:assert/strict";
@@ -6,7 +6,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
 import Stripe from "stripe";
-import { startStripeStandin } from "../../scripts/stripe-standin/server.mjs";
+import { startStripeStandin } from "../../tools/stripe-standin/server.mjs";
 
 const SECRET = "whsec_test_standin_secret";
 

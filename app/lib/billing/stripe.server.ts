@@ -1,5 +1,5 @@
 // The Stripe client. Real Stripe in production; in local development and tests the same SDK
-// talks to the stand-in (scripts/stripe-standin) through STRIPE_API_BASE.
+// talks to the stand-in (tools/stripe-standin) through STRIPE_API_BASE.
 import Stripe from "stripe";
 import type { StripeConfig } from "../config";
 

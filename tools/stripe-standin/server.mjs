@@ -2,8 +2,8 @@
 // with hosted checkout / customer portal / invoice pages and signed webhooks. A dev/test tool only: it is never
 // part of the production bundle (nothing under app/ or workers/ imports it). All state lives in memory.
 //
-//   node scripts/stripe-standin/server.mjs   (env: STRIPE_STANDIN_PORT, STRIPE_WEBHOOK_URL, STRIPE_WEBHOOK_SECRET)
-//   import { startStripeStandin } from "./scripts/stripe-standin/server.mjs"
+//   node tools/stripe-standin/server.mjs   (env: STRIPE_STANDIN_PORT, STRIPE_WEBHOOK_URL, STRIPE_WEBHOOK_SECRET)
+//   import { startStripeStandin } from "./tools/stripe-standin/server.mjs"
 import http from "node:http";
 import { randomInt } from "node:crypto";
 import { pathToFileURL } from "node:url";
