@@ -1,12 +1,10 @@
 // POST /api/v1/auth/refresh: a refresh token → a new access token and a new refresh token.
-import { z } from "~/lib/zod";
+import { apiRefreshRequestSchema } from "~/lib/auth/validation";
 import type { Route } from "./+types/api.v1.auth.refresh";
 import { refreshSession } from "~/lib/auth/session.server";
 import { app } from "~/server/context";
 import { jsonError, methodNotAllowed, postOnly, readJson } from "~/server/http";
 import { tokenResponse } from "./api.v1.auth.token";
-
-const bodySchema = z.object({ refresh_token: z.string({ error: "refresh_token is required" }).min(1, "refresh_token is required").max(128, "refresh_token is invalid") });
 
 const REASONS = {
   unknown: "Invalid refresh token",
@@ -20,7 +18,7 @@ export const loader = postOnly;
 
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
-  const parsed = bodySchema.safeParse(await readJson(request));
+  const parsed = apiRefreshRequestSchema.safeParse(await readJson(request));
   if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Invalid request body");
   const { db, env } = app(context);
   const result = await refreshSession(db, env.JWT_SECRET, parsed.data.refresh_token);

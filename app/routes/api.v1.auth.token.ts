@@ -1,23 +1,16 @@
 // POST /api/v1/auth/token: e-mail + password → access and refresh tokens for the desktop app.
-import { z } from "~/lib/zod";
 import type { Route } from "./+types/api.v1.auth.token";
 import { signIn } from "~/lib/auth/accounts.server";
-import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
-import { emailSchema } from "~/lib/auth/validation";
-import { PASSWORD } from "~/lib/constants";
+import { apiTokenRequestSchema } from "~/lib/auth/validation";
 import { app } from "~/server/context";
 import { jsonError, methodNotAllowed, postOnly, readJson } from "~/server/http";
 
-const bodySchema = z.object({
-  email: emailSchema,
-  password: z.string({ error: M.passwordTooShort }).min(PASSWORD.minLength, { error: M.passwordTooShort }).max(PASSWORD.maxLength, { error: M.passwordTooLong }),
-});
 
 export const loader = postOnly;
 
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
-  const parsed = bodySchema.safeParse(await readJson(request));
+  const parsed = apiTokenRequestSchema.safeParse(await readJson(request));
   if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Invalid request body");
   const outcome = await signIn(app(context), { ...parsed.data, client: "desktop" });
   if (!outcome.ok) return jsonError(outcome.status, outcome.error);

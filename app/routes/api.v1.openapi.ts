@@ -1,8 +1,12 @@
 import { getOnly } from "~/server/http";
-import { OPENAPI } from "~/lib/usage/openapi";
+import { buildOpenApi } from "~/lib/openapi";
 
 export const action = getOnly;
 
+// Built once per isolate: the description only changes with a deploy.
+let document: ReturnType<typeof buildOpenApi> | undefined;
+
 export function loader() {
-  return Response.json(OPENAPI, { headers: { "Cache-Control": "public, max-age=300" } });
+  document ??= buildOpenApi();
+  return Response.json(document, { headers: { "Cache-Control": "public, max-age=300" } });
 }

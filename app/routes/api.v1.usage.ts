@@ -1,16 +1,15 @@
 // POST /api/v1/usage: the desktop app reports model calls. Validates, authenticates and
 // enqueues; the consumer Worker writes (idempotent on report_id).
-import { z } from "~/lib/zod";
 import type { Route } from "./+types/api.v1.usage";
 import { USAGE_API } from "~/lib/constants";
 import { enqueueAll, type UsageMessage } from "~/lib/queue";
-import { problemsFrom, usageReportSchema } from "~/lib/usage/report";
+import { problemsFrom, usageBatchSchema, usageReportSchema } from "~/lib/usage/report";
 import { app } from "~/server/context";
 import { postOnly, readJson } from "~/server/http";
 import { authorizeUsageRequest } from "~/server/usage-api";
 
 const report = usageReportSchema();
-const batchSchema = z.object({ reports: z.array(report).min(1, "reports must not be empty").max(USAGE_API.maxReportsPerRequest, `at most ${USAGE_API.maxReportsPerRequest} reports per request`) }).strict();
+const batchSchema = usageBatchSchema(report);
 
 export const loader = postOnly;
 

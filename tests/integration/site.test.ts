@@ -2,6 +2,7 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import worker from "../worker";
+import { USAGE_API } from "~/lib/constants";
 import { hashSecret } from "~/lib/auth/password";
 import { schema } from "~/lib/db.server";
 import { Browser, createConfirmedUser, db, insertUser, ORIGIN, STRONG_PASSWORD, uniqueEmail } from "./helpers";
@@ -210,5 +211,25 @@ describe("desktop API documentation", () => {
     expect(spec.openapi).toBe("3.1.0");
     expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(["/api/v1/auth/token", "/api/v1/auth/refresh", "/api/v1/usage", "/api/v1/usage/secure-report"]));
     expect(await (await SELF.fetch(`${ORIGIN}/api/v1/health`)).json()).toEqual({ ok: true });
+  });
+
+  it("describes the request bodies the API validates, limits and rules across fields included", async () => {
+    type Schema = { properties?: Record<string, Schema>; maximum?: number; maxItems?: number; description?: string; additionalProperties?: boolean; oneOf?: Schema[]; items?: Schema; required?: string[] };
+    type Spec = { paths: Record<string, Record<string, { requestBody?: { content: { "application/json": { schema: Schema } } } }>> };
+    const spec = await (await SELF.fetch(`${ORIGIN}/api/v1/openapi.json`)).json<Spec>();
+    const bodyOf = (path: string) => spec.paths[path]!.post!.requestBody!.content["application/json"].schema;
+
+    const secure = bodyOf("/api/v1/usage/secure-report");
+    expect(secure.properties!.request_count!.maximum).toBe(USAGE_API.maxSecureRequestCount);
+    expect(secure.properties!.request_count!.description).toContain("success_count + error_count must not exceed request_count");
+    expect(secure.additionalProperties).toBe(false);
+
+    const [single, batch] = bodyOf("/api/v1/usage").oneOf!;
+    expect(single!.properties!.tokens_used!.description).toContain("at least tokens_input + tokens_output");
+    expect(single!.required).toEqual(expect.arrayContaining(["report_id", "model_name", "model_provider", "cost_usd", "request_duration_ms", "success"]));
+    expect(single!.required).not.toContain("tokens_used");
+    expect(batch!.properties!.reports!.maxItems).toBe(USAGE_API.maxReportsPerRequest);
+    expect(Object.keys(bodyOf("/api/v1/auth/token").properties!)).toEqual(["email", "password"]);
+    expect(Object.keys(bodyOf("/api/v1/auth/refresh").properties!)).toEqual(["refresh_token"]);
   });
 });

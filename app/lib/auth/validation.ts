@@ -47,6 +47,14 @@ const passwordSchema = z
   .min(PASSWORD.minLength, { error: M.passwordTooShort })
   .max(PASSWORD.maxLength, { error: M.passwordTooLong });
 
+/** POST /api/v1/auth/token: the desktop app signs in with the account's e-mail and password. */
+export const apiTokenRequestSchema = z.object({ email: emailSchema, password: passwordSchema });
+
+/** POST /api/v1/auth/refresh: a refresh token, each usable once. */
+export const apiRefreshRequestSchema = z.object({
+  refresh_token: z.string({ error: "refresh_token is required" }).min(1, "refresh_token is required").max(128, "refresh_token is invalid").meta({ description: "Single use: each refresh returns a new one" }),
+});
+
 export const signInSchema = z.object({
   intent: z.literal("signin"),
   email: emailSchema,
