@@ -56,11 +56,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (error instanceof TypeError && /fetch|network/i.test(error.message)) {
     return <ErrorScreen title="Connection problem" message={AUTH_MESSAGES.networkIssue} action="Try Again" />;
   }
-  const text = error instanceof Error ? error.message : isRouteErrorResponse(error) ? String(error.data) : "";
-  const message = /trim/i.test(text)
-    ? "There was an issue loading some data. This might be temporary."
-    : "An unexpected error occurred. Please try refreshing the page.";
-  return <ErrorScreen title="Something went wrong" message={message} action="Try Again" />;
+  return <ErrorScreen title="Something went wrong" message="An unexpected error occurred. Please try refreshing the page." action="Try Again" />;
 }
 
 function ErrorScreen({ title, message, action }: { title: string; message: string; action: string }) {

@@ -1,4 +1,4 @@
-// All tables of both spec documents, plus what our own auth needs.
+// Every table of the platform: accounts and sessions, subscriptions, usage, budgets, downloads, early access, audit.
 // Times are unix epoch milliseconds (integer); calendar days are 'YYYY-MM-DD' in UTC.
 // Money from usage reports is stored as integer micro-dollars so sums never drift.
 import { sql } from "drizzle-orm";

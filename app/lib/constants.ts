@@ -9,7 +9,6 @@ const DAY = 24 * HOUR;
 export const PLAN = {
   name: "Pro",
   priceUsd: 4.99,
-  billingCycle: "monthly",
   trialDays: 7,
 } as const;
 
@@ -79,13 +78,8 @@ export const REDIRECT_DELAY_MS = {
   signUp: 3 * SECOND,
   resetPassword: 2 * SECOND,
   phone: 3 * SECOND,
-  phoneDialogClose: 2 * SECOND,
 } as const;
 
-export const USERNAME = { minLength: 3, maxLength: 20, changeIntervalDays: 14 } as const;
-export const PROFILE = { nameMinLength: 2 } as const;
-export const IMAGES = { avatarMaxBytes: 5 * 1024 * 1024, coverMaxBytes: 10 * 1024 * 1024 } as const;
-export const ACTIVATION_KEY = { length: 16, validityDays: 30 } as const;
 
 export const BUDGET_DEFAULTS = {
   monthlyBudgetUsd: 10,

@@ -116,7 +116,7 @@ async function recordDeadLetter(db: Db, queue: string, message: Message<unknown>
  * batch as the subscription change, so a redelivery either sees it and stops, or (after a
  * failure) finds nothing written and does the whole thing again.
  */
-export async function handleStripeEvent(deps: ConsumerDeps, message: StripeEventMessage): Promise<void> {
+async function handleStripeEvent(deps: ConsumerDeps, message: StripeEventMessage): Promise<void> {
   const done = await deps.db.query.processedMessages.findFirst({ where: eq(schema.processedMessages.id, message.eventId) });
   if (done) return;
   const stripe = getStripe(deps.env);

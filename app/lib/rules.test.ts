@@ -7,7 +7,7 @@ import { countsAsActive, planFor, statusLabel } from "./subscription-rules";
 
 const HOUR = 3600_000;
 
-describe("subscription counts as active (spec §4)", () => {
+describe("subscription counts as active: trial or active, with time left or no end", () => {
   const now = Date.now();
   it.each([
     [{ status: "trial", trialEnd: now + HOUR, currentPeriodEnd: null }, true],
@@ -32,7 +32,7 @@ describe("subscription counts as active (spec §4)", () => {
   });
 });
 
-describe("names (spec §4 and the overview greeting)", () => {
+describe("names: from the sign-up metadata, else the e-mail's local part, else User", () => {
   it("builds the profile's names from metadata, full name or e-mail, default User", () => {
     expect(namesFromMetadata("a@b.c", { first_name: "Ada", last_name: "Lovelace" })).toEqual({ firstName: "Ada", lastName: "Lovelace" });
     expect(namesFromMetadata("a@b.c", { full_name: "Grace Brewster Hopper" })).toEqual({ firstName: "Grace", lastName: "Brewster Hopper" });

@@ -1,4 +1,4 @@
-// Spec §4 (both documents): one rule decides whether a subscription counts as active.
+// One rule decides whether a subscription counts as active.
 import { PLAN } from "./constants";
 
 export type SubscriptionLike = {

@@ -1,4 +1,4 @@
-// POST /api/v1/usage/secure-report: the fallback aggregate report (spec accounts §3),
+// POST /api/v1/usage/secure-report: the fallback aggregate report the app sends when single reports could not be delivered,
 // deduplicated on report_hash per user.
 import type { Route } from "./+types/api.v1.usage.secure-report";
 import { enqueueAll, type SecureUsageMessage } from "~/lib/queue";

@@ -1,4 +1,4 @@
-// /auth/callback: where the e-mail links land (spec accounts §2 "Auth callback").
+// /auth/callback: where the e-mail links (confirmation, password recovery) land.
 // GET only inspects the link; using it up takes a POST, so mail scanners that prefetch
 // links cannot confirm an account or burn a token.
 import { useEffect, useRef } from "react";

@@ -10,7 +10,6 @@ import { forgotPasswordSchema, signInSchema, signUpSchema } from "~/lib/auth/val
 import { app } from "~/server/context";
 import { headersWithCookies, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
 import { formErrorResult, readForm } from "~/server/http";
-export { parseMode, type AuthMode } from "~/lib/auth/modes";
 
 
 export type AuthSuccess =

@@ -1,4 +1,4 @@
-// /waitlist, /fast-waitlist, /old-waitlist, /debug, /main and every unknown path go home (spec §2).
+// /waitlist, /fast-waitlist, /old-waitlist, /debug, /main and every unknown path go home: they were pages of an earlier site.
 import { redirect } from "react-router";
 
 export function loader() {

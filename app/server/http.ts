@@ -1,9 +1,9 @@
 // Speaking HTTP: reading request bodies defensively (size-capped; a malformed body is a 4xx,
 // never a 500), JSON errors of the API, safe redirect targets.
-export const FORM_MAX_BYTES = 32 * 1024;
-export const JSON_MAX_BYTES = 32 * 1024;
+const FORM_MAX_BYTES = 32 * 1024;
+const JSON_MAX_BYTES = 32 * 1024;
 
-export class BadRequest extends Error {
+class BadRequest extends Error {
   constructor(
     readonly status: 400 | 413 | 415,
     message: string,

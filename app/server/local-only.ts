@@ -11,7 +11,7 @@ function isLoopbackAddress(ip: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(ip) || ip === "::1" || ip === "::ffff:127.0.0.1";
 }
 
-export function isLocalMachineRequest(request: Request, env: AppEnv): boolean {
+function isLocalMachineRequest(request: Request, env: AppEnv): boolean {
   if (!isLocal(env)) return false;
   if (!LOOPBACK_HOSTS.has(new URL(request.url).hostname)) return false;
   // workerd sets CF-Connecting-IP from the socket locally; Cloudflare sets it at the edge.

@@ -23,7 +23,7 @@ export function newNonce(): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
-export function contentSecurityPolicy(nonce: string, { https, formTargets }: { https: boolean; formTargets: string[] }): string {
+function contentSecurityPolicy(nonce: string, { https, formTargets }: { https: boolean; formTargets: string[] }): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,

@@ -16,7 +16,7 @@ export function secondsUntilWindowEnds(now: number, periodSeconds = USAGE_API.ra
 }
 
 /** A JSON 429 with the real wait in Retry-After when the user is over the per-minute limit, else null. */
-export async function rateLimited(limiter: RateLimit, userId: string, now = Date.now()): Promise<Response | null> {
+async function rateLimited(limiter: RateLimit, userId: string, now = Date.now()): Promise<Response | null> {
   const { success } = await limiter.limit({ key: userId });
   if (success) return null;
   return jsonError(429, "Too many requests. Please slow down and retry after the time in Retry-After.", { "Retry-After": String(secondsUntilWindowEnds(now)) });

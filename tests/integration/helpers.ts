@@ -115,10 +115,6 @@ export async function createConfirmedUser(email = uniqueEmail()) {
   return { browser, email };
 }
 
-export async function bodyText(response: Response) {
-  return await response.text();
-}
-
 /** A user row written straight to D1 (admins, fixtures), the way the seed script does. */
 export async function insertUser(input: { email: string; passwordHash: string; metadata: SignUpMetadata; role?: "user" | "admin"; confirmed?: boolean }) {
   const now = Date.now();

@@ -1,4 +1,4 @@
-// The account flows of spec §4/§5/§8, shared by the web forms, the desktop API and the queue
+// The account flows (sign-up, confirmation, sign-in, recovery, sign-out), shared by the web forms, the desktop API and the queue
 // consumer (which does the address-dependent half of sign-up and password reset).
 import { and, eq, isNull, lte } from "drizzle-orm";
 import { MAIL_CAP, ONE_TIME_TOKEN } from "../constants";

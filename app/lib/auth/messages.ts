@@ -1,4 +1,4 @@
-// The spec's words (accounts-and-usage §5 and §8). Tests import these, so a changed text
+// What the account screens say, word for word. Tests import these, so a changed text
 // is a deliberate change of the product's contract.
 export const AUTH_MESSAGES = {
   invalidEmail: "Please enter a valid email address",
@@ -19,8 +19,6 @@ export const AUTH_MESSAGES = {
   invalidCredentials: "Invalid email or password. Please check your credentials and try again.",
   emailNotConfirmed: "Please check your email and click the confirmation link before signing in.",
   tooManySignInRequests: "Too many sign in attempts. Please wait a few minutes and try again.",
-  signInFailed: "Failed to sign in. Please check your credentials and try again.",
-  signUpFailed: "Failed to create account. Please try again.",
   resetEmailFailed: "Failed to send reset email. Please try again.",
   unexpected: "An unexpected error occurred. Please try again or contact support.",
   signInUnexpected: "An unexpected error occurred during sign in.",
@@ -38,7 +36,6 @@ export const AUTH_MESSAGES = {
   resetBothRequired: "Please enter and confirm your new password",
   resetPasswordTooShort: "Password must be at least 6 characters long",
   invalidResetLink: "This password reset link is invalid or has expired.",
-  passwordUpdateFailed: "An unexpected error occurred while updating your password",
   authCallbackFailed: "An unexpected error occurred during authentication",
   invalidConfirmationLink: "This confirmation link is invalid or has expired. Sign in to receive a new one.",
   // Not in the spec: a confirmation link opened in a browser other than the one that signed up

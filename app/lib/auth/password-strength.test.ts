@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { passwordStrength, strengthColour } from "./password-strength";
 
-describe("password strength (spec §5)", () => {
+describe("password strength: one point per rule, five rules", () => {
   it("gives one point per rule", () => {
     expect(passwordStrength("")).toBe(0);
     expect(passwordStrength("abcdefgh")).toBe(2); // length + lowercase

@@ -1,4 +1,4 @@
-// Spec §5: one point each for 8+ characters, a lowercase letter, an uppercase letter,
+// One point each for 8+ characters, a lowercase letter, an uppercase letter,
 // a digit and a special character. Colour: 4+ green, 3 yellow, 2 orange, else red.
 
 export type StrengthColour = "green" | "yellow" | "orange" | "red";

@@ -54,7 +54,7 @@ export async function createSession(
   return { sessionId, accessToken, refreshToken, accessExpiresAt: now + SESSION.accessTokenTtlMs, refreshExpiresAt };
 }
 
-/** Spec §4 auto-logout: an account older than 720 h whose last login is older than 720 h. */
+/** Auto-logout: an account older than 720 h whose last login is older than 720 h. */
 export function isInactive(user: { createdAt: number; lastLoginAt: number | null }, now = Date.now()): boolean {
   const cutoff = now - INACTIVITY_LIMIT_MS;
   return user.createdAt < cutoff && (user.lastLoginAt ?? 0) < cutoff;

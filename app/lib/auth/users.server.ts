@@ -1,4 +1,4 @@
-// Accounts and their profiles: creation at sign-up, confirmation, the first-sign-in profile (spec §4).
+// Accounts and their profiles: creation at sign-up, confirmation, the profile created at the first sign-in.
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
@@ -26,7 +26,7 @@ export async function setPasswordHash(db: Db, userId: string, passwordHash: stri
   await db.update(schema.users).set({ passwordHash, updatedAt: now }).where(eq(schema.users.id, userId));
 }
 
-/** Spec §4: names from metadata (full name split), else the e-mail's local part, default 'User'. */
+/** Names from metadata (full name split), else the e-mail's local part, default 'User'. */
 export function namesFromMetadata(email: string, metadata: SignUpMetadata): { firstName: string; lastName: string | null } {
   const first = metadata.first_name?.trim();
   const last = metadata.last_name?.trim();
@@ -42,7 +42,7 @@ export function namesFromMetadata(email: string, metadata: SignUpMetadata): { fi
 
 /**
  * Runs at every sign-in: creates the profile when it is missing (an insert that loses a race
- * just reads the winner's row, the spec's 23505 rule), records last_login_at and tells whether
+ * just reads the winner's row, a unique-key conflict (Postgres' 23505) is not an error), records last_login_at and tells whether
  * the user had signed in before.
  */
 export async function recordSignIn(db: Db, user: UserRow, now = Date.now()): Promise<{ profile: ProfileRow; returning: boolean }> {

@@ -22,7 +22,7 @@ const validSignUp = {
   confirmPassword: "Sunny-Day-42",
 };
 
-describe("sign-in and sign-up rules (spec §5)", () => {
+describe("sign-in and sign-up rules", () => {
   it("needs an @ in the e-mail and 8+ characters of password", () => {
     expect(errorsOf(signInSchema, { intent: "signin", email: "ada.example.com", password: "12345678" })).toEqual({ email: [M.invalidEmail] });
     expect(errorsOf(signInSchema, { intent: "signin", email: "ada@example.com", password: "1234567" })).toEqual({ password: [M.passwordTooShort] });

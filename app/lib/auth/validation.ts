@@ -26,7 +26,7 @@ const MAX_ANSWER = 200;
 const CONTROL = /\p{Cc}/u;
 
 /** A required one-line text: trimmed, at least one character, no control characters. */
-export function requiredText(required: string, max: number) {
+function requiredText(required: string, max: number) {
   return z
     .string({ error: required })
     .trim()
@@ -35,7 +35,7 @@ export function requiredText(required: string, max: number) {
     .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters });
 }
 
-export const emailSchema = z
+const emailSchema = z
   .string({ error: M.invalidEmail })
   .trim()
   .max(MAX_EMAIL, { error: M.invalidEmail })
@@ -112,7 +112,7 @@ export const resetPasswordSchema = z
   })
   .refine((v) => v.password === v.confirmPassword, { error: M.passwordsDoNotMatch, path: ["confirmPassword"] });
 
-/** Spec §5: a number without + gets the +1 prefix. */
+/** A number without + gets the +1 prefix (North American numbers are the default). */
 export function normalisePhone(phone: string): string {
   const trimmed = phone.trim();
   const digits = trimmed.replace(/[^0-9]/g, "");

@@ -21,7 +21,7 @@ function stripeMessage(error: unknown, fallback: string): string {
 }
 
 /** One Stripe customer per user, created once and remembered on the profile. */
-export async function ensureCustomer(db: Db, stripe: Stripe, user: BillingUser): Promise<string> {
+async function ensureCustomer(db: Db, stripe: Stripe, user: BillingUser): Promise<string> {
   const profile = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, user.id), columns: { stripeCustomerId: true } });
   if (profile?.stripeCustomerId) return profile.stripeCustomerId;
   const customer = await stripe.customers.create(
@@ -37,7 +37,7 @@ export async function ensureCustomer(db: Db, stripe: Stripe, user: BillingUser):
 }
 
 /** A trial is for accounts that never had one, here or on any of the customer's subscriptions. */
-export async function hadTrial(db: Db, stripe: Stripe, userId: string, customerId: string): Promise<boolean> {
+async function hadTrial(db: Db, stripe: Stripe, userId: string, customerId: string): Promise<boolean> {
   const local = await getSubscription(db, userId);
   if (local?.trialStart) return true;
   const subscriptions = await stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 });

@@ -17,7 +17,7 @@ export type Card = { last4: string; brand?: string; expires?: string };
 export type SubscriptionView = {
   /** Spec: Active, Trial, the capitalised other status, or Inactive. */
   status: string;
-  /** Access rule of spec §4: trial or active with time left (or active without an end). */
+  /** Access rule: trial or active with time left (or active without an end). */
   active: boolean;
   /** Plan from subscription: trial or active is the paid plan, anything else free. */
   paid: boolean;

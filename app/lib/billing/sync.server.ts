@@ -10,7 +10,7 @@ import type { Stripe } from "./stripe.server";
 export type SubscriptionStatus = "trial" | "active" | "past_due" | "canceled" | "unpaid" | "incomplete" | "incomplete_expired" | "paused";
 
 /** Stripe's statuses in our words: trialing is "trial" (spec), the rest keep their names. */
-export function mapStripeStatus(status: Stripe.Subscription.Status): SubscriptionStatus {
+function mapStripeStatus(status: Stripe.Subscription.Status): SubscriptionStatus {
   if (status === "trialing") return "trial";
   return status as SubscriptionStatus;
 }

@@ -12,7 +12,7 @@ export async function enqueueMail(queue: Queue, mail: OutgoingMail): Promise<voi
   await queue.send(message, { contentType: "json" });
 }
 
-export class MailDeliveryError extends Error {}
+class MailDeliveryError extends Error {}
 
 export async function deliverMail(env: MailConfig, db: Db, mail: MailMessage, fetcher: typeof fetch = fetch): Promise<void> {
   if (env.MAIL_API_URL && env.MAIL_API_KEY) {

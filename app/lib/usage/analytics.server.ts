@@ -36,7 +36,7 @@ function total(rows: DailyRow[]): Totals {
   return t;
 }
 
-export function perModel(rows: DailyRow[]): ModelFigures[] {
+function perModel(rows: DailyRow[]): ModelFigures[] {
   const map = new Map<string, { modelName: string; modelProvider: string; totals: Totals; lastUsedAt: number }>();
   for (const r of rows) {
     const key = `${r.modelProvider}\u0000${r.modelName}`;
@@ -67,7 +67,7 @@ function change(current: number, previous: number): number | null {
   return ((current - previous) / previous) * 100;
 }
 
-export async function recentActivity(db: Db, userId: string, limit: number = USAGE.recentActivityItems) {
+async function recentActivity(db: Db, userId: string, limit: number = USAGE.recentActivityItems) {
   return db
     .select({
       id: schema.modelUsage.id,
@@ -235,7 +235,7 @@ export async function modelAnalytics(db: Db, userId: string, now = Date.now()) {
   return perModel(await dailyRows(db, userId, from));
 }
 
-/** Spec §9 export: last 30 days, daily usage, model performance (success %, cost to 4 decimals), metadata. */
+/** The usage export: last 30 days, daily usage, model performance (success %, cost to 4 decimals), metadata. */
 export async function usageCsv(db: Db, user: { id: string; email: string }, now = Date.now()): Promise<string> {
   const days = lastDays(USAGE.exportDays, now);
   const rows = await dailyRows(db, user.id, days[0]!);

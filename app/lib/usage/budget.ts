@@ -1,4 +1,4 @@
-// Budget settings (spec site §3/§4/§5) without I/O: defaults, form parsing, colour bands.
+// Budget settings without I/O: defaults, form parsing, colour bands.
 import { z } from "../zod";
 import { BUDGET, BUDGET_DEFAULTS } from "../constants";
 import { formatUsd } from "../format";

@@ -28,7 +28,7 @@ function conversationId(metadata: Record<string, unknown> | null | undefined): s
  * the rows this call inserted: they carry this call's ingest_batch id, and the aggregate
  * statements select by it inside the same transaction.
  */
-export function usageStatements(db: Db, usage: UsageItem[], secure: SecureItem[], batchId: string = crypto.randomUUID()): D1PreparedStatement[] {
+function usageStatements(db: Db, usage: UsageItem[], secure: SecureItem[], batchId: string = crypto.randomUUID()): D1PreparedStatement[] {
   // Plain D1 statements: drizzle's batch() cannot bind parameters of raw SQL (INSERT … SELECT).
   const statements: D1PreparedStatement[] = [];
   const d1 = db.$client;

@@ -1,4 +1,4 @@
-// The usage report the desktop app sends for every model call (spec accounts §3), validated
+// The usage report the desktop app sends for every model call, validated
 // with sane bounds. Money arrives in USD and is stored as integer micro-dollars.
 import { z } from "../zod";
 import { MS, USAGE_API } from "../constants";
@@ -16,7 +16,7 @@ const metadataSchema = z
   .record(z.string().max(100), z.unknown())
   .refine((m) => JSON.stringify(m).length <= USAGE_API.maxMetadataBytes, { message: `metadata must be at most ${USAGE_API.maxMetadataBytes} bytes of JSON` });
 
-export function occurredAtSchema(now: () => number) {
+function occurredAtSchema(now: () => number) {
   return z
     .union([z.iso.datetime({ offset: true }), z.number().int().positive().meta({ description: "epoch milliseconds" })])
     .transform((v) => (typeof v === "number" ? v : Date.parse(v)))

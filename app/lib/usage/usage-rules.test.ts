@@ -5,7 +5,7 @@ import { problemsFrom, toMicros, usageReportSchema } from "./report";
 
 const stats = (over: Partial<ModelStats>): ModelStats => ({ modelName: "m", modelProvider: "p", requests: 10, successCount: 10, tokens: 10_000, costMicros: 100_000, durationMs: 10_000, timedRequests: 10, lastUsedAt: 0, ...over });
 
-describe("budget rules (spec site §4/§5)", () => {
+describe("budget rules", () => {
   it("has the spec's defaults", () => {
     expect(DEFAULT_BUDGET).toEqual({ monthlyBudget: 10, dailyBudget: 0.5, alertThreshold: 80, notificationsEnabled: true });
   });
