@@ -37,6 +37,15 @@ export function LinkButton({ variant = "primary", size = "md", className, ...pro
   return <Link className={buttonClass(variant, size, className)} {...props} />;
 }
 
+/**
+ * Reloads the page the user is on. A plain link to the current address works before the
+ * JavaScript has loaded, and after it has failed, which is when a reload is asked for.
+ */
+export function ReloadLink({ children, className }: { children: ReactNode; className?: string }) {
+  // biome-ignore lint/a11y/useValidAnchor: an empty href is the current address; this link navigates (reloads), it is no button.
+  return <a href="" className={buttonClass("primary", "md", className)}>{children}</a>;
+}
+
 export function Card({ className, ...props }: ComponentProps<"div">) {
   return <div className={cx("rounded-2xl border border-slate-200 bg-white shadow-sm", className)} {...props} />;
 }
@@ -92,5 +101,6 @@ export const Input = forwardRef<HTMLInputElement, ComponentProps<"input">>(funct
 });
 
 export function Label({ className, ...props }: ComponentProps<"label">) {
+  // biome-ignore lint/a11y/noLabelWithoutControl: callers pass htmlFor (or wrap the control) through props.
   return <label className={cx("mb-1.5 block text-sm font-medium text-slate-700", className)} {...props} />;
 }

@@ -21,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const body = await request.text();
   if (body.length > MAX_BODY_BYTES) return jsonError(413, "Request body is too large.");
 
-  let event;
+  let event: Awaited<ReturnType<typeof verifyWebhook>>;
   try {
     event = await verifyWebhook(appEnv, body, signature);
   } catch (error) {

@@ -9,7 +9,7 @@ import { app } from "~/server/context";
 
 export const meta = () => [{ title: "Checkout | Modelify" }];
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
   const { user } = getAuth(context);
   if (!user) throw redirect("/auth?mode=signin&from=pricing&subscribe=true");
   const result = await createCheckout(app(context), user);

@@ -13,7 +13,7 @@ export function loader({ context }: Route.LoaderArgs) {
   return null;
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ context }: Route.ActionArgs) {
   const user = requireUser(context);
   const result = await createPortal(app(context), user.id);
   if (!result.ok) return data({ error: result.error }, { status: result.status });

@@ -3,7 +3,7 @@ import { data, Form, Link, useNavigate } from "react-router";
 import { z } from "~/lib/zod";
 import type { Route } from "./+types/verify-phone";
 import { AuthShell } from "~/components/auth-shell";
-import { Alert, Button, LinkButton, Spinner } from "~/components/ui";
+import { Alert, Button, LinkButton, ReloadLink, Spinner } from "~/components/ui";
 
 import { normalisePhone } from "~/lib/auth/validation";
 import { REDIRECT_DELAY_MS } from "~/lib/constants";
@@ -100,9 +100,7 @@ export default function VerifyPhone({ loaderData, actionData }: Route.ComponentP
           <li>A network or server error occurred</li>
         </ul>
         <div className="mt-6 grid gap-3 sm:grid-cols-2">
-          <a href="" className="inline-flex items-center justify-center rounded-lg bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
-            Try Again
-          </a>
+          <ReloadLink>Try Again</ReloadLink>
           <Link to="/dashboard" className="inline-flex items-center justify-center rounded-lg border border-slate-300 px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50">
             Back to App
           </Link>

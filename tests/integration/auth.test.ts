@@ -287,8 +287,6 @@ async function fetchJson(path: string, body: unknown, headers: Record<string, st
   });
 }
 
-export { env };
-
 describe("failures on our side", () => {
   it("shows the spec's page-level texts with a 503 when the database is down", async () => {
     const { createExecutionContext, waitOnExecutionContext } = await import("cloudflare:test");

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from "react-router";
-import { Alert, LinkButton } from "../ui";
+import { Alert, LinkButton, ReloadLink } from "../ui";
 
 // A tab that failed to load shows the spec's message inside the dashboard; the sidebar and the
 // other tabs keep working.
@@ -12,9 +12,7 @@ export function TabError() {
       <Alert tone="error">{notFound ? "This page does not exist." : "Failed to load tab content. Please try again."}</Alert>
       <div className="mt-4 flex gap-3">
         {notFound ? null : (
-          <a href="" className="inline-flex items-center rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
-            Try Again
-          </a>
+          <ReloadLink>Try Again</ReloadLink>
         )}
         <LinkButton to="/dashboard" variant="secondary" size="md">
           Back to Overview

@@ -13,6 +13,7 @@ import { EmptyState, ProgressBar } from "./stat";
 function Toggle({ options, current, param }: { options: Record<string, string>; current: string; param: string }) {
   const { pathname, search } = useLocation();
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a row of links, not form controls, so no fieldset.
     <div className="inline-flex max-w-full overflow-x-auto rounded-lg bg-slate-100 p-1" role="group">
       {Object.entries(options).map(([key, label]) => (
         <Link
@@ -209,6 +210,7 @@ function Table({ head, rows, testId }: { head: string[]; rows: string[][]; testI
           {rows.map((r) => (
             <tr key={r.join("|")}>
               {r.map((c, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: cells are positional columns of a fixed table.
                 <td key={i} className={cx("py-2.5 pr-4", i === 0 ? "font-medium text-slate-900" : "text-slate-600")}>
                   {c}
                 </td>

@@ -253,6 +253,6 @@ export async function usageCsv(db: Db, user: { id: string; email: string }, now 
   }
   lines.push("", "Export Metadata", csv(["Field", "Value"]));
   lines.push(csv(["Exported At", new Date(now).toISOString()]), csv(["Account", user.email]), csv(["Period Start", days[0]!]), csv(["Period End", days.at(-1)!]), csv(["Days", USAGE.exportDays]), csv(["Currency", "USD"]));
-  return lines.join("\r\n") + "\r\n";
+  return `${lines.join("\r\n")}\r\n`;
 }
 

@@ -6,7 +6,7 @@ import type { Route } from "./+types/layout";
 import { TabIcon } from "~/components/dashboard/icons";
 import { SignOutDialog } from "~/components/dashboard/sign-out-dialog";
 import { withParam } from "~/components/modal";
-import { buttonClass, Card, cx, Logo } from "~/components/ui";
+import { Card, cx, Logo, ReloadLink } from "~/components/ui";
 import { emailLocalPart } from "~/lib/names";
 import { requireUser } from "~/server/auth";
 
@@ -72,6 +72,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
   const { sidebarName, email, isAdmin } = loaderData;
   const { pathname, search } = useLocation();
   const mobileNav = useRef<HTMLElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs again on each navigation, which is what pathname stands for.
   useEffect(() => scrollActiveIntoView(mobileNav.current), [pathname]);
   const tabs = TABS.filter((t) => !t.adminOnly || isAdmin);
   const confirmSignOut = new URLSearchParams(search).get("confirm") === "signout";
@@ -180,9 +181,7 @@ export function ErrorBoundary() {
         <p className="mt-2 text-sm text-slate-600">
           {isRouteErrorResponse(error) && error.status === 503 ? "A service it needs is not answering right now." : "An unexpected error occurred. Please try refreshing the page."}
         </p>
-        <a href="" className={buttonClass("primary", "md", "mt-6")}>
-          Reload Dashboard
-        </a>
+        <ReloadLink className="mt-6">Reload Dashboard</ReloadLink>
       </Card>
     </main>
   );
