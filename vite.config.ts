@@ -2,6 +2,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { buildDirectory } from "./react-router.config.ts";
 
 const port = Number(process.env.PORT ?? 8787);
 
@@ -16,6 +17,9 @@ export default defineConfig({
     tailwindcss(),
     reactRouter(),
   ],
+  // The consumer Worker's bundle sits beside the site's (build/server, build/client), so a test
+  // build in its own directory leaves the running site's build alone.
+  environments: { modelify_consumer: { build: { outDir: `${buildDirectory}/consumer` } } },
   resolve: { tsconfigPaths: true },
   server: { port, strictPort: true },
 });

@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import { hashSecret, run, sqlString } from "../scripts/lib.mjs";
+import { buildDirFor, buildSite, hashSecret, run, sqlString } from "../scripts/lib.mjs";
 import { serveTestSite } from "../scripts/serve-test-site.mjs";
 import { generateUsage, usageSql } from "../scripts/usage-fixtures.mjs";
 
@@ -115,8 +115,9 @@ async function timePage(base, accessToken, path, runs = 25) {
 
 const stateDir = ".wrangler/bench-state";
 console.log("Building and preparing fixtures (100,000 usage rows take a minute)...");
-await run("react-router", ["build"], { stdio: ["ignore", "ignore", "inherit"] });
-const site = await serveTestSite({ stateDir, beforeStart: fixtures });
+const buildDir = buildDirFor("bench");
+await buildSite(buildDir, { stdio: ["ignore", "ignore", "inherit"] });
+const site = await serveTestSite({ buildDir, stateDir, beforeStart: fixtures });
 const base = site.baseUrl;
 try {
   const tokens = await Promise.all(senders.map((s) => token(base, s.email)));

@@ -1,7 +1,7 @@
 // Helpers shared by the local set-up, test and bench scripts.
 import { spawn } from "node:child_process";
 import { pbkdf2Sync, randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 
 export function run(command, args, options = {}) {
   return new Promise((resolve, reject) => {
@@ -67,7 +67,34 @@ export function readDevVars(file = ".dev.vars") {
 /** Rewrites keys in a .dev.vars-style file, keeping the rest. */
 export function setDevVars(file, changes) {
   const vars = { ...readDevVars(file), ...changes };
-  writeFileSync(file, Object.entries(vars).map(([k, v]) => `${k}=${v}`).join("\n") + "\n");
+  writeFileSync(file, `${Object.entries(vars).map(([k, v]) => `${k}=${v}`).join("\n")}\n`);
+}
+
+/** `npm start` and `wrangler deploy` use this build; react-router.config.ts reads the same variable. */
+export const SITE_BUILD_DIR = "build";
+/** Where the tests, benchmarks and screenshots build, apart from the build a running site serves. */
+export const buildDirFor = (name) => `.build/${name}`;
+
+/** The two Workers' generated configs in a build directory (react-router.config.ts, vite.config.ts). */
+export const builtWorkerConfigs = (buildDir) => [`${buildDir}/server/wrangler.json`, `${buildDir}/consumer/wrangler.json`];
+
+const DEPLOY_REDIRECT = ".wrangler/deploy/config.json";
+
+/**
+ * Builds the site and the consumer into `buildDir`. The Cloudflare Vite plugin points
+ * `wrangler deploy` (.wrangler/deploy/config.json) at the newest build; a build made for tests
+ * puts the previous pointer back, so deploying never picks up a test build.
+ */
+export async function buildSite(buildDir = SITE_BUILD_DIR, options = {}) {
+  const redirect = existsSync(DEPLOY_REDIRECT) ? readFileSync(DEPLOY_REDIRECT, "utf8") : null;
+  try {
+    await run("react-router", ["build"], { ...options, env: { ...process.env, MODELIFY_BUILD_DIR: buildDir } });
+  } finally {
+    if (buildDir !== SITE_BUILD_DIR) {
+      if (redirect === null) rmSync(DEPLOY_REDIRECT, { force: true });
+      else writeFileSync(DEPLOY_REDIRECT, redirect);
+    }
+  }
 }
 
 /**
@@ -76,11 +103,12 @@ export function setDevVars(file, changes) {
  * (undici into workerd) answers `500 fetch failed` when the Worker responds without reading a
  * request body (docs/decisions/0007-serving-the-build-locally.md).
  */
-export function serveBuiltWorkers({ port, stateDir = ".wrangler/state", env = process.env, ...options }) {
+export function serveBuiltWorkers({ port, buildDir = SITE_BUILD_DIR, stateDir = ".wrangler/state", env = process.env, ...options }) {
+  const [site, consumer] = builtWorkerConfigs(buildDir);
   const args = [
     "dev",
-    "--config", "build/server/wrangler.json",
-    "--config", "dist/modelify_consumer/wrangler.json",
+    "--config", site,
+    "--config", consumer,
     "--port", String(port),
     "--ip", "localhost",
     "--persist-to", stateDir,

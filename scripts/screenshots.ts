@@ -1,14 +1,20 @@
 // Screenshots of the main pages at desktop and mobile widths, for a human look.
-// Usage: npm run screenshots  (writes screenshots/*.png; needs a build)
+// Usage: npm run screenshots  (builds into .build/screenshots, writes screenshots/*.png)
 import { mkdirSync } from "node:fs";
+import { chromium } from "playwright-core";
+import { CHROMIUM_ARGS, clientContextOptions, signIn, signUpAndConfirm, uniqueEmail } from "../tests/e2e/browser.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
+import { buildDirFor, buildSite } from "./lib.mjs";
 import { serveTestSite } from "./serve-test-site.mjs";
 
-const chromium = await ensureChromium();
-const site = await serveTestSite({ stateDir: ".wrangler/screenshot-state" });
+const executablePath = await ensureChromium();
+const buildDir = buildDirFor("screenshots");
+await buildSite(buildDir, { stdio: ["ignore", "ignore", "inherit"] });
+const site = await serveTestSite({ buildDir, stateDir: ".wrangler/screenshot-state" });
 process.env.BASE_URL = site.baseUrl;
-process.env.CHROMIUM_PATH = chromium;
-const { launch, signIn, firstPage } = await import("../tests/e2e/browser.ts");
+const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+const launch = (viewport?: { width: number; height: number }) => browser.newContext(clientContextOptions(viewport));
+const firstPage = (context: Awaited<ReturnType<typeof launch>>) => context.newPage();
 
 const pages: Array<[string, string, boolean]> = [
   ["home", "/", false],
@@ -56,9 +62,6 @@ try {
     // An error state: the sign-up form after a failed submit.
     await context.close();
   }
-  // A subscriber's billing pages, after a real checkout on the stand-in.
-  {
-    const { signUpAndConfirm, uniqueEmail } = await import("../tests/e2e/browser.ts");
     for (const [width, height, label] of [[1280, 900, "desktop"], [390, 844, "mobile"]] as const) {
       const context = await launch({ width, height });
       const page = await firstPage(context);
@@ -81,7 +84,6 @@ try {
       }
       await context.close();
     }
-  }
   // The admin's debug tab; it also grants the demo user a year, to show Model Analytics.
   {
     const context = await launch();
@@ -116,6 +118,7 @@ try {
   await page.screenshot({ path: "screenshots/auth-signup-errors-desktop.png", fullPage: true });
   await context.close();
 } finally {
+  await browser.close();
   await site.stop();
 }
 console.log("Screenshots written to screenshots/");

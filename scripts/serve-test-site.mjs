@@ -30,7 +30,11 @@ async function waitFor(url, timeoutMs = 60_000) {
   throw new Error(`The site did not start at ${url} within ${timeoutMs} ms`);
 }
 
-export async function serveTestSite({ stateDir = ".wrangler/e2e-state", beforeStart } = {}) {
+/**
+ * Serves the build in `buildDir` (see buildSite in lib.mjs).
+ * @param {{ buildDir: string, stateDir?: string, beforeStart?: (stateDir: string) => Promise<void> }} options
+ */
+export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state", beforeStart }) {
   ensureDevVars();
   rmSync(stateDir, { recursive: true, force: true });
   await migrateAndSeed(stateDir);
@@ -41,10 +45,10 @@ export async function serveTestSite({ stateDir = ".wrangler/e2e-state", beforeSt
   // All local vars are written, not only Stripe's: a build made before .dev.vars existed (a fresh
   // clone running `npm test` first) carries none of them.
   const standin = await startStripeStandin({ port: 0, webhookUrl: `http://localhost:${port}/api/stripe/webhook`, webhookSecret: LOCAL_STRIPE.STRIPE_WEBHOOK_SECRET });
-  for (const file of ["build/server/.dev.vars", "dist/modelify_consumer/.dev.vars"]) {
+  for (const file of [`${buildDir}/server/.dev.vars`, `${buildDir}/consumer/.dev.vars`]) {
     setDevVars(file, { ...readDevVars(".dev.vars"), ...LOCAL_STRIPE, STRIPE_API_BASE: standin.url });
   }
-  const child = serveBuiltWorkers({ port, stateDir, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = serveBuiltWorkers({ port, buildDir, stateDir, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let log = "";
   child.stdout.on("data", (d) => (log += d));
   child.stderr.on("data", (d) => (log += d));
@@ -62,6 +66,7 @@ export async function serveTestSite({ stateDir = ".wrangler/e2e-state", beforeSt
     stripeUrl: standin.url,
     // The local D1/KV/R2 state (the D1 database is a *.sqlite file under <stateDir>/v3/d1).
     stateDir,
+    buildDir,
     log: () => log,
     stop: async () => {
       try {

@@ -1,12 +1,12 @@
 // `npm start`: set up, build, then serve the site (and, unless real Stripe keys are
 // configured, the local Stripe stand-in) at http://localhost:$PORT (default 8787).
-import { ensureDevVars, migrateAndSeed, readDevVars, run, serveBuiltWorkers } from "./lib.mjs";
+import { buildSite, ensureDevVars, migrateAndSeed, readDevVars, serveBuiltWorkers } from "./lib.mjs";
 import { startStripeStandin } from "../tools/stripe-standin/server.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
 ensureDevVars();
 await migrateAndSeed();
-await run("react-router", ["build"]);
+await buildSite();
 
 const vars = readDevVars();
 let standin = null;

@@ -37,7 +37,10 @@ export function generateUsage({ userId, days = 30, count = 1200, now = Date.now(
   const total = MODELS.reduce((s, m) => s + m.weight, 0);
   const pick = () => {
     let r = random() * total;
-    for (const m of MODELS) if ((r -= m.weight) <= 0) return m;
+    for (const m of MODELS) {
+      r -= m.weight;
+      if (r <= 0) return m;
+    }
     return MODELS[0];
   };
   const rows = [];

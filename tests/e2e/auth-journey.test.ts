@@ -1,19 +1,18 @@
 // Acceptance: a person signs up, confirms through the outbox link, lands on the dashboard,
 // signs out, signs in, resets the password through the outbox and signs in with the new one.
-import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { BrowserContext, Page } from "playwright-core";
-import { firstPage, launch, signIn, uniqueEmail, waitForMail } from "./browser.ts";
+import type { Page } from "@playwright/test";
+import { newClientPage, signIn, uniqueEmail, waitForMail } from "./browser.ts";
+import { expect, test } from "./fixtures.ts";
 
-let context: BrowserContext;
+// One person's journey: the steps run in order on one page, and stop at the first that fails.
+test.describe.configure({ mode: "serial" });
+
 let page: Page;
-
-before(async () => {
-  context = await launch();
-  page = await firstPage(context);
+test.beforeAll(async ({ browser }) => {
+  page = await newClientPage(browser);
 });
-after(async () => {
-  await context?.close();
+test.afterAll(async () => {
+  await page?.context().close();
 });
 
 const email = uniqueEmail("journey");
@@ -46,13 +45,13 @@ test("sign up with the spec's validation and strength meter", async () => {
   await page.getByLabel("Security answer").fill("Ford");
   const meter = page.getByTestId("password-strength");
   await page.getByLabel("Password", { exact: true }).fill("abc");
-  assert.equal(await meter.getAttribute("data-colour"), "red");
+  await expect(meter).toHaveAttribute("data-colour", "red");
   await page.getByLabel("Password", { exact: true }).fill("abcdefgh");
-  assert.equal(await meter.getAttribute("data-colour"), "orange");
+  await expect(meter).toHaveAttribute("data-colour", "orange");
   await page.getByLabel("Password", { exact: true }).fill("Abcdefgh");
-  assert.equal(await meter.getAttribute("data-colour"), "yellow");
+  await expect(meter).toHaveAttribute("data-colour", "yellow");
   await page.getByLabel("Password", { exact: true }).fill(password);
-  assert.equal(await meter.getAttribute("data-colour"), "green");
+  await expect(meter).toHaveAttribute("data-colour", "green");
   await page.getByLabel("Confirm password").fill("Sunny-Day-43");
   await page.getByRole("button", { name: "Create Account" }).click();
   await page.getByText("Passwords do not match").waitFor();
@@ -68,7 +67,7 @@ test("confirm through the outbox link and land on the dashboard", async () => {
   await page.waitForURL((url) => url.pathname === "/dashboard");
   await page.getByRole("heading", { name: "Welcome back, Grace Hopper" }).waitFor();
   await page.getByText("No active subscription").waitFor();
-  assert.equal(await page.getByTestId("subscription-status").textContent(), "Inactive");
+  await expect(page.getByTestId("subscription-status")).toHaveText("Inactive");
 });
 
 test("sign out with confirmation, then sign in again", async () => {

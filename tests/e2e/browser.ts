@@ -1,28 +1,34 @@
-// Launches Debian's Chromium through playwright-core with the flags this machine needs.
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+// What the browser tests share: how Debian's Chromium is launched, a client address per browser
+// context, the local outbox, and the sign-in and sign-up journeys. Free of @playwright/test so the
+// screenshot script can use it too.
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 
-export const BASE_URL = process.env.BASE_URL ?? "http://localhost:8787";
+/** The flags this machine's Chromium needs (no GPU, no sandbox in containers, no background traffic). */
+export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
-let ipCounter = Math.floor(Math.random() * 200);
+/** The built site under test (set by tests/e2e/global-setup.ts). */
+export const baseUrl = () => process.env.BASE_URL ?? "http://localhost:8787";
 
-/** A fresh browser profile. Each gets its own client address so lockouts are per test. */
-export async function launch(options: { width?: number; height?: number } = {}): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "modelify-e2e-")), {
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    headless: true,
-    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
-    baseURL: BASE_URL,
-    extraHTTPHeaders: { "CF-Connecting-IP": `198.18.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}` },
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+let clientCounter = Math.floor(Math.random() * 200);
+
+/**
+ * A client address of its own (CF-Connecting-IP, which the site trusts locally as the edge sets
+ * it), so per-address limits and lockouts of one test never reach another.
+ */
+export function nextClientAddress() {
+  clientCounter++;
+  return `198.18.${Math.floor(clientCounter / 250) % 256}.${(clientCounter % 250) + 1}`;
 }
 
-/** The tab a persistent context opens with (or a new one if it has none). */
-export async function firstPage(context: BrowserContext): Promise<Page> {
-  return context.pages()[0] ?? (await context.newPage());
+/** Options for a browser context that looks like a separate person: own address, own cookies. */
+export function clientContextOptions(viewport = { width: 1280, height: 900 }): BrowserContextOptions {
+  return { baseURL: baseUrl(), viewport, extraHTTPHeaders: { "CF-Connecting-IP": nextClientAddress() } };
+}
+
+/** A fresh page in a fresh context (used where a test file keeps one page across its steps). */
+export async function newClientPage(browser: Browser, viewport?: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext(clientContextOptions(viewport));
+  return context.newPage();
 }
 
 type OutboxMessage = { to: string; subject: string; text: string; links: string[]; createdAt: number };
@@ -31,7 +37,7 @@ type OutboxMessage = { to: string; subject: string; text: string; links: string[
 export async function waitForMail(to: string, subject: RegExp, after = 0, timeoutMs = 15_000): Promise<OutboxMessage> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const response = await fetch(`${BASE_URL}/dev/outbox.json?to=${encodeURIComponent(to)}`);
+    const response = await fetch(`${baseUrl()}/dev/outbox.json?to=${encodeURIComponent(to)}`);
     const messages = (await response.json()) as OutboxMessage[];
     const found = messages.find((m) => subject.test(m.subject) && m.createdAt >= after);
     if (found) return found;

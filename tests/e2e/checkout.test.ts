@@ -1,19 +1,10 @@
 // Acceptance (billing): Start Free Trial → Stripe's hosted checkout (the local stand-in) →
 // /auth/success with the details → the dashboard shows the trial, because the webhook went
 // through the queue and the consumer.
-import assert from "node:assert/strict";
-import { after, test } from "node:test";
-import type { BrowserContext } from "playwright-core";
-import { BASE_URL, firstPage, launch, signIn, signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { baseUrl, signIn, signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { expect, test } from "./fixtures.ts";
 
-let context: BrowserContext | undefined;
-after(async () => {
-  await context?.close();
-});
-
-test("a new subscriber starts the free trial through Stripe Checkout", async () => {
-  context = await launch();
-  const page = await firstPage(context);
+test("a new subscriber starts the free trial through Stripe Checkout", async ({ page }) => {
   await signUpAndConfirm(page, uniqueEmail("buyer"));
 
   await page.goto("/pricing");
@@ -23,7 +14,7 @@ test("a new subscriber starts the free trial through Stripe Checkout", async () 
   await modal.getByRole("button", { name: "Continue to Checkout" }).click();
 
   // Stripe's hosted page (the stand-in in local runs).
-  await page.waitForURL((url) => url.origin !== BASE_URL && url.pathname.startsWith("/checkout/"));
+  await page.waitForURL((url) => url.origin !== baseUrl() && url.pathname.startsWith("/checkout/"));
   await page.getByText("7 days free, then $4.99 per month").waitFor();
   await page.getByLabel("Card number").fill("4000 0000 0000 0002");
   await page.getByLabel("Expiry (MM/YY)").fill("12/34");
@@ -43,62 +34,53 @@ test("a new subscriber starts the free trial through Stripe Checkout", async () 
   await details.getByText("Trial", { exact: true }).waitFor();
   const trialText = await details.getByText(/7 days, until/).textContent();
   const trialEnd = /until (.+)$/.exec(trialText ?? "")?.[1];
-  assert.ok(trialEnd, "trial end date shown");
+  expect(trialEnd, "trial end date shown").toBeTruthy();
 
   await page.getByRole("link", { name: "Go to Dashboard" }).click();
   await page.waitForURL((url) => url.pathname === "/dashboard");
   // The consumer may still be working a moment after the redirect: reload until it has.
-  for (let i = 0; i < 20 && (await page.getByTestId("subscription-status").textContent()) !== "Trial"; i++) {
-    await page.waitForTimeout(500);
+  await expect(async () => {
     await page.reload();
-  }
-  assert.equal(await page.getByTestId("subscription-status").textContent(), "Trial");
+    await expect(page.getByTestId("subscription-status")).toHaveText("Trial", { timeout: 500 });
+  }).toPass({ timeout: 10_000 });
   await page.getByText("Pro - $4.99/month").waitFor();
   await page.getByText(trialEnd!).first().waitFor();
   await page.getByText("•••• 4242").waitFor();
 
   await page.goto("/dashboard/billing");
-  assert.equal(await page.getByTestId("payment-method").textContent(), "Visa •••• 4242");
-  assert.equal(await page.getByTestId("next-billing").textContent(), trialEnd);
+  await expect(page.getByTestId("payment-method")).toHaveText("Visa •••• 4242");
+  await expect(page.getByTestId("next-billing")).toHaveText(trialEnd!);
   await page.goto("/dashboard/billing?view=invoices");
   await page.getByText(/MDLFY-\d{4}/).waitFor();
 });
 
-test("two browsers of one account checking out side by side end with one subscription", async () => {
+test("two browsers of one account checking out side by side end with one subscription", async ({ page: a, newClient }) => {
   const email = uniqueEmail("twotabs");
-  const first = await launch();
-  const second = await launch();
-  try {
-    const a = await firstPage(first);
-    await signUpAndConfirm(a, email);
-    const b = await firstPage(second);
-    await signIn(b, email, "Sunny-Day-42");
-    await b.waitForURL((url) => url.pathname === "/dashboard");
+  await signUpAndConfirm(a, email);
+  const b = await newClient();
+  await signIn(b, email, "Sunny-Day-42");
+  await b.waitForURL((url) => url.pathname === "/dashboard");
 
-    // Both open checkout at the same moment.
-    await Promise.all([a, b].map((page) => page.goto("/pricing?checkout=open")));
-    await Promise.all([a, b].map((page) => page.getByRole("dialog").getByRole("button", { name: "Continue to Checkout" }).click()));
-    await Promise.all([a, b].map((page) => page.waitForURL((url) => url.origin !== BASE_URL && url.pathname.startsWith("/checkout/"))));
-    assert.equal(a.url(), b.url(), "both browsers were handed the same Checkout Session");
+  // Both open checkout at the same moment.
+  await Promise.all([a, b].map((page) => page.goto("/pricing?checkout=open")));
+  await Promise.all([a, b].map((page) => page.getByRole("dialog").getByRole("button", { name: "Continue to Checkout" }).click()));
+  await Promise.all([a, b].map((page) => page.waitForURL((url) => url.origin !== baseUrl() && url.pathname.startsWith("/checkout/"))));
+  expect(a.url(), "both browsers were handed the same Checkout Session").toBe(b.url());
 
-    for (const page of [a, b]) {
-      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-      await page.getByLabel("Expiry (MM/YY)").fill("12/34");
-      await page.getByLabel("CVC").fill("123");
-    }
-    await a.getByRole("button", { name: "Start trial" }).click();
-    await a.waitForURL((url) => url.pathname === "/auth/success");
-    await b.getByRole("button", { name: "Start trial" }).click();
-    await b.getByText("This checkout session is no longer available.").waitFor();
-
-    const stripe = process.env.STRIPE_URL!;
-    const auth = { Authorization: "Bearer sk_test_local_modelify" };
-    const customers = (await (await fetch(`${stripe}/v1/customers?email=${encodeURIComponent(email)}`, { headers: auth })).json()) as { data: Array<{ id: string }> };
-    assert.equal(customers.data.length, 1);
-    const subs = (await (await fetch(`${stripe}/v1/subscriptions?customer=${customers.data[0]!.id}&status=all`, { headers: auth })).json()) as { data: Array<{ status: string }> };
-    assert.deepEqual(subs.data.map((s) => s.status), ["trialing"]);
-  } finally {
-    await first.close();
-    await second.close();
+  for (const page of [a, b]) {
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByLabel("Expiry (MM/YY)").fill("12/34");
+    await page.getByLabel("CVC").fill("123");
   }
+  await a.getByRole("button", { name: "Start trial" }).click();
+  await a.waitForURL((url) => url.pathname === "/auth/success");
+  await b.getByRole("button", { name: "Start trial" }).click();
+  await b.getByText("This checkout session is no longer available.").waitFor();
+
+  const stripe = process.env.STRIPE_URL!;
+  const auth = { Authorization: "Bearer sk_test_local_modelify" };
+  const customers = (await (await fetch(`${stripe}/v1/customers?email=${encodeURIComponent(email)}`, { headers: auth })).json()) as { data: Array<{ id: string }> };
+  expect(customers.data).toHaveLength(1);
+  const subs = (await (await fetch(`${stripe}/v1/subscriptions?customer=${customers.data[0]!.id}&status=all`, { headers: auth })).json()) as { data: Array<{ status: string }> };
+  expect(subs.data.map((s) => s.status)).toEqual(["trialing"]);
 });

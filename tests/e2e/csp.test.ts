@@ -1,18 +1,9 @@
 // The Content-Security-Policy holds in a real browser: pages hydrate and run with nonced scripts
 // only, and nothing on the main pages is blocked.
-import assert from "node:assert/strict";
-import { after, test } from "node:test";
-import type { BrowserContext } from "playwright-core";
-import { firstPage, launch, signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { expect, test } from "./fixtures.ts";
 
-let context: BrowserContext | undefined;
-after(async () => {
-  await context?.close();
-});
-
-test("main pages hydrate under the CSP without a single violation", async () => {
-  context = await launch();
-  const page = await firstPage(context);
+test("main pages hydrate under the CSP without a single violation", async ({ page }) => {
   const violations: string[] = [];
   page.on("console", (message) => {
     if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
@@ -23,7 +14,7 @@ test("main pages hydrate under the CSP without a single violation", async () => 
   await signUpAndConfirm(page, uniqueEmail("csp"));
   for (const path of ["/", "/pricing", "/changelog", "/dashboard", "/dashboard/usage", "/dashboard/billing"]) {
     const response = await page.goto(path);
-    assert.match(response!.headers()["content-security-policy"] ?? "", /script-src 'self' 'nonce-/);
+    expect(response?.headers()["content-security-policy"] ?? "").toMatch(/script-src 'self' 'nonce-/);
     // Hydrated: React Router's route modules loaded. (Polled with evaluate: waitForFunction would
     // itself need 'unsafe-eval' and show up as a violation.)
     for (let i = 0; i < 50; i++) {
@@ -34,5 +25,5 @@ test("main pages hydrate under the CSP without a single violation", async () => 
   await page.goto("/pricing");
   await page.getByRole("link", { name: "Start Free Trial" }).click();
   await page.getByRole("dialog").waitFor();
-  assert.deepEqual(violations, []);
+  expect(violations).toEqual([]);
 });

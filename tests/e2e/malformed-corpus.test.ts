@@ -1,5 +1,5 @@
 // Whatever a client sends, the site answers below 500 and writes nothing. More than a thousand
-// malformed requests go to every action and API route of the real local server (scripts/e2e.mjs
+// malformed requests go to every action and API route of the real local server (tests/e2e/global-setup.ts
 // serves the build with `wrangler dev`), 6 in flight, over HTTP/1.1: wrong methods and content
 // types, broken JSON and multipart, fields of the wrong type, 2 MB+ bodies, chunked and lying
 // framing (raw sockets), forged cookies and bearer tokens, foreign Origins. Browser-free.
@@ -8,14 +8,13 @@
 // and after, queue work included. `attempt_counters` is left out: it counts failed attempts by design.
 // Broken chunk framing is answered by the local runtime's HTTP layer, not the app: see
 // localRuntimeDefect. CORPUS_DUMP=<file> writes every outcome as JSON lines.
-import assert from "node:assert/strict";
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { before, test } from "node:test";
+import { expect, test } from "@playwright/test";
 
 const BASE_URL = process.env.BASE_URL ?? "http://localhost:8787";
 const STATE_DIR = process.env.STATE_DIR ?? ".wrangler/e2e-state";
@@ -35,7 +34,7 @@ const DEMO = { email: "demo@modelify.dev", password: "Modelify-Demo-2026" };
 // The local Stripe webhook secret (scripts/lib.mjs LOCAL_STRIPE) and the local JWT secret, when
 // readable: they let the corpus send correctly signed but stale webhooks and tokens.
 const WEBHOOK_SECRET = "whsec_local_modelify_standin";
-const LOCAL_JWT_SECRET = readVar("build/server/.dev.vars", "JWT_SECRET");
+const LOCAL_JWT_SECRET = readVar(`${process.env.E2E_BUILD_DIR ?? "build"}/server/.dev.vars`, "JWT_SECRET");
 
 /** Tables that may change while the corpus runs. */
 const UNCOUNTED_TABLES = new Set(["attempt_counters", "d1_migrations"]);
@@ -725,7 +724,7 @@ async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<
 /** The local D1 database file: the one *.sqlite under <state>/v3/d1 that has D1's migrations table. */
 function findDatabase(stateDir: string): string {
   const root = join(stateDir, "v3", "d1");
-  assert.ok(existsSync(root), `No local D1 state under ${root} (STATE_DIR=${stateDir})`);
+  expect(existsSync(root), `No local D1 state under ${root} (STATE_DIR=${stateDir})`).toBe(true);
   const files: string[] = [];
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
@@ -743,7 +742,7 @@ function findDatabase(stateDir: string): string {
       db.close();
     }
   });
-  assert.equal(databases.length, 1, `Expected one D1 database under ${root}, found: ${databases.join(", ") || "none"}`);
+  expect(databases.length, `Expected one D1 database under ${root}, found: ${databases.join(", ") || "none"}`).toBe(1);
   return databases[0]!;
 }
 
@@ -816,13 +815,16 @@ async function signInAdmin(): Promise<Session> {
     body: JSON.stringify(ADMIN),
   });
   const text = await response.text();
-  assert.equal(response.status, 200, `The admin could not sign in: ${response.status} ${text}`);
+  expect(response.status, `The admin could not sign in: ${response.status} ${text}`).toBe(200);
   const { access_token } = JSON.parse(text) as { access_token: string };
   const payload = JSON.parse(Buffer.from(access_token.split(".")[1]!, "base64url").toString()) as { sid: string; sub: string };
   return { accessToken: access_token, sid: payload.sid, sub: payload.sub };
 }
 
-before(async () => {
+// Runs once; the tests below read its outcome.
+test.describe.configure({ mode: "serial" });
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
   const database = findDatabase(STATE_DIR);
   // The session is created before the first snapshot; earlier test files' queue work settles first.
   const session = await signInAdmin();
@@ -843,10 +845,15 @@ before(async () => {
   }
 });
 
+/** Shown in the report (and the list reporter's output) beside the test. */
+const diagnostic = (description: string) => {
+  test.info().annotations.push({ type: "corpus", description });
+  console.log(description);
+};
 const label = ({ req }: Result) => `${req.route} | ${req.variant} (${req.method} ${req.path})`;
 const describeOutcome = (o: Outcome) => (o.kind === "answered" ? `${o.status} ${o.body.replace(/\s+/g, " ").slice(0, 160)}` : o.kind === "failed" ? o.error : "timed out");
 
-test(`the corpus has at least ${MIN_REQUESTS} malformed requests over every route`, (t) => {
+test(`the corpus has at least ${MIN_REQUESTS} malformed requests over every route`, () => {
   const { results, seconds } = run;
   const histogram: Record<string, number> = {};
   for (const { outcome } of results) {
@@ -854,15 +861,15 @@ test(`the corpus has at least ${MIN_REQUESTS} malformed requests over every rout
     histogram[key] = (histogram[key] ?? 0) + 1;
   }
   const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 3);
-  t.diagnostic(`${results.length} requests in ${seconds.toFixed(1)} s, ${IN_FLIGHT} in flight (${retries} retried on a fresh connection after a stale kept-alive one)`);
-  t.diagnostic(`statuses: ${Object.entries(histogram).sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k}×${n}`).join(" ")}`);
+  diagnostic(`${results.length} requests in ${seconds.toFixed(1)} s, ${IN_FLIGHT} in flight (${retries} retried on a fresh connection after a stale kept-alive one)`);
+  diagnostic(`statuses: ${Object.entries(histogram).sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k}×${n}`).join(" ")}`);
   const framing = results.filter((r) => localRuntimeDefect(r.req, r.outcome));
-  t.diagnostic(`broken chunk framing answered by the local runtime's HTTP layer, not the app: ${framing.length} (Cloudflare's edge answers these 400)`);
-  t.diagnostic(`slowest: ${slowest.map((r) => `${Math.round(r.ms)} ms ${label(r)}`).join("; ")}`);
-  assert.ok(results.length >= MIN_REQUESTS, `only ${results.length} requests`);
-  for (const route of ROUTES) assert.ok(results.some((r) => r.req.route === route.name), `no request went to ${route.name}`);
+  diagnostic(`broken chunk framing answered by the local runtime's HTTP layer, not the app: ${framing.length} (Cloudflare's edge answers these 400)`);
+  diagnostic(`slowest: ${slowest.map((r) => `${Math.round(r.ms)} ms ${label(r)}`).join("; ")}`);
+  expect(results.length, `only ${results.length} requests`).toBeGreaterThanOrEqual(MIN_REQUESTS);
+  expect(ROUTES.filter((route) => !results.some((r) => r.req.route === route.name)).map((route) => route.name), "routes no request went to").toEqual([]);
   // A corpus that only ever met one answer (a proxy error page, a dead server) proves nothing.
-  assert.ok(Object.keys(histogram).filter((k) => /^[234]/.test(k)).length >= 5, `too few distinct answers: ${JSON.stringify(histogram)}`);
+  expect(Object.keys(histogram).filter((k) => /^[234]/.test(k)).length, `too few distinct answers: ${JSON.stringify(histogram)}`).toBeGreaterThanOrEqual(5);
 });
 
 test("no answer is a 5xx and no request fails in transport (other than deliberate time-outs)", () => {
@@ -873,22 +880,20 @@ test("no answer is a 5xx and no request fails in transport (other than deliberat
   });
   const byRoute = new Map<string, number>();
   for (const r of bad) byRoute.set(r.req.route, (byRoute.get(r.req.route) ?? 0) + 1);
-  assert.equal(
+  expect(
     bad.length,
-    0,
     `${bad.length} of ${run.results.length} requests failed (${[...byRoute].map(([r, n]) => `${r}: ${n}`).join(", ")}):\n` +
       bad.slice(0, 60).map((r) => `  ${label(r)} → ${describeOutcome(r.outcome)}`).join("\n"),
-  );
+  ).toBe(0);
 });
 
 test("no database row is written (attempt_counters aside)", () => {
   const changed = Object.keys({ ...run.before, ...run.after }).filter((table) => run.before[table] !== run.after[table]);
-  assert.deepEqual(
+  expect(
     run.after,
-    run.before,
     `rows changed in ${run.database}: ${changed.map((t) => `${t} ${run.before[t] ?? "(absent)"} → ${run.after[t] ?? "(absent)"}`).join(", ")}` +
       " (the requests that answered 2xx/3xx are the suspects: CORPUS_DUMP=<file> lists every outcome)",
-  );
+  ).toEqual(run.before);
 });
 
 function readVar(file: string, name: string): string | null {

@@ -1,16 +1,7 @@
-// Spec §8: a sign-in that cannot reach the server shows the network text, not a blank page.
-import { after, test } from "node:test";
-import type { BrowserContext } from "playwright-core";
-import { firstPage, launch } from "./browser.ts";
+// A sign-in that cannot reach the server shows the network text, not a blank page.
+import { test } from "./fixtures.ts";
 
-let context: BrowserContext | undefined;
-after(async () => {
-  await context?.close();
-});
-
-test("offline sign-in shows the network connection message with Try Again", async () => {
-  context = await launch();
-  const page = await firstPage(context);
+test("offline sign-in shows the network connection message with Try Again", async ({ page, context }) => {
   await page.goto("/auth?mode=signin");
   await page.waitForLoadState("networkidle"); // hydrated: the form submits with fetch
   await page.getByLabel("Email").fill("demo@modelify.dev");
