@@ -25,7 +25,7 @@ export function seedSql(now = Date.now()) {
   // Two months of usage history for the demo user (so "this month" has a month to compare with) (ids are fixed per seed, so a re-run adds nothing).
   const day = Math.floor(now / 86400_000);
   lines.push(usageSql(generateUsage({ userId: DEMO_USERS[0].id, days: 60, count: 3000, now, seed: day }), `seed-${day}`));
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

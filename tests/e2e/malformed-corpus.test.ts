@@ -365,7 +365,7 @@ const raw = (ctx: Ctx, head: string[], body: Buffer | string, more: Partial<Req>
   raw: rawRequest(ctx, "POST", head, body),
   ...more,
 });
-const chunked = (parts: string[]) => parts.map((p) => `${Buffer.byteLength(p, "latin1").toString(16)}\r\n${p}\r\n`).join("") + "0\r\n\r\n";
+const chunked = (parts: string[]) => `${parts.map((p) => `${Buffer.byteLength(p, "latin1").toString(16)}\r\n${p}\r\n`).join("")}0\r\n\r\n`;
 
 // ------------------------------------------------------------------------------ variant groups
 
@@ -545,7 +545,7 @@ const GROUPS: Record<string, (route: RouteSpec) => Variant[]> = {
       { name: "no closing boundary", build: (ctx) => post(ctx, type, Buffer.from(parts)) },
       { name: "empty body", build: (ctx) => post(ctx, type, Buffer.alloc(0)) },
       { name: "part without Content-Disposition", build: (ctx) => post(ctx, type, Buffer.from(`--${b}\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${b}--\r\n`)) },
-      { name: "500 tiny parts", build: (ctx) => post(ctx, type, Buffer.from(Array.from({ length: 500 }, (_, i) => part(`f${i}`, "x")).join("") + `--${b}--\r\n`)) },
+      { name: "500 tiny parts", build: (ctx) => post(ctx, type, Buffer.from(`${Array.from({ length: 500 }, (_, i) => part(`f${i}`, "x")).join("")}--${b}--\r\n`)) },
       { name: "a binary file part", build: (ctx) => post(ctx, type, Buffer.concat([Buffer.from(`${parts}--${b}\r\nContent-Disposition: form-data; name="email"; filename="../../etc/passwd"\r\nContent-Type: application/octet-stream\r\n\r\n`), randomBytes(8 * 1024), Buffer.from(`\r\n--${b}--\r\n`)])) },
       { name: "a 200-character boundary", build: (ctx) => { const long = repeatTo("b", 200); return post(ctx, `multipart/form-data; boundary=${long}`, Buffer.from(`--${long}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nx\r\n--${long}--\r\n`)); } },
       { name: "bare LF line endings", build: (ctx) => post(ctx, type, Buffer.from(`${parts}--${b}--\r\n`.replace(/\r\n/g, "\n"))) },
