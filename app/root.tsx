@@ -10,7 +10,11 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 export function meta() {
   return [
     { title: "Modelify: every AI model and agent in one desktop app" },
-    { name: "description", content: "Modelify is a desktop AI chat app for Windows, macOS and Linux. Bring your own API keys and use 160+ models and 120+ specialised agents in one place." },
+    {
+      name: "description",
+      content:
+        "Modelify is a desktop AI chat app for Windows, macOS and Linux. Bring your own API keys and use 160+ models and 120+ specialised agents in one place.",
+    },
   ];
 }
 
@@ -36,7 +40,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App() {
   return (
     <>
-      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-lg focus:bg-white focus:px-4 focus:py-2 focus:shadow-lg">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-lg focus:bg-white focus:px-4 focus:py-2 focus:shadow-lg"
+      >
         Skip to content
       </a>
       <Outlet />
@@ -46,9 +53,7 @@ export default function App() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.data?.kind === "init") {
-    return (
-      <ErrorScreen title="App Initialization Error" message="The app could not start. Please reload the page." action="Reload Page" />
-    );
+    return <ErrorScreen title="App Initialization Error" message="The app could not start. Please reload the page." action="Reload Page" />;
   }
   if (isRouteErrorResponse(error) && error.data?.kind === "forbidden") {
     return <ErrorScreen title="Request refused" message={String(error.data.message)} action="Try Again" />;
@@ -65,7 +70,9 @@ function ErrorScreen({ title, message, action }: { title: string; message: strin
     <main id="main" className="flex min-h-screen items-center justify-center bg-slate-50 px-4">
       <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm">
         <div className="mx-auto mb-4 flex h-12 w-12 items-center justify-center rounded-full bg-red-50 text-red-600" aria-hidden="true">
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2"><path d="M12 9v4m0 4h.01M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z" /></svg>
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2">
+            <path d="M12 9v4m0 4h.01M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z" />
+          </svg>
         </div>
         <h1 className="text-xl font-semibold text-slate-900">{title}</h1>
         <p className="mt-2 text-sm text-slate-600">{message}</p>

@@ -58,7 +58,11 @@ async function fetchRetry(url, init, attempts = 3) {
 }
 
 async function token(base, email) {
-  const r = await fetchRetry(`${base}/api/v1/auth/token`, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": "198.51.100.200" }, body: JSON.stringify({ email, password: PASSWORD }) });
+  const r = await fetchRetry(`${base}/api/v1/auth/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "CF-Connecting-IP": "198.51.100.200" },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
   if (!r.ok) throw new Error(`token for ${email}: ${r.status} ${await r.text()}`);
   return (await r.json()).access_token;
 }
@@ -89,11 +93,25 @@ async function load(makeRequest, { ms = DURATION_MS, concurrency = CONCURRENCY }
 }
 
 function report() {
-  return { report_id: crypto.randomUUID(), model_name: "gpt-4o-mini", model_provider: "openai", tokens_used: 1200, tokens_input: 900, tokens_output: 300, cost_usd: 0.0004, request_duration_ms: 850, success: true, metadata: { conversation_id: "bench" } };
+  return {
+    report_id: crypto.randomUUID(),
+    model_name: "gpt-4o-mini",
+    model_provider: "openai",
+    tokens_used: 1200,
+    tokens_input: 900,
+    tokens_output: 300,
+    cost_usd: 0.0004,
+    request_duration_ms: 850,
+    success: true,
+    metadata: { conversation_id: "bench" },
+  };
 }
 
 function d1Count(stateDir, sql) {
-  const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--json", "--command", sql], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--json", "--command", sql], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   return Number(Object.values(JSON.parse(out)[0].results[0])[0]);
 }
 
@@ -127,7 +145,11 @@ try {
   await load(() => fetch(`${base}/api/v1/health`), { ms: 1500 }); // warm-up
   const health = await load(() => fetch(`${base}/api/v1/health`));
   const single = await load((i) =>
-    fetch(`${base}/api/v1/usage`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${tokens[i % tokens.length]}` }, body: JSON.stringify(report()) }),
+    fetch(`${base}/api/v1/usage`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${tokens[i % tokens.length]}` },
+      body: JSON.stringify(report()),
+    }),
   );
   const batchStart = performance.now();
   const batched = await load((i) =>
@@ -155,7 +177,10 @@ try {
   console.log("3. dashboard pages");
   // 3. The overview for 100 rows against 100,000 rows.
   const [smallToken, largeToken] = await Promise.all([token(base, SMALL.email), token(base, LARGE.email)]);
-  const rows = { small: d1Count(stateDir, `SELECT count(*) FROM model_usage WHERE user_id = '${SMALL.id}'`), large: d1Count(stateDir, `SELECT count(*) FROM model_usage WHERE user_id = '${LARGE.id}'`) };
+  const rows = {
+    small: d1Count(stateDir, `SELECT count(*) FROM model_usage WHERE user_id = '${SMALL.id}'`),
+    large: d1Count(stateDir, `SELECT count(*) FROM model_usage WHERE user_id = '${LARGE.id}'`),
+  };
   await timePage(base, smallToken, "/dashboard", 5); // warm-up
   const overviewSmall = await timePage(base, smallToken, "/dashboard");
   const overviewLarge = await timePage(base, largeToken, "/dashboard");

@@ -2,15 +2,7 @@
 // Times are unix epoch milliseconds (integer); calendar days are 'YYYY-MM-DD' in UTC.
 // Money from usage reports is stored as integer micro-dollars so sums never drift.
 import { sql } from "drizzle-orm";
-import {
-  index,
-  integer,
-  primaryKey,
-  real,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const now = sql`(unixepoch('subsec') * 1000)`;
 const createdAt = () => integer("created_at").notNull().default(now);
@@ -21,7 +13,9 @@ export const users = sqliteTable("users", {
   email: text("email").notNull().unique(), // stored lower-cased
   passwordHash: text("password_hash").notNull(),
   emailConfirmedAt: integer("email_confirmed_at"),
-  role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
+  role: text("role", { enum: ["user", "admin"] })
+    .notNull()
+    .default("user"),
   // Sign-up metadata (names, phone, security question and the answer's hash) that
   // becomes the profile at first sign-in.
   metadata: text("metadata", { mode: "json" }).$type<SignUpMetadata>().notNull().default(sql`'{}'`),
@@ -43,7 +37,9 @@ export const sessions = sqliteTable(
   "sessions",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     client: text("client", { enum: ["web", "desktop"] }).notNull(),
     refreshTokenHash: text("refresh_token_hash").notNull().unique(),
     previousRefreshTokenHash: text("previous_refresh_token_hash"),
@@ -61,7 +57,9 @@ export const oneTimeTokens = sqliteTable(
   "one_time_tokens",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     type: text("type", { enum: ["signup", "recovery"] }).notNull(),
     tokenHash: text("token_hash").notNull().unique(),
     // Sign-up links: SHA-256 of a nonce held in an HttpOnly cookie by the browser that proved the
@@ -87,7 +85,10 @@ export const outbox = sqliteTable("outbox", {
 
 export const userProfiles = sqliteTable("user_profiles", {
   id: text("id").primaryKey(),
-  userId: text("user_id").notNull().unique().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: "cascade" }),
   username: text("username").unique(),
   email: text("email").notNull(),
   phoneNumber: text("phone_number"),
@@ -119,7 +120,10 @@ export const userProfiles = sqliteTable("user_profiles", {
 
 export const subscriptions = sqliteTable("subscriptions", {
   id: text("id").primaryKey(),
-  userId: text("user_id").notNull().unique().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: "cascade" }),
   // active, trial, past_due, canceled, unpaid, incomplete, incomplete_expired, paused
   status: text("status").notNull(),
   stripeSubscriptionId: text("stripe_subscription_id").unique(),
@@ -176,7 +180,9 @@ export const modelUsage = sqliteTable(
   "model_usage",
   {
     id: text("id").notNull(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     modelName: text("model_name").notNull(),
     modelProvider: text("model_provider").notNull(),
     requestType: text("request_type").notNull(),
@@ -207,21 +213,23 @@ export const modelUsage = sqliteTable(
 export const secureUsageReports = sqliteTable(
   "secure_usage_reports",
   {
-  id: text("id").primaryKey(),
-  userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-  reportHash: text("report_hash").notNull(),
-  modelName: text("model_name").notNull(),
-  provider: text("provider").notNull(),
-  tokensUsed: integer("tokens_used").notNull(),
-  costMicros: integer("cost_micros").notNull(),
-  requestCount: integer("request_count").notNull(),
-  successCount: integer("success_count").notNull(),
-  errorCount: integer("error_count").notNull(),
-  reportTimestamp: integer("report_timestamp").notNull(),
-  appVersion: text("app_version"),
-  appInstanceId: text("app_instance_id"),
-  ingestBatch: text("ingest_batch"),
-  createdAt: createdAt(),
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reportHash: text("report_hash").notNull(),
+    modelName: text("model_name").notNull(),
+    provider: text("provider").notNull(),
+    tokensUsed: integer("tokens_used").notNull(),
+    costMicros: integer("cost_micros").notNull(),
+    requestCount: integer("request_count").notNull(),
+    successCount: integer("success_count").notNull(),
+    errorCount: integer("error_count").notNull(),
+    reportTimestamp: integer("report_timestamp").notNull(),
+    appVersion: text("app_version"),
+    appInstanceId: text("app_instance_id"),
+    ingestBatch: text("ingest_batch"),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex("secure_usage_reports_user_hash_idx").on(t.userId, t.reportHash), index("secure_usage_ingest_idx").on(t.ingestBatch)],
 );
@@ -230,7 +238,9 @@ export const secureUsageReports = sqliteTable(
 export const dailyUsageSummary = sqliteTable(
   "daily_usage_summary",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     date: text("date").notNull(),
     modelName: text("model_name").notNull(),
     modelProvider: text("model_provider").notNull(),
@@ -252,7 +262,9 @@ export const dailyUsageSummary = sqliteTable(
 export const hourlyUsage = sqliteTable(
   "hourly_usage",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     date: text("date").notNull(),
     hour: integer("hour").notNull(),
     totalRequests: integer("total_requests").notNull().default(0),
@@ -266,7 +278,9 @@ export const hourlyUsage = sqliteTable(
 export const conversations = sqliteTable(
   "conversations",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     month: text("month").notNull(),
     conversationId: text("conversation_id").notNull(),
   },
@@ -277,7 +291,9 @@ export const conversations = sqliteTable(
 export const budgetAlerts = sqliteTable(
   "budget_alerts",
   {
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: ["monthly", "daily"] }).notNull(),
     period: text("period").notNull(),
     sentAt: integer("sent_at").notNull(),
@@ -289,7 +305,9 @@ export const downloadHistory = sqliteTable(
   "download_history",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     platform: text("platform").notNull(),
     architecture: text("architecture").notNull(),
     downloadedAt: integer("downloaded_at").notNull().default(now),
@@ -298,7 +316,9 @@ export const downloadHistory = sqliteTable(
 );
 
 export const budgets = sqliteTable("budgets", {
-  userId: text("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
   monthlyBudget: real("monthly_budget").notNull(),
   dailyBudget: real("daily_budget").notNull(),
   alertThreshold: integer("alert_threshold").notNull(),
@@ -313,7 +333,9 @@ export const contactMessages = sqliteTable("contact_messages", {
   email: text("email").notNull(),
   subject: text("subject").notNull(),
   message: text("message").notNull(),
-  priority: text("priority", { enum: ["low", "medium", "high"] }).notNull().default("medium"),
+  priority: text("priority", { enum: ["low", "medium", "high"] })
+    .notNull()
+    .default("medium"),
   createdAt: createdAt(),
 });
 
@@ -366,7 +388,9 @@ export const checkoutSessions = sqliteTable(
   "checkout_sessions",
   {
     id: text("id").primaryKey(), // Stripe's cs_… id
-    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     url: text("url").notNull(),
     expiresAt: integer("expires_at").notNull(),
     createdAt: createdAt(),

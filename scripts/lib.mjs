@@ -67,7 +67,12 @@ export function readDevVars(file = ".dev.vars") {
 /** Rewrites keys in a .dev.vars-style file, keeping the rest. */
 export function setDevVars(file, changes) {
   const vars = { ...readDevVars(file), ...changes };
-  writeFileSync(file, `${Object.entries(vars).map(([k, v]) => `${k}=${v}`).join("\n")}\n`);
+  writeFileSync(
+    file,
+    `${Object.entries(vars)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n")}\n`,
+  );
 }
 
 /** `npm start` and `wrangler deploy` use this build; react-router.config.ts reads the same variable. */
@@ -107,14 +112,20 @@ export function serveBuiltWorkers({ port, buildDir = SITE_BUILD_DIR, stateDir = 
   const [site, consumer] = builtWorkerConfigs(buildDir);
   const args = [
     "dev",
-    "--config", site,
-    "--config", consumer,
-    "--port", String(port),
-    "--ip", "localhost",
-    "--persist-to", stateDir,
+    "--config",
+    site,
+    "--config",
+    consumer,
+    "--port",
+    String(port),
+    "--ip",
+    "localhost",
+    "--persist-to",
+    stateDir,
     "--show-interactive-dev-session=false",
     "--test-scheduled",
-    "--log-level", "warn",
+    "--log-level",
+    "warn",
   ];
   // No internet here: skip the request.cf download (a placeholder is used either way).
   return spawn("wrangler", args, { env: { ...env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }, ...options });
@@ -123,6 +134,9 @@ export function serveBuiltWorkers({ port, buildDir = SITE_BUILD_DIR, stateDir = 
 /** Applies the D1 migrations and the seed to the local state (default .wrangler/state). */
 export async function migrateAndSeed(persistTo) {
   const persist = persistTo ? ["--persist-to", persistTo] : [];
-  await run("wrangler", ["d1", "migrations", "apply", "DB", "--local", ...persist], { env: { ...process.env, CI: "true" }, stdio: ["ignore", "ignore", "inherit"] });
+  await run("wrangler", ["d1", "migrations", "apply", "DB", "--local", ...persist], {
+    env: { ...process.env, CI: "true" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   await run("node", ["scripts/seed.mjs", ...persist]);
 }

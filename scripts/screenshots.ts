@@ -45,7 +45,10 @@ const pages: Array<[string, string, boolean]> = [
 
 mkdirSync("screenshots", { recursive: true });
 try {
-  for (const [width, height, label] of [[1280, 900, "desktop"], [390, 844, "mobile"]] as const) {
+  for (const [width, height, label] of [
+    [1280, 900, "desktop"],
+    [390, 844, "mobile"],
+  ] as const) {
     const context = await launch({ width, height });
     const page = await firstPage(context);
     let signedIn = false;
@@ -62,28 +65,35 @@ try {
     // An error state: the sign-up form after a failed submit.
     await context.close();
   }
-    for (const [width, height, label] of [[1280, 900, "desktop"], [390, 844, "mobile"]] as const) {
-      const context = await launch({ width, height });
-      const page = await firstPage(context);
-      await signUpAndConfirm(page, uniqueEmail("shots"));
-      await page.goto("/pricing?checkout=open");
-      await page.getByRole("button", { name: "Continue to Checkout" }).click();
-      await page.waitForURL((u) => u.pathname.startsWith("/checkout/"));
-      await page.screenshot({ path: `screenshots/stripe-standin-checkout-${label}.png`, fullPage: true });
-      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-      await page.getByLabel("Expiry (MM/YY)").fill("12/34");
-      await page.getByLabel("CVC").fill("123");
-      await page.getByRole("button", { name: "Start trial" }).click();
-      await page.waitForURL((u) => u.pathname === "/auth/success");
-      await page.screenshot({ path: `screenshots/success-${label}.png`, fullPage: true });
-      await page.waitForTimeout(1500);
-      for (const [name, path] of [["subscriber-overview", "/dashboard"], ["subscriber-billing", "/dashboard/billing"], ["subscriber-invoices", "/dashboard/billing?view=invoices"]] as const) {
-        await page.goto(path);
-        await page.waitForLoadState("networkidle");
-        await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
-      }
-      await context.close();
+  for (const [width, height, label] of [
+    [1280, 900, "desktop"],
+    [390, 844, "mobile"],
+  ] as const) {
+    const context = await launch({ width, height });
+    const page = await firstPage(context);
+    await signUpAndConfirm(page, uniqueEmail("shots"));
+    await page.goto("/pricing?checkout=open");
+    await page.getByRole("button", { name: "Continue to Checkout" }).click();
+    await page.waitForURL((u) => u.pathname.startsWith("/checkout/"));
+    await page.screenshot({ path: `screenshots/stripe-standin-checkout-${label}.png`, fullPage: true });
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByLabel("Expiry (MM/YY)").fill("12/34");
+    await page.getByLabel("CVC").fill("123");
+    await page.getByRole("button", { name: "Start trial" }).click();
+    await page.waitForURL((u) => u.pathname === "/auth/success");
+    await page.screenshot({ path: `screenshots/success-${label}.png`, fullPage: true });
+    await page.waitForTimeout(1500);
+    for (const [name, path] of [
+      ["subscriber-overview", "/dashboard"],
+      ["subscriber-billing", "/dashboard/billing"],
+      ["subscriber-invoices", "/dashboard/billing?view=invoices"],
+    ] as const) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
     }
+    await context.close();
+  }
   // The admin's debug tab; it also grants the demo user a year, to show Model Analytics.
   {
     const context = await launch();
@@ -98,12 +108,19 @@ try {
     await page.getByRole("button", { name: "Grant one year (emergency fix)" }).click();
     await page.getByText("Subscription fixed for demo@modelify.dev").waitFor();
     await context.close();
-    for (const [width, height, label] of [[1280, 900, "desktop"], [390, 844, "mobile"]] as const) {
+    for (const [width, height, label] of [
+      [1280, 900, "desktop"],
+      [390, 844, "mobile"],
+    ] as const) {
       const demo = await launch({ width, height });
       const demoPage = await firstPage(demo);
       await signIn(demoPage, "demo@modelify.dev", "Modelify-Demo-2026");
       await demoPage.waitForURL((u) => u.pathname === "/dashboard");
-      for (const [name, path] of [["analytics", "/dashboard/analytics"], ["analytics-code", "/dashboard/analytics?category=code&sort=cost"], ["overview-subscribed", "/dashboard"]] as const) {
+      for (const [name, path] of [
+        ["analytics", "/dashboard/analytics"],
+        ["analytics-code", "/dashboard/analytics?category=code&sort=cost"],
+        ["overview-subscribed", "/dashboard"],
+      ] as const) {
         await demoPage.goto(path);
         await demoPage.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
       }

@@ -6,7 +6,14 @@ import { generateUsage, usageSql } from "./usage-fixtures.mjs";
 
 export const DEMO_USERS = [
   { id: "00000000-0000-4000-8000-000000000001", email: "demo@modelify.dev", password: "Modelify-Demo-2026", role: "user", firstName: "Demo", lastName: "User" },
-  { id: "00000000-0000-4000-8000-000000000002", email: "admin@modelify.dev", password: "Modelify-Admin-2026", role: "admin", firstName: "Admin", lastName: "User" },
+  {
+    id: "00000000-0000-4000-8000-000000000002",
+    email: "admin@modelify.dev",
+    password: "Modelify-Admin-2026",
+    role: "admin",
+    firstName: "Admin",
+    lastName: "User",
+  },
 ];
 
 export function seedSql(now = Date.now()) {
@@ -15,11 +22,29 @@ export function seedSql(now = Date.now()) {
     const metadata = JSON.stringify({ first_name: u.firstName, last_name: u.lastName });
     lines.push(
       `INSERT OR IGNORE INTO users (id, email, password_hash, email_confirmed_at, role, metadata, created_at, updated_at) VALUES (${[
-        u.id, u.email, hashSecret(u.password), now, u.role, metadata, now, now,
-      ].map(sqlString).join(", ")});`,
+        u.id,
+        u.email,
+        hashSecret(u.password),
+        now,
+        u.role,
+        metadata,
+        now,
+        now,
+      ]
+        .map(sqlString)
+        .join(", ")});`,
       `INSERT OR IGNORE INTO user_profiles (id, user_id, email, first_name, last_name, timezone, created_at, updated_at) VALUES (${[
-        u.id, u.id, u.email, u.firstName, u.lastName, "UTC", now, now,
-      ].map(sqlString).join(", ")});`,
+        u.id,
+        u.id,
+        u.email,
+        u.firstName,
+        u.lastName,
+        "UTC",
+        now,
+        now,
+      ]
+        .map(sqlString)
+        .join(", ")});`,
     );
   }
   // Two months of usage history for the demo user (so "this month" has a month to compare with) (ids are fixed per seed, so a re-run adds nothing).

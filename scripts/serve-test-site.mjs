@@ -44,7 +44,11 @@ export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state"
   // A Stripe stand-in of its own, wired into the built Workers' secrets (wrangler dev reads them).
   // All local vars are written, not only Stripe's: a build made before .dev.vars existed (a fresh
   // clone running `npm test` first) carries none of them.
-  const standin = await startStripeStandin({ port: 0, webhookUrl: `http://localhost:${port}/api/stripe/webhook`, webhookSecret: LOCAL_STRIPE.STRIPE_WEBHOOK_SECRET });
+  const standin = await startStripeStandin({
+    port: 0,
+    webhookUrl: `http://localhost:${port}/api/stripe/webhook`,
+    webhookSecret: LOCAL_STRIPE.STRIPE_WEBHOOK_SECRET,
+  });
   for (const file of [`${buildDir}/server/.dev.vars`, `${buildDir}/consumer/.dev.vars`]) {
     setDevVars(file, { ...readDevVars(".dev.vars"), ...LOCAL_STRIPE, STRIPE_API_BASE: standin.url });
   }

@@ -80,7 +80,27 @@ export function generateUsage({ userId, days = 30, count = 1200, now = Date.now(
   return rows;
 }
 
-const COLUMNS = ["id", "user_id", "model_name", "model_provider", "request_type", "tokens_used", "tokens_input", "tokens_output", "cost_micros", "request_duration_ms", "success", "error_message", "metadata", "conversation_id", "app_version", "app_instance_id", "occurred_at", "received_at", "ingest_batch"];
+const COLUMNS = [
+  "id",
+  "user_id",
+  "model_name",
+  "model_provider",
+  "request_type",
+  "tokens_used",
+  "tokens_input",
+  "tokens_output",
+  "cost_micros",
+  "request_duration_ms",
+  "success",
+  "error_message",
+  "metadata",
+  "conversation_id",
+  "app_version",
+  "app_instance_id",
+  "occurred_at",
+  "received_at",
+  "ingest_batch",
+];
 
 /** SQL that inserts the rows (a repeat changes nothing) and aggregates exactly the new ones.
  * 100 rows per INSERT keeps each statement under D1's 100 KB statement limit. */

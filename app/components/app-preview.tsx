@@ -31,8 +31,8 @@ export function AppPreview() {
               Review this pull request for security issues and suggest fixes.
             </div>
             <div className="max-w-[85%] rounded-2xl rounded-bl-sm bg-slate-100 px-4 py-3 text-sm text-slate-800">
-              Found 2 issues: the session cookie lacks <code className="rounded bg-white px-1">HttpOnly</code>, and the redirect accepts any URL.
-              Here are patches for both…
+              Found 2 issues: the session cookie lacks <code className="rounded bg-white px-1">HttpOnly</code>, and the redirect accepts any URL. Here are
+              patches for both…
             </div>
             <div className="flex items-center gap-2 rounded-xl border border-slate-200 px-4 py-3 text-sm text-slate-400">
               Ask anything, or pick an agent…

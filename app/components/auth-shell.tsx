@@ -2,7 +2,21 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Card, Logo } from "./ui";
 
-export function AuthShell({ title, subtitle, children, footer, top, wide }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode; top?: ReactNode; wide?: boolean }) {
+export function AuthShell({
+  title,
+  subtitle,
+  children,
+  footer,
+  top,
+  wide,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+  top?: ReactNode;
+  wide?: boolean;
+}) {
   return (
     <main id="main" className="min-h-screen bg-gradient-to-b from-brand-50 via-white to-white px-4 pb-16 pt-24 sm:pt-28">
       <div className={wide ? "mx-auto w-full max-w-xl" : "mx-auto w-full max-w-md"}>

@@ -27,7 +27,19 @@ function plotArea(data: Point[], width: number, height: number) {
 }
 
 /** SVG frame, grid lines and axes around a chart's marks. */
-function ChartFrame({ title, width, height, innerW, innerH, y, x, labels, maxTicks, format, children }: {
+function ChartFrame({
+  title,
+  width,
+  height,
+  innerW,
+  innerH,
+  y,
+  x,
+  labels,
+  maxTicks,
+  format,
+  children,
+}: {
   title: string;
   width: number;
   height: number;
@@ -48,8 +60,22 @@ function ChartFrame({ title, width, height, innerW, innerH, y, x, labels, maxTic
           <line key={t} x1={0} x2={innerW} y1={y(t)} y2={y(t)} className="stroke-slate-100" />
         ))}
         {children}
-        <AxisLeft scale={y} numTicks={4} tickFormat={(v) => format(Number(v))} stroke="transparent" tickStroke="transparent" tickLabelProps={{ className: "fill-slate-500 text-[11px]", textAnchor: "end", dx: -4, dy: 3 }} />
-        <AxisBottom top={innerH} scale={x} tickValues={ticksEvery(labels, maxTicks)} stroke="#e2e8f0" tickStroke="transparent" tickLabelProps={{ className: "fill-slate-500 text-[11px]", textAnchor: "middle" }} />
+        <AxisLeft
+          scale={y}
+          numTicks={4}
+          tickFormat={(v) => format(Number(v))}
+          stroke="transparent"
+          tickStroke="transparent"
+          tickLabelProps={{ className: "fill-slate-500 text-[11px]", textAnchor: "end", dx: -4, dy: 3 }}
+        />
+        <AxisBottom
+          top={innerH}
+          scale={x}
+          tickValues={ticksEvery(labels, maxTicks)}
+          stroke="#e2e8f0"
+          tickStroke="transparent"
+          tickLabelProps={{ className: "fill-slate-500 text-[11px]", textAnchor: "middle" }}
+        />
       </Group>
     </svg>
   );
@@ -97,7 +123,16 @@ export function Ring({ share, label }: { share: number; label: string }) {
   return (
     <svg viewBox="0 0 100 100" className="h-24 w-24 -rotate-90" role="img" aria-label={label}>
       <circle cx="50" cy="50" r="40" fill="none" strokeWidth="10" className="stroke-slate-100" />
-      <circle cx="50" cy="50" r="40" fill="none" strokeWidth="10" strokeLinecap="round" className="stroke-brand-600" strokeDasharray={`${filled} ${circumference}`} />
+      <circle
+        cx="50"
+        cy="50"
+        r="40"
+        fill="none"
+        strokeWidth="10"
+        strokeLinecap="round"
+        className="stroke-brand-600"
+        strokeDasharray={`${filled} ${circumference}`}
+      />
     </svg>
   );
 }

@@ -17,7 +17,14 @@ export function UrlModal({ closeTo, labelledBy, children, wide }: { closeTo: str
   }, [closeTo, navigate]);
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center p-4">
-      <Link to={closeTo} replace preventScrollReset aria-label="Close" tabIndex={-1} className="absolute inset-0 bg-slate-900/50 motion-safe:animate-[fade-in_300ms_ease-out]" />
+      <Link
+        to={closeTo}
+        replace
+        preventScrollReset
+        aria-label="Close"
+        tabIndex={-1}
+        className="absolute inset-0 bg-slate-900/50 motion-safe:animate-[fade-in_300ms_ease-out]"
+      />
       <div
         ref={panel}
         role="dialog"
@@ -25,7 +32,13 @@ export function UrlModal({ closeTo, labelledBy, children, wide }: { closeTo: str
         aria-labelledby={labelledBy}
         className={cx("relative max-h-[90vh] w-full overflow-y-auto rounded-2xl bg-white p-6 shadow-xl sm:p-8", wide ? "max-w-2xl" : "max-w-md")}
       >
-        <Link to={closeTo} replace preventScrollReset aria-label="Close" className="absolute right-4 top-4 rounded-lg p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-800">
+        <Link
+          to={closeTo}
+          replace
+          preventScrollReset
+          aria-label="Close"
+          className="absolute right-4 top-4 rounded-lg p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+        >
           <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
             <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
           </svg>

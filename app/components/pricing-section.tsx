@@ -175,8 +175,8 @@ function TermsModal({ closeTo }: { closeTo: string }) {
           cancellation takes effect at the end of the current billing period. There are no refunds for partial months.
         </p>
         <p>
-          <strong>Model costs are separate.</strong> You use your own API keys and pay each AI provider directly at their prices. Modelify does not resell
-          model access.
+          <strong>Model costs are separate.</strong> You use your own API keys and pay each AI provider directly at their prices. Modelify does not resell model
+          access.
         </p>
         <p>
           <strong>Your data.</strong> Conversations and API keys stay on your device. The desktop app reports usage figures (tokens, cost, duration) to your

@@ -15,17 +15,41 @@ export function SiteFooter() {
         <div>
           <h2 className="text-sm font-semibold text-slate-900">Product</h2>
           <ul className="mt-3 space-y-2 text-sm text-slate-600">
-            <li><Link className="hover:text-slate-900" to="/#features">Features</Link></li>
-            <li><Link className="hover:text-slate-900" to="/pricing">Pricing</Link></li>
-            <li><Link className="hover:text-slate-900" to="/changelog">Changelog</Link></li>
+            <li>
+              <Link className="hover:text-slate-900" to="/#features">
+                Features
+              </Link>
+            </li>
+            <li>
+              <Link className="hover:text-slate-900" to="/pricing">
+                Pricing
+              </Link>
+            </li>
+            <li>
+              <Link className="hover:text-slate-900" to="/changelog">
+                Changelog
+              </Link>
+            </li>
           </ul>
         </div>
         <div>
           <h2 className="text-sm font-semibold text-slate-900">Account</h2>
           <ul className="mt-3 space-y-2 text-sm text-slate-600">
-            <li><Link className="hover:text-slate-900" to="/auth?mode=signin">Sign In</Link></li>
-            <li><Link className="hover:text-slate-900" to="/auth?mode=signup">Create Account</Link></li>
-            <li><Link className="hover:text-slate-900" to="/dashboard">Dashboard</Link></li>
+            <li>
+              <Link className="hover:text-slate-900" to="/auth?mode=signin">
+                Sign In
+              </Link>
+            </li>
+            <li>
+              <Link className="hover:text-slate-900" to="/auth?mode=signup">
+                Create Account
+              </Link>
+            </li>
+            <li>
+              <Link className="hover:text-slate-900" to="/dashboard">
+                Dashboard
+              </Link>
+            </li>
           </ul>
         </div>
       </div>

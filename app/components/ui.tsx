@@ -27,11 +27,12 @@ export function buttonClass(variant: Variant = "primary", size: Size = "md", ext
   return cx(base, variants[variant], sizes[size], extra);
 }
 
-export const Button = forwardRef<HTMLButtonElement, ComponentProps<"button"> & { variant?: Variant; size?: Size }>(
-  function Button({ variant = "primary", size = "md", className, type = "button", ...props }, ref) {
-    return <button ref={ref} type={type} className={buttonClass(variant, size, className)} {...props} />;
-  },
-);
+export const Button = forwardRef<HTMLButtonElement, ComponentProps<"button"> & { variant?: Variant; size?: Size }>(function Button(
+  { variant = "primary", size = "md", className, type = "button", ...props },
+  ref,
+) {
+  return <button ref={ref} type={type} className={buttonClass(variant, size, className)} {...props} />;
+});
 
 export function LinkButton({ variant = "primary", size = "md", className, ...props }: LinkProps & { variant?: Variant; size?: Size }) {
   return <Link className={buttonClass(variant, size, className)} {...props} />;
@@ -42,8 +43,12 @@ export function LinkButton({ variant = "primary", size = "md", className, ...pro
  * JavaScript has loaded, and after it has failed, which is when a reload is asked for.
  */
 export function ReloadLink({ children, className }: { children: ReactNode; className?: string }) {
-  // biome-ignore lint/a11y/useValidAnchor: an empty href is the current address; this link navigates (reloads), it is no button.
-  return <a href="" className={buttonClass("primary", "md", className)}>{children}</a>;
+  return (
+    // biome-ignore lint/a11y/useValidAnchor: an empty href is the current address; this link navigates (reloads), it is no button.
+    <a href="" className={buttonClass("primary", "md", className)}>
+      {children}
+    </a>
+  );
 }
 
 export function Card({ className, ...props }: ComponentProps<"div">) {

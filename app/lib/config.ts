@@ -43,5 +43,6 @@ export function productionRules(env: Deployment & Partial<MailConfig> & Partial<
   for (const key of required) {
     if (!(env as Record<string, unknown>)[key]) ctx.addIssue({ code: "custom", path: [key], message: `${key} is required in production` });
   }
-  if (env.STRIPE_API_BASE) ctx.addIssue({ code: "custom", path: ["STRIPE_API_BASE"], message: "STRIPE_API_BASE (the local stand-in) must not be set in production" });
+  if (env.STRIPE_API_BASE)
+    ctx.addIssue({ code: "custom", path: ["STRIPE_API_BASE"], message: "STRIPE_API_BASE (the local stand-in) must not be set in production" });
 }

@@ -80,7 +80,6 @@ export const REDIRECT_DELAY_MS = {
   phone: 3 * SECOND,
 } as const;
 
-
 export const BUDGET_DEFAULTS = {
   monthlyBudgetUsd: 10,
   dailyBudgetUsd: 0.5,

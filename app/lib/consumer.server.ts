@@ -62,10 +62,18 @@ export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<u
  * breaks a foreign key), each report is tried alone, so one poison message is retried and
  * dead-lettered by itself while the rest of the batch is kept.
  */
-async function handleUsage(deps: ConsumerDeps, usage: Array<{ message: Message<unknown>; item: UsageItem }>, secure: Array<{ message: Message<unknown>; item: SecureItem }>) {
+async function handleUsage(
+  deps: ConsumerDeps,
+  usage: Array<{ message: Message<unknown>; item: UsageItem }>,
+  secure: Array<{ message: Message<unknown>; item: SecureItem }>,
+) {
   if (usage.length === 0 && secure.length === 0) return;
   try {
-    await writeUsage(deps.db, usage.map((u) => u.item), secure.map((s) => s.item));
+    await writeUsage(
+      deps.db,
+      usage.map((u) => u.item),
+      secure.map((s) => s.item),
+    );
     for (const { message } of [...usage, ...secure]) message.ack();
   } catch (error) {
     console.error(JSON.stringify({ event: "usage_batch_failed", size: usage.length + secure.length, error: String(error) }));

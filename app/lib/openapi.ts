@@ -12,7 +12,10 @@ const errorBody = z.object({ error: z.string() });
 const tokensBody = z.object({
   token_type: z.literal("Bearer"),
   access_token: z.string().meta({ description: `JWT, valid ${SESSION.accessTokenTtlMs / 60_000} minutes` }),
-  expires_in: z.number().int().meta({ example: SESSION.accessTokenTtlMs / 1000 }),
+  expires_in: z
+    .number()
+    .int()
+    .meta({ example: SESSION.accessTokenTtlMs / 1000 }),
   refresh_token: z.string().meta({ description: "Single use: each refresh returns a new one" }),
   user: z.object({ id: z.string(), email: z.string() }),
 });
@@ -29,7 +32,8 @@ function schemaOf(schema: z.ZodType, io: "input" | "output") {
   return json;
 }
 const request = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema: schemaOf(schema, "input") } } });
-const body = (description: string, schema?: z.ZodType) => (schema ? { description, content: { "application/json": { schema: schemaOf(schema, "output") } } } : { description });
+const body = (description: string, schema?: z.ZodType) =>
+  schema ? { description, content: { "application/json": { schema: schemaOf(schema, "output") } } } : { description };
 
 export function buildOpenApi() {
   const report = usageReportSchema();

@@ -13,7 +13,11 @@ export const mailMessageSchema = z.object({
   links: z.array(z.url()).max(10),
 });
 
-const stripeId = z.string().min(3).max(255).regex(/^[A-Za-z0-9_]+$/);
+const stripeId = z
+  .string()
+  .min(3)
+  .max(255)
+  .regex(/^[A-Za-z0-9_]+$/);
 
 // A verified Stripe webhook: the event id (deduplication) and what it is about. The consumer
 // re-reads the subscription from Stripe rather than trusting the event's copy of it.
@@ -42,7 +46,10 @@ export const secureUsageMessageSchema = z.object({
 });
 
 // The forms' rule (spec: an address contains @), so every accepted form is a valid message.
-const accountEmail = z.string().max(254).regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u);
+const accountEmail = z
+  .string()
+  .max(254)
+  .regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u);
 const hexDigest = z.string().regex(/^[0-9a-f]{64}$/);
 const passwordHash = z.string().regex(/^pbkdf2_sha256\$\d{1,6}\$[A-Za-z0-9_-]{1,64}\$[A-Za-z0-9_-]{1,128}$/);
 

@@ -17,9 +17,7 @@ export function countsAsActive(sub: SubscriptionLike | null | undefined, now = D
 /** Plan from subscription: trial or active gives the paid plan, anything else free. */
 export function planFor(sub: SubscriptionLike | null | undefined) {
   const paid = sub?.status === "trial" || sub?.status === "active";
-  return paid
-    ? { planName: "paid" as const, planPrice: PLAN.priceUsd }
-    : { planName: "free" as const, planPrice: 0 };
+  return paid ? { planName: "paid" as const, planPrice: PLAN.priceUsd } : { planName: "free" as const, planPrice: 0 };
 }
 
 /** The overview card's label: Active, Trial, the capitalised other status, or Inactive. */

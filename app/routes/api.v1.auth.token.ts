@@ -5,7 +5,6 @@ import { apiTokenRequestSchema } from "~/lib/auth/validation";
 import { app } from "~/server/context";
 import { jsonError, methodNotAllowed, postOnly, readJson } from "~/server/http";
 
-
 export const loader = postOnly;
 
 export async function action({ request, context }: Route.ActionArgs) {

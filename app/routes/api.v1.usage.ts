@@ -28,7 +28,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const reports = "reports" in parsed.data ? parsed.data.reports : [parsed.data];
   const receivedAt = Date.now();
-  const messages: UsageMessage[] = reports.map((r) => ({ type: "usage.report", userId: user.id, receivedAt, report: { ...r, occurred_at: r.occurred_at ?? receivedAt } }));
+  const messages: UsageMessage[] = reports.map((r) => ({
+    type: "usage.report",
+    userId: user.id,
+    receivedAt,
+    report: { ...r, occurred_at: r.occurred_at ?? receivedAt },
+  }));
   await enqueueAll(ctx.queue, messages);
   return Response.json({ accepted: reports.length }, { status: 202 });
 }

@@ -11,7 +11,6 @@ import { app } from "~/server/context";
 import { headersWithCookies, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
 import { formErrorResult, readForm } from "~/server/http";
 
-
 export type AuthSuccess =
   | { kind: "signin"; destination: "/pricing" | "/dashboard"; returning: boolean }
   | { kind: "signup" }
@@ -20,7 +19,6 @@ export type AuthSuccess =
 export type AuthActionData = { result: SubmissionResult<string[]>; success?: AuthSuccess };
 
 const reply = (body: AuthActionData, init?: ResponseInit) => data<AuthActionData>(body, init);
-
 
 /** Where a signed-in user goes: /pricing when they came to subscribe, else the dashboard. */
 export function destinationFor(url: URL): "/pricing" | "/dashboard" {

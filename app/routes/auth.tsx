@@ -125,7 +125,9 @@ function SuccessBlock({ message }: { message: string }) {
   return (
     <div className="flex flex-col items-center text-center" role="status">
       <div className="flex h-12 w-12 items-center justify-center rounded-full bg-emerald-50 text-emerald-600" aria-hidden="true">
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2.5"><path d="m5 13 4 4L19 7" strokeLinecap="round" strokeLinejoin="round" /></svg>
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2.5">
+          <path d="m5 13 4 4L19 7" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
       </div>
       <p className="mt-4 text-sm leading-6 text-slate-700">{message}</p>
     </div>
@@ -134,7 +136,14 @@ function SuccessBlock({ message }: { message: string }) {
 
 function AlreadySignedIn({ email }: { email: string }) {
   return (
-    <AuthShell title="Already Signed In" subtitle={<>You are signed in as <strong className="text-slate-900">{email}</strong>.</>}>
+    <AuthShell
+      title="Already Signed In"
+      subtitle={
+        <>
+          You are signed in as <strong className="text-slate-900">{email}</strong>.
+        </>
+      }
+    >
       <div className="space-y-3">
         <Form method="post" action="/auth/sign-out">
           <input type="hidden" name="redirectTo" value="/auth?mode=signup" />
@@ -283,7 +292,12 @@ function SignUpForm() {
         <Input {...getInputProps(fields.phoneNumber, { type: "tel" })} autoComplete="tel" placeholder="+1 555 123 4567" />
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label="Security question" htmlFor={fields.securityQuestion.id} errorId={fields.securityQuestion.errorId} errors={fields.securityQuestion.errors}>
+        <FormField
+          label="Security question"
+          htmlFor={fields.securityQuestion.id}
+          errorId={fields.securityQuestion.errorId}
+          errors={fields.securityQuestion.errors}
+        >
           <select {...getSelectProps(fields.securityQuestion)} className={inputClass}>
             <option value="">Select a security question</option>
             {SECURITY_QUESTIONS.map((q) => (
@@ -298,11 +312,7 @@ function SignUpForm() {
         </FormField>
       </div>
       <FormField label="Password" htmlFor={fields.password.id} errorId={fields.password.errorId} errors={fields.password.errors}>
-        <Input
-          {...getInputProps(fields.password, { type: "password" })}
-          autoComplete="new-password"
-          onInput={(e) => setPassword(e.currentTarget.value)}
-        />
+        <Input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" onInput={(e) => setPassword(e.currentTarget.value)} />
         <PasswordStrengthMeter password={password} />
       </FormField>
       <FormField label="Confirm password" htmlFor={fields.confirmPassword.id} errorId={fields.confirmPassword.errorId} errors={fields.confirmPassword.errors}>
@@ -312,4 +322,3 @@ function SignUpForm() {
     </Form>
   );
 }
-

@@ -23,7 +23,10 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
         </div>
         <h1 className="mt-8 text-2xl font-bold text-slate-900">Outbox</h1>
         <p className="mt-1 text-sm text-slate-600">
-          No mail provider is configured, so e-mails are stored here instead of being sent. JSON: <a className="text-brand-700 underline" href="/dev/outbox.json">/dev/outbox.json</a>
+          No mail provider is configured, so e-mails are stored here instead of being sent. JSON:{" "}
+          <a className="text-brand-700 underline" href="/dev/outbox.json">
+            /dev/outbox.json
+          </a>
         </p>
         {loaderData.messages.length === 0 ? (
           <Card className="mt-6 p-8 text-center text-sm text-slate-600">No messages yet.</Card>

@@ -15,12 +15,36 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 const FEATURES = [
-  { title: "120+ Specialized Agents", text: "Research, code review, writing, data analysis and more: agents tuned for the job, ready in one click.", icon: "M12 3l2.5 5 5.5.8-4 3.9.9 5.5L12 15.6 7.1 18.2l.9-5.5-4-3.9 5.5-.8z" },
-  { title: "Cross-Model Compatibility", text: "160+ models from 12+ providers, cloud and local. Switch models mid-conversation and compare answers.", icon: "M4 7h10M4 12h16M4 17h10M17 5l3 2-3 2M17 15l3 2-3 2" },
-  { title: "Your API Keys", text: "Bring your own provider keys. You pay providers directly at their prices, with no mark-up from us.", icon: "M15 7a4 4 0 1 1-3.9 4.9L4 19v-3h3v-3h3l1.1-1.1A4 4 0 0 1 15 7Z" },
-  { title: "Persistent History", text: "Every conversation is saved and searchable on your device, across models and agents.", icon: "M12 8v4l3 2M4 12a8 8 0 1 0 2.3-5.7M4 4v4h4" },
-  { title: "Lightning Fast", text: "A native desktop app that streams responses as they are generated, without a browser in the way.", icon: "M13 3 4 14h7l-1 7 9-11h-7z" },
-  { title: "Privacy First", text: "Conversations and keys stay on your machine. Keys are encrypted at rest with AES-256-GCM.", icon: "M12 3l8 3v6c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V6z" },
+  {
+    title: "120+ Specialized Agents",
+    text: "Research, code review, writing, data analysis and more: agents tuned for the job, ready in one click.",
+    icon: "M12 3l2.5 5 5.5.8-4 3.9.9 5.5L12 15.6 7.1 18.2l.9-5.5-4-3.9 5.5-.8z",
+  },
+  {
+    title: "Cross-Model Compatibility",
+    text: "160+ models from 12+ providers, cloud and local. Switch models mid-conversation and compare answers.",
+    icon: "M4 7h10M4 12h16M4 17h10M17 5l3 2-3 2M17 15l3 2-3 2",
+  },
+  {
+    title: "Your API Keys",
+    text: "Bring your own provider keys. You pay providers directly at their prices, with no mark-up from us.",
+    icon: "M15 7a4 4 0 1 1-3.9 4.9L4 19v-3h3v-3h3l1.1-1.1A4 4 0 0 1 15 7Z",
+  },
+  {
+    title: "Persistent History",
+    text: "Every conversation is saved and searchable on your device, across models and agents.",
+    icon: "M12 8v4l3 2M4 12a8 8 0 1 0 2.3-5.7M4 4v4h4",
+  },
+  {
+    title: "Lightning Fast",
+    text: "A native desktop app that streams responses as they are generated, without a browser in the way.",
+    icon: "M13 3 4 14h7l-1 7 9-11h-7z",
+  },
+  {
+    title: "Privacy First",
+    text: "Conversations and keys stay on your machine. Keys are encrypted at rest with AES-256-GCM.",
+    icon: "M12 3l8 3v6c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V6z",
+  },
 ];
 
 export default function Home({ loaderData }: Route.ComponentProps) {
@@ -38,15 +62,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               Build Your Business with <span className="text-brand-600">Smart AI Solutions</span>
             </h1>
             <p className="mx-auto mt-6 max-w-2xl text-lg leading-8 text-slate-600">
-              Modelify puts 160+ AI models and 120+ specialised agents in one desktop app. Bring your own API keys, keep your data on your device, and get
-              work done faster.
+              Modelify puts 160+ AI models and 120+ specialised agents in one desktop app. Bring your own API keys, keep your data on your device, and get work
+              done faster.
             </p>
             <div className="mt-10 flex flex-col items-center justify-center gap-3 sm:flex-row">
               <LinkButton to={cta.to} size="lg" className="w-full sm:w-auto" data-testid="hero-cta">
                 {cta.label}
               </LinkButton>
               <LinkButton to="#preview" variant="secondary" size="lg" className="w-full sm:w-auto">
-                <svg viewBox="0 0 24 24" className="h-5 w-5" fill="currentColor" aria-hidden="true"><path d="M8 5v14l11-7z" /></svg>
+                <svg viewBox="0 0 24 24" className="h-5 w-5" fill="currentColor" aria-hidden="true">
+                  <path d="M8 5v14l11-7z" />
+                </svg>
                 Watch Demo
               </LinkButton>
             </div>
@@ -67,7 +93,16 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               {FEATURES.map((f) => (
                 <div key={f.title} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition-shadow hover:shadow-md">
                   <span className="flex h-11 w-11 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
-                    <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+                    <svg
+                      viewBox="0 0 24 24"
+                      className="h-6 w-6"
+                      fill="none"
+                      stroke="currentColor"
+                      strokeWidth="1.8"
+                      strokeLinecap="round"
+                      strokeLinejoin="round"
+                      aria-hidden="true"
+                    >
                       <path d={f.icon} />
                     </svg>
                   </span>

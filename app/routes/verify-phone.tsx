@@ -16,7 +16,12 @@ export const meta = () => [{ title: "Verify Phone | Modelify" }];
 
 const paramsSchema = z.object({
   code: z.string().regex(/^\d{6}$/),
-  phone: z.string().trim().min(10).max(32).regex(/^\+?[0-9 ().-]+$/),
+  phone: z
+    .string()
+    .trim()
+    .min(10)
+    .max(32)
+    .regex(/^\+?[0-9 ().-]+$/),
 });
 
 export function loader({ request }: Route.LoaderArgs) {
@@ -101,7 +106,10 @@ export default function VerifyPhone({ loaderData, actionData }: Route.ComponentP
         </ul>
         <div className="mt-6 grid gap-3 sm:grid-cols-2">
           <ReloadLink>Try Again</ReloadLink>
-          <Link to="/dashboard" className="inline-flex items-center justify-center rounded-lg border border-slate-300 px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50">
+          <Link
+            to="/dashboard"
+            className="inline-flex items-center justify-center rounded-lg border border-slate-300 px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50"
+          >
             Back to App
           </Link>
         </div>

@@ -1,14 +1,7 @@
 // Who is asking: browser sessions from cookies (resolved once per request by the web layout's
 // middleware) and desktop tokens from the Authorization header.
 import { redirect, type RouterContextProvider } from "react-router";
-import {
-  activityUpdateDue,
-  authenticateAccessToken,
-  refreshSession,
-  touchActivity,
-  type AuthState,
-  type SessionUser,
-} from "~/lib/auth/session.server";
+import { activityUpdateDue, authenticateAccessToken, refreshSession, touchActivity, type AuthState, type SessionUser } from "~/lib/auth/session.server";
 import { authContext, type AppContext } from "./context";
 import { accessCookie, clearSessionCookies, readCookie, refreshCookie, sessionCookies } from "./cookies";
 import { jsonError } from "./http";

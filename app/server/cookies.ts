@@ -24,7 +24,10 @@ export async function readCookie(cookie: Cookie, request: Request): Promise<stri
 }
 
 export function setCookie(cookie: Cookie, url: URL, value: string, maxAgeSeconds?: number): Promise<string> {
-  return cookie.serialize(value, { secure: url.protocol === "https:", ...(maxAgeSeconds === undefined ? {} : { maxAge: Math.max(0, Math.floor(maxAgeSeconds)) }) });
+  return cookie.serialize(value, {
+    secure: url.protocol === "https:",
+    ...(maxAgeSeconds === undefined ? {} : { maxAge: Math.max(0, Math.floor(maxAgeSeconds)) }),
+  });
 }
 
 export function clearCookie(cookie: Cookie, url: URL): Promise<string> {
@@ -49,11 +52,13 @@ export async function sessionCookies(
 }
 
 /** A new sign-in: the session's cookies and the "signed in before" marker. */
-export async function signedInCookies(url: URL, tokens: { accessToken: string; accessExpiresAt: number; refreshToken: string; refreshExpiresAt: number }): Promise<string[]> {
+export async function signedInCookies(
+  url: URL,
+  tokens: { accessToken: string; accessExpiresAt: number; refreshToken: string; refreshExpiresAt: number },
+): Promise<string[]> {
   return [...(await sessionCookies(url, tokens)), await setCookie(returningCookie, url, "1")];
 }
 
 export async function clearSessionCookies(url: URL): Promise<string[]> {
   return [await clearCookie(accessCookie, url), await clearCookie(refreshCookie, url)];
 }
-

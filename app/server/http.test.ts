@@ -8,7 +8,16 @@ describe("redirect targets", () => {
     expect(safeRedirectPath("https://evil.example")).toBe("/");
     expect(safeRedirectPath("/\\evil.example")).toBe("/");
     expect(safeRedirectPath(undefined)).toBe("/");
-    for (const evil of ["/\t/evil.example", "/\n/evil.example", "/\r/evil.example", "/ /evil.example", "/\u00a0/evil.example", "/\\/evil.example", "/\u0000/evil.example", "///evil.example"]) {
+    for (const evil of [
+      "/\t/evil.example",
+      "/\n/evil.example",
+      "/\r/evil.example",
+      "/ /evil.example",
+      "/\u00a0/evil.example",
+      "/\\/evil.example",
+      "/\u0000/evil.example",
+      "///evil.example",
+    ]) {
       expect(safeRedirectPath(evil), JSON.stringify(evil)).toBe("/");
     }
     expect(safeRedirectPath("/dashboard?tab=billing#top")).toBe("/dashboard?tab=billing#top");

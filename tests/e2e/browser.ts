@@ -4,7 +4,15 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 
 /** The flags this machine's Chromium needs (no GPU, no sandbox in containers, no background traffic). */
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** The built site under test (set by tests/e2e/global-setup.ts). */
 export const baseUrl = () => process.env.BASE_URL ?? "http://localhost:8787";

@@ -79,8 +79,12 @@ test("two browsers of one account checking out side by side end with one subscri
 
   const stripe = process.env.STRIPE_URL!;
   const auth = { Authorization: "Bearer sk_test_local_modelify" };
-  const customers = (await (await fetch(`${stripe}/v1/customers?email=${encodeURIComponent(email)}`, { headers: auth })).json()) as { data: Array<{ id: string }> };
+  const customers = (await (await fetch(`${stripe}/v1/customers?email=${encodeURIComponent(email)}`, { headers: auth })).json()) as {
+    data: Array<{ id: string }>;
+  };
   expect(customers.data).toHaveLength(1);
-  const subs = (await (await fetch(`${stripe}/v1/subscriptions?customer=${customers.data[0]!.id}&status=all`, { headers: auth })).json()) as { data: Array<{ status: string }> };
+  const subs = (await (await fetch(`${stripe}/v1/subscriptions?customer=${customers.data[0]!.id}&status=all`, { headers: auth })).json()) as {
+    data: Array<{ status: string }>;
+  };
   expect(subs.data.map((s) => s.status)).toEqual(["trialing"]);
 });

@@ -104,8 +104,20 @@ const ROUTES: RouteSpec[] = [
     crossSiteFields: { intent: "forgot-password", email: DEMO.email },
   },
   { name: "/auth no intent", path: "/auth", body: "form", methods: PAGE, fields: { email: NOBODY, password: "Not-The-Password-1" } },
-  { name: "/auth/callback", path: "/auth/callback?type=signup&token=corpus", body: "form", methods: PAGE, fields: { token: "corpus-not-a-token", password: "Not-The-Password-1" } },
-  { name: "/auth/reset-password", path: "/auth/reset-password", body: "form", methods: PAGE, fields: { password: "Sunny-Day-42", confirmPassword: "Sunny-Day-43" } },
+  {
+    name: "/auth/callback",
+    path: "/auth/callback?type=signup&token=corpus",
+    body: "form",
+    methods: PAGE,
+    fields: { token: "corpus-not-a-token", password: "Not-The-Password-1" },
+  },
+  {
+    name: "/auth/reset-password",
+    path: "/auth/reset-password",
+    body: "form",
+    methods: PAGE,
+    fields: { password: "Sunny-Day-42", confirmPassword: "Sunny-Day-43" },
+  },
   { name: "/auth/sign-out", path: "/auth/sign-out", body: "form", methods: PAGE, fields: { redirectTo: "//evil.example/" } },
   { name: "/billing/checkout", path: "/billing/checkout", body: "none", methods: ["POST"], fields: { plan: "pro" } },
   { name: "/billing/portal", path: "/billing/portal", body: "none", methods: PAGE, fields: { returnTo: "/dashboard" } },
@@ -127,7 +139,14 @@ const ROUTES: RouteSpec[] = [
     // when a lying Content-Length cuts the body in half (missing amounts would count as 0).
     fields: { monthlyBudget: "-5", dailyBudget: "-1", intent: "save-budget", alertThreshold: "3" },
   },
-  { name: "/verify-phone", path: "/verify-phone?code=123456&phone=5551234567", body: "form", methods: PAGE, signedIn: "cookie", fields: { code: "12345", phone: "12" } },
+  {
+    name: "/verify-phone",
+    path: "/verify-phone?code=123456&phone=5551234567",
+    body: "form",
+    methods: PAGE,
+    signedIn: "cookie",
+    fields: { code: "12345", phone: "12" },
+  },
   { name: "/dev/outbox", path: "/dev/outbox", body: "none", methods: READ, loopback: true, fields: {} },
   { name: "/dev/outbox.json", path: "/dev/outbox.json?to=demo%40modelify.dev", body: "none", methods: READ, loopback: true, fields: {} },
   { name: "/dashboard/usage.csv", path: "/dashboard/usage.csv", body: "none", methods: READ, fields: {} },
@@ -145,7 +164,14 @@ const ROUTES: RouteSpec[] = [
   { name: "/api/v1/me", path: "/api/v1/me", body: "none", methods: READ, fields: {} },
   // A strict schema: the extra key keeps every variant invalid, so nothing is enqueued.
   { name: "/api/v1/usage", path: "/api/v1/usage", body: "json", methods: API_POST, signedIn: "bearer", fields: { ...usageReport(), corpus_extra_key: true } },
-  { name: "/api/v1/usage/secure-report", path: "/api/v1/usage/secure-report", body: "json", methods: API_POST, signedIn: "bearer", fields: { ...secureReport(), corpus_extra_key: true } },
+  {
+    name: "/api/v1/usage/secure-report",
+    path: "/api/v1/usage/secure-report",
+    body: "json",
+    methods: API_POST,
+    signedIn: "bearer",
+    fields: { ...secureReport(), corpus_extra_key: true },
+  },
   { name: "/api/v1/health", path: "/api/v1/health", body: "none", methods: READ, fields: {} },
   { name: "/api/v1/openapi.json", path: "/api/v1/openapi.json", body: "none", methods: READ, fields: {} },
   {
@@ -354,7 +380,20 @@ function rawRequest(ctx: Ctx, method: string, head: string[], body: Buffer | str
   const extra = Object.entries({ ...ctx.route.headers, ...credentials(ctx) }).map(([k, v]) => `${k}: ${v}`);
   return (host, ip) =>
     Buffer.concat([
-      Buffer.from([`${method} ${ctx.route.path} HTTP/1.1`, `Host: ${host}`, "Connection: close", `Origin: ${BASE.origin}`, `CF-Connecting-IP: ${ip}`, ...extra, ...head, "", ""].join("\r\n"), "latin1"),
+      Buffer.from(
+        [
+          `${method} ${ctx.route.path} HTTP/1.1`,
+          `Host: ${host}`,
+          "Connection: close",
+          `Origin: ${BASE.origin}`,
+          `CF-Connecting-IP: ${ip}`,
+          ...extra,
+          ...head,
+          "",
+          "",
+        ].join("\r\n"),
+        "latin1",
+      ),
       typeof body === "string" ? Buffer.from(body, "latin1") : body,
     ]);
 }
@@ -385,7 +424,10 @@ const GROUPS: Record<string, (route: RouteSpec) => Variant[]> = {
   "content type": () => [
     { name: "no Content-Type", build: (ctx) => post(ctx, null, natural(ctx.route).body) },
     { name: "text/plain", build: (ctx) => post(ctx, "text/plain", natural(ctx.route).body) },
-    { name: "application/xml", build: (ctx) => post(ctx, "application/xml", Buffer.from('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>')) },
+    {
+      name: "application/xml",
+      build: (ctx) => post(ctx, "application/xml", Buffer.from('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>')),
+    },
     { name: "application/octet-stream", build: (ctx) => post(ctx, "application/octet-stream", randomBytes(1024)) },
     { name: "a form labelled as JSON", build: (ctx) => post(ctx, JSON_TYPE, formBody(ctx.route.fields)) },
     { name: "JSON labelled as a form", build: (ctx) => post(ctx, FORM, jsonBody(ctx.route.fields)) },
@@ -429,24 +471,34 @@ const GROUPS: Record<string, (route: RouteSpec) => Variant[]> = {
     }
     if (route.body === "form") {
       return keys.flatMap((key) =>
-        FORM_VALUES.map(([what, encode]) => ({ name: `${key}: ${what}`, build: (ctx: Ctx) => post(ctx, FORM, Buffer.from(withoutField(route.fields, key) + encode(key))) })),
+        FORM_VALUES.map(([what, encode]) => ({
+          name: `${key}: ${what}`,
+          build: (ctx: Ctx) => post(ctx, FORM, Buffer.from(withoutField(route.fields, key) + encode(key))),
+        })),
       );
     }
     return [];
   },
 
   "huge body": () => [
-    { name: "2 MB in the route's encoding", build: (ctx) => {
-      const { type } = natural(ctx.route);
-      const body = type === FORM ? Buffer.from(`${formBody(ctx.route.fields)}&pad=${HUGE_FORM_TAIL}`) : jsonBody({ ...ctx.route.fields, pad: HUGE_FORM_TAIL });
-      return post(ctx, type, body);
-    } },
+    {
+      name: "2 MB in the route's encoding",
+      build: (ctx) => {
+        const { type } = natural(ctx.route);
+        const body =
+          type === FORM ? Buffer.from(`${formBody(ctx.route.fields)}&pad=${HUGE_FORM_TAIL}`) : jsonBody({ ...ctx.route.fields, pad: HUGE_FORM_TAIL });
+        return post(ctx, type, body);
+      },
+    },
     { name: "3 MB of binary", build: (ctx) => post(ctx, "application/octet-stream", HUGE_BINARY) },
     { name: "2 MB of '[' (1M-deep JSON)", build: (ctx) => post(ctx, JSON_TYPE, Buffer.from("[".repeat(2 * MB))) },
   ],
 
   "body never read": (route) => [
-    { name: "GET with a 64 KB body", build: () => ({ method: "GET", path: route.path, headers: { "Content-Type": JSON_TYPE }, body: Buffer.from(repeatTo('{"a":1}', 64 * 1024)) }) },
+    {
+      name: "GET with a 64 KB body",
+      build: () => ({ method: "GET", path: route.path, headers: { "Content-Type": JSON_TYPE }, body: Buffer.from(repeatTo('{"a":1}', 64 * 1024)) }),
+    },
     { name: "DELETE with a 64 KB body", build: (ctx) => post(ctx, FORM, Buffer.from(repeatTo("a=1&", 64 * 1024)), {}, "DELETE") },
     { name: "OPTIONS with a body", build: (ctx) => post(ctx, JSON_TYPE, jsonBody(route.fields), {}, "OPTIONS") },
   ],
@@ -455,10 +507,36 @@ const GROUPS: Record<string, (route: RouteSpec) => Variant[]> = {
   framing: (route) => {
     const reads = route.body !== "none";
     const list: Variant[] = [
-      { name: "chunked, well formed", build: (ctx) => { const { type, body } = natural(ctx.route); return raw(ctx, [`Content-Type: ${type}`, "Transfer-Encoding: chunked"], chunked([body.toString("latin1")])); } },
-      { name: "chunked, one byte per chunk", build: (ctx) => { const { type, body } = natural(ctx.route); return raw(ctx, [`Content-Type: ${type}`, "Transfer-Encoding: chunked"], chunked([...body.toString("latin1")])); } },
-      { name: "chunked, never finished", build: (ctx) => { const { type, body } = natural(ctx.route); return raw(ctx, [`Content-Type: ${type}`, "Transfer-Encoding: chunked"], `${body.length.toString(16)}\r\n${body.toString("latin1")}\r\n`, { mayHang: true }); } },
-      { name: "Content-Length larger than sent", build: (ctx) => { const { type, body } = natural(ctx.route); return raw(ctx, [`Content-Type: ${type}`, `Content-Length: ${body.length + 1000}`], body, { mayHang: true }); } },
+      {
+        name: "chunked, well formed",
+        build: (ctx) => {
+          const { type, body } = natural(ctx.route);
+          return raw(ctx, [`Content-Type: ${type}`, "Transfer-Encoding: chunked"], chunked([body.toString("latin1")]));
+        },
+      },
+      {
+        name: "chunked, one byte per chunk",
+        build: (ctx) => {
+          const { type, body } = natural(ctx.route);
+          return raw(ctx, [`Content-Type: ${type}`, "Transfer-Encoding: chunked"], chunked([...body.toString("latin1")]));
+        },
+      },
+      {
+        name: "chunked, never finished",
+        build: (ctx) => {
+          const { type, body } = natural(ctx.route);
+          return raw(ctx, [`Content-Type: ${type}`, "Transfer-Encoding: chunked"], `${body.length.toString(16)}\r\n${body.toString("latin1")}\r\n`, {
+            mayHang: true,
+          });
+        },
+      },
+      {
+        name: "Content-Length larger than sent",
+        build: (ctx) => {
+          const { type, body } = natural(ctx.route);
+          return raw(ctx, [`Content-Type: ${type}`, `Content-Length: ${body.length + 1000}`], body, { mayHang: true });
+        },
+      },
       {
         name: "Content-Length smaller than sent",
         build: (ctx) => {
@@ -468,14 +546,46 @@ const GROUPS: Record<string, (route: RouteSpec) => Variant[]> = {
           return raw(ctx, [`Content-Type: ${type}`, `Content-Length: ${body.length >> 1}`], body);
         },
       },
-      { name: "Content-Length and chunked", build: (ctx) => { const { type, body } = natural(ctx.route); return raw(ctx, [`Content-Type: ${type}`, "Content-Length: 4", "Transfer-Encoding: chunked"], chunked([body.toString("latin1")])); } },
+      {
+        name: "Content-Length and chunked",
+        build: (ctx) => {
+          const { type, body } = natural(ctx.route);
+          return raw(ctx, [`Content-Type: ${type}`, "Content-Length: 4", "Transfer-Encoding: chunked"], chunked([body.toString("latin1")]));
+        },
+      },
       { name: "Content-Length not a number", build: (ctx) => raw(ctx, [`Content-Type: ${natural(ctx.route).type}`, "Content-Length: 12abc"], "intent=x&a=b") },
       { name: "Content-Length negative", build: (ctx) => raw(ctx, [`Content-Type: ${natural(ctx.route).type}`, "Content-Length: -5"], "{}") },
-      { name: "two different Content-Lengths", build: (ctx) => raw(ctx, [`Content-Type: ${natural(ctx.route).type}`, "Content-Length: 2", "Content-Length: 3"], "{}") },
-      { name: "chunk size not hex", build: (ctx) => raw(ctx, [`Content-Type: ${natural(ctx.route).type}`, "Transfer-Encoding: chunked"], "zz\r\nabc\r\n0\r\n\r\n") },
-      { name: "chunk shorter than its size", build: (ctx) => raw(ctx, [`Content-Type: ${natural(ctx.route).type}`, "Transfer-Encoding: chunked"], "5\r\n{}\r\n0\r\n\r\n") },
-      { name: "NUL and control bytes in a header", build: (ctx) => raw(ctx, [`Content-Type: ${natural(ctx.route).type}`, "Content-Length: 2", "Cookie: mfy_access=a\u0000b\u0001c; mfy_refresh=\u00ff\u00fe"], "{}") },
-      { name: "raw UTF-8 in a header", build: (ctx) => raw(ctx, [`Content-Type: ${natural(ctx.route).type}`, "Content-Length: 2", `Cookie: mfy_access=${Buffer.from("ü👩‍💻").toString("latin1")}`, `X-Name: ${Buffer.from(UNICODE).toString("latin1")}`], "{}") },
+      {
+        name: "two different Content-Lengths",
+        build: (ctx) => raw(ctx, [`Content-Type: ${natural(ctx.route).type}`, "Content-Length: 2", "Content-Length: 3"], "{}"),
+      },
+      {
+        name: "chunk size not hex",
+        build: (ctx) => raw(ctx, [`Content-Type: ${natural(ctx.route).type}`, "Transfer-Encoding: chunked"], "zz\r\nabc\r\n0\r\n\r\n"),
+      },
+      {
+        name: "chunk shorter than its size",
+        build: (ctx) => raw(ctx, [`Content-Type: ${natural(ctx.route).type}`, "Transfer-Encoding: chunked"], "5\r\n{}\r\n0\r\n\r\n"),
+      },
+      {
+        name: "NUL and control bytes in a header",
+        build: (ctx) =>
+          raw(ctx, [`Content-Type: ${natural(ctx.route).type}`, "Content-Length: 2", "Cookie: mfy_access=a\u0000b\u0001c; mfy_refresh=\u00ff\u00fe"], "{}"),
+      },
+      {
+        name: "raw UTF-8 in a header",
+        build: (ctx) =>
+          raw(
+            ctx,
+            [
+              `Content-Type: ${natural(ctx.route).type}`,
+              "Content-Length: 2",
+              `Cookie: mfy_access=${Buffer.from("ü👩‍💻").toString("latin1")}`,
+              `X-Name: ${Buffer.from(UNICODE).toString("latin1")}`,
+            ],
+            "{}",
+          ),
+      },
       { name: "folded header line", build: (ctx) => raw(ctx, [`Content-Type: ${natural(ctx.route).type}`, "Content-Length: 2", "X-Folded: a", "  b"], "{}") },
     ];
     return reads ? list : list.filter((v) => !v.name.startsWith("chunked,") || v.name === "chunked, well formed");
@@ -491,7 +601,11 @@ const GROUPS: Record<string, (route: RouteSpec) => Variant[]> = {
       { name: "JWT for a session that does not exist", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${cookieValue(unknownSession(ctx.session))}` }) },
       { name: "JWT naming another user", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${cookieValue(otherUser(ctx.session))}` }) },
       { name: "random mfy_refresh", build: (ctx) => ordinary(ctx, { Cookie: `mfy_refresh=${cookieValue(randomBytes(32).toString("base64url"))}` }) },
-      { name: "forged access with a random refresh", build: (ctx) => ordinary(ctx, { Cookie: `mfy_access=${cookieValue(forgedWrongKey(ctx.session))}; mfy_refresh=${cookieValue(randomBytes(400).toString("hex"))}` }) },
+      {
+        name: "forged access with a random refresh",
+        build: (ctx) =>
+          ordinary(ctx, { Cookie: `mfy_access=${cookieValue(forgedWrongKey(ctx.session))}; mfy_refresh=${cookieValue(randomBytes(400).toString("hex"))}` }),
+      },
     ];
     // The API never reads cookies: two are enough there.
     return isApi(route) ? list.filter((v) => v.name.startsWith("huge") || v.name.startsWith("forged JWT")) : list;
@@ -501,14 +615,20 @@ const GROUPS: Record<string, (route: RouteSpec) => Variant[]> = {
     const list: Variant[] = [
       { name: "empty", build: (ctx) => ordinary(ctx, { Authorization: "Bearer " }) },
       { name: "malformed", build: (ctx) => ordinary(ctx, { Authorization: "Bearer !!not a token!!" }) },
-      { name: "Basic credentials", build: (ctx) => ordinary(ctx, { Authorization: `Basic ${Buffer.from(`${ADMIN.email}:${ADMIN.password}`).toString("base64")}` }) },
+      {
+        name: "Basic credentials",
+        build: (ctx) => ordinary(ctx, { Authorization: `Basic ${Buffer.from(`${ADMIN.email}:${ADMIN.password}`).toString("base64")}` }),
+      },
       { name: "forged JWT (wrong key)", build: (ctx) => ordinary(ctx, { Authorization: `Bearer ${forgedWrongKey(ctx.session)}` }) },
       { name: "unsigned JWT (alg none)", build: (ctx) => ordinary(ctx, { Authorization: `Bearer ${forgedNone(ctx.session)}` }) },
       { name: "expired JWT", build: (ctx) => ordinary(ctx, { Authorization: `Bearer ${expired(ctx.session)}` }) },
       { name: "JWT for a session that does not exist", build: (ctx) => ordinary(ctx, { Authorization: `Bearer ${unknownSession(ctx.session)}` }) },
       { name: "a 5,000-character token", build: (ctx) => ordinary(ctx, { Authorization: `Bearer ${repeatTo("A", 5000)}` }) },
       { name: "lower-case scheme", build: (ctx) => ordinary(ctx, { Authorization: `bearer ${forgedWrongKey(ctx.session)}` }) },
-      { name: "two Authorization headers", build: (ctx) => ordinary(ctx, { Authorization: [`Bearer ${forgedWrongKey(ctx.session)}`, `Bearer ${forgedNone(ctx.session)}`] }) },
+      {
+        name: "two Authorization headers",
+        build: (ctx) => ordinary(ctx, { Authorization: [`Bearer ${forgedWrongKey(ctx.session)}`, `Bearer ${forgedNone(ctx.session)}`] }),
+      },
     ];
     // Pages never read bearer tokens: two are enough there.
     return isApi(route) ? list : list.filter((v) => v.name === "malformed" || v.name.startsWith("forged"));
@@ -538,16 +658,48 @@ const GROUPS: Record<string, (route: RouteSpec) => Variant[]> = {
   multipart: (route) => {
     const b = "corpusBoundary7MA4YWxkTrZu0gW";
     const part = (name: string, value: string, extra = "") => `--${b}\r\nContent-Disposition: form-data; name="${name}"${extra}\r\n\r\n${value}\r\n`;
-    const parts = Object.entries(route.fields).map(([k, v]) => part(k, typeof v === "string" ? v : JSON.stringify(v))).join("");
+    const parts = Object.entries(route.fields)
+      .map(([k, v]) => part(k, typeof v === "string" ? v : JSON.stringify(v)))
+      .join("");
     const type = `multipart/form-data; boundary=${b}`;
     const list: Variant[] = [
       { name: "boundary mismatch", build: (ctx) => post(ctx, "multipart/form-data; boundary=other", Buffer.from(`${parts}--${b}--\r\n`)) },
       { name: "no closing boundary", build: (ctx) => post(ctx, type, Buffer.from(parts)) },
       { name: "empty body", build: (ctx) => post(ctx, type, Buffer.alloc(0)) },
-      { name: "part without Content-Disposition", build: (ctx) => post(ctx, type, Buffer.from(`--${b}\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${b}--\r\n`)) },
-      { name: "500 tiny parts", build: (ctx) => post(ctx, type, Buffer.from(`${Array.from({ length: 500 }, (_, i) => part(`f${i}`, "x")).join("")}--${b}--\r\n`)) },
-      { name: "a binary file part", build: (ctx) => post(ctx, type, Buffer.concat([Buffer.from(`${parts}--${b}\r\nContent-Disposition: form-data; name="email"; filename="../../etc/passwd"\r\nContent-Type: application/octet-stream\r\n\r\n`), randomBytes(8 * 1024), Buffer.from(`\r\n--${b}--\r\n`)])) },
-      { name: "a 200-character boundary", build: (ctx) => { const long = repeatTo("b", 200); return post(ctx, `multipart/form-data; boundary=${long}`, Buffer.from(`--${long}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nx\r\n--${long}--\r\n`)); } },
+      {
+        name: "part without Content-Disposition",
+        build: (ctx) => post(ctx, type, Buffer.from(`--${b}\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${b}--\r\n`)),
+      },
+      {
+        name: "500 tiny parts",
+        build: (ctx) => post(ctx, type, Buffer.from(`${Array.from({ length: 500 }, (_, i) => part(`f${i}`, "x")).join("")}--${b}--\r\n`)),
+      },
+      {
+        name: "a binary file part",
+        build: (ctx) =>
+          post(
+            ctx,
+            type,
+            Buffer.concat([
+              Buffer.from(
+                `${parts}--${b}\r\nContent-Disposition: form-data; name="email"; filename="../../etc/passwd"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+              ),
+              randomBytes(8 * 1024),
+              Buffer.from(`\r\n--${b}--\r\n`),
+            ]),
+          ),
+      },
+      {
+        name: "a 200-character boundary",
+        build: (ctx) => {
+          const long = repeatTo("b", 200);
+          return post(
+            ctx,
+            `multipart/form-data; boundary=${long}`,
+            Buffer.from(`--${long}\r\nContent-Disposition: form-data; name="intent"\r\n\r\nx\r\n--${long}--\r\n`),
+          );
+        },
+      },
       { name: "bare LF line endings", build: (ctx) => post(ctx, type, Buffer.from(`${parts}--${b}--\r\n`.replace(/\r\n/g, "\n"))) },
     ];
     return route.body === "form" ? list : list.slice(0, 3);
@@ -691,7 +843,9 @@ function sendRaw(req: Req, ip: string): Promise<Outcome> {
       const text = received.toString("latin1");
       const status = /^HTTP\/1\.[01] (\d{3})/.exec(text);
       const end = text.indexOf("\r\n\r\n");
-      return status && end >= 0 ? { kind: "answered" as const, status: Number(status[1]), body: received.subarray(end + 4, end + 4 + 4096).toString("utf8") } : null;
+      return status && end >= 0
+        ? { kind: "answered" as const, status: Number(status[1]), body: received.subarray(end + 4, end + 4 + 4096).toString("utf8") }
+        : null;
     };
     socket.on("connect", () => socket.write(req.raw!(BASE.host, ip)));
     socket.on("data", (d: Buffer) => {
@@ -841,7 +995,21 @@ test.beforeAll(async () => {
   agent.destroy();
   run = { results, before: beforeCounts, after: await settledCounts(database), database, seconds };
   if (process.env.CORPUS_DUMP) {
-    writeFileSync(process.env.CORPUS_DUMP, results.map((r) => JSON.stringify({ route: r.req.route, variant: r.req.variant, method: r.req.method, ms: Math.round(r.ms), ...r.outcome, body: r.outcome.kind === "answered" ? r.outcome.body.slice(0, 300) : undefined })).join("\n"));
+    writeFileSync(
+      process.env.CORPUS_DUMP,
+      results
+        .map((r) =>
+          JSON.stringify({
+            route: r.req.route,
+            variant: r.req.variant,
+            method: r.req.method,
+            ms: Math.round(r.ms),
+            ...r.outcome,
+            body: r.outcome.kind === "answered" ? r.outcome.body.slice(0, 300) : undefined,
+          }),
+        )
+        .join("\n"),
+    );
   }
 });
 
@@ -851,7 +1019,8 @@ const diagnostic = (description: string) => {
   console.log(description);
 };
 const label = ({ req }: Result) => `${req.route} | ${req.variant} (${req.method} ${req.path})`;
-const describeOutcome = (o: Outcome) => (o.kind === "answered" ? `${o.status} ${o.body.replace(/\s+/g, " ").slice(0, 160)}` : o.kind === "failed" ? o.error : "timed out");
+const describeOutcome = (o: Outcome) =>
+  o.kind === "answered" ? `${o.status} ${o.body.replace(/\s+/g, " ").slice(0, 160)}` : o.kind === "failed" ? o.error : "timed out";
 
 test(`the corpus has at least ${MIN_REQUESTS} malformed requests over every route`, () => {
   const { results, seconds } = run;
@@ -861,13 +1030,23 @@ test(`the corpus has at least ${MIN_REQUESTS} malformed requests over every rout
     histogram[key] = (histogram[key] ?? 0) + 1;
   }
   const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 3);
-  diagnostic(`${results.length} requests in ${seconds.toFixed(1)} s, ${IN_FLIGHT} in flight (${retries} retried on a fresh connection after a stale kept-alive one)`);
-  diagnostic(`statuses: ${Object.entries(histogram).sort(([a], [b]) => a.localeCompare(b)).map(([k, n]) => `${k}×${n}`).join(" ")}`);
+  diagnostic(
+    `${results.length} requests in ${seconds.toFixed(1)} s, ${IN_FLIGHT} in flight (${retries} retried on a fresh connection after a stale kept-alive one)`,
+  );
+  diagnostic(
+    `statuses: ${Object.entries(histogram)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, n]) => `${k}×${n}`)
+      .join(" ")}`,
+  );
   const framing = results.filter((r) => localRuntimeDefect(r.req, r.outcome));
   diagnostic(`broken chunk framing answered by the local runtime's HTTP layer, not the app: ${framing.length} (Cloudflare's edge answers these 400)`);
   diagnostic(`slowest: ${slowest.map((r) => `${Math.round(r.ms)} ms ${label(r)}`).join("; ")}`);
   expect(results.length, `only ${results.length} requests`).toBeGreaterThanOrEqual(MIN_REQUESTS);
-  expect(ROUTES.filter((route) => !results.some((r) => r.req.route === route.name)).map((route) => route.name), "routes no request went to").toEqual([]);
+  expect(
+    ROUTES.filter((route) => !results.some((r) => r.req.route === route.name)).map((route) => route.name),
+    "routes no request went to",
+  ).toEqual([]);
   // A corpus that only ever met one answer (a proxy error page, a dead server) proves nothing.
   expect(Object.keys(histogram).filter((k) => /^[234]/.test(k)).length, `too few distinct answers: ${JSON.stringify(histogram)}`).toBeGreaterThanOrEqual(5);
 });
@@ -883,7 +1062,10 @@ test("no answer is a 5xx and no request fails in transport (other than deliberat
   expect(
     bad.length,
     `${bad.length} of ${run.results.length} requests failed (${[...byRoute].map(([r, n]) => `${r}: ${n}`).join(", ")}):\n` +
-      bad.slice(0, 60).map((r) => `  ${label(r)} → ${describeOutcome(r.outcome)}`).join("\n"),
+      bad
+        .slice(0, 60)
+        .map((r) => `  ${label(r)} → ${describeOutcome(r.outcome)}`)
+        .join("\n"),
   ).toBe(0);
 });
 

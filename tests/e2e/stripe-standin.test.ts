@@ -99,10 +99,18 @@ test("auth, health and error shapes", async () => {
   await expectStripeError(stripe.events.retrieve("evt_missing"), Stripe.errors.StripeInvalidRequestError, 404);
 
   const customer = await stripe.customers.create({ email: "x@example.com" });
-  const noLines = await stripeError(stripe.checkout.sessions.create({ mode: "subscription", customer: customer.id, success_url: "http://a", cancel_url: "http://b" }));
+  const noLines = await stripeError(
+    stripe.checkout.sessions.create({ mode: "subscription", customer: customer.id, success_url: "http://a", cancel_url: "http://b" }),
+  );
   expect([noLines.statusCode, noLines.message]).toEqual([400, "Missing required param: line_items."]);
   const noPrice = await stripeError(
-    stripe.checkout.sessions.create({ mode: "subscription", customer: customer.id, line_items: [{ price: "price_nope", quantity: 1 }], success_url: "http://a", cancel_url: "http://b" }),
+    stripe.checkout.sessions.create({
+      mode: "subscription",
+      customer: customer.id,
+      line_items: [{ price: "price_nope", quantity: 1 }],
+      success_url: "http://a",
+      cancel_url: "http://b",
+    }),
   );
   expect([noPrice.statusCode, noPrice.message]).toEqual([400, "No such price: 'price_nope'"]);
 
@@ -141,7 +149,19 @@ test("checkout with a trial: page, declined card, payment, webhooks, objects", a
   expect((await stripe.checkout.sessions.retrieve(session.id)).client_reference_id).toBe("user_1");
 
   const html = await (await fetch(session.url!)).text();
-  for (const text of ["Modelify Pro", "$4.99 / month", "7 days free, then $4.99 per month", "ada@example.com", "Card number", "Expiry (MM/YY)", "CVC", "Name on card", "Start trial", "Test card: 4242 4242 4242 4242, any future date, any CVC", 'href="http://app.test/billing"']) {
+  for (const text of [
+    "Modelify Pro",
+    "$4.99 / month",
+    "7 days free, then $4.99 per month",
+    "ada@example.com",
+    "Card number",
+    "Expiry (MM/YY)",
+    "CVC",
+    "Name on card",
+    "Start trial",
+    "Test card: 4242 4242 4242 4242, any future date, any CVC",
+    'href="http://app.test/billing"',
+  ]) {
     expect(html, `checkout page shows ${text}`).toContain(text);
   }
 

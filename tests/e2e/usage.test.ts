@@ -47,7 +47,11 @@ test("a reported model call appears on the overview, the usage tab and in the CS
 
   await page.goto("/dashboard/usage?view=services");
   await page.getByTestId("services-table").getByText(model).waitFor();
-  await page.getByTestId("services-table").getByRole("row", { name: new RegExp(model) }).getByText("$0.12").waitFor();
+  await page
+    .getByTestId("services-table")
+    .getByRole("row", { name: new RegExp(model) })
+    .getByText("$0.12")
+    .waitFor();
 
   const csv = await page.request.get("/dashboard/usage.csv");
   expect(csv.status()).toBe(200);

@@ -162,7 +162,11 @@ describe("confirmation and sign-in", () => {
     const b = new Browser();
     await b.post("/auth?mode=signin&from=pricing", { intent: "signin", email, password: STRONG_PASSWORD });
     expect(a.cookies.get("mfy_refresh")).not.toBe(b.cookies.get("mfy_refresh"));
-    const sessions = await db.select().from(schema.sessions).innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId)).where(eq(schema.users.email, email));
+    const sessions = await db
+      .select()
+      .from(schema.sessions)
+      .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
+      .where(eq(schema.users.email, email));
     expect(new Set(sessions.map((s) => s.sessions.id)).size).toBe(sessions.length);
     expect(sessions.length).toBeGreaterThanOrEqual(3);
     // A signed-in user on /auth goes to the dashboard, or to pricing when subscribing.
@@ -282,7 +286,11 @@ async function fetchJson(path: string, body: unknown, headers: Record<string, st
   const { SELF } = await import("cloudflare:test");
   return SELF.fetch(`http://localhost${path}`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "CF-Connecting-IP": `172.16.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}`, ...headers },
+    headers: {
+      "Content-Type": "application/json",
+      "CF-Connecting-IP": `172.16.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}`,
+      ...headers,
+    },
     body: JSON.stringify(body),
   });
 }
@@ -293,7 +301,10 @@ describe("failures on our side", () => {
     const worker = (await import("../worker")).default;
     const brokenDb = new Proxy(env.DB, {
       get(target, prop) {
-        if (prop === "prepare" || prop === "batch") return () => { throw new Error("D1 is unavailable"); };
+        if (prop === "prepare" || prop === "batch")
+          return () => {
+            throw new Error("D1 is unavailable");
+          };
         return Reflect.get(target, prop);
       },
     });

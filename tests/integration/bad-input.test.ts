@@ -5,7 +5,15 @@ import { describe, expect, it } from "vitest";
 import { schema } from "~/lib/db.server";
 import { db, ORIGIN, uniqueIp } from "./helpers";
 
-const FORM_ACTIONS = ["/auth?mode=signin", "/auth?mode=signup", "/auth?mode=forgot-password", "/auth/callback?type=signup&token=x", "/auth/reset-password", "/verify-phone?code=123456&phone=5551234567", "/auth/sign-out"];
+const FORM_ACTIONS = [
+  "/auth?mode=signin",
+  "/auth?mode=signup",
+  "/auth?mode=forgot-password",
+  "/auth/callback?type=signup&token=x",
+  "/auth/reset-password",
+  "/verify-phone?code=123456&phone=5551234567",
+  "/auth/sign-out",
+];
 const API_ACTIONS = ["/api/v1/auth/token", "/api/v1/auth/refresh"];
 
 function post(path: string, body: BodyInit | null, headers: Record<string, string>) {
@@ -31,9 +39,17 @@ describe("form actions refuse malformed bodies", () => {
     ["a huge body", `intent=signup&email=${huge}`, { "Content-Type": "application/x-www-form-urlencoded" }],
     ["broken multipart", "--x\r\nnot really multipart", { "Content-Type": "multipart/form-data; boundary=y" }],
     ["missing fields", "intent=signup", { "Content-Type": "application/x-www-form-urlencoded" }],
-    ["repeated fields (wrong type)", "intent=signin&email=a@b.c&email=d@e.f&password=12345678&password=x", { "Content-Type": "application/x-www-form-urlencoded" }],
+    [
+      "repeated fields (wrong type)",
+      "intent=signin&email=a@b.c&email=d@e.f&password=12345678&password=x",
+      { "Content-Type": "application/x-www-form-urlencoded" },
+    ],
     ["an unknown intent", "intent=delete-everything", { "Content-Type": "application/x-www-form-urlencoded" }],
-    ["a huge field", `intent=signin&email=${"a".repeat(5000)}@example.com&password=${"p".repeat(5000)}`, { "Content-Type": "application/x-www-form-urlencoded" }],
+    [
+      "a huge field",
+      `intent=signin&email=${"a".repeat(5000)}@example.com&password=${"p".repeat(5000)}`,
+      { "Content-Type": "application/x-www-form-urlencoded" },
+    ],
   ];
   for (const path of FORM_ACTIONS) {
     it.each(cases)(`${path}: %s`, async (_name, body, headers) => {
@@ -64,7 +80,11 @@ describe("form actions refuse malformed bodies", () => {
     expect([400, 403]).toContain(evil.status);
     const evilSignOut = await post("/auth/sign-out", "redirectTo=/", { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://evil.example" });
     expect(evilSignOut.status).toBe(403);
-    const noOrigin = await SELF.fetch(`${ORIGIN}/auth?mode=forgot-password`, { method: "POST", body, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const noOrigin = await SELF.fetch(`${ORIGIN}/auth?mode=forgot-password`, {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(noOrigin.status).toBe(403);
     const sameSite = await SELF.fetch(`${ORIGIN}/auth?mode=forgot-password`, {
       method: "POST",

@@ -68,7 +68,10 @@ describe("pricing section", () => {
 
     const notConfigured = await fetchWith(withEnv({ STRIPE_PUBLISHABLE_KEY: "not-a-key" }), "/pricing", browser);
     expect(await notConfigured.text()).toContain("Payment System Not Configured");
-    const refused = await fetchWith(withEnv({ STRIPE_PUBLISHABLE_KEY: "" }), "/billing/checkout", browser, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    const refused = await fetchWith(withEnv({ STRIPE_PUBLISHABLE_KEY: "" }), "/billing/checkout", browser, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
     expect(refused.status).toBe(503);
     expect(await refused.text()).toContain(B.notConfigured);
   });
@@ -80,20 +83,32 @@ describe("checkout, webhook, queue and consumer", () => {
     const profile = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, await userIdOf(email)) });
     expect(profile).toMatchObject({ stripeCustomerId: customerId, paymentMethodLast4: "4242" });
 
-    const session = await standin<{ client_reference_id: string; success_url: string; cancel_url: string; customer: string }>(`/v1/checkout/sessions/${sessionId}`);
+    const session = await standin<{ client_reference_id: string; success_url: string; cancel_url: string; customer: string }>(
+      `/v1/checkout/sessions/${sessionId}`,
+    );
     expect(session.client_reference_id).toBe(await userIdOf(email));
     expect(session.success_url).toBe("http://localhost/auth/success?session_id={CHECKOUT_SESSION_ID}");
     expect(session.cancel_url).toBe("http://localhost/pricing");
 
     const sub = await subscriptionOf(email);
-    const stripeSub = await standin<{ trial_end: number; items: { data: Array<{ current_period_end: number; price: { id: string } }> } }>(`/v1/subscriptions/${sub!.stripeSubscriptionId}`);
-    expect(sub).toMatchObject({ status: "trial", stripeCustomerId: customerId, stripePriceId: "price_modelify_pro", trialEnd: stripeSub.trial_end * 1000, currentPeriodEnd: stripeSub.items.data[0]!.current_period_end * 1000 });
+    const stripeSub = await standin<{ trial_end: number; items: { data: Array<{ current_period_end: number; price: { id: string } }> } }>(
+      `/v1/subscriptions/${sub!.stripeSubscriptionId}`,
+    );
+    expect(sub).toMatchObject({
+      status: "trial",
+      stripeCustomerId: customerId,
+      stripePriceId: "price_modelify_pro",
+      trialEnd: stripeSub.trial_end * 1000,
+      currentPeriodEnd: stripeSub.items.data[0]!.current_period_end * 1000,
+    });
     expect(sub!.trialEnd! - sub!.trialStart!).toBe(7 * 86400_000);
 
     const dashboard = await (await browser.get("/dashboard")).text();
     expect(dashboard).toContain("Pro - $4.99/month");
     expect(dashboard).toContain(">Trial<");
-    expect(dashboard).toContain(new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" }).format(new Date(sub!.trialEnd!)));
+    expect(dashboard).toContain(
+      new Intl.DateTimeFormat("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" }).format(new Date(sub!.trialEnd!)),
+    );
     expect(dashboard).toContain("•••• 4242");
 
     // A second checkout is refused while the subscription is active.
@@ -132,7 +147,11 @@ describe("checkout, webhook, queue and consumer", () => {
     const subId = sub!.stripeSubscriptionId!;
 
     // updated (cancel at period end) arrives before created, then created arrives late.
-    await standin(`/v1/subscriptions/${subId}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "cancel_at_period_end=true" });
+    await standin(`/v1/subscriptions/${subId}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "cancel_at_period_end=true",
+    });
     const all = await eventsFor(customerId);
     const updated = all.filter((e) => e.type === "customer.subscription.updated").at(-1)!;
     const created = all.find((e) => e.type === "customer.subscription.created")!;
@@ -160,14 +179,23 @@ describe("checkout, webhook, queue and consumer", () => {
   it("has the overview and the billing tab say the same after a cancellation at period end", async () => {
     const { email, customerId, browser } = await subscribe();
     const subId = (await subscriptionOf(email))!.stripeSubscriptionId!;
-    await standin(`/v1/subscriptions/${subId}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "cancel_at_period_end=true" });
+    await standin(`/v1/subscriptions/${subId}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "cancel_at_period_end=true",
+    });
     const updated = (await eventsFor(customerId)).filter((e) => e.type === "customer.subscription.updated").at(-1)!;
     await deliver(updated);
     await waitProcessed(updated.id);
 
     const testIdText = (html: string, id: string) => {
       const match = new RegExp(`data-testid="${id}"[^>]*>([\\s\\S]*?)</(?:dd|p)>`).exec(html);
-      return match ? match[1]!.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim() : null;
+      return match
+        ? match[1]!
+            .replace(/<[^>]+>/g, " ")
+            .replace(/\s+/g, " ")
+            .trim()
+        : null;
     };
     const overview = testIdText(await (await browser.get("/dashboard")).text(), "overview-next-billing");
     const billing = await (await browser.get("/dashboard/billing")).text();
@@ -205,7 +233,10 @@ describe("one account, one subscription", () => {
     expect(urls.size).toBe(1);
     const later = await browser.post("/billing/checkout", {});
     expect(later.headers.get("Location")).toBe([...urls][0]);
-    const rows = await db.select().from(schema.checkoutSessions).where(eq(schema.checkoutSessions.userId, await userIdOf(email)));
+    const rows = await db
+      .select()
+      .from(schema.checkoutSessions)
+      .where(eq(schema.checkoutSessions.userId, await userIdOf(email)));
     expect(rows).toHaveLength(1);
     const customer = (await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, await userIdOf(email)) }))!.stripeCustomerId!;
     const events = await eventsFor(customer);
@@ -230,11 +261,21 @@ describe("one account, one subscription", () => {
     const customerId = (await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId) }))!.stripeCustomerId!;
     // A second session opened behind our back (an old tab, a session from before the reuse rule).
     const form = new URLSearchParams({
-      mode: "subscription", customer: customerId, client_reference_id: userId, "line_items[0][price]": "price_modelify_pro", "line_items[0][quantity]": "1",
-      success_url: "http://localhost/auth/success?session_id={CHECKOUT_SESSION_ID}", cancel_url: "http://localhost/pricing",
-      "subscription_data[trial_period_days]": "7", "subscription_data[metadata][user_id]": userId,
+      mode: "subscription",
+      customer: customerId,
+      client_reference_id: userId,
+      "line_items[0][price]": "price_modelify_pro",
+      "line_items[0][quantity]": "1",
+      success_url: "http://localhost/auth/success?session_id={CHECKOUT_SESSION_ID}",
+      cancel_url: "http://localhost/pricing",
+      "subscription_data[trial_period_days]": "7",
+      "subscription_data[metadata][user_id]": userId,
     });
-    const second = await standin<{ url: string }>("/v1/checkout/sessions", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: form.toString() });
+    const second = await standin<{ url: string }>("/v1/checkout/sessions", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: form.toString(),
+    });
     expect((await payCheckout(opened.headers.get("Location")!)).status).toBe(303);
     expect((await payCheckout(second.url)).status).toBe(303);
 
@@ -274,10 +315,18 @@ describe("one account, one subscription", () => {
 
 describe("webhook refuses what Stripe did not send", () => {
   async function totals() {
-    const [processed, subs] = await Promise.all([db.select({ n: count() }).from(schema.processedMessages), db.select({ n: count() }).from(schema.subscriptions)]);
+    const [processed, subs] = await Promise.all([
+      db.select({ n: count() }).from(schema.processedMessages),
+      db.select({ n: count() }).from(schema.subscriptions),
+    ]);
     return { processed: processed[0]!.n, subs: subs[0]!.n };
   }
-  const payload = JSON.stringify({ id: "evt_forged_1", object: "event", type: "customer.subscription.updated", data: { object: { id: "sub_x", object: "subscription", customer: "cus_x" } } });
+  const payload = JSON.stringify({
+    id: "evt_forged_1",
+    object: "event",
+    type: "customer.subscription.updated",
+    data: { object: { id: "sub_x", object: "subscription", customer: "cus_x" } },
+  });
 
   it("bad signature, replay older than 300 s, malformed JSON, missing header: 4xx and nothing changes", async () => {
     const before = await totals();
@@ -293,7 +342,11 @@ describe("webhook refuses what Stripe did not send", () => {
     expect(malformed.status).toBe(400);
     const notAnEvent = await signedWebhook(JSON.stringify({ hello: "world" }));
     expect(notAnEvent.status).toBe(400);
-    const unsigned = await SELF.fetch("http://localhost/api/stripe/webhook", { method: "POST", body: payload, headers: { "Content-Type": "application/json" } });
+    const unsigned = await SELF.fetch("http://localhost/api/stripe/webhook", {
+      method: "POST",
+      body: payload,
+      headers: { "Content-Type": "application/json" },
+    });
     expect(unsigned.status).toBe(400);
     const huge = await signedWebhook(JSON.stringify({ pad: "x".repeat(300 * 1024) }));
     expect(huge.status).toBe(413);
@@ -302,7 +355,9 @@ describe("webhook refuses what Stripe did not send", () => {
   });
 
   it("accepts a fresh, correctly signed event", async () => {
-    const ok = await signedWebhook(JSON.stringify({ id: "evt_unrelated_1", object: "event", type: "customer.created", data: { object: { id: "cus_unrelated", object: "customer" } } }));
+    const ok = await signedWebhook(
+      JSON.stringify({ id: "evt_unrelated_1", object: "event", type: "customer.created", data: { object: { id: "cus_unrelated", object: "customer" } } }),
+    );
     expect(ok.status).toBe(200);
     await waitProcessed("evt_unrelated_1");
   });

@@ -9,9 +9,35 @@ const settle = () => new Promise((r) => setTimeout(r, 1200));
 async function seededUser() {
   const user = await apiUser();
   const reports = [
-    ...Array.from({ length: 6 }, () => report({ model_name: "gpt-4o", model_provider: "openai", cost_usd: 0.02, tokens_used: 2000, request_duration_ms: 2000, metadata: { conversation_id: "a" } })),
-    ...Array.from({ length: 6 }, (_, i) => report({ model_name: "gpt-4o-mini", model_provider: "openai", cost_usd: 0.001, tokens_used: 2000, request_duration_ms: 500, success: i !== 0, metadata: { conversation_id: "b" } })),
-    report({ model_name: "claude-sonnet-4", model_provider: "anthropic", cost_usd: 0.05, tokens_used: 3000, request_duration_ms: 3000, metadata: { conversation_id: "c" } }),
+    ...Array.from({ length: 6 }, () =>
+      report({
+        model_name: "gpt-4o",
+        model_provider: "openai",
+        cost_usd: 0.02,
+        tokens_used: 2000,
+        request_duration_ms: 2000,
+        metadata: { conversation_id: "a" },
+      }),
+    ),
+    ...Array.from({ length: 6 }, (_, i) =>
+      report({
+        model_name: "gpt-4o-mini",
+        model_provider: "openai",
+        cost_usd: 0.001,
+        tokens_used: 2000,
+        request_duration_ms: 500,
+        success: i !== 0,
+        metadata: { conversation_id: "b" },
+      }),
+    ),
+    report({
+      model_name: "claude-sonnet-4",
+      model_provider: "anthropic",
+      cost_usd: 0.05,
+      tokens_used: 3000,
+      request_duration_ms: 3000,
+      metadata: { conversation_id: "c" },
+    }),
   ];
   await postUsage(user.token, { reports });
   await waitForRows(user.userId, reports.length);
@@ -52,7 +78,7 @@ describe("CSV export is safe to open in a spreadsheet", () => {
   it("exports model and provider names that look like formulas as plain text", async () => {
     const user = await apiUser();
     // (Names are trimmed on the way in, so a leading tab or CR never reaches the CSV; csv.test.ts covers them.)
-    const names = ["=HYPERLINK(\"http://evil.example\",\"x\")", "+SUM(1,2)", "-2+3", "@cmd", "=1+1"];
+    const names = ['=HYPERLINK("http://evil.example","x")', "+SUM(1,2)", "-2+3", "@cmd", "=1+1"];
     const reports = names.map((model_name) => report({ model_name, model_provider: "=cmd|' /C calc'!A0" }));
     expect((await postUsage(user.token, { reports })).status).toBe(202);
     await waitForRows(user.userId, reports.length);
@@ -131,19 +157,39 @@ describe("budget settings", () => {
     const view = await (await browser.get("/dashboard/budget")).text();
     expect(view).toContain("$10.00");
     expect(view).toContain("$0.50");
-    const bad = await browser.post("/dashboard/budget", { intent: "save-budget", monthlyBudget: "-1", dailyBudget: "1.005", alertThreshold: "97", notificationsEnabled: "on" });
+    const bad = await browser.post("/dashboard/budget", {
+      intent: "save-budget",
+      monthlyBudget: "-1",
+      dailyBudget: "1.005",
+      alertThreshold: "97",
+      notificationsEnabled: "on",
+    });
     expect(bad.status).toBe(400);
     const badHtml = await bad.text();
     expect(badHtml).toContain("Failed to save budget settings. Please try again.");
     expect(badHtml).toContain("Budgets cannot be negative");
     expect(badHtml).toContain("Alert threshold must be at most 95%");
-    const hex = await browser.post("/dashboard/budget", { intent: "save-budget", monthlyBudget: "0x10", dailyBudget: "Infinity", alertThreshold: "80", notificationsEnabled: "on" });
+    const hex = await browser.post("/dashboard/budget", {
+      intent: "save-budget",
+      monthlyBudget: "0x10",
+      dailyBudget: "Infinity",
+      alertThreshold: "80",
+      notificationsEnabled: "on",
+    });
     expect(hex.status).toBe(400);
     expect(await hex.text()).toContain("Enter an amount in dollars, such as 12.50");
     // A number field holding no number is sent empty: the spec's "non-numeric" defaults.
-    const ok = await browser.post("/dashboard/budget", { intent: "save-budget", monthlyBudget: "25.5", dailyBudget: "", alertThreshold: "", notificationsEnabled: "" });
+    const ok = await browser.post("/dashboard/budget", {
+      intent: "save-budget",
+      monthlyBudget: "25.5",
+      dailyBudget: "",
+      alertThreshold: "",
+      notificationsEnabled: "",
+    });
     expect(ok.headers.get("Location")).toBe("/dashboard/budget?saved=1");
-    await expect(db.query.budgets.findFirst({ where: eq(schema.budgets.userId, (await db.query.users.findFirst({ where: eq(schema.users.email, email) }))!.id) })).resolves.toMatchObject({
+    await expect(
+      db.query.budgets.findFirst({ where: eq(schema.budgets.userId, (await db.query.users.findFirst({ where: eq(schema.users.email, email) }))!.id) }),
+    ).resolves.toMatchObject({
       monthlyBudget: 25.5,
       dailyBudget: 0, // non-numeric becomes 0
       alertThreshold: 80, // non-numeric falls back to 80

@@ -77,7 +77,14 @@ describe("transport and caching", () => {
 describe("Server-Timing", () => {
   it("is sent locally and never in production", async () => {
     expect((await SELF.fetch(`${ORIGIN}/`)).headers.get("Server-Timing")).toMatch(/d1;desc="statements";dur=\d+/);
-    const production = { ...env, APP_ENV: "production", APP_URL: "https://modelify.example", MAIL_API_URL: "https://mail.example/send", MAIL_API_KEY: "key", STRIPE_API_BASE: undefined } as unknown as Env;
+    const production = {
+      ...env,
+      APP_ENV: "production",
+      APP_URL: "https://modelify.example",
+      MAIL_API_URL: "https://mail.example/send",
+      MAIL_API_KEY: "key",
+      STRIPE_API_BASE: undefined,
+    } as unknown as Env;
     const ctx = createExecutionContext();
     const response = await worker.fetch(new Request(`${ORIGIN}/`) as unknown as Request<unknown, IncomingRequestCfProperties>, production, ctx);
     await waitOnExecutionContext(ctx);

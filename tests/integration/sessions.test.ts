@@ -45,7 +45,10 @@ describe("web sessions", () => {
     await browser.get("/dashboard");
     const [session] = await sessionsOf(email);
     // Pretend the rotation happened long ago.
-    await db.update(schema.sessions).set({ rotatedAt: Date.now() - SESSION.refreshReuseGraceMs - 1000 }).where(eq(schema.sessions.id, session!.id));
+    await db
+      .update(schema.sessions)
+      .set({ rotatedAt: Date.now() - SESSION.refreshReuseGraceMs - 1000 })
+      .where(eq(schema.sessions.id, session!.id));
     const thief = new Browser();
     thief.cookies.set("mfy_refresh", stolen);
     expect((await thief.get("/dashboard")).headers.get("Location")).toBe("/auth");
@@ -82,7 +85,12 @@ describe("web sessions", () => {
   it("refuses an expired or forged access token", async () => {
     const { browser, email } = await createConfirmedUser();
     const [session] = await sessionsOf(email);
-    const expired = await signAccessToken({ sub: session!.userId, sid: session!.id }, SECRET, SESSION.accessTokenTtlMs, Date.now() - 2 * SESSION.accessTokenTtlMs);
+    const expired = await signAccessToken(
+      { sub: session!.userId, sid: session!.id },
+      SECRET,
+      SESSION.accessTokenTtlMs,
+      Date.now() - 2 * SESSION.accessTokenTtlMs,
+    );
     const forged = await signAccessToken({ sub: session!.userId, sid: session!.id }, "another-secret-another-secret-another-secret", SESSION.accessTokenTtlMs);
     for (const token of [expired, forged, "garbage"]) {
       const b = new Browser();
@@ -140,7 +148,11 @@ describe("desktop API tokens", () => {
     expect(sessions.find((s) => s.client === "desktop")).toBeTruthy();
 
     const refresh = (token: unknown) =>
-      SELF.fetch("http://localhost/api/v1/auth/refresh", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ refresh_token: token }) });
+      SELF.fetch("http://localhost/api/v1/auth/refresh", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ refresh_token: token }),
+      });
     const first = await refresh(issued.body.refresh_token);
     expect(first.status).toBe(200);
     const rotated = await first.json<{ refresh_token: string; access_token: string }>();
@@ -175,8 +187,15 @@ describe("desktop API tokens", () => {
     const browser = new Browser();
     const unconfirmed = `unconfirmed-${Date.now()}@example.com`;
     await browser.post("/auth?mode=signup", {
-      intent: "signup", firstName: "A", lastName: "B", email: unconfirmed, phoneNumber: "5551234567",
-      securityQuestion: "first_pet", securityAnswer: "abc", password: STRONG_PASSWORD, confirmPassword: STRONG_PASSWORD,
+      intent: "signup",
+      firstName: "A",
+      lastName: "B",
+      email: unconfirmed,
+      phoneNumber: "5551234567",
+      securityQuestion: "first_pet",
+      securityAnswer: "abc",
+      password: STRONG_PASSWORD,
+      confirmPassword: STRONG_PASSWORD,
     });
     await waitForMail(unconfirmed, /Confirm your Modelify account/); // the consumer has created the account
     const early = await apiToken(unconfirmed);

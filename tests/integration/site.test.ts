@@ -16,15 +16,22 @@ describe("route table", () => {
     expect(response.headers.get("Location")).toBe("/");
   });
 
-  it.each(["/", "/pricing", "/changelog", "/auth", "/auth?mode=signup", "/auth?mode=forgot-password", "/auth/reset-password", "/auth/success", "/verify-phone"])(
-    "%s renders with security headers",
-    async (path) => {
-      const response = await SELF.fetch(`${ORIGIN}${path}`, { redirect: "manual" });
-      expect(response.status).toBe(200);
-      expect(response.headers.get("X-Frame-Options")).toBe("DENY");
-      expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
-    },
-  );
+  it.each([
+    "/",
+    "/pricing",
+    "/changelog",
+    "/auth",
+    "/auth?mode=signup",
+    "/auth?mode=forgot-password",
+    "/auth/reset-password",
+    "/auth/success",
+    "/verify-phone",
+  ])("%s renders with security headers", async (path) => {
+    const response = await SELF.fetch(`${ORIGIN}${path}`, { redirect: "manual" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("X-Frame-Options")).toBe("DENY");
+    expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+  });
 
   it("protects /dashboard", async () => {
     const response = await SELF.fetch(`${ORIGIN}/dashboard`, { redirect: "manual" });
@@ -209,12 +216,23 @@ describe("desktop API documentation", () => {
   it("serves the OpenAPI description and a health route", async () => {
     const spec = await (await SELF.fetch(`${ORIGIN}/api/v1/openapi.json`)).json<{ openapi: string; paths: Record<string, unknown> }>();
     expect(spec.openapi).toBe("3.1.0");
-    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(["/api/v1/auth/token", "/api/v1/auth/refresh", "/api/v1/usage", "/api/v1/usage/secure-report"]));
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(["/api/v1/auth/token", "/api/v1/auth/refresh", "/api/v1/usage", "/api/v1/usage/secure-report"]),
+    );
     expect(await (await SELF.fetch(`${ORIGIN}/api/v1/health`)).json()).toEqual({ ok: true });
   });
 
   it("describes the request bodies the API validates, limits and rules across fields included", async () => {
-    type Schema = { properties?: Record<string, Schema>; maximum?: number; maxItems?: number; description?: string; additionalProperties?: boolean; oneOf?: Schema[]; items?: Schema; required?: string[] };
+    type Schema = {
+      properties?: Record<string, Schema>;
+      maximum?: number;
+      maxItems?: number;
+      description?: string;
+      additionalProperties?: boolean;
+      oneOf?: Schema[];
+      items?: Schema;
+      required?: string[];
+    };
     type Spec = { paths: Record<string, Record<string, { requestBody?: { content: { "application/json": { schema: Schema } } } }>> };
     const spec = await (await SELF.fetch(`${ORIGIN}/api/v1/openapi.json`)).json<Spec>();
     const bodyOf = (path: string) => spec.paths[path]!.post!.requestBody!.content["application/json"].schema;

@@ -35,7 +35,11 @@ export async function payCheckout(url: string, card = "4242 4242 4242 4242") {
 
 export async function signedWebhook(payload: string, { secret = testEnv.STRIPE_WEBHOOK_SECRET, timestamp }: { secret?: string; timestamp?: number } = {}) {
   const header = await signer.webhooks.generateTestHeaderStringAsync({ payload, secret, ...(timestamp ? { timestamp } : {}) });
-  return SELF.fetch("http://localhost/api/stripe/webhook", { method: "POST", body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": header } });
+  return SELF.fetch("http://localhost/api/stripe/webhook", {
+    method: "POST",
+    body: payload,
+    headers: { "Content-Type": "application/json", "Stripe-Signature": header },
+  });
 }
 
 type StripeEvent = { id: string; type: string; created: number; data: { object: { id: string; customer?: string } } };

@@ -12,14 +12,26 @@ const settle = () => new Promise((r) => setTimeout(r, 1500));
 describe("POST /api/v1/usage", () => {
   it("accepts one report and stores it with the daily, hourly and conversation aggregates", async () => {
     const { token, userId } = await apiUser();
-    const r = report({ model_name: "claude-sonnet-4", model_provider: "anthropic", cost_usd: 0.0421, request_duration_ms: 2300, metadata: { conversation_id: "c-1" } });
+    const r = report({
+      model_name: "claude-sonnet-4",
+      model_provider: "anthropic",
+      cost_usd: 0.0421,
+      request_duration_ms: 2300,
+      metadata: { conversation_id: "c-1" },
+    });
     const response = await postUsage(token, r);
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual({ accepted: 1 });
     await waitForRows(userId, 1);
     const row = await db.query.modelUsage.findFirst({ where: eq(schema.modelUsage.id, r.report_id) });
     expect(row).toMatchObject({ userId, modelName: "claude-sonnet-4", costMicros: 42100, requestDurationMs: 2300, success: true, conversationId: "c-1" });
-    expect(await dailyRow(userId, "claude-sonnet-4")).toMatchObject({ totalRequests: 1, successCount: 1, totalTokens: 1500, totalCostMicros: 42100, totalDurationMs: 2300 });
+    expect(await dailyRow(userId, "claude-sonnet-4")).toMatchObject({
+      totalRequests: 1,
+      successCount: 1,
+      totalTokens: 1500,
+      totalCostMicros: 42100,
+      totalDurationMs: 2300,
+    });
     const hourly = await db.select().from(schema.hourlyUsage).where(eq(schema.hourlyUsage.userId, userId));
     expect(hourly).toHaveLength(1);
     expect(hourly[0]!.hour).toBe(new Date().getUTCHours());
@@ -53,7 +65,9 @@ describe("POST /api/v1/usage", () => {
 
   it("lands a batch of 100 whole", async () => {
     const { token, userId } = await apiUser();
-    const reports = Array.from({ length: 100 }, (_, i) => report({ model_name: i % 2 ? "gpt-4o" : "gemini-2.5-pro", model_provider: i % 2 ? "openai" : "google" }));
+    const reports = Array.from({ length: 100 }, (_, i) =>
+      report({ model_name: i % 2 ? "gpt-4o" : "gemini-2.5-pro", model_provider: i % 2 ? "openai" : "google" }),
+    );
     const response = await postUsage(token, { reports });
     expect(await response.json()).toEqual({ accepted: 100 });
     await waitForRows(userId, 100);
@@ -76,7 +90,13 @@ describe("POST /api/v1/usage", () => {
 
   it("refuses a batch with an invalid report whole, with each problem's index and reason", async () => {
     const { token, userId } = await apiUser();
-    const reports = [report(), report({ tokens_used: -5 }), report(), report({ report_id: "not-a-uuid", cost_usd: "free" }), report({ user_id: "someone-else" })];
+    const reports = [
+      report(),
+      report({ tokens_used: -5 }),
+      report(),
+      report({ report_id: "not-a-uuid", cost_usd: "free" }),
+      report({ user_id: "someone-else" }),
+    ];
     const response = await postUsage(token, { reports });
     expect(response.status).toBe(400);
     const body = await response.json<{ error: string; problems: Array<{ index: number; path: string; message: string }> }>();
@@ -158,8 +178,24 @@ describe("POST /api/v1/usage", () => {
 describe("POST /api/v1/usage/secure-report", () => {
   it("stores the fallback aggregate once per report_hash and counts it in the summary", async () => {
     const { token, userId } = await apiUser();
-    const body = { report_hash: "abcdef0123456789abcdef", model_name: "mistral-large", provider: "mistral", tokens_used: 9000, cost: 0.09, request_count: 6, success_count: 5, error_count: 1, report_timestamp: new Date().toISOString(), app_version: "1.0.5" };
-    const post = () => SELF.fetch("http://localhost/api/v1/usage/secure-report", { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const body = {
+      report_hash: "abcdef0123456789abcdef",
+      model_name: "mistral-large",
+      provider: "mistral",
+      tokens_used: 9000,
+      cost: 0.09,
+      request_count: 6,
+      success_count: 5,
+      error_count: 1,
+      report_timestamp: new Date().toISOString(),
+      app_version: "1.0.5",
+    };
+    const post = () =>
+      SELF.fetch("http://localhost/api/v1/usage/secure-report", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      });
     expect((await post()).status).toBe(202);
     expect((await post()).status).toBe(202);
     await settle();
@@ -167,7 +203,11 @@ describe("POST /api/v1/usage/secure-report", () => {
     const rows = await db.select().from(schema.secureUsageReports).where(eq(schema.secureUsageReports.userId, userId));
     expect(rows).toHaveLength(1);
     expect(await dailyRow(userId, "mistral-large")).toMatchObject({ totalRequests: 6, successCount: 5, totalCostMicros: 90000, timedRequests: 0 });
-    const bad = await SELF.fetch("http://localhost/api/v1/usage/secure-report", { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: JSON.stringify({ ...body, success_count: 9 }) });
+    const bad = await SELF.fetch("http://localhost/api/v1/usage/secure-report", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ ...body, success_count: 9 }),
+    });
     expect(bad.status).toBe(400);
   });
 });
@@ -177,7 +217,12 @@ describe("consumer", () => {
     const { userId } = await apiUser();
     const old = { ...report(), occurred_at: Date.now() - 100 * 86400_000 };
     const batch = createMessageBatch("modelify-events", [
-      { id: "u-late", timestamp: new Date(), attempts: 3, body: { type: "usage.report", userId, receivedAt: Date.now() - 100 * 86400_000, report: old } as unknown },
+      {
+        id: "u-late",
+        timestamp: new Date(),
+        attempts: 3,
+        body: { type: "usage.report", userId, receivedAt: Date.now() - 100 * 86400_000, report: old } as unknown,
+      },
     ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env, ctx);
@@ -193,7 +238,12 @@ describe("consumer", () => {
     const ghost = { ...report(), occurred_at: Date.now() };
     const batch = createMessageBatch("modelify-events", [
       { id: "u-good", timestamp: new Date(), attempts: 1, body: { type: "usage.report", userId, receivedAt: Date.now(), report: good } as unknown },
-      { id: "u-ghost", timestamp: new Date(), attempts: 1, body: { type: "usage.report", userId: "no-such-user", receivedAt: Date.now(), report: ghost } as unknown },
+      {
+        id: "u-ghost",
+        timestamp: new Date(),
+        attempts: 1,
+        body: { type: "usage.report", userId: "no-such-user", receivedAt: Date.now(), report: ghost } as unknown,
+      },
       { id: "u-garbage", timestamp: new Date(), attempts: 1, body: { type: "usage.report", userId, report: { nope: true } } as unknown },
     ]);
     const ctx = createExecutionContext();
@@ -209,7 +259,13 @@ describe("consumer", () => {
 describe("budget alerts", () => {
   it("e-mails once when spend crosses the alert threshold", async () => {
     const { token, userId, email, browser } = await apiUser();
-    const save = await browser.post("/dashboard/budget", { intent: "save-budget", monthlyBudget: "1.00", dailyBudget: "100", alertThreshold: "50", notificationsEnabled: "on" });
+    const save = await browser.post("/dashboard/budget", {
+      intent: "save-budget",
+      monthlyBudget: "1.00",
+      dailyBudget: "100",
+      alertThreshold: "50",
+      notificationsEnabled: "on",
+    });
     expect(save.status).toBe(302);
     expect(save.headers.get("Location")).toBe("/dashboard/budget?saved=1");
     await postUsage(token, report({ cost_usd: 0.3 }));

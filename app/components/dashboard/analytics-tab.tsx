@@ -5,7 +5,6 @@ import { withParams } from "../modal";
 import { buttonClass, Card, cx, LinkButton } from "../ui";
 import { EmptyState, StatCard } from "./stat";
 
-
 const CATEGORY_BADGE: Record<ModelCategory, string> = {
   text: "bg-sky-50 text-sky-700",
   image: "bg-fuchsia-50 text-fuchsia-700",
@@ -23,7 +22,9 @@ export function PremiumFeature() {
   return (
     <Card className="mx-auto mt-8 max-w-xl p-8 text-center">
       <h1 className="text-xl font-semibold text-slate-900">Premium Feature</h1>
-      <p className="mt-2 text-sm text-slate-600">Model Analytics compares every model you use by speed, reliability and cost, and suggests where to save. It comes with the Pro plan.</p>
+      <p className="mt-2 text-sm text-slate-600">
+        Model Analytics compares every model you use by speed, reliability and cost, and suggests where to save. It comes with the Pro plan.
+      </p>
       <LinkButton to="/pricing" className="mt-6">
         Subscribe to Access
       </LinkButton>
@@ -31,7 +32,19 @@ export function PremiumFeature() {
   );
 }
 
-export function AnalyticsTab({ models, shown, recommendations, category, sort }: { models: ModelFigures[]; shown: ModelFigures[]; recommendations: Recommendation[]; category: CategoryFilter; sort: SortKey }) {
+export function AnalyticsTab({
+  models,
+  shown,
+  recommendations,
+  category,
+  sort,
+}: {
+  models: ModelFigures[];
+  shown: ModelFigures[];
+  recommendations: Recommendation[];
+  category: CategoryFilter;
+  sort: SortKey;
+}) {
   const { pathname, search } = useLocation();
   const requests = models.reduce((s, m) => s + m.requests, 0);
   const successes = models.reduce((s, m) => s + m.successCount, 0);
@@ -58,7 +71,16 @@ export function AnalyticsTab({ models, shown, recommendations, category, sort }:
       <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
         <nav aria-label="Category" className="flex flex-wrap gap-1">
           {(Object.keys(CATEGORIES) as CategoryFilter[]).map((c) => (
-            <Link key={c} to={withParams(pathname, search, { category: c })} preventScrollReset aria-current={c === category ? "true" : undefined} className={cx("rounded-full px-3 py-1.5 text-sm font-medium", c === category ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200 hover:bg-slate-50")}>
+            <Link
+              key={c}
+              to={withParams(pathname, search, { category: c })}
+              preventScrollReset
+              aria-current={c === category ? "true" : undefined}
+              className={cx(
+                "rounded-full px-3 py-1.5 text-sm font-medium",
+                c === category ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200 hover:bg-slate-50",
+              )}
+            >
               {CATEGORIES[c]}
             </Link>
           ))}
@@ -69,7 +91,13 @@ export function AnalyticsTab({ models, shown, recommendations, category, sort }:
           <label htmlFor="sort" className="text-sm text-slate-600">
             Sort by
           </label>
-          <select id="sort" name="sort" defaultValue={sort} className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm" onChange={(e) => e.currentTarget.form?.requestSubmit()}>
+          <select
+            id="sort"
+            name="sort"
+            defaultValue={sort}
+            className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm"
+            onChange={(e) => e.currentTarget.form?.requestSubmit()}
+          >
             {(Object.keys(SORTS) as SortKey[]).map((s) => (
               <option key={s} value={s}>
                 {SORTS[s]}
@@ -86,7 +114,9 @@ export function AnalyticsTab({ models, shown, recommendations, category, sort }:
 
       {shown.length === 0 ? (
         <div className="mt-6">
-          <EmptyState title={models.length ? "No models in this category" : "No model usage yet"}>{models.length ? null : "Use a model in the desktop app and it appears here."}</EmptyState>
+          <EmptyState title={models.length ? "No models in this category" : "No model usage yet"}>
+            {models.length ? null : "Use a model in the desktop app and it appears here."}
+          </EmptyState>
         </div>
       ) : (
         <ul className="mt-6 grid gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="model-cards">
@@ -128,7 +158,9 @@ export function AnalyticsTab({ models, shown, recommendations, category, sort }:
                 </div>
                 <p className="mt-2 font-semibold text-slate-900">{r.title}</p>
                 <p className="mt-1 text-sm text-slate-600">{r.description}</p>
-                {r.estimatedSavings ? <p className="mt-1 text-sm font-medium text-emerald-700">Could save about {formatUsd(r.estimatedSavings)} a month</p> : null}
+                {r.estimatedSavings ? (
+                  <p className="mt-1 text-sm font-medium text-emerald-700">Could save about {formatUsd(r.estimatedSavings)} a month</p>
+                ) : null}
               </li>
             ))}
           </ul>

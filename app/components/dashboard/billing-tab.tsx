@@ -88,7 +88,9 @@ export function BillingTab({ billing }: { billing: BillingData }) {
       </div>
 
       {params.get("confirm") === "portal" ? <PortalDialog closeTo={close("confirm")} /> : null}
-      {params.get("plans") === "open" ? <PlanPicker closeTo={close("plans")} billing={billing} portalConfirm={withParams(pathname, search, { plans: null, confirm: "portal" })} /> : null}
+      {params.get("plans") === "open" ? (
+        <PlanPicker closeTo={close("plans")} billing={billing} portalConfirm={withParams(pathname, search, { plans: null, confirm: "portal" })} />
+      ) : null}
     </>
   );
 }
@@ -135,7 +137,11 @@ function PaymentMethodsView({ billing, portalConfirm }: { billing: BillingData; 
           Manage Payment Methods
         </Link>
       </div>
-      {billing.snapshot.error ? <Alert tone="error" className="mt-4">{billing.snapshot.error}</Alert> : null}
+      {billing.snapshot.error ? (
+        <Alert tone="error" className="mt-4">
+          {billing.snapshot.error}
+        </Alert>
+      ) : null}
       {billing.snapshot.paymentMethods.length === 0 && !billing.snapshot.error ? (
         <p className="mt-4 text-sm text-slate-600">No payment method on file.</p>
       ) : (
@@ -207,7 +213,11 @@ function InvoicesView({ billing, portalConfirm }: { billing: BillingData; portal
                   <td className="py-3 pr-4 text-slate-600">{formatDate(inv.date)}</td>
                   <td className="py-3 pr-4 text-slate-900">{inv.currency === "USD" ? formatUsd(inv.amount) : `${inv.amount.toFixed(2)} ${inv.currency}`}</td>
                   <td className="py-3 pr-4">
-                    <span className={cx("rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize", STATUS_STYLES[inv.status] ?? "bg-slate-100 text-slate-700")}>{inv.status}</span>
+                    <span
+                      className={cx("rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize", STATUS_STYLES[inv.status] ?? "bg-slate-100 text-slate-700")}
+                    >
+                      {inv.status}
+                    </span>
                   </td>
                   <td className="py-3">
                     {inv.pdfUrl || inv.hostedUrl ? (
@@ -246,8 +256,8 @@ function PortalDialog({ closeTo }: { closeTo: string }) {
         Manage with Stripe
       </h2>
       <p className="mt-2 text-sm text-slate-600">
-        You will leave Modelify for Stripe's secure customer portal, where you can update your card, download receipts or cancel your subscription.
-        You'll come back to this page when you are done.
+        You will leave Modelify for Stripe's secure customer portal, where you can update your card, download receipts or cancel your subscription. You'll come
+        back to this page when you are done.
       </p>
       <div className="mt-6 flex justify-end gap-3">
         <Link to={closeTo} replace preventScrollReset className={buttonClass("secondary")}>
@@ -270,7 +280,12 @@ function PlanPicker({ closeTo, billing, portalConfirm }: { closeTo: string; bill
       name: "Free",
       price: "$0",
       description: "Try the dashboard and follow your usage.",
-      features: [`${FREE_TIER.requestsPerMonth.toLocaleString("en-US")} requests / month`, `${FREE_TIER.tokensPerMonth.toLocaleString("en-US")} tokens / month`, `${FREE_TIER.perMinute}/min, ${FREE_TIER.perHour}/hour, ${FREE_TIER.perDay}/day`, "Basic support"],
+      features: [
+        `${FREE_TIER.requestsPerMonth.toLocaleString("en-US")} requests / month`,
+        `${FREE_TIER.tokensPerMonth.toLocaleString("en-US")} tokens / month`,
+        `${FREE_TIER.perMinute}/min, ${FREE_TIER.perHour}/hour, ${FREE_TIER.perDay}/day`,
+        "Basic support",
+      ],
     },
     {
       id: "premium-plan",

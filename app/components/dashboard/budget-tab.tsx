@@ -6,7 +6,6 @@ import { budgetBand, budgetRemainder, usedPercent, type BudgetView } from "~/lib
 import { Alert, Button, buttonClass, Card, FieldError, inputClass, Label } from "../ui";
 import { ProgressBar } from "./stat";
 
-
 export function BudgetTab({ view }: { view: BudgetView }) {
   const navigate = useNavigate();
   // Spec: the success message shows for 3 s.
@@ -29,8 +28,16 @@ export function BudgetTab({ view }: { view: BudgetView }) {
           </Link>
         )}
       </div>
-      {view.saved ? <Alert tone="success" className="mt-4">Budget settings saved successfully!</Alert> : null}
-      {view.formError ? <Alert tone="error" className="mt-4">{view.formError}</Alert> : null}
+      {view.saved ? (
+        <Alert tone="success" className="mt-4">
+          Budget settings saved successfully!
+        </Alert>
+      ) : null}
+      {view.formError ? (
+        <Alert tone="error" className="mt-4">
+          {view.formError}
+        </Alert>
+      ) : null}
 
       <div className="mt-6 grid gap-6 md:grid-cols-2">
         <BudgetCard title="Monthly budget" spent={view.spent.month} budget={view.settings.monthlyBudget} testId="monthly-budget" />
@@ -43,7 +50,8 @@ export function BudgetTab({ view }: { view: BudgetView }) {
         <h2 className="text-base font-semibold text-slate-900">Tips</h2>
         <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm text-slate-600">
           <li>
-            Alerts are sent at {view.settings.alertThreshold}% of a budget, once per month and once per day{view.settings.notificationsEnabled ? "" : " (currently off)"}.
+            Alerts are sent at {view.settings.alertThreshold}% of a budget, once per month and once per day
+            {view.settings.notificationsEnabled ? "" : " (currently off)"}.
           </li>
           <li>Spend comes from the costs the desktop app reports for each model call, in USD.</li>
           <li>Model Analytics shows which models give you the most for your money.</li>
@@ -74,7 +82,12 @@ function EditForm({ view }: { view: BudgetView }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const values = view.prefillDefaults
-    ? { monthlyBudget: BUDGET_DEFAULTS.monthlyBudgetUsd, dailyBudget: BUDGET_DEFAULTS.dailyBudgetUsd, alertThreshold: BUDGET_DEFAULTS.alertThresholdPercent, notificationsEnabled: BUDGET_DEFAULTS.notificationsEnabled }
+    ? {
+        monthlyBudget: BUDGET_DEFAULTS.monthlyBudgetUsd,
+        dailyBudget: BUDGET_DEFAULTS.dailyBudgetUsd,
+        alertThreshold: BUDGET_DEFAULTS.alertThresholdPercent,
+        notificationsEnabled: BUDGET_DEFAULTS.notificationsEnabled,
+      }
     : view.settings;
   const e = view.errors ?? {};
   return (
@@ -84,21 +97,58 @@ function EditForm({ view }: { view: BudgetView }) {
         <input type="hidden" name="intent" value="save-budget" />
         <div>
           <Label htmlFor="monthlyBudget">Monthly Budget (USD)</Label>
-          <input id="monthlyBudget" name="monthlyBudget" type="number" step="0.01" min="0" defaultValue={values.monthlyBudget} className={inputClass} aria-invalid={e.monthlyBudget ? true : undefined} aria-describedby="monthlyBudget-error" />
+          <input
+            id="monthlyBudget"
+            name="monthlyBudget"
+            type="number"
+            step="0.01"
+            min="0"
+            defaultValue={values.monthlyBudget}
+            className={inputClass}
+            aria-invalid={e.monthlyBudget ? true : undefined}
+            aria-describedby="monthlyBudget-error"
+          />
           <FieldError id="monthlyBudget-error" errors={e.monthlyBudget} />
         </div>
         <div>
           <Label htmlFor="dailyBudget">Daily Budget (USD)</Label>
-          <input id="dailyBudget" name="dailyBudget" type="number" step="0.01" min="0" defaultValue={values.dailyBudget} className={inputClass} aria-invalid={e.dailyBudget ? true : undefined} aria-describedby="dailyBudget-error" />
+          <input
+            id="dailyBudget"
+            name="dailyBudget"
+            type="number"
+            step="0.01"
+            min="0"
+            defaultValue={values.dailyBudget}
+            className={inputClass}
+            aria-invalid={e.dailyBudget ? true : undefined}
+            aria-describedby="dailyBudget-error"
+          />
           <FieldError id="dailyBudget-error" errors={e.dailyBudget} />
         </div>
         <div>
           <Label htmlFor="alertThreshold">Alert Threshold (%)</Label>
-          <input id="alertThreshold" name="alertThreshold" type="number" step={BUDGET.alertThresholdStep} min={BUDGET.alertThresholdMin} max={BUDGET.alertThresholdMax} defaultValue={values.alertThreshold} className={inputClass} aria-invalid={e.alertThreshold ? true : undefined} aria-describedby="alertThreshold-error" />
+          <input
+            id="alertThreshold"
+            name="alertThreshold"
+            type="number"
+            step={BUDGET.alertThresholdStep}
+            min={BUDGET.alertThresholdMin}
+            max={BUDGET.alertThresholdMax}
+            defaultValue={values.alertThreshold}
+            className={inputClass}
+            aria-invalid={e.alertThreshold ? true : undefined}
+            aria-describedby="alertThreshold-error"
+          />
           <FieldError id="alertThreshold-error" errors={e.alertThreshold} />
         </div>
         <div className="flex items-center gap-3 sm:pt-7">
-          <input id="notificationsEnabled" name="notificationsEnabled" type="checkbox" defaultChecked={values.notificationsEnabled} className="h-5 w-5 rounded border-slate-300 text-brand-600 focus:ring-brand-600" />
+          <input
+            id="notificationsEnabled"
+            name="notificationsEnabled"
+            type="checkbox"
+            defaultChecked={values.notificationsEnabled}
+            className="h-5 w-5 rounded border-slate-300 text-brand-600 focus:ring-brand-600"
+          />
           <Label htmlFor="notificationsEnabled" className="mb-0">
             Budget Notifications (e-mail alerts)
           </Label>

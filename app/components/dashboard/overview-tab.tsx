@@ -33,7 +33,13 @@ export function OverviewTab({ account, usage }: { account: AccountOverview; usag
               <h2 className="text-sm font-medium text-slate-500">Subscription</h2>
               <p className="mt-2 text-lg font-semibold text-slate-900">{subscription.plan.summary}</p>
             </div>
-            <span data-testid="subscription-status" className={cx("rounded-full px-3 py-1 text-xs font-semibold", subscription.active ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-700")}>
+            <span
+              data-testid="subscription-status"
+              className={cx(
+                "rounded-full px-3 py-1 text-xs font-semibold",
+                subscription.active ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-700",
+              )}
+            >
               {subscription.status}
             </span>
           </div>
@@ -99,7 +105,11 @@ export function OverviewTab({ account, usage }: { account: AccountOverview; usag
             ) : (
               <ul className="min-w-0 space-y-1 text-sm">
                 {usage.activeModels.models.slice(0, 2).map((model) => (
-                  <li key={`${model.provider}/${model.name}`} className="truncate font-medium text-slate-900" title={`${model.provider} · ${model.requests} requests`}>
+                  <li
+                    key={`${model.provider}/${model.name}`}
+                    className="truncate font-medium text-slate-900"
+                    title={`${model.provider} · ${model.requests} requests`}
+                  >
                     {model.name}
                   </li>
                 ))}
@@ -112,7 +122,12 @@ export function OverviewTab({ account, usage }: { account: AccountOverview; usag
 
       <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
         <StatCard title="Avg Response" value={formatMs(usage.avgResponseMs)} testId="avg-response" />
-        <StatCard title="Success Rate" value={usage.successRate === null ? "—" : `${usage.successRate.toFixed(1)}%`} hint={`${formatCount(m.requests)} requests`} testId="success-rate" />
+        <StatCard
+          title="Success Rate"
+          value={usage.successRate === null ? "—" : `${usage.successRate.toFixed(1)}%`}
+          hint={`${formatCount(m.requests)} requests`}
+          testId="success-rate"
+        />
         <Card className="p-5">
           <p className="text-sm font-medium text-slate-500">Budget Status</p>
           <p className="mt-2 text-lg font-semibold text-slate-900">
@@ -193,7 +208,9 @@ export function OverviewTab({ account, usage }: { account: AccountOverview; usag
                 <li key={`${p.provider}/${p.name}`}>
                   <div className="flex justify-between text-sm">
                     <span className="font-medium text-slate-900">{p.name}</span>
-                    <span className="text-slate-600">{p.successRate.toFixed(0)}% · {formatMs(p.avgResponseMs)}</span>
+                    <span className="text-slate-600">
+                      {p.successRate.toFixed(0)}% · {formatMs(p.avgResponseMs)}
+                    </span>
                   </div>
                   <ProgressBar percent={p.successRate} tone="green" />
                 </li>
@@ -213,9 +230,29 @@ export function OverviewTab({ account, usage }: { account: AccountOverview; usag
         <Card className="p-6">
           <h2 className="text-base font-semibold text-slate-900">Recent Achievements</h2>
           <ul className="mt-4 space-y-3 text-sm">
-            <Achievement done={usage.achievements.powerUser.done} title="Power User" detail={usage.achievements.powerUser.done ? "100+ requests this month" : `${usage.achievements.powerUser.progress}/${usage.achievements.powerUser.of} requests`} />
-            <Achievement done={usage.achievements.speedDemon.done} title="Speed Demon" detail={`Average response ${usage.achievements.speedDemon.avgSeconds.toFixed(2)} s (under 1 s wins)`} />
-            <Achievement done={usage.achievements.innovator.done} title="Innovator" detail={usage.achievements.innovator.done ? "3+ models this month" : `${usage.achievements.innovator.progress}/${usage.achievements.innovator.of} models`} />
+            <Achievement
+              done={usage.achievements.powerUser.done}
+              title="Power User"
+              detail={
+                usage.achievements.powerUser.done
+                  ? "100+ requests this month"
+                  : `${usage.achievements.powerUser.progress}/${usage.achievements.powerUser.of} requests`
+              }
+            />
+            <Achievement
+              done={usage.achievements.speedDemon.done}
+              title="Speed Demon"
+              detail={`Average response ${usage.achievements.speedDemon.avgSeconds.toFixed(2)} s (under 1 s wins)`}
+            />
+            <Achievement
+              done={usage.achievements.innovator.done}
+              title="Innovator"
+              detail={
+                usage.achievements.innovator.done
+                  ? "3+ models this month"
+                  : `${usage.achievements.innovator.progress}/${usage.achievements.innovator.of} models`
+              }
+            />
           </ul>
         </Card>
       </div>
@@ -260,7 +297,13 @@ function Row({ label, value, testId }: { label: string; value: string; testId?: 
 function Achievement({ done, title, detail }: { done: boolean; title: string; detail: string }) {
   return (
     <li className="flex items-start gap-3">
-      <span className={cx("mt-0.5 flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-bold", done ? "bg-emerald-100 text-emerald-700" : "bg-slate-100 text-slate-400")} aria-hidden="true">
+      <span
+        className={cx(
+          "mt-0.5 flex h-6 w-6 shrink-0 items-center justify-center rounded-full text-xs font-bold",
+          done ? "bg-emerald-100 text-emerald-700" : "bg-slate-100 text-slate-400",
+        )}
+        aria-hidden="true"
+      >
         {done ? "✓" : "•"}
       </span>
       <span>

@@ -13,7 +13,11 @@ export function SignOutDialog({ cancelTo }: { cancelTo: string }) {
         Sign Out
       </h2>
       <p className="mt-2 text-sm text-slate-600">Are you sure you want to sign out of Modelify on this device?</p>
-      {fetcher.data?.error ? <Alert tone="error" className="mt-4">{fetcher.data.error}</Alert> : null}
+      {fetcher.data?.error ? (
+        <Alert tone="error" className="mt-4">
+          {fetcher.data.error}
+        </Alert>
+      ) : null}
       <div className="mt-6 flex justify-end gap-3">
         <Link to={cancelTo} replace preventScrollReset className={buttonClass("secondary")} data-autofocus>
           Cancel

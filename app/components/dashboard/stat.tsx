@@ -18,7 +18,13 @@ export function ChangeBadge({ value, label }: { value: string; label: string }) 
   const negative = value.startsWith("-");
   const neutral = value === "—" || value === "0%";
   return (
-    <span className={cx("rounded-full px-2 py-0.5 text-xs font-semibold", neutral ? "bg-slate-100 text-slate-600" : negative ? "bg-emerald-50 text-emerald-700" : "bg-amber-50 text-amber-800")} title={label}>
+    <span
+      className={cx(
+        "rounded-full px-2 py-0.5 text-xs font-semibold",
+        neutral ? "bg-slate-100 text-slate-600" : negative ? "bg-emerald-50 text-emerald-700" : "bg-amber-50 text-amber-800",
+      )}
+      title={label}
+    >
       {value}
     </span>
   );
@@ -27,7 +33,13 @@ export function ChangeBadge({ value, label }: { value: string; label: string }) 
 export function ProgressBar({ percent, tone }: { percent: number; tone: "green" | "orange" | "yellow" | "red" }) {
   const colours = { green: "bg-emerald-500", orange: "bg-orange-500", yellow: "bg-yellow-400", red: "bg-red-500" };
   return (
-    <div className="mt-3 h-2 w-full overflow-hidden rounded-full bg-slate-100" role="progressbar" aria-valuenow={Math.round(percent)} aria-valuemin={0} aria-valuemax={100}>
+    <div
+      className="mt-3 h-2 w-full overflow-hidden rounded-full bg-slate-100"
+      role="progressbar"
+      aria-valuenow={Math.round(percent)}
+      aria-valuemin={0}
+      aria-valuemax={100}
+    >
       <div className={cx("h-full rounded-full", colours[tone])} style={{ width: `${Math.min(100, Math.max(0, percent))}%` }} />
     </div>
   );

@@ -11,9 +11,7 @@ export function TabError() {
     <div role="alert">
       <Alert tone="error">{notFound ? "This page does not exist." : "Failed to load tab content. Please try again."}</Alert>
       <div className="mt-4 flex gap-3">
-        {notFound ? null : (
-          <ReloadLink>Try Again</ReloadLink>
-        )}
+        {notFound ? null : <ReloadLink>Try Again</ReloadLink>}
         <LinkButton to="/dashboard" variant="secondary" size="md">
           Back to Overview
         </LinkButton>

@@ -9,7 +9,6 @@ import { withParams } from "../modal";
 import { Alert, Card, cx } from "../ui";
 import { EmptyState, ProgressBar } from "./stat";
 
-
 function Toggle({ options, current, param }: { options: Record<string, string>; current: string; param: string }) {
   const { pathname, search } = useLocation();
   return (
@@ -21,7 +20,10 @@ function Toggle({ options, current, param }: { options: Record<string, string>; 
           to={withParams(pathname, search, { [param]: key })}
           preventScrollReset
           aria-current={current === key ? "true" : undefined}
-          className={cx("shrink-0 whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium", current === key ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900")}
+          className={cx(
+            "shrink-0 whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium",
+            current === key ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900",
+          )}
         >
           {label}
         </Link>
@@ -71,11 +73,21 @@ export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi;
             <span className="rounded-full bg-slate-100 px-2.5 py-1 font-medium text-slate-700">Default project</span>
           </div>
         </div>
-        <a href="/dashboard/usage.csv" download onClick={exportCsv} className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50" aria-busy={exporting}>
+        <a
+          href="/dashboard/usage.csv"
+          download
+          onClick={exportCsv}
+          className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
+          aria-busy={exporting}
+        >
           {exporting ? "Exporting..." : "Export Usage Data"}
         </a>
       </div>
-      {exportError ? <Alert tone="error" className="mt-4">{exportError}</Alert> : null}
+      {exportError ? (
+        <Alert tone="error" className="mt-4">
+          {exportError}
+        </Alert>
+      ) : null}
 
       <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
         <Toggle options={{ "1d": "1d", "7d": "7d", "30d": "30d" }} current={data.range} param="range" />
@@ -109,7 +121,13 @@ export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi;
               </dd>
             </div>
             <MiniBar label="Total tokens" value={formatCount(data.totals.tokens)} current={data.totals.tokens} previous={data.previous.tokens} />
-            <MiniBar label="Total requests" value={formatCount(data.totals.requests)} current={data.totals.requests} previous={data.previous.requests} testId="total-requests" />
+            <MiniBar
+              label="Total requests"
+              value={formatCount(data.totals.requests)}
+              current={data.totals.requests}
+              previous={data.previous.requests}
+              testId="total-requests"
+            />
             <p className="text-xs text-slate-500">Light bars: the {data.range.replace("d", "")} days before.</p>
           </dl>
         </Card>
@@ -121,15 +139,32 @@ export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi;
           <Toggle options={ENGAGEMENT} current={ui.engagement} param="engagement" />
         </div>
         {ui.engagement === "activity" ? (
-          <BarChart width={1100} title="Requests by day" data={data.activityByDay.map((d) => ({ label: d.label, value: d.requests }))} format={(n) => formatCount(n)} />
+          <BarChart
+            width={1100}
+            title="Requests by day"
+            data={data.activityByDay.map((d) => ({ label: d.label, value: d.requests }))}
+            format={(n) => formatCount(n)}
+          />
         ) : ui.engagement === "services" ? (
           data.models.length ? (
-            <BarChart width={1100} title="Requests by model" data={data.models.slice(0, 10).map((m) => ({ label: m.name, value: m.requests }))} format={(n) => formatCount(n)} />
+            <BarChart
+              width={1100}
+              title="Requests by model"
+              data={data.models.slice(0, 10).map((m) => ({ label: m.name, value: m.requests }))}
+              format={(n) => formatCount(n)}
+            />
           ) : (
-            <div className="mt-4"><EmptyState title="No service usage data available" /></div>
+            <div className="mt-4">
+              <EmptyState title="No service usage data available" />
+            </div>
           )
         ) : (
-          <BarChart width={1100} title="Requests by hour of day (UTC)" data={data.peakHours.map((h) => ({ label: String(h.hour).padStart(2, "0"), value: h.requests }))} format={(n) => formatCount(n)} />
+          <BarChart
+            width={1100}
+            title="Requests by hour of day (UTC)"
+            data={data.peakHours.map((h) => ({ label: String(h.hour).padStart(2, "0"), value: h.requests }))}
+            format={(n) => formatCount(n)}
+          />
         )}
       </Card>
 
@@ -152,7 +187,14 @@ export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi;
             ) : (
               <Table
                 head={["Model", "Provider", "Success", "Avg response", "Requests", "Cost"]}
-                rows={data.models.map((m) => [m.name, m.provider, `${m.successRate.toFixed(1)}%`, formatMs(m.avgResponseMs), formatCount(m.requests), formatUsd(m.cost)])}
+                rows={data.models.map((m) => [
+                  m.name,
+                  m.provider,
+                  `${m.successRate.toFixed(1)}%`,
+                  formatMs(m.avgResponseMs),
+                  formatCount(m.requests),
+                  formatUsd(m.cost),
+                ])}
                 testId="services-table"
               />
             )
@@ -222,5 +264,3 @@ function Table({ head, rows, testId }: { head: string[]; rows: string[][]; testI
     </div>
   );
 }
-
-

@@ -43,7 +43,12 @@ export type Attempt = {
 export type Refusal = { refused: true; retryAfterSeconds: number };
 
 /** Reserves the attempt; refuses it when the account is locked (or this burst used up its tries). */
-export async function beginAttempt(db: Db, scope: LockoutScope, ids: { email?: string | null; ip?: string | null }, now = Date.now()): Promise<Attempt | Refusal> {
+export async function beginAttempt(
+  db: Db,
+  scope: LockoutScope,
+  ids: { email?: string | null; ip?: string | null },
+  now = Date.now(),
+): Promise<Attempt | Refusal> {
   const rule = LOCKOUT[scope];
   const account = ids.email ? await accountKey(scope, ids.email) : null;
   const ipKey = ids.ip ? ipGuardKey(scope, ids.ip) : null;

@@ -9,7 +9,13 @@ export type OneTimeTokenType = "signup" | "recovery";
 type IssueOptions = { proofHash?: string | null; now?: number };
 
 /** A new token and the INSERT that stores its hash, for callers that batch it with other writes. */
-export async function prepareOneTimeToken(db: Db, userId: string, type: OneTimeTokenType, ttlMs: number, { proofHash = null, now = Date.now() }: IssueOptions = {}) {
+export async function prepareOneTimeToken(
+  db: Db,
+  userId: string,
+  type: OneTimeTokenType,
+  ttlMs: number,
+  { proofHash = null, now = Date.now() }: IssueOptions = {},
+) {
   const token = randomToken();
   const insert = db.insert(schema.oneTimeTokens).values({
     id: crypto.randomUUID(),
@@ -30,7 +36,12 @@ export async function issueOneTimeToken(db: Db, userId: string, type: OneTimeTok
 }
 
 /** An unused, unexpired token's owner (and, for sign-up links, its browser proof), without using it up. */
-export async function peekOneTimeToken(db: Db, type: OneTimeTokenType, token: string, now = Date.now()): Promise<{ userId: string; proofHash: string | null } | null> {
+export async function peekOneTimeToken(
+  db: Db,
+  type: OneTimeTokenType,
+  token: string,
+  now = Date.now(),
+): Promise<{ userId: string; proofHash: string | null } | null> {
   const row = await db.query.oneTimeTokens.findFirst({
     where: and(
       eq(schema.oneTimeTokens.tokenHash, await sha256Hex(token)),

@@ -20,9 +20,7 @@ export type SessionUser = {
   lastActivityAt: number | null;
 };
 
-export type AuthState =
-  | { user: SessionUser; session: { id: string; client: SessionClient } }
-  | { user: null; session: null };
+export type AuthState = { user: SessionUser; session: { id: string; client: SessionClient } } | { user: null; session: null };
 
 export type IssuedTokens = {
   sessionId: string;
@@ -198,7 +196,10 @@ export async function revokeSession(db: Db, sessionId: string, reason: string, n
 export async function revokeUserSessions(db: Db, userId: string, reason: string, options: { except?: string } = {}, now = Date.now()) {
   const conditions = [eq(schema.sessions.userId, userId), isNull(schema.sessions.revokedAt)];
   if (options.except) conditions.push(sql`${schema.sessions.id} <> ${options.except}`);
-  await db.update(schema.sessions).set({ revokedAt: now, revokedReason: reason }).where(and(...conditions));
+  await db
+    .update(schema.sessions)
+    .set({ revokedAt: now, revokedReason: reason })
+    .where(and(...conditions));
 }
 
 /** The hourly cron: revoke the sessions of every account that the inactivity rule signs out. */

@@ -78,7 +78,9 @@ describe("reset password page rules", () => {
   it("requires both fields, 6+ characters and a match", () => {
     expect(errorsOf(resetPasswordSchema, {})).toEqual({ password: [M.resetBothRequired], confirmPassword: [M.resetBothRequired] });
     expect(errorsOf(resetPasswordSchema, { password: "abc12", confirmPassword: "abc12" }).password?.[0]).toBe(M.resetPasswordTooShort);
-    expect(errorsOf(resetPasswordSchema, { password: "New-Secret-77", confirmPassword: "New-Secret-78" })).toEqual({ confirmPassword: [M.passwordsDoNotMatch] });
+    expect(errorsOf(resetPasswordSchema, { password: "New-Secret-77", confirmPassword: "New-Secret-78" })).toEqual({
+      confirmPassword: [M.passwordsDoNotMatch],
+    });
     expect(errorsOf(resetPasswordSchema, { password: "New-Secret-77", confirmPassword: "New-Secret-77" })).toEqual({});
   });
 

@@ -52,7 +52,11 @@ export const apiTokenRequestSchema = z.object({ email: emailSchema, password: pa
 
 /** POST /api/v1/auth/refresh: a refresh token, each usable once. */
 export const apiRefreshRequestSchema = z.object({
-  refresh_token: z.string({ error: "refresh_token is required" }).min(1, "refresh_token is required").max(128, "refresh_token is invalid").meta({ description: "Single use: each refresh returns a new one" }),
+  refresh_token: z
+    .string({ error: "refresh_token is required" })
+    .min(1, "refresh_token is required")
+    .max(128, "refresh_token is invalid")
+    .meta({ description: "Single use: each refresh returns a new one" }),
 });
 
 export const signInSchema = z.object({

@@ -12,7 +12,12 @@ import { subscriptionUpsert } from "./sync.server";
 export const ADMIN_STATUSES = ["active", "trial", "past_due", "canceled", "unpaid", "incomplete"] as const;
 const COMPLIMENTARY_DAYS = 365;
 
-export type AdminResult = { ok: boolean; message: string; subscription?: SubscriptionRow | null; audit?: Array<{ action: string; createdAt: number; actor: string }> };
+export type AdminResult = {
+  ok: boolean;
+  message: string;
+  subscription?: SubscriptionRow | null;
+  audit?: Array<{ action: string; createdAt: number; actor: string }>;
+};
 
 async function target(db: Db, email: string) {
   return db.query.users.findFirst({ where: eq(schema.users.email, email.toLowerCase()), columns: { id: true, email: true } });
@@ -38,7 +43,13 @@ export async function adminLookup(db: Db, actor: { id: string; email: string }, 
   if (!user) return { ok: false, message: `No account found for ${email}` };
   const subscription = (await getSubscription(db, user.id)) ?? null;
   const self = user.id === actor.id;
-  if (!subscription) return { ok: true, message: self ? "No subscription found for current user" : `No subscription found for ${user.email}`, subscription: null, audit: await recentAudit(db, user.id) };
+  if (!subscription)
+    return {
+      ok: true,
+      message: self ? "No subscription found for current user" : `No subscription found for ${user.email}`,
+      subscription: null,
+      audit: await recentAudit(db, user.id),
+    };
   return { ok: true, message: "Subscription data retrieved", subscription, audit: await recentAudit(db, user.id) };
 }
 
@@ -58,15 +69,29 @@ export async function adminGrantYear(db: Db, actor: { id: string; email: string 
     updatedAt: now,
   };
   const statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [
-    db.insert(schema.subscriptions).values({ id: crypto.randomUUID(), userId: user.id, createdAt: now, ...values }).onConflictDoUpdate({ target: schema.subscriptions.userId, set: values }),
+    db
+      .insert(schema.subscriptions)
+      .values({ id: crypto.randomUUID(), userId: user.id, createdAt: now, ...values })
+      .onConflictDoUpdate({ target: schema.subscriptions.userId, set: values }),
     auditInsert(db, actor.id, user.id, "subscription.grant_year", { before, after: values }),
   ];
   await db.batch(statements);
   const self = user.id === actor.id;
-  return { ok: true, message: self ? "Subscription fixed for current user" : `Subscription fixed for ${user.email}`, subscription: (await getSubscription(db, user.id)) ?? null, audit: await recentAudit(db, user.id) };
+  return {
+    ok: true,
+    message: self ? "Subscription fixed for current user" : `Subscription fixed for ${user.email}`,
+    subscription: (await getSubscription(db, user.id)) ?? null,
+    audit: await recentAudit(db, user.id),
+  };
 }
 
-export async function adminSetStatus(db: Db, actor: { id: string; email: string }, email: string, status: (typeof ADMIN_STATUSES)[number], now = Date.now()): Promise<AdminResult> {
+export async function adminSetStatus(
+  db: Db,
+  actor: { id: string; email: string },
+  email: string,
+  status: (typeof ADMIN_STATUSES)[number],
+  now = Date.now(),
+): Promise<AdminResult> {
   const user = await target(db, email);
   if (!user) return { ok: false, message: `No account found for ${email}` };
   const before = await getSubscription(db, user.id);
@@ -75,7 +100,12 @@ export async function adminSetStatus(db: Db, actor: { id: string; email: string 
     db.update(schema.subscriptions).set({ status, updatedAt: now }).where(eq(schema.subscriptions.userId, user.id)),
     auditInsert(db, actor.id, user.id, "subscription.set_status", { from: before.status, to: status }),
   ]);
-  return { ok: true, message: "Subscription updated successfully", subscription: (await getSubscription(db, user.id)) ?? null, audit: await recentAudit(db, user.id) };
+  return {
+    ok: true,
+    message: "Subscription updated successfully",
+    subscription: (await getSubscription(db, user.id)) ?? null,
+    audit: await recentAudit(db, user.id),
+  };
 }
 
 /** Re-reads the user's subscription from Stripe and stores what Stripe says. */
@@ -87,6 +117,10 @@ export async function adminSyncFromStripe(db: Db, stripe: Stripe | null, actor: 
   const upsert = await subscriptionUpsert(db, stripe, { subscriptionId: stored.stripeSubscriptionId, customerId: stored.stripeCustomerId, userId: user.id });
   if (!upsert) return { ok: false, message: "Stripe has no newer state for this account" };
   await db.batch([auditInsert(db, actor.id, user.id, "subscription.sync_from_stripe", { status: upsert.status }), ...upsert.statements]);
-  return { ok: true, message: "Subscription updated successfully", subscription: (await getSubscription(db, user.id)) ?? null, audit: await recentAudit(db, user.id) };
+  return {
+    ok: true,
+    message: "Subscription updated successfully",
+    subscription: (await getSubscription(db, user.id)) ?? null,
+    audit: await recentAudit(db, user.id),
+  };
 }
-

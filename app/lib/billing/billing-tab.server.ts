@@ -26,12 +26,20 @@ export async function billingTab(deps: BillingDeps, userId: string, view: Billin
   ]);
   const paymentMethod = snapshot.paymentMethods.find((m) => m.isDefault) ?? snapshot.paymentMethods[0] ?? null;
   const liveCard = paymentMethod
-    ? { last4: paymentMethod.last4, brand: capitalise(paymentMethod.brand), expires: `${String(paymentMethod.expMonth).padStart(2, "0")}/${paymentMethod.expYear}` }
+    ? {
+        last4: paymentMethod.last4,
+        brand: capitalise(paymentMethod.brand),
+        expires: `${String(paymentMethod.expMonth).padStart(2, "0")}/${paymentMethod.expYear}`,
+      }
     : null;
   return {
     view,
     paymentConfigured: isPaymentConfigured(deps.env),
-    subscription: subscriptionView(subscription, { storedLast4: profile?.paymentMethodLast4 ?? null, hasCustomer: snapshot.customerId !== null, liveCard }, now),
+    subscription: subscriptionView(
+      subscription,
+      { storedLast4: profile?.paymentMethodLast4 ?? null, hasCustomer: snapshot.customerId !== null, liveCard },
+      now,
+    ),
     snapshot,
   };
 }

@@ -24,10 +24,7 @@ function stripeMessage(error: unknown, fallback: string): string {
 async function ensureCustomer(db: Db, stripe: Stripe, user: BillingUser): Promise<string> {
   const profile = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, user.id), columns: { stripeCustomerId: true } });
   if (profile?.stripeCustomerId) return profile.stripeCustomerId;
-  const customer = await stripe.customers.create(
-    { email: user.email, metadata: { user_id: user.id } },
-    { idempotencyKey: `modelify-customer-${user.id}` },
-  );
+  const customer = await stripe.customers.create({ email: user.email, metadata: { user_id: user.id } }, { idempotencyKey: `modelify-customer-${user.id}` });
   await db
     .update(schema.userProfiles)
     .set({ stripeCustomerId: customer.id, updatedAt: Date.now() })

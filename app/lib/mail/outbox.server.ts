@@ -4,7 +4,14 @@ import { schema } from "../db.server";
 
 export async function listOutbox(db: Db, to?: string | null, limit = 100) {
   return db
-    .select({ id: schema.outbox.id, to: schema.outbox.to, subject: schema.outbox.subject, text: schema.outbox.text, links: schema.outbox.links, createdAt: schema.outbox.createdAt })
+    .select({
+      id: schema.outbox.id,
+      to: schema.outbox.to,
+      subject: schema.outbox.subject,
+      text: schema.outbox.text,
+      links: schema.outbox.links,
+      createdAt: schema.outbox.createdAt,
+    })
     .from(schema.outbox)
     .where(to ? eq(schema.outbox.to, to.toLowerCase()) : undefined)
     .orderBy(desc(schema.outbox.createdAt))

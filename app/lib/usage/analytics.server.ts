@@ -46,17 +46,19 @@ function perModel(rows: DailyRow[]): ModelFigures[] {
     map.set(key, m);
   }
   return [...map.values()]
-    .map(({ modelName, modelProvider, totals: t, lastUsedAt }): ModelStats => ({
-      modelName,
-      modelProvider,
-      requests: t.requests,
-      successCount: t.successes,
-      tokens: t.tokens,
-      costMicros: t.costMicros,
-      durationMs: t.durationMs,
-      timedRequests: t.timed,
-      lastUsedAt,
-    }))
+    .map(
+      ({ modelName, modelProvider, totals: t, lastUsedAt }): ModelStats => ({
+        modelName,
+        modelProvider,
+        requests: t.requests,
+        successCount: t.successes,
+        tokens: t.tokens,
+        costMicros: t.costMicros,
+        durationMs: t.durationMs,
+        timedRequests: t.timed,
+        lastUsedAt,
+      }),
+    )
     .map(figures)
     .sort((a, b) => b.requests - a.requests);
 }
@@ -94,7 +96,10 @@ export async function overviewUsage(db: Db, userId: string, now = Date.now()) {
   const [rows, recent, conversationRows, budget, allModels] = await Promise.all([
     dailyRows(db, userId, previousStart),
     recentActivity(db, userId),
-    db.select({ n: count() }).from(schema.conversations).where(and(eq(schema.conversations.userId, userId), eq(schema.conversations.month, monthKey(now)))),
+    db
+      .select({ n: count() })
+      .from(schema.conversations)
+      .where(and(eq(schema.conversations.userId, userId), eq(schema.conversations.month, monthKey(now)))),
     getBudget(db, userId),
     db
       .selectDistinct({ modelName: schema.dailyUsageSummary.modelName, modelProvider: schema.dailyUsageSummary.modelProvider })
@@ -155,13 +160,23 @@ export async function overviewUsage(db: Db, userId: string, now = Date.now()) {
     modelCount: allModels.length,
     recent: recent.map((r) => ({ ...r, cost: r.costMicros / 1e6 })),
     weekly,
-    performance: models.slice(0, 3).map((m) => ({ name: m.modelName, provider: m.modelProvider, successRate: m.successRate, avgResponseMs: m.avgResponseMs, requests: m.requests })),
+    performance: models
+      .slice(0, 3)
+      .map((m) => ({ name: m.modelName, provider: m.modelProvider, successRate: m.successRate, avgResponseMs: m.avgResponseMs, requests: m.requests })),
     prediction: { predicted: monthCost * USAGE.predictionFactor, trend: change(month.costMicros, last.costMicros), budget: budget.monthlyBudget },
     achievements: {
-      powerUser: { done: month.requests >= ACHIEVEMENTS.powerUserRequests, progress: Math.min(month.requests, ACHIEVEMENTS.powerUserRequests), of: ACHIEVEMENTS.powerUserRequests },
+      powerUser: {
+        done: month.requests >= ACHIEVEMENTS.powerUserRequests,
+        progress: Math.min(month.requests, ACHIEVEMENTS.powerUserRequests),
+        of: ACHIEVEMENTS.powerUserRequests,
+      },
       // Spec: an unknown average counts as 1.5 s.
       speedDemon: { done: (avgResponseMs ?? 1500) < ACHIEVEMENTS.speedDemonMs, avgSeconds: (avgResponseMs ?? 1500) / 1000 },
-      innovator: { done: usedModels >= ACHIEVEMENTS.innovatorModels, progress: Math.min(usedModels, ACHIEVEMENTS.innovatorModels), of: ACHIEVEMENTS.innovatorModels },
+      innovator: {
+        done: usedModels >= ACHIEVEMENTS.innovatorModels,
+        progress: Math.min(usedModels, ACHIEVEMENTS.innovatorModels),
+        of: ACHIEVEMENTS.innovatorModels,
+      },
     },
   };
 }
@@ -180,7 +195,10 @@ export async function usageTab(db: Db, userId: string, range: UsageRange, now = 
   const previousFrom = lastDays(USAGE.ranges[range] * 2, now)[0]!;
   const [withPrevious, hours, budget] = await Promise.all([
     dailyRows(db, userId, previousFrom),
-    db.select().from(schema.hourlyUsage).where(and(eq(schema.hourlyUsage.userId, userId), gte(schema.hourlyUsage.date, from))),
+    db
+      .select()
+      .from(schema.hourlyUsage)
+      .where(and(eq(schema.hourlyUsage.userId, userId), gte(schema.hourlyUsage.date, from))),
     getBudget(db, userId),
   ]);
   const rows = withPrevious.filter((r) => r.date >= from);
@@ -191,7 +209,12 @@ export async function usageTab(db: Db, userId: string, range: UsageRange, now = 
     range === "1d"
       ? Array.from({ length: 24 }, (_, h) => {
           const row = hours.find((x) => x.date === days[0] && x.hour === h);
-          return { label: `${String(h).padStart(2, "0")}:00`, spend: (row?.totalCostMicros ?? 0) / 1e6, tokens: row?.totalTokens ?? 0, requests: row?.totalRequests ?? 0 };
+          return {
+            label: `${String(h).padStart(2, "0")}:00`,
+            spend: (row?.totalCostMicros ?? 0) / 1e6,
+            tokens: row?.totalTokens ?? 0,
+            requests: row?.totalRequests ?? 0,
+          };
         })
       : days.map((d) => {
           const t = total(rows.filter((r) => r.date === d));
@@ -221,7 +244,15 @@ export async function usageTab(db: Db, userId: string, range: UsageRange, now = 
     series,
     activityByDay: days.map((d) => ({ label: d.slice(5), requests: total(rows.filter((r) => r.date === d)).requests })),
     peakHours,
-    models: models.map((m) => ({ name: m.modelName, provider: m.modelProvider, successRate: m.successRate, avgResponseMs: m.avgResponseMs, requests: m.requests, cost: m.costMicros / 1e6, tokens: m.tokens })),
+    models: models.map((m) => ({
+      name: m.modelName,
+      provider: m.modelProvider,
+      successRate: m.successRate,
+      avgResponseMs: m.avgResponseMs,
+      requests: m.requests,
+      cost: m.costMicros / 1e6,
+      tokens: m.tokens,
+    })),
     providers: [...providers.values()].map((p) => ({ ...p, models: [...p.models] })).sort((a, b) => b.requests - a.requests),
     budget: { monthly: budget.monthlyBudget, monthSpend },
   };
@@ -249,10 +280,26 @@ export async function usageCsv(db: Db, user: { id: string; email: string }, now 
   }
   lines.push("", "Model Performance", csv(["Model", "Provider", "Requests", "Success Rate (%)", "Avg Response (ms)", "Total Tokens", "Total Cost (USD)"]));
   for (const m of perModel(rows)) {
-    lines.push(csv([m.modelName, m.modelProvider, m.requests, m.successRate.toFixed(1), m.avgResponseMs === null ? "" : Math.round(m.avgResponseMs), m.tokens, (m.costMicros / 1e6).toFixed(4)]));
+    lines.push(
+      csv([
+        m.modelName,
+        m.modelProvider,
+        m.requests,
+        m.successRate.toFixed(1),
+        m.avgResponseMs === null ? "" : Math.round(m.avgResponseMs),
+        m.tokens,
+        (m.costMicros / 1e6).toFixed(4),
+      ]),
+    );
   }
   lines.push("", "Export Metadata", csv(["Field", "Value"]));
-  lines.push(csv(["Exported At", new Date(now).toISOString()]), csv(["Account", user.email]), csv(["Period Start", days[0]!]), csv(["Period End", days.at(-1)!]), csv(["Days", USAGE.exportDays]), csv(["Currency", "USD"]));
+  lines.push(
+    csv(["Exported At", new Date(now).toISOString()]),
+    csv(["Account", user.email]),
+    csv(["Period Start", days[0]!]),
+    csv(["Period End", days.at(-1)!]),
+    csv(["Days", USAGE.exportDays]),
+    csv(["Currency", "USD"]),
+  );
   return `${lines.join("\r\n")}\r\n`;
 }
-

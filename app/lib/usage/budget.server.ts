@@ -9,7 +9,9 @@ import { dayKey, monthKey } from "./dates";
 
 export async function getBudget(db: Db, userId: string): Promise<BudgetSettings> {
   const row = await db.query.budgets.findFirst({ where: eq(schema.budgets.userId, userId) });
-  return row ? { monthlyBudget: row.monthlyBudget, dailyBudget: row.dailyBudget, alertThreshold: row.alertThreshold, notificationsEnabled: row.notificationsEnabled } : DEFAULT_BUDGET;
+  return row
+    ? { monthlyBudget: row.monthlyBudget, dailyBudget: row.dailyBudget, alertThreshold: row.alertThreshold, notificationsEnabled: row.notificationsEnabled }
+    : DEFAULT_BUDGET;
 }
 
 export async function saveBudget(db: Db, userId: string, settings: BudgetSettings, now = Date.now()) {

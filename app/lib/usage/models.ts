@@ -91,7 +91,13 @@ export function recommend(models: ModelFigures[], days: number): Recommendation[
   const solid = models.filter((m) => m.requests >= MIN_REQUESTS && m.costPer1kTokensUsd !== null);
   for (const expensive of solid) {
     const cheaper = solid
-      .filter((m) => m !== expensive && m.category === expensive.category && m.costPer1kTokensUsd! < expensive.costPer1kTokensUsd! * 0.7 && m.successRate >= expensive.successRate - 5)
+      .filter(
+        (m) =>
+          m !== expensive &&
+          m.category === expensive.category &&
+          m.costPer1kTokensUsd! < expensive.costPer1kTokensUsd! * 0.7 &&
+          m.successRate >= expensive.successRate - 5,
+      )
       .sort((a, b) => a.costPer1kTokensUsd! - b.costPer1kTokensUsd!)[0];
     if (!cheaper) continue;
     const perTokenSaving = expensive.costPer1kTokensUsd! - cheaper.costPer1kTokensUsd!;

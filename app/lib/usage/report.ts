@@ -104,7 +104,10 @@ function secureSchema<T extends z.ZodType<number>>(timestamp: T) {
       app_instance_id: z.string().max(100).nullish(),
     })
     .strict()
-    .refine((r) => r.success_count + r.error_count <= r.request_count, { message: "success_count + error_count exceeds request_count", path: ["request_count"] })
+    .refine((r) => r.success_count + r.error_count <= r.request_count, {
+      message: "success_count + error_count exceeds request_count",
+      path: ["request_count"],
+    })
     .meta({ description: `The fallback aggregate report. ${SECURE_COUNT_RULE}.` });
 }
 

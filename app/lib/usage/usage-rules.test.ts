@@ -3,7 +3,18 @@ import { budgetBand, budgetFormSchema, budgetRemainder, DEFAULT_BUDGET, usedPerc
 import { categoryOf, figures, recommend, sortModels, type ModelStats } from "./models";
 import { problemsFrom, toMicros, usageReportSchema } from "./report";
 
-const stats = (over: Partial<ModelStats>): ModelStats => ({ modelName: "m", modelProvider: "p", requests: 10, successCount: 10, tokens: 10_000, costMicros: 100_000, durationMs: 10_000, timedRequests: 10, lastUsedAt: 0, ...over });
+const stats = (over: Partial<ModelStats>): ModelStats => ({
+  modelName: "m",
+  modelProvider: "p",
+  requests: 10,
+  successCount: 10,
+  tokens: 10_000,
+  costMicros: 100_000,
+  durationMs: 10_000,
+  timedRequests: 10,
+  lastUsedAt: 0,
+  ...over,
+});
 
 describe("budget rules", () => {
   it("has the spec's defaults", () => {
@@ -24,7 +35,12 @@ describe("budget rules", () => {
 
   it("turns non-numeric budgets into 0 and a non-numeric threshold into 80; refuses out-of-range values", () => {
     // An empty number field (what a browser sends for non-numeric input) gets the spec's default.
-    expect(budgetFormSchema.parse({ monthlyBudget: "", dailyBudget: " ", alertThreshold: "", notificationsEnabled: "on" })).toEqual({ monthlyBudget: 0, dailyBudget: 0, alertThreshold: 80, notificationsEnabled: true });
+    expect(budgetFormSchema.parse({ monthlyBudget: "", dailyBudget: " ", alertThreshold: "", notificationsEnabled: "on" })).toEqual({
+      monthlyBudget: 0,
+      dailyBudget: 0,
+      alertThreshold: 80,
+      notificationsEnabled: true,
+    });
     // Text that JavaScript would still read as a number is refused, not reinterpreted.
     for (const text of ["0x10", "Infinity", "-Infinity", "1e3", "NaN", "x", "12,50", "+5", "1_000"]) {
       expect(budgetFormSchema.safeParse({ monthlyBudget: text, dailyBudget: "1", alertThreshold: "80" }).success, text).toBe(false);
@@ -44,7 +60,15 @@ describe("budget rules", () => {
 describe("usage report validation", () => {
   const now = Date.parse("2026-11-21T12:00:00Z");
   const schema = usageReportSchema(() => now);
-  const valid = { report_id: "3b241101-e2bb-4255-8caf-4136c566a962", model_name: "gpt-4o", model_provider: "openai", tokens_used: 10, cost_usd: 0.001, request_duration_ms: 5, success: true };
+  const valid = {
+    report_id: "3b241101-e2bb-4255-8caf-4136c566a962",
+    model_name: "gpt-4o",
+    model_provider: "openai",
+    tokens_used: 10,
+    cost_usd: 0.001,
+    request_duration_ms: 5,
+    success: true,
+  };
   it("fills defaults and normalises occurred_at", () => {
     const r = schema.parse({ ...valid, occurred_at: "2026-11-21T11:00:00Z" });
     expect(r).toMatchObject({ request_type: "chat", tokens_input: 0, tokens_output: 0, occurred_at: now - 3600_000 });
@@ -60,10 +84,14 @@ describe("usage report validation", () => {
     expect(schema.parse({ ...withoutTotal, tokens_input: 1000, tokens_output: 500 }).tokens_used).toBe(1500);
     const short = schema.safeParse({ ...valid, tokens_used: 1499, tokens_input: 1000, tokens_output: 500 });
     expect(short.success).toBe(false);
-    expect(problemsFrom(short.error!, false)).toEqual([{ index: null, path: "tokens_used", message: "tokens_used must be at least tokens_input + tokens_output" }]);
+    expect(problemsFrom(short.error!, false)).toEqual([
+      { index: null, path: "tokens_used", message: "tokens_used must be at least tokens_input + tokens_output" },
+    ]);
   });
   it("reports problems with the report's index", () => {
-    const error = usageReportSchema().array().safeParse([valid, { ...valid, tokens_used: -1 }]).error!;
+    const error = usageReportSchema()
+      .array()
+      .safeParse([valid, { ...valid, tokens_used: -1 }]).error!;
     expect(problemsFrom(error, true)).toEqual([{ index: 1, path: "tokens_used", message: expect.any(String) }]);
   });
   it("stores money as integer micro-dollars", () => {
@@ -77,7 +105,7 @@ describe("model figures", () => {
     const a = figures(stats({ modelName: "a", requests: 5, successCount: 5, durationMs: 5_000, timedRequests: 5, costMicros: 500_000 }));
     const b = figures(stats({ modelName: "b", requests: 50, successCount: 40, durationMs: 50_000 * 3, timedRequests: 50, costMicros: 10_000 }));
     const c = figures(stats({ modelName: "c", requests: 20, successCount: 19, durationMs: 20_000 * 2, timedRequests: 20, costMicros: 200_000 }));
-    const names = (list: typeof a[]) => list.map((m) => m.modelName);
+    const names = (list: (typeof a)[]) => list.map((m) => m.modelName);
     expect(names(sortModels([a, b, c], "usage"))).toEqual(["b", "c", "a"]);
     expect(names(sortModels([a, b, c], "performance"))).toEqual(["a", "c", "b"]);
     expect(names(sortModels([a, b, c], "cost"))).toEqual(["b", "c", "a"]);

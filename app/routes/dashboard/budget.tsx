@@ -17,7 +17,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = app(context);
   const params = new URL(request.url).searchParams;
   const now = Date.now();
-  const [settings, month, today] = await Promise.all([getBudget(db, user.id), spendSince(db, user.id, `${monthKey(now)}-01`), spendSince(db, user.id, dayKey(now))]);
+  const [settings, month, today] = await Promise.all([
+    getBudget(db, user.id),
+    spendSince(db, user.id, `${monthKey(now)}-01`),
+    spendSince(db, user.id, dayKey(now)),
+  ]);
   const view: BudgetView = {
     settings,
     spent: { month: month / 1e6, today: today / 1e6 },

@@ -12,5 +12,4 @@ describe("old ?tab= dashboard URLs", () => {
     expect(legacy("/dashboard?tab=overview")).toBe("/dashboard");
     expect(legacy("/dashboard")).toBeNull();
   });
-
 });

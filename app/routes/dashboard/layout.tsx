@@ -111,7 +111,10 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
         </nav>
         <div className="border-t border-slate-200 p-2">
           <div className="flex items-center gap-3 px-2 py-2">
-            <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-700" aria-hidden="true">
+            <span
+              className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-700"
+              aria-hidden="true"
+            >
               {sidebarName.charAt(0).toUpperCase()}
             </span>
             <div className="min-w-0 opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">
@@ -179,7 +182,9 @@ export function ErrorBoundary() {
       <Card className="w-full max-w-md p-8 text-center">
         <h1 className="text-xl font-semibold text-slate-900">The dashboard could not load</h1>
         <p className="mt-2 text-sm text-slate-600">
-          {isRouteErrorResponse(error) && error.status === 503 ? "A service it needs is not answering right now." : "An unexpected error occurred. Please try refreshing the page."}
+          {isRouteErrorResponse(error) && error.status === 503
+            ? "A service it needs is not answering right now."
+            : "An unexpected error occurred. Please try refreshing the page."}
         </p>
         <ReloadLink className="mt-6">Reload Dashboard</ReloadLink>
       </Card>
