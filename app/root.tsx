@@ -2,7 +2,7 @@ import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration }
 import type { Route } from "./+types/root";
 import "./app.css";
 import { useNonce } from "./components/nonce";
-import { ReloadLink } from "./components/ui";
+import { LinkButton, ReloadLink } from "./components/ui";
 import { AUTH_MESSAGES } from "./lib/auth/messages";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
@@ -55,6 +55,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.data?.kind === "init") {
     return <ErrorScreen title="App Initialization Error" message="The app could not start. Please reload the page." action="Reload Page" />;
   }
+  if (isRouteErrorResponse(error) && error.data?.kind === "download-link") {
+    return <ErrorScreen title="Download unavailable" message={String(error.data.message)} action="Go to Downloads" href="/dashboard/downloads" />;
+  }
   if (isRouteErrorResponse(error) && error.data?.kind === "forbidden") {
     return <ErrorScreen title="Request refused" message={String(error.data.message)} action="Try Again" />;
   }
@@ -65,7 +68,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return <ErrorScreen title="Something went wrong" message="An unexpected error occurred. Please try refreshing the page." action="Try Again" />;
 }
 
-function ErrorScreen({ title, message, action }: { title: string; message: string; action: string }) {
+function ErrorScreen({ title, message, action, href }: { title: string; message: string; action: string; href?: string }) {
   return (
     <main id="main" className="flex min-h-screen items-center justify-center bg-slate-50 px-4">
       <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-8 text-center shadow-sm">
@@ -76,7 +79,13 @@ function ErrorScreen({ title, message, action }: { title: string; message: strin
         </div>
         <h1 className="text-xl font-semibold text-slate-900">{title}</h1>
         <p className="mt-2 text-sm text-slate-600">{message}</p>
-        <ReloadLink className="mt-6">{action}</ReloadLink>
+        {href ? (
+          <LinkButton to={href} className="mt-6">
+            {action}
+          </LinkButton>
+        ) : (
+          <ReloadLink className="mt-6">{action}</ReloadLink>
+        )}
       </div>
     </main>
   );

@@ -18,6 +18,7 @@ export default [
       ...prefix("billing", [route("checkout", "routes/billing.checkout.tsx"), route("portal", "routes/billing.portal.tsx")]),
     ]),
     route("auth/sign-out", "routes/auth.sign-out.tsx"),
+    ...prefix("downloads", [route("prepare", "routes/downloads.prepare.ts"), route("file/:token", "routes/downloads.file.ts")]),
 
     // The signed-in dashboard: one layout (sidebar, sign-out), one route per tab.
     route("dashboard", "routes/dashboard/layout.tsx", [

@@ -301,6 +301,31 @@ export const budgetAlerts = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.kind, t.period] })],
 );
 
+// One published installer build. The file is in R2 under `r2Key`; sizes, versions and checksums
+// shown anywhere come from these rows.
+export const releases = sqliteTable(
+  "releases",
+  {
+    id: text("id").primaryKey(),
+    /** The download option id: win-x64, win-x86, mac-intel, mac-apple-silicon, linux-x64, linux-arm64. */
+    optionId: text("option_id").notNull(),
+    platform: text("platform", { enum: ["windows", "mac", "linux"] }).notNull(),
+    architecture: text("architecture", { enum: ["x64", "x86", "intel", "apple-silicon", "arm64"] }).notNull(),
+    version: text("version").notNull(),
+    fileName: text("file_name").notNull(),
+    r2Key: text("r2_key").notNull(),
+    byteSize: integer("byte_size").notNull(),
+    sha256: text("sha256").notNull(),
+    /** The build offered first for its platform (the spec's recommended options, unless an admin chose otherwise). */
+    recommended: integer("recommended", { mode: "boolean" }).notNull().default(false),
+    /** Demo builds (published by `npm start` locally) say so wherever they are listed. */
+    demo: integer("demo", { mode: "boolean" }).notNull().default(false),
+    publishedBy: text("published_by"),
+    publishedAt: integer("published_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("releases_option_version_idx").on(t.optionId, t.version), index("releases_option_published_idx").on(t.optionId, t.publishedAt)],
+);
+
 export const downloadHistory = sqliteTable(
   "download_history",
   {
@@ -310,6 +335,8 @@ export const downloadHistory = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     platform: text("platform").notNull(),
     architecture: text("architecture").notNull(),
+    /** The build that was downloaded (null for history written before releases existed). */
+    releaseId: text("release_id").references(() => releases.id, { onDelete: "set null" }),
     downloadedAt: integer("downloaded_at").notNull().default(now),
   },
   (t) => [index("download_history_user_idx").on(t.userId, t.downloadedAt)],

@@ -135,4 +135,17 @@ export const FREE_TIER = {
   perDay: 100,
 } as const;
 
+export const DOWNLOAD = {
+  // A signed download link lives for minutes: long enough to start and resume a download, too
+  // short to be worth sharing. Re-download from history mints a fresh one.
+  linkTtlMs: 15 * MINUTE,
+  historyFetchLimit: 10,
+  historyShown: 5,
+  dialogCloseMs: 1 * SECOND, // the dialog closes this long after a download starts
+  paymentBadgeMs: 3 * SECOND, // "Payment Successful!" on the post-payment dialog
+  // Installers are up to a few hundred MB: uploads go to R2 in parts of this size.
+  uploadPartBytes: 10 * 1024 * 1024,
+  maxInstallerBytes: 2 * 1024 * 1024 * 1024,
+} as const;
+
 export const MS = { SECOND, MINUTE, HOUR, DAY } as const;

@@ -150,6 +150,24 @@ const ROUTES: RouteSpec[] = [
   { name: "/dev/outbox", path: "/dev/outbox", body: "none", methods: READ, loopback: true, fields: {} },
   { name: "/dev/outbox.json", path: "/dev/outbox.json?to=demo%40modelify.dev", body: "none", methods: READ, loopback: true, fields: {} },
   { name: "/dashboard/usage.csv", path: "/dashboard/usage.csv", body: "none", methods: READ, fields: {} },
+  {
+    name: "/downloads/prepare",
+    path: "/downloads/prepare",
+    body: "form",
+    methods: API_POST,
+    signedIn: "cookie",
+    // Both fields unknown: a variant that changes one still names no build.
+    fields: { platform: "beos", arch: "m68k" },
+    crossSiteFields: { platform: "windows", arch: "x64" },
+  },
+  {
+    name: "/downloads/file",
+    path: "/downloads/file/bm90LWEtdG9rZW4.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    body: "none",
+    methods: READ,
+    fields: {},
+    signedIn: "cookie",
+  },
   // The JSON API.
   {
     name: "/api/v1/auth/token",

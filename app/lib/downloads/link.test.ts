@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { signDownloadToken, verifyDownloadToken } from "./link";
+
+const SECRET = "a-test-secret-that-is-long-enough-0123456789";
+const claim = { releaseId: "rel_1", userId: "user_1", expiresAt: Date.now() + 60_000 };
+
+describe("signed download links", () => {
+  it("verify what they signed, to the second", async () => {
+    const token = await signDownloadToken(SECRET, claim);
+    const verified = await verifyDownloadToken(SECRET, token);
+    expect(verified).toEqual({ ok: true, claim: { ...claim, expiresAt: Math.floor(claim.expiresAt / 1000) * 1000 } });
+  });
+
+  it("refuse an expired link as expired", async () => {
+    const token = await signDownloadToken(SECRET, { ...claim, expiresAt: Date.now() - 1000 });
+    expect(await verifyDownloadToken(SECRET, token)).toEqual({ ok: false, reason: "expired" });
+  });
+
+  it("refuse a link with another release, user or expiry, or signed with another secret", async () => {
+    const token = await signDownloadToken(SECRET, claim);
+    const [payload, signature] = token.split(".") as [string, string];
+    const forged = async (changed: Partial<typeof claim>) => {
+      const other = await signDownloadToken("another-secret-that-is-long-enough-0123456789", { ...claim, ...changed });
+      return `${other.split(".")[0]}.${signature}`;
+    };
+    for (const t of [await forged({ releaseId: "rel_2" }), await forged({ userId: "user_2" }), await forged({ expiresAt: claim.expiresAt + 86_400_000 })]) {
+      expect(await verifyDownloadToken(SECRET, t)).toEqual({ ok: false, reason: "invalid" });
+    }
+    expect(await verifyDownloadToken("another-secret-that-is-long-enough-0123456789", token)).toEqual({ ok: false, reason: "invalid" });
+    const flipped = `${payload}.${signature.slice(0, -1)}${signature.endsWith("A") ? "B" : "A"}`;
+    expect(await verifyDownloadToken(SECRET, flipped)).toEqual({ ok: false, reason: "invalid" });
+    for (const junk of ["", "abc", `${payload}`, `${payload}.`, `${payload}.${signature}.x`, "../../etc/passwd", `${"A".repeat(5000)}.${signature}`]) {
+      expect(await verifyDownloadToken(SECRET, junk)).toEqual({ ok: false, reason: "invalid" });
+    }
+  });
+});

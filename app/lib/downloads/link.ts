@@ -1,0 +1,46 @@
+// Short-lived signed download links: HMAC-SHA256 over (release, user, expiry), so the Worker can
+// serve an installer from R2 without a database write and nobody can mint or alter a link.
+import { fromBase64Url, timingSafeEqual, toBase64Url } from "../crypto";
+
+const encoder = new TextEncoder();
+// A key of its own, derived from the app secret: a download link can never pass as a session token.
+const KEY_LABEL = "modelify download link v1";
+
+export type DownloadClaim = { releaseId: string; userId: string; expiresAt: number };
+
+async function linkKey(secret: string): Promise<CryptoKey> {
+  const base = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const derived = await crypto.subtle.sign("HMAC", base, encoder.encode(KEY_LABEL));
+  return crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+}
+
+async function mac(secret: string, payload: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.sign("HMAC", await linkKey(secret), encoder.encode(payload)));
+}
+
+/** `<payload>.<signature>`, both base64url; the payload is `release.user.expiry-seconds`. */
+export async function signDownloadToken(secret: string, claim: DownloadClaim): Promise<string> {
+  const payload = toBase64Url(encoder.encode(`${claim.releaseId}.${claim.userId}.${Math.floor(claim.expiresAt / 1000)}`));
+  return `${payload}.${toBase64Url(await mac(secret, payload))}`;
+}
+
+export type VerifiedToken = { ok: true; claim: DownloadClaim } | { ok: false; reason: "invalid" | "expired" };
+
+export async function verifyDownloadToken(secret: string, token: string, now = Date.now()): Promise<VerifiedToken> {
+  const match = /^([A-Za-z0-9_-]{10,400})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!match) return { ok: false, reason: "invalid" };
+  const [, payload, signature] = match as unknown as [string, string, string];
+  let given: Uint8Array;
+  try {
+    given = fromBase64Url(signature);
+  } catch {
+    return { ok: false, reason: "invalid" };
+  }
+  if (!timingSafeEqual(given, await mac(secret, payload))) return { ok: false, reason: "invalid" };
+  const parts = new TextDecoder().decode(fromBase64Url(payload)).split(".");
+  const [releaseId, userId, expiry] = parts;
+  if (parts.length !== 3 || !releaseId || !userId || !/^\d{1,12}$/.test(expiry ?? "")) return { ok: false, reason: "invalid" };
+  const expiresAt = Number(expiry) * 1000;
+  if (expiresAt <= now) return { ok: false, reason: "expired" };
+  return { ok: true, claim: { releaseId, userId, expiresAt } };
+}

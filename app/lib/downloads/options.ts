@@ -1,0 +1,108 @@
+// The six installer builds the site offers, with the spec's ids, and what each platform needs.
+// Sizes and versions are not here: they come from the published releases (releases table).
+
+export const PLATFORMS = ["windows", "mac", "linux"] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const ARCHITECTURES = ["x64", "x86", "intel", "apple-silicon", "arm64"] as const;
+export type Architecture = (typeof ARCHITECTURES)[number];
+
+export type DownloadOption = {
+  id: string;
+  platform: Platform;
+  arch: Architecture;
+  name: string;
+  description: string;
+  /** The spec's recommended build for its platform. */
+  recommended: boolean;
+  /** File name extension of the installer. */
+  extension: string;
+};
+
+export const DOWNLOAD_OPTIONS: readonly DownloadOption[] = [
+  {
+    id: "win-x64",
+    platform: "windows",
+    arch: "x64",
+    name: "Windows x64",
+    description: "64-bit Windows 10 and 11 (most PCs)",
+    recommended: true,
+    extension: "msi",
+  },
+  { id: "win-x86", platform: "windows", arch: "x86", name: "Windows x86", description: "32-bit Windows 10", recommended: false, extension: "msi" },
+  { id: "mac-intel", platform: "mac", arch: "intel", name: "macOS Intel", description: "Macs with an Intel processor", recommended: false, extension: "dmg" },
+  {
+    id: "mac-apple-silicon",
+    platform: "mac",
+    arch: "apple-silicon",
+    name: "macOS Apple Silicon",
+    description: "Macs with an M-series chip",
+    recommended: true,
+    extension: "dmg",
+  },
+  {
+    id: "linux-x64",
+    platform: "linux",
+    arch: "x64",
+    name: "Linux x64 (AppImage)",
+    description: "64-bit Intel and AMD processors",
+    recommended: true,
+    extension: "AppImage",
+  },
+  {
+    id: "linux-arm64",
+    platform: "linux",
+    arch: "arm64",
+    name: "Linux arm64 (AppImage)",
+    description: "64-bit ARM processors",
+    recommended: false,
+    extension: "AppImage",
+  },
+];
+
+export const PLATFORM_LABELS: Record<Platform, string> = { windows: "Windows", mac: "macOS", linux: "Linux" };
+
+/** The spec's default OS when the browser's cannot be told. */
+export const DEFAULT_PLATFORM: Platform = "windows";
+
+export const SYSTEM_REQUIREMENTS: Record<Platform, string[]> = {
+  windows: ["Windows 10 or 11", "4 GB RAM (8 GB recommended)", "2 GB free disk space", "Internet connection for AI providers"],
+  mac: ["macOS 12 Monterey or later", "4 GB RAM (8 GB recommended)", "2 GB free disk space", "Internet connection for AI providers"],
+  linux: ["Ubuntu 20.04, Fedora 36 or a similar distribution", "4 GB RAM (8 GB recommended)", "2 GB free disk space", "Internet connection for AI providers"],
+};
+
+export function findOption(platform: string, arch: string): DownloadOption | undefined {
+  return DOWNLOAD_OPTIONS.find((o) => o.platform === platform && o.arch === arch);
+}
+
+export function optionById(id: string): DownloadOption | undefined {
+  return DOWNLOAD_OPTIONS.find((o) => o.id === id);
+}
+
+export function optionsFor(platform: Platform): DownloadOption[] {
+  return DOWNLOAD_OPTIONS.filter((o) => o.platform === platform);
+}
+
+/**
+ * The visitor's OS from the User-Agent (server side) or navigator data (client side). Apple
+ * Silicon cannot be told from a Mac's User-Agent, so Macs get the spec's recommended build.
+ */
+export function detectPlatform(userAgent: string | null | undefined): Platform {
+  const ua = userAgent ?? "";
+  if (/Windows/i.test(ua)) return "windows";
+  if (/Macintosh|Mac OS X/i.test(ua) && !/iPhone|iPad/i.test(ua)) return "mac";
+  if (/Linux|X11/i.test(ua) && !/Android/i.test(ua)) return "linux";
+  return DEFAULT_PLATFORM;
+}
+
+/** The architecture to suggest: ARM Linux from the User-Agent, otherwise the platform's recommended build. */
+export function detectOption(userAgent: string | null | undefined): DownloadOption {
+  const platform = detectPlatform(userAgent);
+  if (platform === "linux" && /aarch64|arm64/i.test(userAgent ?? "")) return optionById("linux-arm64")!;
+  return optionsFor(platform).find((o) => o.recommended)!;
+}
+
+/** The installer's file name, e.g. Modelify-1.4.0-win-x64.msi. */
+export function installerFileName(option: DownloadOption, version: string): string {
+  return `Modelify-${version}-${option.id}.${option.extension}`;
+}
