@@ -9,12 +9,12 @@
 // Broken chunk framing is answered by the local runtime's HTTP layer, not the app: see
 // localRuntimeDefect. CORPUS_DUMP=<file> writes every outcome as JSON lines.
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
-import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { expect, test } from "@playwright/test";
+import { findDatabase } from "./local-d1.ts";
 
 const BASE_URL = process.env.BASE_URL ?? "http://localhost:8787";
 const STATE_DIR = process.env.STATE_DIR ?? ".wrangler/e2e-state";
@@ -894,30 +894,6 @@ async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<
 // -------------------------------------------------------------------------------- D1 row counts
 
 /** The local D1 database file: the one *.sqlite under <state>/v3/d1 that has D1's migrations table. */
-function findDatabase(stateDir: string): string {
-  const root = join(stateDir, "v3", "d1");
-  expect(existsSync(root), `No local D1 state under ${root} (STATE_DIR=${stateDir})`).toBe(true);
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith(".sqlite")) files.push(path);
-    }
-  };
-  walk(root);
-  const databases = files.filter((file) => {
-    const db = new DatabaseSync(file, { readOnly: true });
-    try {
-      return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'd1_migrations'").get() !== undefined;
-    } finally {
-      db.close();
-    }
-  });
-  expect(databases.length, `Expected one D1 database under ${root}, found: ${databases.join(", ") || "none"}`).toBe(1);
-  return databases[0]!;
-}
-
 type Counts = Record<string, number>;
 
 function rowCounts(file: string): Counts {

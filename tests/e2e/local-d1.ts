@@ -1,0 +1,40 @@
+// The test site's D1 database, read straight from its SQLite file (read-only): what the site
+// stored, seen without going through the site.
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+
+/** The one D1 database file under `<stateDir>/v3/d1` (the one holding the migrations table). */
+export function findDatabase(stateDir = process.env.STATE_DIR ?? ".wrangler/e2e-state"): string {
+  const root = join(stateDir, "v3", "d1");
+  if (!existsSync(root)) throw new Error(`No local D1 state under ${root} (STATE_DIR=${stateDir})`);
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith(".sqlite")) files.push(path);
+    }
+  };
+  walk(root);
+  const databases = files.filter((file) => {
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'd1_migrations'").get() !== undefined;
+    } finally {
+      db.close();
+    }
+  });
+  if (databases.length !== 1) throw new Error(`Expected one D1 database under ${root}, found: ${databases.join(", ") || "none"}`);
+  return databases[0]!;
+}
+
+/** One read-only query against the test site's database. */
+export function queryLocalD1<T>(sql: string, ...params: Array<string | number>): T[] {
+  const db = new DatabaseSync(findDatabase(), { readOnly: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
