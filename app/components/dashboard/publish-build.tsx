@@ -249,7 +249,8 @@ export function PublishBuild({ releases }: { releases: ReleaseView[] }) {
                   <td className="py-2 pr-4 text-slate-900">{optionById(r.optionId)?.name ?? r.optionId}</td>
                   <td className="py-2 pr-4 whitespace-nowrap text-slate-900">
                     {r.version}
-                    {r.demo ? <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900">demo</span> : null}
+                    {r.demo ? " " : null}
+                    {r.demo ? <span className="ml-1.5 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900">demo</span> : null}
                   </td>
                   <td className="py-2 pr-4 whitespace-nowrap text-slate-700" title={`${r.byteSize.toLocaleString("en-US")} bytes`}>
                     {formatBytes(r.byteSize)}
