@@ -32,6 +32,7 @@ export default [
       route("admin", "routes/dashboard/admin.tsx"),
     ]),
     route("dashboard/usage.csv", "routes/dashboard/usage-csv.ts"),
+    route("dashboard/admin/releases/:step", "routes/dashboard/admin-releases.ts"),
 
     // Local development only (404 anywhere else).
     ...prefix("dev", [route("outbox", "routes/dev.outbox.tsx"), route("outbox.json", "routes/dev.outbox-json.ts")]),

@@ -131,7 +131,7 @@ export function serveBuiltWorkers({ port, buildDir = SITE_BUILD_DIR, stateDir = 
   return spawn("wrangler", args, { env: { ...env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }, ...options });
 }
 
-/** Applies the D1 migrations and the seed to the local state (default .wrangler/state). */
+/** Applies the D1 migrations, the seed and the demo builds to the local state (default .wrangler/state). */
 export async function migrateAndSeed(persistTo) {
   const persist = persistTo ? ["--persist-to", persistTo] : [];
   await run("wrangler", ["d1", "migrations", "apply", "DB", "--local", ...persist], {
@@ -139,4 +139,6 @@ export async function migrateAndSeed(persistTo) {
     stdio: ["ignore", "ignore", "inherit"],
   });
   await run("node", ["scripts/seed.mjs", ...persist]);
+  // Small demo installers (1.0.0-demo) for the six options that have no demo build yet.
+  await run("node", ["scripts/release-publish.mjs", "--demo-builds", ...persist]);
 }

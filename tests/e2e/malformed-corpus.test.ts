@@ -168,6 +168,39 @@ const ROUTES: RouteSpec[] = [
     fields: {},
     signedIn: "cookie",
   },
+  // The admin upload of a build (JSON, and a raw part body): admins only, refused before R2 or D1.
+  {
+    name: "/dashboard/admin/releases/create",
+    path: "/dashboard/admin/releases/create",
+    body: "json",
+    methods: API_POST,
+    signedIn: "cookie",
+    fields: { optionId: "beos-m68k", version: "1.0", size: 10 },
+  },
+  {
+    name: "/dashboard/admin/releases/part",
+    path: "/dashboard/admin/releases/part?optionId=beos-m68k&version=1.0.0&key=releases%2Fx&uploadId=corpus&partNumber=0",
+    body: "none",
+    methods: API_POST,
+    signedIn: "cookie",
+    fields: {},
+  },
+  {
+    name: "/dashboard/admin/releases/complete",
+    path: "/dashboard/admin/releases/complete",
+    body: "json",
+    methods: API_POST,
+    signedIn: "cookie",
+    fields: { optionId: "beos-m68k", version: "1.0", key: "releases/x", uploadId: "corpus", parts: [{ partNumber: 1, etag: "corpus" }] },
+  },
+  {
+    name: "/dashboard/admin/releases/abort",
+    path: "/dashboard/admin/releases/abort",
+    body: "json",
+    methods: API_POST,
+    signedIn: "cookie",
+    fields: { optionId: "beos-m68k", version: "1.0", key: "releases/x", uploadId: "corpus" },
+  },
   // The JSON API.
   {
     name: "/api/v1/auth/token",

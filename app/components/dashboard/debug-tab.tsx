@@ -1,14 +1,16 @@
 import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import type { AdminResult } from "~/lib/billing/admin.server";
+import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { formatDate } from "~/lib/format";
 import { Alert, Button, Card, Input, inputClass, Label } from "../ui";
+import { PublishBuild } from "./publish-build";
 
 const MESSAGE_MS = 5000; // spec: debug messages auto-dismiss after 5 s
 
 // Admin-only subscription tools. Every change is audited on the server.
 // `submitted` is the answer of a plain form post (no JavaScript); with it, a fetcher's answer.
-export function DebugTab({ adminEmail, submitted }: { adminEmail: string; submitted?: AdminResult }) {
+export function DebugTab({ adminEmail, submitted, releases }: { adminEmail: string; submitted?: AdminResult; releases: ReleaseView[] }) {
   const fetcher = useFetcher<AdminResult>();
   const [visible, setVisible] = useState(Boolean(submitted));
   const result = fetcher.data ?? submitted;
@@ -101,6 +103,7 @@ export function DebugTab({ adminEmail, submitted }: { adminEmail: string; submit
           </ul>
         </Card>
       ) : null}
+      <PublishBuild releases={releases} />
     </>
   );
 }

@@ -1,9 +1,11 @@
 // The admin area (the spec's debug tab): subscription tools for administrators, each change
-// audited. Anyone else gets a 404 inside the dashboard.
+// audited, and publishing a build (the upload itself goes to ./admin-releases.ts). Anyone else
+// gets a 404 inside the dashboard.
 import { data } from "react-router";
 import type { Route } from "./+types/admin";
 import { DebugTab } from "~/components/dashboard/debug-tab";
 import { TabError } from "~/components/dashboard/tab-error";
+import { listReleases } from "~/lib/downloads/upload.server";
 import { ADMIN_STATUSES, adminGrantYear, adminLookup, adminSetStatus, adminSyncFromStripe } from "~/lib/billing/admin.server";
 import { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/auth";
@@ -17,9 +19,9 @@ const formSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("set-status"), email: z.email().max(254), status: z.enum(ADMIN_STATUSES) }),
 ]);
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
-  return { email: admin.email };
+  return { email: admin.email, releases: await listReleases(app(context).db) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -43,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Admin({ loaderData, actionData }: Route.ComponentProps) {
-  return <DebugTab adminEmail={loaderData.email} submitted={actionData} />;
+  return <DebugTab adminEmail={loaderData.email} submitted={actionData} releases={loaderData.releases} />;
 }
 
 export const ErrorBoundary = TabError;

@@ -1,0 +1,34 @@
+// An admin publishes a build from the dashboard: the file goes to R2 in parts with a progress
+// bar, and the page shows the size and SHA-256 the server computed, then lists the build.
+import { createHash, randomBytes } from "node:crypto";
+import { signIn } from "./browser.ts";
+import { expect, test } from "./fixtures.ts";
+
+test("an admin uploads a build in parts and sees its size and SHA-256", async ({ page }) => {
+  const version = `3.${Date.now() % 100_000}.0-e2e`;
+  // Three parts of the 10 MB part size: two full and a last short one.
+  const bytes = randomBytes(21 * 1024 * 1024 + 12_345);
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+
+  await signIn(page, "admin@modelify.dev", "Modelify-Admin-2026");
+  await page.waitForURL((url) => url.pathname === "/dashboard");
+  await page.goto("/dashboard/admin");
+  await page.waitForLoadState("networkidle"); // hydrated: the upload runs in the page
+  // The demo builds published by the test site's set-up are listed, marked demo.
+  await expect(page.getByRole("row", { name: /macOS Intel 1\.0\.0-demo demo/ })).toBeVisible();
+
+  await page.getByLabel("Download option").selectOption("linux-x64");
+  await page.getByLabel("Version").fill(version);
+  await page.getByLabel("Installer file").setInputFiles({ name: "Modelify.AppImage", mimeType: "application/octet-stream", buffer: bytes });
+  await expect(page.getByText(`Modelify-${version}-linux-x64.AppImage`)).toBeVisible();
+  await page.getByRole("button", { name: "Upload and publish" }).click();
+  await expect(page.getByRole("progressbar", { name: /Upload progress/ })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "Published Linux x64 (AppImage)" })).toContainText(sha256, { timeout: 30_000 });
+  await expect(page.getByRole("status").filter({ hasText: "Published" })).toContainText(`${bytes.length.toLocaleString("en-US")} bytes`);
+  await expect(page.getByRole("row", { name: new RegExp(`${version.replace(/\./g, "\\.")}.*${sha256}`) })).toBeVisible();
+
+  // The same version again is refused with the reason, before anything is uploaded.
+  await page.getByLabel("Version").fill(version);
+  await page.getByRole("button", { name: "Upload and publish" }).click();
+  await expect(page.getByRole("alert")).toContainText("already published");
+});
