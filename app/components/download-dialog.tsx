@@ -163,11 +163,12 @@ export function Checksum({ release, className }: { release: ReleaseView; classNa
   );
 }
 
-export function SystemRequirements({ platform, className }: { platform: Platform; className?: string }) {
+/** The platform's requirements: a shaded box in dialogs, or a plain list under a card's own heading. */
+export function SystemRequirements({ platform, className, plain }: { platform: Platform; className?: string; plain?: boolean }) {
   return (
-    <div className={cx("rounded-xl bg-slate-50 p-4", className)}>
-      <h3 className="text-sm font-semibold text-slate-900">{PLATFORM_LABELS[platform]} system requirements</h3>
-      <ul className="mt-2 space-y-1.5 text-sm text-slate-600">
+    <div className={cx(!plain && "rounded-xl bg-slate-50 p-4", className)}>
+      {plain ? null : <h3 className="text-sm font-semibold text-slate-900">{PLATFORM_LABELS[platform]} system requirements</h3>}
+      <ul className={cx("space-y-1.5 text-sm text-slate-600", !plain && "mt-2")}>
         {SYSTEM_REQUIREMENTS[platform].map((r) => (
           <li key={r} className="flex gap-2">
             <svg viewBox="0 0 24 24" className="mt-0.5 h-4 w-4 shrink-0 text-brand-600" fill="none" stroke="currentColor" strokeWidth="2.2" aria-hidden="true">
@@ -225,6 +226,7 @@ export function DownloadDialog({ platform, releases, closeTo }: { platform: Plat
           <div className="mt-3 space-y-3">
             {options.map((option) => {
               const release = releaseFor(releases, option);
+              const first = release !== undefined && option === options.find((o) => releaseFor(releases, o));
               const id = `download-${option.id}`;
               return (
                 <label
@@ -243,6 +245,7 @@ export function DownloadDialog({ platform, releases, closeTo }: { platform: Plat
                     name="arch"
                     value={option.arch}
                     required
+                    data-autofocus={first ? "" : undefined}
                     disabled={!release || busy}
                     onChange={() => {
                       setSelected(option.arch);

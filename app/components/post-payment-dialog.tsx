@@ -53,7 +53,7 @@ export function PostPaymentDialog({ option, release, closeTo }: { option: Downlo
       </div>
 
       <div className="mt-5 rounded-xl border border-slate-200 p-4">
-        <p className="font-semibold text-slate-900">{option.name}</p>
+        <p className="font-semibold text-slate-900">Modelify for {os}</p>
         {release ? (
           <>
             <p className="mt-0.5 text-sm text-slate-600" data-testid="post-payment-build">
@@ -72,7 +72,7 @@ export function PostPaymentDialog({ option, release, closeTo }: { option: Downlo
       </div>
 
       <DownloadForm platform={option.platform} arch={option.arch} onStart={(p, a) => download.start("post-payment", p, a)} className="mt-4">
-        <button type="submit" disabled={busy || !release} className={buttonClass("primary", "lg", "w-full")}>
+        <button type="submit" data-autofocus disabled={busy || !release} className={buttonClass("primary", "lg", "w-full")}>
           {busy ? (
             <>
               <span aria-hidden="true">

@@ -143,7 +143,7 @@ describe("the Downloads tab", () => {
     const page = await html(browser, "/dashboard/downloads");
     const recent = page.slice(page.indexOf('data-testid="recent-downloads"'));
     expect(recent.slice(0, recent.indexOf("</ul>")).match(/Re-download/g)).toHaveLength(5);
-    expect(recent).toContain(`macOS Apple Silicon<span class="font-normal text-slate-600"> · v${mac.version}`);
+    expect(recent).toContain(`v${mac.version} · `);
   });
 
   it("shows the reason a download failed without JavaScript as an alert", async () => {

@@ -149,7 +149,7 @@ function SubscriberDownloads({ data }: { data: Extract<DownloadsTabData, { subsc
             <p className="text-sm font-medium text-brand-700">Recommended for this computer</p>
             <h2 className="mt-1 text-xl font-semibold text-slate-900">Modelify for {PLATFORM_LABELS[detected.platform]}</h2>
             <p className="mt-1 text-sm text-slate-600" data-testid="detected-os">
-              We detected {PLATFORM_LABELS[detected.platform]}: {detected.name} ({detected.description}).
+              We detected {PLATFORM_LABELS[detected.platform]}. Suggested build: {detected.name} ({detected.description}).
             </p>
             <BuildFacts release={recommended} className="mt-2 block" />
             {recommended ? <Checksum release={recommended} className="mt-1 max-w-xl" /> : null}
@@ -243,11 +243,11 @@ function SubscriberDownloads({ data }: { data: Extract<DownloadsTabData, { subsc
                 return (
                   <li key={item.id} className="flex items-center justify-between gap-4 py-3">
                     <div className="min-w-0">
-                      <p className="truncate text-sm font-medium text-slate-900">
-                        {option?.name ?? `${item.platform} ${item.architecture}`}
-                        {item.version ? <span className="font-normal text-slate-600"> · v{item.version}</span> : null}
+                      <p className="text-sm font-medium text-slate-900">{option?.name ?? `${item.platform} ${item.architecture}`}</p>
+                      <p className="text-xs text-slate-500">
+                        {item.version ? `v${item.version} · ` : null}
+                        {formatDateTime(item.downloadedAt)}
                       </p>
-                      <p className="text-xs text-slate-500">{formatDateTime(item.downloadedAt)}</p>
                     </div>
                     <DownloadForm platform={item.platform} arch={item.architecture} onStart={start(key)} className="shrink-0">
                       <SubmitButton busy={download.busy === key} disabled={download.busy !== null} variant="secondary" size="sm">
@@ -261,8 +261,8 @@ function SubscriberDownloads({ data }: { data: Extract<DownloadsTabData, { subsc
           )}
         </Card>
         <Card className="p-6">
-          <h2 className="text-lg font-semibold text-slate-900">System requirements</h2>
-          <SystemRequirements platform={requirementsFor} className="mt-3" />
+          <h2 className="text-lg font-semibold text-slate-900">{PLATFORM_LABELS[requirementsFor]} system requirements</h2>
+          <SystemRequirements platform={requirementsFor} plain className="mt-3" />
           <p className="mt-3 text-xs text-slate-500">Re-download fetches the newest build for that platform and architecture.</p>
         </Card>
       </div>
