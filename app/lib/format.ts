@@ -42,3 +42,16 @@ const dateTime = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeri
 export function formatDateTime(ms: number): string {
   return `${dateTime.format(new Date(ms))} UTC`;
 }
+
+/** A file size as people read it: "142 MB", "1.2 GB", "293 KB" (binary units, as file managers show). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KB", "MB", "GB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value >= 100 ? Math.round(value) : value.toFixed(1).replace(/\.0$/, "")} ${units[unit]}`;
+}

@@ -1,11 +1,15 @@
 // /auth/success?session_id=…: the page after Stripe Checkout. The server asks Stripe about the
 // session and shows subscription details only for a complete session of the signed-in user.
-import { redirect } from "react-router";
+import { Link, redirect, type ShouldRevalidateFunctionArgs, useLocation } from "react-router";
 import type { Route } from "./+types/auth.success";
+import { withParam } from "~/components/modal";
+import { PostPaymentDialog } from "~/components/post-payment-dialog";
 import { SiteFooter } from "~/components/site-footer";
 import { Alert, Card, LinkButton } from "~/components/ui";
 import { checkoutDetails, type CheckoutDetails } from "~/lib/billing/billing.server";
 import { PLAN } from "~/lib/constants";
+import { detectOption } from "~/lib/downloads/options";
+import { currentReleases } from "~/lib/downloads/releases.server";
 import { formatDate } from "~/lib/format";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
@@ -14,10 +18,23 @@ export const meta = () => [{ title: "Welcome to Modelify" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id");
-  if (!sessionId) return { details: null };
+  if (!sessionId) return { details: null, download: null };
   const { user } = getAuth(context);
   if (!user) throw redirect("/auth?mode=signin");
-  return { details: await checkoutDetails(app(context), user.id, sessionId.slice(0, 255)) };
+  const ctx = app(context);
+  const details = await checkoutDetails(ctx, user.id, sessionId.slice(0, 255));
+  if (details.state !== "confirmed") return { details, download: null };
+  // A confirmed payment opens the download dialog with the build for this computer.
+  const option = detectOption(ctx.userAgent);
+  const release = (await currentReleases(ctx.db)).find((r) => r.optionId === option.id) ?? null;
+  return { details, download: { option, release } };
+}
+
+// Opening and closing the download dialog (?download=) does not need Stripe asked again.
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (!formMethod && currentUrl.pathname === nextUrl.pathname && currentUrl.searchParams.get("session_id") === nextUrl.searchParams.get("session_id"))
+    return false;
+  return defaultShouldRevalidate;
 }
 
 const NOT_CONFIRMED: Record<Exclude<CheckoutDetails["state"], "confirmed">, string> = {
@@ -28,7 +45,9 @@ const NOT_CONFIRMED: Record<Exclude<CheckoutDetails["state"], "confirmed">, stri
 };
 
 export default function AuthSuccess({ loaderData }: Route.ComponentProps) {
-  const { details } = loaderData;
+  const { details, download } = loaderData;
+  const { pathname, search } = useLocation();
+  const dialogOpen = download !== null && new URLSearchParams(search).get("download") !== "closed";
   return (
     <>
       <main id="main" className="bg-gradient-to-b from-brand-50 via-white to-white px-4 pb-20 pt-28">
@@ -65,11 +84,24 @@ export default function AuthSuccess({ loaderData }: Route.ComponentProps) {
             <li>Pick an agent or a model and start building.</li>
           </ol>
           <div className="mt-8 grid gap-3 sm:grid-cols-2">
-            <LinkButton to="/dashboard/downloads" variant="secondary">
-              Download App
-            </LinkButton>
+            {download ? (
+              <LinkButton to={withParam(pathname, search, "download", "open")} preventScrollReset variant="secondary">
+                Download App
+              </LinkButton>
+            ) : (
+              <LinkButton to="/dashboard/downloads" variant="secondary">
+                Download App
+              </LinkButton>
+            )}
             <LinkButton to="/dashboard">Go to Dashboard</LinkButton>
           </div>
+          {download ? (
+            <p className="mt-3 text-center text-sm">
+              <Link to={`/dashboard/downloads?versions=${download.option.platform}`} className="font-medium text-brand-700 underline-offset-2 hover:underline">
+                Other platforms and versions
+              </Link>
+            </p>
+          ) : null}
           <p className="mt-6 text-center text-xs text-slate-500">
             Questions? Write to{" "}
             <a className="text-brand-700 underline" href="mailto:support@modelify.dev">
@@ -80,6 +112,9 @@ export default function AuthSuccess({ loaderData }: Route.ComponentProps) {
         </Card>
       </main>
       <SiteFooter />
+      {dialogOpen && download ? (
+        <PostPaymentDialog option={download.option} release={download.release ?? undefined} closeTo={withParam(pathname, search, "download", "closed")} />
+      ) : null}
     </>
   );
 }

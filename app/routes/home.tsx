@@ -1,17 +1,28 @@
 import type { Route } from "./+types/home";
 import { AppPreview } from "~/components/app-preview";
+import { type DownloadAccess, DownloadSection } from "~/components/download-section";
 import { SiteFooter } from "~/components/site-footer";
 import { LinkButton } from "~/components/ui";
 import { PricingSection } from "~/components/pricing-section";
 import { pricingState } from "~/lib/billing/pricing.server";
+import { PLATFORMS, type Platform } from "~/lib/downloads/options";
+import { currentReleases } from "~/lib/downloads/releases.server";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, env } = app(context);
-  const pricing = await pricingState(db, env, getAuth(context).user?.id ?? null);
-  if (!pricing.signedIn) return { pricing, cta: { label: "Start Building", to: "/auth" } };
-  return { pricing, cta: pricing.subscribed ? { label: "Go to Dashboard", to: "/dashboard" } : { label: "Get Subscription", to: "/pricing" } };
+  const [pricing, releases] = await Promise.all([pricingState(db, env, getAuth(context).user?.id ?? null), currentReleases(db)]);
+  const access: DownloadAccess = !pricing.signedIn ? "visitor" : pricing.subscribed ? "subscriber" : "free";
+  // ?download=<platform> opens the download dialog (subscribers only; others are sent on by the cards).
+  const asked = new URL(request.url).searchParams.get("download");
+  const download = { access, releases, openPlatform: PLATFORMS.find((p): p is Platform => p === asked) ?? null };
+  if (!pricing.signedIn) return { pricing, download, cta: { label: "Start Building", to: "/auth" } };
+  return {
+    pricing,
+    download,
+    cta: pricing.subscribed ? { label: "Go to Dashboard", to: "/dashboard" } : { label: "Get Subscription", to: "/pricing" },
+  };
 }
 
 const FEATURES = [
@@ -48,7 +59,7 @@ const FEATURES = [
 ];
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { cta, pricing } = loaderData;
+  const { cta, pricing, download } = loaderData;
   return (
     <>
       <main id="main">
@@ -113,6 +124,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             </div>
           </div>
         </section>
+
+        <DownloadSection access={download.access} releases={download.releases} openPlatform={download.openPlatform} />
 
         <div className="border-t border-slate-100 bg-gradient-to-b from-white to-brand-50/40">
           <PricingSection state={pricing} />

@@ -1,15 +1,37 @@
 import type { Route } from "./+types/downloads";
+import { DownloadsTab } from "~/components/dashboard/downloads-tab";
 import { TabError } from "~/components/dashboard/tab-error";
-import { UpcomingTab } from "~/components/dashboard/upcoming-tab";
+import { DOWNLOAD } from "~/lib/constants";
+import { detectOption, PLATFORMS, type Platform } from "~/lib/downloads/options";
+import { currentReleases, recentDownloads } from "~/lib/downloads/releases.server";
+import { hasActiveSubscription } from "~/lib/subscriptions.server";
 import { requireUser } from "~/server/auth";
+import { app } from "~/server/context";
 
-export function loader({ context }: Route.LoaderArgs) {
-  requireUser(context);
-  return null;
+export const meta = () => [{ title: "Downloads | Modelify" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const { db, userAgent } = app(context);
+  const params = new URL(request.url).searchParams;
+  // ?error= is the reason a download failed without JavaScript (POST /downloads/prepare sends it back here).
+  const error = params.get("error")?.slice(0, 300) || null;
+  const asked = params.get("versions");
+  const versions = PLATFORMS.find((p): p is Platform => p === asked) ?? null;
+  if (!(await hasActiveSubscription(db, user.id))) return { subscribed: false as const, error };
+  const [releases, history] = await Promise.all([currentReleases(db), recentDownloads(db, user.id)]);
+  return {
+    subscribed: true as const,
+    error,
+    versions,
+    detected: detectOption(userAgent).id,
+    releases,
+    history: history.slice(0, DOWNLOAD.historyShown),
+  };
 }
 
-export default function Downloads() {
-  return <UpcomingTab title="Downloads" icon="downloads" description="Installers for Windows, macOS and Linux, and your download history." />;
+export default function Downloads({ loaderData }: Route.ComponentProps) {
+  return <DownloadsTab data={loaderData} />;
 }
 
 export const ErrorBoundary = TabError;

@@ -1,3 +1,5 @@
+import { useEffect } from "react";
+import { useLocation, useNavigate } from "react-router";
 import type { Route } from "./+types/overview";
 import { OverviewTab } from "~/components/dashboard/overview-tab";
 import { TabError } from "~/components/dashboard/tab-error";
@@ -14,6 +16,13 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function Overview({ loaderData }: Route.ComponentProps) {
+  const { hash } = useLocation();
+  const navigate = useNavigate();
+  const subscribed = loaderData.account.subscription.active;
+  // Spec: /dashboard#downloads with an active subscription opens the downloads tab (the hash never reaches the server).
+  useEffect(() => {
+    if (hash === "#downloads" && subscribed) navigate("/dashboard/downloads", { replace: true });
+  }, [hash, subscribed, navigate]);
   return <OverviewTab account={loaderData.account} usage={loaderData.usage} />;
 }
 

@@ -1,0 +1,311 @@
+// The Downloads tab: the build recommended for this computer, every published build with its
+// SHA-256, the system requirements, recent downloads with Re-download, and how to install.
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { Link, useLocation } from "react-router";
+import { type DownloadOption, findOption, optionById, optionsFor, PLATFORM_LABELS, type Platform, PLATFORMS } from "~/lib/downloads/options";
+import type { DownloadHistoryItem, ReleaseView } from "~/lib/downloads/releases.server";
+import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
+import { formatDateTime } from "~/lib/format";
+import { BuildFacts, Checksum, DownloadForm, RecommendedBadge, releaseFor, SUPPORT_EMAIL, SystemRequirements, useDownloader } from "../download-dialog";
+import { withParam } from "../modal";
+import { Alert, buttonClass, Card, cx, LinkButton, Spinner } from "../ui";
+import { TabIcon } from "./icons";
+
+export type DownloadsTabData =
+  | { subscribed: false; error: string | null }
+  | {
+      subscribed: true;
+      error: string | null;
+      versions: Platform | null;
+      detected: string;
+      releases: ReleaseView[];
+      history: DownloadHistoryItem[];
+    };
+
+/**
+ * The server tells the OS from the User-Agent; Chromium browsers also say whether a Mac is Apple
+ * Silicon or Intel (the User-Agent of both says "Intel"), which refines the suggestion.
+ */
+function useDetectedOption(serverId: string): DownloadOption {
+  const [id, setId] = useState(serverId);
+  useEffect(() => {
+    setId(serverId);
+    const uaData = (
+      navigator as Navigator & { userAgentData?: { getHighEntropyValues?: (hints: string[]) => Promise<{ platform?: string; architecture?: string }> } }
+    ).userAgentData;
+    if (!uaData?.getHighEntropyValues || !serverId.startsWith("mac-")) return;
+    let live = true;
+    uaData
+      .getHighEntropyValues(["architecture"])
+      .then(({ platform, architecture }) => {
+        if (!live || platform !== "macOS") return;
+        if (architecture === "arm") setId("mac-apple-silicon");
+        else if (architecture === "x86") setId("mac-intel");
+      })
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [serverId]);
+  return optionById(id) ?? optionById(serverId)!;
+}
+
+function SubmitButton({
+  busy,
+  disabled,
+  children,
+  variant = "primary",
+  size = "md",
+  className,
+}: {
+  busy: boolean;
+  disabled?: boolean;
+  children: ReactNode;
+  variant?: "primary" | "secondary";
+  size?: "sm" | "md" | "lg";
+  className?: string;
+}) {
+  return (
+    <button type="submit" disabled={busy || disabled} className={buttonClass(variant, size, className)}>
+      {busy ? (
+        <>
+          <span aria-hidden="true">
+            <Spinner className="h-4 w-4" />
+          </span>
+          {DOWNLOAD_MESSAGES.preparing}
+        </>
+      ) : (
+        children
+      )}
+    </button>
+  );
+}
+
+export function DownloadsTab({ data }: { data: DownloadsTabData }) {
+  if (!data.subscribed) return <SubscriptionRequired error={data.error} />;
+  return <SubscriberDownloads data={data} />;
+}
+
+function Heading() {
+  return (
+    <div>
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Download Modelify</h1>
+      <p className="mt-1 text-sm text-slate-600">The desktop app for Windows, macOS and Linux.</p>
+    </div>
+  );
+}
+
+function SubscriptionRequired({ error }: { error: string | null }) {
+  return (
+    <>
+      <Heading />
+      {error ? (
+        <Alert tone="error" className="mt-6">
+          {error}
+        </Alert>
+      ) : null}
+      <Card className="mt-8 flex flex-col items-center px-6 py-14 text-center">
+        <span className="flex h-12 w-12 items-center justify-center rounded-full bg-brand-50 text-brand-600">
+          <TabIcon name="downloads" className="h-6 w-6" />
+        </span>
+        <h2 className="mt-4 text-lg font-semibold text-slate-900">Subscription Required</h2>
+        <p className="mt-2 max-w-md text-sm text-slate-600">
+          Downloads of the desktop app are part of the Pro plan. Start your free trial to get Modelify for Windows, macOS and Linux.
+        </p>
+        <LinkButton to="/pricing" className="mt-6">
+          Subscribe Now
+        </LinkButton>
+      </Card>
+    </>
+  );
+}
+
+function SubscriberDownloads({ data }: { data: Extract<DownloadsTabData, { subscribed: true }> }) {
+  const { pathname, search } = useLocation();
+  const download = useDownloader();
+  const detected = useDetectedOption(data.detected);
+  const recommended = releaseFor(data.releases, detected);
+  const alertRef = useRef<HTMLDivElement>(null);
+  const start = (key: string) => (platform: string, arch: string) => download.start(key, platform, arch);
+  const error = download.error ?? (download.started ? null : data.error);
+  const requirementsFor = data.versions ?? detected.platform;
+
+  useEffect(() => {
+    if (download.error || download.started) alertRef.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }, [download.error, download.started]);
+
+  return (
+    <>
+      <Heading />
+
+      <div ref={alertRef} aria-live="polite" className="mt-6 scroll-mt-24 space-y-3 empty:hidden">
+        {error ? <Alert tone="error">{error}</Alert> : null}
+        {download.started ? <Alert tone="success">Your download has started. Check your browser's downloads.</Alert> : null}
+      </div>
+
+      <Card className="mt-6 p-6 sm:p-8">
+        <div className="flex flex-col gap-6 md:flex-row md:items-start md:justify-between">
+          <div className="min-w-0">
+            <p className="text-sm font-medium text-brand-700">Recommended for this computer</p>
+            <h2 className="mt-1 text-xl font-semibold text-slate-900">Modelify for {PLATFORM_LABELS[detected.platform]}</h2>
+            <p className="mt-1 text-sm text-slate-600" data-testid="detected-os">
+              We detected {PLATFORM_LABELS[detected.platform]}. Suggested build: {detected.name} ({detected.description}).
+            </p>
+            <BuildFacts release={recommended} className="mt-2 block" />
+            {recommended ? <Checksum release={recommended} className="mt-1 max-w-xl" /> : null}
+          </div>
+          <div className="flex shrink-0 flex-col gap-3 sm:flex-row md:flex-col">
+            <DownloadForm platform={detected.platform} arch={detected.arch} onStart={start("now")}>
+              <SubmitButton busy={download.busy === "now"} disabled={!recommended || download.busy !== null} size="lg" className="w-full">
+                <TabIcon name="downloads" className="h-5 w-5" />
+                Download Now
+              </SubmitButton>
+            </DownloadForm>
+            <Link
+              to={data.versions ? withParam(pathname, search, "versions", null) : withParam(pathname, search, "versions", detected.platform)}
+              preventScrollReset
+              aria-expanded={data.versions !== null}
+              aria-controls="all-versions"
+              className={buttonClass("secondary", "lg")}
+            >
+              All Versions
+              <svg
+                viewBox="0 0 24 24"
+                className={cx("h-4 w-4 transition-transform", data.versions && "rotate-180")}
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                aria-hidden="true"
+              >
+                <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
+              </svg>
+            </Link>
+          </div>
+        </div>
+
+        {data.versions ? (
+          <div id="all-versions" className="mt-8 border-t border-slate-100 pt-6">
+            <nav aria-label="Operating systems" className="flex gap-1 border-b border-slate-200">
+              {PLATFORMS.map((p) => (
+                <Link
+                  key={p}
+                  to={withParam(pathname, search, "versions", p)}
+                  preventScrollReset
+                  replace
+                  aria-current={data.versions === p ? "page" : undefined}
+                  className={cx(
+                    "-mb-px border-b-2 px-4 py-2.5 text-sm font-medium",
+                    data.versions === p ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900",
+                  )}
+                >
+                  {PLATFORM_LABELS[p]}
+                </Link>
+              ))}
+            </nav>
+            <ul className="mt-4 divide-y divide-slate-100">
+              {optionsFor(data.versions).map((option) => {
+                const release = releaseFor(data.releases, option);
+                const key = `version-${option.id}`;
+                return (
+                  <li key={option.id} className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between" data-testid={`build-${option.id}`}>
+                    <div className="min-w-0">
+                      <p className="flex flex-wrap items-center gap-2">
+                        <span className="font-semibold text-slate-900">{option.name}</span>
+                        {option.recommended ? <RecommendedBadge /> : null}
+                      </p>
+                      <p className="text-sm text-slate-600">{option.description}</p>
+                      <BuildFacts release={release} className="mt-1 block" />
+                      {release ? <Checksum release={release} className="mt-1" /> : null}
+                    </div>
+                    <DownloadForm platform={option.platform} arch={option.arch} onStart={start(key)} className="shrink-0">
+                      <SubmitButton busy={download.busy === key} disabled={!release || download.busy !== null} variant="secondary" className="w-full sm:w-auto">
+                        {release ? "Download" : "Not available"}
+                      </SubmitButton>
+                    </DownloadForm>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        ) : null}
+      </Card>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+        <Card className="p-6">
+          <h2 className="text-lg font-semibold text-slate-900">Recent Downloads</h2>
+          {data.history.length === 0 ? (
+            <p className="mt-3 text-sm text-slate-600">No downloads yet. Your downloads will appear here.</p>
+          ) : (
+            <ul className="mt-3 divide-y divide-slate-100" data-testid="recent-downloads">
+              {data.history.map((item) => {
+                const option = findOption(item.platform, item.architecture);
+                const key = `history-${item.id}`;
+                return (
+                  <li key={item.id} className="flex items-center justify-between gap-4 py-3">
+                    <div className="min-w-0">
+                      <p className="text-sm font-medium text-slate-900">{option?.name ?? `${item.platform} ${item.architecture}`}</p>
+                      <p className="text-xs text-slate-500">
+                        {item.version ? `v${item.version} · ` : null}
+                        {formatDateTime(item.downloadedAt)}
+                      </p>
+                    </div>
+                    <DownloadForm platform={item.platform} arch={item.architecture} onStart={start(key)} className="shrink-0">
+                      <SubmitButton busy={download.busy === key} disabled={download.busy !== null} variant="secondary" size="sm">
+                        Re-download
+                      </SubmitButton>
+                    </DownloadForm>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </Card>
+        <Card className="p-6">
+          <h2 className="text-lg font-semibold text-slate-900">{PLATFORM_LABELS[requirementsFor]} system requirements</h2>
+          <SystemRequirements platform={requirementsFor} plain className="mt-3" />
+          <p className="mt-3 text-xs text-slate-500">Re-download fetches the newest build for that platform and architecture.</p>
+        </Card>
+      </div>
+
+      <Card className="mt-6 scroll-mt-24 p-6 sm:p-8" id="installation-guide">
+        <h2 className="text-lg font-semibold text-slate-900">Installation guide</h2>
+        <ol className="mt-4 grid gap-6 md:grid-cols-3">
+          <Step n={1} title="Download">
+            Use Download Now for this computer, or pick a build under All Versions. Compare the file's SHA-256 with the one shown here if you want to be sure.
+          </Step>
+          <Step n={2} title="Install">
+            Windows: run the .msi installer. macOS: open the .dmg and drag Modelify to Applications. Linux: make the AppImage executable (
+            <code className="font-mono text-xs">chmod +x</code>) and run it.
+          </Step>
+          <Step n={3} title="Setup">
+            Open Modelify, sign in with this account, and add your provider API keys under Settings, then API Keys.
+          </Step>
+        </ol>
+        <p className="mt-6 text-sm text-slate-600">
+          Stuck? Write to{" "}
+          <a href={`mailto:${SUPPORT_EMAIL}`} className="font-medium text-brand-700 underline-offset-2 hover:underline">
+            {SUPPORT_EMAIL}
+          </a>
+          .
+        </p>
+      </Card>
+    </>
+  );
+}
+
+function Step({ n, title, children }: { n: number; title: string; children: ReactNode }) {
+  return (
+    <li className="flex gap-4">
+      <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-brand-50 text-sm font-bold text-brand-700" aria-hidden="true">
+        {n}
+      </span>
+      <div>
+        <h3 className="font-semibold text-slate-900">
+          <span className="sr-only">Step {n}: </span>
+          {title}
+        </h3>
+        <p className="mt-1 text-sm leading-6 text-slate-600">{children}</p>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,103 @@
+// The dialog that greets a new subscriber on /auth/success: the build for their computer, one
+// button to get it, and what to do next. It closes a second after the download starts.
+import { useEffect, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { DOWNLOAD } from "~/lib/constants";
+import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
+import { type DownloadOption, PLATFORM_LABELS } from "~/lib/downloads/options";
+import type { ReleaseView } from "~/lib/downloads/releases.server";
+import { formatBytes } from "~/lib/format";
+import { Checksum, DownloadForm, HelpLinks, useCloseAfterStart, useDownloader } from "./download-dialog";
+import { UrlModal } from "./modal";
+import { Alert, buttonClass, Spinner } from "./ui";
+
+const architectureLabel: Record<string, string> = {
+  x64: "64-bit (x64)",
+  x86: "32-bit (x86)",
+  intel: "Intel",
+  "apple-silicon": "Apple Silicon",
+  arm64: "ARM 64-bit",
+};
+
+export function PostPaymentDialog({ option, release, closeTo }: { option: DownloadOption; release: ReleaseView | undefined; closeTo: string }) {
+  const navigate = useNavigate();
+  const [badge, setBadge] = useState(true);
+  useEffect(() => {
+    const timer = setTimeout(() => setBadge(false), DOWNLOAD.paymentBadgeMs);
+    return () => clearTimeout(timer);
+  }, []);
+  const download = useDownloader();
+  useCloseAfterStart(download.started, () => navigate(closeTo, { replace: true, preventScrollReset: true }));
+  const busy = download.busy !== null;
+  const os = PLATFORM_LABELS[option.platform];
+
+  return (
+    <UrlModal closeTo={closeTo} labelledBy="post-payment-title">
+      <div className="text-center">
+        <div className="flex h-8 items-center justify-center">
+          {badge ? (
+            <span role="status" className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-3 py-1 text-sm font-semibold text-emerald-700">
+              <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2.5" aria-hidden="true">
+                <path d="m5 13 4 4L19 7" strokeLinecap="round" strokeLinejoin="round" />
+              </svg>
+              Payment Successful!
+            </span>
+          ) : null}
+        </div>
+        <h2 id="post-payment-title" className="mt-3 text-xl font-semibold text-slate-900">
+          Download Modelify
+        </h2>
+        <p className="mt-1 text-sm text-slate-600" data-testid="post-payment-os">
+          Detected OS: <span className="font-semibold text-slate-900">{os}</span>
+        </p>
+      </div>
+
+      <div className="mt-5 rounded-xl border border-slate-200 p-4">
+        <p className="font-semibold text-slate-900">Modelify for {os}</p>
+        {release ? (
+          <>
+            <p className="mt-0.5 text-sm text-slate-600" data-testid="post-payment-build">
+              {architectureLabel[option.arch] ?? option.arch} · {formatBytes(release.byteSize)} · v{release.version}
+            </p>
+            <Checksum release={release} className="mt-2" />
+          </>
+        ) : (
+          <p className="mt-0.5 text-sm text-slate-600">This build is not available yet. Choose a different platform or architecture.</p>
+        )}
+      </div>
+
+      <div aria-live="polite" className="mt-4 empty:hidden">
+        {download.error ? <Alert tone="error">{download.error}</Alert> : null}
+        {download.started ? <Alert tone="success">Your download has started.</Alert> : null}
+      </div>
+
+      <DownloadForm platform={option.platform} arch={option.arch} onStart={(p, a) => download.start("post-payment", p, a)} className="mt-4">
+        <button type="submit" data-autofocus disabled={busy || !release} className={buttonClass("primary", "lg", "w-full")}>
+          {busy ? (
+            <>
+              <span aria-hidden="true">
+                <Spinner className="h-5 w-5" />
+              </span>
+              {DOWNLOAD_MESSAGES.preparing}
+            </>
+          ) : (
+            `Download for ${os}`
+          )}
+        </button>
+      </DownloadForm>
+      <p className="mt-3 text-center">
+        <Link to={closeTo} replace preventScrollReset className="text-sm font-medium text-brand-700 underline-offset-2 hover:underline">
+          Choose different platform or architecture
+        </Link>
+      </p>
+
+      <h3 className="mt-6 text-sm font-semibold text-slate-900">Next steps</h3>
+      <ol className="mt-2 list-decimal space-y-1.5 pl-5 text-sm text-slate-700">
+        <li>Install Modelify from the downloaded file.</li>
+        <li>Set up your API keys under Settings, then API Keys.</li>
+        <li>Build with agents: pick one of 120+ agents or any model.</li>
+      </ol>
+      <HelpLinks className="mt-5 text-center" />
+    </UrlModal>
+  );
+}

@@ -1,0 +1,178 @@
+// The download pages as the server renders them: the landing's cards and their gates, the
+// landing dialog, the Downloads tab for subscribers and others, and the post-payment dialog.
+// Sizes, versions and SHA-256 come from the published release rows, never from the code.
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { schema } from "~/lib/db.server";
+import { optionById } from "~/lib/downloads/options";
+import { publishRelease, type Release, releaseKey } from "~/lib/downloads/releases.server";
+import { formatBytes } from "~/lib/format";
+import { Browser, createConfirmedUser, db } from "./helpers";
+import { payCheckout, STANDIN } from "./stripe-helpers";
+
+const MAC_UA = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
+const LINUX_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
+
+let mac: Release;
+let linux: Release;
+
+async function publish(optionId: string, size: number, version: string) {
+  const option = optionById(optionId)!;
+  const key = releaseKey(option, version);
+  const bytes = new Uint8Array(size);
+  crypto.getRandomValues(bytes.subarray(0, Math.min(size, 65_536)));
+  await env.BUCKET.put(key, bytes);
+  const published = await publishRelease(db, env.BUCKET, { optionId, version, r2Key: key, publishedBy: null });
+  if (!published.ok) throw new Error(published.message);
+  return published.release;
+}
+
+/** The page's HTML without React's text separators, so "v{version}" reads as one string. */
+async function html(browser: Browser, path: string, userAgent?: string) {
+  const response = await browser.get(path, userAgent ? { headers: { "User-Agent": userAgent } } : {});
+  expect(response.status).toBe(200);
+  return (await response.text()).replaceAll("<!-- -->", "");
+}
+
+async function freeUser() {
+  return (await createConfirmedUser()).browser;
+}
+async function subscriber() {
+  const { browser, email } = await createConfirmedUser();
+  const user = await db.query.users.findFirst({ where: eq(schema.users.email, email) });
+  await db.insert(schema.subscriptions).values({ id: crypto.randomUUID(), userId: user!.id, status: "active", currentPeriodEnd: Date.now() + 86400_000 });
+  return browser;
+}
+
+const sectionOf = (page: string) => page.slice(page.indexOf('id="download"'), page.indexOf('id="pricing"'));
+
+beforeAll(async () => {
+  const stamp = Date.now() % 100000;
+  mac = await publish("mac-apple-silicon", 123_456, `5.${stamp}.0`);
+  linux = await publish("linux-x64", 2_500_000, `5.${stamp}.1`);
+});
+
+describe("the landing's download section", () => {
+  it("shows three platform cards with the published builds' versions and sizes", async () => {
+    const section = sectionOf(await html(new Browser(), "/"));
+    for (const platform of ["windows", "mac", "linux"]) expect(section).toContain(`data-testid="download-card-${platform}"`);
+    expect(section).toContain("MSI installer");
+    expect(section).toContain("AppImage");
+    expect(section).toContain(`v${mac.version}`);
+    expect(section).toContain(formatBytes(mac.byteSize));
+    expect(section).toContain(`v${linux.version}`);
+    expect(section).toContain(formatBytes(linux.byteSize));
+    for (const step of ["Download and install", "Add your API keys", "Start building"]) expect(section).toContain(step);
+  });
+
+  it("sends visitors to sign in, free users to pricing, and opens the dialog for subscribers", async () => {
+    const visitor = sectionOf(await html(new Browser(), "/"));
+    expect(visitor.match(/href="\/auth"/g)).toHaveLength(3);
+
+    const free = await freeUser();
+    const freeSection = sectionOf(await html(free, "/"));
+    expect(freeSection.match(/href="\/pricing"/g)).toHaveLength(3);
+    // The dialog is for subscribers only, even with the query.
+    expect(await html(free, "/?download=mac")).not.toContain('id="download-title"');
+
+    const paid = await subscriber();
+    const paidSection = sectionOf(await html(paid, "/"));
+    expect(paidSection).toContain('href="/?download=windows#download"');
+    expect(paidSection).toContain('href="/?download=mac#download"');
+    expect(paidSection).toContain('href="/?download=linux#download"');
+  });
+
+  it("renders the dialog with each build's version, size and SHA-256, and a form that works without JavaScript", async () => {
+    const page = await html(await subscriber(), "/?download=mac");
+    expect(page).toContain('role="dialog"');
+    expect(page).toContain("Download Modelify for macOS");
+    expect(page).toContain(mac.sha256);
+    expect(page).toContain(`v${mac.version}`);
+    expect(page).toContain("macOS 12 Monterey or later");
+    expect(page).toContain("Select a version to download");
+    expect(page).toMatch(/<form class="group mt-6" action="\/downloads\/prepare" method="post">/);
+    expect(page).toContain('name="platform" value="mac"');
+    expect(page).toContain('href="mailto:support@modelify.dev"');
+    expect(page).toContain('href="/dashboard/downloads#installation-guide"');
+  });
+});
+
+describe("the Downloads tab", () => {
+  it("asks a free user to subscribe", async () => {
+    const page = await html(await freeUser(), "/dashboard/downloads");
+    expect(page).toContain("Subscription Required");
+    expect(page).toMatch(/href="\/pricing"[^>]*>Subscribe Now/);
+    expect(page).not.toContain("Download Now");
+  });
+
+  it("recommends the build for the visitor's OS with its real facts", async () => {
+    const browser = await subscriber();
+    const page = await html(browser, "/dashboard/downloads", MAC_UA);
+    expect(page).toContain("Download Modelify");
+    expect(page).toContain("Download Now");
+    expect(page).toContain("We detected macOS");
+    expect(page).toContain(`v${mac.version}`);
+    expect(page).toContain(formatBytes(mac.byteSize));
+    expect(page).toContain(mac.sha256);
+    expect(page).toContain("All Versions");
+    expect(page).toContain('id="installation-guide"');
+    expect(page).toContain("No downloads yet");
+
+    const onLinux = await html(browser, "/dashboard/downloads", LINUX_UA);
+    expect(onLinux).toContain("We detected Linux");
+    expect(onLinux).toContain(linux.sha256);
+  });
+
+  it("lists every build of an OS under All Versions, and says which are not published", async () => {
+    const browser = await subscriber();
+    const linuxTab = await html(browser, "/dashboard/downloads?versions=linux");
+    expect(linuxTab).toContain('id="all-versions"');
+    expect(linuxTab).toContain('data-testid="build-linux-x64"');
+    expect(linuxTab).toContain(linux.sha256);
+    expect(linuxTab).toContain(formatBytes(linux.byteSize));
+    const windows = await html(browser, "/dashboard/downloads?versions=windows");
+    const x86 = windows.slice(windows.indexOf('data-testid="build-win-x86"'));
+    expect(x86.slice(0, x86.indexOf("</li>"))).toContain("Not available yet");
+    expect(windows).toContain("Windows 10 or 11");
+  });
+
+  it("shows the 5 most recent of more downloads, each with Re-download", async () => {
+    const browser = await subscriber();
+    for (let i = 0; i < 7; i++) expect((await browser.post("/downloads/prepare", { platform: "mac", arch: "apple-silicon" })).status).toBe(200);
+    const page = await html(browser, "/dashboard/downloads");
+    const recent = page.slice(page.indexOf('data-testid="recent-downloads"'));
+    expect(recent.slice(0, recent.indexOf("</ul>")).match(/Re-download/g)).toHaveLength(5);
+    expect(recent).toContain(`v${mac.version} · `);
+  });
+
+  it("shows the reason a download failed without JavaScript as an alert", async () => {
+    const page = await html(await subscriber(), `/dashboard/downloads?error=${encodeURIComponent("This version is not available yet.")}`);
+    expect(page).toMatch(/role="alert"[^>]*>This version is not available yet\./);
+  });
+});
+
+describe("the post-payment page", () => {
+  it("opens the download dialog for a confirmed payment with the build for this computer", async () => {
+    const { browser } = await createConfirmedUser();
+    const checkout = await browser.post("/billing/checkout", {});
+    expect(checkout.status).toBe(302);
+    const url = checkout.headers.get("Location")!;
+    expect(url.startsWith(`${STANDIN}/checkout/cs_`)).toBe(true);
+    const success = new URL((await payCheckout(url)).headers.get("Location")!);
+    const path = `${success.pathname}${success.search}`;
+    const page = await html(browser, path, MAC_UA);
+    expect(page).toContain("Payment Successful!");
+    expect(page).toContain("Detected OS: <span");
+    expect(page).toContain(`Apple Silicon · ${formatBytes(mac.byteSize)} · v${mac.version}`);
+    expect(page).toContain(mac.sha256);
+    expect(page).toContain("Choose different platform or architecture");
+    expect(page).toContain("Download for macOS");
+    // Closed, it stays closed; 'Download App' opens it again.
+    const closed = await html(browser, `${path}&download=closed`, MAC_UA);
+    expect(closed).not.toContain("Payment Successful!");
+    expect(closed).toMatch(/href="\/auth\/success\?session_id=[^"]+&amp;download=open"[^>]*>Download App/);
+    // Without a session there is no dialog.
+    expect(await html(browser, "/auth/success")).not.toContain('role="dialog"');
+  });
+});
