@@ -1,5 +1,6 @@
 // Checkout, customer portal, invoices and payment methods, on Stripe.
 import { and, desc, eq, isNull } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { CHECKOUT, PLAN } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
@@ -8,6 +9,7 @@ import { countsAsActive } from "../subscription-rules";
 import { getSubscription } from "../subscriptions.server";
 import { BILLING_MESSAGES as B } from "./messages";
 import { isPaymentConfigured, type Stripe } from "./stripe.server";
+import { subscriptionUpsert } from "./sync.server";
 
 export type BillingDeps = { db: Db; env: StripeConfig; stripe: Stripe | null; origin: string };
 export type BillingUser = { id: string; email: string };
@@ -132,6 +134,15 @@ export async function checkoutDetails(deps: BillingDeps, userId: string, session
   const subscription = typeof session.subscription === "object" ? session.subscription : null;
   const paid = session.payment_status === "paid" || session.payment_status === "no_payment_required";
   if (session.status !== "complete" || !paid || !subscription || !["trialing", "active"].includes(subscription.status)) return { state: "pending" };
+  // Store what Stripe confirmed now, as the webhook's consumer will (same statements, so the
+  // order they run in does not matter): the subscriber can download straight from this page.
+  try {
+    const upsert = await subscriptionUpsert(deps.db, stripe, { subscriptionId: subscription.id, customerId: null, userId });
+    if (upsert) await deps.db.batch(upsert.statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  } catch (error) {
+    // The webhook still brings it; the page shows the confirmed payment either way.
+    console.warn(JSON.stringify({ event: "checkout_success_sync_failed", sessionId, error: String(error) }));
+  }
   const periodEnd = subscription.items?.data?.[0]?.current_period_end ?? null;
   return {
     state: "confirmed",

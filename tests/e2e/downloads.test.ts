@@ -1,0 +1,71 @@
+// Acceptance (downloads): a new subscriber pays with the test card, lands on /auth/success and
+// downloads the build for this computer from the post-payment dialog; the file is byte for byte
+// the published one; it shows in Recent Downloads, and Re-download gets it again.
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import type { Download, Page } from "@playwright/test";
+import { signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { expect, test } from "./fixtures.ts";
+import { queryLocalD1 } from "./local-d1.ts";
+
+type ReleaseRow = { id: string; file_name: string; byte_size: number; sha256: string; version: string };
+
+async function saved(download: Download) {
+  const bytes = await readFile((await download.path())!);
+  return { name: download.suggestedFilename(), size: bytes.byteLength, sha256: createHash("sha256").update(bytes).digest("hex") };
+}
+
+async function payWithTestCard(page: Page) {
+  await page.goto("/pricing?checkout=open");
+  await page.getByRole("dialog").getByRole("button", { name: "Continue to Checkout" }).click();
+  await page.waitForURL((url) => url.pathname.startsWith("/checkout/"));
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Expiry (MM/YY)").fill("12/34");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByRole("button", { name: "Start trial" }).click();
+  await page.waitForURL((url) => url.pathname === "/auth/success");
+}
+
+test("a new subscriber downloads the build for this computer right after paying, and again from history", async ({ page }) => {
+  // Chromium here runs on Linux x64: the recommended build is linux-x64 (a demo build locally).
+  const [published] = queryLocalD1<ReleaseRow>(
+    "SELECT id, file_name, byte_size, sha256, version FROM releases WHERE option_id = 'linux-x64' ORDER BY published_at DESC LIMIT 1",
+  );
+  expect(published, "npm start / the test site publishes a linux-x64 build").toBeTruthy();
+
+  await signUpAndConfirm(page, uniqueEmail("downloader"));
+  await payWithTestCard(page);
+
+  const dialog = page.getByRole("dialog", { name: "Download Modelify" });
+  await expect(dialog.getByText("Payment Successful!")).toBeVisible();
+  await expect(dialog.getByTestId("post-payment-os")).toHaveText("Detected OS: Linux");
+  await expect(dialog.getByText(published!.sha256)).toBeVisible();
+  const [first] = await Promise.all([page.waitForEvent("download"), dialog.getByRole("button", { name: "Download for Linux" }).click()]);
+  expect(await saved(first)).toEqual({ name: published!.file_name, size: published!.byte_size, sha256: published!.sha256 });
+  // The dialog closes a second after the download starts.
+  await expect(dialog).toBeHidden({ timeout: 5_000 });
+
+  await page.goto("/dashboard/downloads");
+  const history = page.getByTestId("recent-downloads");
+  await expect(history.getByRole("listitem")).toHaveCount(1);
+  await expect(history.getByText("Linux x64 (AppImage)")).toBeVisible();
+  const [again] = await Promise.all([page.waitForEvent("download"), history.getByRole("button", { name: "Re-download" }).click()]);
+  expect(await saved(again)).toEqual({ name: published!.file_name, size: published!.byte_size, sha256: published!.sha256 });
+  await expect(history.getByRole("listitem")).toHaveCount(2);
+});
+
+test("a free user is sent to pricing and nothing is recorded", async ({ page }) => {
+  const email = uniqueEmail("free-downloader");
+  await signUpAndConfirm(page, email);
+  await page.goto("/#download");
+  await page
+    .locator("#download")
+    .getByRole("link", { name: /Windows/ })
+    .first()
+    .click();
+  await page.waitForURL((url) => url.pathname === "/pricing");
+  await page.goto("/dashboard/downloads");
+  await expect(page.getByRole("heading", { name: "Subscription Required" })).toBeVisible();
+  const rows = queryLocalD1<{ n: number }>("SELECT count(*) AS n FROM download_history h JOIN users u ON u.id = h.user_id WHERE u.email = ?", email);
+  expect(rows[0]!.n).toBe(0);
+});
