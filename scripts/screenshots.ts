@@ -41,6 +41,7 @@ const pages: Array<[string, string, boolean]> = [
   ["billing-plans", "/dashboard/billing?plans=open", true],
   ["billing-portal-confirm", "/dashboard/billing?confirm=portal", true],
   ["success-no-session", "/auth/success", true],
+  ["downloads-free", "/dashboard/downloads", true],
 ];
 
 mkdirSync("screenshots", { recursive: true });
@@ -81,12 +82,17 @@ try {
     await page.getByLabel("CVC").fill("123");
     await page.getByRole("button", { name: "Start trial" }).click();
     await page.waitForURL((u) => u.pathname === "/auth/success");
+    // The post-payment download dialog, with its "Payment Successful!" badge.
+    await page.getByText("Payment Successful!").waitFor();
     await page.screenshot({ path: `screenshots/success-${label}.png`, fullPage: true });
     await page.waitForTimeout(1500);
     for (const [name, path] of [
       ["subscriber-overview", "/dashboard"],
       ["subscriber-billing", "/dashboard/billing"],
       ["subscriber-invoices", "/dashboard/billing?view=invoices"],
+      ["downloads-tab", "/dashboard/downloads"],
+      ["downloads-all-versions", "/dashboard/downloads?versions=mac"],
+      ["home-download-dialog", "/?download=windows#download"],
     ] as const) {
       await page.goto(path);
       await page.waitForLoadState("networkidle");

@@ -28,6 +28,10 @@ test("a new subscriber starts the free trial through Stripe Checkout", async ({ 
   await page.getByRole("button", { name: "Start trial" }).click();
 
   await page.waitForURL((url) => url.pathname === "/auth/success");
+  // The post-payment download dialog opens first; this journey chooses not to download yet.
+  const downloadDialog = page.getByRole("dialog", { name: "Download Modelify" });
+  await downloadDialog.getByRole("link", { name: "Choose different platform or architecture" }).click();
+  await expect(downloadDialog).toBeHidden();
   await page.getByRole("heading", { name: "Welcome to Modelify!" }).waitFor();
   const details = page.getByTestId("subscription-details");
   await details.getByText("$4.99/month").waitFor();
