@@ -1,10 +1,11 @@
 // An admin publishes a build from the dashboard: the file goes to R2 in parts with a progress
 // bar, and the page shows the size and SHA-256 the server computed, then lists the build.
 import { createHash, randomBytes } from "node:crypto";
-import { signIn } from "./browser.ts";
+import { formatBytes } from "../../app/lib/format.ts";
+import { signIn, signUpAndConfirm, subscribeWithTestCard, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
-test("an admin uploads a build in parts and sees its size and SHA-256", async ({ page }) => {
+test("an admin uploads a build in parts and sees its size and SHA-256; subscribers are offered it", async ({ page, newClient }) => {
   const version = `3.${Date.now() % 100_000}.0-e2e`;
   // Three parts of the 10 MB part size: two full and a last short one.
   const bytes = randomBytes(21 * 1024 * 1024 + 12_345);
@@ -31,4 +32,16 @@ test("an admin uploads a build in parts and sees its size and SHA-256", async ({
   await page.getByLabel("Version").fill(version);
   await page.getByRole("button", { name: "Upload and publish" }).click();
   await expect(page.getByRole("alert")).toContainText("already published");
+
+  // A subscriber's download dialog offers the new build with its real size and checksum.
+  const subscriber = await newClient();
+  await signUpAndConfirm(subscriber, uniqueEmail("offered"));
+  await subscribeWithTestCard(subscriber);
+  await subscriber.goto("/?download=linux#download");
+  const choice = subscriber.getByRole("dialog").getByRole("radio", { name: /Linux x64/ });
+  await expect(choice).toBeVisible();
+  const offered = subscriber.getByRole("dialog").locator("label", { has: subscriber.getByRole("radio", { name: /Linux x64/ }) });
+  await expect(offered).toContainText(`v${version}`);
+  await expect(offered).toContainText(formatBytes(bytes.length));
+  await expect(offered).toContainText(sha256);
 });

@@ -82,3 +82,15 @@ export async function signUpAndConfirm(page: Page, email: string, password = "Su
   await page.goto(mail.links[0]!);
   await page.waitForURL((url) => url.pathname === "/dashboard");
 }
+
+/** Starts the trial through the checkout on the Stripe stand-in with the test card: the page ends on /auth/success. */
+export async function subscribeWithTestCard(page: Page) {
+  await page.goto("/pricing?checkout=open");
+  await page.getByRole("dialog").getByRole("button", { name: "Continue to Checkout" }).click();
+  await page.waitForURL((url) => url.pathname.startsWith("/checkout/"));
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Expiry (MM/YY)").fill("12/34");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByRole("button", { name: "Start trial" }).click();
+  await page.waitForURL((url) => url.pathname === "/auth/success");
+}

@@ -3,8 +3,8 @@
 // the published one; it shows in Recent Downloads, and Re-download gets it again.
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import type { Download, Page } from "@playwright/test";
-import { signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import type { Download } from "@playwright/test";
+import { signUpAndConfirm, subscribeWithTestCard, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 import { queryLocalD1 } from "./local-d1.ts";
 
@@ -15,17 +15,6 @@ async function saved(download: Download) {
   return { name: download.suggestedFilename(), size: bytes.byteLength, sha256: createHash("sha256").update(bytes).digest("hex") };
 }
 
-async function payWithTestCard(page: Page) {
-  await page.goto("/pricing?checkout=open");
-  await page.getByRole("dialog").getByRole("button", { name: "Continue to Checkout" }).click();
-  await page.waitForURL((url) => url.pathname.startsWith("/checkout/"));
-  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-  await page.getByLabel("Expiry (MM/YY)").fill("12/34");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByRole("button", { name: "Start trial" }).click();
-  await page.waitForURL((url) => url.pathname === "/auth/success");
-}
-
 test("a new subscriber downloads the build for this computer right after paying, and again from history", async ({ page }) => {
   // Chromium here runs on Linux x64: the recommended build is linux-x64 (a demo build locally).
   const [published] = queryLocalD1<ReleaseRow>(
@@ -34,7 +23,7 @@ test("a new subscriber downloads the build for this computer right after paying,
   expect(published, "npm start / the test site publishes a linux-x64 build").toBeTruthy();
 
   await signUpAndConfirm(page, uniqueEmail("downloader"));
-  await payWithTestCard(page);
+  await subscribeWithTestCard(page);
 
   const dialog = page.getByRole("dialog", { name: "Download Modelify" });
   await expect(dialog.getByText("Payment Successful!")).toBeVisible();
