@@ -12,7 +12,7 @@ import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { DOWNLOAD } from "~/lib/constants";
 import { formatBytes } from "~/lib/format";
 import { UrlModal } from "./modal";
-import { Alert, buttonClass, cx, Spinner } from "./ui";
+import { Alert, buttonClass, CheckIcon, cx, Spinner } from "./ui";
 
 export const SUPPORT_EMAIL = "support@modelify.dev";
 /** The installation guide on the Downloads tab (download, install, set up API keys). */
@@ -171,9 +171,7 @@ export function SystemRequirements({ platform, className, plain }: { platform: P
       <ul className={cx("space-y-1.5 text-sm text-slate-600", !plain && "mt-2")}>
         {SYSTEM_REQUIREMENTS[platform].map((r) => (
           <li key={r} className="flex gap-2">
-            <svg viewBox="0 0 24 24" className="mt-0.5 h-4 w-4 shrink-0 text-brand-600" fill="none" stroke="currentColor" strokeWidth="2.2" aria-hidden="true">
-              <path d="m5 13 4 4L19 7" strokeLinecap="round" strokeLinejoin="round" />
-            </svg>
+            <CheckIcon className="mt-0.5 h-4 w-4 shrink-0 text-brand-600" />
             {r}
           </li>
         ))}

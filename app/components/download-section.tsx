@@ -6,7 +6,7 @@ import { PLATFORM_LABELS, type Platform, PLATFORMS } from "~/lib/downloads/optio
 import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { BuildFacts, DownloadDialog, suggestedBuild } from "./download-dialog";
 import { withParam } from "./modal";
-import { buttonClass } from "./ui";
+import { buttonClass, IconTile } from "./ui";
 
 export type DownloadAccess = "visitor" | "free" | "subscriber";
 
@@ -68,20 +68,7 @@ export function DownloadSection({
             const build = suggestedBuild(releases, platform);
             return (
               <li key={platform} className="flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm" data-testid={`download-card-${platform}`}>
-                <span className="flex h-11 w-11 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
-                  <svg
-                    viewBox="0 0 24 24"
-                    className="h-6 w-6"
-                    fill="none"
-                    stroke="currentColor"
-                    strokeWidth="1.8"
-                    strokeLinecap="round"
-                    strokeLinejoin="round"
-                    aria-hidden="true"
-                  >
-                    <path d={card.icon} />
-                  </svg>
-                </span>
+                <IconTile d={card.icon} />
                 <h3 className="mt-4 text-lg font-semibold text-slate-900">{PLATFORM_LABELS[platform]}</h3>
                 <p className="text-sm font-medium text-slate-700">{card.format}</p>
                 <p className="mt-1 text-sm text-slate-600">{card.detail}</p>

@@ -9,7 +9,7 @@ import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { formatBytes } from "~/lib/format";
 import { Checksum, DownloadForm, HelpLinks, useCloseAfterStart, useDownloader } from "./download-dialog";
 import { UrlModal } from "./modal";
-import { Alert, buttonClass, Spinner } from "./ui";
+import { Alert, buttonClass, CheckIcon, Spinner } from "./ui";
 
 const architectureLabel: Record<string, string> = {
   x64: "64-bit (x64)",
@@ -37,9 +37,7 @@ export function PostPaymentDialog({ option, release, closeTo }: { option: Downlo
         <div className="flex h-8 items-center justify-center">
           {badge ? (
             <span role="status" className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-3 py-1 text-sm font-semibold text-emerald-700">
-              <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2.5" aria-hidden="true">
-                <path d="m5 13 4 4L19 7" strokeLinecap="round" strokeLinejoin="round" />
-              </svg>
+              <CheckIcon className="h-4 w-4" bold />
               Payment Successful!
             </span>
           ) : null}

@@ -2,7 +2,7 @@ import { Link, useFetcher, useLocation } from "react-router";
 import type { PricingState } from "~/lib/billing/pricing.server";
 import { PLAN } from "~/lib/constants";
 import { UrlModal, withParam } from "./modal";
-import { Alert, Button, buttonClass, Card, LinkButton, Spinner } from "./ui";
+import { Alert, Button, buttonClass, Card, CheckIcon, LinkButton, Spinner } from "./ui";
 
 const FEATURES = [
   "160+ AI models from 12+ providers, cloud and local",
@@ -38,9 +38,7 @@ export function PricingSection({ state }: { state: PricingState }) {
           <ul className="mt-8 space-y-3 text-sm text-slate-700">
             {FEATURES.map((f) => (
               <li key={f} className="flex gap-3">
-                <svg viewBox="0 0 24 24" className="h-5 w-5 shrink-0 text-brand-600" fill="none" stroke="currentColor" strokeWidth="2.2" aria-hidden="true">
-                  <path d="m5 13 4 4L19 7" strokeLinecap="round" strokeLinejoin="round" />
-                </svg>
+                <CheckIcon className="h-5 w-5 shrink-0 text-brand-600" />
                 {f}
               </li>
             ))}

@@ -109,3 +109,39 @@ export function Label({ className, ...props }: ComponentProps<"label">) {
   // biome-ignore lint/a11y/noLabelWithoutControl: callers pass htmlFor (or wrap the control) through props.
   return <label className={cx("mb-1.5 block text-sm font-medium text-slate-700", className)} {...props} />;
 }
+
+/** The site's outline icons: one 24 px path drawn with the current text colour. */
+export function LineIcon({ d, className = "h-5 w-5" }: { d: string; className?: string }) {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      className={className}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
+      <path d={d} />
+    </svg>
+  );
+}
+
+/** A line icon on the brand's tinted square, as at the top of the landing page's cards. */
+export function IconTile({ d }: { d: string }) {
+  return (
+    <span className="flex h-11 w-11 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
+      <LineIcon d={d} className="h-6 w-6" />
+    </span>
+  );
+}
+
+/** The check mark of lists and success badges; `bold` for the badges' larger marks. */
+export function CheckIcon({ className, bold }: { className: string; bold?: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" className={className} fill="none" stroke="currentColor" strokeWidth={bold ? 2.5 : 2.2} aria-hidden="true">
+      <path d="m5 13 4 4L19 7" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}

@@ -5,7 +5,7 @@ import type { Route } from "./+types/auth.success";
 import { withParam } from "~/components/modal";
 import { PostPaymentDialog } from "~/components/post-payment-dialog";
 import { SiteFooter } from "~/components/site-footer";
-import { Alert, Card, LinkButton } from "~/components/ui";
+import { Alert, Card, CheckIcon, LinkButton } from "~/components/ui";
 import { checkoutDetails, type CheckoutDetails } from "~/lib/billing/billing.server";
 import { PLAN } from "~/lib/constants";
 import { detectOption } from "~/lib/downloads/options";
@@ -54,9 +54,7 @@ export default function AuthSuccess({ loaderData }: Route.ComponentProps) {
         <Card className="mx-auto max-w-xl p-6 sm:p-8">
           <div className="text-center">
             <div className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-emerald-50 text-emerald-600" aria-hidden="true">
-              <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2.5">
-                <path d="m5 13 4 4L19 7" strokeLinecap="round" strokeLinejoin="round" />
-              </svg>
+              <CheckIcon className="h-6 w-6" bold />
             </div>
             <h1 className="mt-4 text-3xl font-bold tracking-tight text-slate-900">Welcome to Modelify!</h1>
           </div>

@@ -7,7 +7,7 @@ import type { Route } from "./+types/auth";
 import { AuthShell } from "~/components/auth-shell";
 import { FormField } from "~/components/form-field";
 import { RedirectAfter } from "~/components/redirect-after";
-import { Alert, Button, cx, Input, inputClass, LinkButton, Spinner } from "~/components/ui";
+import { Alert, Button, CheckIcon, cx, Input, inputClass, LinkButton, Spinner } from "~/components/ui";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { passwordStrength, strengthColour, strengthLabel } from "~/lib/auth/password-strength";
 import { forgotPasswordSchema, SECURITY_QUESTIONS, signInSchema, signUpSchema } from "~/lib/auth/validation";
@@ -125,9 +125,7 @@ function SuccessBlock({ message }: { message: string }) {
   return (
     <div className="flex flex-col items-center text-center" role="status">
       <div className="flex h-12 w-12 items-center justify-center rounded-full bg-emerald-50 text-emerald-600" aria-hidden="true">
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2.5">
-          <path d="m5 13 4 4L19 7" strokeLinecap="round" strokeLinejoin="round" />
-        </svg>
+        <CheckIcon className="h-6 w-6" bold />
       </div>
       <p className="mt-4 text-sm leading-6 text-slate-700">{message}</p>
     </div>

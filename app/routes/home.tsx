@@ -2,7 +2,7 @@ import type { Route } from "./+types/home";
 import { AppPreview } from "~/components/app-preview";
 import { type DownloadAccess, DownloadSection } from "~/components/download-section";
 import { SiteFooter } from "~/components/site-footer";
-import { LinkButton } from "~/components/ui";
+import { IconTile, LinkButton } from "~/components/ui";
 import { PricingSection } from "~/components/pricing-section";
 import { pricingState } from "~/lib/billing/pricing.server";
 import { PLATFORMS, type Platform } from "~/lib/downloads/options";
@@ -103,20 +103,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <div className="mt-14 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
               {FEATURES.map((f) => (
                 <div key={f.title} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition-shadow hover:shadow-md">
-                  <span className="flex h-11 w-11 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
-                    <svg
-                      viewBox="0 0 24 24"
-                      className="h-6 w-6"
-                      fill="none"
-                      stroke="currentColor"
-                      strokeWidth="1.8"
-                      strokeLinecap="round"
-                      strokeLinejoin="round"
-                      aria-hidden="true"
-                    >
-                      <path d={f.icon} />
-                    </svg>
-                  </span>
+                  <IconTile d={f.icon} />
                   <h3 className="mt-4 text-lg font-semibold text-slate-900">{f.title}</h3>
                   <p className="mt-2 text-sm leading-6 text-slate-600">{f.text}</p>
                 </div>

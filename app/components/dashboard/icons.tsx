@@ -1,4 +1,6 @@
 // Outline icons for the dashboard tabs (24px grid, currentColor).
+import { LineIcon } from "../ui";
+
 const paths: Record<string, string> = {
   overview: "M3 12l9-8 9 8M5 10v10h5v-6h4v6h5V10",
   usage: "M4 19V5m0 14h16M8 15l3-4 3 2 5-6",
@@ -12,18 +14,5 @@ const paths: Record<string, string> = {
 };
 
 export function TabIcon({ name, className = "h-5 w-5" }: { name: string; className?: string }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      className={className}
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
-      <path d={paths[name] ?? paths.overview} />
-    </svg>
-  );
+  return <LineIcon d={(paths[name] ?? paths.overview)!} className={className} />;
 }
