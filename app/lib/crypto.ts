@@ -25,9 +25,12 @@ export function randomToken(): string {
   return toBase64Url(randomBytes(32));
 }
 
+export function toHex(bytes: ArrayBuffer | Uint8Array): string {
+  return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 export async function sha256Hex(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(value));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(await crypto.subtle.digest("SHA-256", encoder.encode(value)));
 }
 
 /** Constant-time comparison; lengths are not secret here (fixed-size digests). */

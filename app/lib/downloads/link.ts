@@ -8,7 +8,20 @@ const KEY_LABEL = "modelify download link v1";
 
 export type DownloadClaim = { releaseId: string; userId: string; expiresAt: number };
 
-async function linkKey(secret: string): Promise<CryptoKey> {
+// Derived once per secret and isolate: every file request (each resumed range) verifies a link.
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function linkKey(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = deriveLinkKey(secret);
+    keys.set(secret, key);
+    key.catch(() => keys.delete(secret));
+  }
+  return key;
+}
+
+async function deriveLinkKey(secret: string): Promise<CryptoKey> {
   const base = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const derived = await crypto.subtle.sign("HMAC", base, encoder.encode(KEY_LABEL));
   return crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);

@@ -2,6 +2,7 @@
 // download call: who may download which build, and the short-lived link they get.
 import { and, desc, eq } from "drizzle-orm";
 import { DOWNLOAD } from "../constants";
+import { toHex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { hasActiveSubscription } from "../subscriptions.server";
@@ -66,7 +67,7 @@ export async function publishRelease(db: Db, bucket: R2Bucket, input: PublishInp
   // workerd's DigestStream hashes the object as it streams: a 140 MB build never sits in memory.
   const digest = new (crypto as unknown as { DigestStream: typeof DigestStream }).DigestStream("SHA-256");
   await object.body.pipeTo(digest);
-  const sha256 = [...new Uint8Array(await digest.digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const sha256 = toHex(await digest.digest);
   const release: Release = {
     id: crypto.randomUUID(),
     optionId: option.id,
