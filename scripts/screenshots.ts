@@ -44,12 +44,14 @@ const pages: Array<[string, string, boolean]> = [
   ["downloads-free", "/dashboard/downloads", true],
 ];
 
+const VIEWPORTS = [
+  [1280, 900, "desktop"],
+  [390, 844, "mobile"],
+] as const;
+
 mkdirSync("screenshots", { recursive: true });
 try {
-  for (const [width, height, label] of [
-    [1280, 900, "desktop"],
-    [390, 844, "mobile"],
-  ] as const) {
+  for (const [width, height, label] of VIEWPORTS) {
     const context = await launch({ width, height });
     const page = await firstPage(context);
     let signedIn = false;
@@ -63,13 +65,9 @@ try {
       await page.waitForLoadState("networkidle");
       await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
     }
-    // An error state: the sign-up form after a failed submit.
     await context.close();
   }
-  for (const [width, height, label] of [
-    [1280, 900, "desktop"],
-    [390, 844, "mobile"],
-  ] as const) {
+  for (const [width, height, label] of VIEWPORTS) {
     const context = await launch({ width, height });
     const page = await firstPage(context);
     await signUpAndConfirm(page, uniqueEmail("shots"));
@@ -114,10 +112,7 @@ try {
     await page.getByRole("button", { name: "Grant one year (emergency fix)" }).click();
     await page.getByText("Subscription fixed for demo@modelify.dev").waitFor();
     await context.close();
-    for (const [width, height, label] of [
-      [1280, 900, "desktop"],
-      [390, 844, "mobile"],
-    ] as const) {
+    for (const [width, height, label] of VIEWPORTS) {
       const demo = await launch({ width, height });
       const demoPage = await firstPage(demo);
       await signIn(demoPage, "demo@modelify.dev", "Modelify-Demo-2026");
