@@ -15,6 +15,7 @@ export default [
         route("success", "routes/auth.success.tsx"),
       ]),
       route("verify-phone", "routes/verify-phone.tsx"),
+      route("profile/confirm-email", "routes/profile.confirm-email.tsx"),
       ...prefix("billing", [route("checkout", "routes/billing.checkout.tsx"), route("portal", "routes/billing.portal.tsx")]),
     ]),
     route("auth/sign-out", "routes/auth.sign-out.tsx"),
@@ -33,6 +34,12 @@ export default [
     ]),
     route("dashboard/usage.csv", "routes/dashboard/usage-csv.ts"),
     route("dashboard/admin/releases/:step", "routes/dashboard/admin-releases.ts"),
+    // The profile's own writes: pictures, phone codes, sessions (each answers JSON or redirects).
+    route("dashboard/profile/image", "routes/dashboard/profile-image.ts"),
+    route("dashboard/profile/phone", "routes/dashboard/profile-phone.ts"),
+    route("dashboard/profile/sessions", "routes/dashboard/profile-sessions.ts"),
+    // Profile pictures from R2, for their owner only.
+    route("profile-images/:userId/:file", "routes/profile-images.ts"),
 
     // Local development only (404 anywhere else).
     ...prefix("dev", [route("outbox", "routes/dev.outbox.tsx"), route("outbox.json", "routes/dev.outbox-json.ts")]),

@@ -48,6 +48,8 @@ export const sessions = sqliteTable(
     revokedAt: integer("revoked_at"),
     revokedReason: text("revoked_reason"),
     userAgent: text("user_agent"),
+    /** Last time the session renewed its access token (every 15 minutes while in use). */
+    lastSeenAt: integer("last_seen_at"),
     createdAt: createdAt(),
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_prev_hash_idx").on(t.previousRefreshTokenHash)],
@@ -60,7 +62,7 @@ export const oneTimeTokens = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    type: text("type", { enum: ["signup", "recovery"] }).notNull(),
+    type: text("type", { enum: ["signup", "recovery", "email_change"] }).notNull(),
     tokenHash: text("token_hash").notNull().unique(),
     // Sign-up links: SHA-256 of a nonce held in an HttpOnly cookie by the browser that proved the
     // pending password (it signed up, or signed in to the unconfirmed account). That browser
@@ -76,6 +78,9 @@ export const oneTimeTokens = sqliteTable(
 // Local mail adapter: messages land here when no provider is configured.
 export const outbox = sqliteTable("outbox", {
   id: text("id").primaryKey(),
+  channel: text("channel", { enum: ["email", "sms"] })
+    .notNull()
+    .default("email"),
   to: text("to").notNull(),
   subject: text("subject").notNull(),
   text: text("text").notNull(),
@@ -83,40 +88,49 @@ export const outbox = sqliteTable("outbox", {
   createdAt: createdAt(),
 });
 
-export const userProfiles = sqliteTable("user_profiles", {
-  id: text("id").primaryKey(),
-  userId: text("user_id")
-    .notNull()
-    .unique()
-    .references(() => users.id, { onDelete: "cascade" }),
-  username: text("username").unique(),
-  email: text("email").notNull(),
-  phoneNumber: text("phone_number"),
-  phoneVerified: integer("phone_verified", { mode: "boolean" }).notNull().default(false),
-  avatarUrl: text("avatar_url"),
-  coverPhotoUrl: text("cover_photo_url"),
-  firstName: text("first_name"),
-  lastName: text("last_name"),
-  initial: text("initial"),
-  bio: text("bio"),
-  company: text("company"),
-  website: text("website"),
-  location: text("location"),
-  timezone: text("timezone").notNull().default("UTC"),
-  securityQuestion: text("security_question"),
-  securityAnswerHash: text("security_answer_hash"),
-  usernameLastChanged: integer("username_last_changed"),
-  preferences: text("preferences", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
-  lastLoginAt: integer("last_login_at"),
-  lastActivityAt: integer("last_activity_at"),
-  earlyAccessStatus: text("early_access_status"),
-  earlyAccessGrantedAt: integer("early_access_granted_at"),
-  earlyAccessExpiresAt: integer("early_access_expires_at"),
-  stripeCustomerId: text("stripe_customer_id").unique(),
-  paymentMethodLast4: text("payment_method_last_4"),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const userProfiles = sqliteTable(
+  "user_profiles",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: "cascade" }),
+    username: text("username").unique(),
+    email: text("email").notNull(),
+    phoneNumber: text("phone_number"),
+    phoneVerified: integer("phone_verified", { mode: "boolean" }).notNull().default(false),
+    /** When the last verification code went out: the phone is "pending" while that code lives. */
+    phoneCodeSentAt: integer("phone_code_sent_at"),
+    /** A new address waiting for its confirmation link; the account's e-mail changes only then. */
+    pendingEmail: text("pending_email"),
+    avatarUrl: text("avatar_url"),
+    coverPhotoUrl: text("cover_photo_url"),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    initial: text("initial"),
+    bio: text("bio"),
+    company: text("company"),
+    website: text("website"),
+    location: text("location"),
+    timezone: text("timezone").notNull().default("UTC"),
+    securityQuestion: text("security_question"),
+    securityAnswerHash: text("security_answer_hash"),
+    usernameLastChanged: integer("username_last_changed"),
+    preferences: text("preferences", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    lastLoginAt: integer("last_login_at"),
+    lastActivityAt: integer("last_activity_at"),
+    earlyAccessStatus: text("early_access_status"),
+    earlyAccessGrantedAt: integer("early_access_granted_at"),
+    earlyAccessExpiresAt: integer("early_access_expires_at"),
+    stripeCustomerId: text("stripe_customer_id").unique(),
+    paymentMethodLast4: text("payment_method_last_4"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  // Usernames are unique without regard to case: "Ada" and "ada" are one name.
+  (t) => [uniqueIndex("user_profiles_username_lower_idx").on(sql`lower(${t.username})`)],
+);
 
 export const subscriptions = sqliteTable("subscriptions", {
   id: text("id").primaryKey(),

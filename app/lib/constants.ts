@@ -78,6 +78,53 @@ export const REDIRECT_DELAY_MS = {
   signUp: 3 * SECOND,
   resetPassword: 2 * SECOND,
   phone: 3 * SECOND,
+  phoneDialogClose: 2 * SECOND,
+} as const;
+
+export const PROFILE = {
+  nameMinLength: 2,
+  // Not in the spec: input bounds, so one row stays small.
+  nameMaxLength: 50,
+  bioMaxLength: 500,
+  fieldMaxLength: 100, // company, location
+  websiteMaxLength: 200,
+  securityAnswerMinLength: 3,
+  autoSaveMs: 10 * SECOND,
+  backupValidityMs: 24 * HOUR,
+  loadTimeoutMs: 10 * SECOND,
+  savedMessageMs: 3 * SECOND,
+} as const;
+
+export const USERNAME = {
+  minLength: 3,
+  maxLength: 20,
+  changeIntervalDays: 14,
+  changeIntervalMs: 14 * DAY,
+} as const;
+
+export const PROFILE_IMAGES = {
+  avatarMaxBytes: 5 * 1024 * 1024,
+  coverMaxBytes: 10 * 1024 * 1024,
+  uploadTimeoutMs: 30 * SECOND,
+  // Spec: storage cache control 3600 s. The URL carries a version, so a new picture shows at once.
+  cacheSeconds: 3600,
+} as const;
+
+export const PHONE_CODE = {
+  digits: 6,
+  ttlSeconds: 900, // the dialog's countdown; resend stays disabled until it ends
+  requestTimeoutMs: 10 * SECOND,
+  // Not in the spec: five wrong entries end a code (a new one must be sent).
+  maxWrongAttempts: 5,
+  // Not in the spec: sends per account and per number, so nobody can use us to flood a phone.
+  sendsPerUser: { limit: 5, windowMs: 1 * HOUR },
+  sendsPerNumber: { limit: 5, windowMs: 1 * HOUR },
+} as const;
+
+// Not in the spec: a changed e-mail address must be confirmed from the new inbox within a day.
+export const EMAIL_CHANGE = {
+  linkTtlMs: 24 * HOUR,
+  requestsPerUser: { limit: 5, windowMs: 1 * HOUR },
 } as const;
 
 export const BUDGET_DEFAULTS = {

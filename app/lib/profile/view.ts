@@ -1,0 +1,45 @@
+// What the profile page shows: the shapes loaders hand to components (no secrets in them).
+
+export type PhoneStatus = "unverified" | "pending" | "verified";
+export type ImageKind = "avatar" | "cover";
+
+export type ProfileView = {
+  userId: string;
+  email: string;
+  /** A new address waiting for confirmation, or null. */
+  pendingEmail: string | null;
+  username: string | null;
+  /** 0 when the username may change now; otherwise whole days until it may. */
+  usernameChangeableInDays: number;
+  firstName: string;
+  lastName: string;
+  initial: string;
+  bio: string;
+  company: string;
+  website: string;
+  location: string;
+  timezone: string;
+  phoneNumber: string | null;
+  phoneStatus: PhoneStatus;
+  /** While a code is pending: when it expires (epoch ms). */
+  phoneCodeExpiresAt: number | null;
+  /** Versioned same-origin URLs (/profile-images/…?v=…), or null. */
+  avatarUrl: string | null;
+  coverPhotoUrl: string | null;
+  securityQuestion: string | null;
+  hasSecurityAnswer: boolean;
+  /** Account creation time (the header's "Joined <month>"). */
+  joinedAt: number;
+};
+
+/** One signed-in browser or desktop app of the account. */
+export type SessionView = {
+  id: string;
+  client: "web" | "desktop";
+  /** "Chrome on macOS", "Modelify desktop app", or "Unknown device". */
+  device: string;
+  createdAt: number;
+  /** Last time it renewed its token (or its creation). */
+  lastActiveAt: number;
+  current: boolean;
+};
