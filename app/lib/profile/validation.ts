@@ -1,0 +1,115 @@
+// The Edit Profile form's schema (spec §5 Profile save). The same schema validates in the browser
+// and on the server, so a user sees the spec's messages either way.
+import { SIGN_UP, PROFILE } from "../constants";
+import { z } from "../zod";
+import { PROFILE_MESSAGES as M } from "./messages";
+import { PROFILE_SECURITY_QUESTIONS, TIMEZONES } from "./options";
+import { usernameProblem } from "./username";
+
+const CONTROL = /\p{Cc}/u;
+const WEBSITE_EXAMPLE = "https://example.com";
+
+/** An optional one-line text: trimmed, bounded, no control characters ("" when left empty). */
+function optionalText(max: number) {
+  return z
+    .string()
+    .trim()
+    .max(max, { error: M.fieldTooLong })
+    .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters })
+    .default("");
+}
+
+function name(required: string, tooShort: string) {
+  return z
+    .string({ error: required })
+    .trim()
+    .min(1, { error: required })
+    .min(PROFILE.nameMinLength, { error: tooShort })
+    .max(PROFILE.nameMaxLength, { error: M.fieldTooLong })
+    .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters });
+}
+
+/**
+ * Spec: a website starts with http:// or https:// or contains a dot. A value with any other
+ * scheme (javascript:, data:) is refused even when it contains a dot: it becomes a link.
+ */
+export function isAcceptableWebsite(value: string): boolean {
+  if (/^https?:\/\/\S+$/i.test(value)) return true;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return false;
+  return value.includes(".") && !/\s/.test(value);
+}
+
+/** The link a saved website becomes: a bare host gets https://. */
+export function websiteHref(value: string): string {
+  return /^https?:\/\//i.test(value) ? value : `https://${value}`;
+}
+
+const timezoneValues = TIMEZONES.map((t) => t.value) as [string, ...string[]];
+const questionValues = PROFILE_SECURITY_QUESTIONS.map((q) => q.value) as [string, ...string[]];
+
+export const profileFormSchema = z.object({
+  firstName: name(M.firstNameRequired, M.firstNameTooShort),
+  lastName: name(M.lastNameRequired, M.lastNameTooShort),
+  initial: optionalText(SIGN_UP.middleInitialMaxLength),
+  // Empty keeps the saved username: a username can be changed but not removed.
+  username: z
+    .string()
+    .trim()
+    .default("")
+    .superRefine((v, ctx) => {
+      if (v === "") return;
+      const problem = usernameProblem(v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+  email: z
+    .string({ error: M.invalidEmail })
+    .trim()
+    .max(254, { error: M.invalidEmail })
+    .regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u, { error: M.invalidEmail })
+    .transform((v) => v.toLowerCase()),
+  phoneNumber: z
+    .string()
+    .trim()
+    .max(32, { error: "Please enter a valid phone number" })
+    .refine((v) => v === "" || (v.length >= SIGN_UP.phoneMinLength && /^\+?[0-9 ().-]+$/.test(v)), { error: "Please enter a valid phone number" })
+    .default(""),
+  bio: z
+    .string()
+    .trim()
+    .max(PROFILE.bioMaxLength, { error: `Bio must be ${PROFILE.bioMaxLength} characters or less.` })
+    .refine((v) => !/[^\P{Cc}\n\r\t]/u.test(v), { error: M.invalidCharacters })
+    .default(""),
+  company: optionalText(PROFILE.fieldMaxLength),
+  location: optionalText(PROFILE.fieldMaxLength),
+  website: optionalText(PROFILE.websiteMaxLength).refine((v) => v === "" || isAcceptableWebsite(v), { error: M.invalidWebsite(WEBSITE_EXAMPLE) }),
+  timezone: z.enum(timezoneValues, { error: M.invalidTimezone }).default("UTC"),
+  securityQuestion: z.union([z.literal(""), z.enum(questionValues, { error: M.securityQuestionRequired })]).default(""),
+  // Empty keeps the saved answer (it is stored hashed and never shown again).
+  securityAnswer: z
+    .string()
+    .trim()
+    .max(200, { error: M.fieldTooLong })
+    .refine((v) => v === "" || v.length >= PROFILE.securityAnswerMinLength, { error: M.securityAnswerTooShort })
+    .default(""),
+});
+
+export type ProfileForm = z.infer<typeof profileFormSchema>;
+
+/** The fields of the form as strings, the shape the browser edits and backs up. */
+export const PROFILE_FORM_FIELDS = [
+  "firstName",
+  "lastName",
+  "initial",
+  "username",
+  "email",
+  "phoneNumber",
+  "bio",
+  "company",
+  "location",
+  "website",
+  "timezone",
+  "securityQuestion",
+  "securityAnswer",
+] as const;
+export type ProfileFormField = (typeof PROFILE_FORM_FIELDS)[number];
+export type ProfileFormValues = Record<ProfileFormField, string>;
