@@ -33,12 +33,14 @@ export function seedSql(now = Date.now()) {
       ]
         .map(sqlString)
         .join(", ")});`,
-      `INSERT OR IGNORE INTO user_profiles (id, user_id, email, first_name, last_name, timezone, created_at, updated_at) VALUES (${[
+      `INSERT OR IGNORE INTO user_profiles (id, user_id, email, first_name, last_name, phone_number, timezone, created_at, updated_at) VALUES (${[
         u.id,
         u.id,
         u.email,
         u.firstName,
         u.lastName,
+        // A fictional number (555-01xx): its verification code lands in the local outbox.
+        u.role === "admin" ? "+15555550101" : "+15555550100",
         "UTC",
         now,
         now,

@@ -297,7 +297,7 @@ export function EditProfileModal({
       </div>
 
       {dirtySince !== null ? (
-        <div className="mt-4 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3" data-testid="autosave-bar">
+        <div className="sticky top-0 z-10 mt-4 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 shadow-sm" data-testid="autosave-bar">
           <div className="flex items-center justify-between gap-3">
             <p className="text-sm font-medium text-amber-900">{busy ? "Saving..." : `Unsaved changes · auto-saving in ${secondsLeft} s`}</p>
             <Button size="sm" variant="secondary" onClick={() => submit("autosave")} disabled={busy}>
