@@ -514,7 +514,12 @@ function ConfirmUsernameDialog({ from, to, onCancel, onConfirm }: { from: string
       }}
     >
       <button type="button" aria-label="Cancel" tabIndex={-1} className="absolute inset-0 cursor-default bg-slate-900/40" onClick={onCancel} />
-      <div role="alertdialog" aria-modal="true" aria-labelledby="confirm-username-title" className="relative w-full max-w-sm rounded-2xl bg-white p-6 shadow-xl">
+      <div
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="confirm-username-title"
+        className="relative w-full max-w-sm rounded-2xl bg-white p-6 shadow-xl"
+      >
         <h3 id="confirm-username-title" className="text-lg font-semibold text-slate-900">
           Confirm Username Change
         </h3>

@@ -60,9 +60,7 @@ export function ProfileHeader({ profile, editTo, phoneAction }: { profile: Profi
         <dl className="mt-6 grid gap-x-8 gap-y-4 border-t border-slate-100 pt-6 sm:grid-cols-2 lg:grid-cols-3">
           <Detail icon={ICONS.email} label="Email">
             <span className="break-all">{profile.email}</span>
-            {profile.pendingEmail ? (
-              <span className="mt-0.5 block text-xs text-amber-800">Waiting for confirmation: {profile.pendingEmail}</span>
-            ) : null}
+            {profile.pendingEmail ? <span className="mt-0.5 block text-xs text-amber-800">Waiting for confirmation: {profile.pendingEmail}</span> : null}
           </Detail>
           <Detail icon={ICONS.phone} label="Phone">
             {profile.phoneNumber ? (
@@ -80,7 +78,12 @@ export function ProfileHeader({ profile, editTo, phoneAction }: { profile: Profi
           </Detail>
           <Detail icon={ICONS.website} label="Website">
             {profile.website ? (
-              <a href={websiteHref(profile.website)} rel="noopener noreferrer nofollow" target="_blank" className="break-all text-brand-700 underline-offset-2 hover:underline">
+              <a
+                href={websiteHref(profile.website)}
+                rel="noopener noreferrer nofollow"
+                target="_blank"
+                className="break-all text-brand-700 underline-offset-2 hover:underline"
+              >
                 {profile.website}
               </a>
             ) : (

@@ -1,0 +1,59 @@
+// The profile journey of issue 10 in a real browser: username with its confirmation dialog,
+// auto-save after 10 s, the local backup restored after a reload, Reset All Changes.
+import { expect, test } from "./fixtures.ts";
+import { signUpAndConfirm, uniqueEmail } from "./browser.ts";
+
+test("a user sets a username, edits fields that auto-save after 10 s and gets unsaved changes back after a reload", async ({ page }) => {
+  test.setTimeout(120_000);
+  await signUpAndConfirm(page, uniqueEmail("profile"));
+  await page.goto("/dashboard/profile");
+  await expect(page.getByRole("heading", { name: "Katherine Johnson" })).toBeVisible();
+  await expect(page.getByText("No username yet")).toBeVisible();
+
+  // The username needs its confirmation; Escape closes only the confirmation.
+  await page.getByRole("link", { name: "Edit Account" }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit Profile" });
+  await expect(dialog).toBeVisible();
+  // Letters without vowels or digits: a generated name can never spell a refused word.
+  const username = `kj_${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => "bcdfgjpqvwxyz"[b % 13]).join("")}`;
+  await dialog.getByLabel("Username").fill(username);
+  await dialog.getByRole("button", { name: "Confirm Username Change" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Confirm Username Change" });
+  await expect(confirm).toContainText(`@${username}`);
+  await page.keyboard.press("Escape");
+  await expect(confirm).toBeHidden();
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: "Confirm Username Change" }).click();
+  await confirm.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByText("Profile saved successfully!")).toBeVisible();
+  await expect(page.getByText(`@${username}`)).toBeVisible();
+
+  // A second change is refused for 14 days: the field says so and is disabled.
+  await page.getByRole("link", { name: "Edit Account" }).click();
+  await expect(dialog.getByLabel("Username")).toBeDisabled();
+  await expect(dialog.getByText("Can change in 14 days")).toBeVisible();
+
+  // Any change starts the 10 s countdown; the save happens on its own.
+  await dialog.getByLabel("Location").fill("Hampton, Virginia");
+  await dialog.getByLabel("Company").fill("NASA Langley");
+  await expect(dialog.getByRole("progressbar", { name: "Auto-save countdown" })).toBeVisible();
+  const started = Date.now();
+  await expect(dialog.getByText("Changes auto-saved!")).toBeVisible({ timeout: 15_000 });
+  expect(Date.now() - started).toBeGreaterThan(8_000);
+  await expect(dialog.getByRole("progressbar", { name: "Auto-save countdown" })).toBeHidden();
+
+  // Unsaved changes survive a reload (the browser asks first) and can be reset.
+  await dialog.getByLabel("Bio").fill("Computed trajectories by hand.");
+  page.on("dialog", (d) => d.accept());
+  await page.reload();
+  await expect(page.getByText("Restored unsaved changes from previous session!")).toBeVisible();
+  await expect(dialog.getByLabel("Bio")).toHaveValue("Computed trajectories by hand.");
+  await dialog.getByRole("button", { name: "Reset All Changes" }).click();
+  await expect(dialog.getByText("All changes reset!")).toBeVisible();
+  await expect(dialog.getByLabel("Bio")).toHaveValue("");
+
+  // What was auto-saved is on the profile after a reload.
+  await page.goto("/dashboard/profile");
+  await expect(page.getByText("Hampton, Virginia")).toBeVisible();
+  await expect(page.getByText("NASA Langley")).toBeVisible();
+});
