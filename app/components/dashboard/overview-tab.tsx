@@ -264,7 +264,18 @@ export function OverviewTab({ account, usage }: { account: AccountOverview; usag
             <Row label="Plan" value={insights.plan} />
             <Row label="Last login" value={insights.lastLogin} />
             <Row label="Account created" value={insights.accountCreated} />
-            <Row label="Profile" value={insights.profileCompletion} />
+            <div className="flex justify-between gap-4">
+              <dt className="text-slate-500">Profile</dt>
+              <dd className="font-semibold text-slate-900">
+                {insights.profileCompletion === "Complete" ? (
+                  "Complete"
+                ) : (
+                  <Link to="/dashboard/profile" className="text-brand-700 underline-offset-2 hover:underline">
+                    Incomplete · finish it
+                  </Link>
+                )}
+              </dd>
+            </div>
           </dl>
         </Card>
         <Card className="p-6">

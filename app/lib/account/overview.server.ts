@@ -18,7 +18,7 @@ export async function accountOverview(db: Db, user: SessionUser, now = Date.now(
   const [profile, subscription] = await Promise.all([
     db.query.userProfiles.findFirst({
       where: eq(schema.userProfiles.userId, user.id),
-      columns: { paymentMethodLast4: true, stripeCustomerId: true, phoneNumber: true },
+      columns: { paymentMethodLast4: true, stripeCustomerId: true, username: true, phoneVerified: true },
     }),
     getSubscription(db, user.id),
   ]);
@@ -30,7 +30,8 @@ export async function accountOverview(db: Db, user: SessionUser, now = Date.now(
       plan: view.active ? "Active" : "Free Plan",
       lastLogin: user.lastLoginAt ? formatDate(user.lastLoginAt) : "Today",
       accountCreated: user.createdAt ? formatDate(user.createdAt) : "Recently",
-      profileCompletion: user.firstName && user.lastName && profile?.phoneNumber ? "Complete" : "Incomplete",
+      // Complete once the profile page has nothing left to ask: names, a username, a verified phone.
+      profileCompletion: user.firstName && user.lastName && profile?.username && profile.phoneVerified ? "Complete" : "Incomplete",
     },
   };
 }
