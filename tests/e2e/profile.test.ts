@@ -57,3 +57,28 @@ test("a user sets a username, edits fields that auto-save after 10 s and gets un
   await expect(page.getByText("Hampton, Virginia")).toBeVisible();
   await expect(page.getByText("NASA Langley")).toBeVisible();
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the Edit Profile form saves with a normal submit and shows the spec's errors", async ({ page }) => {
+    await page.goto("/auth?mode=signin");
+    await page.getByLabel("Email").fill("demo@modelify.dev");
+    await page.getByLabel("Password").fill("Modelify-Demo-2026");
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.waitForURL((url) => url.pathname === "/dashboard");
+
+    await page.goto("/dashboard/profile");
+    await page.getByRole("link", { name: "Edit Account" }).click();
+    const dialog = page.getByRole("dialog", { name: "Edit Profile" });
+    await dialog.getByLabel("First name").fill("D");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog.getByText("First name must be at least 2 characters long.")).toBeVisible();
+
+    await dialog.getByLabel("First name").fill("Demo");
+    await dialog.getByLabel("Company").fill("Modelify Labs");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(page.getByText("Profile saved successfully!")).toBeVisible();
+    await expect(page.getByText("Modelify Labs")).toBeVisible();
+  });
+});

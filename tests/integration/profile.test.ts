@@ -40,8 +40,7 @@ async function save(browser: Browser, email: string, overrides: Record<string, s
 // Letters without vowels and without digits (which the profanity check reads as letters), so a
 // generated name can never spell a refused word by chance.
 const SAFE = "bcdfgjpqvwxyz";
-const uniqueName = (prefix = "user") =>
-  `${prefix}_${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => SAFE[b % SAFE.length]).join("")}`;
+const uniqueName = (prefix = "user") => `${prefix}_${Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => SAFE[b % SAFE.length]).join("")}`;
 
 describe("saving the profile", () => {
   it("saves every field and goes back to the profile with the spec's message", async () => {
@@ -179,7 +178,10 @@ describe("usernames", () => {
     // Thirteen days later there is one day left; after fourteen it may change.
     const user = await db.query.users.findFirst({ where: eq(schema.users.email, email) });
     const day = 24 * 60 * 60 * 1000;
-    await db.update(schema.userProfiles).set({ usernameLastChanged: Date.now() - 13 * day }).where(eq(schema.userProfiles.userId, user!.id));
+    await db
+      .update(schema.userProfiles)
+      .set({ usernameLastChanged: Date.now() - 13 * day })
+      .where(eq(schema.userProfiles.userId, user!.id));
     expect(await (await save(browser, email, { username: uniqueName("later") })).text()).toContain("Can change in 1 day");
     expect(await (await browser.get("/dashboard/profile?edit=1")).text()).toContain("Can change in 1 day");
     await db

@@ -175,7 +175,7 @@ export function EditProfileModal({
         for (const f of EXPLICIT_ONLY) data.set(f, savedRef.current[f]);
       }
       lastIntent.current = intent;
-      fetcher.submit(data, { method: "post", action: "/dashboard/profile" });
+      fetcher.submit(data, { method: "post", action: "/dashboard/profile?edit=1" });
     },
     [fetcher, profile.userId],
   );
@@ -328,7 +328,7 @@ export function EditProfileModal({
 
       <fetcher.Form
         method="post"
-        action="/dashboard/profile"
+        action="/dashboard/profile?edit=1"
         ref={formRef}
         {...formProps}
         onInput={() => {
