@@ -502,17 +502,19 @@ export function EditProfileModal({
 function ConfirmUsernameDialog({ from, to, onCancel, onConfirm }: { from: string | null; to: string; onCancel: () => void; onConfirm: () => void }) {
   const confirmRef = useRef<HTMLButtonElement>(null);
   useEffect(() => confirmRef.current?.focus(), []);
+  // Caught first (capture on window) and stopped, so Escape closes this dialog and not the Edit
+  // Profile dialog beneath, whose own listener is on window too.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      event.stopPropagation();
+      onCancel();
+    };
+    window.addEventListener("keydown", onKey, true);
+    return () => window.removeEventListener("keydown", onKey, true);
+  }, [onCancel]);
   return (
-    // The Escape key stops here, so it closes this dialog and not the Edit Profile one beneath.
-    <div
-      className="fixed inset-0 z-[60] flex items-center justify-center p-4"
-      onKeyDown={(event) => {
-        if (event.key === "Escape") {
-          event.stopPropagation();
-          onCancel();
-        }
-      }}
-    >
+    <div className="fixed inset-0 z-[60] flex items-center justify-center p-4">
       <button type="button" aria-label="Cancel" tabIndex={-1} className="absolute inset-0 cursor-default bg-slate-900/40" onClick={onCancel} />
       <div
         role="alertdialog"
