@@ -80,6 +80,14 @@ export async function readJson(request: Request, maxBytes = JSON_MAX_BYTES): Pro
   }
 }
 
+/**
+ * A query parameter with "+" read as a plus, not as a space: a phone number in E.164 (or an
+ * address such as a+b@example.com) typed into a URL unencoded must arrive as it was written.
+ */
+export function queryParamKeepingPlus(url: URL, name: string): string | null {
+  return new URLSearchParams(url.search.replace(/\+/g, "%2B")).get(name);
+}
+
 const REDIRECT_BASE = "http://modelify.invalid";
 
 /**
