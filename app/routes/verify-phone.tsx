@@ -15,7 +15,7 @@ import { PHONE_MESSAGES } from "~/lib/profile/messages";
 import { z } from "~/lib/zod";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { queryParamKeepingPlus, readForm } from "~/server/http";
+import { queryParamKeepingPlus, readForm, singleValue } from "~/server/http";
 
 export const meta = () => [{ title: "Verify Phone | Modelify" }];
 
@@ -46,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!user) return data<ActionData>({ ok: false, error: PHONE_MESSAGES.notAuthenticated }, { status: 401 });
   const read = await readForm(request);
   if (!read.ok) return data<ActionData>({ ok: false, error: read.message }, { status: read.status });
-  const parsed = formSchema.safeParse({ code: read.formData.get("code") ?? undefined, phone: read.formData.get("phone") ?? undefined });
+  const parsed = formSchema.safeParse({ code: singleValue(read.formData, "code"), phone: singleValue(read.formData, "phone") });
   if (!parsed.success) return data<ActionData>({ ok: false, error: PHONE_MESSAGES.invalidCode }, { status: 400 });
   const { db, kv, env } = app(context);
   try {

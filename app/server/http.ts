@@ -55,6 +55,12 @@ export async function readForm(request: Request, maxBytes = FORM_MAX_BYTES): Pro
   }
 }
 
+/** A form field sent exactly once; a repeated field is a malformed form, not a choice of values. */
+export function singleValue(form: FormData, name: string): FormDataEntryValue | undefined {
+  const values = form.getAll(name);
+  return values.length === 1 ? values[0] : undefined;
+}
+
 /** A conform SubmissionResult that carries one form-level error. */
 export function formErrorResult(message: string) {
   return { status: "error" as const, error: { "": [message] } };

@@ -10,7 +10,7 @@ import { PHONE_FAILURE_STATUS, phoneFailureMessage, type PhoneFailed } from "~/l
 import { z } from "~/lib/zod";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { postOnly, readForm } from "~/server/http";
+import { postOnly, readForm, singleValue } from "~/server/http";
 
 export const loader = postOnly;
 
@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!user) return answer(request, { ok: false, reason: "not-authenticated" });
   const read = await readForm(request);
   if (!read.ok) return answer(request, { ok: false, reason: "bad-request", status: read.status, message: read.message });
-  const intent = intentSchema.safeParse(read.formData.get("intent"));
+  const intent = intentSchema.safeParse(singleValue(read.formData, "intent"));
   if (!intent.success) return answer(request, { ok: false, reason: "bad-request" });
 
   const ctx = app(context);
@@ -51,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (intent.data === "send") {
       return answer(request, await sendPhoneCode({ db: ctx.db, kv: ctx.kv, queue: ctx.queue, secret: ctx.env.JWT_SECRET, origin: ctx.origin }, user.id));
     }
-    const code = phoneCodeInputSchema.safeParse(read.formData.get("code") ?? "");
+    const code = phoneCodeInputSchema.safeParse(singleValue(read.formData, "code") ?? "");
     if (!code.success) return answer(request, { ok: false, reason: "invalid-code" });
     return answer(request, await verifyPhoneCode({ db: ctx.db, kv: ctx.kv, secret: ctx.env.JWT_SECRET }, user.id, { code: code.data }));
   } catch (error) {
