@@ -9,7 +9,6 @@ import { PHONE_CODE, REDIRECT_DELAY_MS } from "~/lib/constants";
 import { needsNewCode, type PhoneFailure, parsePhoneFailure, parseWaitMinutes, phoneFailureMessage } from "~/lib/phone/outcome";
 import { PHONE_MESSAGES } from "~/lib/profile/messages";
 import type { PhoneStatus } from "~/lib/profile/view";
-import { useHydrated } from "../download-dialog";
 import { UrlModal, withParam } from "../modal";
 import { Alert, buttonClass, CheckIcon, cx, IconTile, inputClass, Label, Spinner } from "../ui";
 
@@ -79,6 +78,13 @@ function initialView(props: PhoneDialogProps, params: URLSearchParams): View {
   }
   if (message) return { step: "error", error: message };
   return { step: "initial" };
+}
+
+/** True once React runs in the browser; before that (and without JavaScript) forms post as HTML. */
+function useHydrated() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
 }
 
 function formatCountdown(seconds: number): string {
