@@ -1,16 +1,19 @@
-// The queue consumer's configuration: only what it uses (mail delivery, Stripe re-reads). It
+// The queue consumer's configuration: only what it uses (mail and SMS delivery, Stripe re-reads). It
 // needs no JWT secret and no public URL: links in messages were built by the site.
-import { deploymentShape, mailShape, productionRules, stripeShape } from "~/lib/config";
+import { deploymentShape, mailShape, productionRules, smsShape, stripeShape } from "~/lib/config";
 import { z } from "~/lib/zod";
 
 const shape = z.object({
   ...deploymentShape,
   ...mailShape,
+  ...smsShape,
   STRIPE_SECRET_KEY: stripeShape.STRIPE_SECRET_KEY,
   STRIPE_API_BASE: stripeShape.STRIPE_API_BASE,
 });
 
-const schema = shape.superRefine((env, ctx) => productionRules(env, ctx, ["MAIL_API_URL", "MAIL_API_KEY"]));
+const schema = shape.superRefine((env, ctx) =>
+  productionRules(env, ctx, ["MAIL_API_URL", "MAIL_API_KEY", "SMS_API_URL", "SMS_ACCOUNT_SID", "SMS_AUTH_TOKEN", "SMS_FROM"]),
+);
 
 export type ConsumerConfig = z.infer<typeof shape>;
 

@@ -15,6 +15,20 @@ export const mailShape = {
   MAIL_FROM: z.string().min(3).default("Modelify <no-reply@modelify.dev>"),
 };
 
+export const smsShape = {
+  // A Twilio-compatible Messages API (base URL, e.g. https://api.twilio.com). Without all four,
+  // text messages go to the local outbox.
+  SMS_API_URL: z.url().optional(),
+  // Part of the request path: letters and digits only.
+  SMS_ACCOUNT_SID: z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,64}$/, "SMS_ACCOUNT_SID must be letters and digits")
+    .optional(),
+  SMS_AUTH_TOKEN: z.string().min(1).optional(),
+  // The sending number (E.164), an alphanumeric sender id or a messaging service id.
+  SMS_FROM: z.string().min(1).max(64).optional(),
+};
+
 export const stripeShape = {
   // Without a secret key, price and a pk_ publishable key the site shows "Payment System Not
   // Configured" instead of checkout.
@@ -28,7 +42,9 @@ export const stripeShape = {
 
 const mailConfig = z.object(mailShape);
 const stripeConfig = z.object(stripeShape);
+const smsConfig = z.object(smsShape);
 export type MailConfig = z.infer<typeof mailConfig>;
+export type SmsConfig = z.infer<typeof smsConfig>;
 export type StripeConfig = z.infer<typeof stripeConfig>;
 export type Deployment = { APP_ENV: "development" | "test" | "production" };
 
@@ -38,7 +54,7 @@ export function isLocal(env: Deployment): boolean {
 }
 
 /** Rules every Worker's production configuration must meet. */
-export function productionRules(env: Deployment & Partial<MailConfig> & Partial<StripeConfig>, ctx: z.RefinementCtx, required: string[]) {
+export function productionRules(env: Deployment & Partial<MailConfig> & Partial<StripeConfig> & Partial<SmsConfig>, ctx: z.RefinementCtx, required: string[]) {
   if (env.APP_ENV !== "production") return;
   for (const key of required) {
     if (!(env as Record<string, unknown>)[key]) ctx.addIssue({ code: "custom", path: [key], message: `${key} is required in production` });

@@ -1,17 +1,18 @@
 // What the consumer Worker does with each queue message.
 import type { Db } from "./db.server";
 import { schema } from "./db.server";
-import type { MailConfig, StripeConfig } from "./config";
+import type { MailConfig, SmsConfig, StripeConfig } from "./config";
 import { eq } from "drizzle-orm";
 import { handleRecoveryMessage, handleSignUpMessage } from "./auth/accounts.server";
 import { getStripe } from "./billing/stripe.server";
 import { subscriptionUpsert } from "./billing/sync.server";
 import { deliverMail } from "./mail/mail.server";
+import { deliverSms } from "./phone/sms.server";
 import { queueMessageSchema, type StripeEventMessage } from "./queue";
 import { checkBudgetAlerts } from "./usage/budget.server";
 import { writeUsage, type SecureItem, type UsageItem } from "./usage/ingest.server";
 
-export type ConsumerDeps = { db: Db; env: MailConfig & StripeConfig; queue: Queue; fetcher?: typeof fetch };
+export type ConsumerDeps = { db: Db; env: MailConfig & SmsConfig & StripeConfig; queue: Queue; fetcher?: typeof fetch };
 
 export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<unknown>): Promise<void> {
   const usage: Array<{ message: Message<unknown>; item: UsageItem }> = [];
@@ -37,6 +38,9 @@ export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<u
       switch (parsed.data.type) {
         case "mail.send":
           await deliverMail(deps.env, deps.db, parsed.data, deps.fetcher);
+          break;
+        case "sms.send":
+          await deliverSms(deps.env, deps.db, parsed.data, deps.fetcher);
           break;
         case "stripe.event":
           await handleStripeEvent(deps, parsed.data);

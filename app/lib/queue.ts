@@ -1,6 +1,7 @@
 // The queue's contract: every message on the "events" queue. Producers (the site) validate and
 // enqueue; the consumer Worker parses every message with these schemas before acting on it. No
 // rule here depends on the time of parsing: a retry hours later must parse the same way.
+import { E164_PATTERN } from "./phone/code";
 import { z } from "./zod";
 import { queuedSecureReportSchema, queuedUsageReportSchema } from "./usage/report";
 
@@ -10,6 +11,16 @@ export const mailMessageSchema = z.object({
   to: z.email(),
   subject: z.string().min(1).max(300),
   text: z.string().min(1).max(20_000),
+  links: z.array(z.url()).max(10),
+});
+
+// A text message: to an E.164 number (what normalisePhone makes of a profile's number), at most
+// 1600 characters (the longest concatenated SMS providers accept).
+export const smsMessageSchema = z.object({
+  type: z.literal("sms.send"),
+  id: z.uuid(),
+  to: z.string().regex(E164_PATTERN),
+  text: z.string().min(1).max(1600),
   links: z.array(z.url()).max(10),
 });
 
@@ -85,6 +96,7 @@ export const recoveryMessageSchema = z.object({
 
 export const queueMessageSchema = z.discriminatedUnion("type", [
   mailMessageSchema,
+  smsMessageSchema,
   stripeEventMessageSchema,
   usageMessageSchema,
   secureUsageMessageSchema,
@@ -93,6 +105,7 @@ export const queueMessageSchema = z.discriminatedUnion("type", [
 ]);
 
 export type MailMessage = z.infer<typeof mailMessageSchema>;
+export type SmsMessage = z.infer<typeof smsMessageSchema>;
 export type StripeEventMessage = z.infer<typeof stripeEventMessageSchema>;
 export type UsageMessage = z.input<typeof usageMessageSchema>;
 export type SecureUsageMessage = z.input<typeof secureUsageMessageSchema>;

@@ -6,7 +6,7 @@ import { requireLocalMachine } from "~/server/local-only";
 
 export const meta = () => [{ title: "Outbox (local development) | Modelify" }];
 
-// Local development only: shows the e-mails that a real provider would have sent.
+// Local development only: shows the e-mails and text messages that real providers would have sent.
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { env, db } = app(context);
   requireLocalMachine(request, env);
@@ -23,7 +23,7 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
         </div>
         <h1 className="mt-8 text-2xl font-bold text-slate-900">Outbox</h1>
         <p className="mt-1 text-sm text-slate-600">
-          No mail provider is configured, so e-mails are stored here instead of being sent. JSON:{" "}
+          No mail or SMS provider is configured, so e-mails and text messages are stored here instead of being sent. JSON:{" "}
           <a className="text-brand-700 underline" href="/dev/outbox.json">
             /dev/outbox.json
           </a>
@@ -36,7 +36,18 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
               <li key={m.id}>
                 <Card className="p-5">
                   <div className="flex flex-wrap items-baseline justify-between gap-2">
-                    <h2 className="font-semibold text-slate-900">{m.subject}</h2>
+                    <h2 className="flex items-center gap-2 font-semibold text-slate-900">
+                      <span
+                        className={
+                          m.channel === "sms"
+                            ? "rounded bg-emerald-50 px-1.5 py-0.5 text-xs font-semibold uppercase text-emerald-800"
+                            : "rounded bg-brand-50 px-1.5 py-0.5 text-xs font-semibold uppercase text-brand-800"
+                        }
+                      >
+                        {m.channel === "sms" ? "SMS" : "E-mail"}
+                      </span>
+                      {m.subject}
+                    </h2>
                     <time className="text-xs text-slate-500" dateTime={new Date(m.createdAt).toISOString()}>
                       {new Date(m.createdAt).toISOString().replace("T", " ").slice(0, 19)} UTC
                     </time>

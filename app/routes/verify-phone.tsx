@@ -1,76 +1,109 @@
+// /verify-phone?code=…&phone=…: the link in the verification SMS. Opening a link must not change
+// anything by itself (link previews and scanners open links too), so the page posts the code back
+// to itself: at once with JavaScript, with a Verify button without it. The code's wrong-attempt
+// limit and single use apply exactly as in the profile's dialog.
 import { useEffect, useRef } from "react";
 import { data, Form, Link, useNavigate } from "react-router";
-import { z } from "~/lib/zod";
 import type { Route } from "./+types/verify-phone";
 import { AuthShell } from "~/components/auth-shell";
-import { Alert, Button, LinkButton, ReloadLink, Spinner } from "~/components/ui";
-
-import { normalisePhone } from "~/lib/auth/validation";
+import { Alert, Button, buttonClass, LinkButton, ReloadLink, Spinner } from "~/components/ui";
 import { REDIRECT_DELAY_MS } from "~/lib/constants";
-import { verifyPhoneCode } from "~/lib/phone.server";
+import { phoneCodeInputSchema } from "~/lib/phone/code";
+import { verifyPhoneCode } from "~/lib/phone/codes.server";
+import { PHONE_FAILURE_STATUS, phoneFailureMessage } from "~/lib/phone/outcome";
+import { PHONE_MESSAGES } from "~/lib/profile/messages";
+import { z } from "~/lib/zod";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { readForm } from "~/server/http";
+import { queryParamKeepingPlus, readForm, singleValue } from "~/server/http";
 
 export const meta = () => [{ title: "Verify Phone | Modelify" }];
 
-const paramsSchema = z.object({
-  code: z.string().regex(/^\d{6}$/),
+const formSchema = z.object({
+  code: phoneCodeInputSchema,
   phone: z
     .string()
     .trim()
-    .min(10)
+    .min(1)
     .max(32)
     .regex(/^\+?[0-9 ().-]+$/),
 });
 
-export function loader({ request }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const code = url.searchParams.get("code");
-  const phone = url.searchParams.get("phone");
+  // A "+" pasted into the link unencoded is still the number's "+", not a space.
+  const phone = queryParamKeepingPlus(url, "phone");
   if (!code || !phone) return { state: "invalid" as const };
-  return { state: "verifying" as const, code: code.slice(0, 12), phone: phone.slice(0, 32) };
+  if (!getAuth(context).user) return { state: "signin" as const };
+  return { state: "verifying" as const, code: code.slice(0, 32), phone: phone.slice(0, 32) };
 }
+
+type ActionData = { ok: true; phone: string } | { ok: false; error: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { user } = getAuth(context);
-  if (!user) return data({ ok: false as const, error: "User not authenticated" }, { status: 401 });
+  if (!user) return data<ActionData>({ ok: false, error: PHONE_MESSAGES.notAuthenticated }, { status: 401 });
   const read = await readForm(request);
-  const parsed = read.ok ? paramsSchema.safeParse(Object.fromEntries(read.formData)) : null;
-  if (!parsed?.success) return data({ ok: false as const, error: "Invalid verification code" }, { status: 400 });
-  const phone = normalisePhone(parsed.data.phone);
-  const { kv, db } = app(context);
-  const ok = await verifyPhoneCode(kv, db, user.id, phone, parsed.data.code);
-  if (!ok) return data({ ok: false as const, error: "Invalid verification code" }, { status: 400 });
-  return { ok: true as const, phone };
+  if (!read.ok) return data<ActionData>({ ok: false, error: read.message }, { status: read.status });
+  const parsed = formSchema.safeParse({ code: singleValue(read.formData, "code"), phone: singleValue(read.formData, "phone") });
+  if (!parsed.success) return data<ActionData>({ ok: false, error: PHONE_MESSAGES.invalidCode }, { status: 400 });
+  const { db, kv, env } = app(context);
+  try {
+    const result = await verifyPhoneCode({ db, kv, secret: env.JWT_SECRET }, user.id, parsed.data);
+    if (!result.ok) return data<ActionData>({ ok: false, error: phoneFailureMessage(result.reason) }, { status: PHONE_FAILURE_STATUS[result.reason] });
+    return data<ActionData>({ ok: true, phone: result.phone });
+  } catch (error) {
+    console.error(JSON.stringify({ event: "verify_phone_failed", error: String(error) }));
+    return data<ActionData>({ ok: false, error: PHONE_MESSAGES.errorOccurred }, { status: 503 });
+  }
 }
 
-export default function VerifyPhone({ loaderData, actionData }: Route.ComponentProps) {
-  const formRef = useRef<HTMLFormElement>(null);
+/**
+ * After REDIRECT_DELAY_MS.phone: a page opened from another window of the site tells that window
+ * (PHONE_VERIFIED) and closes; otherwise it goes to the dashboard. Without JavaScript a refresh
+ * goes to the dashboard.
+ */
+function AfterVerified({ phone }: { phone: string }) {
   const navigate = useNavigate();
-  const verifying = loaderData.state === "verifying" && !actionData;
-
   useEffect(() => {
-    if (verifying) formRef.current?.requestSubmit();
-  }, [verifying]);
-
-  useEffect(() => {
-    if (!actionData?.ok) return;
     const timer = setTimeout(() => {
-      if (window.opener) {
-        window.opener.postMessage({ type: "PHONE_VERIFIED", phone: actionData.phone }, window.location.origin);
+      let opener: Window | null = null;
+      try {
+        opener = window.opener && window.opener.location.origin === window.location.origin ? (window.opener as Window) : null;
+      } catch {
+        // Reading another site's location throws: that opener is not ours to tell.
+      }
+      if (opener) {
+        opener.postMessage({ type: "PHONE_VERIFIED", phone }, window.location.origin);
         window.close();
       } else {
         navigate("/dashboard", { replace: true });
       }
     }, REDIRECT_DELAY_MS.phone);
     return () => clearTimeout(timer);
-  }, [actionData, navigate]);
+  }, [phone, navigate]);
+  return (
+    <noscript>
+      <meta httpEquiv="refresh" content={`${Math.round(REDIRECT_DELAY_MS.phone / 1000)};url=/dashboard`} />
+    </noscript>
+  );
+}
+
+const backToApp = buttonClass("secondary");
+
+export default function VerifyPhone({ loaderData, actionData }: Route.ComponentProps) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const verifying = loaderData.state === "verifying" && !actionData;
+
+  useEffect(() => {
+    if (verifying) formRef.current?.requestSubmit();
+  }, [verifying]);
 
   if (loaderData.state === "invalid") {
     return (
       <AuthShell title="Verification Failed">
-        <Alert tone="error">Invalid verification link. Missing verification code or phone number.</Alert>
+        <Alert tone="error">{PHONE_MESSAGES.invalidLink}</Alert>
         <LinkButton to="/dashboard" variant="secondary" className="mt-6 w-full">
           Back to App
         </LinkButton>
@@ -78,17 +111,35 @@ export default function VerifyPhone({ loaderData, actionData }: Route.ComponentP
     );
   }
 
+  if (loaderData.state === "signin" || (actionData && !actionData.ok && actionData.error === PHONE_MESSAGES.notAuthenticated)) {
+    return (
+      <AuthShell title="Verification Failed">
+        <Alert tone="error">{PHONE_MESSAGES.notAuthenticated}</Alert>
+        <p className="mt-4 text-sm text-slate-600">Sign in to the account this number belongs to, then open the link from your text message again.</p>
+        <div className="mt-6 grid gap-3 sm:grid-cols-2">
+          <LinkButton to="/auth?mode=signin">Sign In</LinkButton>
+          <Link to="/dashboard" className={backToApp}>
+            Back to App
+          </Link>
+        </div>
+      </AuthShell>
+    );
+  }
+
   if (actionData?.ok) {
     return (
       <AuthShell title="Phone Verified!" subtitle={`${actionData.phone} is now verified on your account.`}>
-        <Alert tone="success">Phone number verified successfully!</Alert>
-        <ul className="mt-4 list-disc space-y-1 pl-5 text-sm text-slate-600">
-          <li>Your account can now receive security codes by SMS.</li>
-          <li>You can change the number any time in your profile.</li>
+        <Alert tone="success">{PHONE_MESSAGES.verified}</Alert>
+        <p className="mt-4 text-sm font-medium text-slate-700">Next steps:</p>
+        <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-600">
+          <li>Your profile now shows your number as verified.</li>
+          <li>You can change the number any time in your profile; a new number needs a new code.</li>
+          <li>Head back to the dashboard to download the app and track your usage.</li>
         </ul>
         <LinkButton to="/dashboard" className="mt-6 w-full">
           Go to Dashboard
         </LinkButton>
+        <AfterVerified phone={actionData.phone} />
       </AuthShell>
     );
   }
@@ -106,10 +157,7 @@ export default function VerifyPhone({ loaderData, actionData }: Route.ComponentP
         </ul>
         <div className="mt-6 grid gap-3 sm:grid-cols-2">
           <ReloadLink>Try Again</ReloadLink>
-          <Link
-            to="/dashboard"
-            className="inline-flex items-center justify-center rounded-lg border border-slate-300 px-4 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50"
-          >
+          <Link to="/dashboard" className={backToApp}>
             Back to App
           </Link>
         </div>

@@ -55,6 +55,12 @@ export async function readForm(request: Request, maxBytes = FORM_MAX_BYTES): Pro
   }
 }
 
+/** A form field sent exactly once; a repeated field is a malformed form, not a choice of values. */
+export function singleValue(form: FormData, name: string): FormDataEntryValue | undefined {
+  const values = form.getAll(name);
+  return values.length === 1 ? values[0] : undefined;
+}
+
 /** A conform SubmissionResult that carries one form-level error. */
 export function formErrorResult(message: string) {
   return { status: "error" as const, error: { "": [message] } };
@@ -78,6 +84,14 @@ export async function readJson(request: Request, maxBytes = JSON_MAX_BYTES): Pro
   } catch {
     throw Response.json({ error: "Request body is not valid JSON" }, { status: 400 });
   }
+}
+
+/**
+ * A query parameter with "+" read as a plus, not as a space: a phone number in E.164 (or an
+ * address such as a+b@example.com) typed into a URL unencoded must arrive as it was written.
+ */
+export function queryParamKeepingPlus(url: URL, name: string): string | null {
+  return new URLSearchParams(url.search.replace(/\+/g, "%2B")).get(name);
 }
 
 const REDIRECT_BASE = "http://modelify.invalid";

@@ -1,3 +1,5 @@
+// The local outbox: e-mails (to an address) and text messages (to an E.164 number) that a real
+// provider would have sent.
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
@@ -6,6 +8,7 @@ export async function listOutbox(db: Db, to?: string | null, limit = 100) {
   return db
     .select({
       id: schema.outbox.id,
+      channel: schema.outbox.channel,
       to: schema.outbox.to,
       subject: schema.outbox.subject,
       text: schema.outbox.text,

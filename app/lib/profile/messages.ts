@@ -69,4 +69,6 @@ export const PHONE_MESSAGES = {
   tooManyAttempts: "Too many wrong codes. Please request a new code.",
   expired: "This code has expired. Please request a new one.",
   tooManySends: (minutes: number) => `Too many codes sent. Please try again in ${minutes} ${minutes === 1 ? "minute" : "minutes"}.`,
+  phoneMismatch: "This code was sent to a different phone number. Please request a new code.",
+  invalidNumber: "This phone number cannot receive text messages. Please check it in your profile.",
 } as const;
