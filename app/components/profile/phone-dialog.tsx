@@ -376,12 +376,3 @@ export function PhoneVerifyButton({ status, className }: { status: PhoneStatus; 
 }
 
 /** Verified / Code sent / Not verified, for next to the number. */
-export function PhoneStatusBadge({ status }: { status: PhoneStatus }) {
-  const styles: Record<PhoneStatus, string> = {
-    verified: "bg-emerald-50 text-emerald-700",
-    pending: "bg-amber-50 text-amber-800",
-    unverified: "bg-slate-100 text-slate-600",
-  };
-  const labels: Record<PhoneStatus, string> = { verified: "Verified", pending: "Code sent", unverified: "Not verified" };
-  return <span className={cx("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold", styles[status])}>{labels[status]}</span>;
-}

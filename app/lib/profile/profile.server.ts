@@ -3,13 +3,14 @@ import { and, eq, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { hashSecret, normaliseSecurityAnswer } from "../auth/password";
 import { namesFromMetadata, type ProfileRow } from "../auth/users.server";
 import { normalisePhone } from "../auth/validation";
-import { PHONE_CODE, USERNAME } from "../constants";
+import { USERNAME } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { PROFILE_MESSAGES as M } from "./messages";
+import { phoneCodeExpiresAt, phoneStatus } from "../phone/status";
 import { daysUntilUsernameChange } from "./username";
 import type { ProfileForm } from "./validation";
-import type { PhoneStatus, ProfileView } from "./view";
+import type { ProfileView } from "./view";
 
 export type ProfileOwner = { id: string; email: string; createdAt: number };
 
@@ -45,15 +46,8 @@ export async function ensureProfile(db: Db, owner: ProfileOwner, now = Date.now(
   return created;
 }
 
-export function phoneStatusOf(row: Pick<ProfileRow, "phoneVerified" | "phoneCodeSentAt">, now = Date.now()): { status: PhoneStatus; expiresAt: number | null } {
-  if (row.phoneVerified) return { status: "verified", expiresAt: null };
-  const expiresAt = row.phoneCodeSentAt === null ? null : row.phoneCodeSentAt + PHONE_CODE.ttlSeconds * 1000;
-  if (expiresAt !== null && expiresAt > now) return { status: "pending", expiresAt };
-  return { status: "unverified", expiresAt: null };
-}
-
 export function profileView(row: ProfileRow, owner: ProfileOwner, now = Date.now()): ProfileView {
-  const phone = phoneStatusOf(row, now);
+  const phoneState = phoneStatus(row, now);
   return {
     userId: owner.id,
     email: owner.email,
@@ -69,8 +63,8 @@ export function profileView(row: ProfileRow, owner: ProfileOwner, now = Date.now
     location: row.location ?? "",
     timezone: row.timezone,
     phoneNumber: row.phoneNumber,
-    phoneStatus: row.phoneNumber ? phone.status : "unverified",
-    phoneCodeExpiresAt: row.phoneNumber ? phone.expiresAt : null,
+    phoneStatus: row.phoneNumber ? phoneState : "unverified",
+    phoneCodeExpiresAt: row.phoneNumber && phoneState === "pending" ? phoneCodeExpiresAt(row.phoneCodeSentAt) : null,
     avatarUrl: row.avatarUrl,
     coverPhotoUrl: row.coverPhotoUrl,
     securityQuestion: row.securityQuestion,

@@ -3,6 +3,7 @@ import { data, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/profile";
 import { TabError } from "~/components/dashboard/tab-error";
 import { withParams } from "~/components/modal";
+import { PhoneDialog, PhoneVerifyButton } from "~/components/profile/phone-dialog";
 import { EditProfileModal } from "~/components/profile/profile-editor";
 import { ProfileHeader } from "~/components/profile/profile-header";
 import { Alert } from "~/components/ui";
@@ -23,6 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     profile: profileView(row, user),
     editing: params.get("edit") === "1",
+    verifyingPhone: params.get("phone") === "verify",
     saved: params.get("saved") === "1",
   };
 }
@@ -55,9 +57,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, editing, saved } = loaderData;
+  const { profile, editing, saved, verifyingPhone } = loaderData;
   const { pathname, search } = useLocation();
   const closeTo = withParams(pathname, search, { edit: null, saved: null });
+  const closePhoneTo = withParams(pathname, search, { phone: null, phoneError: null, phoneResult: null, phoneWait: null });
   return (
     <>
       {saved ? (
@@ -65,8 +68,15 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           {M.saved}
         </Alert>
       ) : null}
-      <ProfileHeader profile={profile} editTo={withParams(pathname, search, { edit: "1", saved: null })} />
+      <ProfileHeader
+        profile={profile}
+        editTo={withParams(pathname, search, { edit: "1", saved: null })}
+        phoneAction={<PhoneVerifyButton status={profile.phoneStatus} />}
+      />
       {editing ? <EditProfileModal profile={profile} closeTo={closeTo} actionData={actionData ?? null} /> : null}
+      {verifyingPhone && !editing ? (
+        <PhoneDialog phoneNumber={profile.phoneNumber} status={profile.phoneStatus} codeExpiresAt={profile.phoneCodeExpiresAt} closeTo={closePhoneTo} />
+      ) : null}
     </>
   );
 }
