@@ -249,7 +249,8 @@ describe("confirming a change", () => {
       const page = await visitor.get(`/profile/confirm-email${query}`);
       expect([400, 404]).toContain(page.status);
     }
-    for (const body of [{}, { token: "" }, { token: "A".repeat(43) }, { token: "x".repeat(20_000) }, { token: "' OR 1=1 --" }]) {
+    const bodies: Array<Record<string, string>> = [{}, { token: "" }, { token: "A".repeat(43) }, { token: "x".repeat(20_000) }, { token: "' OR 1=1 --" }];
+    for (const body of bodies) {
       const answer = await visitor.post("/profile/confirm-email", body);
       expect(answer.status).toBeGreaterThanOrEqual(400);
       expect(answer.status).toBeLessThan(500);
