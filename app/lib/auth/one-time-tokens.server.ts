@@ -4,7 +4,7 @@ import { randomToken, sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 
-export type OneTimeTokenType = "signup" | "recovery";
+export type OneTimeTokenType = "signup" | "recovery" | "email_change";
 
 type IssueOptions = { proofHash?: string | null; now?: number };
 

@@ -46,6 +46,7 @@ export async function createSession(
     refreshTokenHash: await sha256Hex(refreshToken),
     expiresAt: refreshExpiresAt,
     userAgent: input.userAgent?.slice(0, 300) ?? null,
+    lastSeenAt: now,
     createdAt: now,
   });
   const accessToken = await signAccessToken({ sub: input.userId, sid: sessionId }, secret, SESSION.accessTokenTtlMs, now);
@@ -160,7 +161,7 @@ export async function refreshSession(db: Db, secret: string, refreshToken: strin
   const refreshExpiresAt = now + SESSION.refreshTokenTtlMs;
   const result = await db
     .update(schema.sessions)
-    .set({ refreshTokenHash: await sha256Hex(nextToken), previousRefreshTokenHash: hash, rotatedAt: now, expiresAt: refreshExpiresAt })
+    .set({ refreshTokenHash: await sha256Hex(nextToken), previousRefreshTokenHash: hash, rotatedAt: now, expiresAt: refreshExpiresAt, lastSeenAt: now })
     .where(and(eq(schema.sessions.id, session.id), eq(schema.sessions.refreshTokenHash, hash)))
     .run();
   // Someone rotated the same token between our read and write: behave as within the grace window.

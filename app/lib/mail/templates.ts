@@ -49,3 +49,52 @@ export function alreadyRegisteredMail(to: string, signInLink: string, resetLink:
     links: [signInLink, resetLink],
   };
 }
+
+export function emailChangeMail(to: string, link: string): OutgoingMail {
+  return {
+    to,
+    subject: "Confirm your new Modelify e-mail address",
+    text: [
+      "Someone asked to use this address for a Modelify account.",
+      "",
+      "Confirm the change here:",
+      link,
+      "",
+      "The account's e-mail address changes only when you confirm. The link works once and expires in 24 hours.",
+      "If you did not ask for this, ignore this e-mail: nothing changes.",
+    ].join("\n"),
+    links: [link],
+  };
+}
+
+/** Sent instead of a link when the new address already has an account, so nobody learns that from the answer. */
+export function emailInUseMail(to: string): OutgoingMail {
+  return {
+    to,
+    subject: "Your e-mail address was entered on Modelify",
+    text: [
+      "Someone tried to change the e-mail address of a Modelify account to this address.",
+      "This address already belongs to a Modelify account, so nothing was changed.",
+      "",
+      "If this was you, keep using your current account with this address, or choose another address for the other account.",
+      "If it was not you, you can ignore this e-mail.",
+    ].join("\n"),
+    links: [],
+  };
+}
+
+/** To the previous address, once the change is confirmed. Resets now go to the new address, so support is the way back. */
+export function emailChangedNotice(to: string, newEmail: string): OutgoingMail {
+  return {
+    to,
+    subject: "Your Modelify e-mail address was changed",
+    text: [
+      `The e-mail address of your Modelify account was changed to ${newEmail}.`,
+      "From now on, sign in with the new address.",
+      "",
+      "If you did not make this change, someone may have access to your account: write to support@modelify.dev right away,",
+      "from this address, so we can restore it. Password resets now go to the new address.",
+    ].join("\n"),
+    links: [],
+  };
+}

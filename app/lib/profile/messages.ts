@@ -72,3 +72,19 @@ export const PHONE_MESSAGES = {
   phoneMismatch: "This code was sent to a different phone number. Please request a new code.",
   invalidNumber: "This phone number cannot receive text messages. Please check it in your profile.",
 } as const;
+
+// Ours: the profile's list of sessions and devices (issue 10).
+export const SESSION_MESSAGES = {
+  ended: "Session ended. That device has to sign in again.",
+  othersEnded: "Every other session is signed out.",
+  notFound: "That session has already ended.",
+  current: "This is the session you are using. Use Sign Out to end it.",
+  invalid: "Please choose a session from the list.",
+  signInRequired: "Please sign in again.",
+} as const;
+
+// Ours: confirming a changed e-mail address from the link sent to the new inbox (issue 10).
+export const EMAIL_CHANGE_MESSAGES = {
+  invalidLink: "This confirmation link is invalid, already used or expired. Change your e-mail address on your profile to get a new one.",
+  changed: (email: string) => `Your e-mail address is now ${email}. Use it to sign in from now on.`,
+} as const;

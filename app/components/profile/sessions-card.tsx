@@ -1,0 +1,108 @@
+// The profile's "Sessions and devices": every browser and desktop app signed in to the account,
+// and ending them. Plain HTML forms post to /dashboard/profile/sessions, which answers with a
+// redirect back here (?sessions=<outcome>), so it all works before and without JavaScript.
+import { useSearchParams } from "react-router";
+import type { SessionsOutcome } from "~/lib/auth/sessions-list.server";
+import { formatDate } from "~/lib/format";
+import { lastActiveLabel } from "~/lib/profile/last-active";
+import { SESSION_MESSAGES } from "~/lib/profile/messages";
+import type { SessionView } from "~/lib/profile/view";
+import { Alert, buttonClass, Card, LineIcon } from "../ui";
+
+const ACTION = "/dashboard/profile/sessions";
+
+const ICONS = {
+  // A globe for browsers, a monitor for the desktop app.
+  web: "M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18Zm-9 9h18M12 3c2.4 2.5 3.6 5.5 3.6 9s-1.2 6.5-3.6 9c-2.4-2.5-3.6-5.5-3.6-9S9.6 5.5 12 3Z",
+  desktop: "M3 4h18v12H3zM8 20h8M12 16v4",
+} as const;
+
+const NOTICES: Record<SessionsOutcome, { tone: "success" | "error"; text: string }> = {
+  ended: { tone: "success", text: SESSION_MESSAGES.ended },
+  "others-ended": { tone: "success", text: SESSION_MESSAGES.othersEnded },
+  "not-found": { tone: "error", text: SESSION_MESSAGES.notFound },
+  current: { tone: "error", text: SESSION_MESSAGES.current },
+};
+
+function Notice() {
+  const [params] = useSearchParams();
+  const outcome = params.get("sessions");
+  const notice = outcome && Object.hasOwn(NOTICES, outcome) ? NOTICES[outcome as SessionsOutcome] : null;
+  return notice ? (
+    <Alert tone={notice.tone} className="mt-4">
+      {notice.text}
+    </Alert>
+  ) : null;
+}
+
+export function SessionsCard({ sessions }: { sessions: SessionView[] }) {
+  // The list is a snapshot of the page's load: the current session was active then, so its time
+  // is the reference, the same on the server and in the browser.
+  const now = Math.max(0, ...sessions.map((s) => s.lastActiveAt));
+  const others = sessions.filter((s) => !s.current).length;
+  return (
+    <section aria-labelledby="sessions-title">
+      <Card className="p-6">
+        <h2 id="sessions-title" className="text-lg font-semibold text-slate-900">
+          Sessions and devices
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          The browsers and desktop apps signed in to your account. End any session you do not recognise; to end this one, sign out.
+        </p>
+        <Notice />
+        <ul className="mt-4 divide-y divide-slate-100" aria-label="Active sessions">
+          {sessions.map((session) => (
+            <SessionRow key={session.id} session={session} now={now} />
+          ))}
+        </ul>
+        <div className="mt-4 border-t border-slate-100 pt-4">
+          {others > 0 ? (
+            <form method="post" action={ACTION}>
+              <input type="hidden" name="intent" value="end-others" />
+              <button type="submit" className={buttonClass("secondary", "sm", "w-full sm:w-auto")}>
+                Sign out all other sessions
+              </button>
+            </form>
+          ) : (
+            <p className="text-sm text-slate-600">No other sessions are signed in.</p>
+          )}
+        </div>
+      </Card>
+    </section>
+  );
+}
+
+function SessionRow({ session, now }: { session: SessionView; now: number }) {
+  const factsId = `session-${session.id}-facts`;
+  return (
+    <li className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between" data-testid="session">
+      <div className="flex min-w-0 items-start gap-3">
+        <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
+          <LineIcon d={ICONS[session.client]} />
+        </span>
+        <div className="min-w-0">
+          <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
+            <span className="break-words font-medium text-slate-900">{session.device}</span>
+            {session.current ? <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-xs font-semibold text-brand-700">This device</span> : null}
+          </p>
+          <p id={factsId} className="mt-0.5 text-sm text-slate-600">
+            <span className="sr-only">{session.client === "desktop" ? "Desktop app. " : "Browser. "}</span>
+            {lastActiveLabel(session.lastActiveAt, now)}
+            <span aria-hidden="true"> · </span>
+            <span className="sr-only">. </span>
+            Signed in {formatDate(session.createdAt)}
+          </p>
+        </div>
+      </div>
+      {session.current ? null : (
+        <form method="post" action={ACTION} className="shrink-0 pl-13 sm:pl-0">
+          <input type="hidden" name="intent" value="end" />
+          <input type="hidden" name="sessionId" value={session.id} />
+          <button type="submit" aria-label={`End session: ${session.device}`} aria-describedby={factsId} className={buttonClass("secondary", "sm")}>
+            End session
+          </button>
+        </form>
+      )}
+    </li>
+  );
+}
