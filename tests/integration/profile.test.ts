@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { USERNAME } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
-import { Browser, createConfirmedUser, db, ORIGIN } from "./helpers";
+import { Browser, createConfirmedUser, db, ORIGIN, waitForMail } from "./helpers";
 
 async function profileOf(email: string) {
   const user = await db.query.users.findFirst({ where: eq(schema.users.email, email) });
@@ -240,5 +240,33 @@ describe("the overview's profile completion", () => {
     const html = await (await browser.get("/dashboard")).text();
     expect(html).not.toContain("Incomplete");
     expect(html).toMatch(/Profile<\/dt><dd[^>]*>Complete</);
+  });
+});
+
+describe("changing the e-mail address from the profile", () => {
+  it("Save asks for confirmation from the new inbox and changes nothing until then; auto-save never does", async () => {
+    const { browser, email } = await createConfirmedUser();
+    const next = email.replace("@", "+new@");
+    const auto = await save(browser, email, { intent: "autosave", js: "1", email: next });
+    expect(auto.status).toBe(200);
+    expect((await profileOf(email)).pendingEmail).toBeNull();
+
+    const response = await save(browser, email, { email: next });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/dashboard/profile?saved=1&emailPending=1");
+    const row = await profileOf(email);
+    expect(row.pendingEmail).toBe(next);
+    expect(row.email).toBe(email);
+    expect(await db.query.users.findFirst({ where: eq(schema.users.email, email) })).toBeTruthy();
+    const mail = await waitForMail(next, /confirm/i);
+    expect(mail.links[0]).toContain("/profile/confirm-email?token=");
+    const page = await (await browser.get("/dashboard/profile?saved=1&emailPending=1")).text();
+    expect(page).toContain(`We sent a confirmation link to ${next}`);
+
+    // Saving other fields again keeps the pending change; putting the current address back ends it.
+    await save(browser, email, { email: next, company: "Still pending" });
+    expect((await profileOf(email)).pendingEmail).toBe(next);
+    await save(browser, email, { email });
+    expect((await profileOf(email)).pendingEmail).toBeNull();
   });
 });

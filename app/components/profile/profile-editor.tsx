@@ -16,7 +16,7 @@ import { FormField } from "../form-field";
 import { UrlModal } from "../modal";
 import { Alert, Button, cx, Input, inputClass } from "../ui";
 
-export type ProfileActionData = { result: SubmissionResult<string[]>; ok: boolean; message: string | null } | null;
+export type ProfileActionData = { result: SubmissionResult<string[]>; ok: boolean; message: string | null; emailPending: boolean } | null;
 
 /** The form's values as the server has them saved (the answer is never sent back). */
 export function savedValues(profile: ProfileView): ProfileFormValues {
@@ -25,7 +25,8 @@ export function savedValues(profile: ProfileView): ProfileFormValues {
     lastName: profile.lastName,
     initial: profile.initial,
     username: profile.username ?? "",
-    email: profile.email,
+    // A pending change shows the address waiting for confirmation; saving it again sends nothing.
+    email: profile.pendingEmail ?? profile.email,
     phoneNumber: profile.phoneNumber ?? "",
     bio: profile.bio,
     company: profile.company,
@@ -249,7 +250,7 @@ export function EditProfileModal({
       clearBackup(profile.userId);
       setDirtySince(null);
       setExplicitDirty(false);
-      navigate("/dashboard/profile?saved=1", { replace: true, preventScrollReset: true });
+      navigate(`/dashboard/profile?saved=1${fetcher.data.emailPending ? "&emailPending=1" : ""}`, { replace: true, preventScrollReset: true });
       return;
     }
     setMessage({ tone: "success", text: fetcher.data.message ?? M.autoSaved });

@@ -32,6 +32,7 @@ export const PROFILE_MESSAGES = {
   emailChangePending: (email: string) => `We sent a confirmation link to ${email}. Your e-mail address changes when you open it.`,
   emailTaken: "This e-mail address cannot be used. Please choose another.",
   tooManyEmailChanges: "Too many e-mail changes. Please try again later.",
+  savedExceptEmail: "Your other changes were saved; the e-mail address was not changed.",
 } as const;
 
 export const UPLOAD_MESSAGES = {

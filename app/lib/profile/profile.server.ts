@@ -74,7 +74,7 @@ export function profileView(row: ProfileRow, owner: ProfileOwner, now = Date.now
 }
 
 export type SaveResult =
-  | { ok: true; usernameChanged: boolean; emailChanged: boolean }
+  | { ok: true; usernameChanged: boolean }
   | { ok: false; status: 400 | 409 | 429; error: string; field?: "username" | "securityAnswer" | "email" };
 
 function isUniqueViolation(error: unknown): boolean {
@@ -148,5 +148,5 @@ export async function saveProfile(db: Db, owner: ProfileOwner, form: ProfileForm
     if (usernameChanged && isUniqueViolation(error)) return { ok: false, status: 409, error: M.usernameTaken, field: "username" };
     throw error;
   }
-  return { ok: true, usernameChanged, emailChanged: form.email !== owner.email.toLowerCase() };
+  return { ok: true, usernameChanged };
 }

@@ -1,3 +1,4 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/profile";
@@ -7,10 +8,13 @@ import { PhoneDialog, PhoneVerifyButton } from "~/components/profile/phone-dialo
 import { EditProfileModal } from "~/components/profile/profile-editor";
 import { ProfileHeader } from "~/components/profile/profile-header";
 import { Alert } from "~/components/ui";
+import { SessionsCard } from "~/components/profile/sessions-card";
+import { listActiveSessions } from "~/lib/auth/sessions-list.server";
+import { requestEmailChange } from "~/lib/profile/email-change.server";
 import { PROFILE_MESSAGES as M } from "~/lib/profile/messages";
 import { ensureProfile, profileView, saveProfile } from "~/lib/profile/profile.server";
 import { profileFormSchema } from "~/lib/profile/validation";
-import { requireUser } from "~/server/auth";
+import { getAuth, requireUser } from "~/server/auth";
 import { app } from "~/server/context";
 import { formErrorResult, readForm } from "~/server/http";
 
@@ -19,10 +23,12 @@ export const meta = () => [{ title: "Profile | Modelify" }];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db } = app(context);
-  const row = await ensureProfile(db, user);
+  const [row, sessions] = await Promise.all([ensureProfile(db, user), listActiveSessions(db, user.id, getAuth(context).session?.id ?? null)]);
   const params = new URL(request.url).searchParams;
   return {
     profile: profileView(row, user),
+    sessions,
+    emailPending: params.get("emailPending") === "1" && row.pendingEmail !== null,
     editing: params.get("edit") === "1",
     verifyingPhone: params.get("phone") === "verify",
     saved: params.get("saved") === "1",
@@ -36,28 +42,43 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context);
   const read = await readForm(request);
-  if (!read.ok) return data({ result: formErrorResult(read.message), ok: false as const, message: null }, { status: read.status });
+  const failed = (result: SubmissionResult<string[]>, status: number) => data({ result, ok: false as const, message: null, emailPending: false }, { status });
+  if (!read.ok) return failed(formErrorResult(read.message), read.status);
   const intent = read.formData.get("intent");
-  if (intent !== "save" && intent !== "autosave") {
-    return data({ result: formErrorResult(M.saveFailed), ok: false as const, message: null }, { status: 400 });
-  }
+  if (intent !== "save" && intent !== "autosave") return failed(formErrorResult(M.saveFailed), 400);
   const submission = parseWithZod(read.formData, { schema: profileFormSchema });
-  if (submission.status !== "success") {
-    return data({ result: submission.reply({ hideFields: ["securityAnswer"] }), ok: false as const, message: null }, { status: 400 });
-  }
-  const outcome = await saveProfile(app(context).db, user, submission.value);
+  if (submission.status !== "success") return failed(submission.reply({ hideFields: ["securityAnswer"] }), 400);
+  const { db, queue, origin } = app(context);
+  const outcome = await saveProfile(db, user, submission.value);
   if (!outcome.ok) {
     const result = outcome.field
       ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.error] }, hideFields: ["securityAnswer"] })
       : submission.reply({ formErrors: [outcome.error], hideFields: ["securityAnswer"] });
-    return data({ result, ok: false as const, message: null }, { status: outcome.status });
+    return failed(result, outcome.status);
   }
-  if (intent === "save" && read.formData.get("js") !== "1") throw redirect("/dashboard/profile?saved=1");
-  return { result: submission.reply({ hideFields: ["securityAnswer"] }), ok: true as const, message: intent === "autosave" ? M.autoSaved : M.saved };
+  // The e-mail address changes only through its confirmation link, and only the Save button asks
+  // for one: auto-save never sends a link for a half-typed address. Putting the current address
+  // back cancels a pending change.
+  let emailPending = false;
+  if (intent === "save") {
+    const change = await requestEmailChange({ db, queue, origin }, { userId: user.id, currentEmail: user.email, newEmail: submission.value.email });
+    if (!change.ok) {
+      const result = submission.reply({ fieldErrors: { email: [change.error] }, formErrors: [M.savedExceptEmail], hideFields: ["securityAnswer"] });
+      return failed(result, change.status);
+    }
+    emailPending = change.pendingEmail !== null;
+  }
+  if (intent === "save" && read.formData.get("js") !== "1") throw redirect(`/dashboard/profile?saved=1${emailPending ? "&emailPending=1" : ""}`);
+  return {
+    result: submission.reply({ hideFields: ["securityAnswer"] }),
+    ok: true as const,
+    message: intent === "autosave" ? M.autoSaved : M.saved,
+    emailPending,
+  };
 }
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, editing, saved, verifyingPhone } = loaderData;
+  const { profile, sessions, editing, saved, verifyingPhone, emailPending } = loaderData;
   const { pathname, search } = useLocation();
   const closeTo = withParams(pathname, search, { edit: null, saved: null });
   const closePhoneTo = withParams(pathname, search, { phone: null, phoneError: null, phoneResult: null, phoneWait: null });
@@ -66,6 +87,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       {saved ? (
         <Alert tone="success" className="mb-4">
           {M.saved}
+          {emailPending && profile.pendingEmail ? ` ${M.emailChangePending(profile.pendingEmail)}` : null}
         </Alert>
       ) : null}
       <ProfileHeader
@@ -73,6 +95,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         editTo={withParams(pathname, search, { edit: "1", saved: null })}
         phoneAction={<PhoneVerifyButton status={profile.phoneStatus} />}
       />
+      <div className="mt-6">
+        <SessionsCard sessions={sessions} />
+      </div>
       {editing ? <EditProfileModal profile={profile} closeTo={closeTo} actionData={actionData ?? null} /> : null}
       {verifyingPhone && !editing ? (
         <PhoneDialog phoneNumber={profile.phoneNumber} status={profile.phoneStatus} codeExpiresAt={profile.phoneCodeExpiresAt} closeTo={closePhoneTo} />
