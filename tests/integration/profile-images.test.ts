@@ -461,6 +461,39 @@ describe("uploads of the same picture take turns", () => {
   });
 });
 
+describe("when storage fails", () => {
+  it("says storage is not configured when the Worker has no bucket", async () => {
+    const { userId } = await signedInUser();
+    expect(await storeProfileImage({ bucket: undefined, db }, { userId, kind: "avatar", bytes: IMAGES.png })).toEqual({ ok: false, code: "storage" });
+    expect((await profileOf(userId)).avatarUrl).toBeNull();
+  });
+
+  it("leaves the profile as it was when R2 refuses the write, and frees the turn for the next upload", async () => {
+    const { browser, userId } = await signedInUser();
+    const before = await answer(await upload(browser, "avatar", IMAGES.gif, { contentType: "image/gif" }));
+    const failing = new Proxy(env.BUCKET, {
+      get(target, prop) {
+        if (prop === "put") return async () => Promise.reject(new Error("put: We encountered an internal error. Please try again. (10001)"));
+        const value = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    expect(await storeProfileImage({ bucket: failing, db }, { userId, kind: "avatar", bytes: IMAGES.png })).toEqual({ ok: false, code: "failed" });
+    expect((await profileOf(userId)).avatarUrl).toBe(before.url);
+    expect(await storedKeys(userId)).toEqual([`${userId}/profile.gif`]);
+    const started = Date.now();
+    expect((await upload(browser, "avatar", IMAGES.png, { contentType: "image/png" })).status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("stores nothing for an account without a profile row", async () => {
+    const { userId } = await signedInUser();
+    await db.delete(schema.userProfiles).where(eq(schema.userProfiles.userId, userId));
+    expect(await storeProfileImage({ bucket: env.BUCKET, db }, { userId, kind: "cover", bytes: IMAGES.webp })).toEqual({ ok: false, code: "no-profile" });
+    expect(await storedKeys(userId)).toEqual([]);
+  });
+});
+
 describe("bad requests get 4xx, never 500", () => {
   it("answers 400 for a missing or unknown kind", async () => {
     const { browser, userId } = await signedInUser();

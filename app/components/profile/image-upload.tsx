@@ -179,7 +179,7 @@ export function ImageUpload({ kind, currentUrl, onUploaded }: { kind: ImageKind;
 }
 
 function Preview({ kind, src, empty, dimmed }: { kind: ImageKind; src: string | null; empty: string; dimmed: boolean }) {
-  const shape = kind === "avatar" ? "h-20 w-20 shrink-0 rounded-full" : "aspect-[3/1] w-full rounded-xl";
+  const shape = kind === "avatar" ? "h-20 w-20 shrink-0 rounded-full" : "aspect-[3/1] max-h-48 w-full rounded-xl";
   if (!src) {
     return (
       <div className={cx(shape, "flex items-center justify-center border border-dashed border-slate-300 bg-slate-50 text-slate-400")}>
