@@ -75,7 +75,9 @@ export function withSecurityHeaders(request: Request, response: Response, option
   }
 
   // Personal answers are never stored by a browser cache, a proxy or the edge.
-  if (isSignedIn(request, res) || ALWAYS_PRIVATE.some((re) => re.test(url.pathname))) {
+  // A route that chose a private lifetime itself keeps it (profile pictures: versioned URLs, for
+  // their owner only, cached in that browser for the spec's hour).
+  if ((isSignedIn(request, res) || ALWAYS_PRIVATE.some((re) => re.test(url.pathname))) && !/^private\b/.test(headers.get("Cache-Control") ?? "")) {
     headers.set("Cache-Control", "private, no-store");
   }
   headers.append("Vary", "Cookie");
