@@ -1,9 +1,10 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, useLocation } from "react-router";
+import { data, redirect, useLocation, useRevalidator } from "react-router";
 import type { Route } from "./+types/profile";
 import { TabError } from "~/components/dashboard/tab-error";
 import { withParams } from "~/components/modal";
+import { ImageUpload } from "~/components/profile/image-upload";
 import { PhoneDialog, PhoneVerifyButton } from "~/components/profile/phone-dialog";
 import { EditProfileModal } from "~/components/profile/profile-editor";
 import { ProfileHeader } from "~/components/profile/profile-header";
@@ -80,7 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const { profile, sessions, editing, saved, verifyingPhone, emailPending } = loaderData;
   const { pathname, search } = useLocation();
-  const closeTo = withParams(pathname, search, { edit: null, saved: null });
+  const revalidator = useRevalidator();
   const closePhoneTo = withParams(pathname, search, { phone: null, phoneError: null, phoneResult: null, phoneWait: null });
   return (
     <>
@@ -98,7 +99,19 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       <div className="mt-6">
         <SessionsCard sessions={sessions} />
       </div>
-      {editing ? <EditProfileModal profile={profile} closeTo={closeTo} actionData={actionData ?? null} /> : null}
+      {editing ? (
+        <EditProfileModal
+          profile={profile}
+          closeTo={withParams(pathname, search, { edit: null, saved: null, uploaded: null, uploadError: null, kind: null })}
+          actionData={actionData ?? null}
+          uploads={
+            <>
+              <ImageUpload kind="avatar" currentUrl={profile.avatarUrl} onUploaded={() => revalidator.revalidate()} />
+              <ImageUpload kind="cover" currentUrl={profile.coverPhotoUrl} onUploaded={() => revalidator.revalidate()} />
+            </>
+          }
+        />
+      ) : null}
       {verifyingPhone && !editing ? (
         <PhoneDialog phoneNumber={profile.phoneNumber} status={profile.phoneStatus} codeExpiresAt={profile.phoneCodeExpiresAt} closeTo={closePhoneTo} />
       ) : null}
