@@ -42,6 +42,10 @@ const pages: Array<[string, string, boolean]> = [
   ["billing-portal-confirm", "/dashboard/billing?confirm=portal", true],
   ["success-no-session", "/auth/success", true],
   ["downloads-free", "/dashboard/downloads", true],
+  // The profile: header, sessions and devices, the Edit Profile dialog and the phone dialog.
+  ["profile", "/dashboard/profile", true],
+  ["profile-edit", "/dashboard/profile?edit=1", true],
+  ["profile-phone", "/dashboard/profile?phone=verify", true],
 ];
 
 const VIEWPORTS = [
