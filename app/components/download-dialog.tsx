@@ -12,18 +12,11 @@ import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { DOWNLOAD } from "~/lib/constants";
 import { formatBytes } from "~/lib/format";
 import { UrlModal } from "./modal";
-import { Alert, buttonClass, CheckIcon, cx, Spinner } from "./ui";
+import { Alert, buttonClass, CheckIcon, cx, Spinner, useHydrated } from "./ui";
 
 export const SUPPORT_EMAIL = "support@modelify.dev";
 /** The installation guide on the Downloads tab (download, install, set up API keys). */
 export const SETUP_GUIDE_HREF = "/dashboard/downloads#installation-guide";
-
-/** True once React runs in the browser; before that, forms must work as plain HTML. */
-export function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 /** Starts the browser's download of a signed link without leaving the page. */
 function triggerFile(url: string) {

@@ -1,5 +1,5 @@
 // Shared building blocks. One place for spacing, type scale and colour so pages stay consistent.
-import { forwardRef, type ComponentProps, type ReactNode } from "react";
+import { forwardRef, useEffect, useState, type ComponentProps, type ReactNode } from "react";
 import { Link, type LinkProps } from "react-router";
 
 export function cx(...classes: Array<string | false | null | undefined>) {
@@ -144,4 +144,11 @@ export function CheckIcon({ className, bold }: { className: string; bold?: boole
       <path d="m5 13 4 4L19 7" strokeLinecap="round" strokeLinejoin="round" />
     </svg>
   );
+}
+
+/** True once React runs in the browser; before that (and without JavaScript) forms post as plain HTML. */
+export function useHydrated() {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
 }

@@ -1,10 +1,10 @@
-import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useId, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
 import { DOWNLOAD } from "~/lib/constants";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { DOWNLOAD_OPTIONS, installerFileName, optionById } from "~/lib/downloads/options";
 import { createUploadSchema, formatBytes, VERSION_MAX_LENGTH } from "~/lib/downloads/upload";
-import { Alert, Button, Card, Input, inputClass, Label } from "../ui";
+import { Alert, Button, Card, Input, inputClass, Label, useHydrated } from "../ui";
 
 const BASE = "/dashboard/admin/releases";
 const PART_ATTEMPTS = 3;
@@ -70,7 +70,7 @@ function sendPart(ref: Ref, partNumber: number, blob: Blob, onProgress: (loaded:
 export function PublishBuild({ releases }: { releases: ReleaseView[] }) {
   const ids = useId();
   const revalidator = useRevalidator();
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   const [optionId, setOptionId] = useState(DOWNLOAD_OPTIONS[0]!.id);
   const [version, setVersion] = useState("");
   const [file, setFile] = useState<File | null>(null);
@@ -79,7 +79,6 @@ export function PublishBuild({ releases }: { releases: ReleaseView[] }) {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const cancelled = useRef(false);
   const xhrs = useRef(new Set<XMLHttpRequest>());
-  useEffect(() => setHydrated(true), []);
 
   const option = optionById(optionId)!;
   const percent = progress ? Math.floor((progress.sent / Math.max(progress.total, 1)) * 100) : 0;

@@ -10,7 +10,7 @@ import { needsNewCode, type PhoneFailure, parsePhoneFailure, parseWaitMinutes, p
 import { PHONE_MESSAGES } from "~/lib/profile/messages";
 import type { PhoneStatus } from "~/lib/profile/view";
 import { UrlModal, withParam } from "../modal";
-import { Alert, buttonClass, CheckIcon, cx, IconTile, inputClass, Label, Spinner } from "../ui";
+import { Alert, buttonClass, CheckIcon, cx, IconTile, inputClass, Label, Spinner, useHydrated } from "../ui";
 
 const ROUTE = "/dashboard/profile/phone";
 const PHONE_ICON = "M8.5 2.5h7A1.5 1.5 0 0 1 17 4v16a1.5 1.5 0 0 1-1.5 1.5h-7A1.5 1.5 0 0 1 7 20V4a1.5 1.5 0 0 1 1.5-1.5zM11 18.5h2";
@@ -78,13 +78,6 @@ function initialView(props: PhoneDialogProps, params: URLSearchParams): View {
   }
   if (message) return { step: "error", error: message };
   return { step: "initial" };
-}
-
-/** True once React runs in the browser; before that (and without JavaScript) forms post as HTML. */
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 function formatCountdown(seconds: number): string {

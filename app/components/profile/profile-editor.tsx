@@ -11,10 +11,9 @@ import { PROFILE_MESSAGES as M } from "~/lib/profile/messages";
 import { PROFILE_SECURITY_QUESTIONS, TIMEZONES } from "~/lib/profile/options";
 import { PROFILE_FORM_FIELDS, type ProfileFormField, type ProfileFormValues, profileFormSchema } from "~/lib/profile/validation";
 import type { ProfileView } from "~/lib/profile/view";
-import { useHydrated } from "../download-dialog";
 import { FormField } from "../form-field";
 import { UrlModal } from "../modal";
-import { Alert, Button, cx, Input, inputClass } from "../ui";
+import { Alert, Button, cx, Input, inputClass, useHydrated } from "../ui";
 
 export type ProfileActionData = { result: SubmissionResult<string[]>; ok: boolean; message: string | null; emailPending: boolean } | null;
 
