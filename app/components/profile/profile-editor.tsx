@@ -322,7 +322,7 @@ export function EditProfileModal({
           <h3 id="photos-heading" className="text-sm font-semibold text-slate-900">
             Photos
           </h3>
-          <div className="mt-3 grid gap-4 sm:grid-cols-2">{uploads}</div>
+          <div className="mt-3 grid gap-6">{uploads}</div>
         </section>
       ) : null}
 
