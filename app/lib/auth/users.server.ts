@@ -3,6 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { SignUpMetadata } from "~drizzle/schema";
+import { normalisePhone } from "./validation";
 
 export type UserRow = typeof schema.users.$inferSelect;
 export type ProfileRow = typeof schema.userProfiles.$inferSelect;
@@ -66,7 +67,8 @@ export async function recordSignIn(db: Db, user: UserRow, now = Date.now()): Pro
       firstName,
       lastName,
       initial: metadata.initial ?? null,
-      phoneNumber: metadata.phone_number ?? null,
+      // Stored as E.164 (a number without + gets +1), the form phone codes are sent to.
+      phoneNumber: metadata.phone_number ? normalisePhone(metadata.phone_number) : null,
       securityQuestion: metadata.security_question ?? null,
       securityAnswerHash: metadata.security_answer_hash ?? null,
       lastLoginAt: now,
