@@ -195,4 +195,17 @@ export const DOWNLOAD = {
   maxInstallerBytes: 2 * 1024 * 1024 * 1024,
 } as const;
 
+export const EARLY_ACCESS = {
+  keyLength: 16, // A-Z and 0-9, shown 4-4-4-4
+  keyValidityDays: 30,
+  keyValidityMs: 30 * DAY,
+  // Not in the spec: how long redeemed early access lasts, and limits on redeeming.
+  accessDays: 90,
+  accessMs: 90 * DAY,
+  redeemAttempts: { perUser: { maxFailures: 5, windowMs: 15 * MINUTE }, perIp: { maxFailures: 20, windowMs: 15 * MINUTE } },
+  waitlistJoinsPerIp: { limit: 10, windowMs: 1 * HOUR },
+  bulkMax: 500,
+  pageSize: 25,
+} as const;
+
 export const MS = { SECOND, MINUTE, HOUR, DAY } as const;

@@ -1,0 +1,6 @@
+// Placeholder: replaced by the issue 11 work on this route.
+import type { Route } from "./+types/admin-keys-csv";
+
+export function loader(_: Route.LoaderArgs) {
+  throw new Response("Not found", { status: 404 });
+}
