@@ -18,6 +18,7 @@ const firstPage = (context: Awaited<ReturnType<typeof launch>>) => context.newPa
 
 const pages: Array<[string, string, boolean]> = [
   ["home", "/", false],
+  ["early-access", "/early-access", false],
   ["auth-signin", "/auth?mode=signin", false],
   ["auth-signup", "/auth?mode=signup", false],
   ["auth-forgot", "/auth?mode=forgot-password", false],
@@ -46,6 +47,7 @@ const pages: Array<[string, string, boolean]> = [
   ["profile", "/dashboard/profile", true],
   ["profile-edit", "/dashboard/profile?edit=1", true],
   ["profile-phone", "/dashboard/profile?phone=verify", true],
+  ["activate", "/activate?key=ABCD-1234-EFGH-5678", true],
 ];
 
 const VIEWPORTS = [
@@ -101,6 +103,35 @@ try {
       await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
     }
     await context.close();
+  }
+  // The early-access admin area, after two visitors joined the waitlist.
+  {
+    const visitor = await launch();
+    const visitorPage = await firstPage(visitor);
+    for (const [first, last, company] of [
+      ["Grace", "Hopper", "Navy Labs"],
+      ["Alan", "Turing", ""],
+    ] as const) {
+      await visitorPage.goto("/early-access");
+      await visitorPage.getByLabel("Email").fill(uniqueEmail(first.toLowerCase()));
+      await visitorPage.getByLabel("First name").fill(first);
+      await visitorPage.getByLabel("Last name").fill(last);
+      if (company) await visitorPage.getByLabel(/Company/).fill(company);
+      await visitorPage.getByRole("button", { name: /Join/ }).click();
+      await visitorPage.waitForLoadState("networkidle");
+    }
+    await visitorPage.screenshot({ path: "screenshots/early-access-joined-desktop.png", fullPage: true });
+    await visitor.close();
+    for (const [width, height, label] of VIEWPORTS) {
+      const admin = await launch({ width, height });
+      const adminPage = await firstPage(admin);
+      await signIn(adminPage, "admin@modelify.dev", "Modelify-Admin-2026");
+      await adminPage.waitForURL((u) => u.pathname === "/dashboard");
+      await adminPage.goto("/dashboard/admin/early-access");
+      await adminPage.waitForLoadState("networkidle");
+      await adminPage.screenshot({ path: `screenshots/admin-early-access-${label}.png`, fullPage: true });
+      await admin.close();
+    }
   }
   // The admin's debug tab; it also grants the demo user a year, to show Model Analytics.
   {
