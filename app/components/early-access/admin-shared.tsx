@@ -57,9 +57,7 @@ export function Pager({
     );
   return (
     <nav aria-label={label} className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm text-slate-600">
-      <span>
-        Page {page} of {pageCount} · {total} entries
-      </span>
+      <span>{`Page ${page} of ${pageCount} · ${total} entries`}</span>
       <span className="flex gap-2">
         {link(page - 1, "Previous", "prev")}
         {link(page + 1, "Next", "next")}

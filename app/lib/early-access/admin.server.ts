@@ -191,6 +191,8 @@ export function isoWeekStart(ms: number): number {
 /** Three aggregate queries in one round trip; no row is loaded. */
 export async function earlyAccessStats(db: Db, now = Date.now()): Promise<EarlyAccessStats> {
   const first = isoWeekStart(now) - (ACTIVATION_WEEKS - 1) * WEEK;
+  // D1 may bind numbers as REAL: the cast makes the division land on whole weeks.
+  const weekIndex = sql<number>`CAST((${k.usedAt} - ${first}) / ${WEEK} AS INTEGER)`;
   const [[waitlist], [keys], weeks] = await db.batch([
     db.select({ size: count(), granted: sql<number>`coalesce(sum(${w.earlyAccessGranted}), 0)` }).from(w),
     db
@@ -202,10 +204,10 @@ export async function earlyAccessStats(db: Db, now = Date.now()): Promise<EarlyA
       })
       .from(k),
     db
-      .select({ week: sql<number>`(${k.usedAt} - ${first}) / ${WEEK}`, n: count() })
+      .select({ week: weekIndex, n: count() })
       .from(k)
       .where(and(eq(k.isUsed, true), sql`${k.usedAt} >= ${first}`))
-      .groupBy(sql`1`),
+      .groupBy(weekIndex),
   ]);
   const perWeek = new Map(weeks.map((r) => [Number(r.week), r.n]));
   const created = keys?.created ?? 0;
