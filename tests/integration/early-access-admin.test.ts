@@ -84,7 +84,7 @@ describe("who reaches the early-access admin", () => {
   it("answers 404 to ordinary users on the page, every action and the CSV route; visitors go to sign-in", async () => {
     const [entry] = await addEntries([{}]);
     expect((await member.get(PAGE)).status).toBe(404);
-    for (const fields of [
+    for (const fields of <Array<Record<string, string>>>[
       { intent: "grant", waitlistId: entry!.id },
       { intent: "grant-top", count: "1" },
       { intent: "revoke", keyId: crypto.randomUUID() },
