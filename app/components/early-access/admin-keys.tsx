@@ -85,7 +85,8 @@ export function AdminKeys({ search, keys, bulkMax }: { search: AdminSearch; keys
         ) : null}
       </Form>
 
-      <div className="mt-5 overflow-x-auto">
+      {/* relative: the screen-reader-only header is positioned, and must be clipped with the table. */}
+      <div className="relative mt-5 overflow-x-auto">
         <table className="w-full min-w-[44rem] text-left text-sm" data-testid="keys-table">
           <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
             <tr>
@@ -106,14 +107,14 @@ export function AdminKeys({ search, keys, bulkMax }: { search: AdminSearch; keys
                 <td className="py-2.5 pr-4">
                   <span className={cx("rounded-full px-2 py-0.5 text-xs font-semibold", STATE_STYLE[row.state])}>{row.state}</span>
                 </td>
-                <td className="py-2.5 pr-4 text-slate-600">
+                <td className="py-2.5 pr-4 whitespace-nowrap text-slate-600">
                   <KeyDetails row={row} />
                 </td>
-                <td className="py-2.5 pr-4 break-all text-slate-700">{row.sentTo ?? "—"}</td>
+                <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">{row.sentTo ?? "—"}</td>
                 <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">{formatDate(row.createdAt)}</td>
                 <td className="py-2.5 text-right">
                   {row.state === "unused" ? (
-                    <Form method="post" preventScrollReset>
+                    <Form method="post">
                       <input type="hidden" name="intent" value="revoke" />
                       <input type="hidden" name="keyId" value={row.id} />
                       <Button type="submit" size="sm" variant="secondary" disabled={busy}>

@@ -53,7 +53,7 @@ export function AdminWaitlist({ search, waitlist, bulkMax }: { search: AdminSear
             </Link>
           ) : null}
         </Form>
-        <Form method="post" preventScrollReset className="flex flex-wrap items-end gap-2">
+        <Form method="post" className="flex flex-wrap items-end gap-2">
           <input type="hidden" name="intent" value="grant-top" />
           <div>
             <Label htmlFor="grant-top-count">Grant the top</Label>
@@ -65,7 +65,7 @@ export function AdminWaitlist({ search, waitlist, bulkMax }: { search: AdminSear
         </Form>
       </div>
 
-      <div className="mt-5 overflow-x-auto">
+      <div className="relative mt-5 overflow-x-auto">
         <table className="w-full min-w-[44rem] text-left text-sm" data-testid="waitlist-table">
           <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
             <tr>
@@ -81,7 +81,7 @@ export function AdminWaitlist({ search, waitlist, bulkMax }: { search: AdminSear
             {waitlist.rows.map((row) => (
               <tr key={row.id} className="align-middle">
                 <td className="py-2.5 pr-4 text-slate-900">{[row.firstName, row.lastName].filter(Boolean).join(" ") || "—"}</td>
-                <td className="py-2.5 pr-4 break-all text-slate-700">{row.email}</td>
+                <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">{row.email}</td>
                 <td className="py-2.5 pr-4 text-slate-700">{row.company || "—"}</td>
                 <td className="py-2.5 pr-4 tabular-nums text-slate-700">{row.priorityScore}</td>
                 <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">{formatDate(row.createdAt)}</td>
@@ -89,7 +89,7 @@ export function AdminWaitlist({ search, waitlist, bulkMax }: { search: AdminSear
                   {row.granted ? (
                     <span className="whitespace-nowrap text-emerald-700">Granted {row.grantedAt ? formatDate(row.grantedAt) : ""}</span>
                   ) : (
-                    <Form method="post" preventScrollReset>
+                    <Form method="post">
                       <input type="hidden" name="intent" value="grant" />
                       <input type="hidden" name="waitlistId" value={row.id} />
                       <Button type="submit" size="sm" disabled={busy} className="whitespace-nowrap">
