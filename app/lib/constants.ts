@@ -204,6 +204,11 @@ export const EARLY_ACCESS = {
   accessMs: 90 * DAY,
   redeemAttempts: { perUser: { maxFailures: 5, windowMs: 15 * MINUTE }, perIp: { maxFailures: 20, windowMs: 15 * MINUTE } },
   waitlistJoinsPerIp: { limit: 10, windowMs: 1 * HOUR },
+  // The waitlist's priority score (ADR 0012): a company, a referral by a member (their username in
+  // ?ref=), and being among the first places each raise an entry; ties go to the earlier entry.
+  priority: { company: 20, referral: 30, early: 10, earlyPlaces: 100 },
+  /** A key opened from its e-mail link while signed out waits in a cookie this long. */
+  pendingKeyMs: 7 * DAY,
   bulkMax: 500,
   pageSize: 25,
 } as const;

@@ -28,6 +28,12 @@ export function PremiumFeature() {
       <LinkButton to="/pricing" className="mt-6">
         Subscribe to Access
       </LinkButton>
+      <p className="mt-4 text-sm text-slate-600">
+        Have an early-access key?{" "}
+        <Link to="/activate" className="rounded font-semibold text-brand-700 hover:text-brand-800">
+          Redeem it
+        </Link>
+      </p>
     </Card>
   );
 }

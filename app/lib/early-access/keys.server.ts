@@ -45,23 +45,32 @@ export async function createActivationKeys(
   return created;
 }
 
-export type RedeemFailure = "unknown" | "used" | "expired" | "revoked";
+export type RedeemFailure = "unknown" | "used" | "expired" | "revoked" | "alreadyActive";
 export type RedeemResult = { ok: true; expiresAt: number } | { ok: false; reason: RedeemFailure };
 
-/** Redeems a normalised key for a user: marks it used and gives the account early access. */
+/**
+ * Redeems a normalised key for a user: marks it used and gives the account early access. An
+ * account that already has early access keeps its key unspent (checked again inside the claim, so
+ * two keys sent at once by one user spend one).
+ */
 export async function redeemActivationKey(db: Db, userId: string, key: string, now = Date.now()): Promise<RedeemResult> {
-  const row = await db.query.activationKeys.findFirst({ where: eq(keys.codeHash, await activationKeyHash(key)) });
+  const [row, profile] = await Promise.all([
+    db.query.activationKeys.findFirst({ where: eq(keys.codeHash, await activationKeyHash(key)) }),
+    db.query.userProfiles.findFirst({ where: eq(profiles.userId, userId), columns: { earlyAccessStatus: true, earlyAccessExpiresAt: true } }),
+  ]);
+  if (hasEarlyAccess(profile, now)) return { ok: false, reason: "alreadyActive" };
   if (!row) return { ok: false, reason: "unknown" };
   if (row.revokedAt !== null) return { ok: false, reason: "revoked" };
   if (row.isUsed) return { ok: false, reason: "used" };
   if (row.expiresAt <= now) return { ok: false, reason: "expired" };
 
   const accessUntil = now + EARLY_ACCESS.accessMs;
+  const withoutEarlyAccess = sql`EXISTS (SELECT 1 FROM ${profiles} WHERE ${profiles.userId} = ${userId} AND NOT (${profiles.earlyAccessStatus} IS 'active' AND (${profiles.earlyAccessExpiresAt} IS NULL OR ${profiles.earlyAccessExpiresAt} > ${now})))`;
   const [claimed] = await db.batch([
     db
       .update(keys)
       .set({ isUsed: true, usedAt: now, userId })
-      .where(and(eq(keys.id, row.id), eq(keys.isUsed, false), isNull(keys.revokedAt), gt(keys.expiresAt, now)))
+      .where(and(eq(keys.id, row.id), eq(keys.isUsed, false), isNull(keys.revokedAt), gt(keys.expiresAt, now), withoutEarlyAccess))
       .returning({ id: keys.id }),
     // Only when the statement above claimed the key for this user in this batch.
     db
@@ -76,7 +85,11 @@ export async function redeemActivationKey(db: Db, userId: string, key: string, n
   ]);
   if (claimed.length === 0) {
     const fresh = await db.query.activationKeys.findFirst({ where: eq(keys.id, row.id) });
-    return { ok: false, reason: fresh?.revokedAt ? "revoked" : fresh && fresh.expiresAt <= now && !fresh.isUsed ? "expired" : "used" };
+    if (!fresh) return { ok: false, reason: "unknown" };
+    if (fresh.revokedAt !== null) return { ok: false, reason: "revoked" };
+    if (fresh.isUsed) return { ok: false, reason: "used" };
+    if (fresh.expiresAt <= now) return { ok: false, reason: "expired" };
+    return { ok: false, reason: "alreadyActive" };
   }
   return { ok: true, expiresAt: accessUntil };
 }

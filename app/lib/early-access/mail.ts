@@ -22,3 +22,25 @@ export function earlyAccessKeyMail(to: string, firstName: string | null, formatt
     links: [link],
   };
 }
+
+/** Sent once, when an address first joins the waitlist. */
+export function waitlistConfirmationMail(to: string, firstName: string, activateLink: string): OutgoingMail {
+  return {
+    to,
+    subject: "You're on the Modelify waitlist",
+    text: [
+      `Hi ${firstName},`,
+      "",
+      "Thanks for joining the Modelify early access waitlist. Your place is saved.",
+      "",
+      "When your place comes up we'll e-mail you a 16-character activation key. Redeem it in your",
+      `dashboard, or open its link, to get ${EARLY_ACCESS.accessDays} days of early access to the desktop app.`,
+      "",
+      "Already have a key? Redeem it here:",
+      activateLink,
+      "",
+      "If you didn't ask to join, you can ignore this e-mail: we won't write again unless your place comes up.",
+    ].join("\n"),
+    links: [activateLink],
+  };
+}
