@@ -13,6 +13,7 @@ import { formatActivationKey, normaliseActivationKey } from "~/lib/early-access/
 import { EARLY_ACCESS_MESSAGES as M } from "~/lib/early-access/messages";
 import { redeemKeyForUser } from "~/lib/early-access/redeem.server";
 import { formatDate } from "~/lib/format";
+import { ensureProfile } from "~/lib/profile/profile.server";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { clearCookie, headersWithCookies, pendingKeyCookie, readCookie, setCookie } from "~/server/cookies";
@@ -46,6 +47,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (typeof key !== "string" || key.length > 64) return data<RedeemActionData>({ ok: false, message: M.invalidKey }, { status: 400 });
   const { db, ip } = app(context);
   try {
+    // Early access is kept on the profile; one made at sign-in is missing only in odd cases.
+    await ensureProfile(db, user);
     const answer = await redeemKeyForUser({ db, ip }, user.id, key);
     // A waiting key that has been answered for (redeemed, or used, expired, withdrawn, unknown) is no longer kept.
     const settled = answer.ok || [404, 409, 410].includes(answer.status);
@@ -86,7 +89,7 @@ export default function Activate({ loaderData, actionData }: Route.ComponentProp
             Your subscription already unlocks everything. A key adds early access alongside it.
           </Alert>
         ) : null}
-        <RedeemKeyForm defaultKey={pendingKey} answer={answer} />
+        <RedeemKeyForm defaultKey={pendingKey} answer={answer} onActivatePage />
         {answer?.ok ? (
           <div className="mt-6 grid gap-3 sm:grid-cols-2">
             <LinkButton to="/dashboard">Go to Dashboard</LinkButton>

@@ -6,6 +6,7 @@ import { SELF } from "cloudflare:test";
 import { and, count, eq, inArray, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashSecret } from "~/lib/auth/password";
+import { ensureProfile } from "~/lib/profile/profile.server";
 import { EARLY_ACCESS, MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { earlyAccessStats } from "~/lib/early-access/admin.server";
@@ -29,6 +30,14 @@ async function signedIn(role: "user" | "admin") {
   const signin = await browser.post("/auth?mode=signin", { intent: "signin", email, password: STRONG_PASSWORD });
   expect(signin.status).toBeLessThan(400);
   return { browser, id: row.id, email };
+}
+
+/** A user with a profile and no early access yet: an account redeems one key while its access lasts. */
+async function newRedeemer() {
+  const email = uniqueEmail("redeemer");
+  const row = await insertUser({ email, passwordHash: "x", metadata: {}, confirmed: true });
+  await ensureProfile(db, { id: row.id, email, createdAt: Date.now() });
+  return row.id;
 }
 
 let seq = 0;
@@ -77,7 +86,7 @@ beforeAll(async () => {
   admin = a.browser;
   adminId = a.id;
   member = (await signedIn("user")).browser;
-  redeemerId = (await insertUser({ email: uniqueEmail("redeemer"), passwordHash: "x", metadata: {}, confirmed: true })).id;
+  redeemerId = await newRedeemer();
 });
 
 describe("who reaches the early-access admin", () => {
@@ -238,7 +247,7 @@ describe("granting early access", () => {
     // The key in the mail is the stored one: its hash is the row's, and it redeems.
     const key = normaliseActivationKey(formatted)!;
     expect(await activationKeyHash(key)).toBe(keys[0]!.codeHash);
-    expect(await redeemActivationKey(db, redeemerId, key)).toMatchObject({ ok: true });
+    expect(await redeemActivationKey(db, await newRedeemer(), key)).toMatchObject({ ok: true });
 
     const audit = await db
       .select()
@@ -359,7 +368,7 @@ describe("unassigned keys and revoking", () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ actorUserId: adminId, details: { count: 7 } });
 
-    for (const key of compact) expect(await redeemActivationKey(db, redeemerId, key)).toMatchObject({ ok: true });
+    for (const key of compact) expect(await redeemActivationKey(db, await newRedeemer(), key)).toMatchObject({ ok: true });
   });
 
   it("revokes an unused key (redeeming it then fails as revoked); a used key cannot be revoked", async () => {
@@ -367,7 +376,7 @@ describe("unassigned keys and revoking", () => {
     const revoked = await admin.post(PAGE, { intent: "revoke", keyId: fresh!.id });
     expect(revoked.status).toBe(200);
     expect(await revoked.text()).toContain(`Key ending ${fresh!.key.slice(-4)} revoked.`);
-    expect(await redeemActivationKey(db, redeemerId, fresh!.key)).toEqual({ ok: false, reason: "revoked" });
+    expect(await redeemActivationKey(db, await newRedeemer(), fresh!.key)).toEqual({ ok: false, reason: "revoked" });
     expect((await db.query.activationKeys.findFirst({ where: eq(schema.activationKeys.id, fresh!.id) }))!.revokedBy).toBe(adminId);
     const [audit] = await db
       .select()
@@ -376,7 +385,7 @@ describe("unassigned keys and revoking", () => {
     expect(audit).toMatchObject({ actorUserId: adminId });
     expect((await admin.post(PAGE, { intent: "revoke", keyId: fresh!.id })).status).toBe(409);
 
-    expect((await redeemActivationKey(db, redeemerId, spent!.key)).ok).toBe(true);
+    expect((await redeemActivationKey(db, await newRedeemer(), spent!.key)).ok).toBe(true);
     const refused = await admin.post(PAGE, { intent: "revoke", keyId: spent!.id });
     expect(refused.status).toBe(409);
     expect(await refused.text()).toContain("A used key cannot be revoked.");
@@ -392,8 +401,8 @@ describe("statistics", () => {
     expect((await admin.post(PAGE, { intent: "grant", waitlistId: second!.id })).status).toBe(200);
     const { rows } = parseCsv(await (await admin.post(CSV, { count: "4" })).text());
     const [a, b, c] = rows.map(([key]) => normaliseActivationKey(key)!);
-    expect((await redeemActivationKey(db, redeemerId, a!)).ok).toBe(true);
-    expect((await redeemActivationKey(db, redeemerId, b!)).ok).toBe(true);
+    expect((await redeemActivationKey(db, await newRedeemer(), a!)).ok).toBe(true);
+    expect((await redeemActivationKey(db, await newRedeemer(), b!)).ok).toBe(true);
     // One of the two redeemed a week ago: it belongs to the previous ISO week's bar.
     await db
       .update(schema.activationKeys)

@@ -30,7 +30,7 @@ export function EarlyAccessAdmin({
       {result ? (
         <div className="sticky top-28 z-20 mt-6 lg:top-4">
           <Alert tone={result.ok ? "success" : "error"} className="shadow-sm">
-            <span role="status">{result.message}</span>
+            {result.message}
           </Alert>
         </div>
       ) : null}

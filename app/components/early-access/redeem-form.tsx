@@ -1,7 +1,8 @@
 // The activation-key form, on /activate and on the dashboard's overview. It posts to /activate:
-// with JavaScript through a fetcher (the page stays put and its loaders refresh), without it as
-// a plain form whose answer /activate renders.
-import { useFetcher } from "react-router";
+// on /activate itself as the page's own form (its answer stays while the page reloads its data);
+// elsewhere through a fetcher (the page stays put and its loaders refresh), or without JavaScript
+// as a plain form whose answer /activate renders.
+import { Form, useFetcher, useNavigation } from "react-router";
 import { formatDate } from "~/lib/format";
 import { Alert, Button, inputClass, cx, Label, Spinner } from "../ui";
 
@@ -11,19 +12,23 @@ export function RedeemKeyForm({
   defaultKey,
   answer,
   compact,
+  onActivatePage,
 }: {
   /** A key waiting from its e-mail link, to fill in. */
   defaultKey?: string | null;
   /** The answer of a no-JavaScript post, rendered by /activate. */
   answer?: RedeemActionData | null;
   compact?: boolean;
+  onActivatePage?: boolean;
 }) {
   const fetcher = useFetcher<RedeemActionData>();
-  const result = fetcher.data ?? answer ?? null;
-  const pending = fetcher.state !== "idle";
+  const navigation = useNavigation();
+  const result = (onActivatePage ? null : fetcher.data) ?? answer ?? null;
+  const pending = onActivatePage ? navigation.state === "submitting" && navigation.formAction === "/activate" : fetcher.state !== "idle";
+  const PostForm = onActivatePage ? Form : fetcher.Form;
   if (result?.ok) {
     return (
-      <div role="status" data-testid="redeem-success">
+      <div data-testid="redeem-success">
         <Alert tone="success">{result.message}</Alert>
         <p className="mt-3 text-sm text-slate-700">
           Early access is active until <span className="font-semibold text-slate-900">{formatDate(result.expiresAt)}</span>.
@@ -33,7 +38,7 @@ export function RedeemKeyForm({
   }
   const errorId = "activation-key-error";
   return (
-    <fetcher.Form method="post" action="/activate" className={compact ? "space-y-3" : "space-y-4"}>
+    <PostForm method="post" action="/activate" className={compact ? "space-y-3" : "space-y-4"}>
       <div>
         <Label htmlFor="activation-key">Activation key</Label>
         <input
@@ -70,6 +75,6 @@ export function RedeemKeyForm({
           "Activate Early Access"
         )}
       </Button>
-    </fetcher.Form>
+    </PostForm>
   );
 }
