@@ -122,6 +122,48 @@ try {
     }
     await visitorPage.screenshot({ path: "screenshots/early-access-joined-desktop.png", fullPage: true });
     await visitor.close();
+    // The admin grants one entry and takes three unassigned keys as a CSV.
+    const granting = await launch();
+    const grantingPage = await firstPage(granting);
+    await signIn(grantingPage, "admin@modelify.dev", "Modelify-Admin-2026");
+    await grantingPage.waitForURL((u) => u.pathname === "/dashboard");
+    await grantingPage.goto("/dashboard/admin/early-access");
+    await grantingPage
+      .getByTestId("waitlist-table")
+      .getByRole("row", { name: /Grace Hopper/ })
+      .first()
+      .getByRole("button", { name: "Grant early access" })
+      .click();
+    await grantingPage.getByText("Early access granted").waitFor();
+    await grantingPage.getByLabel("Unassigned keys").fill("3");
+    const download = grantingPage.waitForEvent("download");
+    await grantingPage.getByRole("button", { name: "Create N keys (CSV)" }).click();
+    const csv = Buffer.concat(await (await (await download).createReadStream()).toArray()).toString("utf8");
+    const [firstKey] = csv
+      .trim()
+      .split("\r\n")
+      .slice(1)
+      .map((line) => line.split(",")[0]!);
+    await granting.close();
+    // A new account: the overview's activation card, then redeeming a key there.
+    for (const [width, height, label] of VIEWPORTS) {
+      const member = await launch({ width, height });
+      const memberPage = await firstPage(member);
+      await signUpAndConfirm(memberPage, uniqueEmail(`member-${label}`));
+      await memberPage.waitForLoadState("networkidle");
+      await memberPage.screenshot({ path: `screenshots/overview-activate-${label}.png`, fullPage: true });
+      if (label === "desktop") {
+        await memberPage.getByTestId("early-access-card").getByLabel("Activation key").fill(firstKey!.toLowerCase());
+        await memberPage.getByTestId("early-access-card").getByRole("button", { name: "Activate Early Access" }).click();
+        await memberPage.getByTestId("early-access-status").waitFor();
+      } else {
+        await memberPage.getByTestId("early-access-card").getByLabel("Activation key").fill("ZZZZ-ZZZZ-ZZZZ-ZZZZ");
+        await memberPage.getByTestId("early-access-card").getByRole("button", { name: "Activate Early Access" }).click();
+        await memberPage.getByTestId("early-access-card").getByRole("alert").waitFor();
+      }
+      await memberPage.screenshot({ path: `screenshots/overview-redeemed-${label}.png`, fullPage: true });
+      await member.close();
+    }
     for (const [width, height, label] of VIEWPORTS) {
       const admin = await launch({ width, height });
       const adminPage = await firstPage(admin);
