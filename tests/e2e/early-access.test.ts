@@ -69,7 +69,12 @@ test("a visitor joins, is granted a key by the admin, signs up from the key's li
   await expect(page.getByLabel("Activation key")).toHaveValue(key!);
   await page.getByRole("button", { name: "Activate Early Access" }).click();
   await expect(page.getByTestId("redeem-success")).toContainText("Early access activated!");
-  const until = new Date(Date.now() + 90 * 24 * 60 * 60 * 1000).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+  const until = new Date(Date.now() + 90 * 24 * 60 * 60 * 1000).toLocaleDateString("en-US", {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    timeZone: "UTC",
+  });
   await expect(page.getByTestId("redeem-success")).toContainText(until);
 
   // The dashboard shows early access with its expiry, and what it unlocks.
