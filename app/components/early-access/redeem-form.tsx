@@ -2,7 +2,7 @@
 // on /activate itself as the page's own form (its answer stays while the page reloads its data);
 // elsewhere through a fetcher (the page stays put and its loaders refresh), or without JavaScript
 // as a plain form whose answer /activate renders.
-import { Form, useFetcher, useNavigation } from "react-router";
+import { Form, Link, useFetcher, useNavigation } from "react-router";
 import { formatDate } from "~/lib/format";
 import { Alert, Button, inputClass, cx, Label, Spinner } from "../ui";
 
@@ -76,5 +76,17 @@ export function RedeemKeyForm({
         )}
       </Button>
     </PostForm>
+  );
+}
+
+/** Under a "subscribe" prompt: early access unlocks the same things. */
+export function RedeemKeyHint() {
+  return (
+    <p className="mt-4 text-sm text-slate-600">
+      Have an early-access key?{" "}
+      <Link to="/activate" className="rounded font-semibold text-brand-700 hover:text-brand-800">
+        Redeem it
+      </Link>
+    </p>
   );
 }
