@@ -39,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return reply({ result: submission.reply() }, { status: 400 });
   const done = (message: string) => reply({ result: submission.reply({ resetForm: true }), joined: { message, email: submission.value.email } });
   const honeypot = read.formData.get(HONEYPOT);
-  if (typeof honeypot !== "string" || honeypot !== "") return done(M.joined);
+  if (honeypot !== null && honeypot !== "") return done(M.joined);
 
   const { db, queue, origin, ip } = app(context);
   try {
