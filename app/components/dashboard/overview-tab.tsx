@@ -338,7 +338,10 @@ function Achievement({ done, title, detail }: { done: boolean; title: string; de
 function EarlyAccessCard({ account, pendingKey }: { account: AccountOverview; pendingKey: string | null }) {
   if (account.earlyAccess.active) {
     return (
-      <Card className="mt-8 flex flex-wrap items-center justify-between gap-3 border-emerald-200 bg-emerald-50/60 px-6 py-4" data-testid="early-access-status">
+      <div
+        className="mt-8 flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-emerald-200 bg-emerald-50 px-6 py-4 shadow-sm"
+        data-testid="early-access-status"
+      >
         <div>
           <h2 className="text-sm font-semibold text-emerald-800">Early access</h2>
           <p className="mt-0.5 text-sm text-emerald-900">
@@ -348,7 +351,7 @@ function EarlyAccessCard({ account, pendingKey }: { account: AccountOverview; pe
         <Link to="/dashboard/downloads" className={buttonClass("secondary", "sm")}>
           Download the App
         </Link>
-      </Card>
+      </div>
     );
   }
   if (account.activated) return null;
