@@ -164,6 +164,10 @@ export const waitlist = sqliteTable(
     lastName: text("last_name"),
     company: text("company"),
     earlyAccessGranted: integer("early_access_granted", { mode: "boolean" }).notNull().default(false),
+    /** When an admin granted early access (a key was created and mailed). */
+    grantedAt: integer("granted_at"),
+    /** Who referred this person (an address, or a campaign code), if anyone: it raises the priority. */
+    referredBy: text("referred_by"),
     priorityScore: integer("priority_score").notNull().default(0),
     createdAt: createdAt(),
   },
@@ -183,9 +187,13 @@ export const activationKeys = sqliteTable(
     isUsed: integer("is_used", { mode: "boolean" }).notNull().default(false),
     usedAt: integer("used_at"),
     expiresAt: integer("expires_at").notNull(),
+    /** Where the key was mailed, when it was (grants); unassigned keys are handed out by admins. */
+    sentTo: text("sent_to"),
+    revokedAt: integer("revoked_at"),
+    revokedBy: text("revoked_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
-  (t) => [index("activation_keys_user_idx").on(t.userId)],
+  (t) => [index("activation_keys_user_idx").on(t.userId), index("activation_keys_created_idx").on(t.createdAt)],
 );
 
 // One row per model call reported by the desktop app; id is the client's report_id, unique per

@@ -18,6 +18,7 @@ const firstPage = (context: Awaited<ReturnType<typeof launch>>) => context.newPa
 
 const pages: Array<[string, string, boolean]> = [
   ["home", "/", false],
+  ["early-access", "/early-access", false],
   ["auth-signin", "/auth?mode=signin", false],
   ["auth-signup", "/auth?mode=signup", false],
   ["auth-forgot", "/auth?mode=forgot-password", false],
@@ -46,6 +47,7 @@ const pages: Array<[string, string, boolean]> = [
   ["profile", "/dashboard/profile", true],
   ["profile-edit", "/dashboard/profile?edit=1", true],
   ["profile-phone", "/dashboard/profile?phone=verify", true],
+  ["activate", "/activate?key=ABCD-1234-EFGH-5678", true],
 ];
 
 const VIEWPORTS = [
@@ -101,6 +103,77 @@ try {
       await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
     }
     await context.close();
+  }
+  // The early-access admin area, after two visitors joined the waitlist.
+  {
+    const visitor = await launch();
+    const visitorPage = await firstPage(visitor);
+    for (const [first, last, company] of [
+      ["Grace", "Hopper", "Navy Labs"],
+      ["Alan", "Turing", ""],
+    ] as const) {
+      await visitorPage.goto("/early-access");
+      await visitorPage.getByLabel("Email").fill(uniqueEmail(first.toLowerCase()));
+      await visitorPage.getByLabel("First name").fill(first);
+      await visitorPage.getByLabel("Last name").fill(last);
+      if (company) await visitorPage.getByLabel(/Company/).fill(company);
+      await visitorPage.getByRole("button", { name: /Join/ }).click();
+      await visitorPage.waitForLoadState("networkidle");
+    }
+    await visitorPage.screenshot({ path: "screenshots/early-access-joined-desktop.png", fullPage: true });
+    await visitor.close();
+    // The admin grants one entry and takes three unassigned keys as a CSV.
+    const granting = await launch();
+    const grantingPage = await firstPage(granting);
+    await signIn(grantingPage, "admin@modelify.dev", "Modelify-Admin-2026");
+    await grantingPage.waitForURL((u) => u.pathname === "/dashboard");
+    await grantingPage.goto("/dashboard/admin/early-access");
+    await grantingPage
+      .getByTestId("waitlist-table")
+      .getByRole("row", { name: /Grace Hopper/ })
+      .first()
+      .getByRole("button", { name: "Grant early access" })
+      .click();
+    await grantingPage.getByText("Early access granted").waitFor();
+    await grantingPage.getByLabel("Unassigned keys").fill("3");
+    const download = grantingPage.waitForEvent("download");
+    await grantingPage.getByRole("button", { name: "Create N keys (CSV)" }).click();
+    const csv = Buffer.concat(await (await (await download).createReadStream()).toArray()).toString("utf8");
+    const [firstKey] = csv
+      .trim()
+      .split("\r\n")
+      .slice(1)
+      .map((line) => line.split(",")[0]!);
+    await granting.close();
+    // A new account: the overview's activation card, then redeeming a key there.
+    for (const [width, height, label] of VIEWPORTS) {
+      const member = await launch({ width, height });
+      const memberPage = await firstPage(member);
+      await signUpAndConfirm(memberPage, uniqueEmail(`member-${label}`));
+      await memberPage.waitForLoadState("networkidle");
+      await memberPage.screenshot({ path: `screenshots/overview-activate-${label}.png`, fullPage: true });
+      if (label === "desktop") {
+        await memberPage.getByTestId("early-access-card").getByLabel("Activation key").fill(firstKey!.toLowerCase());
+        await memberPage.getByTestId("early-access-card").getByRole("button", { name: "Activate Early Access" }).click();
+        await memberPage.getByTestId("early-access-status").waitFor();
+      } else {
+        await memberPage.getByTestId("early-access-card").getByLabel("Activation key").fill("ZZZZ-ZZZZ-ZZZZ-ZZZZ");
+        await memberPage.getByTestId("early-access-card").getByRole("button", { name: "Activate Early Access" }).click();
+        await memberPage.getByTestId("early-access-card").getByRole("alert").waitFor();
+      }
+      await memberPage.screenshot({ path: `screenshots/overview-redeemed-${label}.png`, fullPage: true });
+      await member.close();
+    }
+    for (const [width, height, label] of VIEWPORTS) {
+      const admin = await launch({ width, height });
+      const adminPage = await firstPage(admin);
+      await signIn(adminPage, "admin@modelify.dev", "Modelify-Admin-2026");
+      await adminPage.waitForURL((u) => u.pathname === "/dashboard");
+      await adminPage.goto("/dashboard/admin/early-access");
+      await adminPage.waitForLoadState("networkidle");
+      await adminPage.screenshot({ path: `screenshots/admin-early-access-${label}.png`, fullPage: true });
+      await admin.close();
+    }
   }
   // The admin's debug tab; it also grants the demo user a year, to show Model Analytics.
   {

@@ -30,6 +30,11 @@ export function SiteFooter() {
                 Changelog
               </Link>
             </li>
+            <li>
+              <Link className="hover:text-slate-900" to="/early-access">
+                Early Access
+              </Link>
+            </li>
           </ul>
         </div>
         <div>
@@ -48,6 +53,11 @@ export function SiteFooter() {
             <li>
               <Link className="hover:text-slate-900" to="/dashboard">
                 Dashboard
+              </Link>
+            </li>
+            <li>
+              <Link className="hover:text-slate-900" to="/activate">
+                Redeem a Key
               </Link>
             </li>
           </ul>

@@ -195,4 +195,22 @@ export const DOWNLOAD = {
   maxInstallerBytes: 2 * 1024 * 1024 * 1024,
 } as const;
 
+export const EARLY_ACCESS = {
+  keyLength: 16, // A-Z and 0-9, shown 4-4-4-4
+  keyValidityDays: 30,
+  keyValidityMs: 30 * DAY,
+  // Not in the spec: how long redeemed early access lasts, and limits on redeeming.
+  accessDays: 90,
+  accessMs: 90 * DAY,
+  redeemAttempts: { perUser: { maxFailures: 5, windowMs: 15 * MINUTE }, perIp: { maxFailures: 20, windowMs: 15 * MINUTE } },
+  waitlistJoinsPerIp: { limit: 10, windowMs: 1 * HOUR },
+  // The waitlist's priority score (ADR 0012): a company, a referral by a member (their username in
+  // ?ref=), and being among the first places each raise an entry; ties go to the earlier entry.
+  priority: { company: 20, referral: 30, early: 10, earlyPlaces: 100 },
+  /** A key opened from its e-mail link while signed out waits in a cookie this long. */
+  pendingKeyMs: 7 * DAY,
+  bulkMax: 500,
+  pageSize: 25,
+} as const;
+
 export const MS = { SECOND, MINUTE, HOUR, DAY } as const;

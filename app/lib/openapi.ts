@@ -19,7 +19,16 @@ const tokensBody = z.object({
   refresh_token: z.string().meta({ description: "Single use: each refresh returns a new one" }),
   user: z.object({ id: z.string(), email: z.string() }),
 });
-const accountBody = z.object({ id: z.string(), email: z.string(), first_name: z.string(), last_name: z.string(), has_active_subscription: z.boolean() });
+const accountBody = z.object({
+  id: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  has_active_subscription: z.boolean(),
+  has_early_access: z.boolean(),
+  early_access_expires_at: z.string().nullable().meta({ description: "ISO 8601, while early access is active" }),
+  account_activated: z.boolean().meta({ description: "Early access or an active subscription: what unlocks the app" }),
+});
 const problemsBody = z.object({
   error: z.string(),
   problems: z.array(z.object({ index: z.number().int().nullable(), path: z.string(), message: z.string() })),

@@ -14,7 +14,7 @@ import { proofHashOf } from "~/lib/auth/signup-proof.server";
 import { PASSWORD } from "~/lib/constants";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { headersWithCookies, readCookie, recoveryCookie, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
+import { headersWithCookies, pendingKeyCookie, readCookie, recoveryCookie, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
 import { formErrorResult, readForm } from "~/server/http";
 
 export const meta = () => [{ title: "Completing Authentication | Modelify" }];
@@ -67,7 +67,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!outcome.ok) {
     return data({ result: formErrorResult(outcome.error), needsPassword: "needsPassword" in outcome }, { status: outcome.status });
   }
-  throw redirect("/dashboard", { headers: headersWithCookies(await signedInCookies(new URL(request.url), outcome.tokens)) });
+  // A key opened from its e-mail before the account existed is waiting: go and redeem it.
+  const next = (await readCookie(pendingKeyCookie, request)) ? "/activate" : "/dashboard";
+  throw redirect(next, { headers: headersWithCookies(await signedInCookies(new URL(request.url), outcome.tokens)) });
 }
 
 export default function AuthCallback({ loaderData, actionData }: Route.ComponentProps) {

@@ -11,18 +11,22 @@ import { app } from "~/server/context";
 import { headersWithCookies, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
 import { formErrorResult, readForm } from "~/server/http";
 
-export type AuthSuccess =
-  | { kind: "signin"; destination: "/pricing" | "/dashboard"; returning: boolean }
-  | { kind: "signup" }
-  | { kind: "reset"; message: string };
+export type AuthSuccess = { kind: "signin"; destination: SignInDestination; returning: boolean } | { kind: "signup" } | { kind: "reset"; message: string };
 
 export type AuthActionData = { result: SubmissionResult<string[]>; success?: AuthSuccess };
 
 const reply = (body: AuthActionData, init?: ResponseInit) => data<AuthActionData>(body, init);
 
-/** Where a signed-in user goes: /pricing when they came to subscribe, else the dashboard. */
-export function destinationFor(url: URL): "/pricing" | "/dashboard" {
-  return url.searchParams.get("from") === "pricing" || url.searchParams.get("subscribe") === "true" ? "/pricing" : "/dashboard";
+export type SignInDestination = "/pricing" | "/activate" | "/dashboard";
+
+/**
+ * Where a signed-in user goes: /pricing when they came to subscribe, /activate when they came to
+ * redeem an activation key, else the dashboard.
+ */
+export function destinationFor(url: URL): SignInDestination {
+  const from = url.searchParams.get("from");
+  if (from === "pricing" || url.searchParams.get("subscribe") === "true") return "/pricing";
+  return from === "activate" ? "/activate" : "/dashboard";
 }
 
 export async function authAction(request: Request, context: Readonly<RouterContextProvider>) {

@@ -17,6 +17,8 @@ import { getAuth } from "~/server/auth";
 import { readCookie, returningCookie } from "~/server/cookies";
 import { authAction, destinationFor, type AuthActionData } from "./auth.server";
 
+const SIGN_IN_DESTINATION_NAMES = { "/pricing": "pricing", "/activate": "your activation key", "/dashboard": "dashboard" } as const;
+
 const TITLES: Record<AuthMode, string> = {
   signin: "Welcome Back",
   signup: "Create Account",
@@ -60,7 +62,7 @@ export default function AuthPage({ loaderData }: Route.ComponentProps) {
   if (success?.kind === "signin") {
     return (
       <AuthShell title="Signed In">
-        <SuccessBlock message={M.signInSuccess(success.destination === "/pricing" ? "pricing" : "dashboard")} />
+        <SuccessBlock message={M.signInSuccess(SIGN_IN_DESTINATION_NAMES[success.destination])} />
         <RedirectAfter to={success.destination} delayMs={REDIRECT_DELAY_MS.signIn} />
       </AuthShell>
     );

@@ -13,7 +13,7 @@ import { app } from "~/server/context";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, env } = app(context);
   const [pricing, releases] = await Promise.all([pricingState(db, env, getAuth(context).user?.id ?? null), currentReleases(db)]);
-  const access: DownloadAccess = !pricing.signedIn ? "visitor" : pricing.subscribed ? "subscriber" : "free";
+  const access: DownloadAccess = !pricing.signedIn ? "visitor" : pricing.activated ? "subscriber" : "free";
   // ?download=<platform> opens the download dialog (subscribers only; others are sent on by the cards).
   const asked = new URL(request.url).searchParams.get("download");
   const download = { access, releases, openPlatform: PLATFORMS.find((p): p is Platform => p === asked) ?? null };
@@ -21,7 +21,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     pricing,
     download,
-    cta: pricing.subscribed ? { label: "Go to Dashboard", to: "/dashboard" } : { label: "Get Subscription", to: "/pricing" },
+    cta: pricing.activated ? { label: "Go to Dashboard", to: "/dashboard" } : { label: "Get Subscription", to: "/pricing" },
   };
 }
 

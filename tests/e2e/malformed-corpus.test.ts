@@ -175,6 +175,43 @@ const ROUTES: RouteSpec[] = [
     fields: { intent: "end", sessionId: "not-a-session" },
     crossSiteFields: { intent: "end-others" },
   },
+  // The early-access programme (issue 11): the waitlist, redeeming, and the admin area.
+  {
+    name: "/early-access",
+    path: "/early-access?ref=corpus",
+    body: "form",
+    methods: PAGE,
+    // Three invalid fields: a variant that changes or drops one still joins nobody.
+    fields: { email: "not-an-address", firstName: "", lastName: "", company: "Corpus" },
+    crossSiteFields: { email: "corpus-cross-site@example.com", firstName: "Cross", lastName: "Site" },
+  },
+  {
+    name: "/activate",
+    path: "/activate",
+    body: "form",
+    methods: PAGE,
+    signedIn: "cookie",
+    fields: { key: "corpus" },
+    crossSiteFields: { key: "AAAA-BBBB-CCCC-DDDD" },
+  },
+  {
+    name: "/dashboard/admin/early-access",
+    path: "/dashboard/admin/early-access",
+    body: "form",
+    methods: PAGE,
+    signedIn: "cookie",
+    fields: { intent: "corpus-unknown", waitlistId: "not-an-id", keyId: "not-an-id", count: "0" },
+    crossSiteFields: { intent: "grant-top", count: "1" },
+  },
+  {
+    name: "/dashboard/admin/early-access/keys.csv",
+    path: "/dashboard/admin/early-access/keys.csv",
+    body: "form",
+    methods: API_POST,
+    signedIn: "cookie",
+    fields: { count: "0" },
+    crossSiteFields: { count: "1" },
+  },
   { name: "/dashboard/profile/image", path: "/dashboard/profile/image?kind=avatar", body: "none", methods: API_POST, signedIn: "cookie", fields: {} },
   { name: "/profile/confirm-email", path: "/profile/confirm-email?token=corpus", body: "form", methods: PAGE, fields: { token: "corpus-not-a-token" } },
   {

@@ -1,4 +1,5 @@
 import { Link, useLocation } from "react-router";
+import { RedeemKeyHint } from "../early-access/redeem-form";
 import { formatCount, formatDateTime, formatMs, formatUsd, formatUsdPrecise } from "~/lib/format";
 import { CATEGORIES, SORTS, type CategoryFilter, type ModelCategory, type ModelFigures, type Recommendation, type SortKey } from "~/lib/usage/models";
 import { withParams } from "../modal";
@@ -28,6 +29,7 @@ export function PremiumFeature() {
       <LinkButton to="/pricing" className="mt-6">
         Subscribe to Access
       </LinkButton>
+      <RedeemKeyHint />
     </Card>
   );
 }

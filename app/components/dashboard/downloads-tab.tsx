@@ -2,6 +2,7 @@
 // SHA-256, the system requirements, recent downloads with Re-download, and how to install.
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
+import { RedeemKeyHint } from "../early-access/redeem-form";
 import { type DownloadOption, findOption, optionById, optionsFor, PLATFORM_LABELS, type Platform, PLATFORMS } from "~/lib/downloads/options";
 import type { DownloadHistoryItem, ReleaseView } from "~/lib/downloads/releases.server";
 import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
@@ -115,6 +116,7 @@ function SubscriptionRequired({ error }: { error: string | null }) {
         <LinkButton to="/pricing" className="mt-6">
           Subscribe Now
         </LinkButton>
+        <RedeemKeyHint />
       </Card>
     </>
   );

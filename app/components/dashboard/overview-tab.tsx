@@ -5,6 +5,7 @@ import { formatChange, formatCount, formatDate, formatDateTime, formatMs, format
 import type { AccountOverview } from "~/lib/account/overview.server";
 import type { NextBilling } from "~/lib/billing/subscription-view";
 import { BarChart, Ring } from "../charts";
+import { RedeemKeyForm } from "../early-access/redeem-form";
 import { buttonClass, Card, cx, LinkButton } from "../ui";
 import { ChangeBadge, EmptyState, ProgressBar, StatCard } from "./stat";
 
@@ -16,7 +17,7 @@ function nextBillingText(next: NextBilling): { value: string; hint: string | nul
   return { value: formatDate(next.date), hint: next.kind === "renews" ? null : next.label };
 }
 
-export function OverviewTab({ account, usage }: { account: AccountOverview; usage: OverviewUsage }) {
+export function OverviewTab({ account, usage, pendingKey }: { account: AccountOverview; usage: OverviewUsage; pendingKey: string | null }) {
   const { subscription, insights } = account;
   const next = nextBillingText(subscription.nextBilling);
   const m = usage.thisMonth;
@@ -26,7 +27,9 @@ export function OverviewTab({ account, usage }: { account: AccountOverview; usag
       <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{`Welcome back, ${account.greetingName}`}</h1>
       <p className="mt-1 text-sm text-slate-600">Here is your Modelify account at a glance.</p>
 
-      <div className="mt-8 grid items-start gap-6 lg:grid-cols-3">
+      <EarlyAccessCard account={account} pendingKey={pendingKey} />
+
+      <div className="mt-6 grid items-start gap-6 lg:grid-cols-3">
         <Card className="p-6">
           <div className="flex items-start justify-between gap-4">
             <div>
@@ -56,7 +59,7 @@ export function OverviewTab({ account, usage }: { account: AccountOverview; usag
               <dd className="font-semibold text-slate-900">{subscription.card.text}</dd>
             </div>
           </dl>
-          {subscription.active ? null : (
+          {account.activated ? null : (
             <LinkButton to="/pricing" size="sm" className="mt-5">
               Get Subscription
             </LinkButton>
@@ -325,5 +328,46 @@ function Achievement({ done, title, detail }: { done: boolean; title: string; de
         <span className="text-slate-600">{detail}</span>
       </span>
     </li>
+  );
+}
+
+/**
+ * Early access (spec §4): a member sees until when; an account that is not activated yet can
+ * redeem a key here (filled in when one waits from its e-mail link). A subscriber sees nothing.
+ */
+function EarlyAccessCard({ account, pendingKey }: { account: AccountOverview; pendingKey: string | null }) {
+  if (account.earlyAccess.active) {
+    return (
+      <div
+        className="mt-8 flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-emerald-200 bg-emerald-50 px-6 py-4 shadow-sm"
+        data-testid="early-access-status"
+      >
+        <div>
+          <h2 className="text-sm font-semibold text-emerald-800">Early access</h2>
+          <p className="mt-0.5 text-sm text-emerald-900">
+            {account.earlyAccess.expiresAt ? `Active until ${formatDate(account.earlyAccess.expiresAt)}` : "Active"}
+          </p>
+        </div>
+        <Link to="/dashboard/downloads" className={buttonClass("secondary", "sm")}>
+          Download the App
+        </Link>
+      </div>
+    );
+  }
+  if (account.activated) return null;
+  return (
+    <Card className="mt-8 grid gap-6 p-6 md:grid-cols-2 md:items-center" data-testid="early-access-card">
+      <div>
+        <h2 className="text-lg font-semibold text-slate-900">Activate early access</h2>
+        <p className="mt-1 text-sm leading-6 text-slate-600">
+          Got an activation key from the waitlist? Redeem it to unlock the desktop app, downloads and Model Analytics.{" "}
+          <Link to="/early-access" className="rounded font-medium text-brand-700 hover:text-brand-800">
+            Join the waitlist
+          </Link>{" "}
+          if you have none yet.
+        </p>
+      </div>
+      <RedeemKeyForm defaultKey={pendingKey} compact />
+    </Card>
   );
 }

@@ -5,11 +5,15 @@ import { subscriptionView, type SubscriptionView } from "../billing/subscription
 import { schema, type Db } from "../db.server";
 import { formatDate } from "../format";
 import { displayName } from "../names";
+import { hasEarlyAccess } from "../early-access/keys.server";
 import { getSubscription } from "../subscriptions.server";
 
 export type AccountOverview = {
   greetingName: string;
   subscription: SubscriptionView;
+  /** Spec §4: early access or an active subscription. */
+  activated: boolean;
+  earlyAccess: { active: boolean; expiresAt: number | null };
   insights: { plan: string; lastLogin: string; accountCreated: string; profileCompletion: "Complete" | "Incomplete" };
 };
 
@@ -18,16 +22,26 @@ export async function accountOverview(db: Db, user: SessionUser, now = Date.now(
   const [profile, subscription] = await Promise.all([
     db.query.userProfiles.findFirst({
       where: eq(schema.userProfiles.userId, user.id),
-      columns: { paymentMethodLast4: true, stripeCustomerId: true, username: true, phoneVerified: true },
+      columns: {
+        paymentMethodLast4: true,
+        stripeCustomerId: true,
+        username: true,
+        phoneVerified: true,
+        earlyAccessStatus: true,
+        earlyAccessExpiresAt: true,
+      },
     }),
     getSubscription(db, user.id),
   ]);
   const view = subscriptionView(subscription, { storedLast4: profile?.paymentMethodLast4 ?? null, hasCustomer: Boolean(profile?.stripeCustomerId) }, now);
+  const early = hasEarlyAccess(profile, now);
   return {
     greetingName: displayName(user),
     subscription: view,
+    activated: view.active || early,
+    earlyAccess: { active: early, expiresAt: early ? (profile?.earlyAccessExpiresAt ?? null) : null },
     insights: {
-      plan: view.active ? "Active" : "Free Plan",
+      plan: view.active ? "Active" : early ? "Early Access" : "Free Plan",
       lastLogin: user.lastLoginAt ? formatDate(user.lastLoginAt) : "Today",
       accountCreated: user.createdAt ? formatDate(user.createdAt) : "Recently",
       // Complete once the profile page has nothing left to ask: names, a username, a verified phone.

@@ -1,15 +1,32 @@
 import type { StripeConfig } from "../config";
 import type { Db } from "../db.server";
 import { countsAsActive } from "../subscription-rules";
+import { hasEarlyAccess } from "../early-access/keys.server";
+import { schema } from "../db.server";
 import { getSubscription } from "../subscriptions.server";
+import { eq } from "drizzle-orm";
 import { isPaymentConfigured } from "./stripe.server";
 
-export type PricingState = { signedIn: boolean; paymentConfigured: boolean; subscribed: boolean; trialAvailable: boolean };
+export type PricingState = {
+  signedIn: boolean;
+  paymentConfigured: boolean;
+  subscribed: boolean;
+  /** Subscribed or an early-access member (spec §4): what unlocks downloads. */
+  activated: boolean;
+  trialAvailable: boolean;
+};
 
 /** What the pricing section needs: who is looking, and whether checkout can run for them. */
 export async function pricingState(db: Db, env: StripeConfig, userId: string | null): Promise<PricingState> {
   const paymentConfigured = isPaymentConfigured(env);
-  if (!userId) return { signedIn: false, paymentConfigured, subscribed: false, trialAvailable: true };
-  const subscription = await getSubscription(db, userId);
-  return { signedIn: true, paymentConfigured, subscribed: countsAsActive(subscription), trialAvailable: !subscription?.trialStart };
+  if (!userId) return { signedIn: false, paymentConfigured, subscribed: false, activated: false, trialAvailable: true };
+  const [subscription, profile] = await Promise.all([
+    getSubscription(db, userId),
+    db.query.userProfiles.findFirst({
+      where: eq(schema.userProfiles.userId, userId),
+      columns: { earlyAccessStatus: true, earlyAccessExpiresAt: true },
+    }),
+  ]);
+  const subscribed = countsAsActive(subscription);
+  return { signedIn: true, paymentConfigured, subscribed, activated: subscribed || hasEarlyAccess(profile), trialAvailable: !subscription?.trialStart };
 }

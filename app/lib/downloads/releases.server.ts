@@ -5,7 +5,7 @@ import { DOWNLOAD } from "../constants";
 import { toHex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { hasActiveSubscription } from "../subscriptions.server";
+import { isAccountActivated } from "../early-access/activation.server";
 import { signDownloadToken } from "./link";
 import { DOWNLOAD_MESSAGES } from "./messages";
 import { type DownloadOption, findOption, installerFileName, optionById } from "./options";
@@ -141,8 +141,7 @@ export async function prepareDownload(
   if (!userId) return { ok: false, status: 401, message: DOWNLOAD_MESSAGES.signInRequired };
   const option = findOption(request.platform, request.arch);
   if (!option) return { ok: false, status: 400, message: DOWNLOAD_MESSAGES.unknownOption };
-  if (!(await hasActiveSubscription(db, userId, now)))
-    return { ok: false, status: 403, message: DOWNLOAD_MESSAGES.subscriptionRequired, needsSubscription: true };
+  if (!(await isAccountActivated(db, userId, now))) return { ok: false, status: 403, message: DOWNLOAD_MESSAGES.subscriptionRequired, needsSubscription: true };
   const release = await newestRelease(db, option);
   if (!release) return { ok: false, status: 404, message: DOWNLOAD_MESSAGES.notPublished };
   await db.insert(schema.downloadHistory).values({

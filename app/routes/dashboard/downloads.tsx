@@ -4,7 +4,7 @@ import { TabError } from "~/components/dashboard/tab-error";
 import { DOWNLOAD } from "~/lib/constants";
 import { detectOption, PLATFORMS, type Platform } from "~/lib/downloads/options";
 import { currentReleases, recentDownloads } from "~/lib/downloads/releases.server";
-import { hasActiveSubscription } from "~/lib/subscriptions.server";
+import { isAccountActivated } from "~/lib/early-access/activation.server";
 import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
 
@@ -18,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const error = params.get("error")?.slice(0, 300) || null;
   const asked = params.get("versions");
   const versions = PLATFORMS.find((p): p is Platform => p === asked) ?? null;
-  if (!(await hasActiveSubscription(db, user.id))) return { subscribed: false as const, error };
+  if (!(await isAccountActivated(db, user.id))) return { subscribed: false as const, error };
   const [releases, history] = await Promise.all([currentReleases(db), recentDownloads(db, user.id)]);
   return {
     subscribed: true as const,

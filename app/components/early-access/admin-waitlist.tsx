@@ -1,0 +1,120 @@
+// The waitlist as admins see it: who is waiting (by priority, then who came first) or everyone
+// (newest first), searchable, with a grant button per waiting entry and "grant the top N".
+import { Form, Link, useNavigation } from "react-router";
+import type { Paged, WaitlistRow } from "~/lib/early-access/admin.server";
+import { formatDate } from "~/lib/format";
+import { Button, Card, cx, Input, Label } from "../ui";
+import { type AdminSearch, adminHref, KeepFields, Pager } from "./admin-shared";
+
+export function AdminWaitlist({ search, waitlist, bulkMax }: { search: AdminSearch; waitlist: Paged<WaitlistRow>; bulkMax: number }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const views = [
+    { view: "waiting" as const, label: "Waiting" },
+    { view: "all" as const, label: "All entries" },
+  ];
+  return (
+    <Card className="p-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h2 className="text-lg font-semibold text-slate-900">Waitlist</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            {search.view === "waiting" ? "Not yet granted: highest priority first, then who joined first." : "Every entry, newest first."}
+          </p>
+        </div>
+        <nav className="flex rounded-lg border border-slate-200 p-0.5 text-sm" aria-label="Waitlist view">
+          {views.map((v) => (
+            <Link
+              key={v.view}
+              to={adminHref(search, { view: v.view, page: 1 })}
+              preventScrollReset
+              aria-current={search.view === v.view ? "page" : undefined}
+              className={cx("rounded-md px-3 py-1.5 font-medium", search.view === v.view ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100")}
+            >
+              {v.label}
+            </Link>
+          ))}
+        </nav>
+      </div>
+
+      <div className="mt-5 flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
+        <Form method="get" preventScrollReset className="flex flex-wrap items-end gap-2" role="search">
+          <KeepFields search={search} names={["view", "kstate", "kq", "kpage"]} />
+          <div>
+            <Label htmlFor="waitlist-q">Search</Label>
+            <Input id="waitlist-q" name="q" type="search" defaultValue={search.q} placeholder="E-mail, name or company" className="w-64 max-w-full" />
+          </div>
+          <Button type="submit" variant="secondary">
+            Search
+          </Button>
+          {search.q ? (
+            <Link to={adminHref(search, { q: "", page: 1 })} preventScrollReset className="px-2 py-2.5 text-sm font-medium text-brand-700 hover:underline">
+              Clear
+            </Link>
+          ) : null}
+        </Form>
+        <Form method="post" className="flex flex-wrap items-end gap-2">
+          <input type="hidden" name="intent" value="grant-top" />
+          <div>
+            <Label htmlFor="grant-top-count">Grant the top</Label>
+            <Input id="grant-top-count" name="count" type="number" min={1} max={bulkMax} defaultValue={10} required className="w-24" />
+          </div>
+          <Button type="submit" disabled={busy}>
+            Grant the top N
+          </Button>
+        </Form>
+      </div>
+
+      <div className="relative mt-5 overflow-x-auto">
+        <table className="w-full min-w-[44rem] text-left text-sm" data-testid="waitlist-table">
+          <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
+            <tr>
+              <th className="py-2 pr-4 font-medium">Name</th>
+              <th className="py-2 pr-4 font-medium">E-mail</th>
+              <th className="py-2 pr-4 font-medium">Company</th>
+              <th className="py-2 pr-4 font-medium">Priority</th>
+              <th className="py-2 pr-4 font-medium">Joined</th>
+              <th className="py-2 font-medium">Early access</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {waitlist.rows.map((row) => (
+              <tr key={row.id} className="align-middle">
+                <td className="py-2.5 pr-4 text-slate-900">{[row.firstName, row.lastName].filter(Boolean).join(" ") || "—"}</td>
+                <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">{row.email}</td>
+                <td className="py-2.5 pr-4 text-slate-700">{row.company || "—"}</td>
+                <td className="py-2.5 pr-4 tabular-nums text-slate-700">{row.priorityScore}</td>
+                <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">{formatDate(row.createdAt)}</td>
+                <td className="py-2.5">
+                  {row.granted ? (
+                    <span className="whitespace-nowrap text-emerald-700">Granted {row.grantedAt ? formatDate(row.grantedAt) : ""}</span>
+                  ) : (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="grant" />
+                      <input type="hidden" name="waitlistId" value={row.id} />
+                      <Button type="submit" size="sm" disabled={busy} className="whitespace-nowrap">
+                        Grant early access
+                      </Button>
+                    </Form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {waitlist.rows.length === 0 ? (
+          <p className="py-6 text-center text-sm text-slate-500">
+            {search.q ? "No entry matches this search." : search.view === "waiting" ? "Nobody is waiting." : "The waitlist is empty."}
+          </p>
+        ) : null}
+      </div>
+      <Pager
+        label="Waitlist pages"
+        page={waitlist.page}
+        pageCount={waitlist.pageCount}
+        total={waitlist.total}
+        hrefFor={(page) => adminHref(search, { page })}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,92 @@
+// The activation-key form, on /activate and on the dashboard's overview. It posts to /activate:
+// on /activate itself as the page's own form (its answer stays while the page reloads its data);
+// elsewhere through a fetcher (the page stays put and its loaders refresh), or without JavaScript
+// as a plain form whose answer /activate renders.
+import { Form, Link, useFetcher, useNavigation } from "react-router";
+import { formatDate } from "~/lib/format";
+import { Alert, Button, inputClass, cx, Label, Spinner } from "../ui";
+
+export type RedeemActionData = { ok: true; message: string; expiresAt: number } | { ok: false; message: string };
+
+export function RedeemKeyForm({
+  defaultKey,
+  answer,
+  compact,
+  onActivatePage,
+}: {
+  /** A key waiting from its e-mail link, to fill in. */
+  defaultKey?: string | null;
+  /** The answer of a no-JavaScript post, rendered by /activate. */
+  answer?: RedeemActionData | null;
+  compact?: boolean;
+  onActivatePage?: boolean;
+}) {
+  const fetcher = useFetcher<RedeemActionData>();
+  const navigation = useNavigation();
+  const result = (onActivatePage ? null : fetcher.data) ?? answer ?? null;
+  const pending = onActivatePage ? navigation.state === "submitting" && navigation.formAction === "/activate" : fetcher.state !== "idle";
+  const PostForm = onActivatePage ? Form : fetcher.Form;
+  if (result?.ok) {
+    return (
+      <div data-testid="redeem-success">
+        <Alert tone="success">{result.message}</Alert>
+        <p className="mt-3 text-sm text-slate-700">
+          Early access is active until <span className="font-semibold text-slate-900">{formatDate(result.expiresAt)}</span>.
+        </p>
+      </div>
+    );
+  }
+  const errorId = "activation-key-error";
+  return (
+    <PostForm method="post" action="/activate" className={compact ? "space-y-3" : "space-y-4"}>
+      <div>
+        <Label htmlFor="activation-key">Activation key</Label>
+        <input
+          id="activation-key"
+          name="key"
+          type="text"
+          required
+          maxLength={40}
+          defaultValue={defaultKey ?? ""}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          placeholder="XXXX-XXXX-XXXX-XXXX"
+          aria-invalid={result && !result.ok ? true : undefined}
+          aria-describedby={result && !result.ok ? errorId : "activation-key-hint"}
+          className={cx(inputClass, "font-mono uppercase tracking-wider placeholder:normal-case placeholder:tracking-normal")}
+        />
+        {result && !result.ok ? (
+          <p id={errorId} role="alert" className="mt-1.5 text-sm text-red-700">
+            {result.message}
+          </p>
+        ) : (
+          <p id="activation-key-hint" className="mt-1.5 text-xs text-slate-500">
+            16 letters and numbers, with or without dashes.
+          </p>
+        )}
+      </div>
+      <Button type="submit" className={compact ? undefined : "w-full"} size={compact ? "sm" : "lg"} disabled={pending}>
+        {pending ? (
+          <>
+            <Spinner className="h-4 w-4" label="Activating..." /> Activating...
+          </>
+        ) : (
+          "Activate Early Access"
+        )}
+      </Button>
+    </PostForm>
+  );
+}
+
+/** Under a "subscribe" prompt: early access unlocks the same things. */
+export function RedeemKeyHint() {
+  return (
+    <p className="mt-4 text-sm text-slate-600">
+      Have an early-access key?{" "}
+      <Link to="/activate" className="rounded font-semibold text-brand-700 hover:text-brand-800">
+        Redeem it
+      </Link>
+    </p>
+  );
+}

@@ -1,0 +1,113 @@
+// Creating, redeeming and revoking activation keys. Redeeming is decided by one conditional
+// UPDATE in a batch with the profile change, so two users racing for one key get one winner and
+// a key is never marked used without the account getting its access (or the other way round).
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { EARLY_ACCESS } from "../constants";
+import type { Db } from "../db.server";
+import { schema } from "../db.server";
+import { activationKeyHash, generateActivationKey } from "./keys";
+
+const keys = schema.activationKeys;
+const profiles = schema.userProfiles;
+
+export type CreatedKey = { id: string; key: string; expiresAt: number };
+
+/**
+ * Creates `count` keys (one statement per 10 rows: D1 allows 100 bound parameters). The keys
+ * themselves are returned once, here, and never stored.
+ */
+export async function createActivationKeys(
+  db: Db,
+  input: { count: number; createdBy: string | null; waitlistId?: string | null; sentTo?: string | null; validityDays?: number },
+  now = Date.now(),
+): Promise<CreatedKey[]> {
+  const expiresAt = now + (input.validityDays ?? EARLY_ACCESS.keyValidityDays) * 24 * 60 * 60 * 1000;
+  const created: CreatedKey[] = [];
+  const rows: Array<typeof keys.$inferInsert> = [];
+  for (let i = 0; i < input.count; i++) {
+    const key = generateActivationKey();
+    const id = crypto.randomUUID();
+    created.push({ id, key, expiresAt });
+    rows.push({
+      id,
+      codeHash: await activationKeyHash(key),
+      codeLast4: key.slice(-4),
+      waitlistId: input.waitlistId ?? null,
+      createdBy: input.createdBy,
+      sentTo: input.sentTo ?? null,
+      expiresAt,
+      createdAt: now,
+    });
+  }
+  const statements = [];
+  for (let i = 0; i < rows.length; i += 8) statements.push(db.insert(keys).values(rows.slice(i, i + 8)));
+  if (statements.length) await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
+  return created;
+}
+
+export type RedeemFailure = "unknown" | "used" | "expired" | "revoked" | "alreadyActive";
+export type RedeemResult = { ok: true; expiresAt: number } | { ok: false; reason: RedeemFailure };
+
+/**
+ * Redeems a normalised key for a user: marks it used and gives the account early access. An
+ * account that already has early access keeps its key unspent (checked again inside the claim, so
+ * two keys sent at once by one user spend one).
+ */
+export async function redeemActivationKey(db: Db, userId: string, key: string, now = Date.now()): Promise<RedeemResult> {
+  const [row, profile] = await Promise.all([
+    db.query.activationKeys.findFirst({ where: eq(keys.codeHash, await activationKeyHash(key)) }),
+    db.query.userProfiles.findFirst({ where: eq(profiles.userId, userId), columns: { earlyAccessStatus: true, earlyAccessExpiresAt: true } }),
+  ]);
+  if (hasEarlyAccess(profile, now)) return { ok: false, reason: "alreadyActive" };
+  if (!row) return { ok: false, reason: "unknown" };
+  if (row.revokedAt !== null) return { ok: false, reason: "revoked" };
+  if (row.isUsed) return { ok: false, reason: "used" };
+  if (row.expiresAt <= now) return { ok: false, reason: "expired" };
+
+  const accessUntil = now + EARLY_ACCESS.accessMs;
+  const withoutEarlyAccess = sql`EXISTS (SELECT 1 FROM ${profiles} WHERE ${profiles.userId} = ${userId} AND NOT (${profiles.earlyAccessStatus} IS 'active' AND (${profiles.earlyAccessExpiresAt} IS NULL OR ${profiles.earlyAccessExpiresAt} > ${now})))`;
+  const [claimed] = await db.batch([
+    db
+      .update(keys)
+      .set({ isUsed: true, usedAt: now, userId })
+      .where(and(eq(keys.id, row.id), eq(keys.isUsed, false), isNull(keys.revokedAt), gt(keys.expiresAt, now), withoutEarlyAccess))
+      .returning({ id: keys.id }),
+    // Only when the statement above claimed the key for this user in this batch.
+    db
+      .update(profiles)
+      .set({ earlyAccessStatus: "active", earlyAccessGrantedAt: now, earlyAccessExpiresAt: accessUntil, updatedAt: now })
+      .where(
+        and(
+          eq(profiles.userId, userId),
+          sql`EXISTS (SELECT 1 FROM ${keys} WHERE ${keys.id} = ${row.id} AND ${keys.userId} = ${userId} AND ${keys.usedAt} = ${now})`,
+        ),
+      ),
+  ]);
+  if (claimed.length === 0) {
+    const fresh = await db.query.activationKeys.findFirst({ where: eq(keys.id, row.id) });
+    if (!fresh) return { ok: false, reason: "unknown" };
+    if (fresh.revokedAt !== null) return { ok: false, reason: "revoked" };
+    if (fresh.isUsed) return { ok: false, reason: "used" };
+    if (fresh.expiresAt <= now) return { ok: false, reason: "expired" };
+    return { ok: false, reason: "alreadyActive" };
+  }
+  return { ok: true, expiresAt: accessUntil };
+}
+
+/** Withdraws an unused key; a used one stays as it is (its access was already given). */
+export async function revokeActivationKey(db: Db, keyId: string, revokedBy: string, now = Date.now()): Promise<boolean> {
+  const rows = await db
+    .update(keys)
+    .set({ revokedAt: now, revokedBy })
+    .where(and(eq(keys.id, keyId), eq(keys.isUsed, false), isNull(keys.revokedAt)))
+    .returning({ id: keys.id });
+  return rows.length === 1;
+}
+
+/** Early access as the profile holds it: active and not past its expiry. */
+export function hasEarlyAccess(
+  profile: { earlyAccessStatus: string | null; earlyAccessExpiresAt: number | null } | null | undefined,
+  now = Date.now(),
+): boolean {
+  return profile?.earlyAccessStatus === "active" && (profile.earlyAccessExpiresAt === null || profile.earlyAccessExpiresAt > now);
+}

@@ -1,0 +1,41 @@
+// Activation keys (spec §3, §5): 16 characters of A-Z and 0-9 from crypto.getRandomValues, shown
+// grouped 4-4-4-4. Only a hash and the last four characters are stored; a key is typed or pasted
+// with or without dashes and in any case.
+import { EARLY_ACCESS } from "../constants";
+import { sha256Hex } from "../crypto";
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"; // 36 symbols
+// The largest multiple of 36 below 256: bytes at or above it are drawn again, so every symbol is
+// equally likely (a plain modulo would favour the first 4 symbols).
+const UNBIASED_LIMIT = 256 - (256 % ALPHABET.length);
+
+export function generateActivationKey(): string {
+  let key = "";
+  while (key.length < EARLY_ACCESS.keyLength) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(EARLY_ACCESS.keyLength * 2))) {
+      if (byte < UNBIASED_LIMIT && key.length < EARLY_ACCESS.keyLength) key += ALPHABET[byte % ALPHABET.length];
+    }
+  }
+  return key;
+}
+
+/** "ABCD1234EFGH5678" → "ABCD-1234-EFGH-5678". */
+export function formatActivationKey(key: string): string {
+  return key.match(/.{1,4}/g)?.join("-") ?? key;
+}
+
+/** What a user typed or pasted, as the 16-character key, or null when it cannot be one. */
+export function normaliseActivationKey(input: string): string | null {
+  const compact = input.replace(/[\s-]/g, "").toUpperCase();
+  return /^[A-Z0-9]{16}$/.test(compact) ? compact : null;
+}
+
+/** How a key is found without being stored: 16 random symbols (82 bits) need no slow hash. */
+export function activationKeyHash(key: string): Promise<string> {
+  return sha256Hex(`activation-key:${key}`);
+}
+
+/** The non-secret part shown in lists: "••••-••••-••••-5678". */
+export function maskedActivationKey(last4: string): string {
+  return `••••-••••-••••-${last4}`;
+}

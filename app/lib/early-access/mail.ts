@@ -1,0 +1,46 @@
+// The e-mail that carries a granted activation key. Plain text, like the account e-mails: the key
+// is in the text (to copy) and in the link (to redeem in one click after signing in or up).
+import type { OutgoingMail } from "../mail/mail.server";
+import { EARLY_ACCESS } from "../constants";
+
+export function earlyAccessKeyMail(to: string, firstName: string | null, formattedKey: string, link: string): OutgoingMail {
+  return {
+    to,
+    subject: "Your Modelify early access key",
+    text: [
+      firstName ? `Hi ${firstName},` : "Hi,",
+      "",
+      "Your place on the Modelify waitlist came up: here is your early access key.",
+      "",
+      `    ${formattedKey}`,
+      "",
+      "Redeem it here (sign in, or create an account with this address first):",
+      link,
+      "",
+      `The key works once and expires in ${EARLY_ACCESS.keyValidityDays} days. Early access then lasts ${EARLY_ACCESS.accessDays} days.`,
+    ].join("\n"),
+    links: [link],
+  };
+}
+
+/** Sent once, when an address first joins the waitlist. */
+export function waitlistConfirmationMail(to: string, firstName: string, activateLink: string): OutgoingMail {
+  return {
+    to,
+    subject: "You're on the Modelify waitlist",
+    text: [
+      `Hi ${firstName},`,
+      "",
+      "Thanks for joining the Modelify early access waitlist. Your place is saved.",
+      "",
+      "When your place comes up we'll e-mail you a 16-character activation key. Redeem it in your",
+      `dashboard, or open its link, to get ${EARLY_ACCESS.accessDays} days of early access to the desktop app.`,
+      "",
+      "Already have a key? Redeem it here:",
+      activateLink,
+      "",
+      "If you didn't ask to join, you can ignore this e-mail: we won't write again unless your place comes up.",
+    ].join("\n"),
+    links: [activateLink],
+  };
+}

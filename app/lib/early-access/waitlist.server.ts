@@ -1,0 +1,49 @@
+// Joining the waitlist. One INSERT … ON CONFLICT DO NOTHING decides whether this address is new,
+// so the same address sent twice at once is stored once and mailed once. The answer depends only
+// on the waitlist, never on whether the address already has an account.
+import { count, sql } from "drizzle-orm";
+import { EARLY_ACCESS } from "../constants";
+import { ipSubject } from "../auth/lockout";
+import type { Db } from "../db.server";
+import { schema } from "../db.server";
+import { countEvent } from "../limits/counters.server";
+import { enqueueMail } from "../mail/mail.server";
+import { waitlistConfirmationMail } from "./mail";
+import { priorityScore, type WaitlistForm } from "./waitlist";
+
+export type JoinDeps = { db: Db; queue: Queue; origin: string; ip: string | null };
+export type JoinResult = { status: "joined" | "already" } | { status: "limited"; retryAfterSeconds: number };
+
+export async function joinWaitlist(deps: JoinDeps, form: WaitlistForm, now = Date.now()): Promise<JoinResult> {
+  const { db } = deps;
+  if (deps.ip) {
+    const rule = EARLY_ACCESS.waitlistJoinsPerIp;
+    const counted = await countEvent(db, `waitlist:ip:${ipSubject(deps.ip)}`, rule.windowMs, now);
+    if (counted.count > rule.limit) return { status: "limited", retryAfterSeconds: Math.max(1, Math.ceil((counted.expiresAt - now) / 1000)) };
+  }
+
+  const [[entries], member] = await Promise.all([
+    db.select({ n: count() }).from(schema.waitlist),
+    form.ref
+      ? db.query.userProfiles.findFirst({ where: sql`lower(${schema.userProfiles.username}) = lower(${form.ref})`, columns: { userId: true } })
+      : undefined,
+  ]);
+  const company = form.company || null;
+  const inserted = await db
+    .insert(schema.waitlist)
+    .values({
+      id: crypto.randomUUID(),
+      email: form.email,
+      firstName: form.firstName,
+      lastName: form.lastName,
+      company,
+      referredBy: form.ref ?? null,
+      priorityScore: priorityScore({ company, referredByMember: Boolean(member), place: (entries?.n ?? 0) + 1 }),
+      createdAt: now,
+    })
+    .onConflictDoNothing({ target: schema.waitlist.email })
+    .returning({ id: schema.waitlist.id });
+  if (inserted.length === 0) return { status: "already" };
+  await enqueueMail(deps.queue, waitlistConfirmationMail(form.email, form.firstName, `${deps.origin}/activate`));
+  return { status: "joined" };
+}

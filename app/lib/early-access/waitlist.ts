@@ -1,0 +1,54 @@
+// The waitlist form and its priority rule, free of the database so both run anywhere (the form's
+// schema validates in the browser through conform and again on the server).
+import { EARLY_ACCESS } from "../constants";
+import { z } from "../zod";
+import { WAITLIST_MESSAGES as M } from "./messages";
+
+const MAX_EMAIL = 254;
+const MAX_NAME = 50;
+const MAX_COMPANY = 100;
+const CONTROL = /\p{Cc}/u;
+
+function text(max: number) {
+  return z
+    .string()
+    .trim()
+    .max(max, { error: M.tooLong(max) })
+    .refine((v) => !CONTROL.test(v), { error: M.tooLong(max) });
+}
+
+function requiredText(required: string, max: number) {
+  return z.string({ error: required }).trim().min(1, { error: required }).pipe(text(max));
+}
+
+export const waitlistSchema = z.object({
+  email: z
+    .string({ error: M.emailRequired })
+    .trim()
+    .min(1, { error: M.emailRequired })
+    .max(MAX_EMAIL, { error: M.emailInvalid })
+    .regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u, { error: M.emailInvalid })
+    .transform((v) => v.toLowerCase()),
+  firstName: requiredText(M.firstNameRequired, MAX_NAME),
+  lastName: requiredText(M.lastNameRequired, MAX_NAME),
+  company: text(MAX_COMPANY).optional(),
+  // Who sent the visitor (?ref=): a member's username or a campaign code. Anything else is dropped.
+  ref: z
+    .string()
+    .trim()
+    .max(64)
+    .optional()
+    .transform((v) => (v && /^[A-Za-z0-9_.-]{1,64}$/.test(v) ? v : undefined)),
+});
+
+export type WaitlistForm = z.infer<typeof waitlistSchema>;
+
+/**
+ * The priority score (ADR 0012). Only facts the server can check count: a company given, a
+ * referral naming an existing member, and a place among the first `earlyPlaces` entries. A
+ * self-invented ?ref= code is stored for the record but earns nothing.
+ */
+export function priorityScore(input: { company?: string | null; referredByMember: boolean; place: number }): number {
+  const p = EARLY_ACCESS.priority;
+  return (input.company ? p.company : 0) + (input.referredByMember ? p.referral : 0) + (input.place <= p.earlyPlaces ? p.early : 0);
+}
