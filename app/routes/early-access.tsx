@@ -2,7 +2,7 @@
 // without JavaScript; the server decides the priority score and whether the address is new.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, Link, useActionData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
 import type { z } from "zod";
 import type { Route } from "./+types/early-access";
@@ -135,8 +135,11 @@ function Joined({ message, email }: { message: string; email: string }) {
 function WaitlistForm({ refCode }: { refCode: string }) {
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
+  const actionData = useActionData<ActionData>();
   const [form, fields] = useForm<z.input<typeof waitlistSchema>, z.output<typeof waitlistSchema>>({
     id: "waitlist",
+    // The server's answer: its field errors without JavaScript, and its form-level refusals (the per-IP cap).
+    lastResult: actionData?.result,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate({ formData }) {
