@@ -50,10 +50,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     // Early access is kept on the profile; one made at sign-in is missing only in odd cases.
     await ensureProfile(db, user);
     const answer = await redeemKeyForUser({ db, ip }, user.id, key);
-    // A waiting key that has been answered for (redeemed, or used, expired, withdrawn, unknown) is no longer kept.
-    const settled = answer.ok || [404, 409, 410].includes(answer.status);
-    const headers =
-      settled && (await readCookie(pendingKeyCookie, request)) ? headersWithCookies([await clearCookie(pendingKeyCookie, new URL(request.url))]) : undefined;
+    // The waiting key is dropped once it has been answered for (redeemed, or used, expired,
+    // withdrawn, unknown), and on any success; another key typed in leaves it waiting.
+    const waiting = await readCookie(pendingKeyCookie, request);
+    const sameKey = waiting !== null && normaliseActivationKey(waiting) === normaliseActivationKey(key);
+    const settled = answer.ok || ([404, 409, 410].includes(answer.status) && sameKey);
+    const headers = settled && waiting ? headersWithCookies([await clearCookie(pendingKeyCookie, new URL(request.url))]) : undefined;
     if (answer.ok) return data<RedeemActionData>({ ok: true, message: answer.message, expiresAt: answer.expiresAt }, { headers });
     return data<RedeemActionData>({ ok: false, message: answer.message }, { status: answer.status, headers });
   } catch (error) {

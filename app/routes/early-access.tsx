@@ -57,6 +57,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+// An action's own headers (Retry-After) reach the response only through this export.
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
+
 export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   return formMethod === "POST" ? false : defaultShouldRevalidate;
 }

@@ -313,6 +313,9 @@ describe("joining the waitlist", () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(JOINS_PER_IP);
     expect(statuses.filter((s) => s === 429)).toHaveLength(2);
     for (const refused of answers.filter((a) => a.status === 429)) {
+      const wait = Number(refused.headers.get("Retry-After"));
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(EARLY_ACCESS.waitlistJoinsPerIp.windowMs / 1000);
       const html = await refused.text();
       expect(answered(html, WM.tooManyJoins)).toBe(true);
       expect(html).not.toContain('role="status"');
@@ -500,6 +503,31 @@ describe("limits on guessing", () => {
     expect((await redeem((await member()).browser, key.key)).status).toBe(200);
   });
 
+  it("counts an attempt one limit refused against neither: one account cannot lock out its address, nor a locked address an account", async () => {
+    const ip = uniqueIp();
+    const [greedy, neighbour] = [await member(ip), await member(ip)];
+    // 30 wrong keys from one account: 6 are checked, 24 refused by the account's own limit.
+    const statuses = [];
+    for (let i = 0; i < 30; i++) statuses.push((await redeem(greedy.browser, `XXXX-XXXX-XXXX-${String(1000 + i)}`)).status);
+    expect(statuses.filter((s) => s === 404)).toHaveLength(PER_USER);
+    // The address has seen only those 6 checks: its neighbour still redeems.
+    const key = await newKey();
+    expect((await redeem(neighbour.browser, key.key)).status).toBe(200);
+
+    // An address locked by many accounts: the refusals there do not count against an account.
+    const busy = uniqueIp();
+    const crowd = await Promise.all(Array.from({ length: 5 }, () => member(busy)));
+    for (const [u, user] of crowd.entries()) {
+      for (let j = 0; j < 5; j++) await redeem(user.browser, `YYYY-YYYY-YY${String(u).padStart(2, "0")}-${String(1000 + j)}`);
+    }
+    const traveller = await member(busy);
+    for (let i = 0; i < 10; i++) expect((await redeem(traveller.browser, `ZZZZ-ZZZZ-ZZZZ-${String(1000 + i)}`)).status).toBe(429);
+    const away = new Browser(uniqueIp());
+    away.cookies = new Map(traveller.browser.cookies);
+    const fresh = await newKey();
+    expect((await redeem(away, fresh.key)).status).toBe(200);
+  });
+
   it("checks at most 21 keys in the window from one client address across accounts, then refuses everyone there", async () => {
     const ip = uniqueIp();
     const users = await Promise.all(Array.from({ length: 6 }, () => member(ip)));
@@ -629,6 +657,12 @@ describe("the key's e-mail link", () => {
     const typo = await redeem(browser, "ABCD");
     expect(typo.status).toBe(400);
     expect(pendingCookieOf(typo)).toBeUndefined();
+    expect(browser.cookies.has("mfy_pending_key")).toBe(true);
+
+    // Another (unknown) key typed in leaves the waiting one alone.
+    const other = await redeem(browser, "KKKK-KKKK-KKKK-KKKK");
+    expect(other.status).toBe(404);
+    expect(pendingCookieOf(other)).toBeUndefined();
     expect(browser.cookies.has("mfy_pending_key")).toBe(true);
 
     const used = await redeem(browser, key.key);

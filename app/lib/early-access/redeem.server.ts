@@ -33,6 +33,12 @@ export async function redeemKeyForUser(deps: { db: Db; ip: string | null }, user
   ]);
   const refused = [byUser, byIp].filter((r) => r && !r.allowed);
   if (refused.length > 0) {
+    // An attempt refused by one limit was never checked: the other limit gets its reservation
+    // back, so one account cannot lock out its office's address, nor a busy address an account.
+    await Promise.all([
+      byUser.allowed ? releaseAttempt(db, limitKeys.user, rules.perUser.maxFailures) : null,
+      byIp?.allowed && limitKeys.ip ? releaseAttempt(db, limitKeys.ip, rules.perIp.maxFailures) : null,
+    ]);
     const until = Math.max(...refused.map((r) => r!.expiresAt));
     return { ok: false, status: 429, message: M.tooManyAttempts(Math.max(1, Math.ceil((until - now) / 60_000))) };
   }

@@ -1,7 +1,7 @@
 // Joining the waitlist. One INSERT … ON CONFLICT DO NOTHING decides whether this address is new,
 // so the same address sent twice at once is stored once and mailed once. The answer depends only
 // on the waitlist, never on whether the address already has an account.
-import { count, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { EARLY_ACCESS } from "../constants";
 import { ipSubject } from "../auth/lockout";
 import type { Db } from "../db.server";
@@ -22,13 +22,14 @@ export async function joinWaitlist(deps: JoinDeps, form: WaitlistForm, now = Dat
     if (counted.count > rule.limit) return { status: "limited", retryAfterSeconds: Math.max(1, Math.ceil((counted.expiresAt - now) / 1000)) };
   }
 
-  const [[entries], member] = await Promise.all([
-    db.select({ n: count() }).from(schema.waitlist),
-    form.ref
-      ? db.query.userProfiles.findFirst({ where: sql`lower(${schema.userProfiles.username}) = lower(${form.ref})`, columns: { userId: true } })
-      : undefined,
-  ]);
+  const member = form.ref
+    ? await db.query.userProfiles.findFirst({ where: sql`lower(${schema.userProfiles.username}) = lower(${form.ref})`, columns: { userId: true } })
+    : undefined;
   const company = form.company || null;
+  const { early, earlyPlaces } = EARLY_ACCESS.priority;
+  // The early-place bonus is decided inside the INSERT: D1 runs statements one at a time, so
+  // parallel joins around the last early place cannot all count themselves in.
+  const score = priorityScore({ company, referredByMember: Boolean(member), place: Number.POSITIVE_INFINITY });
   const inserted = await db
     .insert(schema.waitlist)
     .values({
@@ -38,7 +39,7 @@ export async function joinWaitlist(deps: JoinDeps, form: WaitlistForm, now = Dat
       lastName: form.lastName,
       company,
       referredBy: form.ref ?? null,
-      priorityScore: priorityScore({ company, referredByMember: Boolean(member), place: (entries?.n ?? 0) + 1 }),
+      priorityScore: sql`${score} + CASE WHEN (SELECT count(*) FROM ${schema.waitlist}) < ${earlyPlaces} THEN ${early} ELSE 0 END`,
       createdAt: now,
     })
     .onConflictDoNothing({ target: schema.waitlist.email })
