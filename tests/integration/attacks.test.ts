@@ -211,7 +211,7 @@ describe("who has an account does not leak", () => {
     const times = { known: [] as number[], unknown: [] as number[] };
     type Seen = { shape: unknown; body: string; statements: string | undefined };
     const first: Partial<Record<"known" | "unknown", Seen>> = {};
-    for (let i = 0; i < 12; i++) {
+    for (let i = 0; i < 16; i++) {
       for (const kind of ["known", "unknown"] as const) {
         const started = performance.now();
         const response = await send(kind === "known" ? known : unknown);
@@ -225,9 +225,11 @@ describe("who has an account does not leak", () => {
     expect(unnonced(first.known!.body)).toBe(unnonced(first.unknown!.body));
     expect(first.known!.statements).toBeDefined();
     expect(first.known!.statements).toBe(first.unknown!.statements);
-    const ratio = median(times.known) / median(times.unknown);
-    expect(ratio, `median ${median(times.known).toFixed(1)} vs ${median(times.unknown).toFixed(1)} ms`).toBeGreaterThan(0.8);
-    expect(ratio).toBeLessThan(1.25);
+    // Same work is already proven by the statement counts above; time is the backstop. A quarter of
+    // the time, but never less than 5 ms: on a loaded machine a few-ms request jitters by more
+    // than that, while any real difference (a password hash, a lookup and a mail) is far larger.
+    const [k, u] = [median(times.known), median(times.unknown)];
+    expect(Math.abs(k - u), `median ${k.toFixed(1)} vs ${u.toFixed(1)} ms`).toBeLessThan(Math.max(0.25 * u, 5));
   }
 
   it("answers forgot-password for a known and an unknown address alike", async () => {
