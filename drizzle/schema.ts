@@ -418,6 +418,30 @@ export const auditLog = sqliteTable(
   (t) => [index("audit_log_target_idx").on(t.targetUserId, t.createdAt)],
 );
 
+// Messages sent through Contact Support: kept until an admin closes them (and after, for the
+// record), and mailed to the support mailbox. user_id is set when the sender was signed in.
+export const supportMessages = sqliteTable(
+  "support_messages",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    subject: text("subject").notNull(),
+    message: text("message").notNull(),
+    priority: text("priority", { enum: ["low", "medium", "high"] })
+      .notNull()
+      .default("medium"),
+    status: text("status", { enum: ["open", "closed"] })
+      .notNull()
+      .default("open"),
+    closedAt: integer("closed_at"),
+    closedBy: text("closed_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("support_messages_status_idx").on(t.status, t.createdAt)],
+);
+
 // Atomic attempt counters (sign-in and sign-up lockouts, per-IP guards, mail caps): one row per
 // key, updated by a single INSERT … ON CONFLICT DO UPDATE … RETURNING, so parallel requests never
 // lose a count (docs/decisions/0003-lockouts.md). Expired rows are swept hourly.

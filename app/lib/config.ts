@@ -15,6 +15,11 @@ export const mailShape = {
   MAIL_FROM: z.string().min(3).default("Modelify <no-reply@modelify.dev>"),
 };
 
+export const supportShape = {
+  // Where Contact Support messages are mailed (and the address the site shows for support).
+  SUPPORT_INBOX: z.email().default("support@modelify.dev"),
+};
+
 export const smsShape = {
   // A Twilio-compatible Messages API (base URL, e.g. https://api.twilio.com). Without all four,
   // text messages go to the local outbox.

@@ -213,4 +213,18 @@ export const EARLY_ACCESS = {
   pageSize: 25,
 } as const;
 
+export const SUPPORT = {
+  responseHours: 24, // "A response within 24 hours is promised."
+  // Spec §9: the confirmation shows 3 s, then the form is cleared and shown again.
+  successShownMs: 3 * SECOND,
+  priorities: ["low", "medium", "high"] as const,
+  defaultPriority: "medium" as const,
+  // Not in the spec: input bounds and caps, so nobody can flood the support mailbox through us.
+  nameMax: 100,
+  subjectMax: 200,
+  messageMax: 5000,
+  perIp: { limit: 5, windowMs: 1 * HOUR },
+  perAddress: { limit: 3, windowMs: 1 * HOUR },
+} as const;
+
 export const MS = { SECOND, MINUTE, HOUR, DAY } as const;

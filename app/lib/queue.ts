@@ -12,6 +12,8 @@ export const mailMessageSchema = z.object({
   subject: z.string().min(1).max(300),
   text: z.string().min(1).max(20_000),
   links: z.array(z.url()).max(10),
+  /** Where a reply goes (a support message's sender), when not to our no-reply sender. */
+  replyTo: z.email().optional(),
 });
 
 // A text message: to an E.164 number (what normalisePhone makes of a profile's number), at most
