@@ -3,8 +3,10 @@ import { SUPPORT } from "../constants";
 import { z } from "../zod";
 import { SUPPORT_MESSAGES as M } from "./messages";
 
-// Control characters other than line breaks and tabs are never part of what a person typed.
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+// Control characters are never part of what a person typed; a message may hold line breaks and
+// tabs, a one-line field not even those (a line break in a subject could forge mail headers).
+const CONTROL = /\p{Cc}/u;
+const hasControl = (v: string, multiline: boolean) => CONTROL.test(multiline ? v.replace(/[\r\n\t]/g, "") : v);
 
 function required(message: string, max: number, multiline = false) {
   return z
@@ -12,7 +14,7 @@ function required(message: string, max: number, multiline = false) {
     .trim()
     .min(1, { error: message, abort: true })
     .max(max, { error: M.tooLong(max) })
-    .refine((v) => !CONTROL.test(v) && (multiline || !/[\r\n]/.test(v)), { error: message });
+    .refine((v) => !hasControl(v, multiline), { error: message });
 }
 
 export const supportMessageSchema = z.object({
