@@ -213,6 +213,12 @@ export const EARLY_ACCESS = {
   pageSize: 25,
 } as const;
 
+// Spec §9 timings of the site's dialogs.
+export const MODAL = {
+  exitMs: 300, // modals fade out, then unmount
+  copyFeedbackMs: 2 * SECOND, // the check icon after copying a sample key
+} as const;
+
 export const SUPPORT = {
   responseHours: 24, // "A response within 24 hours is promised."
   // Spec §9: the confirmation shows 3 s, then the form is cleared and shown again.
