@@ -1,6 +1,7 @@
 import type { Route } from "./+types/home";
 import { AppPreview } from "~/components/app-preview";
 import { type DownloadAccess, DownloadSection } from "~/components/download-section";
+import { FaqSection } from "~/components/faq-section";
 import { SiteFooter } from "~/components/site-footer";
 import { IconTile, LinkButton } from "~/components/ui";
 import { PricingSection } from "~/components/pricing-section";
@@ -117,6 +118,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <div className="border-t border-slate-100 bg-gradient-to-b from-white to-brand-50/40">
           <PricingSection state={pricing} />
         </div>
+
+        <FaqSection />
       </main>
       <SiteFooter />
     </>
