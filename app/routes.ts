@@ -17,6 +17,7 @@ export default [
       route("verify-phone", "routes/verify-phone.tsx"),
       route("early-access", "routes/early-access.tsx"),
       route("activate", "routes/activate.tsx"),
+      route("contact", "routes/contact.tsx"),
       route("profile/confirm-email", "routes/profile.confirm-email.tsx"),
       ...prefix("billing", [route("checkout", "routes/billing.checkout.tsx"), route("portal", "routes/billing.portal.tsx")]),
     ]),

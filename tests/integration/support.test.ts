@@ -9,7 +9,7 @@ import { schema } from "~/lib/db.server";
 import { closeSupportMessage, listSupportMessages, sendSupportMessage } from "~/lib/support/support.server";
 import { supportMessageSchema } from "~/lib/support/validation";
 import { SUPPORT_MESSAGES as M } from "~/lib/support/messages";
-import { db, insertUser, uniqueEmail, uniqueIp, waitForMail } from "./helpers";
+import { Browser, db, insertUser, uniqueEmail, uniqueIp, waitForMail } from "./helpers";
 
 const INBOX = `support-${Date.now().toString(36)}@example.com`;
 const deps = (ip: string | null = uniqueIp()) => ({ db, queue: env.EVENTS, origin: "http://localhost", ip, inbox: INBOX });
@@ -99,5 +99,47 @@ describe("closing a message", () => {
       .where(and(eq(schema.auditLog.action, "support.close"), eq(schema.auditLog.actorUserId, admin.id)));
     expect(audit).toHaveLength(1);
     expect(audit[0]!.details).toEqual({ messageId: result.id });
+  });
+});
+
+describe("POST /contact", () => {
+  const post = (browser: Browser, fields: Record<string, string>) =>
+    browser.post("/contact", { name: "Grace Hopper", email: uniqueEmail("page"), subject: "Billing question", message: "Hello", priority: "low", ...fields });
+
+  it("sends a valid message and shows the confirmation; without the honeypot field too", async () => {
+    const email = uniqueEmail("page");
+    const response = await post(new Browser(), { email });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(M.sent.replace("'", "&#x27;"));
+    expect(await db.query.supportMessages.findFirst({ where: eq(schema.supportMessages.email, email) })).toMatchObject({ priority: "low", status: "open" });
+  });
+
+  it("shows each missing field's message with 400 and stores nothing", async () => {
+    const email = uniqueEmail("missing");
+    const response = await post(new Browser(), { email, name: "", subject: "", message: " " });
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    for (const message of [M.nameRequired, M.subjectRequired, M.messageRequired]) expect(html).toContain(message);
+    expect(await db.query.supportMessages.findFirst({ where: eq(schema.supportMessages.email, email) })).toBeUndefined();
+  });
+
+  it("tells a bot it worked and stores nothing; refuses a cross-site post", async () => {
+    const bot = uniqueEmail("bot");
+    const fooled = await post(new Browser(), { email: bot, website: "http://spam.example" });
+    expect(fooled.status).toBe(200);
+    const crossSite = await new Browser().post("/contact", { name: "A", email: bot, subject: "S", message: "M" }, { Origin: "https://evil.example" });
+    expect(crossSite.status).toBeGreaterThanOrEqual(400);
+    expect(crossSite.status).toBeLessThan(500);
+    expect(await db.query.supportMessages.findFirst({ where: eq(schema.supportMessages.email, bot) })).toBeUndefined();
+  });
+
+  it("answers the cap with 429, its message and Retry-After", async () => {
+    const email = uniqueEmail("capped");
+    const answers = [];
+    for (let i = 0; i <= SUPPORT.perAddress.limit; i++) answers.push(await post(new Browser(), { email }));
+    const last = answers.at(-1)!;
+    expect(last.status).toBe(429);
+    expect(Number(last.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await last.text()).toContain(M.tooMany.replaceAll("'", "&#x27;"));
   });
 });
