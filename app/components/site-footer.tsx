@@ -1,11 +1,13 @@
 import { Link } from "react-router";
+import { useModalHref } from "./site/site-modals";
 import { Logo } from "./ui";
 
 export function SiteFooter() {
   const year = new Date().getFullYear();
+  const modalHref = useModalHref();
   return (
     <footer className="border-t border-slate-200 bg-slate-50">
-      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-4">
+      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-5">
         <div className="md:col-span-2">
           <Logo />
           <p className="mt-3 max-w-sm text-sm leading-6 text-slate-600">
@@ -33,6 +35,21 @@ export function SiteFooter() {
             <li>
               <Link className="hover:text-slate-900" to="/early-access">
                 Early Access
+              </Link>
+            </li>
+          </ul>
+        </div>
+        <div>
+          <h2 className="text-sm font-semibold text-slate-900">Support</h2>
+          <ul className="mt-3 space-y-2 text-sm text-slate-600">
+            <li>
+              <Link className="hover:text-slate-900" to={modalHref("contact")} preventScrollReset>
+                Contact Support
+              </Link>
+            </li>
+            <li>
+              <Link className="hover:text-slate-900" to="/#faq">
+                FAQ
               </Link>
             </li>
           </ul>

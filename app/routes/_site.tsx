@@ -2,13 +2,18 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/_site";
 import { SiteNav } from "~/components/site-nav";
+import { SiteModals } from "~/components/site/site-modals";
 import { displayName } from "~/lib/names";
 import { getAuth } from "~/server/auth";
+import { app } from "~/server/context";
 
-// Only what the navigation needs; no database read here.
+// Only what the navigation and the site's dialogs need; no database read here.
 export function loader({ context }: Route.LoaderArgs) {
   const { user } = getAuth(context);
-  return { user: user ? { email: user.email, name: displayName(user) } : null };
+  return {
+    user: user ? { email: user.email, name: displayName(user), fullName: [user.firstName, user.lastName].filter(Boolean).join(" ") } : null,
+    inbox: app(context).env.SUPPORT_INBOX,
+  };
 }
 
 export default function Site({ loaderData }: Route.ComponentProps) {
@@ -16,6 +21,7 @@ export default function Site({ loaderData }: Route.ComponentProps) {
     <>
       <SiteNav signedIn={loaderData.user !== null} />
       <Outlet />
+      <SiteModals inbox={loaderData.inbox} defaults={loaderData.user ? { name: loaderData.user.fullName, email: loaderData.user.email } : undefined} />
     </>
   );
 }

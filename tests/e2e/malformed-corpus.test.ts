@@ -175,6 +175,15 @@ const ROUTES: RouteSpec[] = [
     fields: { intent: "end", sessionId: "not-a-session" },
     crossSiteFields: { intent: "end-others" },
   },
+  // Contact Support (issue 12): every field invalid, so a variant that fixes one still sends nothing.
+  {
+    name: "/contact",
+    path: "/contact",
+    body: "form",
+    methods: PAGE,
+    fields: { name: "", email: "not-an-address", subject: "", message: "", priority: "urgent" },
+    crossSiteFields: { name: "Cross Site", email: "corpus-cross-site@example.com", subject: "Hi", message: "Hello", priority: "low" },
+  },
   // The early-access programme (issue 11): the waitlist, redeeming, and the admin area.
   {
     name: "/early-access",

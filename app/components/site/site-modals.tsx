@@ -1,0 +1,35 @@
+// The site's dialogs, opened by ?modal=… on any marketing page (links in the footer, the hero and
+// the FAQ), so each can be linked to and works without JavaScript. Closing drops the parameter.
+import { useLocation } from "react-router";
+import { UrlModal, withParam } from "../modal";
+import { ContactAside, ContactForm } from "./contact-form";
+
+export const SITE_MODALS = ["contact"] as const;
+export type SiteModal = (typeof SITE_MODALS)[number];
+
+/** The current page with a dialog opened (or closed, with null). */
+export function useModalHref() {
+  const { pathname, search } = useLocation();
+  return (modal: SiteModal | null) => withParam(pathname, search, "modal", modal);
+}
+
+export function SiteModals({ inbox, defaults }: { inbox: string; defaults?: { name?: string; email?: string } }) {
+  const { search } = useLocation();
+  const href = useModalHref();
+  const open = new URLSearchParams(search).get("modal");
+  if (open === "contact") {
+    return (
+      <UrlModal closeTo={href(null)} labelledBy="contact-title" wide>
+        <h2 id="contact-title" className="text-xl font-semibold text-slate-900">
+          Contact Support
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">Tell us what's going on and we'll get back to you by e-mail.</p>
+        <div className="mt-6 grid gap-8 md:grid-cols-[minmax(0,1fr)_13rem]">
+          <ContactForm defaults={defaults} />
+          <ContactAside inbox={inbox} />
+        </div>
+      </UrlModal>
+    );
+  }
+  return null;
+}
