@@ -35,6 +35,7 @@ export default [
       route("profile", "routes/dashboard/profile.tsx"),
       route("admin", "routes/dashboard/admin.tsx"),
       route("admin/early-access", "routes/dashboard/admin-early-access.tsx"),
+      route("admin/support", "routes/dashboard/admin-support.tsx"),
     ]),
     route("dashboard/usage.csv", "routes/dashboard/usage-csv.ts"),
     route("dashboard/admin/releases/:step", "routes/dashboard/admin-releases.ts"),
