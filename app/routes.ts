@@ -18,6 +18,7 @@ export default [
       route("early-access", "routes/early-access.tsx"),
       route("activate", "routes/activate.tsx"),
       route("contact", "routes/contact.tsx"),
+      route("api-setup", "routes/api-setup.tsx"),
       route("profile/confirm-email", "routes/profile.confirm-email.tsx"),
       ...prefix("billing", [route("checkout", "routes/billing.checkout.tsx"), route("portal", "routes/billing.portal.tsx")]),
     ]),

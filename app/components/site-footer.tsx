@@ -52,6 +52,11 @@ export function SiteFooter() {
                 FAQ
               </Link>
             </li>
+            <li>
+              <Link className="hover:text-slate-900" to={modalHref("api-guide")} preventScrollReset>
+                API Setup Guide
+              </Link>
+            </li>
           </ul>
         </div>
         <div>

@@ -1,10 +1,11 @@
 // The site's dialogs, opened by ?modal=… on any marketing page (links in the footer, the hero and
 // the FAQ), so each can be linked to and works without JavaScript. Closing drops the parameter.
 import { useLocation } from "react-router";
-import { UrlModal, withParam } from "../modal";
+import { UrlModal, withParam, withParams } from "../modal";
+import { ApiKeyGuide } from "./api-key-guide";
 import { ContactAside, ContactForm } from "./contact-form";
 
-export const SITE_MODALS = ["contact"] as const;
+export const SITE_MODALS = ["contact", "api-guide"] as const;
 export type SiteModal = (typeof SITE_MODALS)[number];
 
 /** The current page with a dialog opened (or closed, with null). */
@@ -14,7 +15,7 @@ export function useModalHref() {
 }
 
 export function SiteModals({ inbox, defaults }: { inbox: string; defaults?: { name?: string; email?: string } }) {
-  const { search } = useLocation();
+  const { pathname, search } = useLocation();
   const href = useModalHref();
   const open = new URLSearchParams(search).get("modal");
   if (open === "contact") {
@@ -27,6 +28,19 @@ export function SiteModals({ inbox, defaults }: { inbox: string; defaults?: { na
         <div className="mt-6 grid gap-8 md:grid-cols-[minmax(0,1fr)_13rem]">
           <ContactForm defaults={defaults} />
           <ContactAside inbox={inbox} />
+        </div>
+      </UrlModal>
+    );
+  }
+  if (open === "api-guide") {
+    return (
+      <UrlModal closeTo={withParams(pathname, search, { modal: null, provider: null, tab: null })} labelledBy="api-guide-title" wide>
+        <h2 id="api-guide-title" className="text-xl font-semibold text-slate-900">
+          API Key Setup Guide
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">Modelify uses your own keys. Choose a provider to see how to get one.</p>
+        <div className="mt-5">
+          <ApiKeyGuide />
         </div>
       </UrlModal>
     );
