@@ -19,6 +19,7 @@ export default [
       route("activate", "routes/activate.tsx"),
       route("contact", "routes/contact.tsx"),
       route("api-setup", "routes/api-setup.tsx"),
+      route("legal/:doc", "routes/legal.tsx"),
       route("profile/confirm-email", "routes/profile.confirm-email.tsx"),
       ...prefix("billing", [route("checkout", "routes/billing.checkout.tsx"), route("portal", "routes/billing.portal.tsx")]),
     ]),

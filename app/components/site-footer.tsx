@@ -53,6 +53,11 @@ export function SiteFooter() {
               </Link>
             </li>
             <li>
+              <Link className="hover:text-slate-900" to={modalHref("docs", { doc: "api" })} preventScrollReset>
+                Documentation
+              </Link>
+            </li>
+            <li>
               <Link className="hover:text-slate-900" to={modalHref("api-guide")} preventScrollReset>
                 API Setup Guide
               </Link>
@@ -86,7 +91,26 @@ export function SiteFooter() {
         </div>
       </div>
       <div className="border-t border-slate-200">
-        <p className="mx-auto max-w-6xl px-4 py-6 text-xs text-slate-500 sm:px-6">© {year} Modelify. All rights reserved.</p>
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-6 text-xs text-slate-500 sm:px-6">
+          <p>© {year} Modelify. All rights reserved.</p>
+          <ul className="flex flex-wrap gap-4">
+            <li>
+              <Link className="hover:text-slate-900" to={modalHref("docs", { doc: "privacy" })} preventScrollReset>
+                Privacy Policy
+              </Link>
+            </li>
+            <li>
+              <Link className="hover:text-slate-900" to={modalHref("docs", { doc: "terms" })} preventScrollReset>
+                Terms of Service
+              </Link>
+            </li>
+            <li>
+              <Link className="hover:text-slate-900" to={modalHref("docs", { doc: "security" })} preventScrollReset>
+                Security
+              </Link>
+            </li>
+          </ul>
+        </div>
       </div>
     </footer>
   );

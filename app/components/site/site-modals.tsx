@@ -1,17 +1,19 @@
 // The site's dialogs, opened by ?modal=… on any marketing page (links in the footer, the hero and
 // the FAQ), so each can be linked to and works without JavaScript. Closing drops the parameter.
 import { useLocation } from "react-router";
-import { UrlModal, withParam, withParams } from "../modal";
+import { UrlModal, withParams } from "../modal";
+import { LEGAL_DOCS, type LegalDocId } from "~/lib/site/legal";
 import { ApiKeyGuide } from "./api-key-guide";
+import { LegalDocument, LegalTabs } from "./legal-document";
 import { ContactAside, ContactForm } from "./contact-form";
 
-export const SITE_MODALS = ["contact", "api-guide"] as const;
+export const SITE_MODALS = ["contact", "api-guide", "docs"] as const;
 export type SiteModal = (typeof SITE_MODALS)[number];
 
 /** The current page with a dialog opened (or closed, with null). */
 export function useModalHref() {
   const { pathname, search } = useLocation();
-  return (modal: SiteModal | null) => withParam(pathname, search, "modal", modal);
+  return (modal: SiteModal | null, extra: Record<string, string | null> = {}) => withParams(pathname, search, { modal, ...extra });
 }
 
 export function SiteModals({ inbox, defaults }: { inbox: string; defaults?: { name?: string; email?: string } }) {
@@ -42,6 +44,26 @@ export function SiteModals({ inbox, defaults }: { inbox: string; defaults?: { na
         <div className="mt-5">
           <ApiKeyGuide />
         </div>
+      </UrlModal>
+    );
+  }
+  if (open === "docs") {
+    const asked = new URLSearchParams(search).get("doc");
+    const doc = LEGAL_DOCS.find((d): d is LegalDocId => d === asked) ?? "privacy";
+    return (
+      <UrlModal closeTo={withParams(pathname, search, { modal: null, doc: null })} labelledBy="docs-title" wide>
+        <h2 id="docs-title" className="sr-only">
+          Documentation and policies
+        </h2>
+        <LegalTabs current={doc} hrefFor={(d) => withParams(pathname, search, { doc: d })} />
+        <div className="mt-6">
+          <LegalDocument doc={doc} />
+        </div>
+        <p className="mt-6 text-xs text-slate-500">
+          <a href={`/legal/${doc}`} className="rounded font-medium text-brand-700 hover:text-brand-800">
+            Open as a page
+          </a>
+        </p>
       </UrlModal>
     );
   }
