@@ -18,7 +18,7 @@ export function SiteFooter() {
           <h2 className="text-sm font-semibold text-slate-900">Product</h2>
           <ul className="mt-3 space-y-2 text-sm text-slate-600">
             <li>
-              <Link className="hover:text-slate-900" to="/#features">
+              <Link className="hover:text-slate-900" to={modalHref("features")} preventScrollReset>
                 Features
               </Link>
             </li>

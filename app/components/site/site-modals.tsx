@@ -4,10 +4,11 @@ import { useLocation } from "react-router";
 import { UrlModal, withParams } from "../modal";
 import { LEGAL_DOCS, type LegalDocId } from "~/lib/site/legal";
 import { ApiKeyGuide } from "./api-key-guide";
+import { FeaturesDialogBody } from "./features-dialog";
 import { LegalDocument, LegalTabs } from "./legal-document";
 import { ContactAside, ContactForm } from "./contact-form";
 
-export const SITE_MODALS = ["contact", "api-guide", "docs"] as const;
+export const SITE_MODALS = ["contact", "api-guide", "docs", "features"] as const;
 export type SiteModal = (typeof SITE_MODALS)[number];
 
 /** The current page with a dialog opened (or closed, with null). */
@@ -43,6 +44,20 @@ export function SiteModals({ inbox, defaults }: { inbox: string; defaults?: { na
         <p className="mt-1 text-sm text-slate-600">Modelify uses your own keys. Choose a provider to see how to get one.</p>
         <div className="mt-5">
           <ApiKeyGuide />
+        </div>
+      </UrlModal>
+    );
+  }
+  if (open === "features") {
+    const closeTo = withParams(pathname, search, { modal: null, tab: null });
+    return (
+      <UrlModal closeTo={closeTo} labelledBy="features-title" wide>
+        <h2 id="features-title" className="text-xl font-semibold text-slate-900">
+          Modelify Features
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">Everything in the desktop app, area by area.</p>
+        <div className="mt-5">
+          <FeaturesDialogBody closeTo={closeTo} />
         </div>
       </UrlModal>
     );
