@@ -2,13 +2,14 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/_site";
 import { SiteNav } from "~/components/site-nav";
+import type { SiteLayoutData } from "~/components/site/site-data";
 import { SiteModals } from "~/components/site/site-modals";
 import { displayName } from "~/lib/names";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 
 // Only what the navigation and the site's dialogs need; no database read here.
-export function loader({ context }: Route.LoaderArgs) {
+export function loader({ context }: Route.LoaderArgs): SiteLayoutData {
   const { user } = getAuth(context);
   return {
     user: user ? { email: user.email, name: displayName(user), fullName: [user.firstName, user.lastName].filter(Boolean).join(" ") } : null,
