@@ -18,6 +18,16 @@ const firstPage = (context: Awaited<ReturnType<typeof launch>>) => context.newPa
 
 const pages: Array<[string, string, boolean]> = [
   ["home", "/", false],
+  // The site's dialogs and pages (issue 12).
+  ["faq", "/#faq", false],
+  ["modal-contact", "/?modal=contact", false],
+  ["modal-api-guide", "/?modal=api-guide", false],
+  ["modal-api-guide-steps", "/?modal=api-guide&provider=anthropic", false],
+  ["modal-docs", "/?modal=docs&doc=privacy", false],
+  ["modal-features", "/?modal=features&tab=models", false],
+  ["api-setup", "/api-setup?provider=openai", false],
+  ["legal-terms", "/legal/terms", false],
+  ["contact", "/contact", false],
   ["early-access", "/early-access", false],
   ["auth-signin", "/auth?mode=signin", false],
   ["auth-signup", "/auth?mode=signup", false],

@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import type { Route } from "./+types/home";
 import { AppPreview } from "~/components/app-preview";
 import { type DownloadAccess, DownloadSection } from "~/components/download-section";
@@ -89,6 +90,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               </LinkButton>
             </div>
             <p className="mt-4 text-sm text-slate-500">$4.99/month after a 7-day free trial. Cancel anytime.</p>
+            <p className="mt-2 text-sm text-slate-600">
+              <Link to="?modal=features" preventScrollReset className="rounded font-semibold text-brand-700 hover:text-brand-800">
+                Explore all features
+              </Link>
+              <span className="mx-2 text-slate-300" aria-hidden="true">
+                ·
+              </span>
+              <Link to="?modal=api-guide" preventScrollReset className="rounded font-semibold text-brand-700 hover:text-brand-800">
+                How to get an API key
+              </Link>
+            </p>
           </div>
           <div id="preview" className="mx-auto mt-16 max-w-6xl scroll-mt-24 px-4 pb-20 sm:px-6">
             <AppPreview />

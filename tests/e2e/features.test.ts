@@ -22,3 +22,14 @@ test("the footer opens the Features dialog; its tabs change the cards; Get Start
   await expect(dialog).toHaveCount(0);
   await expect(page).not.toHaveURL(/modal=/);
 });
+
+test("the hero opens the Features dialog and the API key guide", async ({ page }) => {
+  await page.goto("/");
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("link", { name: "Explore all features" }).click();
+  await expect(page.getByRole("dialog", { name: "Modelify Features" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await page.getByRole("link", { name: "How to get an API key" }).click();
+  await expect(page.getByRole("dialog", { name: "API Key Setup Guide" })).toBeVisible();
+});
