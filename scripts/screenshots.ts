@@ -79,7 +79,8 @@ try {
       }
       await page.goto(path);
       await page.waitForLoadState("networkidle");
-      await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
+      // A dialog is what the window shows; the page under it is in the page's own screenshot.
+      await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: !name.startsWith("modal-") });
     }
     await context.close();
   }
