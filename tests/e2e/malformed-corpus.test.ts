@@ -184,6 +184,17 @@ const ROUTES: RouteSpec[] = [
     fields: { name: "", email: "not-an-address", subject: "", message: "", priority: "urgent" },
     crossSiteFields: { name: "Cross Site", email: "corpus-cross-site@example.com", subject: "Hi", message: "Hello", priority: "low" },
   },
+  {
+    name: "/dashboard/admin/support",
+    path: "/dashboard/admin/support",
+    body: "form",
+    methods: PAGE,
+    signedIn: "cookie",
+    fields: { intent: "corpus-unknown", id: "not-a-message" },
+    crossSiteFields: { intent: "close", id: "not-a-message" },
+  },
+  { name: "/api-setup", path: "/api-setup?provider=openai", body: "none", methods: READ, fields: {} },
+  { name: "/legal/privacy", path: "/legal/privacy", body: "none", methods: READ, fields: {} },
   // The early-access programme (issue 11): the waitlist, redeeming, and the admin area.
   {
     name: "/early-access",
