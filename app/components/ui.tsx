@@ -34,6 +34,33 @@ export const Button = forwardRef<HTMLButtonElement, ComponentProps<"button"> & {
   return <button ref={ref} type={type} className={buttonClass(variant, size, className)} {...props} />;
 });
 
+/** A form's submit button: disabled with a spinner and the busy label while its form is pending. */
+export function SubmitButton({
+  pending,
+  idle,
+  busy,
+  size = "lg",
+  className = "w-full",
+}: {
+  pending: boolean;
+  idle: ReactNode;
+  busy: string;
+  size?: Size;
+  className?: string;
+}) {
+  return (
+    <Button type="submit" size={size} className={className} disabled={pending}>
+      {pending ? (
+        <>
+          <Spinner className="h-4 w-4" label={busy} /> {busy}
+        </>
+      ) : (
+        idle
+      )}
+    </Button>
+  );
+}
+
 export function LinkButton({ variant = "primary", size = "md", className, ...props }: LinkProps & { variant?: Variant; size?: Size }) {
   return <Link className={buttonClass(variant, size, className)} {...props} />;
 }

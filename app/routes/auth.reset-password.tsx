@@ -5,7 +5,7 @@ import type { Route } from "./+types/auth.reset-password";
 import { AuthShell } from "~/components/auth-shell";
 import { FormField } from "~/components/form-field";
 import { RedirectAfter } from "~/components/redirect-after";
-import { Alert, Button, Input, LinkButton, Spinner } from "~/components/ui";
+import { Alert, Input, LinkButton, SubmitButton } from "~/components/ui";
 import { resetPassword } from "~/lib/auth/accounts.server";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { peekOneTimeToken } from "~/lib/auth/one-time-tokens.server";
@@ -90,15 +90,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         <FormField label="Confirm Password" htmlFor={fields.confirmPassword.id} errorId={fields.confirmPassword.errorId} errors={fields.confirmPassword.errors}>
           <Input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
         </FormField>
-        <Button type="submit" className="w-full" size="lg" disabled={busy}>
-          {busy ? (
-            <>
-              <Spinner className="h-4 w-4" label="Updating Password..." /> Updating Password...
-            </>
-          ) : (
-            "Update Password"
-          )}
-        </Button>
+        <SubmitButton pending={busy} idle="Update Password" busy="Updating Password..." />
       </Form>
     </AuthShell>
   );

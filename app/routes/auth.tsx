@@ -7,7 +7,7 @@ import type { Route } from "./+types/auth";
 import { AuthShell } from "~/components/auth-shell";
 import { FormField } from "~/components/form-field";
 import { RedirectAfter } from "~/components/redirect-after";
-import { Alert, Button, CheckIcon, cx, Input, inputClass, LinkButton, Spinner } from "~/components/ui";
+import { Alert, Button, CheckIcon, cx, Input, inputClass, LinkButton, SubmitButton } from "~/components/ui";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { passwordStrength, strengthColour, strengthLabel } from "~/lib/auth/password-strength";
 import { forgotPasswordSchema, SECURITY_QUESTIONS, signInSchema, signUpSchema } from "~/lib/auth/validation";
@@ -172,20 +172,10 @@ function useAuthForm<Schema extends z.ZodType<Record<string, unknown>, Record<st
   });
 }
 
-function SubmitButton({ idle, busy }: { idle: string; busy: string }) {
+function AuthSubmit({ idle, busy }: { idle: string; busy: string }) {
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
-  return (
-    <Button type="submit" className="w-full" size="lg" disabled={pending}>
-      {pending ? (
-        <>
-          <Spinner className="h-4 w-4" label={busy} /> {busy}
-        </>
-      ) : (
-        idle
-      )}
-    </Button>
-  );
+  return <SubmitButton pending={pending} idle={idle} busy={busy} />;
 }
 
 function SignInForm({ query }: { query: string }) {
@@ -205,7 +195,7 @@ function SignInForm({ query }: { query: string }) {
           Forgot password?
         </Link>
       </div>
-      <SubmitButton idle="Sign In" busy="Signing In..." />
+      <AuthSubmit idle="Sign In" busy="Signing In..." />
     </Form>
   );
 }
@@ -222,7 +212,7 @@ function ForgotPasswordForm() {
       <FormField label="Email" htmlFor={fields.email.id} errorId={fields.email.errorId} errors={fields.email.errors}>
         <Input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" placeholder="you@example.com" />
       </FormField>
-      <SubmitButton idle="Send Reset Link" busy="Sending..." />
+      <AuthSubmit idle="Send Reset Link" busy="Sending..." />
     </Form>
   );
 }
@@ -318,7 +308,7 @@ function SignUpForm() {
       <FormField label="Confirm password" htmlFor={fields.confirmPassword.id} errorId={fields.confirmPassword.errorId} errors={fields.confirmPassword.errors}>
         <Input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
       </FormField>
-      <SubmitButton idle="Create Account" busy="Creating Account..." />
+      <AuthSubmit idle="Create Account" busy="Creating Account..." />
     </Form>
   );
 }

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import type { Route } from "./+types/early-access";
 import { FormField } from "~/components/form-field";
 import { SiteFooter } from "~/components/site-footer";
-import { Alert, Button, Card, CheckIcon, Input, Spinner } from "~/components/ui";
+import { Alert, Card, CheckIcon, Input, SubmitButton } from "~/components/ui";
 import { EARLY_ACCESS } from "~/lib/constants";
 import { WAITLIST_MESSAGES as M } from "~/lib/early-access/messages";
 import { waitlistSchema } from "~/lib/early-access/waitlist";
@@ -183,15 +183,7 @@ function WaitlistForm({ refCode }: { refCode: string }) {
         <label htmlFor="waitlist-website">Website</label>
         <input id="waitlist-website" name={HONEYPOT} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
-      <Button type="submit" size="lg" className="w-full" disabled={pending}>
-        {pending ? (
-          <>
-            <Spinner className="h-4 w-4" label="Joining..." /> Joining...
-          </>
-        ) : (
-          "Join the Waitlist"
-        )}
-      </Button>
+      <SubmitButton pending={pending} idle="Join the Waitlist" busy="Joining..." />
       <p className="text-center text-xs text-slate-500">Joining twice with one address changes nothing. No spam, ever.</p>
     </Form>
   );

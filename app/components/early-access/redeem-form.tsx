@@ -4,7 +4,7 @@
 // as a plain form whose answer /activate renders.
 import { Form, Link, useFetcher, useNavigation } from "react-router";
 import { formatDate } from "~/lib/format";
-import { Alert, Button, inputClass, cx, Label, Spinner } from "../ui";
+import { Alert, inputClass, cx, Label, SubmitButton } from "../ui";
 
 export type RedeemActionData = { ok: true; message: string; expiresAt: number } | { ok: false; message: string };
 
@@ -66,15 +66,7 @@ export function RedeemKeyForm({
           </p>
         )}
       </div>
-      <Button type="submit" className={compact ? undefined : "w-full"} size={compact ? "sm" : "lg"} disabled={pending}>
-        {pending ? (
-          <>
-            <Spinner className="h-4 w-4" label="Activating..." /> Activating...
-          </>
-        ) : (
-          "Activate Early Access"
-        )}
-      </Button>
+      <SubmitButton pending={pending} idle="Activate Early Access" busy="Activating..." size={compact ? "sm" : "lg"} className={compact ? "" : "w-full"} />
     </PostForm>
   );
 }

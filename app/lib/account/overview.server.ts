@@ -5,7 +5,8 @@ import { subscriptionView, type SubscriptionView } from "../billing/subscription
 import { schema, type Db } from "../db.server";
 import { formatDate } from "../format";
 import { displayName } from "../names";
-import { hasEarlyAccess } from "../early-access/keys.server";
+import { activationOf } from "../early-access/activation.server";
+import { earlyAccessColumns } from "../early-access/keys.server";
 import { getSubscription } from "../subscriptions.server";
 
 export type AccountOverview = {
@@ -27,21 +28,20 @@ export async function accountOverview(db: Db, user: SessionUser, now = Date.now(
         stripeCustomerId: true,
         username: true,
         phoneVerified: true,
-        earlyAccessStatus: true,
-        earlyAccessExpiresAt: true,
+        ...earlyAccessColumns,
       },
     }),
     getSubscription(db, user.id),
   ]);
   const view = subscriptionView(subscription, { storedLast4: profile?.paymentMethodLast4 ?? null, hasCustomer: Boolean(profile?.stripeCustomerId) }, now);
-  const early = hasEarlyAccess(profile, now);
+  const activation = activationOf(subscription, profile, now);
   return {
     greetingName: displayName(user),
     subscription: view,
-    activated: view.active || early,
-    earlyAccess: { active: early, expiresAt: early ? (profile?.earlyAccessExpiresAt ?? null) : null },
+    activated: activation.activated,
+    earlyAccess: { active: activation.earlyAccess, expiresAt: activation.earlyAccessExpiresAt },
     insights: {
-      plan: view.active ? "Active" : early ? "Early Access" : "Free Plan",
+      plan: view.active ? "Active" : activation.earlyAccess ? "Early Access" : "Free Plan",
       lastLogin: user.lastLoginAt ? formatDate(user.lastLoginAt) : "Today",
       accountCreated: user.createdAt ? formatDate(user.createdAt) : "Recently",
       // Complete once the profile page has nothing left to ask: names, a username, a verified phone.

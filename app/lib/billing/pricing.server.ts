@@ -1,7 +1,7 @@
 import type { StripeConfig } from "../config";
 import type { Db } from "../db.server";
-import { countsAsActive } from "../subscription-rules";
-import { hasEarlyAccess } from "../early-access/keys.server";
+import { activationOf } from "../early-access/activation.server";
+import { earlyAccessColumns } from "../early-access/keys.server";
 import { schema } from "../db.server";
 import { getSubscription } from "../subscriptions.server";
 import { eq } from "drizzle-orm";
@@ -22,11 +22,8 @@ export async function pricingState(db: Db, env: StripeConfig, userId: string | n
   if (!userId) return { signedIn: false, paymentConfigured, subscribed: false, activated: false, trialAvailable: true };
   const [subscription, profile] = await Promise.all([
     getSubscription(db, userId),
-    db.query.userProfiles.findFirst({
-      where: eq(schema.userProfiles.userId, userId),
-      columns: { earlyAccessStatus: true, earlyAccessExpiresAt: true },
-    }),
+    db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: earlyAccessColumns }),
   ]);
-  const subscribed = countsAsActive(subscription);
-  return { signedIn: true, paymentConfigured, subscribed, activated: subscribed || hasEarlyAccess(profile), trialAvailable: !subscription?.trialStart };
+  const activation = activationOf(subscription, profile);
+  return { signedIn: true, paymentConfigured, subscribed: activation.subscription, activated: activation.activated, trialAvailable: !subscription?.trialStart };
 }

@@ -43,13 +43,10 @@ export async function verifyDownloadToken(secret: string, token: string, now = D
   const match = /^([A-Za-z0-9_-]{10,400})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!match) return { ok: false, reason: "invalid" };
   const [, payload, signature] = match as unknown as [string, string, string];
-  let given: Uint8Array;
-  try {
-    given = fromBase64Url(signature);
-  } catch {
-    return { ok: false, reason: "invalid" };
-  }
-  if (!timingSafeEqual(given, await mac(secret, payload))) return { ok: false, reason: "invalid" };
+  // Compared as text, not as decoded bytes: the last of 43 characters carries two unused bits, so
+  // four spellings decode to one MAC and a decoded comparison would accept altered links.
+  const expected = toBase64Url(await mac(secret, payload));
+  if (!timingSafeEqual(encoder.encode(signature), encoder.encode(expected))) return { ok: false, reason: "invalid" };
   const parts = new TextDecoder().decode(fromBase64Url(payload)).split(".");
   const [releaseId, userId, expiry] = parts;
   if (parts.length !== 3 || !releaseId || !userId || !/^\d{1,12}$/.test(expiry ?? "")) return { ok: false, reason: "invalid" };

@@ -4,21 +4,24 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { countsAsActive } from "../subscription-rules";
-import { hasEarlyAccess } from "./keys.server";
+import { getSubscription } from "../subscriptions.server";
+import { earlyAccessColumns, hasEarlyAccess } from "./keys.server";
 
 export type Activation = { activated: boolean; subscription: boolean; earlyAccess: boolean; earlyAccessExpiresAt: number | null };
 
-export async function accountActivation(db: Db, userId: string, now = Date.now()): Promise<Activation> {
-  const [subscription, profile] = await Promise.all([
-    db.query.subscriptions.findFirst({ where: eq(schema.subscriptions.userId, userId) }),
-    db.query.userProfiles.findFirst({
-      where: eq(schema.userProfiles.userId, userId),
-      columns: { earlyAccessStatus: true, earlyAccessExpiresAt: true },
-    }),
-  ]);
+/** The rule itself, for callers that already hold the subscription and the profile's early-access columns. */
+export function activationOf(subscription: Parameters<typeof countsAsActive>[0], profile: Parameters<typeof hasEarlyAccess>[0], now = Date.now()): Activation {
   const paid = countsAsActive(subscription, now);
   const early = hasEarlyAccess(profile, now);
   return { activated: paid || early, subscription: paid, earlyAccess: early, earlyAccessExpiresAt: early ? (profile?.earlyAccessExpiresAt ?? null) : null };
+}
+
+export async function accountActivation(db: Db, userId: string, now = Date.now()): Promise<Activation> {
+  const [subscription, profile] = await Promise.all([
+    getSubscription(db, userId),
+    db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: earlyAccessColumns }),
+  ]);
+  return activationOf(subscription, profile, now);
 }
 
 export async function isAccountActivated(db: Db, userId: string, now = Date.now()): Promise<boolean> {

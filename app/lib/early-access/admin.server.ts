@@ -8,8 +8,8 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { enqueueMail } from "../mail/mail.server";
 import { enqueueAll, type MailMessage } from "../queue";
-import { activationKeyHash, formatActivationKey, generateActivationKey } from "./keys";
-import { type CreatedKey, createActivationKeys, revokeActivationKey } from "./keys.server";
+import { formatActivationKey, type KeyState, keyState } from "./keys";
+import { activationKeyRows, type CreatedKey, createActivationKeys, keyInserts, revokeActivationKey } from "./keys.server";
 import { earlyAccessKeyMail } from "./mail";
 
 const w = schema.waitlist;
@@ -86,8 +86,7 @@ export async function listWaitlist(db: Db, input: { view: WaitlistView; q: strin
   return { rows, total: paging.total, page: paging.page, pageCount: paging.pageCount };
 }
 
-export const KEY_STATES = ["unused", "used", "expired", "revoked"] as const;
-export type KeyState = (typeof KEY_STATES)[number];
+export { KEY_STATES, type KeyState } from "./keys";
 export type KeyRow = {
   id: string;
   last4: string;
@@ -111,12 +110,6 @@ function stateWhere(state: KeyState, now: number): SQL | undefined {
     case "unused":
       return and(eq(k.isUsed, false), isNull(k.revokedAt), gt(k.expiresAt, now));
   }
-}
-
-function stateOf(row: { isUsed: boolean; revokedAt: number | null; expiresAt: number }, now: number): KeyState {
-  if (row.revokedAt !== null) return "revoked";
-  if (row.isUsed) return "used";
-  return row.expiresAt <= now ? "expired" : "unused";
 }
 
 /** A search for a key's last four characters, as shown masked ("••••-5678" or "5678"), or null. */
@@ -159,7 +152,7 @@ export async function listKeys(db: Db, input: { state: KeyState | "all"; q: stri
     .limit(EARLY_ACCESS.pageSize)
     .offset(paging.offset);
   return {
-    rows: rows.map(({ isUsed, ...row }) => ({ ...row, state: stateOf({ isUsed, revokedAt: row.revokedAt, expiresAt: row.expiresAt }, now) })),
+    rows: rows.map(({ isUsed, ...row }) => ({ ...row, state: keyState({ isUsed, revokedAt: row.revokedAt, expiresAt: row.expiresAt }, now) })),
     total: paging.total,
     page: paging.page,
     pageCount: paging.pageCount,
@@ -269,8 +262,6 @@ export async function grantEarlyAccess(deps: AdminDeps, input: { adminId: string
   return { ok: true, message: `Early access granted: the key was e-mailed to ${entry.email}.` };
 }
 
-/** Up to 8 key rows per INSERT: 12 columns each stays under D1's 100 bound parameters. */
-const ROWS_PER_INSERT = 8;
 /** Ids per `IN (…)`, under D1's 100 bound parameters. */
 const IDS_PER_STATEMENT = 90;
 
@@ -291,28 +282,15 @@ export async function grantTopEntries(deps: AdminDeps, input: { adminId: string;
     .returning({ id: w.id, email: w.email, firstName: w.firstName });
   if (entries.length === 0) return { ok: false, status: 409, message: "Nobody is waiting for early access." };
 
-  const expiresAt = now + EARLY_ACCESS.keyValidityMs;
-  const keys: Array<{ entry: (typeof entries)[number]; id: string; key: string }> = [];
-  const rows: Array<typeof k.$inferInsert> = [];
-  for (const entry of entries) {
-    const key = generateActivationKey();
-    const id = crypto.randomUUID();
-    keys.push({ entry, id, key });
-    rows.push({
-      id,
-      codeHash: await activationKeyHash(key),
-      codeLast4: key.slice(-4),
-      waitlistId: entry.id,
-      createdBy: input.adminId,
-      sentTo: entry.email,
-      expiresAt,
-      createdAt: now,
-    });
-  }
+  const { created, rows } = await activationKeyRows(
+    entries.map((e) => ({ waitlistId: e.id, sentTo: e.email })),
+    { createdBy: input.adminId },
+    now,
+  );
   const statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [
     auditInsert(db, input.adminId, "early_access.grant_bulk", { requested: input.count, granted: entries.length, waitlistIds: entries.map((e) => e.id) }, now),
+    ...keyInserts(db, rows),
   ];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) statements.push(db.insert(k).values(rows.slice(i, i + ROWS_PER_INSERT)));
   try {
     await db.batch(statements);
   } catch (error) {
@@ -324,10 +302,10 @@ export async function grantTopEntries(deps: AdminDeps, input: { adminId: string;
     );
     throw error;
   }
-  const mails: MailMessage[] = keys.map(({ entry, key }) => ({
+  const mails: MailMessage[] = entries.map((entry, i) => ({
     type: "mail.send",
     id: crypto.randomUUID(),
-    ...earlyAccessKeyMail(entry.email, entry.firstName, formatActivationKey(key), activationLink(deps.origin, key)),
+    ...earlyAccessKeyMail(entry.email, entry.firstName, formatActivationKey(created[i]!.key), activationLink(deps.origin, created[i]!.key)),
   }));
   await enqueueAll(deps.queue, mails);
   const n = entries.length;

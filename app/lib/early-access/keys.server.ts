@@ -2,29 +2,33 @@
 // UPDATE in a batch with the profile change, so two users racing for one key get one winner and
 // a key is never marked used without the account getting its access (or the other way round).
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { EARLY_ACCESS } from "../constants";
+import { EARLY_ACCESS, MS } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { activationKeyHash, generateActivationKey } from "./keys";
+import { activationKeyHash, generateActivationKey, keyState } from "./keys";
 
 const keys = schema.activationKeys;
 const profiles = schema.userProfiles;
 
 export type CreatedKey = { id: string; key: string; expiresAt: number };
+type KeyRowInsert = typeof keys.$inferInsert;
+
+/** The profile columns early access is read from. */
+export const earlyAccessColumns = { earlyAccessStatus: true, earlyAccessExpiresAt: true } as const;
 
 /**
- * Creates `count` keys (one statement per 10 rows: D1 allows 100 bound parameters). The keys
- * themselves are returned once, here, and never stored.
+ * New keys, one per target (a waitlist entry it is mailed to, or nobody): the keys themselves,
+ * returned once and never stored, and the rows (hash and last four) to insert.
  */
-export async function createActivationKeys(
-  db: Db,
-  input: { count: number; createdBy: string | null; waitlistId?: string | null; sentTo?: string | null; validityDays?: number },
-  now = Date.now(),
-): Promise<CreatedKey[]> {
-  const expiresAt = now + (input.validityDays ?? EARLY_ACCESS.keyValidityDays) * 24 * 60 * 60 * 1000;
+export async function activationKeyRows(
+  targets: Array<{ waitlistId?: string | null; sentTo?: string | null }>,
+  input: { createdBy: string | null; validityDays?: number },
+  now: number,
+): Promise<{ created: CreatedKey[]; rows: KeyRowInsert[] }> {
+  const expiresAt = now + (input.validityDays ?? EARLY_ACCESS.keyValidityDays) * MS.DAY;
   const created: CreatedKey[] = [];
-  const rows: Array<typeof keys.$inferInsert> = [];
-  for (let i = 0; i < input.count; i++) {
+  const rows: KeyRowInsert[] = [];
+  for (const target of targets) {
     const key = generateActivationKey();
     const id = crypto.randomUUID();
     created.push({ id, key, expiresAt });
@@ -32,16 +36,40 @@ export async function createActivationKeys(
       id,
       codeHash: await activationKeyHash(key),
       codeLast4: key.slice(-4),
-      waitlistId: input.waitlistId ?? null,
+      waitlistId: target.waitlistId ?? null,
       createdBy: input.createdBy,
-      sentTo: input.sentTo ?? null,
+      sentTo: target.sentTo ?? null,
       expiresAt,
       createdAt: now,
     });
   }
+  return { created, rows };
+}
+
+/** Up to 8 key rows per INSERT: 12 columns each stays under D1's 100 bound parameters. */
+const ROWS_PER_INSERT = 8;
+
+/** The INSERT statements for key rows, to run in a batch. */
+export function keyInserts(db: Db, rows: KeyRowInsert[]) {
   const statements = [];
-  for (let i = 0; i < rows.length; i += 8) statements.push(db.insert(keys).values(rows.slice(i, i + 8)));
-  if (statements.length) await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) statements.push(db.insert(keys).values(rows.slice(i, i + ROWS_PER_INSERT)));
+  return statements;
+}
+
+/** Creates `count` keys for one target (or none) and returns them: the only time they are seen. */
+export async function createActivationKeys(
+  db: Db,
+  input: { count: number; createdBy: string | null; waitlistId?: string | null; sentTo?: string | null; validityDays?: number },
+  now = Date.now(),
+): Promise<CreatedKey[]> {
+  const target = { waitlistId: input.waitlistId, sentTo: input.sentTo };
+  const { created, rows } = await activationKeyRows(
+    Array.from({ length: input.count }, () => target),
+    input,
+    now,
+  );
+  const [first, ...rest] = keyInserts(db, rows);
+  if (first) await db.batch([first, ...rest]);
   return created;
 }
 
@@ -56,13 +84,12 @@ export type RedeemResult = { ok: true; expiresAt: number } | { ok: false; reason
 export async function redeemActivationKey(db: Db, userId: string, key: string, now = Date.now()): Promise<RedeemResult> {
   const [row, profile] = await Promise.all([
     db.query.activationKeys.findFirst({ where: eq(keys.codeHash, await activationKeyHash(key)) }),
-    db.query.userProfiles.findFirst({ where: eq(profiles.userId, userId), columns: { earlyAccessStatus: true, earlyAccessExpiresAt: true } }),
+    db.query.userProfiles.findFirst({ where: eq(profiles.userId, userId), columns: earlyAccessColumns }),
   ]);
   if (hasEarlyAccess(profile, now)) return { ok: false, reason: "alreadyActive" };
   if (!row) return { ok: false, reason: "unknown" };
-  if (row.revokedAt !== null) return { ok: false, reason: "revoked" };
-  if (row.isUsed) return { ok: false, reason: "used" };
-  if (row.expiresAt <= now) return { ok: false, reason: "expired" };
+  const state = keyState(row, now);
+  if (state !== "unused") return { ok: false, reason: state };
 
   const accessUntil = now + EARLY_ACCESS.accessMs;
   const withoutEarlyAccess = sql`EXISTS (SELECT 1 FROM ${profiles} WHERE ${profiles.userId} = ${userId} AND NOT (${profiles.earlyAccessStatus} IS 'active' AND (${profiles.earlyAccessExpiresAt} IS NULL OR ${profiles.earlyAccessExpiresAt} > ${now})))`;
@@ -84,12 +111,11 @@ export async function redeemActivationKey(db: Db, userId: string, key: string, n
       ),
   ]);
   if (claimed.length === 0) {
+    // Lost the claim: to another redemption, a revocation, the clock, or this account's other key.
     const fresh = await db.query.activationKeys.findFirst({ where: eq(keys.id, row.id) });
     if (!fresh) return { ok: false, reason: "unknown" };
-    if (fresh.revokedAt !== null) return { ok: false, reason: "revoked" };
-    if (fresh.isUsed) return { ok: false, reason: "used" };
-    if (fresh.expiresAt <= now) return { ok: false, reason: "expired" };
-    return { ok: false, reason: "alreadyActive" };
+    const state = keyState(fresh, now);
+    return { ok: false, reason: state === "unused" ? "alreadyActive" : state };
   }
   return { ok: true, expiresAt: accessUntil };
 }

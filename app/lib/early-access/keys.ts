@@ -39,3 +39,13 @@ export function activationKeyHash(key: string): Promise<string> {
 export function maskedActivationKey(last4: string): string {
   return `••••-••••-••••-${last4}`;
 }
+
+export const KEY_STATES = ["unused", "used", "expired", "revoked"] as const;
+export type KeyState = (typeof KEY_STATES)[number];
+
+/** A stored key's state: withdrawn first, then spent, then past its expiry. */
+export function keyState(row: { isUsed: boolean; revokedAt: number | null; expiresAt: number }, now: number): KeyState {
+  if (row.revokedAt !== null) return "revoked";
+  if (row.isUsed) return "used";
+  return row.expiresAt <= now ? "expired" : "unused";
+}

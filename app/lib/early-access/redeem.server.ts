@@ -2,7 +2,7 @@
 // sees. Each attempt is reserved per user and per client address before the key is looked at, so
 // a burst of guesses gets no more checks than the limits allow; a success gives its reservations back.
 import { ipSubject } from "../auth/lockout";
-import { EARLY_ACCESS } from "../constants";
+import { EARLY_ACCESS, MS } from "../constants";
 import type { Db } from "../db.server";
 import { releaseAttempt, reserveAttempt } from "../limits/counters.server";
 import { redeemActivationKey, type RedeemFailure } from "./keys.server";
@@ -19,7 +19,7 @@ const FAILURE: Record<RedeemFailure, { status: 404 | 409 | 410; message: string 
   alreadyActive: { status: 409, message: M.alreadyActive },
 };
 
-export function redeemLimitKeys(userId: string, ip: string | null) {
+function redeemLimitKeys(userId: string, ip: string | null) {
   return { user: `redeem:user:${userId}`, ip: ip ? `redeem:ip:${ipSubject(ip)}` : null };
 }
 
@@ -31,22 +31,20 @@ export async function redeemKeyForUser(deps: { db: Db; ip: string | null }, user
     reserveAttempt(db, limitKeys.user, rules.perUser, now),
     limitKeys.ip ? reserveAttempt(db, limitKeys.ip, rules.perIp, now) : null,
   ]);
-  const refused = [byUser, byIp].filter((r) => r && !r.allowed);
-  if (refused.length > 0) {
-    // An attempt refused by one limit was never checked: the other limit gets its reservation
-    // back, so one account cannot lock out its office's address, nor a busy address an account.
-    await Promise.all([
+  // Gives back the reservations that were taken: on a refusal by the other limit (that attempt
+  // was never checked, so one account cannot lock out its office's address, nor a busy address an
+  // account), and whenever the attempt turns out not to be a guess.
+  const giveBack = () =>
+    Promise.all([
       byUser.allowed ? releaseAttempt(db, limitKeys.user, rules.perUser.maxFailures) : null,
       byIp?.allowed && limitKeys.ip ? releaseAttempt(db, limitKeys.ip, rules.perIp.maxFailures) : null,
     ]);
+  const refused = [byUser, byIp].filter((r) => r && !r.allowed);
+  if (refused.length > 0) {
+    await giveBack();
     const until = Math.max(...refused.map((r) => r!.expiresAt));
-    return { ok: false, status: 429, message: M.tooManyAttempts(Math.max(1, Math.ceil((until - now) / 60_000))) };
+    return { ok: false, status: 429, message: M.tooManyAttempts(Math.max(1, Math.ceil((until - now) / MS.MINUTE))) };
   }
-  const giveBack = () =>
-    Promise.all([
-      releaseAttempt(db, limitKeys.user, rules.perUser.maxFailures),
-      limitKeys.ip ? releaseAttempt(db, limitKeys.ip, rules.perIp.maxFailures) : null,
-    ]);
 
   const key = normaliseActivationKey(input);
   if (!key) {
