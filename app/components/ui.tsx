@@ -1,6 +1,7 @@
 // Shared building blocks. One place for spacing, type scale and colour so pages stay consistent.
 import { forwardRef, useEffect, useState, type ComponentProps, type ReactNode } from "react";
 import { Link, type LinkProps } from "react-router";
+import { HONEYPOT_FIELD } from "~/lib/honeypot";
 
 export function cx(...classes: Array<string | false | null | undefined>) {
   return classes.filter(Boolean).join(" ");
@@ -33,6 +34,16 @@ export const Button = forwardRef<HTMLButtonElement, ComponentProps<"button"> & {
 ) {
   return <button ref={ref} type={type} className={buttonClass(variant, size, className)} {...props} />;
 });
+
+/** The honeypot field (lib/honeypot.ts): off-screen, out of the tab order and hidden from assistive technology. */
+export function Honeypot({ id }: { id: string }) {
+  return (
+    <div className="absolute -left-[9999px] h-px w-px overflow-hidden" aria-hidden="true">
+      <label htmlFor={id}>Website</label>
+      <input id={id} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+    </div>
+  );
+}
 
 /** A form's submit button: disabled with a spinner and the busy label while its form is pending. */
 export function SubmitButton({

@@ -4,6 +4,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/contact";
 import { AuthShell } from "~/components/auth-shell";
 import { ContactAside, type ContactActionData, ContactForm } from "~/components/site/contact-form";
+import { filledHoneypot } from "~/lib/honeypot";
 import { SUPPORT_MESSAGES as M } from "~/lib/support/messages";
 import { sendSupportMessage } from "~/lib/support/support.server";
 import { supportMessageSchema } from "~/lib/support/validation";
@@ -29,9 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(read.formData, { schema: supportMessageSchema });
   if (submission.status !== "success") return reply({ result: submission.reply() }, { status: 400 });
   const done = () => reply({ result: submission.reply({ resetForm: true }), sent: { message: M.sent } });
-  // The honeypot: people never see or fill it; a bot that does is told it worked.
-  const honeypot = read.formData.get("website");
-  if (honeypot !== null && honeypot !== "") return done();
+  if (filledHoneypot(read.formData)) return done();
   const { db, queue, origin, ip, env } = app(context);
   try {
     const result = await sendSupportMessage({ db, queue, origin, ip, inbox: env.SUPPORT_INBOX }, submission.value, getAuth(context).user?.id ?? null);

@@ -10,7 +10,7 @@ import type { z } from "zod";
 import { SUPPORT } from "~/lib/constants";
 import { supportMessageSchema } from "~/lib/support/validation";
 import { FormField } from "../form-field";
-import { Alert, Button, CheckIcon, cx, Input, inputClass, Spinner } from "../ui";
+import { Alert, CheckIcon, cx, Honeypot, Input, inputClass, SubmitButton } from "../ui";
 
 export type ContactActionData = { result: SubmissionResult<string[]>; sent?: { message: string } };
 
@@ -89,19 +89,8 @@ export function ContactForm({
       <FormField label={<>Message {star}</>} htmlFor={fields.message.id} errorId={fields.message.errorId} errors={fields.message.errors}>
         <textarea {...getTextareaProps(fields.message)} rows={5} className={cx(inputClass, "resize-y")} />
       </FormField>
-      <div className="absolute -left-[9999px] h-px w-px overflow-hidden" aria-hidden="true">
-        <label htmlFor="contact-website">Website</label>
-        <input id="contact-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-      </div>
-      <Button type="submit" size="lg" className="w-full" disabled={pending}>
-        {pending ? (
-          <>
-            <Spinner className="h-4 w-4" label="Sending..." /> Sending...
-          </>
-        ) : (
-          "Send Message"
-        )}
-      </Button>
+      <Honeypot id="contact-website" />
+      <SubmitButton pending={pending} idle="Send Message" busy="Sending..." />
     </PostForm>
   );
 }
