@@ -24,6 +24,8 @@ export default [
       ...prefix("billing", [route("checkout", "routes/billing.checkout.tsx"), route("portal", "routes/billing.portal.tsx")]),
     ]),
     route("auth/sign-out", "routes/auth.sign-out.tsx"),
+    // First-party marketing events from the browser (page views; answers 204).
+    route("events", "routes/events.ts"),
     ...prefix("downloads", [route("prepare", "routes/downloads.prepare.ts"), route("file/:token", "routes/downloads.file.ts")]),
 
     // The signed-in dashboard: one layout (sidebar, sign-out), one route per tab.
@@ -38,6 +40,7 @@ export default [
       route("admin", "routes/dashboard/admin.tsx"),
       route("admin/early-access", "routes/dashboard/admin-early-access.tsx"),
       route("admin/support", "routes/dashboard/admin-support.tsx"),
+      route("admin/funnel", "routes/dashboard/admin-funnel.tsx"),
     ]),
     route("dashboard/usage.csv", "routes/dashboard/usage-csv.ts"),
     route("dashboard/admin/releases/:step", "routes/dashboard/admin-releases.ts"),

@@ -442,6 +442,23 @@ export const supportMessages = sqliteTable(
   (t) => [index("support_messages_status_idx").on(t.status, t.createdAt)],
 );
 
+// First-party marketing events (docs/decisions/0013-site-dialogs-support-and-funnel.md): what
+// happened and when, the signed-in user's id when there is one, the page for browser events. No
+// address, name, IP or cookie. Milestones that happen once per account (sign-up, confirmation,
+// trial, paid) carry a dedupe key, so a retried message or webhook never counts twice.
+export const marketingEvents = sqliteTable(
+  "marketing_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    occurredAt: integer("occurred_at").notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    path: text("path"),
+    dedupeKey: text("dedupe_key").unique(),
+  },
+  (t) => [index("marketing_events_name_time_idx").on(t.name, t.occurredAt)],
+);
+
 // Atomic attempt counters (sign-in and sign-up lockouts, per-IP guards, mail caps): one row per
 // key, updated by a single INSERT … ON CONFLICT DO UPDATE … RETURNING, so parallel requests never
 // lose a count (docs/decisions/0003-lockouts.md). Expired rows are swept hourly.

@@ -233,4 +233,15 @@ export const SUPPORT = {
   perAddress: { limit: 3, windowMs: 1 * HOUR },
 } as const;
 
+// First-party marketing events and the admin funnel (spec §7; ADR 0013). Not in the spec: the
+// funnel's span and the cap on browser events, so nobody can flood the table through us.
+export const MARKETING = {
+  funnelWeeks: 8,
+  browserEventsPerIp: { limit: 120, windowMs: 1 * HOUR },
+  pathMax: 200,
+  // Spec §7: the pixel is checked every 100 ms until its script has loaded.
+  pixelInitRetryMs: 100,
+  pixelInitGiveUpMs: 10 * SECOND,
+} as const;
+
 export const MS = { SECOND, MINUTE, HOUR, DAY } as const;

@@ -3,6 +3,7 @@ import { Outlet } from "react-router";
 import type { Route } from "./+types/_site";
 import { SiteNav } from "~/components/site-nav";
 import type { SiteLayoutData } from "~/components/site/site-data";
+import { AdMeasurement } from "~/components/site/marketing";
 import { SiteModals } from "~/components/site/site-modals";
 import { displayName } from "~/lib/names";
 import { getAuth } from "~/server/auth";
@@ -14,6 +15,7 @@ export function loader({ context }: Route.LoaderArgs): SiteLayoutData {
   return {
     user: user ? { email: user.email, name: displayName(user), fullName: [user.firstName, user.lastName].filter(Boolean).join(" ") } : null,
     inbox: app(context).env.SUPPORT_INBOX,
+    pixelId: app(context).env.META_PIXEL_ID ?? null,
   };
 }
 
@@ -22,6 +24,7 @@ export default function Site({ loaderData }: Route.ComponentProps) {
     <>
       <SiteNav signedIn={loaderData.user !== null} />
       <Outlet />
+      <AdMeasurement pixelId={loaderData.pixelId} />
       <SiteModals inbox={loaderData.inbox} defaults={loaderData.user ? { name: loaderData.user.fullName, email: loaderData.user.email } : undefined} />
     </>
   );

@@ -4,6 +4,7 @@ import { AppPreview } from "~/components/app-preview";
 import { type DownloadAccess, DownloadSection } from "~/components/download-section";
 import { FaqSection } from "~/components/faq-section";
 import { SiteFooter } from "~/components/site-footer";
+import { useMarketingEvent } from "~/components/site/marketing";
 import { IconTile, LinkButton } from "~/components/ui";
 import { PricingSection } from "~/components/pricing-section";
 import { pricingState } from "~/lib/billing/pricing.server";
@@ -62,6 +63,7 @@ const FEATURES = [
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { cta, pricing, download } = loaderData;
+  useMarketingEvent("ViewContent", { perVisit: true });
   return (
     <>
       <main id="main">

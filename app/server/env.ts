@@ -1,6 +1,6 @@
 // The site Worker's configuration, parsed once per isolate with zod, so a bad deploy fails
 // loudly at the first request instead of misbehaving later.
-import { deploymentShape, mailShape, productionRules, stripeShape, supportShape } from "~/lib/config";
+import { deploymentShape, mailShape, pixelShape, productionRules, stripeShape, supportShape } from "~/lib/config";
 import { z } from "~/lib/zod";
 
 const shape = z.object({
@@ -13,6 +13,7 @@ const shape = z.object({
   ...mailShape,
   ...stripeShape,
   ...supportShape,
+  ...pixelShape,
 });
 
 const schema = shape.superRefine((env, ctx) => {

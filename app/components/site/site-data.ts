@@ -5,6 +5,8 @@ import { useRouteLoaderData } from "react-router";
 export type SiteLayoutData = {
   user: { email: string; name: string; fullName: string } | null;
   inbox: string;
+  /** The advertising pixel's id when one is configured (it still waits for consent). */
+  pixelId: string | null;
 };
 
 export function useSiteData(): SiteLayoutData | undefined {

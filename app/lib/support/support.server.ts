@@ -9,6 +9,7 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { countEvent } from "../limits/counters.server";
 import { enqueueMail } from "../mail/mail.server";
+import { recordMarketingEvents } from "../marketing/events.server";
 import { supportAcknowledgementMail, supportInboxMail } from "./mail";
 import type { SupportMessageForm } from "./validation";
 
@@ -34,6 +35,7 @@ export async function sendSupportMessage(deps: SupportDeps, form: SupportMessage
   await Promise.all([
     enqueueMail(deps.queue, supportInboxMail(deps.inbox, form, { id, userId, adminLink })),
     enqueueMail(deps.queue, supportAcknowledgementMail(form, `${deps.origin}/?modal=contact`)),
+    recordMarketingEvents(deps.queue, [{ name: "Lead", userId, dedupeKey: `Lead:${id}` }], now),
   ]);
   return { ok: true, id };
 }
