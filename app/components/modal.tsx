@@ -1,6 +1,6 @@
-import { type MouseEvent, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { createContext, type MouseEvent, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
 import { MODAL } from "~/lib/constants";
-import { Link, useNavigate } from "react-router";
+import { Link, type LinkProps, useNavigate } from "react-router";
 import { cx } from "./ui";
 
 // A dialog whose open state lives in the URL (?checkout=open, ?modal=contact...), so it renders
@@ -9,6 +9,27 @@ import { cx } from "./ui";
 // out for MODAL.exitMs before the URL changes, and focus returns to where it was.
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+// The open dialog's fading close, for close controls inside it (Close, the backdrop, Get Started).
+const CloseContext = createContext<(() => void) | null>(null);
+
+/** A link that closes the dialog it is in: a plain link without JavaScript, a fade-out with it. */
+export function ModalCloseLink({ onClick, ...props }: LinkProps) {
+  const close = useContext(CloseContext);
+  return (
+    <Link
+      replace
+      preventScrollReset
+      {...props}
+      onClick={(e: MouseEvent<HTMLAnchorElement>) => {
+        onClick?.(e);
+        if (!close || e.defaultPrevented || e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        close();
+      }}
+    />
+  );
+}
 
 export function UrlModal({ closeTo, labelledBy, children, wide }: { closeTo: string; labelledBy: string; children: ReactNode; wide?: boolean }) {
   const navigate = useNavigate();
@@ -52,51 +73,41 @@ export function UrlModal({ closeTo, labelledBy, children, wide }: { closeTo: str
     return () => window.removeEventListener("keydown", onKey);
   }, [close]);
 
-  const onCloseClick = (e: MouseEvent<HTMLAnchorElement>) => {
-    if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
-    e.preventDefault();
-    close();
-  };
-
   return (
-    <div
-      className={cx("fixed inset-0 z-50 flex items-center justify-center p-4 transition-opacity duration-300", closing ? "opacity-0" : "opacity-100")}
-      data-state={closing ? "closing" : "open"}
-    >
-      <Link
-        to={closeTo}
-        replace
-        preventScrollReset
-        aria-label="Close"
-        tabIndex={-1}
-        onClick={onCloseClick}
-        className="absolute inset-0 bg-slate-900/50 motion-safe:animate-[fade-in_300ms_ease-out]"
-      />
+    <CloseContext.Provider value={close}>
       <div
-        ref={panel}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={labelledBy}
-        className={cx(
-          "relative max-h-[90vh] w-full overflow-y-auto rounded-2xl bg-white p-6 shadow-xl motion-safe:animate-[fade-in_300ms_ease-out] sm:p-8",
-          wide ? "max-w-2xl" : "max-w-md",
-        )}
+        className={cx("fixed inset-0 z-50 flex items-center justify-center p-4 transition-opacity duration-300", closing ? "opacity-0" : "opacity-100")}
+        data-state={closing ? "closing" : "open"}
       >
-        <Link
+        <ModalCloseLink
           to={closeTo}
-          replace
-          preventScrollReset
           aria-label="Close"
-          onClick={onCloseClick}
-          className="absolute right-4 top-4 rounded-lg p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+          tabIndex={-1}
+          className="absolute inset-0 bg-slate-900/50 motion-safe:animate-[fade-in_300ms_ease-out]"
+        />
+        <div
+          ref={panel}
+          role="dialog"
+          aria-modal="true"
+          aria-labelledby={labelledBy}
+          className={cx(
+            "relative max-h-[90vh] w-full overflow-y-auto rounded-2xl bg-white p-6 shadow-xl motion-safe:animate-[fade-in_300ms_ease-out] sm:p-8",
+            wide ? "max-w-2xl" : "max-w-md",
+          )}
         >
-          <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-            <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
-          </svg>
-        </Link>
-        {children}
+          <ModalCloseLink
+            to={closeTo}
+            aria-label="Close"
+            className="absolute right-4 top-4 rounded-lg p-1.5 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+          >
+            <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+              <path d="M6 6l12 12M18 6 6 18" strokeLinecap="round" />
+            </svg>
+          </ModalCloseLink>
+          {children}
+        </div>
       </div>
-    </div>
+    </CloseContext.Provider>
   );
 }
 

@@ -19,6 +19,8 @@ test("the footer opens the Features dialog; its tabs change the cards; Get Start
   await dialog.getByRole("link", { name: "Export", exact: true }).click();
   await expect(dialog.getByTestId("feature-cards")).toContainText("Word, Markdown, JSON, Notion CSV or Google Docs HTML");
   await dialog.getByRole("link", { name: "Get Started" }).click();
+  // It fades out like every other close before the address changes.
+  await expect(page.locator('[data-state="closing"]')).toHaveCount(1);
   await expect(dialog).toHaveCount(0);
   await expect(page).not.toHaveURL(/modal=/);
 });

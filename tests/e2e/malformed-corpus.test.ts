@@ -263,6 +263,17 @@ const ROUTES: RouteSpec[] = [
     fields: {},
     signedIn: "cookie",
   },
+  // First-party marketing events (issue 12): a name browsers may not send and a foreign path, so a
+  // variant that fixes one of them is still refused; the cross-site body is one it would record.
+  {
+    name: "/events",
+    path: "/events",
+    body: "json",
+    methods: API_POST,
+    fields: { name: "CompleteRegistration", path: "//evil.example/" },
+    crossSiteFields: { name: "ViewContent", path: "/" },
+  },
+  { name: "/dashboard/admin/funnel", path: "/dashboard/admin/funnel", body: "none", methods: READ, fields: {}, signedIn: "cookie" },
   // The admin upload of a build (JSON, and a raw part body): admins only, refused before R2 or D1.
   {
     name: "/dashboard/admin/releases/create",

@@ -2,7 +2,7 @@
 // tab's cards, the key statistics, and Get Started, which closes the dialog.
 import { Link, useLocation } from "react-router";
 import { FEATURE_TABS, KEY_STATISTICS } from "~/lib/site/features";
-import { withParams } from "../modal";
+import { ModalCloseLink, withParams } from "../modal";
 import { buttonClass, cx } from "../ui";
 
 export function FeaturesDialogBody({ closeTo }: { closeTo: string }) {
@@ -50,9 +50,9 @@ export function FeaturesDialogBody({ closeTo }: { closeTo: string }) {
         </dl>
       </section>
       <div className="mt-6 flex justify-end">
-        <Link to={closeTo} replace preventScrollReset className={buttonClass("primary")}>
+        <ModalCloseLink to={closeTo} className={buttonClass("primary")}>
           Get Started
-        </Link>
+        </ModalCloseLink>
       </div>
     </div>
   );
