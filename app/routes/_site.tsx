@@ -4,13 +4,15 @@ import type { Route } from "./+types/_site";
 import { SiteNav } from "~/components/site-nav";
 import type { SiteLayoutData } from "~/components/site/site-data";
 import { AdMeasurement } from "~/components/site/marketing";
-import { SiteModals } from "~/components/site/site-modals";
+import { loadSiteDialogs, SiteModals } from "~/components/site/site-modals";
 import { displayName } from "~/lib/names";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 
 // Only what the navigation and the site's dialogs need; no database read here.
-export function loader({ context }: Route.LoaderArgs): SiteLayoutData {
+export async function loader({ request, context }: Route.LoaderArgs): Promise<SiteLayoutData> {
+  // A dialog asked for in the URL is rendered into the HTML (see loadSiteDialogs).
+  if (new URL(request.url).searchParams.has("modal")) await loadSiteDialogs();
   const { user } = getAuth(context);
   return {
     user: user ? { email: user.email, name: displayName(user), fullName: [user.firstName, user.lastName].filter(Boolean).join(" ") } : null,

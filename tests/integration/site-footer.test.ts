@@ -43,3 +43,21 @@ describe("the site footer", () => {
     expect(footer).toContain("instagram.com");
   });
 });
+
+describe("the site's dialogs", () => {
+  it("are in the page's HTML itself when the URL asks for one, and absent otherwise", async () => {
+    // Their code loads lazily; the HTML must not need a script to show them (no outlined boundary).
+    for (const [modal, title] of [
+      ["contact", "Contact Support"],
+      ["api-guide", "API Key Setup Guide"],
+      ["features", "Modelify Features"],
+      ["docs", "Privacy Policy"],
+    ] as const) {
+      const html = await (await new Browser().get(`/pricing?modal=${modal}`)).text();
+      expect(html, modal).toContain('role="dialog"');
+      expect(html, modal).toContain(title);
+      expect(html, modal).not.toMatch(/<template id="B:\d+"|\$RC\(/);
+    }
+    expect(await (await new Browser().get("/pricing")).text()).not.toContain('role="dialog"');
+  });
+});

@@ -1,15 +1,32 @@
 // The site's dialogs, opened by ?modal=… on any marketing page (links in the footer, the hero and
 // the FAQ), so each can be linked to and works without JavaScript. Closing drops the parameter.
+// Their bodies (the contact form and its validation above all) load only when one is opened, so
+// the pages that show none do not carry them.
+import { lazy, Suspense } from "react";
 import { useLocation } from "react-router";
-import { UrlModal, withParams } from "../modal";
-import { LEGAL_DOCS, type LegalDocId } from "~/lib/site/legal";
-import { ApiKeyGuide } from "./api-key-guide";
-import { FeaturesDialogBody } from "./features-dialog";
-import { LegalDocument, LegalTabs } from "./legal-document";
-import { ContactAside, ContactForm } from "./contact-form";
+import { withParams } from "../modal";
 
 export const SITE_MODALS = ["contact", "api-guide", "docs", "features"] as const;
 export type SiteModal = (typeof SITE_MODALS)[number];
+
+type DialogsModule = typeof import("./site-dialogs");
+let loaded: DialogsModule | null = null;
+
+/**
+ * Loads the dialogs' module. The site layout's loader awaits it on the server when a dialog is
+ * asked for, so the lazy component below resolves at once there and the dialog is part of the
+ * HTML itself (a browser without JavaScript sees it), not streamed behind a script.
+ */
+export async function loadSiteDialogs(): Promise<DialogsModule> {
+  loaded ??= await import("./site-dialogs");
+  return loaded;
+}
+
+// A thenable that resolves synchronously once the module is there: React.lazy then renders it
+// without suspending.
+const SiteDialog = lazy(() =>
+  loaded ? ({ then: (resolve: (module: DialogsModule) => void) => resolve(loaded as DialogsModule) } as unknown as Promise<DialogsModule>) : loadSiteDialogs(),
+);
 
 /** The current page with a dialog opened (or closed, with null). */
 export function useModalHref() {
@@ -18,69 +35,13 @@ export function useModalHref() {
 }
 
 export function SiteModals({ inbox, defaults }: { inbox: string; defaults?: { name?: string; email?: string } }) {
-  const { pathname, search } = useLocation();
-  const href = useModalHref();
-  const open = new URLSearchParams(search).get("modal");
-  if (open === "contact") {
-    return (
-      <UrlModal closeTo={href(null)} labelledBy="contact-title" wide>
-        <h2 id="contact-title" className="text-xl font-semibold text-slate-900">
-          Contact Support
-        </h2>
-        <p className="mt-1 text-sm text-slate-600">Tell us what's going on and we'll get back to you by e-mail.</p>
-        <div className="mt-6 grid gap-8 md:grid-cols-[minmax(0,1fr)_13rem]">
-          <ContactForm defaults={defaults} />
-          <ContactAside inbox={inbox} />
-        </div>
-      </UrlModal>
-    );
-  }
-  if (open === "api-guide") {
-    return (
-      <UrlModal closeTo={withParams(pathname, search, { modal: null, provider: null, tab: null })} labelledBy="api-guide-title" wide>
-        <h2 id="api-guide-title" className="text-xl font-semibold text-slate-900">
-          API Key Setup Guide
-        </h2>
-        <p className="mt-1 text-sm text-slate-600">Modelify uses your own keys. Choose a provider to see how to get one.</p>
-        <div className="mt-5">
-          <ApiKeyGuide />
-        </div>
-      </UrlModal>
-    );
-  }
-  if (open === "features") {
-    const closeTo = withParams(pathname, search, { modal: null, tab: null });
-    return (
-      <UrlModal closeTo={closeTo} labelledBy="features-title" wide>
-        <h2 id="features-title" className="text-xl font-semibold text-slate-900">
-          Modelify Features
-        </h2>
-        <p className="mt-1 text-sm text-slate-600">Everything in the desktop app, area by area.</p>
-        <div className="mt-5">
-          <FeaturesDialogBody closeTo={closeTo} />
-        </div>
-      </UrlModal>
-    );
-  }
-  if (open === "docs") {
-    const asked = new URLSearchParams(search).get("doc");
-    const doc = LEGAL_DOCS.find((d): d is LegalDocId => d === asked) ?? "privacy";
-    return (
-      <UrlModal closeTo={withParams(pathname, search, { modal: null, doc: null })} labelledBy="docs-title" wide>
-        <h2 id="docs-title" className="sr-only">
-          Documentation and policies
-        </h2>
-        <LegalTabs current={doc} hrefFor={(d) => withParams(pathname, search, { doc: d })} />
-        <div className="mt-6">
-          <LegalDocument doc={doc} />
-        </div>
-        <p className="mt-6 text-xs text-slate-500">
-          <a href={`/legal/${doc}`} className="rounded font-medium text-brand-700 hover:text-brand-800">
-            Open as a page
-          </a>
-        </p>
-      </UrlModal>
-    );
-  }
-  return null;
+  const { search } = useLocation();
+  const asked = new URLSearchParams(search).get("modal");
+  const open = SITE_MODALS.find((m) => m === asked);
+  if (!open) return null;
+  return (
+    <Suspense fallback={null}>
+      <SiteDialog open={open} inbox={inbox} defaults={defaults} />
+    </Suspense>
+  );
 }
