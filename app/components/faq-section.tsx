@@ -2,6 +2,7 @@
 // <details name="faq"> elements make it exclusive without JavaScript; nothing here needs any.
 import { Link } from "react-router";
 import { FAQ } from "~/lib/site/faq";
+import { ChevronDownIcon } from "./ui";
 
 export function FaqSection() {
   return (
@@ -15,16 +16,7 @@ export function FaqSection() {
             <details key={item.id} name="faq" open={i === 0} className="group px-5 sm:px-6" data-testid={`faq-${item.id}`}>
               <summary className="flex cursor-pointer list-none items-center justify-between gap-4 rounded-lg py-5 text-left font-semibold text-slate-900 [&::-webkit-details-marker]:hidden">
                 {item.question}
-                <svg
-                  viewBox="0 0 24 24"
-                  className="h-5 w-5 flex-none text-slate-500 transition-transform group-open:rotate-180"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="2"
-                  aria-hidden="true"
-                >
-                  <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
-                </svg>
+                <ChevronDownIcon className="h-5 w-5 flex-none text-slate-500 transition-transform group-open:rotate-180" />
               </summary>
               <div className="pb-5 text-sm leading-6 text-slate-600">
                 <p>{item.answer}</p>

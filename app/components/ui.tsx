@@ -149,6 +149,15 @@ export function Label({ className, ...props }: ComponentProps<"label">) {
 }
 
 /** The site's outline icons: one 24 px path drawn with the current text colour. */
+/** The chevron of a disclosure (FAQ items, "All Versions"); rotate it when open. */
+export function ChevronDownIcon({ className }: { className: string }) {
+  return (
+    <svg viewBox="0 0 24 24" className={className} fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+      <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
 export function LineIcon({ d, className = "h-5 w-5" }: { d: string; className?: string }) {
   return (
     <svg

@@ -18,9 +18,7 @@ export const mailShape = {
 export const pixelShape = {
   // The optional advertising pixel (Meta's pixel id, digits). Unset: no pixel, no consent question.
   // An empty value (a blank line in .dev.vars) counts as unset.
-  META_PIXEL_ID: z
-    .union([z.literal("").transform(() => undefined), z.string().regex(/^\d{5,20}$/, "META_PIXEL_ID must be the pixel's numeric id")])
-    .optional(),
+  META_PIXEL_ID: z.union([z.literal("").transform(() => undefined), z.string().regex(/^\d{5,20}$/, "META_PIXEL_ID must be the pixel's numeric id")]).optional(),
 };
 
 export const supportShape = {

@@ -25,6 +25,7 @@ export async function loadSiteDialogs(): Promise<DialogsModule> {
 // A thenable that resolves synchronously once the module is there: React.lazy then renders it
 // without suspending.
 const SiteDialog = lazy(() =>
+  // biome-ignore lint/suspicious/noThenProperty: a synchronous thenable is the point (see above)
   loaded ? ({ then: (resolve: (module: DialogsModule) => void) => resolve(loaded as DialogsModule) } as unknown as Promise<DialogsModule>) : loadSiteDialogs(),
 );
 
