@@ -26,6 +26,10 @@ export default async function handleRequest(
     </NonceProvider>,
     {
       nonce,
+      // React outlines a finished Suspense boundary larger than this into a later chunk that a
+      // script moves into place; a site dialog (lazy, inside one) must stay in the HTML where a
+      // browser without JavaScript can see it.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
       signal: AbortSignal.timeout(streamTimeout + 1000),
       onError(error: unknown) {
         responseStatusCode = 500;

@@ -17,10 +17,15 @@ export default [
       route("verify-phone", "routes/verify-phone.tsx"),
       route("early-access", "routes/early-access.tsx"),
       route("activate", "routes/activate.tsx"),
+      route("contact", "routes/contact.tsx"),
+      route("api-setup", "routes/api-setup.tsx"),
+      route("legal/:doc", "routes/legal.tsx"),
       route("profile/confirm-email", "routes/profile.confirm-email.tsx"),
       ...prefix("billing", [route("checkout", "routes/billing.checkout.tsx"), route("portal", "routes/billing.portal.tsx")]),
     ]),
     route("auth/sign-out", "routes/auth.sign-out.tsx"),
+    // First-party marketing events from the browser (page views; answers 204).
+    route("events", "routes/events.ts"),
     ...prefix("downloads", [route("prepare", "routes/downloads.prepare.ts"), route("file/:token", "routes/downloads.file.ts")]),
 
     // The signed-in dashboard: one layout (sidebar, sign-out), one route per tab.
@@ -34,6 +39,8 @@ export default [
       route("profile", "routes/dashboard/profile.tsx"),
       route("admin", "routes/dashboard/admin.tsx"),
       route("admin/early-access", "routes/dashboard/admin-early-access.tsx"),
+      route("admin/support", "routes/dashboard/admin-support.tsx"),
+      route("admin/funnel", "routes/dashboard/admin-funnel.tsx"),
     ]),
     route("dashboard/usage.csv", "routes/dashboard/usage-csv.ts"),
     route("dashboard/admin/releases/:step", "routes/dashboard/admin-releases.ts"),

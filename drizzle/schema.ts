@@ -418,6 +418,47 @@ export const auditLog = sqliteTable(
   (t) => [index("audit_log_target_idx").on(t.targetUserId, t.createdAt)],
 );
 
+// Messages sent through Contact Support: kept until an admin closes them (and after, for the
+// record), and mailed to the support mailbox. user_id is set when the sender was signed in.
+export const supportMessages = sqliteTable(
+  "support_messages",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    subject: text("subject").notNull(),
+    message: text("message").notNull(),
+    priority: text("priority", { enum: ["low", "medium", "high"] })
+      .notNull()
+      .default("medium"),
+    status: text("status", { enum: ["open", "closed"] })
+      .notNull()
+      .default("open"),
+    closedAt: integer("closed_at"),
+    closedBy: text("closed_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("support_messages_status_idx").on(t.status, t.createdAt)],
+);
+
+// First-party marketing events (docs/decisions/0013-site-dialogs-support-and-funnel.md): what
+// happened and when, the signed-in user's id when there is one, the page for browser events. No
+// address, name, IP or cookie. Milestones that happen once per account (sign-up, confirmation,
+// trial, paid) carry a dedupe key, so a retried message or webhook never counts twice.
+export const marketingEvents = sqliteTable(
+  "marketing_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    occurredAt: integer("occurred_at").notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    path: text("path"),
+    dedupeKey: text("dedupe_key").unique(),
+  },
+  (t) => [index("marketing_events_name_time_idx").on(t.name, t.occurredAt)],
+);
+
 // Atomic attempt counters (sign-in and sign-up lockouts, per-IP guards, mail caps): one row per
 // key, updated by a single INSERT … ON CONFLICT DO UPDATE … RETURNING, so parallel requests never
 // lose a count (docs/decisions/0003-lockouts.md). Expired rows are swept hourly.

@@ -1,6 +1,6 @@
 // Screenshots of the main pages at desktop and mobile widths, for a human look.
 // Usage: npm run screenshots  (builds into .build/screenshots, writes screenshots/*.png)
-import { mkdirSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, clientContextOptions, signIn, signUpAndConfirm, uniqueEmail } from "../tests/e2e/browser.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
@@ -18,6 +18,16 @@ const firstPage = (context: Awaited<ReturnType<typeof launch>>) => context.newPa
 
 const pages: Array<[string, string, boolean]> = [
   ["home", "/", false],
+  // The site's dialogs and pages (issue 12).
+  ["faq", "/#faq", false],
+  ["modal-contact", "/?modal=contact", false],
+  ["modal-api-guide", "/?modal=api-guide", false],
+  ["modal-api-guide-steps", "/?modal=api-guide&provider=anthropic", false],
+  ["modal-docs", "/?modal=docs&doc=privacy", false],
+  ["modal-features", "/?modal=features&tab=models", false],
+  ["api-setup", "/api-setup?provider=openai", false],
+  ["legal-terms", "/legal/terms", false],
+  ["contact", "/contact", false],
   ["early-access", "/early-access", false],
   ["auth-signin", "/auth?mode=signin", false],
   ["auth-signup", "/auth?mode=signup", false],
@@ -69,7 +79,8 @@ try {
       }
       await page.goto(path);
       await page.waitForLoadState("networkidle");
-      await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
+      // A dialog is what the window shows; the page under it is in the page's own screenshot.
+      await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: !name.startsWith("modal-") });
     }
     await context.close();
   }
@@ -172,6 +183,9 @@ try {
       await adminPage.goto("/dashboard/admin/early-access");
       await adminPage.waitForLoadState("networkidle");
       await adminPage.screenshot({ path: `screenshots/admin-early-access-${label}.png`, fullPage: true });
+      // The funnel, with the events this run made (visits, sign-ups, a confirmation, a trial).
+      await adminPage.goto("/dashboard/admin/funnel");
+      await adminPage.screenshot({ path: `screenshots/admin-funnel-${label}.png`, fullPage: true });
       await admin.close();
     }
   }
@@ -212,6 +226,25 @@ try {
   await page.getByText("First name is required").waitFor();
   await page.screenshot({ path: "screenshots/auth-signup-errors-desktop.png", fullPage: true });
   await context.close();
+  // The ad-measurement question: only on a site with a pixel id (a copy of this build, configured).
+  {
+    const pixelBuild = `${buildDir}-pixel`;
+    rmSync(pixelBuild, { recursive: true, force: true });
+    cpSync(buildDir, pixelBuild, { recursive: true });
+    const pixelSite = await serveTestSite({ buildDir: pixelBuild, stateDir: ".wrangler/screenshot-pixel-state", vars: { META_PIXEL_ID: "123456789012345" } });
+    try {
+      for (const [width, height, label] of VIEWPORTS) {
+        const visitor = await browser.newContext({ ...clientContextOptions({ width, height }), baseURL: pixelSite.baseUrl });
+        const visitorPage = await visitor.newPage();
+        await visitorPage.goto("/");
+        await visitorPage.getByTestId("ad-consent").waitFor();
+        await visitorPage.screenshot({ path: `screenshots/ad-consent-${label}.png` });
+        await visitor.close();
+      }
+    } finally {
+      await pixelSite.stop();
+    }
+  }
 } finally {
   await browser.close();
   await site.stop();

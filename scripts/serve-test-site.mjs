@@ -32,9 +32,10 @@ async function waitFor(url, timeoutMs = 60_000) {
 
 /**
  * Serves the build in `buildDir` (see buildSite in lib.mjs).
- * @param {{ buildDir: string, stateDir?: string, beforeStart?: (stateDir: string) => Promise<void> }} options
+ * @param {{ buildDir: string, stateDir?: string, beforeStart?: (stateDir: string) => Promise<void>, vars?: Record<string, string> }} options
+ *   `vars`: extra configuration for this server (e.g. an advertising pixel id).
  */
-export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state", beforeStart }) {
+export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state", beforeStart, vars = {} }) {
   ensureDevVars();
   rmSync(stateDir, { recursive: true, force: true });
   await migrateAndSeed(stateDir);
@@ -50,7 +51,7 @@ export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state"
     webhookSecret: LOCAL_STRIPE.STRIPE_WEBHOOK_SECRET,
   });
   for (const file of [`${buildDir}/server/.dev.vars`, `${buildDir}/consumer/.dev.vars`]) {
-    setDevVars(file, { ...readDevVars(".dev.vars"), ...LOCAL_STRIPE, STRIPE_API_BASE: standin.url });
+    setDevVars(file, { ...readDevVars(".dev.vars"), ...LOCAL_STRIPE, STRIPE_API_BASE: standin.url, ...vars });
   }
   const child = serveBuiltWorkers({ port, buildDir, stateDir, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let log = "";

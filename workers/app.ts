@@ -44,6 +44,7 @@ export default {
       stripeOrigin: appEnv?.STRIPE_API_BASE ? new URL(appEnv.STRIPE_API_BASE).origin : null,
       // Vite's dev server only (the build and the tests run with CSP).
       development: import.meta.env.MODE === "development",
+      pixel: Boolean(appEnv?.META_PIXEL_ID),
       serverTiming: local ? `app;dur=${(performance.now() - started).toFixed(1)}, d1;desc="statements";dur=${statements}` : null,
     });
   },

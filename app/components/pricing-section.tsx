@@ -1,6 +1,8 @@
 import { Link, useFetcher, useLocation } from "react-router";
 import type { PricingState } from "~/lib/billing/pricing.server";
+import { useRef } from "react";
 import { PLAN } from "~/lib/constants";
+import { useSeenEvent } from "./site/marketing";
 import { UrlModal, withParam } from "./modal";
 import { Alert, Button, buttonClass, Card, CheckIcon, LinkButton, Spinner } from "./ui";
 
@@ -17,9 +19,11 @@ export function PricingSection({ state }: { state: PricingState }) {
   const { pathname, search } = useLocation();
   const params = new URLSearchParams(search);
   const closeTo = (key: string) => withParam(pathname, search, key, null);
+  const section = useRef<HTMLElement>(null);
+  useSeenEvent(section, "PricingView");
 
   return (
-    <section id="pricing" className="scroll-mt-20 py-20 sm:py-24">
+    <section ref={section} id="pricing" className="scroll-mt-20 py-20 sm:py-24">
       <div className="mx-auto max-w-6xl px-4 sm:px-6">
         <div className="mx-auto max-w-2xl text-center">
           <h2 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Simple, honest pricing</h2>

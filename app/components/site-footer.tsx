@@ -1,11 +1,20 @@
 import { Link } from "react-router";
+import { useSiteData } from "./site/site-data";
+import { useModalHref } from "./site/site-modals";
 import { Logo } from "./ui";
 
+const INSTAGRAM_URL = "https://www.instagram.com/modelify.app";
+
+// Spec §2 Footer: Product (Features dialog, Pricing, Download, Changelog), Support (Contact
+// Support, FAQ, Documentation, API Setup Guide), Instagram, and the policy dialogs; the account
+// links follow who is signed in (the site layout's loader knows).
 export function SiteFooter() {
   const year = new Date().getFullYear();
+  const modalHref = useModalHref();
+  const signedIn = Boolean(useSiteData()?.user);
   return (
     <footer className="border-t border-slate-200 bg-slate-50">
-      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-4">
+      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-5">
         <div className="md:col-span-2">
           <Logo />
           <p className="mt-3 max-w-sm text-sm leading-6 text-slate-600">
@@ -16,13 +25,18 @@ export function SiteFooter() {
           <h2 className="text-sm font-semibold text-slate-900">Product</h2>
           <ul className="mt-3 space-y-2 text-sm text-slate-600">
             <li>
-              <Link className="hover:text-slate-900" to="/#features">
+              <Link className="hover:text-slate-900" to={modalHref("features")} preventScrollReset>
                 Features
               </Link>
             </li>
             <li>
-              <Link className="hover:text-slate-900" to="/pricing">
+              <Link className="hover:text-slate-900" to="/#pricing">
                 Pricing
+              </Link>
+            </li>
+            <li>
+              <Link className="hover:text-slate-900" to={signedIn ? "/#download" : "/auth?mode=signin"}>
+                Download
               </Link>
             </li>
             <li>
@@ -38,23 +52,53 @@ export function SiteFooter() {
           </ul>
         </div>
         <div>
-          <h2 className="text-sm font-semibold text-slate-900">Account</h2>
+          <h2 className="text-sm font-semibold text-slate-900">Support</h2>
           <ul className="mt-3 space-y-2 text-sm text-slate-600">
             <li>
-              <Link className="hover:text-slate-900" to="/auth?mode=signin">
-                Sign In
+              <Link className="hover:text-slate-900" to={modalHref("contact")} preventScrollReset>
+                Contact Support
               </Link>
             </li>
             <li>
-              <Link className="hover:text-slate-900" to="/auth?mode=signup">
-                Create Account
+              <Link className="hover:text-slate-900" to="/#faq">
+                FAQ
               </Link>
             </li>
             <li>
-              <Link className="hover:text-slate-900" to="/dashboard">
-                Dashboard
+              <Link className="hover:text-slate-900" to={modalHref("docs", { doc: "api" })} preventScrollReset>
+                Documentation
               </Link>
             </li>
+            <li>
+              <Link className="hover:text-slate-900" to={modalHref("api-guide")} preventScrollReset>
+                API Setup Guide
+              </Link>
+            </li>
+          </ul>
+        </div>
+        <div>
+          <h2 className="text-sm font-semibold text-slate-900">Account</h2>
+          <ul className="mt-3 space-y-2 text-sm text-slate-600">
+            {signedIn ? (
+              <li>
+                <Link className="hover:text-slate-900" to="/dashboard">
+                  Dashboard
+                </Link>
+              </li>
+            ) : (
+              <>
+                <li>
+                  <Link className="hover:text-slate-900" to="/auth?mode=signin">
+                    Sign In
+                  </Link>
+                </li>
+                <li>
+                  <Link className="hover:text-slate-900" to="/auth?mode=signup">
+                    Create Account
+                  </Link>
+                </li>
+              </>
+            )}
             <li>
               <Link className="hover:text-slate-900" to="/activate">
                 Redeem a Key
@@ -64,7 +108,34 @@ export function SiteFooter() {
         </div>
       </div>
       <div className="border-t border-slate-200">
-        <p className="mx-auto max-w-6xl px-4 py-6 text-xs text-slate-500 sm:px-6">© {year} Modelify. All rights reserved.</p>
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-6 text-xs text-slate-500 sm:px-6">
+          <p>© {year} Modelify. All rights reserved.</p>
+          <a href={INSTAGRAM_URL} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1.5 rounded hover:text-slate-900">
+            <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+              <rect x="3" y="3" width="18" height="18" rx="5" />
+              <circle cx="12" cy="12" r="4" />
+              <circle cx="17.5" cy="6.5" r="0.5" fill="currentColor" />
+            </svg>
+            Instagram
+          </a>
+          <ul className="flex flex-wrap gap-4">
+            <li>
+              <Link className="hover:text-slate-900" to={modalHref("docs", { doc: "privacy" })} preventScrollReset>
+                Privacy Policy
+              </Link>
+            </li>
+            <li>
+              <Link className="hover:text-slate-900" to={modalHref("docs", { doc: "terms" })} preventScrollReset>
+                Terms of Service
+              </Link>
+            </li>
+            <li>
+              <Link className="hover:text-slate-900" to={modalHref("docs", { doc: "security" })} preventScrollReset>
+                Security
+              </Link>
+            </li>
+          </ul>
+        </div>
       </div>
     </footer>
   );

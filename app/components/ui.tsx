@@ -1,6 +1,7 @@
 // Shared building blocks. One place for spacing, type scale and colour so pages stay consistent.
 import { forwardRef, useEffect, useState, type ComponentProps, type ReactNode } from "react";
 import { Link, type LinkProps } from "react-router";
+import { HONEYPOT_FIELD } from "~/lib/honeypot";
 
 export function cx(...classes: Array<string | false | null | undefined>) {
   return classes.filter(Boolean).join(" ");
@@ -33,6 +34,16 @@ export const Button = forwardRef<HTMLButtonElement, ComponentProps<"button"> & {
 ) {
   return <button ref={ref} type={type} className={buttonClass(variant, size, className)} {...props} />;
 });
+
+/** The honeypot field (lib/honeypot.ts): off-screen, out of the tab order and hidden from assistive technology. */
+export function Honeypot({ id }: { id: string }) {
+  return (
+    <div className="absolute -left-[9999px] h-px w-px overflow-hidden" aria-hidden="true">
+      <label htmlFor={id}>Website</label>
+      <input id={id} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+    </div>
+  );
+}
 
 /** A form's submit button: disabled with a spinner and the busy label while its form is pending. */
 export function SubmitButton({
@@ -138,6 +149,15 @@ export function Label({ className, ...props }: ComponentProps<"label">) {
 }
 
 /** The site's outline icons: one 24 px path drawn with the current text colour. */
+/** The chevron of a disclosure (FAQ items, "All Versions"); rotate it when open. */
+export function ChevronDownIcon({ className }: { className: string }) {
+  return (
+    <svg viewBox="0 0 24 24" className={className} fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+      <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
 export function LineIcon({ d, className = "h-5 w-5" }: { d: string; className?: string }) {
   return (
     <svg

@@ -15,6 +15,17 @@ export const mailShape = {
   MAIL_FROM: z.string().min(3).default("Modelify <no-reply@modelify.dev>"),
 };
 
+export const pixelShape = {
+  // The optional advertising pixel (Meta's pixel id, digits). Unset: no pixel, no consent question.
+  // An empty value (a blank line in .dev.vars) counts as unset.
+  META_PIXEL_ID: z.union([z.literal("").transform(() => undefined), z.string().regex(/^\d{5,20}$/, "META_PIXEL_ID must be the pixel's numeric id")]).optional(),
+};
+
+export const supportShape = {
+  // Where Contact Support messages are mailed (and the address the site shows for support).
+  SUPPORT_INBOX: z.email().default("support@modelify.dev"),
+};
+
 export const smsShape = {
   // A Twilio-compatible Messages API (base URL, e.g. https://api.twilio.com). Without all four,
   // text messages go to the local outbox.

@@ -213,4 +213,35 @@ export const EARLY_ACCESS = {
   pageSize: 25,
 } as const;
 
+// Spec §9 timings of the site's dialogs.
+export const MODAL = {
+  exitMs: 300, // modals fade out, then unmount
+  copyFeedbackMs: 2 * SECOND, // the check icon after copying a sample key
+} as const;
+
+export const SUPPORT = {
+  responseHours: 24, // "A response within 24 hours is promised."
+  // Spec §9: the confirmation shows 3 s, then the form is cleared and shown again.
+  successShownMs: 3 * SECOND,
+  priorities: ["low", "medium", "high"] as const,
+  defaultPriority: "medium" as const,
+  // Not in the spec: input bounds and caps, so nobody can flood the support mailbox through us.
+  nameMax: 100,
+  subjectMax: 200,
+  messageMax: 5000,
+  perIp: { limit: 5, windowMs: 1 * HOUR },
+  perAddress: { limit: 3, windowMs: 1 * HOUR },
+} as const;
+
+// First-party marketing events and the admin funnel (spec §7; ADR 0013). Not in the spec: the
+// funnel's span and the cap on browser events, so nobody can flood the table through us.
+export const MARKETING = {
+  funnelWeeks: 8,
+  browserEventsPerIp: { limit: 120, windowMs: 1 * HOUR },
+  pathMax: 200,
+  // Spec §7: the pixel is checked every 100 ms until its script has loaded.
+  pixelInitRetryMs: 100,
+  pixelInitGiveUpMs: 10 * SECOND,
+} as const;
+
 export const MS = { SECOND, MINUTE, HOUR, DAY } as const;

@@ -8,7 +8,8 @@ import { getStripe } from "./billing/stripe.server";
 import { subscriptionUpsert } from "./billing/sync.server";
 import { deliverMail } from "./mail/mail.server";
 import { deliverSms } from "./phone/sms.server";
-import { queueMessageSchema, type StripeEventMessage } from "./queue";
+import { writeMarketingEvents } from "./marketing/events.server";
+import { type MarketingEventMessage, queueMessageSchema, type StripeEventMessage } from "./queue";
 import { checkBudgetAlerts } from "./usage/budget.server";
 import { writeUsage, type SecureItem, type UsageItem } from "./usage/ingest.server";
 
@@ -17,6 +18,7 @@ export type ConsumerDeps = { db: Db; env: MailConfig & SmsConfig & StripeConfig;
 export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<unknown>): Promise<void> {
   const usage: Array<{ message: Message<unknown>; item: UsageItem }> = [];
   const secure: Array<{ message: Message<unknown>; item: SecureItem }> = [];
+  const events: Array<{ message: Message<unknown>; item: MarketingEventMessage }> = [];
   for (const message of batch.messages) {
     const parsed = queueMessageSchema.safeParse(message.body);
     if (!parsed.success) {
@@ -32,6 +34,10 @@ export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<u
     }
     if (parsed.data.type === "usage.secure") {
       secure.push({ message, item: parsed.data });
+      continue;
+    }
+    if (parsed.data.type === "marketing.event") {
+      events.push({ message, item: parsed.data });
       continue;
     }
     try {
@@ -59,6 +65,22 @@ export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<u
     }
   }
   await handleUsage(deps, usage, secure);
+  await handleMarketingEvents(deps.db, events);
+}
+
+/** The batch's marketing events in one write; retried together if it fails. */
+async function handleMarketingEvents(db: Db, events: Array<{ message: Message<unknown>; item: MarketingEventMessage }>) {
+  if (events.length === 0) return;
+  try {
+    await writeMarketingEvents(
+      db,
+      events.map((e) => e.item),
+    );
+    for (const { message } of events) message.ack();
+  } catch (error) {
+    console.error(JSON.stringify({ event: "marketing_events_failed", size: events.length, error: String(error) }));
+    for (const { message } of events) message.retry();
+  }
 }
 
 /**

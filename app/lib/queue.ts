@@ -1,6 +1,8 @@
 // The queue's contract: every message on the "events" queue. Producers (the site) validate and
 // enqueue; the consumer Worker parses every message with these schemas before acting on it. No
 // rule here depends on the time of parsing: a retry hours later must parse the same way.
+import { MARKETING } from "./constants";
+import { MARKETING_EVENTS } from "./marketing/events";
 import { E164_PATTERN } from "./phone/code";
 import { z } from "./zod";
 import { queuedSecureReportSchema, queuedUsageReportSchema } from "./usage/report";
@@ -12,6 +14,8 @@ export const mailMessageSchema = z.object({
   subject: z.string().min(1).max(300),
   text: z.string().min(1).max(20_000),
   links: z.array(z.url()).max(10),
+  /** Where a reply goes (a support message's sender), when not to our no-reply sender. */
+  replyTo: z.email().optional(),
 });
 
 // A text message: to an E.164 number (what normalisePhone makes of a profile's number), at most
@@ -94,7 +98,18 @@ export const recoveryMessageSchema = z.object({
   origin: z.url(),
 });
 
+// One first-party marketing event (lib/marketing/events.ts): no personal data beyond a user id.
+export const marketingEventMessageSchema = z.object({
+  type: z.literal("marketing.event"),
+  name: z.enum(MARKETING_EVENTS),
+  occurredAt: z.number().int().positive(),
+  userId: z.string().min(1).max(64).nullable(),
+  path: z.string().startsWith("/").max(MARKETING.pathMax).nullable(),
+  dedupeKey: z.string().min(1).max(200).nullable(),
+});
+
 export const queueMessageSchema = z.discriminatedUnion("type", [
+  marketingEventMessageSchema,
   mailMessageSchema,
   smsMessageSchema,
   stripeEventMessageSchema,
@@ -112,6 +127,7 @@ export type SecureUsageMessage = z.input<typeof secureUsageMessageSchema>;
 export type QueueMessage = z.infer<typeof queueMessageSchema>;
 export type SignUpMessage = z.infer<typeof signUpMessageSchema>;
 export type RecoveryMessage = z.infer<typeof recoveryMessageSchema>;
+export type MarketingEventMessage = z.infer<typeof marketingEventMessageSchema>;
 
 // Queues accept at most 100 messages and 256 KB per sendBatch call.
 const MAX_MESSAGES = 100;

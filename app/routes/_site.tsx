@@ -2,13 +2,23 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/_site";
 import { SiteNav } from "~/components/site-nav";
+import type { SiteLayoutData } from "~/components/site/site-data";
+import { AdMeasurement } from "~/components/site/marketing";
+import { loadSiteDialogs, SiteModals } from "~/components/site/site-modals";
 import { displayName } from "~/lib/names";
 import { getAuth } from "~/server/auth";
+import { app } from "~/server/context";
 
-// Only what the navigation needs; no database read here.
-export function loader({ context }: Route.LoaderArgs) {
+// Only what the navigation and the site's dialogs need; no database read here.
+export async function loader({ request, context }: Route.LoaderArgs): Promise<SiteLayoutData> {
+  // A dialog asked for in the URL is rendered into the HTML (see loadSiteDialogs).
+  if (new URL(request.url).searchParams.has("modal")) await loadSiteDialogs();
   const { user } = getAuth(context);
-  return { user: user ? { email: user.email, name: displayName(user) } : null };
+  return {
+    user: user ? { email: user.email, name: displayName(user), fullName: [user.firstName, user.lastName].filter(Boolean).join(" ") } : null,
+    inbox: app(context).env.SUPPORT_INBOX,
+    pixelId: app(context).env.META_PIXEL_ID ?? null,
+  };
 }
 
 export default function Site({ loaderData }: Route.ComponentProps) {
@@ -16,6 +26,8 @@ export default function Site({ loaderData }: Route.ComponentProps) {
     <>
       <SiteNav signedIn={loaderData.user !== null} />
       <Outlet />
+      <AdMeasurement pixelId={loaderData.pixelId} />
+      <SiteModals inbox={loaderData.inbox} defaults={loaderData.user ? { name: loaderData.user.fullName, email: loaderData.user.email } : undefined} />
     </>
   );
 }

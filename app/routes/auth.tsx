@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { Form, Link, redirect, useActionData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/auth";
 import { AuthShell } from "~/components/auth-shell";
+import { useMarketingEvent } from "~/components/site/marketing";
 import { FormField } from "~/components/form-field";
 import { RedirectAfter } from "~/components/redirect-after";
 import { Alert, Button, CheckIcon, cx, Input, inputClass, LinkButton, SubmitButton } from "~/components/ui";
@@ -58,6 +59,7 @@ export default function AuthPage({ loaderData }: Route.ComponentProps) {
   const { mode, signedInEmail, hasPreviousLogin, query } = loaderData;
   const actionData = useActionData<AuthActionData>();
   const success = actionData?.success;
+  useMarketingEvent("AuthStart", { enabled: !signedInEmail });
 
   if (success?.kind === "signin") {
     return (

@@ -8,11 +8,12 @@ import type { z } from "zod";
 import type { Route } from "./+types/early-access";
 import { FormField } from "~/components/form-field";
 import { SiteFooter } from "~/components/site-footer";
-import { Alert, Card, CheckIcon, Input, SubmitButton } from "~/components/ui";
+import { Alert, Card, CheckIcon, Honeypot, Input, SubmitButton } from "~/components/ui";
 import { EARLY_ACCESS } from "~/lib/constants";
 import { WAITLIST_MESSAGES as M } from "~/lib/early-access/messages";
 import { waitlistSchema } from "~/lib/early-access/waitlist";
 import { joinWaitlist } from "~/lib/early-access/waitlist.server";
+import { filledHoneypot } from "~/lib/honeypot";
 import { app } from "~/server/context";
 import { formErrorResult, readForm } from "~/server/http";
 
@@ -23,9 +24,6 @@ export const meta = () => [
 
 type ActionData = { result: SubmissionResult<string[]>; joined?: { message: string; email: string } };
 const reply = (body: ActionData, init?: ResponseInit) => data<ActionData>(body, init);
-
-// The honeypot: a field people never see or fill. A bot that fills it is told it joined.
-const HONEYPOT = "website";
 
 export function loader({ request }: Route.LoaderArgs) {
   const ref = new URL(request.url).searchParams.get("ref") ?? "";
@@ -38,8 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(read.formData, { schema: waitlistSchema });
   if (submission.status !== "success") return reply({ result: submission.reply() }, { status: 400 });
   const done = (message: string) => reply({ result: submission.reply({ resetForm: true }), joined: { message, email: submission.value.email } });
-  const honeypot = read.formData.get(HONEYPOT);
-  if (honeypot !== null && honeypot !== "") return done(M.joined);
+  if (filledHoneypot(read.formData)) return done(M.joined);
 
   const { db, queue, origin, ip } = app(context);
   try {
@@ -179,10 +176,7 @@ function WaitlistForm({ refCode }: { refCode: string }) {
         <Input {...getInputProps(fields.company, { type: "text" })} autoComplete="organization" placeholder="Optional" />
       </FormField>
       {refCode ? <input type="hidden" name="ref" value={refCode} /> : null}
-      <div className="absolute -left-[9999px] h-px w-px overflow-hidden" aria-hidden="true">
-        <label htmlFor="waitlist-website">Website</label>
-        <input id="waitlist-website" name={HONEYPOT} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
-      </div>
+      <Honeypot id="waitlist-website" />
       <SubmitButton pending={pending} idle="Join the Waitlist" busy="Joining..." />
       <p className="text-center text-xs text-slate-500">Joining twice with one address changes nothing. No spam, ever.</p>
     </Form>

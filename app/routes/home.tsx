@@ -1,7 +1,10 @@
+import { Link } from "react-router";
 import type { Route } from "./+types/home";
 import { AppPreview } from "~/components/app-preview";
 import { type DownloadAccess, DownloadSection } from "~/components/download-section";
+import { FaqSection } from "~/components/faq-section";
 import { SiteFooter } from "~/components/site-footer";
+import { useMarketingEvent } from "~/components/site/marketing";
 import { IconTile, LinkButton } from "~/components/ui";
 import { PricingSection } from "~/components/pricing-section";
 import { pricingState } from "~/lib/billing/pricing.server";
@@ -60,6 +63,7 @@ const FEATURES = [
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { cta, pricing, download } = loaderData;
+  useMarketingEvent("ViewContent", { perVisit: true });
   return (
     <>
       <main id="main">
@@ -88,6 +92,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               </LinkButton>
             </div>
             <p className="mt-4 text-sm text-slate-500">$4.99/month after a 7-day free trial. Cancel anytime.</p>
+            <p className="mt-2 text-sm text-slate-600">
+              <Link to="?modal=features" preventScrollReset className="rounded font-semibold text-brand-700 hover:text-brand-800">
+                Explore all features
+              </Link>
+              <span className="mx-2 text-slate-300" aria-hidden="true">
+                ·
+              </span>
+              <Link to="?modal=api-guide" preventScrollReset className="rounded font-semibold text-brand-700 hover:text-brand-800">
+                How to get an API key
+              </Link>
+            </p>
           </div>
           <div id="preview" className="mx-auto mt-16 max-w-6xl scroll-mt-24 px-4 pb-20 sm:px-6">
             <AppPreview />
@@ -117,6 +132,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <div className="border-t border-slate-100 bg-gradient-to-b from-white to-brand-50/40">
           <PricingSection state={pricing} />
         </div>
+
+        <FaqSection />
       </main>
       <SiteFooter />
     </>

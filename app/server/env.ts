@@ -1,6 +1,6 @@
 // The site Worker's configuration, parsed once per isolate with zod, so a bad deploy fails
 // loudly at the first request instead of misbehaving later.
-import { deploymentShape, mailShape, productionRules, stripeShape } from "~/lib/config";
+import { deploymentShape, mailShape, pixelShape, productionRules, stripeShape, supportShape } from "~/lib/config";
 import { z } from "~/lib/zod";
 
 const shape = z.object({
@@ -12,6 +12,8 @@ const shape = z.object({
   APP_URL: z.url().optional(),
   ...mailShape,
   ...stripeShape,
+  ...supportShape,
+  ...pixelShape,
 });
 
 const schema = shape.superRefine((env, ctx) => {

@@ -1,5 +1,6 @@
 // Headers every answer carries, applied once in the Worker entry so pages, `.data` requests,
 // API answers, downloads and redirects all get them.
+import { PIXEL_BEACON_ORIGIN, PIXEL_SCRIPT_ORIGIN } from "~/lib/marketing/pixel";
 import { accessCookie, refreshCookie } from "./cookies";
 
 // Pages whose content is personal even before a session exists (links carrying one-time tokens,
@@ -15,6 +16,8 @@ export type HeaderOptions = {
   /** Vite's dev server injects inline scripts of its own: no CSP there. */
   development: boolean;
   serverTiming: string | null;
+  /** An advertising pixel is configured: its script and beacons are allowed (it loads only after consent). */
+  pixel?: boolean;
 };
 
 /** A fresh nonce per response: the only inline scripts that run are the ones we rendered. */
@@ -23,15 +26,20 @@ export function newNonce(): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
-function contentSecurityPolicy(nonce: string, { https, formTargets }: { https: boolean; formTargets: string[] }): string {
+export function contentSecurityPolicy(
+  nonce: string,
+  { https, formTargets, pixel = false }: { https: boolean; formTargets: string[]; pixel?: boolean },
+): string {
+  const pixelScript = pixel ? ` ${PIXEL_SCRIPT_ORIGIN}` : "";
+  const pixelBeacon = pixel ? ` ${PIXEL_BEACON_ORIGIN}` : "";
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    `script-src 'self' 'nonce-${nonce}'${pixelScript}`,
     // React renders style attributes (chart sizes, progress bars); no script runs from them.
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    `img-src 'self' data: blob:${pixelBeacon}`,
     "font-src 'self'",
-    "connect-src 'self'",
+    `connect-src 'self'${pixelBeacon}`,
     `form-action 'self' ${formTargets.join(" ")}`.trim(),
     "frame-ancestors 'none'",
     "base-uri 'none'",
@@ -71,7 +79,7 @@ export function withSecurityHeaders(request: Request, response: Response, option
   const isHtml = (headers.get("Content-Type") ?? "").startsWith("text/html");
   if (!options.development) {
     const formTargets = options.stripeOrigin ? [options.stripeOrigin] : STRIPE_FORM_TARGETS;
-    headers.set("Content-Security-Policy", isHtml ? contentSecurityPolicy(options.nonce, { https, formTargets }) : NON_DOCUMENT_CSP);
+    headers.set("Content-Security-Policy", isHtml ? contentSecurityPolicy(options.nonce, { https, formTargets, pixel: options.pixel }) : NON_DOCUMENT_CSP);
   }
 
   // Personal answers are never stored by a browser cache, a proxy or the edge.

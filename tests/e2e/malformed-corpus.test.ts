@@ -175,6 +175,26 @@ const ROUTES: RouteSpec[] = [
     fields: { intent: "end", sessionId: "not-a-session" },
     crossSiteFields: { intent: "end-others" },
   },
+  // Contact Support (issue 12): every field invalid, so a variant that fixes one still sends nothing.
+  {
+    name: "/contact",
+    path: "/contact",
+    body: "form",
+    methods: PAGE,
+    fields: { name: "", email: "not-an-address", subject: "", message: "", priority: "urgent" },
+    crossSiteFields: { name: "Cross Site", email: "corpus-cross-site@example.com", subject: "Hi", message: "Hello", priority: "low" },
+  },
+  {
+    name: "/dashboard/admin/support",
+    path: "/dashboard/admin/support",
+    body: "form",
+    methods: PAGE,
+    signedIn: "cookie",
+    fields: { intent: "corpus-unknown", id: "not-a-message" },
+    crossSiteFields: { intent: "close", id: "not-a-message" },
+  },
+  { name: "/api-setup", path: "/api-setup?provider=openai", body: "none", methods: READ, fields: {} },
+  { name: "/legal/privacy", path: "/legal/privacy", body: "none", methods: READ, fields: {} },
   // The early-access programme (issue 11): the waitlist, redeeming, and the admin area.
   {
     name: "/early-access",
@@ -243,6 +263,17 @@ const ROUTES: RouteSpec[] = [
     fields: {},
     signedIn: "cookie",
   },
+  // First-party marketing events (issue 12): a name browsers may not send and a foreign path, so a
+  // variant that fixes one of them is still refused; the cross-site body is one it would record.
+  {
+    name: "/events",
+    path: "/events",
+    body: "json",
+    methods: API_POST,
+    fields: { name: "CompleteRegistration", path: "//evil.example/" },
+    crossSiteFields: { name: "ViewContent", path: "/" },
+  },
+  { name: "/dashboard/admin/funnel", path: "/dashboard/admin/funnel", body: "none", methods: READ, fields: {}, signedIn: "cookie" },
   // The admin upload of a build (JSON, and a raw part body): admins only, refused before R2 or D1.
   {
     name: "/dashboard/admin/releases/create",

@@ -169,7 +169,12 @@ export function createApi({ state, webhooks, publicUrl }) {
       /^\/v1\/subscriptions\/([^/]+)$/,
       (p, [, id], outbox) => {
         const sub = state.get("subscriptions", "subscription", id);
-        state.updateSubscription(sub, { cancelAtPeriodEnd: bool(p.cancel_at_period_end, "cancel_at_period_end"), metadata: p.metadata }, outbox);
+        if (p.trial_end !== undefined && p.trial_end !== "now") throw new StripeError(400, "This stand-in accepts only trial_end=now.", { param: "trial_end" });
+        state.updateSubscription(
+          sub,
+          { cancelAtPeriodEnd: bool(p.cancel_at_period_end, "cancel_at_period_end"), metadata: p.metadata, trialEnd: p.trial_end },
+          outbox,
+        );
         return sub;
       },
     ],

@@ -88,11 +88,18 @@ export function createState({ publicUrl }) {
     },
 
     /** Shared by POST /v1/subscriptions/:id and the portal's cancel/renew buttons; emits one updated event. */
-    updateSubscription(sub, { cancelAtPeriodEnd, metadata }, outbox) {
-      if (cancelAtPeriodEnd !== undefined && sub.status === "canceled") {
+    updateSubscription(sub, { cancelAtPeriodEnd, metadata, trialEnd }, outbox) {
+      if ((cancelAtPeriodEnd !== undefined || trialEnd !== undefined) && sub.status === "canceled") {
         throw new StripeError(400, "A canceled subscription can only update its cancellation_details and metadata.");
       }
       const before = clone(sub);
+      // trial_end=now ends a trial at once: the first period starts and is paid (no decline here).
+      if (trialEnd === "now" && sub.status === "trialing") {
+        const t = now();
+        const item = sub.items.data[0];
+        Object.assign(sub, { status: "active", trial_end: t, billing_cycle_anchor: t });
+        Object.assign(item, { current_period_start: t, current_period_end: t + 30 * DAY });
+      }
       if (cancelAtPeriodEnd === true) Object.assign(sub, { cancel_at_period_end: true, cancel_at: sub.items.data[0].current_period_end, canceled_at: now() });
       if (cancelAtPeriodEnd === false) Object.assign(sub, { cancel_at_period_end: false, cancel_at: null, canceled_at: null });
       mergeMetadata(sub.metadata, metadata);

@@ -9,7 +9,7 @@ import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
 import { formatDateTime } from "~/lib/format";
 import { BuildFacts, Checksum, DownloadForm, RecommendedBadge, releaseFor, SUPPORT_EMAIL, SystemRequirements, useDownloader } from "../download-dialog";
 import { withParam } from "../modal";
-import { Alert, buttonClass, Card, cx, LinkButton, Spinner } from "../ui";
+import { Alert, buttonClass, Card, ChevronDownIcon, cx, LinkButton, Spinner } from "../ui";
 import { TabIcon } from "./icons";
 
 export type DownloadsTabData =
@@ -171,16 +171,7 @@ function SubscriberDownloads({ data }: { data: Extract<DownloadsTabData, { subsc
               className={buttonClass("secondary", "lg")}
             >
               All Versions
-              <svg
-                viewBox="0 0 24 24"
-                className={cx("h-4 w-4 transition-transform", data.versions && "rotate-180")}
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-                aria-hidden="true"
-              >
-                <path d="m6 9 6 6 6-6" strokeLinecap="round" strokeLinejoin="round" />
-              </svg>
+              <ChevronDownIcon className={cx("h-4 w-4 transition-transform", data.versions && "rotate-180")} />
             </Link>
           </div>
         </div>

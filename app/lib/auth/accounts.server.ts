@@ -1,5 +1,6 @@
 // The account flows (sign-up, confirmation, sign-in, recovery, sign-out), shared by the web forms, the desktop API and the queue
 // consumer (which does the address-dependent half of sign-up and password reset).
+import { milestoneInsert, milestoneKey, recordMarketingEvents } from "../marketing/events.server";
 import { and, eq, isNull, lte } from "drizzle-orm";
 import { MAIL_CAP, ONE_TIME_TOKEN } from "../constants";
 import { sha256Hex } from "../crypto";
@@ -74,6 +75,8 @@ export async function signIn(
 
   const { returning } = await recordSignIn(deps.db, user);
   const tokens = await createSession(deps.db, deps.env.JWT_SECRET, { userId: user.id, client: input.client, userAgent: deps.userAgent });
+  // The site's funnel: sign-ins on the web (the desktop app's are product use, not marketing).
+  if (input.client === "web") await recordMarketingEvents(deps.queue, [{ name: "AuthComplete", userId: user.id }]);
   return { ok: true, user, tokens, returning };
 }
 
@@ -187,7 +190,13 @@ export async function handleSignUpMessage(deps: AccountWorkerDeps, message: Sign
   }
   // A lost insert race (same new address twice) fails the token's foreign key: the whole batch
   // rolls back and the retry takes the replace path.
-  await deps.db.batch([writeUser, expireUnusedTokens(deps.db, userId, "signup"), insertToken, processedMark(deps.db, message)]);
+  await deps.db.batch([
+    writeUser,
+    expireUnusedTokens(deps.db, userId, "signup"),
+    insertToken,
+    milestoneInsert(deps.db, "CompleteRegistration", userId, message.submittedAt),
+    processedMark(deps.db, message),
+  ]);
 }
 
 async function notifyExistingAccount(deps: AccountWorkerDeps, message: SignUpMessage, user: UserRow) {
@@ -273,6 +282,10 @@ export async function confirmSignUp(
   await markEmailConfirmed(deps.db, user.id);
   const { returning } = await recordSignIn(deps.db, user);
   const tokens = await createSession(deps.db, deps.env.JWT_SECRET, { userId: user.id, client: "web", userAgent: deps.userAgent });
+  await recordMarketingEvents(deps.queue, [
+    { name: "EmailConfirmed", userId: user.id, dedupeKey: milestoneKey("EmailConfirmed", user.id) },
+    { name: "AuthComplete", userId: user.id },
+  ]);
   return { ok: true, user, tokens, returning };
 }
 

@@ -1,6 +1,7 @@
 // Turns Stripe's view of a subscription into our subscriptions row and profile fields.
 // Always re-reads the subscription from Stripe: events arrive late, twice and out of order,
 // so the event body is only a hint of what to re-read, never the state to store.
+import { milestoneInsert } from "../marketing/events.server";
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db.server";
@@ -171,5 +172,8 @@ export async function subscriptionUpsert(db: Db, stripe: Stripe, hints: Subscrip
       })
       .where(eq(schema.userProfiles.userId, userId)),
   ];
+  // The funnel's milestones, once per account: the first trial, the first paid period.
+  if (status === "trial") statements.push(milestoneInsert(db, "StartTrial", userId, now));
+  if (status === "active") statements.push(milestoneInsert(db, "Subscribe", userId, now));
   return { userId, status, statements };
 }

@@ -8,6 +8,7 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { countEvent } from "../limits/counters.server";
 import { enqueueMail } from "../mail/mail.server";
+import { recordMarketingEvents } from "../marketing/events.server";
 import { waitlistConfirmationMail } from "./mail";
 import { priorityScore, type WaitlistForm } from "./waitlist";
 
@@ -46,5 +47,6 @@ export async function joinWaitlist(deps: JoinDeps, form: WaitlistForm, now = Dat
     .returning({ id: schema.waitlist.id });
   if (inserted.length === 0) return { status: "already" };
   await enqueueMail(deps.queue, waitlistConfirmationMail(form.email, form.firstName, `${deps.origin}/activate`));
+  await recordMarketingEvents(deps.queue, [{ name: "WaitlistSubmission", dedupeKey: `WaitlistSubmission:${inserted[0]!.id}` }], now);
   return { status: "joined" };
 }

@@ -24,7 +24,7 @@ export async function deliverMail(env: MailConfig, db: Db, mail: MailMessage, fe
         "content-type": "application/json",
         "idempotency-key": mail.id,
       },
-      body: JSON.stringify({ from: env.MAIL_FROM, to: [mail.to], subject: mail.subject, text: mail.text }),
+      body: JSON.stringify({ from: env.MAIL_FROM, to: [mail.to], subject: mail.subject, text: mail.text, ...(mail.replyTo ? { reply_to: mail.replyTo } : {}) }),
     });
     if (!response.ok) throw new MailDeliveryError(`Mail provider answered ${response.status}`);
     return;

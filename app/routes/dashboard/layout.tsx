@@ -24,6 +24,8 @@ const TABS: Tab[] = [
   { path: "/dashboard/downloads", label: "Downloads", icon: "downloads" },
   { path: "/dashboard/admin", label: "Admin", icon: "debug", adminOnly: true },
   { path: "/dashboard/admin/early-access", label: "Early Access", icon: "key", adminOnly: true },
+  { path: "/dashboard/admin/support", label: "Support", icon: "support", adminOnly: true },
+  { path: "/dashboard/admin/funnel", label: "Funnel", icon: "funnel", adminOnly: true },
 ];
 
 // The single-page app's tab names (?tab=…, still in e-mails, bookmarks and Stripe's cancel URL).

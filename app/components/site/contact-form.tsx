@@ -1,0 +1,118 @@
+// The Contact Support form, in the modal (?modal=contact) and on /contact. It posts to /contact:
+// through a fetcher where it is a modal, as the page's own form on /contact, and as a plain form
+// without JavaScript. After a message is sent the confirmation shows for SUPPORT.successShownMs,
+// then the form comes back empty (spec §2, §9).
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useEffect, useState } from "react";
+import { Form, useFetcher, useNavigation } from "react-router";
+import type { z } from "zod";
+import { SUPPORT } from "~/lib/constants";
+import { supportMessageSchema } from "~/lib/support/validation";
+import { FormField } from "../form-field";
+import { Alert, CheckIcon, cx, Honeypot, Input, inputClass, SubmitButton } from "../ui";
+
+export type ContactActionData = { result: SubmissionResult<string[]>; sent?: { message: string } };
+
+export function ContactForm({
+  onPage,
+  answer,
+  defaults,
+}: {
+  onPage?: boolean;
+  answer?: ContactActionData | null;
+  defaults?: { name?: string; email?: string };
+}) {
+  const fetcher = useFetcher<ContactActionData>({ key: "contact-support" });
+  const navigation = useNavigation();
+  const data = (onPage ? null : fetcher.data) ?? answer ?? null;
+  const pending = onPage ? navigation.state === "submitting" && navigation.formAction === "/contact" : fetcher.state !== "idle";
+  // Which answer the confirmation belongs to: a new one shows it again.
+  const [shownFor, setShownFor] = useState<ContactActionData | null>(null);
+  const sent = data?.sent && shownFor !== data ? data.sent : null;
+  useEffect(() => {
+    if (!data?.sent) return;
+    const timer = window.setTimeout(() => setShownFor(data), SUPPORT.successShownMs);
+    return () => window.clearTimeout(timer);
+  }, [data]);
+
+  const [form, fields] = useForm<z.input<typeof supportMessageSchema>, z.output<typeof supportMessageSchema>>({
+    id: sent ? "contact-sent" : `contact-${shownFor ? "again" : "first"}`,
+    lastResult: data?.sent ? undefined : data?.result,
+    defaultValue: { name: defaults?.name ?? "", email: defaults?.email ?? "", priority: SUPPORT.defaultPriority },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate({ formData }) {
+      return parseWithZod(formData, { schema: supportMessageSchema });
+    },
+  });
+
+  if (sent) {
+    return (
+      <div role="status" className="py-6 text-center" data-testid="contact-sent">
+        <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-emerald-50">
+          <CheckIcon className="h-6 w-6 text-emerald-600" bold />
+        </span>
+        <p className="mt-4 font-semibold text-slate-900">{sent.message}</p>
+        <p className="mt-1 text-sm text-slate-600">A copy is on its way to your inbox.</p>
+      </div>
+    );
+  }
+
+  const PostForm = onPage ? Form : fetcher.Form;
+  const star = (
+    <span className="text-red-600" aria-hidden="true">
+      *
+    </span>
+  );
+  return (
+    <PostForm method="post" action="/contact" {...getFormProps(form)} className="space-y-4">
+      {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label={<>Name {star}</>} htmlFor={fields.name.id} errorId={fields.name.errorId} errors={fields.name.errors}>
+          <Input {...getInputProps(fields.name, { type: "text" })} autoComplete="name" />
+        </FormField>
+        <FormField label={<>Email {star}</>} htmlFor={fields.email.id} errorId={fields.email.errorId} errors={fields.email.errors}>
+          <Input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" placeholder="you@example.com" />
+        </FormField>
+      </div>
+      <FormField label={<>Subject {star}</>} htmlFor={fields.subject.id} errorId={fields.subject.errorId} errors={fields.subject.errors}>
+        <Input {...getInputProps(fields.subject, { type: "text" })} />
+      </FormField>
+      <FormField label="Priority" htmlFor={fields.priority.id} errorId={fields.priority.errorId} errors={fields.priority.errors}>
+        <select {...getSelectProps(fields.priority)} className={inputClass}>
+          <option value="low">Low</option>
+          <option value="medium">Medium</option>
+          <option value="high">High</option>
+        </select>
+      </FormField>
+      <FormField label={<>Message {star}</>} htmlFor={fields.message.id} errorId={fields.message.errorId} errors={fields.message.errors}>
+        <textarea {...getTextareaProps(fields.message)} rows={5} className={cx(inputClass, "resize-y")} />
+      </FormField>
+      <Honeypot id="contact-website" />
+      <SubmitButton pending={pending} idle="Send Message" busy="Sending..." />
+    </PostForm>
+  );
+}
+
+/** The side information beside the form. */
+export function ContactAside({ inbox }: { inbox: string }) {
+  return (
+    <aside className="space-y-4 text-sm text-slate-600">
+      <div>
+        <h3 className="font-semibold text-slate-900">Response time</h3>
+        <p className="mt-1">We answer every message within {SUPPORT.responseHours} hours, usually much sooner.</p>
+      </div>
+      <div>
+        <h3 className="font-semibold text-slate-900">E-mail</h3>
+        <a className="mt-1 inline-block rounded font-medium text-brand-700 hover:text-brand-800" href={`mailto:${inbox}`}>
+          {inbox}
+        </a>
+      </div>
+      <div>
+        <h3 className="font-semibold text-slate-900">Before you write</h3>
+        <p className="mt-1">Most setup questions are answered in the FAQ and the API key setup guide.</p>
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,48 @@
+// The site's dialogs, opened by ?modal=… on any marketing page (links in the footer, the hero and
+// the FAQ), so each can be linked to and works without JavaScript. Closing drops the parameter.
+// Their bodies (the contact form and its validation above all) load only when one is opened, so
+// the pages that show none do not carry them.
+import { lazy, Suspense } from "react";
+import { useLocation } from "react-router";
+import { withParams } from "../modal";
+
+export const SITE_MODALS = ["contact", "api-guide", "docs", "features"] as const;
+export type SiteModal = (typeof SITE_MODALS)[number];
+
+type DialogsModule = typeof import("./site-dialogs");
+let loaded: DialogsModule | null = null;
+
+/**
+ * Loads the dialogs' module. The site layout's loader awaits it on the server when a dialog is
+ * asked for, so the lazy component below resolves at once there and the dialog is part of the
+ * HTML itself (a browser without JavaScript sees it), not streamed behind a script.
+ */
+export async function loadSiteDialogs(): Promise<DialogsModule> {
+  loaded ??= await import("./site-dialogs");
+  return loaded;
+}
+
+// A thenable that resolves synchronously once the module is there: React.lazy then renders it
+// without suspending.
+const SiteDialog = lazy(() =>
+  // biome-ignore lint/suspicious/noThenProperty: a synchronous thenable is the point (see above)
+  loaded ? ({ then: (resolve: (module: DialogsModule) => void) => resolve(loaded as DialogsModule) } as unknown as Promise<DialogsModule>) : loadSiteDialogs(),
+);
+
+/** The current page with a dialog opened (or closed, with null). */
+export function useModalHref() {
+  const { pathname, search } = useLocation();
+  return (modal: SiteModal | null, extra: Record<string, string | null> = {}) => withParams(pathname, search, { modal, ...extra });
+}
+
+export function SiteModals({ inbox, defaults }: { inbox: string; defaults?: { name?: string; email?: string } }) {
+  const { search } = useLocation();
+  const asked = new URLSearchParams(search).get("modal");
+  const open = SITE_MODALS.find((m) => m === asked);
+  if (!open) return null;
+  return (
+    <Suspense fallback={null}>
+      <SiteDialog open={open} inbox={inbox} defaults={defaults} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,32 @@
+// POST /events: the browser's first-party marketing events (page views only; see
+// lib/marketing/events.ts). No cookie is set or needed; the signed-in user's id is taken from the
+// session, never from the body. Answers 204, or a JSON error for anything else.
+import type { Route } from "./+types/events";
+import { ipSubject } from "~/lib/auth/lockout";
+import { MARKETING } from "~/lib/constants";
+import { countEvent } from "~/lib/limits/counters.server";
+import { browserEventSchema } from "~/lib/marketing/events";
+import { recordMarketingEvents } from "~/lib/marketing/events.server";
+import { getAuth } from "~/server/auth";
+import { app } from "~/server/context";
+import { jsonError, postOnly, readJson } from "~/server/http";
+
+export const loader = postOnly;
+
+// An event is a few dozen bytes.
+const MAX_BYTES = 1024;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = browserEventSchema.safeParse(await readJson(request, MAX_BYTES));
+  if (!parsed.success) return jsonError(400, "Not a marketing event this site records");
+  const { db, queue, ip } = app(context);
+  if (ip) {
+    const rule = MARKETING.browserEventsPerIp;
+    const counted = await countEvent(db, `events:ip:${ipSubject(ip)}`, rule.windowMs);
+    if (counted.count > rule.limit) {
+      return jsonError(429, "Too many events", { "Retry-After": String(Math.max(1, Math.ceil((counted.expiresAt - Date.now()) / 1000))) });
+    }
+  }
+  await recordMarketingEvents(queue, [{ ...parsed.data, userId: getAuth(context).user?.id ?? null }]);
+  return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
+}

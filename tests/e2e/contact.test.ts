@@ -1,0 +1,47 @@
+// Contact Support reaches someone: from the footer's dialog a visitor sends a message; the support
+// mailbox and the sender both get mail; the confirmation shows for 3 s, then an empty form.
+import { uniqueEmail, waitForMail } from "./browser.ts";
+import { expect, test } from "./fixtures.ts";
+
+test("a visitor sends a message from the footer's Contact Support dialog", async ({ page }) => {
+  const email = uniqueEmail("asker");
+  await page.goto("/");
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("contentinfo").getByRole("link", { name: "Contact Support" }).click();
+  const dialog = page.getByRole("dialog", { name: "Contact Support" });
+  await expect(dialog).toBeVisible();
+  await expect(page).toHaveURL(/modal=contact/);
+  await expect(dialog).toContainText("within 24 hours");
+  await dialog.getByLabel("Name").fill("Dorothy Vaughan");
+  await dialog.getByLabel("Email").fill(email);
+  await dialog.getByLabel("Subject").fill("Where do I put my key?");
+  await dialog.getByLabel("Priority").selectOption("high");
+  await dialog.getByLabel("Message").fill("I bought a subscription.\nWhere does the OpenAI key go?");
+  await dialog.getByRole("button", { name: "Send Message" }).click();
+  const sentAt = Date.now();
+  await expect(dialog.getByTestId("contact-sent")).toContainText("Message sent!");
+  // After 3 s the form is back, empty.
+  await expect(dialog.getByLabel("Subject")).toBeVisible({ timeout: 6000 });
+  expect(Date.now() - sentAt).toBeGreaterThanOrEqual(2500);
+  await expect(dialog.getByLabel("Subject")).toHaveValue("");
+
+  const ack = await waitForMail(email, /We received your message/);
+  expect(ack.text).toContain("Where does the OpenAI key go?");
+  const inbox = await waitForMail("support@modelify.dev", /Where do I put my key\?/);
+  expect(inbox.subject).toBe("[Support · high] Where do I put my key?");
+  expect(inbox.text).toContain(`Dorothy Vaughan <${email}>`);
+});
+
+test("without JavaScript the dialog's form posts to /contact and shows the answer", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  const page = await context.newPage();
+  await page.goto("/?modal=contact");
+  const dialog = page.getByRole("dialog", { name: "Contact Support" });
+  await dialog.getByLabel("Name").fill("Mary Jackson");
+  await dialog.getByLabel("Email").fill("not-an-address");
+  await dialog.getByRole("button", { name: "Send Message" }).click();
+  await expect(page).toHaveURL(/\/contact$/);
+  await expect(page.getByText("Please enter a valid email address")).toBeVisible();
+  await expect(page.getByText("Subject is required")).toBeVisible();
+  await context.close();
+});

@@ -1,0 +1,37 @@
+// The Features dialog: eight tabs of three or four cards, the key statistics, Get Started closes it.
+import { expect, test } from "./fixtures.ts";
+
+test("the footer opens the Features dialog; its tabs change the cards; Get Started closes it", async ({ page }) => {
+  await page.goto("/");
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("contentinfo").getByRole("link", { name: "Features" }).click();
+  const dialog = page.getByRole("dialog", { name: "Modelify Features" });
+  await expect(dialog.getByRole("navigation", { name: "Feature areas" }).getByRole("link")).toHaveCount(8);
+  for (const stat of ["160+", "12+", "5", "100/100"])
+    await expect(dialog.getByRole("definition").filter({ hasText: new RegExp(`^${stat.replace("+", "\\+")}$`) })).toHaveCount(1);
+  for (const name of ["Overview", "AI Models", "Chat Features", "Workspace", "Security", "Export", "Technical", "Platforms"]) {
+    await dialog.getByRole("link", { name, exact: true }).click();
+    await expect(dialog.getByRole("link", { name, exact: true })).toHaveAttribute("aria-current", "page");
+    const cards = await dialog.getByTestId("feature-cards").getByRole("listitem").count();
+    expect(cards).toBeGreaterThanOrEqual(3);
+    expect(cards).toBeLessThanOrEqual(4);
+  }
+  await dialog.getByRole("link", { name: "Export", exact: true }).click();
+  await expect(dialog.getByTestId("feature-cards")).toContainText("Word, Markdown, JSON, Notion CSV or Google Docs HTML");
+  await dialog.getByRole("link", { name: "Get Started" }).click();
+  // It fades out like every other close before the address changes.
+  await expect(page.locator('[data-state="closing"]')).toHaveCount(1);
+  await expect(dialog).toHaveCount(0);
+  await expect(page).not.toHaveURL(/modal=/);
+});
+
+test("the hero opens the Features dialog and the API key guide", async ({ page }) => {
+  await page.goto("/");
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("link", { name: "Explore all features" }).click();
+  await expect(page.getByRole("dialog", { name: "Modelify Features" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await page.getByRole("link", { name: "How to get an API key" }).click();
+  await expect(page.getByRole("dialog", { name: "API Key Setup Guide" })).toBeVisible();
+});
