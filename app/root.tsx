@@ -1,21 +1,21 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
+import interLatin from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
 import "./app.css";
 import { useNonce } from "./components/nonce";
 import { LinkButton, ReloadLink } from "./components/ui";
 import { AUTH_MESSAGES } from "./lib/auth/messages";
+import { pageMeta, SITE_TITLE } from "./lib/site/meta";
 
-export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+// The Latin face of Inter, fetched with the HTML instead of after the CSS has been parsed, so the
+// text does not shift when the font arrives (the same hashed file app.css refers to).
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "preload", href: interLatin, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+];
 
 export function meta() {
-  return [
-    { title: "Modelify: every AI model and agent in one desktop app" },
-    {
-      name: "description",
-      content:
-        "Modelify is a desktop AI chat app for Windows, macOS and Linux. Bring your own API keys and use 160+ models and 120+ specialised agents in one place.",
-    },
-  ];
+  return pageMeta(SITE_TITLE);
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

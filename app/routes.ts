@@ -59,6 +59,10 @@ export default [
     route("*", "routes/redirect-home.ts"),
   ]),
 
+  // For crawlers.
+  route("robots.txt", "routes/robots.ts"),
+  route("sitemap.xml", "routes/sitemap.ts"),
+
   // The JSON API of the desktop app and Stripe's webhook: bearer tokens and signatures, no cookies.
   ...prefix("api", [
     layout("routes/api.layout.ts", [

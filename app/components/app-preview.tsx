@@ -13,7 +13,7 @@ export function AppPreview() {
         </div>
         <div className="grid grid-cols-12 text-left">
           <div className="col-span-4 hidden border-r border-slate-200 bg-slate-50/60 p-4 sm:block">
-            <p className="text-[11px] font-semibold uppercase tracking-wide text-slate-400">Agents</p>
+            <p className="text-[11px] font-semibold uppercase tracking-wide text-slate-600">Agents</p>
             <ul className="mt-3 space-y-1.5 text-sm">
               {["Research Analyst", "Code Reviewer", "Marketing Writer", "Data Scientist", "Legal Assistant"].map((a, i) => (
                 <li key={a} className={i === 1 ? "rounded-lg bg-white px-3 py-2 font-medium text-brand-700 shadow-sm" : "px-3 py-2 text-slate-600"}>
@@ -34,7 +34,7 @@ export function AppPreview() {
               Found 2 issues: the session cookie lacks <code className="rounded bg-white px-1">HttpOnly</code>, and the redirect accepts any URL. Here are
               patches for both…
             </div>
-            <div className="flex items-center gap-2 rounded-xl border border-slate-200 px-4 py-3 text-sm text-slate-400">
+            <div className="flex items-center gap-2 rounded-xl border border-slate-200 px-4 py-3 text-sm text-slate-500">
               Ask anything, or pick an agent…
               <span className="ml-auto rounded-lg bg-brand-600 px-3 py-1 text-xs font-semibold text-white">Send</span>
             </div>

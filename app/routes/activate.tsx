@@ -18,8 +18,9 @@ import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { clearCookie, headersWithCookies, pendingKeyCookie, readCookie, setCookie } from "~/server/cookies";
 import { readForm, singleValue } from "~/server/http";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Activate Early Access | Modelify" }, { name: "robots", content: "noindex" }];
+export const meta = () => pageMeta("Activate Early Access | Modelify", { noindex: true });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);

@@ -16,8 +16,9 @@ import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { headersWithCookies, pendingKeyCookie, readCookie, recoveryCookie, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
 import { formErrorResult, readForm } from "~/server/http";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Completing Authentication | Modelify" }];
+export const meta = () => pageMeta("Completing Authentication | Modelify");
 
 const TOKEN_MAX = 128;
 

@@ -15,8 +15,9 @@ import { REDIRECT_DELAY_MS } from "~/lib/constants";
 import { app } from "~/server/context";
 import { clearCookie, headersWithCookies, readCookie, recoveryCookie, signedInCookies } from "~/server/cookies";
 import { formErrorResult, readForm } from "~/server/http";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Reset Your Password | Modelify" }];
+export const meta = () => pageMeta("Reset Your Password | Modelify");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = await readCookie(recoveryCookie, request);

@@ -13,8 +13,9 @@ import { currentReleases } from "~/lib/downloads/releases.server";
 import { formatDate } from "~/lib/format";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Welcome to Modelify" }];
+export const meta = () => pageMeta("Welcome to Modelify");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id");

@@ -17,6 +17,7 @@ import { parseMode, type AuthMode } from "~/lib/auth/modes";
 import { getAuth } from "~/server/auth";
 import { readCookie, returningCookie } from "~/server/cookies";
 import { authAction, destinationFor, type AuthActionData } from "./auth.server";
+import { pageMeta } from "~/lib/site/meta";
 
 const SIGN_IN_DESTINATION_NAMES = { "/pricing": "pricing", "/activate": "your activation key", "/dashboard": "dashboard" } as const;
 
@@ -27,7 +28,7 @@ const TITLES: Record<AuthMode, string> = {
 };
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `${loaderData ? TITLES[loaderData.mode] : "Sign In"} | Modelify` }];
+  return pageMeta(`${loaderData ? TITLES[loaderData.mode] : "Sign In"} | Modelify`);
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

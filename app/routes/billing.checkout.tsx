@@ -6,8 +6,9 @@ import { StripeRedirectPage } from "~/components/stripe-redirect-page";
 import { createCheckout } from "~/lib/billing/billing.server";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Checkout | Modelify" }];
+export const meta = () => pageMeta("Checkout | Modelify");
 
 export async function action({ context }: Route.ActionArgs) {
   const { user } = getAuth(context);

@@ -5,8 +5,9 @@ import { StripeRedirectPage } from "~/components/stripe-redirect-page";
 import { createPortal } from "~/lib/billing/billing.server";
 import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Customer Portal | Modelify" }];
+export const meta = () => pageMeta("Customer Portal | Modelify");
 
 export function loader({ context }: Route.LoaderArgs) {
   requireUser(context);

@@ -2,8 +2,9 @@ import { SiteFooter } from "~/components/site-footer";
 import { cx } from "~/components/ui";
 import { CHANGELOG, type ChangelogPost } from "~/lib/changelog";
 import { formatDate } from "~/lib/format";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Changelog | Modelify" }];
+export const meta = () => pageMeta("Changelog | Modelify");
 
 const BADGES: Record<ChangelogPost["type"], { label: string; className: string }> = {
   new: { label: "New", className: "bg-brand-50 text-brand-700" },

@@ -11,8 +11,9 @@ import { supportMessageSchema } from "~/lib/support/validation";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { formErrorResult, readForm } from "~/server/http";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Contact Support | Modelify" }];
+export const meta = () => pageMeta("Contact Support | Modelify");
 
 export function loader({ context }: Route.LoaderArgs) {
   const { user } = getAuth(context);

@@ -3,8 +3,9 @@ import { Card, Logo } from "~/components/ui";
 import { listOutbox } from "~/lib/mail/outbox.server";
 import { app } from "~/server/context";
 import { requireLocalMachine } from "~/server/local-only";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Outbox (local development) | Modelify" }];
+export const meta = () => pageMeta("Outbox (local development) | Modelify");
 
 // Local development only: shows the e-mails and text messages that real providers would have sent.
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -5,6 +5,7 @@ import { SiteFooter } from "~/components/site-footer";
 import { LegalDocument, LegalTabs } from "~/components/site/legal-document";
 import { Card } from "~/components/ui";
 import { LEGAL, LEGAL_DOCS, type LegalDocId } from "~/lib/site/legal";
+import { pageMeta } from "~/lib/site/meta";
 
 export function loader({ params }: Route.LoaderArgs) {
   const doc = LEGAL_DOCS.find((d): d is LegalDocId => d === params.doc);
@@ -13,7 +14,7 @@ export function loader({ params }: Route.LoaderArgs) {
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: `${loaderData ? LEGAL[loaderData.doc].title : "Not found"} | Modelify` }];
+  return pageMeta(`${loaderData ? LEGAL[loaderData.doc].title : "Not found"} | Modelify`);
 }
 
 export default function Legal({ loaderData }: Route.ComponentProps) {

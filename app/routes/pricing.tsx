@@ -4,8 +4,9 @@ import { SiteFooter } from "~/components/site-footer";
 import { pricingState } from "~/lib/billing/pricing.server";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Pricing | Modelify" }];
+export const meta = () => pageMeta("Pricing | Modelify");
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db, env } = app(context);

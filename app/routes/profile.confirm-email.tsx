@@ -11,8 +11,9 @@ import { EMAIL_CHANGE_MESSAGES } from "~/lib/profile/messages";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { readForm } from "~/server/http";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Confirm Your New E-mail | Modelify" }];
+export const meta = () => pageMeta("Confirm Your New E-mail | Modelify");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token");

@@ -16,8 +16,9 @@ import { z } from "~/lib/zod";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { queryParamKeepingPlus, readForm, singleValue } from "~/server/http";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Verify Phone | Modelify" }];
+export const meta = () => pageMeta("Verify Phone | Modelify");
 
 const formSchema = z.object({
   code: phoneCodeInputSchema,

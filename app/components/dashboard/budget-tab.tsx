@@ -72,7 +72,7 @@ function BudgetCard({ title, spent, budget, testId }: { title: string; spent: nu
       <p className="mt-2 text-2xl font-semibold text-slate-900">
         {formatUsd(spent)} <span className="text-base font-normal text-slate-500">of {formatUsd(budget)}</span>
       </p>
-      <ProgressBar percent={percent} tone={budgetBand(percent)} />
+      <ProgressBar percent={percent} tone={budgetBand(percent)} label={`${title} used`} />
       <p className="mt-2 text-sm text-slate-600">{budgetRemainder(budget, spent)}</p>
     </Card>
   );

@@ -136,7 +136,7 @@ export function OverviewTab({ account, usage, pendingKey }: { account: AccountOv
           <p className="mt-2 text-lg font-semibold text-slate-900">
             {formatUsd(usage.budget.spent)} <span className="text-sm font-normal text-slate-500">/ {formatUsd(usage.budget.monthly)}</span>
           </p>
-          <ProgressBar percent={budgetPercent} tone={budgetBand(budgetPercent)} />
+          <ProgressBar percent={budgetPercent} tone={budgetBand(budgetPercent)} label="Monthly budget used" />
           <div className="mt-2 flex items-center justify-between text-xs text-slate-500">
             <span data-testid="overview-budget-remainder">{budgetRemainder(usage.budget.monthly, usage.budget.spent)}</span>
             <Link to="/dashboard/budget" className="font-semibold text-brand-700 hover:text-brand-800">
@@ -215,7 +215,7 @@ export function OverviewTab({ account, usage, pendingKey }: { account: AccountOv
                       {p.successRate.toFixed(0)}% · {formatMs(p.avgResponseMs)}
                     </span>
                   </div>
-                  <ProgressBar percent={p.successRate} tone="green" />
+                  <ProgressBar percent={p.successRate} tone="green" label={`${p.name} success rate`} />
                 </li>
               ))}
             </ul>

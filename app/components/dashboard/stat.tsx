@@ -30,17 +30,24 @@ export function ChangeBadge({ value, label }: { value: string; label: string }) 
   );
 }
 
-export function ProgressBar({ percent, tone }: { percent: number; tone: "green" | "orange" | "yellow" | "red" }) {
+/**
+ * A bar of 0–100 %. Its accessible name is `label`; a value over 100 (a budget overspent) fills the
+ * bar and is read out as it is ("274%"), while aria-valuenow stays within the bar's range.
+ */
+export function ProgressBar({ percent, tone, label }: { percent: number; tone: "green" | "orange" | "yellow" | "red"; label: string }) {
   const colours = { green: "bg-emerald-500", orange: "bg-orange-500", yellow: "bg-yellow-400", red: "bg-red-500" };
+  const shown = Math.min(100, Math.max(0, percent));
   return (
     <div
       className="mt-3 h-2 w-full overflow-hidden rounded-full bg-slate-100"
       role="progressbar"
-      aria-valuenow={Math.round(percent)}
+      aria-label={label}
+      aria-valuenow={Math.round(shown)}
       aria-valuemin={0}
       aria-valuemax={100}
+      aria-valuetext={`${Math.round(Math.max(0, percent))}%`}
     >
-      <div className={cx("h-full rounded-full", colours[tone])} style={{ width: `${Math.min(100, Math.max(0, percent))}%` }} />
+      <div className={cx("h-full rounded-full", colours[tone])} style={{ width: `${shown}%` }} />
     </div>
   );
 }

@@ -117,7 +117,7 @@ export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi;
                 </span>
               </dt>
               <dd>
-                <ProgressBar percent={budgetPercent} tone={budgetBand(budgetPercent)} />
+                <ProgressBar percent={budgetPercent} tone={budgetBand(budgetPercent)} label="Monthly budget used" />
               </dd>
             </div>
             <MiniBar label="Total tokens" value={formatCount(data.totals.tokens)} current={data.totals.tokens} previous={data.previous.tokens} />

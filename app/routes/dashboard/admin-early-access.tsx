@@ -12,8 +12,9 @@ import { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/auth";
 import { app } from "~/server/context";
 import { readForm } from "~/server/http";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Early Access | Modelify" }];
+export const meta = () => pageMeta("Early Access | Modelify");
 
 // The address bar is user input too: anything unreadable falls back to the first page of the default view.
 const query = z.string().trim().max(100).catch("");

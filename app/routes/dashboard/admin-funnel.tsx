@@ -8,8 +8,9 @@ import { conversion, FUNNEL_STAGES, type FunnelWeek } from "~/lib/marketing/even
 import { loadFunnel } from "~/lib/marketing/events.server";
 import { requireAdmin } from "~/server/auth";
 import { app } from "~/server/context";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Funnel | Modelify" }];
+export const meta = () => pageMeta("Funnel | Modelify");
 
 export async function loader({ context }: Route.LoaderArgs) {
   requireAdmin(context);

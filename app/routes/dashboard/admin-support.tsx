@@ -10,8 +10,9 @@ import { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/auth";
 import { app } from "~/server/context";
 import { readForm, singleValue } from "~/server/http";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Support | Modelify" }];
+export const meta = () => pageMeta("Support | Modelify");
 
 const PRIORITY_STYLE = { high: "bg-red-50 text-red-700", medium: "bg-amber-50 text-amber-800", low: "bg-slate-100 text-slate-700" } as const;
 

@@ -7,8 +7,9 @@ import { currentReleases, recentDownloads } from "~/lib/downloads/releases.serve
 import { isAccountActivated } from "~/lib/early-access/activation.server";
 import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Downloads | Modelify" }];
+export const meta = () => pageMeta("Downloads | Modelify");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);

@@ -9,8 +9,9 @@ import { withParam } from "~/components/modal";
 import { Card, cx, Logo, ReloadLink } from "~/components/ui";
 import { emailLocalPart } from "~/lib/names";
 import { requireUser } from "~/server/auth";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Dashboard | Modelify" }];
+export const meta = () => pageMeta("Dashboard | Modelify");
 
 type Tab = { path: string; label: string; icon: string; adminOnly?: boolean };
 

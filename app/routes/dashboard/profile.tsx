@@ -18,8 +18,9 @@ import { profileFormSchema } from "~/lib/profile/validation";
 import { getAuth, requireUser } from "~/server/auth";
 import { app } from "~/server/context";
 import { formErrorResult, readForm } from "~/server/http";
+import { pageMeta } from "~/lib/site/meta";
 
-export const meta = () => [{ title: "Profile | Modelify" }];
+export const meta = () => pageMeta("Profile | Modelify");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);

@@ -1,0 +1,28 @@
+// What crawlers are told: robots.txt (the public site, not the signed-in or one-time pages) and
+// the sitemap of the public pages. Pure, so the route only adds the origin.
+import { LEGAL_DOCS } from "./legal";
+import { PROVIDERS } from "./providers";
+
+export const PUBLIC_PATHS = [
+  "/",
+  "/pricing",
+  "/changelog",
+  "/early-access",
+  "/contact",
+  "/api-setup",
+  ...PROVIDERS.map((p) => `/api-setup?provider=${p.id}`),
+  ...LEGAL_DOCS.map((doc) => `/legal/${doc}`),
+];
+
+const PRIVATE_PREFIXES = ["/dashboard", "/api/", "/auth/callback", "/auth/reset-password", "/auth/success", "/activate", "/billing/", "/downloads/", "/dev/"];
+
+export function robotsTxt(origin: string): string {
+  return ["User-agent: *", "Allow: /", ...PRIVATE_PREFIXES.map((p) => `Disallow: ${p}`), "", `Sitemap: ${origin}/sitemap.xml`, ""].join("\n");
+}
+
+const escapeXml = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+export function sitemapXml(origin: string): string {
+  const urls = PUBLIC_PATHS.map((path) => `  <url><loc>${escapeXml(`${origin}${path}`)}</loc></url>`);
+  return ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...urls, "</urlset>", ""].join("\n");
+}
