@@ -1,12 +1,10 @@
 // The account half of the dashboard's overview: greeting, subscription card and insights.
-import { eq } from "drizzle-orm";
 import type { SessionUser } from "../auth/session.server";
 import { subscriptionView, type SubscriptionView } from "../billing/subscription-view";
-import { schema, type Db } from "../db.server";
+import type { Db } from "../db.server";
 import { formatDate } from "../format";
 import { displayName } from "../names";
 import { activationOf } from "../early-access/activation.server";
-import { earlyAccessColumns } from "../early-access/keys.server";
 import { getSubscription } from "../subscriptions.server";
 
 export type AccountOverview = {
@@ -19,21 +17,10 @@ export type AccountOverview = {
 };
 
 export async function accountOverview(db: Db, user: SessionUser, now = Date.now()): Promise<AccountOverview> {
-  // The session already carries names and login times; only billing fields need the profile.
-  const [profile, subscription] = await Promise.all([
-    db.query.userProfiles.findFirst({
-      where: eq(schema.userProfiles.userId, user.id),
-      columns: {
-        paymentMethodLast4: true,
-        stripeCustomerId: true,
-        username: true,
-        phoneVerified: true,
-        ...earlyAccessColumns,
-      },
-    }),
-    getSubscription(db, user.id),
-  ]);
-  const view = subscriptionView(subscription, { storedLast4: profile?.paymentMethodLast4 ?? null, hasCustomer: Boolean(profile?.stripeCustomerId) }, now);
+  // The session's query already read the profile fields this needs (names, billing, early access).
+  const profile = user.profile;
+  const subscription = await getSubscription(db, user.id);
+  const view = subscriptionView(subscription, { storedLast4: profile.paymentMethodLast4, hasCustomer: Boolean(profile.stripeCustomerId) }, now);
   const activation = activationOf(subscription, profile, now);
   return {
     greetingName: displayName(user),
@@ -45,7 +32,7 @@ export async function accountOverview(db: Db, user: SessionUser, now = Date.now(
       lastLogin: user.lastLoginAt ? formatDate(user.lastLoginAt) : "Today",
       accountCreated: user.createdAt ? formatDate(user.createdAt) : "Recently",
       // Complete once the profile page has nothing left to ask: names, a username, a verified phone.
-      profileCompletion: user.firstName && user.lastName && profile?.username && profile.phoneVerified ? "Complete" : "Incomplete",
+      profileCompletion: user.firstName && user.lastName && profile.username && profile.phoneVerified ? "Complete" : "Incomplete",
     },
   };
 }

@@ -18,6 +18,20 @@ export type SessionUser = {
   lastName: string | null;
   lastLoginAt: number | null;
   lastActivityAt: number | null;
+  /**
+   * Profile fields the dashboard needs, read with the session so no page reads the profile again.
+   * As of the start of the request: an action that changes them must not rely on these after it.
+   */
+  profile: SessionProfile;
+};
+
+export type SessionProfile = {
+  username: string | null;
+  phoneVerified: boolean;
+  paymentMethodLast4: string | null;
+  stripeCustomerId: string | null;
+  earlyAccessStatus: string | null;
+  earlyAccessExpiresAt: number | null;
 };
 
 export type AuthState = { user: SessionUser; session: { id: string; client: SessionClient } } | { user: null; session: null };
@@ -70,6 +84,12 @@ const sessionUserColumns = {
   lastName: schema.userProfiles.lastName,
   lastLoginAt: schema.userProfiles.lastLoginAt,
   lastActivityAt: schema.userProfiles.lastActivityAt,
+  username: schema.userProfiles.username,
+  phoneVerified: schema.userProfiles.phoneVerified,
+  paymentMethodLast4: schema.userProfiles.paymentMethodLast4,
+  stripeCustomerId: schema.userProfiles.stripeCustomerId,
+  earlyAccessStatus: schema.userProfiles.earlyAccessStatus,
+  earlyAccessExpiresAt: schema.userProfiles.earlyAccessExpiresAt,
 };
 
 type SessionUserRow = {
@@ -83,7 +103,7 @@ type SessionUserRow = {
   lastName: string | null;
   lastLoginAt: number | null;
   lastActivityAt: number | null;
-};
+} & { [K in keyof SessionProfile]: SessionProfile[K] | null };
 
 function toAuthState(row: SessionUserRow): AuthState {
   return {
@@ -97,6 +117,14 @@ function toAuthState(row: SessionUserRow): AuthState {
       lastName: row.lastName,
       lastLoginAt: row.lastLoginAt,
       lastActivityAt: row.lastActivityAt,
+      profile: {
+        username: row.username,
+        phoneVerified: row.phoneVerified ?? false,
+        paymentMethodLast4: row.paymentMethodLast4,
+        stripeCustomerId: row.stripeCustomerId,
+        earlyAccessStatus: row.earlyAccessStatus,
+        earlyAccessExpiresAt: row.earlyAccessExpiresAt,
+      },
     },
   };
 }
