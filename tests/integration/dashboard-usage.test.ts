@@ -61,6 +61,18 @@ describe("overview on real data", () => {
     expect(html).toContain("+1 more");
   });
 
+  it("costs at most six D1 statements per dashboard page, with data and without", async () => {
+    const statements = (response: Response) => Number(/d1;desc="statements";dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "")?.[1]);
+    for (const { browser } of [await seededUser(), await createConfirmedUser()]) {
+      await browser.get("/dashboard"); // a first page may record the session's activity
+      for (const path of ["/dashboard", "/dashboard/usage"]) {
+        const response = await browser.get(path);
+        expect(response.status, path).toBe(200);
+        expect(statements(response), path).toBeLessThanOrEqual(6);
+      }
+    }
+  });
+
   it("shows empty states for a user with no data", async () => {
     const { browser } = await createConfirmedUser();
     const html = await (await browser.get("/dashboard")).text();
