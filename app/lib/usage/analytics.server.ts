@@ -1,6 +1,6 @@
 // Dashboard figures, read from the aggregates (daily, hourly, conversations) so no query grows
 // with the number of raw reports; only "recent activity" reads raw rows, 10 by index.
-import { and, count, desc, eq, gte, sql } from "drizzle-orm";
+import { and, desc, eq, gte, sql } from "drizzle-orm";
 import { ACHIEVEMENTS, USAGE } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
