@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { budgetBand, budgetFormSchema, budgetRemainder, DEFAULT_BUDGET, usedPercent } from "./budget";
+import { budgetBand, budgetRemainder, DEFAULT_BUDGET, usedPercent } from "./budget";
+import { budgetFormSchema } from "./budget-form";
 import { categoryOf, figures, recommend, sortModels, type ModelStats } from "./models";
 import { problemsFrom, toMicros, usageReportSchema } from "./report";
 
