@@ -1,5 +1,4 @@
-// Server-rendered SVG charts (visx). Fixed viewBox, fluid width: sharp at every size.
-import { AxisBottom, AxisLeft } from "@visx/axis";
+// Server-rendered SVG charts (visx scales and shapes). Fixed viewBox, fluid width: sharp at every size.
 import { Group } from "@visx/group";
 import { scaleBand, scaleLinear, scalePoint } from "@visx/scale";
 import { AreaClosed, Bar, LinePath } from "@visx/shape";
@@ -60,22 +59,18 @@ function ChartFrame({
           <line key={t} x1={0} x2={innerW} y1={y(t)} y2={y(t)} className="stroke-slate-100" />
         ))}
         {children}
-        <AxisLeft
-          scale={y}
-          numTicks={4}
-          tickFormat={(v) => format(Number(v))}
-          stroke="transparent"
-          tickStroke="transparent"
-          tickLabelProps={{ className: "fill-slate-500 text-[11px]", textAnchor: "end", dx: -4, dy: 3 }}
-        />
-        <AxisBottom
-          top={innerH}
-          scale={x}
-          tickValues={ticksEvery(labels, maxTicks)}
-          stroke="#e2e8f0"
-          tickStroke="transparent"
-          tickLabelProps={{ className: "fill-slate-500 text-[11px]", textAnchor: "middle" }}
-        />
+        {/* Axes drawn here rather than with @visx/axis, which brings a text-measuring parser. */}
+        {y.ticks(4).map((t) => (
+          <text key={t} x={-4} y={y(t)} dy={3} textAnchor="end" className="fill-slate-500 text-[11px]">
+            {format(t)}
+          </text>
+        ))}
+        <line x1={0} x2={innerW} y1={innerH} y2={innerH} stroke="#e2e8f0" />
+        {ticksEvery(labels, maxTicks).map((label) => (
+          <text key={label} x={(x(label) ?? 0) + x.bandwidth() / 2} y={innerH + 18} textAnchor="middle" className="fill-slate-500 text-[11px]">
+            {label}
+          </text>
+        ))}
       </Group>
     </svg>
   );
