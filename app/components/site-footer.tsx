@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, type LinkProps } from "react-router";
 import { useSiteData } from "./site/site-data";
 import { useModalHref } from "./site/site-modals";
 import { Logo } from "./ui";
@@ -8,6 +8,15 @@ const INSTAGRAM_URL = "https://www.instagram.com/modelify.app";
 // Spec §2 Footer: Product (Features dialog, Pricing, Download, Changelog), Support (Contact
 // Support, FAQ, Documentation, API Setup Guide), Instagram, and the policy dialogs; the account
 // links follow who is signed in (the site layout's loader knows).
+/** One link of a footer list. */
+function FooterLink(props: LinkProps) {
+  return (
+    <li>
+      <Link className="hover:text-slate-900" {...props} />
+    </li>
+  );
+}
+
 export function SiteFooter() {
   const year = new Date().getFullYear();
   const modalHref = useModalHref();
@@ -24,86 +33,42 @@ export function SiteFooter() {
         <div>
           <h2 className="text-sm font-semibold text-slate-900">Product</h2>
           <ul className="mt-3 space-y-2 text-sm text-slate-600">
-            <li>
-              <Link className="hover:text-slate-900" to={modalHref("features")} preventScrollReset>
-                Features
-              </Link>
-            </li>
-            <li>
-              <Link className="hover:text-slate-900" to="/#pricing">
-                Pricing
-              </Link>
-            </li>
-            <li>
-              <Link className="hover:text-slate-900" to={signedIn ? "/#download" : "/auth?mode=signin"}>
-                Download
-              </Link>
-            </li>
-            <li>
-              <Link className="hover:text-slate-900" to="/changelog">
-                Changelog
-              </Link>
-            </li>
-            <li>
-              <Link className="hover:text-slate-900" to="/early-access">
-                Early Access
-              </Link>
-            </li>
+            <FooterLink to={modalHref("features")} preventScrollReset>
+              Features
+            </FooterLink>
+            <FooterLink to="/#pricing">Pricing</FooterLink>
+            <FooterLink to={signedIn ? "/#download" : "/auth?mode=signin"}>Download</FooterLink>
+            <FooterLink to="/changelog">Changelog</FooterLink>
+            <FooterLink to="/early-access">Early Access</FooterLink>
           </ul>
         </div>
         <div>
           <h2 className="text-sm font-semibold text-slate-900">Support</h2>
           <ul className="mt-3 space-y-2 text-sm text-slate-600">
-            <li>
-              <Link className="hover:text-slate-900" to={modalHref("contact")} preventScrollReset>
-                Contact Support
-              </Link>
-            </li>
-            <li>
-              <Link className="hover:text-slate-900" to="/#faq">
-                FAQ
-              </Link>
-            </li>
-            <li>
-              <Link className="hover:text-slate-900" to={modalHref("docs", { doc: "api" })} preventScrollReset>
-                Documentation
-              </Link>
-            </li>
-            <li>
-              <Link className="hover:text-slate-900" to={modalHref("api-guide")} preventScrollReset>
-                API Setup Guide
-              </Link>
-            </li>
+            <FooterLink to={modalHref("contact")} preventScrollReset>
+              Contact Support
+            </FooterLink>
+            <FooterLink to="/#faq">FAQ</FooterLink>
+            <FooterLink to={modalHref("docs", { doc: "api" })} preventScrollReset>
+              Documentation
+            </FooterLink>
+            <FooterLink to={modalHref("api-guide")} preventScrollReset>
+              API Setup Guide
+            </FooterLink>
           </ul>
         </div>
         <div>
           <h2 className="text-sm font-semibold text-slate-900">Account</h2>
           <ul className="mt-3 space-y-2 text-sm text-slate-600">
             {signedIn ? (
-              <li>
-                <Link className="hover:text-slate-900" to="/dashboard">
-                  Dashboard
-                </Link>
-              </li>
+              <FooterLink to="/dashboard">Dashboard</FooterLink>
             ) : (
               <>
-                <li>
-                  <Link className="hover:text-slate-900" to="/auth?mode=signin">
-                    Sign In
-                  </Link>
-                </li>
-                <li>
-                  <Link className="hover:text-slate-900" to="/auth?mode=signup">
-                    Create Account
-                  </Link>
-                </li>
+                <FooterLink to="/auth?mode=signin">Sign In</FooterLink>
+                <FooterLink to="/auth?mode=signup">Create Account</FooterLink>
               </>
             )}
-            <li>
-              <Link className="hover:text-slate-900" to="/activate">
-                Redeem a Key
-              </Link>
-            </li>
+            <FooterLink to="/activate">Redeem a Key</FooterLink>
           </ul>
         </div>
       </div>
@@ -119,21 +84,15 @@ export function SiteFooter() {
             Instagram
           </a>
           <ul className="flex flex-wrap gap-4">
-            <li>
-              <Link className="hover:text-slate-900" to={modalHref("docs", { doc: "privacy" })} preventScrollReset>
-                Privacy Policy
-              </Link>
-            </li>
-            <li>
-              <Link className="hover:text-slate-900" to={modalHref("docs", { doc: "terms" })} preventScrollReset>
-                Terms of Service
-              </Link>
-            </li>
-            <li>
-              <Link className="hover:text-slate-900" to={modalHref("docs", { doc: "security" })} preventScrollReset>
-                Security
-              </Link>
-            </li>
+            <FooterLink to={modalHref("docs", { doc: "privacy" })} preventScrollReset>
+              Privacy Policy
+            </FooterLink>
+            <FooterLink to={modalHref("docs", { doc: "terms" })} preventScrollReset>
+              Terms of Service
+            </FooterLink>
+            <FooterLink to={modalHref("docs", { doc: "security" })} preventScrollReset>
+              Security
+            </FooterLink>
           </ul>
         </div>
       </div>

@@ -24,6 +24,11 @@ const sizes: Record<Size, string> = {
   lg: "px-6 py-3 text-base",
 };
 
+/** One option of a segmented control (a row of links on a grey track): the chosen one raised. */
+export function segmentClass(active: boolean, className?: string): string {
+  return cx("rounded-md px-3 py-1.5 text-sm font-medium", active ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900", className);
+}
+
 export function buttonClass(variant: Variant = "primary", size: Size = "md", extra?: string) {
   return cx(base, variants[variant], sizes[size], extra);
 }

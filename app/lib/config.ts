@@ -1,5 +1,6 @@
 // The configuration the domain code needs, as zod shapes both Workers' env schemas are built
 // from: each Worker parses only what it uses (app/server/env.ts, workers/consumer-env.ts).
+import { PIXEL_ID_PATTERN } from "./marketing/pixel";
 import { z } from "./zod";
 
 export const deploymentShape = {
@@ -18,7 +19,9 @@ export const mailShape = {
 export const pixelShape = {
   // The optional advertising pixel (Meta's pixel id, digits). Unset: no pixel, no consent question.
   // An empty value (a blank line in .dev.vars) counts as unset.
-  META_PIXEL_ID: z.union([z.literal("").transform(() => undefined), z.string().regex(/^\d{5,20}$/, "META_PIXEL_ID must be the pixel's numeric id")]).optional(),
+  META_PIXEL_ID: z
+    .union([z.literal("").transform(() => undefined), z.string().regex(PIXEL_ID_PATTERN, "META_PIXEL_ID must be the pixel's numeric id")])
+    .optional(),
 };
 
 export const supportShape = {

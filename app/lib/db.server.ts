@@ -20,4 +20,14 @@ export function getDb(d1: D1Database): Db {
   return db;
 }
 
+/**
+ * Splits rows (or ids) into groups for one statement each: D1 binds at most 100 parameters per
+ * statement, so a multi-row INSERT or an `IN (…)` takes as many as fit.
+ */
+export function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
 export { schema };

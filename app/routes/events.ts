@@ -4,7 +4,7 @@
 import type { Route } from "./+types/events";
 import { ipSubject } from "~/lib/auth/lockout";
 import { MARKETING } from "~/lib/constants";
-import { countEvent } from "~/lib/limits/counters.server";
+import { overCap } from "~/lib/limits/counters.server";
 import { browserEventSchema } from "~/lib/marketing/events";
 import { recordMarketingEvents } from "~/lib/marketing/events.server";
 import { getAuth } from "~/server/auth";
@@ -20,13 +20,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = browserEventSchema.safeParse(await readJson(request, MAX_BYTES));
   if (!parsed.success) return jsonError(400, "Not a marketing event this site records");
   const { db, queue, ip } = app(context);
-  if (ip) {
-    const rule = MARKETING.browserEventsPerIp;
-    const counted = await countEvent(db, `events:ip:${ipSubject(ip)}`, rule.windowMs);
-    if (counted.count > rule.limit) {
-      return jsonError(429, "Too many events", { "Retry-After": String(Math.max(1, Math.ceil((counted.expiresAt - Date.now()) / 1000))) });
-    }
-  }
+  const wait = ip ? await overCap(db, `events:ip:${ipSubject(ip)}`, MARKETING.browserEventsPerIp) : null;
+  if (wait !== null) return jsonError(429, "Too many events", { "Retry-After": String(wait) });
   await recordMarketingEvents(queue, [{ ...parsed.data, userId: getAuth(context).user?.id ?? null }]);
   return new Response(null, { status: 204, headers: { "Cache-Control": "no-store" } });
 }

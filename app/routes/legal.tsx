@@ -4,11 +4,11 @@ import type { Route } from "./+types/legal";
 import { SiteFooter } from "~/components/site-footer";
 import { LegalDocument, LegalTabs } from "~/components/site/legal-document";
 import { Card } from "~/components/ui";
-import { LEGAL, LEGAL_DOCS, type LegalDocId } from "~/lib/site/legal";
+import { LEGAL, legalDocById } from "~/lib/site/legal";
 import { pageMeta } from "~/lib/site/meta";
 
 export function loader({ params }: Route.LoaderArgs) {
-  const doc = LEGAL_DOCS.find((d): d is LegalDocId => d === params.doc);
+  const doc = legalDocById(params.doc);
   if (!doc) throw new Response("Not found", { status: 404 });
   return { doc };
 }

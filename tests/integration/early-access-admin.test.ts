@@ -5,14 +5,13 @@
 import { SELF } from "cloudflare:test";
 import { and, count, eq, inArray, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hashSecret } from "~/lib/auth/password";
 import { ensureProfile } from "~/lib/profile/profile.server";
 import { EARLY_ACCESS, MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { earlyAccessStats } from "~/lib/early-access/admin.server";
 import { activationKeyHash, normaliseActivationKey } from "~/lib/early-access/keys";
 import { createActivationKeys, redeemActivationKey } from "~/lib/early-access/keys.server";
-import { Browser, db, insertUser, ORIGIN, STRONG_PASSWORD, uniqueEmail, waitForMail } from "./helpers";
+import { Browser, db, insertUser, ORIGIN, signedInAs, uniqueEmail, waitForMail } from "./helpers";
 
 const PAGE = "/dashboard/admin/early-access";
 const CSV = "/dashboard/admin/early-access/keys.csv";
@@ -22,15 +21,6 @@ let admin: Browser;
 let adminId: string;
 let member: Browser;
 let redeemerId: string;
-
-async function signedIn(role: "user" | "admin") {
-  const email = uniqueEmail(role);
-  const row = await insertUser({ email, passwordHash: await hashSecret(STRONG_PASSWORD), metadata: {}, role, confirmed: true });
-  const browser = new Browser();
-  const signin = await browser.post("/auth?mode=signin", { intent: "signin", email, password: STRONG_PASSWORD });
-  expect(signin.status).toBeLessThan(400);
-  return { browser, id: row.id, email };
-}
 
 /** A user with a profile and no early access yet: an account redeems one key while its access lasts. */
 async function newRedeemer() {
@@ -82,10 +72,10 @@ function parseCsv(text: string) {
 }
 
 beforeAll(async () => {
-  const a = await signedIn("admin");
+  const a = await signedInAs("admin");
   admin = a.browser;
   adminId = a.id;
-  member = (await signedIn("user")).browser;
+  member = (await signedInAs("user")).browser;
   redeemerId = await newRedeemer();
 });
 
@@ -264,7 +254,7 @@ describe("granting early access", () => {
 
   it("makes one key and one mail when admins grant the same entry at once", async () => {
     const [entry] = await addEntries([{}]);
-    const other = (await signedIn("admin")).browser;
+    const other = (await signedInAs("admin")).browser;
     const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? admin : other).post(PAGE, { intent: "grant", waitlistId: entry!.id })));
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);

@@ -1,6 +1,7 @@
 // Drives the whole Worker (site + consumer) through fetch, as a browser or the desktop app would.
 import { env, SELF } from "cloudflare:test";
 import { desc, eq } from "drizzle-orm";
+import { hashSecret } from "~/lib/auth/password";
 import { getDb, schema } from "~/lib/db.server";
 import type { SignUpMetadata } from "~drizzle/schema";
 
@@ -113,6 +114,16 @@ export async function createConfirmedUser(email = uniqueEmail()) {
   const confirm = await browser.post(path, { token });
   if (confirm.status !== 302) throw new Error(`confirmation answered ${confirm.status}`);
   return { browser, email };
+}
+
+/** A confirmed account with the given role, written straight to D1, and a browser signed in to it. */
+export async function signedInAs(role: "user" | "admin") {
+  const email = uniqueEmail(role);
+  const row = await insertUser({ email, passwordHash: await hashSecret(STRONG_PASSWORD), metadata: {}, role, confirmed: true });
+  const browser = new Browser();
+  const signin = await browser.post("/auth?mode=signin", { intent: "signin", email, password: STRONG_PASSWORD });
+  if (signin.status !== 200) throw new Error(`sign-in answered ${signin.status}`);
+  return { browser, id: row.id, email };
 }
 
 /** A user row written straight to D1 (admins, fixtures), the way the seed script does. */

@@ -4,12 +4,11 @@
 import { env, SELF } from "cloudflare:test";
 import { and, asc, count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { hashSecret } from "~/lib/auth/password";
 import { MARKETING, MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { emptyFunnel, weekStart } from "~/lib/marketing/events";
 import { loadFunnel, marketingEventMessage } from "~/lib/marketing/events.server";
-import { Browser, createConfirmedUser, db, insertUser, ORIGIN, STRONG_PASSWORD, uniqueEmail, uniqueIp } from "./helpers";
+import { Browser, createConfirmedUser, db, ORIGIN, signedInAs, STRONG_PASSWORD, uniqueEmail, uniqueIp } from "./helpers";
 import { deliver, eventsFor, payCheckout, standin, STANDIN, waitProcessed } from "./stripe-helpers";
 
 const table = schema.marketingEvents;
@@ -230,14 +229,7 @@ describe("the funnel", () => {
   });
 
   it("is shown to admins only, as eight weeks with this week's counts", async () => {
-    const signedIn = async (role: "user" | "admin") => {
-      const email = uniqueEmail(role);
-      await insertUser({ email, passwordHash: await hashSecret(STRONG_PASSWORD), metadata: {}, role, confirmed: true });
-      const browser = new Browser();
-      expect((await browser.post("/auth?mode=signin", { intent: "signin", email, password: STRONG_PASSWORD })).status).toBe(200);
-      return browser;
-    };
-    const [admin, user] = [await signedIn("admin"), await signedIn("user")];
+    const [admin, user] = [(await signedInAs("admin")).browser, (await signedInAs("user")).browser];
     expect((await user.get("/dashboard/admin/funnel")).status).toBe(404);
     expect((await user.get("/dashboard/admin/funnel.data")).status).toBe(404);
     expect((await new Browser().get("/dashboard/admin/funnel")).status).toBe(302);

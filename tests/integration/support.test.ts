@@ -4,13 +4,12 @@
 import { env } from "cloudflare:test";
 import { and, count, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { hashSecret } from "~/lib/auth/password";
 import { SUPPORT } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { closeSupportMessage, listSupportMessages, sendSupportMessage } from "~/lib/support/support.server";
 import { supportMessageSchema } from "~/lib/support/validation";
 import { SUPPORT_MESSAGES as M } from "~/lib/support/messages";
-import { Browser, db, insertUser, STRONG_PASSWORD, uniqueEmail, uniqueIp, waitForMail } from "./helpers";
+import { Browser, db, insertUser, signedInAs, uniqueEmail, uniqueIp, waitForMail } from "./helpers";
 
 const INBOX = `support-${Date.now().toString(36)}@example.com`;
 const deps = (ip: string | null = uniqueIp()) => ({ db, queue: env.EVENTS, origin: "http://localhost", ip, inbox: INBOX });
@@ -146,16 +145,8 @@ describe("POST /contact", () => {
 });
 
 describe("the admin's Support tab", () => {
-  async function signedIn(role: "user" | "admin") {
-    const email = uniqueEmail(role);
-    await insertUser({ email, passwordHash: await hashSecret(STRONG_PASSWORD), metadata: {}, role, confirmed: true });
-    const browser = new Browser();
-    expect((await browser.post("/auth?mode=signin", { intent: "signin", email, password: STRONG_PASSWORD })).status).toBe(200);
-    return browser;
-  }
-
   it("lists open messages to admins only, and an admin closes one once", async () => {
-    const [admin, user] = [await signedIn("admin"), await signedIn("user")];
+    const [admin, user] = [(await signedInAs("admin")).browser, (await signedInAs("user")).browser];
     const sent = await sendSupportMessage(deps(), form({ subject: "Admin tab test" }), null);
     if (!sent.ok) throw new Error("not sent");
     expect((await user.get("/dashboard/admin/support")).status).toBe(404);

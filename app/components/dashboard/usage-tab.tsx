@@ -6,7 +6,7 @@ import { budgetBand, usedPercent } from "~/lib/usage/budget";
 import { ENGAGEMENT, METRICS, USAGE_VIEWS, type UsageUi } from "~/lib/usage/usage-view";
 import { BarChart, LineChart } from "../charts";
 import { withParams } from "../modal";
-import { Alert, Card, cx } from "../ui";
+import { Alert, Card, cx, segmentClass } from "../ui";
 import { EmptyState, ProgressBar } from "./stat";
 
 function Toggle({ options, current, param }: { options: Record<string, string>; current: string; param: string }) {
@@ -20,10 +20,7 @@ function Toggle({ options, current, param }: { options: Record<string, string>; 
           to={withParams(pathname, search, { [param]: key })}
           preventScrollReset
           aria-current={current === key ? "true" : undefined}
-          className={cx(
-            "shrink-0 whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium",
-            current === key ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900",
-          )}
+          className={segmentClass(current === key, "shrink-0 whitespace-nowrap")}
         >
           {label}
         </Link>

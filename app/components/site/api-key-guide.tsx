@@ -6,7 +6,7 @@ import { Link, useLocation } from "react-router";
 import { MODAL } from "~/lib/constants";
 import { GUIDE_REVIEWED, PROVIDERS, providerById, type ProviderGuide } from "~/lib/site/providers";
 import { withParams } from "../modal";
-import { CheckIcon, cx, useHydrated } from "../ui";
+import { CheckIcon, cx, segmentClass, useHydrated } from "../ui";
 
 export function ApiKeyGuide() {
   const { pathname, search } = useLocation();
@@ -14,8 +14,6 @@ export function ApiKeyGuide() {
   const provider = providerById(params.get("provider"));
   const tab = provider && params.get("tab") !== "providers" ? "steps" : "providers";
   const href = (changes: Record<string, string | null>) => withParams(pathname, search, changes);
-  const tabClass = (active: boolean) =>
-    cx("rounded-md px-3 py-1.5 text-sm font-medium", active ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900");
   return (
     <div>
       <nav className="flex w-fit gap-1 rounded-lg bg-slate-100 p-1" aria-label="Guide sections">
@@ -24,16 +22,22 @@ export function ApiKeyGuide() {
           replace
           preventScrollReset
           aria-current={tab === "providers" ? "page" : undefined}
-          className={tabClass(tab === "providers")}
+          className={segmentClass(tab === "providers")}
         >
           Choose Provider
         </Link>
         {provider ? (
-          <Link to={href({ tab: null })} replace preventScrollReset aria-current={tab === "steps" ? "page" : undefined} className={tabClass(tab === "steps")}>
+          <Link
+            to={href({ tab: null })}
+            replace
+            preventScrollReset
+            aria-current={tab === "steps" ? "page" : undefined}
+            className={segmentClass(tab === "steps")}
+          >
             Setup Steps
           </Link>
         ) : (
-          <span className={cx(tabClass(false), "cursor-not-allowed opacity-50")} aria-disabled="true" title="Choose a provider first">
+          <span className={segmentClass(false, "cursor-not-allowed opacity-50")} aria-disabled="true" title="Choose a provider first">
             Setup Steps
           </span>
         )}

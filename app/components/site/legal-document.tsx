@@ -3,7 +3,7 @@
 // without JavaScript.
 import { Link } from "react-router";
 import { LEGAL, LEGAL_DOCS, type LegalDocId } from "~/lib/site/legal";
-import { cx } from "../ui";
+import { cx, segmentClass } from "../ui";
 
 export function LegalTabs({ current, hrefFor }: { current: LegalDocId; hrefFor: (doc: LegalDocId) => string }) {
   return (
@@ -15,10 +15,7 @@ export function LegalTabs({ current, hrefFor }: { current: LegalDocId; hrefFor: 
           replace
           preventScrollReset
           aria-current={doc === current ? "page" : undefined}
-          className={cx(
-            "rounded-md px-3 py-1.5 text-sm font-medium",
-            doc === current ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900",
-          )}
+          className={segmentClass(doc === current)}
         >
           {LEGAL[doc].tab}
         </Link>

@@ -1,7 +1,7 @@
 // The browser's side of the first-party marketing events (lib/marketing/events.ts) and the
 // optional advertising pixel (lib/marketing/pixel.ts). Events are posted to /events without a
 // cookie of their own; nothing here may break a page, so every failure is swallowed.
-import { useEffect, useRef, useState, type RefObject } from "react";
+import { useEffect, useState, type RefObject } from "react";
 import { Link } from "react-router";
 import { MARKETING } from "~/lib/constants";
 import type { BrowserEventName } from "~/lib/marketing/events";
@@ -101,10 +101,8 @@ function loadPixel(pixelId: string) {
 /** The consent question, shown only when a pixel is configured and this browser has not answered. */
 export function AdMeasurement({ pixelId }: { pixelId: string | null }) {
   const [consent, setConsent] = useState<PixelConsent | null | "unknown">("unknown");
-  const asked = useRef(false);
   useEffect(() => {
-    if (!pixelId || asked.current) return;
-    asked.current = true;
+    if (!pixelId) return;
     let stored: string | null = null;
     try {
       stored = window.localStorage.getItem(CONSENT_STORAGE_KEY);

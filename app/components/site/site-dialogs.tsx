@@ -1,7 +1,7 @@
 // The bodies of the site's dialogs (site-modals.tsx loads this module when one is opened).
 import { useLocation } from "react-router";
 import { UrlModal, withParams } from "../modal";
-import { LEGAL_DOCS, type LegalDocId } from "~/lib/site/legal";
+import { legalDocById } from "~/lib/site/legal";
 import { ApiKeyGuide } from "./api-key-guide";
 import { FeaturesDialogBody } from "./features-dialog";
 import { LegalDocument, LegalTabs } from "./legal-document";
@@ -52,8 +52,7 @@ export default function SiteDialog({ open, inbox, defaults }: { open: SiteModal;
     );
   }
   if (open === "docs") {
-    const asked = new URLSearchParams(search).get("doc");
-    const doc = LEGAL_DOCS.find((d): d is LegalDocId => d === asked) ?? "privacy";
+    const doc = legalDocById(new URLSearchParams(search).get("doc")) ?? "privacy";
     return (
       <UrlModal closeTo={withParams(pathname, search, { modal: null, doc: null })} labelledBy="docs-title" wide>
         <h2 id="docs-title" className="sr-only">

@@ -10,7 +10,7 @@
 import { IP_GUARD, LOCKOUT } from "../constants";
 import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
-import { clearCounter, countEvent, currentCount, releaseAttempt, reserveAttempt } from "../limits/counters.server";
+import { clearCounter, countEvent, currentCount, releaseAttempt, reserveAttempt, secondsUntil } from "../limits/counters.server";
 
 export type LockoutScope = keyof typeof LOCKOUT; // "signIn" | "signUp"
 
@@ -57,7 +57,7 @@ export async function beginAttempt(
     ipKey ? currentCount(db, ipKey, now) : 0,
   ]);
   if (reservation && !reservation.allowed) {
-    return { refused: true, retryAfterSeconds: Math.max(1, Math.ceil((reservation.expiresAt - now) / 1000)) };
+    return { refused: true, retryAfterSeconds: secondsUntil(reservation.expiresAt, now) };
   }
   const throttled = ipFailures >= IP_GUARD[scope].failures;
   if (throttled) await new Promise((resolve) => setTimeout(resolve, IP_GUARD[scope].delayMs));

@@ -5,7 +5,7 @@ import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte, gt, or, typ
 import type { BatchItem } from "drizzle-orm/batch";
 import { EARLY_ACCESS, MS } from "../constants";
 import type { Db } from "../db.server";
-import { schema } from "../db.server";
+import { chunks, schema } from "../db.server";
 import { enqueueMail } from "../mail/mail.server";
 import { enqueueAll, type MailMessage } from "../queue";
 import { formatActivationKey, type KeyState, keyState } from "./keys";
@@ -316,15 +316,12 @@ export async function grantTopEntries(deps: AdminDeps, input: { adminId: string;
 }
 
 async function releaseClaims(db: Db, ids: string[], grantedAt: number) {
-  const statements: BatchItem<"sqlite">[] = [];
-  for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
-    statements.push(
-      db
-        .update(w)
-        .set({ earlyAccessGranted: false, grantedAt: null })
-        .where(and(inArray(w.id, ids.slice(i, i + IDS_PER_STATEMENT)), eq(w.grantedAt, grantedAt))),
-    );
-  }
+  const statements: BatchItem<"sqlite">[] = chunks(ids, IDS_PER_STATEMENT).map((group) =>
+    db
+      .update(w)
+      .set({ earlyAccessGranted: false, grantedAt: null })
+      .where(and(inArray(w.id, group), eq(w.grantedAt, grantedAt))),
+  );
   if (statements.length) await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
 }
 

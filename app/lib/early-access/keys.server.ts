@@ -4,7 +4,7 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { EARLY_ACCESS, MS } from "../constants";
 import type { Db } from "../db.server";
-import { schema } from "../db.server";
+import { chunks, schema } from "../db.server";
 import { activationKeyHash, generateActivationKey, keyState } from "./keys";
 
 const keys = schema.activationKeys;
@@ -51,9 +51,7 @@ const ROWS_PER_INSERT = 8;
 
 /** The INSERT statements for key rows, to run in a batch. */
 export function keyInserts(db: Db, rows: KeyRowInsert[]) {
-  const statements = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) statements.push(db.insert(keys).values(rows.slice(i, i + ROWS_PER_INSERT)));
-  return statements;
+  return chunks(rows, ROWS_PER_INSERT).map((group) => db.insert(keys).values(group));
 }
 
 /** Creates `count` keys for one target (or none) and returns them: the only time they are seen. */

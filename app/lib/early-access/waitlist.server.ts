@@ -6,7 +6,7 @@ import { EARLY_ACCESS } from "../constants";
 import { ipSubject } from "../auth/lockout";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { countEvent } from "../limits/counters.server";
+import { overCap } from "../limits/counters.server";
 import { enqueueMail } from "../mail/mail.server";
 import { recordMarketingEvents } from "../marketing/events.server";
 import { waitlistConfirmationMail } from "./mail";
@@ -18,9 +18,8 @@ export type JoinResult = { status: "joined" | "already" } | { status: "limited";
 export async function joinWaitlist(deps: JoinDeps, form: WaitlistForm, now = Date.now()): Promise<JoinResult> {
   const { db } = deps;
   if (deps.ip) {
-    const rule = EARLY_ACCESS.waitlistJoinsPerIp;
-    const counted = await countEvent(db, `waitlist:ip:${ipSubject(deps.ip)}`, rule.windowMs, now);
-    if (counted.count > rule.limit) return { status: "limited", retryAfterSeconds: Math.max(1, Math.ceil((counted.expiresAt - now) / 1000)) };
+    const wait = await overCap(db, `waitlist:ip:${ipSubject(deps.ip)}`, EARLY_ACCESS.waitlistJoinsPerIp, now);
+    if (wait !== null) return { status: "limited", retryAfterSeconds: wait };
   }
 
   const member = form.ref

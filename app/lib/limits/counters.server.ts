@@ -74,6 +74,20 @@ export async function countEvent(db: Db, key: string, windowMs: number, now = Da
   return rows[0]!;
 }
 
+/** Seconds until `expiresAt`, for a Retry-After header: at least 1. */
+export function secondsUntil(expiresAt: number, now: number): number {
+  return Math.max(1, Math.ceil((expiresAt - now) / 1000));
+}
+
+/**
+ * Counts one event against a cap ("at most `limit` per window"): null while within it, else the
+ * seconds until the window ends. The event counts either way, so a burst cannot slip through.
+ */
+export async function overCap(db: Db, key: string, rule: { limit: number; windowMs: number }, now = Date.now()): Promise<number | null> {
+  const { count, expiresAt } = await countEvent(db, key, rule.windowMs, now);
+  return count > rule.limit ? secondsUntil(expiresAt, now) : null;
+}
+
 /** The current count of a key in its window (0 when absent or expired). */
 export async function currentCount(db: Db, key: string, now = Date.now()): Promise<number> {
   const row = await db.query.attemptCounters.findFirst({ where: sql`${table.key} = ${key} AND ${table.expiresAt} > ${now}` });

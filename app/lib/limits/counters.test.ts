@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../db.server";
-import { clearCounter, countEvent, currentCount, releaseAttempt, reserveAttempt, sweepExpiredCounters } from "./counters.server";
+import { clearCounter, countEvent, currentCount, overCap, releaseAttempt, reserveAttempt, secondsUntil, sweepExpiredCounters } from "./counters.server";
 
 const db = getDb(env.DB);
 const rule = { maxFailures: 4, windowMs: 15 * 60_000 };
@@ -9,6 +9,17 @@ let n = 0;
 const key = () => `test:${Date.now()}:${n++}`;
 
 describe("atomic attempt counters", () => {
+  it("lets exactly `limit` of 30 parallel events through a cap and tells the rest how long to wait", async () => {
+    const k = key();
+    const now = Date.now();
+    const waits = await Promise.all(Array.from({ length: 30 }, () => overCap(db, k, { limit: 7, windowMs: 60_000 }, now)));
+    expect(waits.filter((w) => w === null)).toHaveLength(7);
+    expect(waits.filter((w) => w === 60)).toHaveLength(23);
+    expect(secondsUntil(now + 1, now)).toBe(1);
+    expect(secondsUntil(now - 5000, now)).toBe(1);
+    expect(secondsUntil(now + 1001, now)).toBe(2);
+  });
+
   it("allows exactly maxFailures + 1 of 40 parallel reservations", async () => {
     const k = key();
     const results = await Promise.all(Array.from({ length: 40 }, () => reserveAttempt(db, k, rule)));

@@ -5,7 +5,7 @@
 import { and, gte, inArray, sql } from "drizzle-orm";
 import { MS } from "../constants";
 import type { Db } from "../db.server";
-import { schema } from "../db.server";
+import { chunks, schema } from "../db.server";
 import type { MarketingEventMessage } from "../queue";
 import { emptyFunnel, FUNNEL_STAGES, type FunnelWeek, type MarketingEventName } from "./events";
 
@@ -52,15 +52,7 @@ const ROWS_PER_INSERT = 20;
 export async function writeMarketingEvents(db: Db, events: MarketingEventMessage[]): Promise<void> {
   if (events.length === 0) return;
   const rows = events.map((e) => ({ name: e.name, occurredAt: e.occurredAt, userId: e.userId, path: e.path, dedupeKey: e.dedupeKey }));
-  const statements = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    statements.push(
-      db
-        .insert(table)
-        .values(rows.slice(i, i + ROWS_PER_INSERT))
-        .onConflictDoNothing(),
-    );
-  }
+  const statements = chunks(rows, ROWS_PER_INSERT).map((group) => db.insert(table).values(group).onConflictDoNothing());
   await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
 }
 

@@ -44,7 +44,7 @@ export function recordablePath(value: string): string | null {
   return path.length <= MARKETING.pathMax ? path : null;
 }
 
-/** The body a browser posts to /api/events. */
+/** The body a browser posts to /events. */
 export const browserEventSchema = z.object({
   name: z.enum(BROWSER_EVENTS),
   path: z
@@ -67,14 +67,8 @@ export function weekStart(time: number): number {
 /** The last `weeks` weeks up to and including the one that holds `now`, oldest first, all zero. */
 export function emptyFunnel(now: number, weeks: number = MARKETING.funnelWeeks): FunnelWeek[] {
   const current = weekStart(now);
-  return Array.from({ length: weeks }, (_, i) => ({
-    weekStart: current - (weeks - 1 - i) * 7 * MS.DAY,
-    visits: 0,
-    signUps: 0,
-    confirmed: 0,
-    trials: 0,
-    paid: 0,
-  }));
+  const zeros = Object.fromEntries(FUNNEL_STAGES.map((s) => [s.key, 0])) as Record<FunnelStageKey, number>;
+  return Array.from({ length: weeks }, (_, i) => ({ weekStart: current - (weeks - 1 - i) * 7 * MS.DAY, ...zeros }));
 }
 
 /** A stage's share of the stage before it, in whole percent; null when the earlier stage is 0. */

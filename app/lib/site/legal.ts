@@ -8,6 +8,11 @@ import { PLAN, SUPPORT, USAGE_API } from "../constants";
 
 export const LEGAL_DOCS = ["privacy", "terms", "security", "api"] as const;
 export type LegalDocId = (typeof LEGAL_DOCS)[number];
+
+/** The document a URL names (`/legal/:doc`, `?doc=`), if it is one of the four. */
+export function legalDocById(id: string | null | undefined): LegalDocId | undefined {
+  return LEGAL_DOCS.find((d) => d === id);
+}
 export type LegalSection = { heading: string; paragraphs: string[]; list?: string[] };
 export type LegalDoc = { id: LegalDocId; tab: string; title: string; updated: string; version?: string; intro: string; sections: LegalSection[] };
 

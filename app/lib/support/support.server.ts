@@ -7,7 +7,7 @@ import { SUPPORT } from "../constants";
 import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { countEvent } from "../limits/counters.server";
+import { overCap } from "../limits/counters.server";
 import { enqueueMail } from "../mail/mail.server";
 import { recordMarketingEvents } from "../marketing/events.server";
 import { supportAcknowledgementMail, supportInboxMail } from "./mail";
@@ -20,15 +20,12 @@ export type SendResult = { ok: true; id: string } | { ok: false; status: 429; re
 
 export async function sendSupportMessage(deps: SupportDeps, form: SupportMessageForm, userId: string | null, now = Date.now()): Promise<SendResult> {
   const { db } = deps;
-  const counted = await Promise.all([
-    deps.ip ? countEvent(db, `support:ip:${ipSubject(deps.ip)}`, SUPPORT.perIp.windowMs, now).then((c) => ({ ...c, limit: SUPPORT.perIp.limit })) : null,
-    countEvent(db, `support:address:${await sha256Hex(form.email)}`, SUPPORT.perAddress.windowMs, now).then((c) => ({ ...c, limit: SUPPORT.perAddress.limit })),
+  const waits = await Promise.all([
+    deps.ip ? overCap(db, `support:ip:${ipSubject(deps.ip)}`, SUPPORT.perIp, now) : null,
+    overCap(db, `support:address:${await sha256Hex(form.email)}`, SUPPORT.perAddress, now),
   ]);
-  const over = counted.filter((c) => c && c.count > c.limit);
-  if (over.length > 0) {
-    const until = Math.max(...over.map((c) => c!.expiresAt));
-    return { ok: false, status: 429, retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)) };
-  }
+  const over = waits.filter((w): w is number => w !== null);
+  if (over.length > 0) return { ok: false, status: 429, retryAfterSeconds: Math.max(...over) };
   const id = crypto.randomUUID();
   await db.insert(table).values({ id, userId, ...form, createdAt: now });
   const adminLink = `${deps.origin}/dashboard/admin/support?message=${id}`;

@@ -2,7 +2,7 @@
 // written in one D1 batch (one transaction) per queue batch.
 import { USAGE_AGGREGATES, SECURE_AGGREGATES } from "./aggregate-sql";
 import type { Db } from "../db.server";
-import { schema } from "../db.server";
+import { chunks, schema } from "../db.server";
 import { toMicros, type SecureReport, type UsageReport } from "./report";
 
 export type UsageItem = { userId: string; receivedAt: number; report: UsageReport & { occurred_at?: number } };
@@ -11,12 +11,6 @@ export type SecureItem = { userId: string; receivedAt: number; report: SecureRep
 // D1 allows 100 bound parameters per statement: 19 columns × 5 rows = 95.
 const USAGE_ROWS_PER_STATEMENT = 5;
 const SECURE_ROWS_PER_STATEMENT = 7; // 14 columns
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 function conversationId(metadata: Record<string, unknown> | null | undefined): string | null {
   const value = metadata?.conversation_id;
