@@ -158,6 +158,17 @@ export const USAGE_API = {
   // Requests one fallback (secure) report may sum up.
   maxSecureRequestCount: 100_000,
   maxFutureSkewMs: 5 * 60 * 1000,
+  // A desktop session found live is trusted this long by the usage routes of one Worker
+  // isolate: a revoked desktop token may go on reporting usage for up to this long (ADR 0015).
+  desktopSessionRecheckMs: 5_000,
+  // Sessions one isolate remembers for that check; the oldest is forgotten first.
+  desktopSessionCacheSize: 10_000,
+} as const;
+
+// Signed-out copies of the marketing pages in the edge cache (app/server/page-cache.ts): a newly
+// published release shows on the landing page within this long.
+export const PAGE_CACHE = {
+  ttlSeconds: 60,
 } as const;
 
 export const BUDGET = {

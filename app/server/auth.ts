@@ -49,13 +49,19 @@ export function requireAdmin(context: Readonly<RouterContextProvider>): SessionU
 
 /** The user behind `Authorization: Bearer <access token>`; throws a JSON 401 otherwise. */
 export async function requireApiUser(request: Request, app: AppContext): Promise<SessionUser> {
-  const header = request.headers.get("Authorization") ?? "";
-  const match = /^Bearer ([A-Za-z0-9._-]{20,4096})$/.exec(header);
-  if (!match) throw jsonError(401, "Missing or malformed Authorization header", { "WWW-Authenticate": "Bearer" });
-  const auth = await authenticateAccessToken(app.db, app.env.JWT_SECRET, match[1]!);
-  if (!auth?.user) throw jsonError(401, "Invalid or expired access token", { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+  const auth = await authenticateAccessToken(app.db, app.env.JWT_SECRET, bearerToken(request));
+  if (!auth?.user) throw invalidToken();
   return auth.user;
 }
+
+/** The token of `Authorization: Bearer <token>`; throws a JSON 401 when there is none. */
+export function bearerToken(request: Request): string {
+  const match = /^Bearer ([A-Za-z0-9._-]{20,4096})$/.exec(request.headers.get("Authorization") ?? "");
+  if (!match) throw jsonError(401, "Missing or malformed Authorization header", { "WWW-Authenticate": "Bearer" });
+  return match[1]!;
+}
+
+export const invalidToken = () => jsonError(401, "Invalid or expired access token", { "WWW-Authenticate": 'Bearer error="invalid_token"' });
 
 /**
  * Mutations from a browser must come from our own pages. Browsers send Origin on every POST;

@@ -1,8 +1,8 @@
 // What both usage routes check first: POST, a valid bearer token, the per-user request rate.
-import type { SessionUser } from "~/lib/auth/session.server";
+import { authenticateUsageToken } from "~/lib/auth/session.server";
 import { USAGE_API } from "~/lib/constants";
-import { requireApiUser } from "./auth";
 import type { AppContext } from "./context";
+import { bearerToken, invalidToken } from "./auth";
 import { jsonError, methodNotAllowed } from "./http";
 
 /**
@@ -22,8 +22,10 @@ async function rateLimited(limiter: RateLimit, userId: string, now = Date.now())
   return jsonError(429, "Too many requests. Please slow down and retry after the time in Retry-After.", { "Retry-After": String(secondsUntilWindowEnds(now)) });
 }
 
-export async function authorizeUsageRequest(request: Request, app: AppContext): Promise<SessionUser | Response> {
+/** The reporting user (the desktop session check is the cheap one: see authenticateUsageToken). */
+export async function authorizeUsageRequest(request: Request, app: AppContext): Promise<{ id: string } | Response> {
   if (request.method !== "POST") return methodNotAllowed();
-  const user = await requireApiUser(request, app);
+  const user = await authenticateUsageToken(app.db, app.env.JWT_SECRET, bearerToken(request));
+  if (!user) throw invalidToken();
   return (await rateLimited(app.usageLimiter, user.id)) ?? user;
 }

@@ -6,6 +6,7 @@ import { randomToken, sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { signAccessToken, verifyAccessToken } from "./jwt";
+import { forgetLiveDesktopSessions, recallLiveDesktopSession, rememberLiveDesktopSession } from "./live-desktop-sessions.server";
 
 export type SessionClient = "web" | "desktop";
 
@@ -150,6 +151,22 @@ export async function authenticateAccessToken(db: Db, secret: string, token: str
   return toAuthState(row);
 }
 
+/**
+ * The usage routes' check: who sends this report. The same as authenticateAccessToken, except
+ * that a desktop session found live is not read again for a few seconds (see
+ * live-desktop-sessions.server.ts); a web session's token is checked against its row every time.
+ */
+export async function authenticateUsageToken(db: Db, secret: string, token: string, now = Date.now()): Promise<{ id: string } | null> {
+  const claims = await verifyAccessToken(token, secret);
+  if (!claims) return null;
+  const remembered = recallLiveDesktopSession(claims.sid, now);
+  if (remembered) return remembered.userId === claims.sub ? { id: claims.sub } : null;
+  const row = await loadLiveSession(db, claims.sid, now);
+  if (!row || row.userId !== claims.sub) return null;
+  if (row.client === "desktop") rememberLiveDesktopSession(row.sessionId, row.userId, now);
+  return { id: row.userId };
+}
+
 export type RefreshResult =
   | { ok: true; auth: AuthState & { user: SessionUser }; accessToken: string; accessExpiresAt: number; refreshToken: string | null; refreshExpiresAt: number }
   | { ok: false; reason: "unknown" | "revoked" | "expired" | "inactive" | "reused" };
@@ -219,6 +236,7 @@ export async function revokeSession(db: Db, sessionId: string, reason: string, n
     .update(schema.sessions)
     .set({ revokedAt: now, revokedReason: reason })
     .where(and(eq(schema.sessions.id, sessionId), isNull(schema.sessions.revokedAt)));
+  forgetLiveDesktopSessions({ sessionId });
 }
 
 /** Ends every session of a user, optionally keeping one (e.g. the one that just reset the password). */
@@ -229,6 +247,7 @@ export async function revokeUserSessions(db: Db, userId: string, reason: string,
     .update(schema.sessions)
     .set({ revokedAt: now, revokedReason: reason })
     .where(and(...conditions));
+  forgetLiveDesktopSessions({ userId });
 }
 
 /** The hourly cron: revoke the sessions of every account that the inactivity rule signs out. */

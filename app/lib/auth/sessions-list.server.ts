@@ -5,6 +5,7 @@ import { and, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { SessionView } from "../profile/view";
+import { forgetLiveDesktopSessions } from "./live-desktop-sessions.server";
 import { deviceLabel } from "./user-agent";
 
 const ENDED_BY_USER = "ended_by_user";
@@ -50,6 +51,7 @@ export async function endSession(db: Db, userId: string, sessionId: string, now 
     .set({ revokedAt: now, revokedReason: ENDED_BY_USER })
     .where(and(eq(s.id, sessionId), eq(s.userId, userId), live(now)))
     .run();
+  forgetLiveDesktopSessions({ sessionId });
   return result.meta.changes > 0;
 }
 
@@ -60,5 +62,6 @@ export async function endOtherSessions(db: Db, userId: string, currentSessionId:
     .set({ revokedAt: now, revokedReason: ENDED_BY_USER })
     .where(and(eq(s.userId, userId), ne(s.id, currentSessionId), live(now)))
     .run();
+  forgetLiveDesktopSessions({ userId });
   return result.meta.changes;
 }

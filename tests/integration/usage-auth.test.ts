@@ -1,0 +1,66 @@
+// Who may report usage, and how fast a revocation reaches the usage routes (ADR 0015): a desktop
+// session is re-read at most every few seconds; a web session's token at every request.
+import { env, SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { authenticateUsageToken, revokeUserSessions } from "~/lib/auth/session.server";
+import { endSession } from "~/lib/auth/sessions-list.server";
+import { USAGE_API } from "~/lib/constants";
+import { schema } from "~/lib/db.server";
+import { accessCookie } from "~/server/cookies";
+import { createConfirmedUser, db } from "./helpers";
+import { apiUser, postUsage, report } from "./usage-helpers";
+
+const sessionIdOf = (token: string) => JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).sid as string;
+
+/** A revocation written by another Worker isolate: this one's memory does not hear of it. */
+const revokeElsewhere = (sessionId: string) =>
+  db.update(schema.sessions).set({ revokedAt: Date.now(), revokedReason: "test" }).where(eq(schema.sessions.id, sessionId));
+
+const me = async (token: string) => (await SELF.fetch("http://localhost/api/v1/me", { headers: { Authorization: `Bearer ${token}` } })).status;
+
+describe("usage reporting after a revocation", () => {
+  it("stops a desktop token revoked elsewhere within the recheck time; other routes at once", async () => {
+    const { token, userId } = await apiUser();
+    expect((await postUsage(token, report())).status).toBe(202);
+    await revokeElsewhere(sessionIdOf(token));
+
+    const now = Date.now();
+    expect(await authenticateUsageToken(db, env.JWT_SECRET, token, now)).toEqual({ id: userId });
+    expect(await authenticateUsageToken(db, env.JWT_SECRET, token, now + USAGE_API.desktopSessionRecheckMs + 1)).toBeNull();
+    // Everything but usage reporting reads the session every time.
+    expect(await me(token)).toBe(401);
+    expect(USAGE_API.desktopSessionRecheckMs).toBeLessThanOrEqual(5_000);
+  });
+
+  it("stops a desktop token at once when this Worker ends the session (a device ended, a password reset)", async () => {
+    const ended = await apiUser();
+    expect((await postUsage(ended.token, report())).status).toBe(202);
+    expect(await endSession(db, ended.userId, sessionIdOf(ended.token))).toBe(true);
+    expect((await postUsage(ended.token, report())).status).toBe(401);
+
+    const reset = await apiUser();
+    expect((await postUsage(reset.token, report())).status).toBe(202);
+    await revokeUserSessions(db, reset.userId, "password_reset");
+    expect((await postUsage(reset.token, report())).status).toBe(401);
+  });
+
+  it("checks a web session's token against its row on every report", async () => {
+    const { browser } = await createConfirmedUser();
+    const token: string = await accessCookie.parse(browser.cookieHeader());
+    expect((await postUsage(token, report())).status).toBe(202);
+    await revokeElsewhere(sessionIdOf(token));
+    expect((await postUsage(token, report())).status).toBe(401);
+  });
+
+  it("refuses a burst of reports with a revoked desktop token once the recheck is due", async () => {
+    const { token } = await apiUser();
+    expect((await postUsage(token, report())).status).toBe(202);
+    await revokeElsewhere(sessionIdOf(token));
+    const later = Date.now() + USAGE_API.desktopSessionRecheckMs + 1;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => authenticateUsageToken(db, env.JWT_SECRET, token, later)));
+    expect(answers.every((a) => a === null)).toBe(true);
+    // Found revoked, it is not remembered again: the next report is refused too.
+    expect(await authenticateUsageToken(db, env.JWT_SECRET, token)).toBeNull();
+  });
+});
