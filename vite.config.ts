@@ -5,6 +5,9 @@ import { defineConfig } from "vite";
 import { buildDirectory } from "./react-router.config.ts";
 
 const port = Number(process.env.PORT ?? 8787);
+// Every build gets its own id: the edge copies of pages are keyed by it (app/server/page-cache.ts),
+// so a deploy never serves a page rendered by the build before it.
+const buildId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
 export default defineConfig({
   plugins: [
@@ -20,6 +23,7 @@ export default defineConfig({
   // The consumer Worker's bundle sits beside the site's (build/server, build/client), so a test
   // build in its own directory leaves the running site's build alone.
   environments: { modelify_consumer: { build: { outDir: `${buildDirectory}/consumer` } } },
+  define: { "import.meta.env.BUILD_ID": JSON.stringify(buildId) },
   resolve: { tsconfigPaths: true },
   server: { port, strictPort: true },
 });

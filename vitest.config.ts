@@ -25,6 +25,7 @@ export default defineConfig(async () => {
     ],
     // Load packages' worker builds (not their Node builds) inside workerd.
     environments: { ssr: { resolve: { conditions: ["workerd", "worker", "module", "browser"] } } },
+    define: { "import.meta.env.BUILD_ID": JSON.stringify(`test-${Date.now().toString(36)}`) },
     resolve: { tsconfigPaths: true },
     logLevel: "error" as const,
     test: {

@@ -9,6 +9,7 @@ import { appContext, configErrorContext, createAppContext, nonceContext } from "
 import { metered } from "~/server/db";
 import { parseAppEnv, type AppEnv } from "~/server/env";
 import { drainUnreadBody, KNOWN_METHODS, unknownMethod } from "~/server/http";
+import { cachedPage, edgeCache, pageCacheKey, storePage } from "~/server/page-cache";
 import { newNonce, withSecurityHeaders } from "~/server/security-headers";
 
 const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
@@ -32,8 +33,14 @@ export default {
     if (appEnv) context.set(appContext, createAppContext(request, env, appEnv, ctx));
     else context.set(configErrorContext, error);
 
+    const cacheKey = appEnv ? pageCacheKey(request, import.meta.env.BUILD_ID) : null;
     const { result, statements } = await metered(async () => {
+      if (cacheKey) {
+        const hit = await cachedPage(edgeCache(), cacheKey, nonce);
+        if (hit) return hit;
+      }
       const response = KNOWN_METHODS.has(request.method) ? await requestHandler(request, context) : unknownMethod(request);
+      if (cacheKey) return storePage(edgeCache(), cacheKey, response, nonce, (p) => ctx.waitUntil(p));
       return request.body && !request.bodyUsed ? drainUnreadBody(request.body, response) : response;
     });
     // Timings and statement counts help locally and in tests; in production they would tell

@@ -1,0 +1,79 @@
+// The edge copy of the marketing pages: served to signed-out visitors only, never stored from or
+// for a signed-in one, a fresh CSP nonce on every answer, keyed by the build.
+import { describe, expect, it } from "vitest";
+import { PAGE_CACHE_HEADER, pageCacheKey } from "~/server/page-cache";
+import { Browser, createConfirmedUser, ORIGIN } from "./helpers";
+
+const nonceOf = (response: Response) => /'nonce-([^']+)'/.exec(response.headers.get("Content-Security-Policy") ?? "")?.[1];
+const scriptNonces = (html: string) => [...new Set([...html.matchAll(/<(?:script|link)[^>]* nonce="([^"]+)"/g)].map((m) => m[1]))];
+
+describe("the page cache", () => {
+  it("renders a signed-out page once, then answers from the copy with a fresh nonce each time", async () => {
+    const path = `/pricing?c=${crypto.randomUUID()}`;
+    const first = await new Browser().get(path);
+    expect(first.status).toBe(200);
+    expect(first.headers.get(PAGE_CACHE_HEADER)).toBe("miss");
+    const firstHtml = await first.text();
+
+    const second = await new Browser().get(path);
+    expect(second.headers.get(PAGE_CACHE_HEADER)).toBe("hit");
+    // No D1 statement for a copy (the local Server-Timing counts them).
+    expect(second.headers.get("Server-Timing")).toContain('d1;desc="statements";dur=0');
+    const secondHtml = await second.text();
+
+    const [a, b] = [nonceOf(first), nonceOf(second)];
+    expect(a).toBeTruthy();
+    expect(b).toBeTruthy();
+    expect(a).not.toBe(b);
+    // Every script carries the nonce its own response's CSP allows, and nothing else changed.
+    expect(scriptNonces(firstHtml)).toEqual([a]);
+    expect(scriptNonces(secondHtml)).toEqual([b]);
+    expect(secondHtml.replaceAll(b!, a!)).toBe(firstHtml);
+    // The security headers are the ones every page gets.
+    for (const name of ["X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy"]) expect(second.headers.get(name)).toBe(first.headers.get(name));
+  });
+
+  it("never answers a signed-in visitor from the copy, nor stores their page", async () => {
+    const path = `/?c=${crypto.randomUUID()}`;
+    const { browser } = await createConfirmedUser();
+    // Signed in first: rendered for them, not stored.
+    const mine = await browser.get(path);
+    expect(mine.headers.get(PAGE_CACHE_HEADER)).toBeNull();
+    expect(mine.headers.get("Cache-Control")).toBe("private, no-store");
+    const visitorFirst = await new Browser().get(path);
+    expect(visitorFirst.headers.get(PAGE_CACHE_HEADER)).toBe("miss");
+    expect(await visitorFirst.text()).not.toContain("Go to Dashboard");
+    // Once the signed-out copy exists, the signed-in visitor still gets their own page.
+    expect((await new Browser().get(path)).headers.get(PAGE_CACHE_HEADER)).toBe("hit");
+    const again = await browser.get(path);
+    expect(again.headers.get(PAGE_CACHE_HEADER)).toBeNull();
+    const html = await again.text();
+    expect(html).toMatch(/Get Subscription|Go to Dashboard/);
+    expect(html).not.toContain("Start Building");
+  });
+
+  it("leaves personal and form pages, other methods and errors alone", async () => {
+    for (const path of ["/auth", "/dashboard", "/auth/reset-password", "/api/v1/health", "/no-such-page"]) {
+      for (let i = 0; i < 2; i++) expect((await new Browser().get(path)).headers.get(PAGE_CACHE_HEADER), path).toBeNull();
+    }
+    const head = await new Browser().get("/", { method: "HEAD" });
+    expect(head.headers.get(PAGE_CACHE_HEADER)).toBeNull();
+    // A stale session cookie is cleared (Set-Cookie): that answer is not stored either.
+    const stale = new Browser();
+    stale.cookies.set("mfy_access", "not-a-token");
+    const path = `/changelog?c=${crypto.randomUUID()}`;
+    expect((await stale.get(path)).headers.get(PAGE_CACHE_HEADER)).toBeNull();
+    expect((await new Browser().get(path)).headers.get(PAGE_CACHE_HEADER)).toBe("miss");
+  });
+
+  it("keys copies by build, crawler or browser, path and query", () => {
+    const key = (url: string, init: RequestInit = {}, build = "b1") => pageCacheKey(new Request(`${ORIGIN}${url}`, init), build)?.url ?? null;
+    expect(key("/")).not.toBe(key("/", {}, "b2"));
+    expect(key("/?modal=contact")).not.toBe(key("/"));
+    expect(key("/", { headers: { "User-Agent": "Googlebot/2.1" } })).not.toBe(key("/"));
+    expect(key("/legal/privacy")).not.toBeNull();
+    expect(key("/", { method: "POST" })).toBeNull();
+    expect(key("/", { headers: { Cookie: "theme=dark; mfy_refresh=x" } })).toBeNull();
+    expect(key("/", { headers: { Cookie: "theme=dark" } })).not.toBeNull();
+  });
+});
