@@ -3,7 +3,7 @@
 import type { Route } from "./+types/api.v1.usage.secure-report";
 import { enqueueAll, type SecureUsageMessage } from "~/lib/queue";
 import { app } from "~/server/context";
-import { postOnly, readJson } from "~/server/http";
+import { postOnly } from "~/server/http";
 import { authorizeUsageRequest } from "~/server/usage-api";
 import { problemsFrom, secureReportSchema } from "~/lib/usage/report";
 
@@ -13,9 +13,10 @@ export const loader = postOnly;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const ctx = app(context);
-  const user = await authorizeUsageRequest(request, ctx);
-  if (user instanceof Response) return user;
-  const parsed = schema.safeParse(await readJson(request));
+  const authorized = await authorizeUsageRequest(request, ctx);
+  if (authorized instanceof Response) return authorized;
+  const { user, body } = authorized;
+  const parsed = schema.safeParse(body);
   if (!parsed.success) return Response.json({ error: "Invalid secure usage report", problems: problemsFrom(parsed.error, false) }, { status: 400 });
   const message: SecureUsageMessage = { type: "usage.secure", userId: user.id, receivedAt: Date.now(), report: parsed.data };
   await enqueueAll(ctx.queue, [message]);

@@ -5,7 +5,7 @@ import { USAGE_API } from "~/lib/constants";
 import { enqueueAll, type UsageMessage } from "~/lib/queue";
 import { problemsFrom, usageBatchSchema, usageReportSchema } from "~/lib/usage/report";
 import { app } from "~/server/context";
-import { postOnly, readJson } from "~/server/http";
+import { postOnly } from "~/server/http";
 import { authorizeUsageRequest } from "~/server/usage-api";
 
 const report = usageReportSchema();
@@ -15,9 +15,9 @@ export const loader = postOnly;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const ctx = app(context);
-  const user = await authorizeUsageRequest(request, ctx);
-  if (user instanceof Response) return user;
-  const body = await readJson(request, USAGE_API.maxBodyBytes);
+  const authorized = await authorizeUsageRequest(request, ctx, USAGE_API.maxBodyBytes);
+  if (authorized instanceof Response) return authorized;
+  const { user, body } = authorized;
 
   const isBatch = typeof body === "object" && body !== null && !Array.isArray(body) && "reports" in body;
   const parsed = isBatch ? batchSchema.safeParse(body) : report.safeParse(body);

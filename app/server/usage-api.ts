@@ -3,7 +3,7 @@ import { authenticateUsageToken } from "~/lib/auth/session.server";
 import { USAGE_API } from "~/lib/constants";
 import type { AppContext } from "./context";
 import { bearerToken, invalidToken } from "./auth";
-import { jsonError, methodNotAllowed } from "./http";
+import { jsonError, methodNotAllowed, readJson } from "./http";
 
 /**
  * Seconds until the current window of the platform's rate limiter ends. The Workers rate-limit
@@ -22,10 +22,22 @@ async function rateLimited(limiter: RateLimit, userId: string, now = Date.now())
   return jsonError(429, "Too many requests. Please slow down and retry after the time in Retry-After.", { "Retry-After": String(secondsUntilWindowEnds(now)) });
 }
 
-/** The reporting user (the desktop session check is the cheap one: see authenticateUsageToken). */
-export async function authorizeUsageRequest(request: Request, app: AppContext): Promise<{ id: string } | Response> {
+/**
+ * The reporting user and the request's JSON body. The rate limit is asked while the body is read
+ * (the limiter is a round trip); its refusal still comes first, and nothing is enqueued before it.
+ */
+export async function authorizeUsageRequest(request: Request, app: AppContext, maxBytes?: number): Promise<{ user: { id: string }; body: unknown } | Response> {
   if (request.method !== "POST") return methodNotAllowed();
   const user = await authenticateUsageToken(app.db, app.env.JWT_SECRET, bearerToken(request));
   if (!user) throw invalidToken();
-  return (await rateLimited(app.usageLimiter, user.id)) ?? user;
+  const [limited, body] = await Promise.all([
+    rateLimited(app.usageLimiter, user.id),
+    readJson(request, maxBytes).then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    ),
+  ]);
+  if (limited) return limited;
+  if (!body.ok) throw body.error;
+  return { user, body: body.value };
 }

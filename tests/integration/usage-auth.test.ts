@@ -11,6 +11,7 @@ import { accessCookie } from "~/server/cookies";
 import { createConfirmedUser, db } from "./helpers";
 import { apiUser, postUsage, report } from "./usage-helpers";
 
+const SECRET = (env as unknown as { JWT_SECRET: string }).JWT_SECRET;
 const sessionIdOf = (token: string) => JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).sid as string;
 
 /** A revocation written by another Worker isolate: this one's memory does not hear of it. */
@@ -26,8 +27,8 @@ describe("usage reporting after a revocation", () => {
     await revokeElsewhere(sessionIdOf(token));
 
     const now = Date.now();
-    expect(await authenticateUsageToken(db, env.JWT_SECRET, token, now)).toEqual({ id: userId });
-    expect(await authenticateUsageToken(db, env.JWT_SECRET, token, now + USAGE_API.desktopSessionRecheckMs + 1)).toBeNull();
+    expect(await authenticateUsageToken(db, SECRET, token, now)).toEqual({ id: userId });
+    expect(await authenticateUsageToken(db, SECRET, token, now + USAGE_API.desktopSessionRecheckMs + 1)).toBeNull();
     // Everything but usage reporting reads the session every time.
     expect(await me(token)).toBe(401);
     expect(USAGE_API.desktopSessionRecheckMs).toBeLessThanOrEqual(5_000);
@@ -58,9 +59,9 @@ describe("usage reporting after a revocation", () => {
     expect((await postUsage(token, report())).status).toBe(202);
     await revokeElsewhere(sessionIdOf(token));
     const later = Date.now() + USAGE_API.desktopSessionRecheckMs + 1;
-    const answers = await Promise.all(Array.from({ length: 20 }, () => authenticateUsageToken(db, env.JWT_SECRET, token, later)));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => authenticateUsageToken(db, SECRET, token, later)));
     expect(answers.every((a) => a === null)).toBe(true);
     // Found revoked, it is not remembered again: the next report is refused too.
-    expect(await authenticateUsageToken(db, env.JWT_SECRET, token)).toBeNull();
+    expect(await authenticateUsageToken(db, SECRET, token)).toBeNull();
   });
 });

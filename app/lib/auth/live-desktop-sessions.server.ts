@@ -2,7 +2,7 @@
 // each one was most of their cost, so a desktop session found live is remembered by this Worker
 // isolate for a few seconds. Web sessions are never remembered: their revocation stays immediate.
 // A revocation made by this isolate forgets at once; one made elsewhere takes effect within
-// USAGE_API.desktopSessionRecheckMs. See docs/decisions/0015-usage-route-cost.md.
+// USAGE_API.desktopSessionRecheckMs. See docs/decisions/0015-usage-route-cost-and-page-cache.md.
 import { USAGE_API } from "../constants";
 
 type Remembered = { userId: string; until: number };
