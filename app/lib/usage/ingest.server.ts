@@ -8,9 +8,9 @@ import { toMicros, type SecureReport, type UsageReport } from "./report";
 export type UsageItem = { userId: string; receivedAt: number; report: UsageReport & { occurred_at?: number } };
 export type SecureItem = { userId: string; receivedAt: number; report: SecureReport };
 
-// D1 allows 100 bound parameters per statement: 19 columns × 5 rows = 95.
+// D1 allows 100 bound parameters per statement: 19 columns × 5 rows = 95, 15 columns × 6 rows = 90.
 const USAGE_ROWS_PER_STATEMENT = 5;
-const SECURE_ROWS_PER_STATEMENT = 7; // 14 columns
+const SECURE_ROWS_PER_STATEMENT = 6;
 
 function conversationId(metadata: Record<string, unknown> | null | undefined): string | null {
   const value = metadata?.conversation_id;
