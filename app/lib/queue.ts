@@ -5,7 +5,7 @@ import { MARKETING } from "./constants";
 import { MARKETING_EVENTS } from "./marketing/events";
 import { E164_PATTERN } from "./phone/code";
 import { z } from "./zod";
-import { queuedSecureReportSchema, queuedUsageReportSchema } from "./usage/report";
+import { queuedSecureReportSchema, queuedUsageReportSchema, readQueuedUsageReport } from "./usage/report";
 
 export const mailMessageSchema = z.object({
   type: z.literal("mail.send"),
@@ -46,11 +46,22 @@ export const stripeEventMessageSchema = z.object({
 });
 
 // One validated usage report (or fallback aggregate) of one user, as accepted by the API.
-export const usageMessageSchema = z.object({
+export const usageMessageRules = z.object({
   type: z.literal("usage.report"),
   userId: z.string().min(1).max(64),
   receivedAt: z.number().int().positive(),
   report: queuedUsageReportSchema,
+});
+
+// The consumer reads up to 100 of these per batch: the same rules by hand first (as for the
+// report, readQueuedUsageReport), the schema for anything they do not accept outright.
+export const usageMessageSchema = z.withParser(usageMessageRules, (input) => {
+  if (typeof input !== "object" || input === null) return z.INVALID;
+  const { type, userId, receivedAt, report } = input as Record<string, unknown>;
+  if (type !== "usage.report" || typeof userId !== "string" || userId.length < 1 || userId.length > 64) return z.INVALID;
+  if (!Number.isSafeInteger(receivedAt) || (receivedAt as number) < 1) return z.INVALID;
+  const parsed = readQueuedUsageReport(report);
+  return parsed === z.INVALID ? parsed : { type: "usage.report" as const, userId, receivedAt: receivedAt as number, report: parsed };
 });
 
 export const secureUsageMessageSchema = z.object({

@@ -3,13 +3,21 @@
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { MailConfig } from "../config";
-import type { MailMessage } from "../queue";
+import { enqueueAll, type MailMessage } from "../queue";
 
 export type OutgoingMail = Omit<MailMessage, "type" | "id">;
 
 export async function enqueueMail(queue: Queue, mail: OutgoingMail): Promise<void> {
   const message: MailMessage = { type: "mail.send", id: crypto.randomUUID(), ...mail };
   await queue.send(message, { contentType: "json" });
+}
+
+/** Several mails in as few queue calls as the queue's batch limits allow. */
+export async function enqueueMails(queue: Queue, mails: OutgoingMail[]): Promise<void> {
+  await enqueueAll(
+    queue,
+    mails.map((mail): MailMessage => ({ type: "mail.send", id: crypto.randomUUID(), ...mail })),
+  );
 }
 
 class MailDeliveryError extends Error {}

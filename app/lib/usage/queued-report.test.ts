@@ -1,0 +1,166 @@
+// The consumer's hand-written reading of queued usage reports against the zod rules it stands in
+// for: it may hand any report to zod, but must never accept one zod refuses, nor return anything
+// other than what zod returns.
+import { describe, expect, it } from "vitest";
+import { USAGE_API } from "../constants";
+import { queueMessageSchema, usageMessageRules, usageMessageSchema } from "../queue";
+import { z } from "../zod";
+import { queuedUsageReportRules, queuedUsageReportSchema, readQueuedUsageReport, usageReportSchema } from "./report";
+
+const NOW = Date.parse("2026-11-22T12:00:00Z");
+const UUID = "5b1c7f0e-3a9d-4e2b-8c41-0f6d2a9e7b13";
+
+/** What the API enqueues for a report the app sent: the API's parse, occurred_at set, through JSON. */
+function enqueued(raw: Record<string, unknown>) {
+  const parsed = usageReportSchema(() => NOW).parse(raw);
+  return JSON.parse(JSON.stringify({ ...parsed, occurred_at: parsed.occurred_at ?? NOW })) as Record<string, unknown>;
+}
+
+const base = {
+  report_id: UUID,
+  model_name: "gpt-4o",
+  model_provider: "openai",
+  request_type: "chat",
+  tokens_used: 1500,
+  tokens_input: 1000,
+  tokens_output: 500,
+  cost_usd: 0.0125,
+  request_duration_ms: 1200,
+  success: true,
+  error_message: "rate limited",
+  metadata: { conversation_id: "c-1" },
+  app_version: "1.0.5",
+  app_instance_id: "instance-1",
+  occurred_at: NOW - 1000,
+};
+
+const text = (n: number) => "x".repeat(n);
+const nullProto = Object.assign(Object.create(null), { conversation_id: "c" });
+// Values every field is tried with: each type, and each bound of each rule, on either side.
+const POOL: unknown[] = [
+  undefined,
+  null,
+  true,
+  false,
+  0,
+  -0,
+  1,
+  -1,
+  1.5,
+  1499,
+  1500,
+  1501,
+  USAGE_API.maxTokens,
+  USAGE_API.maxTokens + 1,
+  USAGE_API.maxCostUsd,
+  USAGE_API.maxCostUsd + 0.01,
+  USAGE_API.maxDurationMs,
+  USAGE_API.maxDurationMs + 1,
+  NOW,
+  2 ** 53,
+  Number.MAX_SAFE_INTEGER,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
+  "",
+  " ",
+  "a",
+  " a ",
+  "12",
+  ...[50, 51, 100, 101, 200, 201, 2000, 2001].map(text),
+  ` ${text(200)} `,
+  `\t${text(50)}\n`,
+  UUID,
+  UUID.toUpperCase(),
+  "00000000-0000-0000-0000-000000000000",
+  "ffffffff-ffff-ffff-ffff-ffffffffffff",
+  "5b1c7f0e-3a9d-9e2b-8c41-0f6d2a9e7b13",
+  "5b1c7f0e-3a9d-4e2b-cc41-0f6d2a9e7b13",
+  `${UUID} `,
+  [],
+  [1],
+  {},
+  { conversation_id: 7, nested: { list: [1, "two", null] } },
+  { [text(100)]: 1 },
+  { [text(101)]: 1 },
+  { blob: text(USAGE_API.maxMetadataBytes - 12) },
+  { blob: text(USAGE_API.maxMetadataBytes - 11) },
+  JSON.parse('{"__proto__": {"x": 1}, "a": 1}'),
+  nullProto,
+  new Date(NOW),
+];
+
+type Parse = { success: boolean; data?: unknown; error?: z.ZodError };
+function sameOutcome(fast: Parse, rules: Parse) {
+  expect(fast.success).toBe(rules.success);
+  if (rules.success) expect(fast.data).toStrictEqual(rules.data);
+  else expect(fast.error?.issues).toEqual(rules.error?.issues);
+}
+
+describe("queued usage reports read by hand", () => {
+  it("reads every report the API enqueues without zod, as zod reads it", () => {
+    const reports = [
+      base,
+      { ...base, metadata: null, error_message: null, app_version: null, app_instance_id: null },
+      {
+        report_id: UUID.toUpperCase(),
+        model_name: "  claude  ",
+        model_provider: "anthropic",
+        cost_usd: 0,
+        request_duration_ms: 0,
+        success: false,
+        occurred_at: "2026-11-22T11:00:00Z",
+      },
+      { ...base, tokens_used: undefined, metadata: { conversation_id: 42, deep: { a: [1, { b: null }] } } },
+    ].map(enqueued);
+    for (const report of reports) {
+      const fast = readQueuedUsageReport(report);
+      expect(fast).not.toBe(z.INVALID);
+      expect(fast).toStrictEqual(queuedUsageReportRules.parse(report));
+      const message = { type: "usage.report", userId: "user-1", receivedAt: NOW, report };
+      expect(queueMessageSchema.parse(message)).toStrictEqual(usageMessageRules.parse(message));
+    }
+  });
+
+  it("never accepts a report zod refuses, nor returns anything else than zod, field by field", () => {
+    let accepted = 0;
+    let refused = 0;
+    for (const key of [...Object.keys(base), "extra"]) {
+      for (const value of POOL) {
+        const report: Record<string, unknown> = { ...base, [key]: value };
+        if (value === undefined) delete report[key];
+        const fast = readQueuedUsageReport(report);
+        const rules = queuedUsageReportRules.safeParse(report);
+        if (fast !== z.INVALID) {
+          accepted++;
+          expect(rules.success, `${key} = ${String(value)}`).toBe(true);
+          expect(fast).toStrictEqual(rules.data);
+        }
+        if (!rules.success) refused++;
+        // Through the schema the consumer uses: the same answer, the same problems.
+        sameOutcome(queuedUsageReportSchema.safeParse(report), rules);
+      }
+    }
+    // The pool reaches both sides of the rules.
+    expect(accepted).toBeGreaterThan(100);
+    expect(refused).toBeGreaterThan(400);
+  });
+
+  it("never accepts a message zod refuses", () => {
+    const message = { type: "usage.report", userId: "user-1", receivedAt: NOW, report: base };
+    for (const key of [...Object.keys(message), "extra"]) {
+      for (const value of [...POOL, "usage.secure", "usage.report", text(64), text(65)]) {
+        const candidate: Record<string, unknown> = { ...message, [key]: value };
+        if (value === undefined) delete candidate[key];
+        sameOutcome(usageMessageSchema.safeParse(candidate), usageMessageRules.safeParse(candidate));
+        const union = queueMessageSchema.safeParse(candidate);
+        const rules = usageMessageRules.safeParse(candidate);
+        if (union.success && union.data.type === "usage.report") {
+          expect(rules.success).toBe(true);
+          expect(union.data).toStrictEqual(rules.data);
+        }
+      }
+    }
+    for (const body of [null, 1, "usage.report", [], {}]) expect(usageMessageSchema.safeParse(body).success).toBe(false);
+  });
+});
