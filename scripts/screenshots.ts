@@ -219,13 +219,23 @@ try {
       await demo.close();
     }
   }
-  const context = await launch();
-  const page = await firstPage(context);
-  await page.goto("/auth?mode=signup");
-  await page.getByRole("button", { name: "Create Account" }).click();
-  await page.getByText("First name is required").waitFor();
-  await page.screenshot({ path: "screenshots/auth-signup-errors-desktop.png", fullPage: true });
-  await context.close();
+  // The auth forms submitted empty: the browser's check (loaded on first use) shows the errors.
+  for (const [width, height, label] of VIEWPORTS) {
+    const context = await launch({ width, height });
+    const page = await firstPage(context);
+    for (const [name, mode, button, error] of [
+      ["signin", "signin", "Sign In", "Please enter a valid email address"],
+      ["signup", "signup", "Create Account", "First name is required"],
+      ["forgot", "forgot-password", "Send Reset Link", "Please enter a valid email address"],
+    ] as const) {
+      await page.goto(`/auth?mode=${mode}`);
+      await page.waitForLoadState("networkidle");
+      await page.getByRole("button", { name: button }).click();
+      await page.getByText(error).waitFor();
+      await page.screenshot({ path: `screenshots/auth-${name}-errors-${label}.png`, fullPage: true });
+    }
+    await context.close();
+  }
   // The ad-measurement question: only on a site with a pixel id (a copy of this build, configured).
   {
     const pixelBuild = `${buildDir}-pixel`;

@@ -1,10 +1,11 @@
 // Server-rendered SVG charts (visx scales and shapes). Fixed viewBox, fluid width: sharp at every size.
+// The frame every chart shares, the bar chart and the ring; the line chart is in line-chart.tsx.
 import { Group } from "@visx/group";
-import { scaleBand, scaleLinear, scalePoint } from "@visx/scale";
-import { AreaClosed, Bar, LinePath } from "@visx/shape";
+import { scaleBand, scaleLinear, type scalePoint } from "@visx/scale";
+import { Bar } from "@visx/shape";
 import type { ReactNode } from "react";
 
-const WIDTH = 720;
+export const WIDTH = 720;
 const MARGIN = { top: 12, right: 16, bottom: 32, left: 56 };
 
 type Point = { label: string; value: number };
@@ -14,10 +15,10 @@ function ticksEvery<T>(items: T[], max: number): T[] {
   return items.filter((_, i) => i % step === 0);
 }
 
-type ChartProps = { data: Point[]; format: (n: number) => string; height?: number; title: string; width?: number };
+export type ChartProps = { data: Point[]; format: (n: number) => string; height?: number; title: string; width?: number };
 
 /** The plot area both charts share: inner size and a value scale with 10 % headroom. */
-function plotArea(data: Point[], width: number, height: number) {
+export function plotArea(data: Point[], width: number, height: number) {
   const innerW = width - MARGIN.left - MARGIN.right;
   const innerH = height - MARGIN.top - MARGIN.bottom;
   const max = Math.max(...data.map((d) => d.value), 0);
@@ -26,7 +27,7 @@ function plotArea(data: Point[], width: number, height: number) {
 }
 
 /** SVG frame, grid lines and axes around a chart's marks. */
-function ChartFrame({
+export function ChartFrame({
   title,
   width,
   height,
@@ -73,23 +74,6 @@ function ChartFrame({
         ))}
       </Group>
     </svg>
-  );
-}
-
-export function LineChart({ data, format, height = 240, title, width = WIDTH }: ChartProps) {
-  const { innerW, innerH, y } = plotArea(data, width, height);
-  const labels = data.map((d) => d.label);
-  const x = scalePoint<string>({ domain: labels, range: [0, innerW], padding: 0.5 });
-  return (
-    <ChartFrame {...{ title, width, height, innerW, innerH, y, x, labels, format }} maxTicks={10}>
-      <AreaClosed data={data} x={(d) => x(d.label) ?? 0} y={(d) => y(d.value)} yScale={y} className="fill-brand-500/10" />
-      <LinePath data={data} x={(d) => x(d.label) ?? 0} y={(d) => y(d.value)} className="stroke-brand-600" strokeWidth={2.5} fill="none" />
-      {data.map((d) => (
-        <circle key={d.label} cx={x(d.label)} cy={y(d.value)} r={3} className="fill-white stroke-brand-600" strokeWidth={2}>
-          <title>{`${d.label}: ${format(d.value)}`}</title>
-        </circle>
-      ))}
-    </ChartFrame>
   );
 }
 

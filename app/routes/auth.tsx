@@ -1,6 +1,5 @@
-import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
+import { getFormProps, getInputProps, getSelectProps, parse, useForm } from "@conform-to/react";
+import { useRef, useState } from "react";
 import type { z } from "zod";
 import { Form, Link, redirect, useActionData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/auth";
@@ -11,12 +10,13 @@ import { RedirectAfter } from "~/components/redirect-after";
 import { Alert, Button, CheckIcon, cx, Input, inputClass, LinkButton, SubmitButton } from "~/components/ui";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { passwordStrength, strengthColour, strengthLabel } from "~/lib/auth/password-strength";
-import { forgotPasswordSchema, SECURITY_QUESTIONS, signInSchema, signUpSchema } from "~/lib/auth/validation";
+import { SECURITY_QUESTIONS } from "~/lib/auth/security-questions";
 import { REDIRECT_DELAY_MS } from "~/lib/constants";
 import { parseMode, type AuthMode } from "~/lib/auth/modes";
 import { getAuth } from "~/server/auth";
 import { readCookie, returningCookie } from "~/server/cookies";
 import { authAction, destinationFor, type AuthActionData } from "./auth.server";
+import type { AuthFormSchema } from "./auth.validate";
 import { pageMeta } from "~/lib/site/meta";
 
 const SIGN_IN_DESTINATION_NAMES = { "/pricing": "pricing", "/activate": "your activation key", "/dashboard": "dashboard" } as const;
@@ -162,17 +162,65 @@ function AlreadySignedIn({ email }: { email: string }) {
   );
 }
 
-function useAuthForm<Schema extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>(id: string, schema: Schema) {
+// The forms' own check in the browser (zod, the schemas, conform's zod adapter) loads when a form
+// is first focused, not with the page. Until then nothing is checked here and a submit waits for
+// it; should it fail to load (null), the server's check of the same schemas is the only one.
+let validation: typeof import("./auth.validate") | null | undefined;
+let loadingValidation: Promise<void> | undefined;
+const loadValidation = () =>
+  (loadingValidation ??= import("./auth.validate").then(
+    (module) => {
+      validation = module;
+    },
+    () => {
+      validation = null;
+    },
+  ));
+
+function useAuthForm<Mode extends AuthMode>(mode: Mode) {
   const actionData = useActionData<AuthActionData>();
-  return useForm<z.input<Schema>, z.output<Schema>>({
-    id,
+  // Fields left and a submit made before the check arrived: checked and submitted once it has.
+  const pending = useRef({ fields: new Set<string>(), submit: false });
+  const [form, fields] = useForm<z.input<AuthFormSchema<Mode>>, z.output<AuthFormSchema<Mode>>>({
+    id: mode,
     lastResult: actionData?.result,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate({ formData }) {
-      return parseWithZod(formData, { schema });
+      if (validation) return validation.validateAuthForm(mode, formData);
+      return parse<z.output<AuthFormSchema<Mode>>, string[]>(formData, {
+        resolve(payload, intent) {
+          // Without a verdict a submit goes on (null), to onSubmit below. A field's check (an
+          // intent, which conform sends as a submit too) must not reach the server: it stops here
+          // with every error shown kept as it is (null for each name), and runs when the schemas arrive.
+          if (!intent) return { error: null };
+          if (validation === undefined && intent.type === "validate" && intent.payload.name) pending.current.fields.add(intent.payload.name);
+          return { error: Object.fromEntries(["", ...Object.keys(payload)].map((name) => [name, null])) };
+        },
+      });
+    },
+    onSubmit(event) {
+      if (validation !== undefined) return;
+      // Stopped here as usual once the check is in, rather than costing a sign-up attempt on the server.
+      event.preventDefault();
+      if (pending.current.submit) return;
+      pending.current.submit = true;
+      const formElement = event.currentTarget;
+      const submitter = (event.nativeEvent as SubmitEvent).submitter;
+      void loadValidation().then(() => {
+        pending.current.submit = false;
+        formElement.requestSubmit(submitter);
+      });
     },
   });
+  const onFocus = () => {
+    if (validation !== undefined) return;
+    void loadValidation().then(() => {
+      if (validation) for (const name of pending.current.fields) form.validate({ name });
+      pending.current.fields.clear();
+    });
+  };
+  return [form, fields, { ...getFormProps(form), onFocus }] as const;
 }
 
 function AuthSubmit({ idle, busy }: { idle: string; busy: string }) {
@@ -182,9 +230,9 @@ function AuthSubmit({ idle, busy }: { idle: string; busy: string }) {
 }
 
 function SignInForm({ query }: { query: string }) {
-  const [form, fields] = useAuthForm("signin", signInSchema);
+  const [form, fields, formProps] = useAuthForm("signin");
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4">
+    <Form method="post" {...formProps} className="space-y-4">
       <input type="hidden" name="intent" value="signin" />
       {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
       <FormField label="Email" htmlFor={fields.email.id} errorId={fields.email.errorId} errors={fields.email.errors}>
@@ -204,11 +252,11 @@ function SignInForm({ query }: { query: string }) {
 }
 
 function ForgotPasswordForm() {
-  const [form, fields] = useAuthForm("forgot-password", forgotPasswordSchema);
+  const [form, fields, formProps] = useAuthForm("forgot-password");
   const actionData = useActionData<AuthActionData>();
   const sent = actionData?.success?.kind === "reset";
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4">
+    <Form method="post" {...formProps} className="space-y-4">
       <input type="hidden" name="intent" value="forgot-password" />
       {sent ? <Alert tone="success">{M.resetEmailSent}</Alert> : null}
       {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
@@ -255,10 +303,10 @@ function PasswordStrengthMeter({ password }: { password: string }) {
 }
 
 function SignUpForm() {
-  const [form, fields] = useAuthForm("signup", signUpSchema);
+  const [form, fields, formProps] = useAuthForm("signup");
   const [password, setPassword] = useState("");
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4">
+    <Form method="post" {...formProps} className="space-y-4">
       <input type="hidden" name="intent" value="signup" />
       {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
       <div className="grid gap-4 sm:grid-cols-[1fr_7rem_1fr]">

@@ -1,7 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { AUTH_MESSAGES as M } from "./messages";
-import { forgotPasswordSchema, normalisePhone, resetPasswordSchema, SECURITY_QUESTIONS, signInSchema, signUpSchema } from "./validation";
+import { SECURITY_QUESTIONS } from "./security-questions";
+import { forgotPasswordSchema, normalisePhone, resetPasswordSchema, signInSchema, signUpSchema } from "./validation";
 
 function errorsOf(schema: Parameters<typeof parseWithZod>[1]["schema"], fields: Record<string, string>) {
   const form = new FormData();

@@ -5,14 +5,7 @@ import { PASSWORD, SIGN_UP } from "../constants";
 import { isCommonPassword } from "./common-passwords";
 import { AUTH_MESSAGES as M } from "./messages";
 import { passwordStrength } from "./password-strength";
-
-export const SECURITY_QUESTIONS = [
-  { value: "favorite_color", label: "What is your favorite color?" },
-  { value: "first_pet", label: "What was the name of your first pet?" },
-  { value: "first_car", label: "What was the make of your first car?" },
-  { value: "mother_maiden_name", label: "What is your mother's maiden name?" },
-  { value: "favorite_food", label: "What is your favorite food?" },
-] as const;
+import { SECURITY_QUESTIONS } from "./security-questions";
 
 const securityQuestionValues = SECURITY_QUESTIONS.map((q) => q.value) as [string, ...string[]];
 

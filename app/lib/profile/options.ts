@@ -1,5 +1,5 @@
 // The choices the profile offers (spec §5: ten security questions and nine timezones).
-import { SECURITY_QUESTIONS } from "../auth/validation";
+import { SECURITY_QUESTIONS } from "../auth/security-questions";
 
 // The five of sign-up first, so a question chosen at sign-up is one of the profile's ten.
 export const PROFILE_SECURITY_QUESTIONS = [
