@@ -1,9 +1,9 @@
-// Server-rendered SVG charts (visx scales and shapes). Fixed viewBox, fluid width: sharp at every size.
+// Server-rendered SVG charts (visx shapes; the scales are lib/charts/scales.ts). Fixed viewBox, fluid width: sharp at every size.
 // The frame every chart shares, the bar chart and the ring; the line chart is in line-chart.tsx.
 import { Group } from "@visx/group";
-import { scaleBand, scaleLinear, type scalePoint } from "@visx/scale";
 import { Bar } from "@visx/shape";
 import type { ReactNode } from "react";
+import { type BandScale, bandScale, linearScale } from "~/lib/charts/scales";
 
 export const WIDTH = 720;
 const MARGIN = { top: 12, right: 16, bottom: 32, left: 56 };
@@ -22,7 +22,7 @@ export function plotArea(data: Point[], width: number, height: number) {
   const innerW = width - MARGIN.left - MARGIN.right;
   const innerH = height - MARGIN.top - MARGIN.bottom;
   const max = Math.max(...data.map((d) => d.value), 0);
-  const y = scaleLinear<number>({ domain: [0, max > 0 ? max * 1.1 : 1], range: [innerH, 0], nice: true });
+  const y = linearScale({ domain: [0, max > 0 ? max * 1.1 : 1], range: [innerH, 0], nice: true });
   return { innerW, innerH, y };
 }
 
@@ -46,7 +46,7 @@ export function ChartFrame({
   innerW: number;
   innerH: number;
   y: ReturnType<typeof plotArea>["y"];
-  x: ReturnType<typeof scalePoint<string>> | ReturnType<typeof scaleBand<string>>;
+  x: BandScale;
   labels: string[];
   maxTicks: number;
   format: (n: number) => string;
@@ -80,7 +80,7 @@ export function ChartFrame({
 export function BarChart({ data, format, height = 220, title, width = WIDTH }: ChartProps) {
   const { innerW, innerH, y } = plotArea(data, width, height);
   const labels = data.map((d) => d.label);
-  const x = scaleBand<string>({ domain: labels, range: [0, innerW], padding: 0.25 });
+  const x = bandScale({ domain: labels, range: [0, innerW], padding: 0.25 });
   return (
     <ChartFrame {...{ title, width, height, innerW, innerH, y, x, labels, format }} maxTicks={12}>
       {data.map((d) => {
