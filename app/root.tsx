@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import type { Route } from "./+types/root";
-import interLatin from "@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url";
+import interLatin from "./fonts/inter-latin-wght.woff2?url";
 import appCss from "./app.css?url";
 import { useNonce } from "./components/nonce";
 import { LinkButton, ReloadLink } from "./components/ui";
