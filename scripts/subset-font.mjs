@@ -24,7 +24,8 @@ const PYTHON =
   [process.env.PYTHON, "python3", "/usr/bin/python3"].filter(Boolean).find((p) => spawnSync(p, ["-c", "import fontTools, brotli"]).status === 0) ?? "python3";
 
 function python(args) {
-  const result = spawnSync(PYTHON, args, { encoding: "utf8" });
+  // A fixed timestamp in the font's head table, so the same input gives the same bytes.
+  const result = spawnSync(PYTHON, args, { encoding: "utf8", env: { ...process.env, SOURCE_DATE_EPOCH: "1735689600" } });
   if (result.error || result.status !== 0) {
     console.error(result.stderr || result.error?.message);
     console.error("This needs Python's fontTools and brotli: sudo apt-get install -y python3-fonttools python3-brotli");
@@ -57,7 +58,10 @@ writeFileSync(
   [
     "/* Made by scripts/subset-font.mjs: Inter as @fontsource-variable/inter declares it, except the\n   Latin face, which is our own cut of it and the file every page preloads (root.tsx). */\n",
     ...OTHER_SUBSETS.map((subset) => face(`@fontsource-variable/inter/files/inter-${subset}-wght-normal.woff2`, ranges[subset], "100 900")),
-    face("./inter-latin-wght.woff2", latin, WEIGHTS.replace(":", " ")),
+    // Declared 100 900 like the others although its axis now ends at 400 and 800 (the browser
+    // clamps to the axis): Chromium groups a family's faces by their weight range and picks one
+    // group, so a Latin face with a range of its own would never be chosen.
+    face("./inter-latin-wght.woff2", latin, "100 900"),
   ].join(""),
 );
 console.log(`${OUTPUT}: ${statSync(OUTPUT).size} bytes (from @fontsource-variable/inter ${version}, ${statSync(SOURCE).size} bytes)`);
