@@ -5,13 +5,18 @@ import { PUBLIC_PATHS } from "~/lib/site/crawl";
 import { Browser, createConfirmedUser } from "./helpers";
 
 describe("crawlers", () => {
-  it("get robots.txt with the private areas and the sitemap's address", async () => {
+  it("get robots.txt with the private areas (not the dashboard, which redirects) and the sitemap's address", async () => {
     const response = await new Browser().get("/robots.txt");
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/^text\/plain/);
     const text = await response.text();
     expect(text).toContain("User-agent: *");
-    for (const path of ["/dashboard", "/api/", "/auth/callback", "/dev/"]) expect(text).toContain(`Disallow: ${path}`);
+    for (const path of ["/api/", "/auth/callback", "/dev/"]) expect(text).toContain(`Disallow: ${path}`);
+    // Crawlers may follow a link to the dashboard: without a session it only redirects to sign-in.
+    expect(text).not.toMatch(/Disallow: \/dashboard/);
+    const dashboard = await new Browser().get("/dashboard");
+    expect(dashboard.status).toBe(302);
+    expect(new URL(dashboard.headers.get("Location")!, "http://localhost").pathname).toBe("/auth");
     expect(text).toContain("Sitemap: http://localhost/sitemap.xml");
   });
 

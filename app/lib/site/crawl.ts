@@ -14,7 +14,11 @@ export const PUBLIC_PATHS = [
   ...LEGAL_DOCS.map((doc) => `/legal/${doc}`),
 ];
 
-const PRIVATE_PREFIXES = ["/dashboard", "/api/", "/auth/callback", "/auth/reset-password", "/auth/success", "/activate", "/billing/", "/downloads/", "/dev/"];
+// The dashboard is not listed: without a session it answers with a redirect to sign-in, so a
+// crawler finds nothing there to index, and a Disallow would keep it from learning even that
+// (a disallowed URL can still be indexed bare from a link to it). Listing it also failed
+// Lighthouse's "is crawlable" check on every dashboard page.
+const PRIVATE_PREFIXES = ["/api/", "/auth/callback", "/auth/reset-password", "/auth/success", "/activate", "/billing/", "/downloads/", "/dev/"];
 
 export function robotsTxt(origin: string): string {
   return ["User-agent: *", "Allow: /", ...PRIVATE_PREFIXES.map((p) => `Disallow: ${p}`), "", `Sitemap: ${origin}/sitemap.xml`, ""].join("\n");
