@@ -12,7 +12,8 @@ import { pageMeta, SITE_TITLE } from "./lib/site/meta";
 // of Inter, fetched with the HTML instead of after the CSS has been parsed, so the text does not
 // shift when the font arrives (the same hashed file app.css refers to).
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: appCss, precedence: "default" },
+  // (Under vitest CSS is not processed and the URL is empty; React warns about an empty href.)
+  ...(appCss ? [{ rel: "stylesheet", href: appCss, precedence: "default" }] : []),
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "preload", href: interLatin, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
 ];

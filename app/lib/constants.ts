@@ -169,6 +169,8 @@ export const USAGE_API = {
 // published release shows on the landing page within this long.
 export const PAGE_CACHE = {
   ttlSeconds: 60,
+  // Pages one Worker isolate also keeps in memory (each some tens of KB).
+  memoryPages: 32,
 } as const;
 
 export const BUDGET = {

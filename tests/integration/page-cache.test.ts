@@ -1,7 +1,8 @@
 // The edge copy of the marketing pages: served to signed-out visitors only, never stored from or
 // for a signed-in one, a fresh CSP nonce on every answer, keyed by the build.
 import { describe, expect, it } from "vitest";
-import { PAGE_CACHE_HEADER, pageCacheKey } from "~/server/page-cache";
+import { PAGE_CACHE } from "~/lib/constants";
+import { cachedPage, PAGE_CACHE_HEADER, type PageCache, pageCacheKey, storePage } from "~/server/page-cache";
 import { Browser, createConfirmedUser, ORIGIN } from "./helpers";
 
 const nonceOf = (response: Response) => /'nonce-([^']+)'/.exec(response.headers.get("Content-Security-Policy") ?? "")?.[1];
@@ -75,5 +76,23 @@ describe("the page cache", () => {
     expect(key("/", { method: "POST" })).toBeNull();
     expect(key("/", { headers: { Cookie: "theme=dark; mfy_refresh=x" } })).toBeNull();
     expect(key("/", { headers: { Cookie: "theme=dark" } })).not.toBeNull();
+  });
+});
+
+describe("the page cache's copies", () => {
+  it("expire after their 60 s, in memory as in the data centre's cache", async () => {
+    const key = pageCacheKey(new Request(`${ORIGIN}/pricing?expiry=${crypto.randomUUID()}`), "expiry-test")!;
+    const stored = new Map<string, Response>();
+    const cache = {
+      match: async (k: RequestInfo | URL) => stored.get((k as Request).url)?.clone(),
+      put: async (k: RequestInfo | URL, r: Response) => void stored.set((k as Request).url, r),
+    } as unknown as PageCache;
+    const now = Date.now();
+    const page = new Response('<script nonce="n1">1</script>', { headers: { "Content-Type": "text/html" } });
+    const pending: Promise<unknown>[] = [];
+    await storePage(cache, key, page, "n1", (p) => pending.push(p), now);
+    await Promise.all(pending);
+    expect(await (await cachedPage(cache, key, "n2", now + 1000))?.text()).toBe('<script nonce="n2">1</script>');
+    expect(await cachedPage(cache, key, "n3", now + PAGE_CACHE.ttlSeconds * 1000 + 1)).toBeNull();
   });
 });
