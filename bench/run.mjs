@@ -379,7 +379,7 @@ Every consumer repetition stored exactly what was accepted, raw and aggregated: 
 - **Statements:** counted by the Worker and reported in the local \`Server-Timing\` header; the same for an account
   with ${f(SMALL.rows)} raw rows as for one with ${f(LARGE.rows)} (the pages read aggregates).
 - **Lighthouse:** \`npm run lighthouse\`'s code (scripts/lighthouse.mjs): mobile, default throttling, Debian's Chromium,
-  through a proxy that compresses as the edge does; \`/dashboard\` signed in.
+  through a proxy that compresses (brotli or gzip) and speaks HTTP/2, as the edge does; \`/dashboard\` signed in as the demo account.
 - **JavaScript:** gzip (level 9) of every script a page loads before it hydrates (the entry, each matched route's module
   and imports; scripts/bundle-size.mjs), against the page of React Router's default template built with the same
   versions (bench/floor). Sizes do not vary between repetitions.
