@@ -1,6 +1,6 @@
 // Realistic model usage for the local seed and the benchmarks: several providers and models,
 // busier on weekdays and in working hours, some failures. Deterministic for a given seed.
-import { USAGE_AGGREGATES } from "../app/lib/usage/aggregate-sql.ts";
+import { USAGE_AGGREGATES, USAGE_COLUMNS } from "../app/lib/usage/aggregate-sql.ts";
 import { sqlString } from "./lib.mjs";
 
 // Prices in USD per 1K input / output tokens; durations in ms.
@@ -80,35 +80,13 @@ export function generateUsage({ userId, days = 30, count = 1200, now = Date.now(
   return rows;
 }
 
-const COLUMNS = [
-  "id",
-  "user_id",
-  "model_name",
-  "model_provider",
-  "request_type",
-  "tokens_used",
-  "tokens_input",
-  "tokens_output",
-  "cost_micros",
-  "request_duration_ms",
-  "success",
-  "error_message",
-  "metadata",
-  "conversation_id",
-  "app_version",
-  "app_instance_id",
-  "occurred_at",
-  "received_at",
-  "ingest_batch",
-];
-
 /** SQL that inserts the rows (a repeat changes nothing) and aggregates exactly the new ones.
  * 100 rows per INSERT keeps each statement under D1's 100 KB statement limit. */
 export function usageSql(rows, batchId) {
   const lines = [];
   for (let i = 0; i < rows.length; i += 100) {
-    const values = rows.slice(i, i + 100).map((r) => `(${COLUMNS.map((c) => sqlString(c === "ingest_batch" ? batchId : r[c])).join(", ")})`);
-    lines.push(`INSERT OR IGNORE INTO model_usage (${COLUMNS.join(", ")}) VALUES\n${values.join(",\n")};`);
+    const values = rows.slice(i, i + 100).map((r) => `(${USAGE_COLUMNS.map((c) => sqlString(c === "ingest_batch" ? batchId : r[c])).join(", ")})`);
+    lines.push(`INSERT OR IGNORE INTO model_usage (${USAGE_COLUMNS.join(", ")}) VALUES\n${values.join(",\n")};`);
   }
   for (const text of USAGE_AGGREGATES) lines.push(`${text.replaceAll("?1", sqlString(batchId))};`);
   return lines.join("\n");

@@ -1,6 +1,29 @@
-// The aggregate statements that turn one ingest batch of raw rows into the dashboard's tables.
-// ?1 is the batch id. Shared by the consumer and the local seed (scripts/seed.mjs), so seeded
-// history is aggregated exactly like reported usage.
+// The aggregate statements that turn one ingest batch of raw rows into the dashboard's tables,
+// and the raw table's columns in the schema's order. ?1 is the batch id. Shared by the consumer
+// and the local seed (scripts/seed.mjs), so seeded history is stored and aggregated exactly like
+// reported usage.
+
+export const USAGE_COLUMNS = [
+  "id",
+  "user_id",
+  "model_name",
+  "model_provider",
+  "request_type",
+  "tokens_used",
+  "tokens_input",
+  "tokens_output",
+  "cost_micros",
+  "request_duration_ms",
+  "success",
+  "error_message",
+  "metadata",
+  "conversation_id",
+  "app_version",
+  "app_instance_id",
+  "occurred_at",
+  "received_at",
+  "ingest_batch",
+];
 
 export const USAGE_AGGREGATES = [
   `        INSERT INTO daily_usage_summary (user_id, date, model_name, model_provider, total_requests, success_count, total_tokens,

@@ -1,6 +1,6 @@
 // The consumer side of usage reporting: raw rows and the aggregates the dashboard reads,
 // written in one D1 batch (one transaction) per queue batch.
-import { USAGE_AGGREGATES, SECURE_AGGREGATES } from "./aggregate-sql";
+import { SECURE_AGGREGATES, USAGE_AGGREGATES, USAGE_COLUMNS } from "./aggregate-sql";
 import type { Db } from "../db.server";
 import { chunks } from "../db.server";
 import { toMicros, type SecureReport, type UsageReport } from "./report";
@@ -11,28 +11,8 @@ export type SecureItem = { userId: string; receivedAt: number; report: SecureRep
 // The raw rows' INSERTs are written here rather than with drizzle's query builder, which took
 // half the consumer's JavaScript time for 100 reports. Columns and values stay in the order
 // drizzle used, encoded as its column modes encode them (boolean as 0/1, JSON as
-// JSON.stringify); the tests compare the stored rows with drizzle's own insert.
-export const USAGE_COLUMNS = [
-  "id",
-  "user_id",
-  "model_name",
-  "model_provider",
-  "request_type",
-  "tokens_used",
-  "tokens_input",
-  "tokens_output",
-  "cost_micros",
-  "request_duration_ms",
-  "success",
-  "error_message",
-  "metadata",
-  "conversation_id",
-  "app_version",
-  "app_instance_id",
-  "occurred_at",
-  "received_at",
-  "ingest_batch",
-];
+// JSON.stringify); the tests compare the stored rows with drizzle's own insert. (USAGE_COLUMNS is
+// in aggregate-sql.ts: the seed writes the same columns.)
 export const SECURE_COLUMNS = [
   "id",
   "user_id",
