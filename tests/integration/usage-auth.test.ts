@@ -64,4 +64,16 @@ describe("usage reporting after a revocation", () => {
     // Found revoked, it is not remembered again: the next report is refused too.
     expect(await authenticateUsageToken(db, SECRET, token)).toBeNull();
   });
+
+  it("keeps two accounts' remembered desktop sessions apart: each report lands in its own account", async () => {
+    const [a, b] = await Promise.all([apiUser(), apiUser()]);
+    expect((await postUsage(a.token, report())).status).toBe(202);
+    expect((await postUsage(b.token, report())).status).toBe(202);
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => authenticateUsageToken(db, SECRET, i % 2 ? a.token : b.token)));
+    expect(answers.map((x) => x?.id)).toEqual(Array.from({ length: 10 }, (_, i) => (i % 2 ? a.userId : b.userId)));
+    // Ending one account's device leaves the other's remembered session reporting.
+    expect(await endSession(db, a.userId, sessionIdOf(a.token))).toBe(true);
+    expect((await postUsage(a.token, report())).status).toBe(401);
+    expect((await postUsage(b.token, report())).status).toBe(202);
+  });
 });
