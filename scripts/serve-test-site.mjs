@@ -16,9 +16,13 @@ function freePort() {
   });
 }
 
-async function waitFor(url, timeoutMs = 60_000) {
+/** Resolves once `url` answers; rejects when the server exits first or after `timeoutMs`. */
+async function waitFor(url, exited, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
+  let gone = false;
+  exited.then(() => (gone = true));
   while (Date.now() < deadline) {
+    if (gone) throw new Error(`The site at ${url} exited before it answered`);
     try {
       const response = await fetch(url);
       if (response.status < 500) return;
@@ -41,45 +45,52 @@ export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state"
   await migrateAndSeed(stateDir);
   // Extra fixtures (the benchmarks' large accounts) go in before workerd opens the database.
   if (beforeStart) await beforeStart(stateDir);
-  const port = await freePort();
-  // A Stripe stand-in of its own, wired into the built Workers' secrets (wrangler dev reads them).
-  // All local vars are written, not only Stripe's: a build made before .dev.vars existed (a fresh
-  // clone running `npm test` first) carries none of them.
-  const standin = await startStripeStandin({
-    port: 0,
-    webhookUrl: `http://localhost:${port}/api/stripe/webhook`,
-    webhookSecret: LOCAL_STRIPE.STRIPE_WEBHOOK_SECRET,
-  });
-  for (const file of [`${buildDir}/server/.dev.vars`, `${buildDir}/consumer/.dev.vars`]) {
-    setDevVars(file, { ...readDevVars(".dev.vars"), ...LOCAL_STRIPE, STRIPE_API_BASE: standin.url, ...vars });
-  }
-  const child = serveBuiltWorkers({ port, buildDir, stateDir, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  let log = "";
-  child.stdout.on("data", (d) => (log += d));
-  child.stderr.on("data", (d) => (log += d));
-  const baseUrl = `http://localhost:${port}`;
-  try {
-    await waitFor(baseUrl);
-  } catch (error) {
-    console.error(log);
-    process.kill(-child.pid, "SIGTERM");
-    await standin.close();
-    throw error;
-  }
-  return {
-    baseUrl,
-    stripeUrl: standin.url,
-    // The local D1/KV/R2 state (the D1 database is a *.sqlite file under <stateDir>/v3/d1).
-    stateDir,
-    buildDir,
-    log: () => log,
-    stop: async () => {
+  // A port found free can be taken again before workerd binds it (by the other test site, or by
+  // an outgoing connection's ephemeral port; wrangler also picks the consumer's socket this way):
+  // a start that fails on "Address already in use" is retried on fresh ports.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    // A Stripe stand-in of its own, wired into the built Workers' secrets (wrangler dev reads them).
+    // All local vars are written, not only Stripe's: a build made before .dev.vars existed (a fresh
+    // clone running `npm test` first) carries none of them.
+    const standin = await startStripeStandin({
+      port: 0,
+      webhookUrl: `http://localhost:${port}/api/stripe/webhook`,
+      webhookSecret: LOCAL_STRIPE.STRIPE_WEBHOOK_SECRET,
+    });
+    for (const file of [`${buildDir}/server/.dev.vars`, `${buildDir}/consumer/.dev.vars`]) {
+      setDevVars(file, { ...readDevVars(".dev.vars"), ...LOCAL_STRIPE, STRIPE_API_BASE: standin.url, ...vars });
+    }
+    const child = serveBuiltWorkers({ port, buildDir, stateDir, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let log = "";
+    child.stdout.on("data", (d) => (log += d));
+    child.stderr.on("data", (d) => (log += d));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    const stop = async () => {
       try {
         process.kill(-child.pid, "SIGTERM");
       } catch {
         // already gone
       }
       await standin.close();
-    },
-  };
+    };
+    const baseUrl = `http://localhost:${port}`;
+    try {
+      await waitFor(baseUrl, exited);
+    } catch (error) {
+      await stop();
+      if (attempt < 4 && /Address already in use/.test(log)) continue;
+      console.error(log);
+      throw error;
+    }
+    return {
+      baseUrl,
+      stripeUrl: standin.url,
+      // The local D1/KV/R2 state (the D1 database is a *.sqlite file under <stateDir>/v3/d1).
+      stateDir,
+      buildDir,
+      log: () => log,
+      stop,
+    };
+  }
 }
