@@ -24,6 +24,9 @@ test("a new subscriber downloads the build for this computer right after paying,
 
   await signUpAndConfirm(page, uniqueEmail("downloader"));
   await subscribeWithTestCard(page);
+  // Hydrated: the dialog's script closes it a second after the download starts (the modules load
+  // after the first paint; a click before that is a plain download that leaves the dialog open).
+  await page.waitForLoadState("networkidle");
 
   const dialog = page.getByRole("dialog", { name: "Download Modelify" });
   await expect(dialog.getByText("Payment Successful!")).toBeVisible();
@@ -35,6 +38,9 @@ test("a new subscriber downloads the build for this computer right after paying,
   await expect(dialog).toBeHidden({ timeout: 5_000 });
 
   await page.goto("/dashboard/downloads");
+  // Hydrated (the modules load after the first paint): Re-download then refreshes the history in
+  // place; before that it is a plain form post whose answer is the file.
+  await page.waitForLoadState("networkidle");
   const history = page.getByTestId("recent-downloads");
   await expect(history.getByRole("listitem")).toHaveCount(1);
   await expect(history.getByText("Linux x64 (AppImage)")).toBeVisible();
