@@ -147,10 +147,13 @@ export const USAGE_API = {
   maxReportsPerRequest: 100,
   maxBodyBytes: 1024 * 1024,
   maxMetadataBytes: 8 * 1024,
-  // Spec: the public API allows 1,000 requests per minute per key (wrangler.toml ratelimits,
-  // a fixed window of 60 s aligned to the clock).
+  // Spec: the public API allows 1,000 requests per minute per key, in a fixed window of 60 s
+  // aligned to the clock.
   requestsPerMinute: 1000,
   rateLimitPeriodSeconds: 60,
+  // Requests one allowed limiter call lets an isolate serve (app/server/rate-limit-leases.ts), so
+  // wrangler.toml's [[ratelimits]] limit is requestsPerMinute / rateLimitLease = 100 (ADR 0015).
+  rateLimitLease: 10,
   maxTokens: 10_000_000,
   maxCostUsd: 10_000,
   maxDurationMs: 60 * 60 * 1000,

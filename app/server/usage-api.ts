@@ -4,6 +4,10 @@ import { USAGE_API } from "~/lib/constants";
 import type { AppContext } from "./context";
 import { bearerToken, invalidToken } from "./auth";
 import { jsonError, methodNotAllowed, readJson } from "./http";
+import { RateLimitLeases } from "./rate-limit-leases";
+
+// Per isolate: most reports are allowed from a lease without a round trip to the limiter.
+const leases = new RateLimitLeases(USAGE_API.rateLimitLease, USAGE_API.rateLimitPeriodSeconds * 1000);
 
 /**
  * Seconds until the current window of the platform's rate limiter ends. The Workers rate-limit
@@ -17,8 +21,8 @@ export function secondsUntilWindowEnds(now: number, periodSeconds = USAGE_API.ra
 
 /** A JSON 429 with the real wait in Retry-After when the user is over the per-minute limit, else null. */
 async function rateLimited(limiter: RateLimit, userId: string, now = Date.now()): Promise<Response | null> {
-  const { success } = await limiter.limit({ key: userId });
-  if (success) return null;
+  const allowed = await leases.allow(userId, async (key) => (await limiter.limit({ key })).success, now);
+  if (allowed) return null;
   return jsonError(429, "Too many requests. Please slow down and retry after the time in Retry-After.", { "Retry-After": String(secondsUntilWindowEnds(now)) });
 }
 

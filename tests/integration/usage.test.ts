@@ -168,6 +168,18 @@ describe("POST /api/v1/usage", () => {
     expect(Math.abs(Number(retryAfter) - left)).toBeLessThanOrEqual(2);
   });
 
+  it("lets a parallel burst through exactly up to the minute's limit (50 in tests: 5 limiter calls of 10-request leases)", async () => {
+    // Starts clear of a window's end, so the whole burst falls in one window.
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 15_000) await new Promise((r) => setTimeout(r, left + 100));
+    const { token } = await apiUser();
+    const statuses = await Promise.all(Array.from({ length: 80 }, () => postUsage(token, { reports: [] }).then((r) => r.status)));
+    expect(statuses.filter((s) => s !== 429)).toHaveLength(50);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+    const other = await apiUser();
+    expect((await postUsage(other.token, { reports: [] })).status).toBe(400);
+  });
+
   it("computes the wait to the end of the fixed window", () => {
     expect(secondsUntilWindowEnds(Date.parse("2026-11-22T12:34:50.000Z"))).toBe(10);
     expect(secondsUntilWindowEnds(Date.parse("2026-11-22T12:34:00.000Z"))).toBe(60);
