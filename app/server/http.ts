@@ -16,6 +16,8 @@ async function readCapped(request: Request, maxBytes: number): Promise<ArrayBuff
   const declared = Number(request.headers.get("Content-Length") ?? "NaN");
   if (Number.isFinite(declared) && declared > maxBytes) throw new BadRequest(413, "Request body is too large.");
   if (!request.body) return new ArrayBuffer(0);
+  // A declared length is the body's length (HTTP frames the body by it): read it whole.
+  if (Number.isFinite(declared)) return request.arrayBuffer();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
