@@ -1,11 +1,11 @@
 // React Router's default Workers entry, plus the CSP nonce on every script it renders and the
-// hydration modules' preloads at low priority (server/module-preload.ts).
+// hydration modules fetched after the first paint (server/hydrate-after-paint.ts).
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
-import { lowPriorityModulePreloads } from "./server/module-preload";
+import { hydrateAfterFirstPaint } from "./server/hydrate-after-paint";
 import { nonceContext } from "./server/context";
 
 export const streamTimeout = 5_000;
@@ -44,5 +44,5 @@ export default async function handleRequest(
   const userAgent = request.headers.get("user-agent");
   if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(lowPriorityModulePreloads(body), { headers: responseHeaders, status: responseStatusCode });
+  return new Response(hydrateAfterFirstPaint(body), { headers: responseHeaders, status: responseStatusCode });
 }

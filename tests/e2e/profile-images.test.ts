@@ -32,6 +32,9 @@ test("uploads a profile picture and a cover photo with a progress bar, and shows
   const violations = collectCspViolations(page);
   await signUpAndConfirm(page, uniqueEmail("pictures"));
   await page.goto("/dashboard/profile?edit=1");
+  // Hydrated (the modules load after the first paint): the progress bar needs the page's script;
+  // before that the picture is a plain form post.
+  await page.waitForLoadState("networkidle");
   const dialog = page.getByRole("dialog");
   // Hold each upload back a moment, so the progress bar is there to be seen.
   await page.route("**/dashboard/profile/image?kind=*", async (route) => {
