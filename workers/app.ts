@@ -28,17 +28,15 @@ export default {
     const started = performance.now();
     const { appEnv, error } = configure(env);
     const nonce = newNonce();
-    const context = new RouterContextProvider();
-    context.set(nonceContext, nonce);
-    if (appEnv) context.set(appContext, createAppContext(request, env, appEnv, ctx));
-    else context.set(configErrorContext, error);
-
     const cacheKey = appEnv ? pageCacheKey(request, import.meta.env.BUILD_ID) : null;
+    // A stored page needs no request context, no router and no database.
+    const hit = cacheKey ? await cachedPage(edgeCache(), cacheKey, nonce) : null;
     const { result, statements } = await metered(async () => {
-      if (cacheKey) {
-        const hit = await cachedPage(edgeCache(), cacheKey, nonce);
-        if (hit) return hit;
-      }
+      if (hit) return hit;
+      const context = new RouterContextProvider();
+      context.set(nonceContext, nonce);
+      if (appEnv) context.set(appContext, createAppContext(request, env, appEnv, ctx));
+      else context.set(configErrorContext, error);
       const response = KNOWN_METHODS.has(request.method) ? await requestHandler(request, context) : unknownMethod(request);
       if (cacheKey) return storePage(edgeCache(), cacheKey, response, nonce, (p) => ctx.waitUntil(p));
       return request.body && !request.bodyUsed ? drainUnreadBody(request.body, response) : response;

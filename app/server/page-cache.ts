@@ -30,13 +30,26 @@ function hasSessionCookie(request: Request): boolean {
   return cookie.split(";").some((part) => SESSION_COOKIES.includes(part.split("=")[0]!.trim()));
 }
 
+// isbot runs one large regular expression; visitors send a handful of distinct agents, so the
+// answer per agent is kept (a bounded map: an attacker's endless agents only cycle it).
+const crawlerAgents = new Map<string, boolean>();
+function isCrawler(userAgent: string): boolean {
+  let known = crawlerAgents.get(userAgent);
+  if (known === undefined) {
+    known = isbot(userAgent);
+    if (crawlerAgents.size >= 256) crawlerAgents.delete(crawlerAgents.keys().next().value as string);
+    crawlerAgents.set(userAgent, known);
+  }
+  return known;
+}
+
 /** The cache key of a request that may be answered from the edge copy, or null. */
 export function pageCacheKey(request: Request, buildId: string): Request | null {
   if (request.method !== "GET" || hasSessionCookie(request)) return null;
   const url = new URL(request.url);
   if (!CACHEABLE_PAGES.some((re) => re.test(url.pathname))) return null;
   // Crawlers get the whole document at once (entry.server.tsx): a copy of their own.
-  const agent = isbot(request.headers.get("User-Agent") ?? "") ? "bot" : "browser";
+  const agent = isCrawler(request.headers.get("User-Agent") ?? "") ? "bot" : "browser";
   return new Request(`${url.origin}/__page-cache/${encodeURIComponent(buildId)}/${agent}${url.pathname}${url.search}`);
 }
 
@@ -49,7 +62,10 @@ export function edgeCache(): PageCache {
 
 // The pages this isolate served last, in front of the data centre's cache: a Cache API lookup is
 // a round trip, a Map lookup is not. Same keys, same lifetime; a handful of pages, so a few MB.
-type Copy = { html: string; headers: [string, string][]; until: number };
+// A copy is held as its UTF-8 bytes split where the nonce goes, so an answer is a few copies of
+// bytes rather than a replace over the whole document and its encoding.
+type Copy = { parts: Uint8Array[]; headers: [string, string][]; until: number };
+const utf8 = new TextEncoder();
 const recent = new Map<string, Copy>();
 const STORED_AT = "X-Page-Cache-Stored-At";
 
@@ -59,26 +75,39 @@ function remember(key: Request, copy: Copy) {
   while (recent.size > PAGE_CACHE.memoryPages) recent.delete(recent.keys().next().value as string);
 }
 
+function held(html: string, headers: [string, string][], until: number): Copy {
+  const answerHeaders = new Headers(headers);
+  answerHeaders.delete("Cache-Control");
+  answerHeaders.delete(STORED_AT);
+  answerHeaders.set(PAGE_CACHE_HEADER, "hit");
+  return { parts: html.split(NONCE_PLACEHOLDER).map((part) => utf8.encode(part)), headers: [...answerHeaders], until };
+}
+
 function answer(copy: Copy, nonce: string): Response {
-  const headers = new Headers(copy.headers);
-  headers.delete("Cache-Control");
-  headers.delete(STORED_AT);
-  headers.set(PAGE_CACHE_HEADER, "hit");
-  return new Response(copy.html.replaceAll(NONCE_PLACEHOLDER, nonce), { status: 200, headers });
+  const nonceBytes = utf8.encode(nonce);
+  let length = nonceBytes.length * (copy.parts.length - 1);
+  for (const part of copy.parts) length += part.length;
+  const body = new Uint8Array(length);
+  let at = 0;
+  copy.parts.forEach((part, i) => {
+    if (i > 0) {
+      body.set(nonceBytes, at);
+      at += nonceBytes.length;
+    }
+    body.set(part, at);
+    at += part.length;
+  });
+  return new Response(body, { status: 200, headers: copy.headers });
 }
 
 /** The stored page for this request with `nonce` in place of the placeholder, or null. */
 export async function cachedPage(cache: PageCache, key: Request, nonce: string, now = Date.now()): Promise<Response | null> {
-  const held = recent.get(key.url);
-  if (held && held.until > now) return answer(held, nonce);
-  if (held) recent.delete(key.url);
+  const recentCopy = recent.get(key.url);
+  if (recentCopy && recentCopy.until > now) return answer(recentCopy, nonce);
+  if (recentCopy) recent.delete(key.url);
   const stored = await cache.match(key);
   if (!stored) return null;
-  const copy: Copy = {
-    html: await stored.text(),
-    headers: [...stored.headers],
-    until: Number(stored.headers.get(STORED_AT) ?? now) + PAGE_CACHE.ttlSeconds * 1000,
-  };
+  const copy = held(await stored.text(), [...stored.headers], Number(stored.headers.get(STORED_AT) ?? now) + PAGE_CACHE.ttlSeconds * 1000);
   // The data centre may keep a copy a little longer than asked: past its 60 s it is not used.
   if (copy.until <= now) return null;
   remember(key, copy);
@@ -107,7 +136,7 @@ export async function storePage(
   stored.set("Cache-Control", `public, s-maxage=${PAGE_CACHE.ttlSeconds}`);
   stored.set(STORED_AT, String(now));
   const html = text.replaceAll(nonce, NONCE_PLACEHOLDER);
-  remember(key, { html, headers: [...stored], until: now + PAGE_CACHE.ttlSeconds * 1000 });
+  remember(key, held(html, [...stored], now + PAGE_CACHE.ttlSeconds * 1000));
   waitUntil(cache.put(key, new Response(html, { status: 200, headers: stored })));
   headers.set(PAGE_CACHE_HEADER, "miss");
   return new Response(text, { status: 200, headers });
