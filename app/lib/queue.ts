@@ -144,7 +144,15 @@ export type MarketingEventMessage = z.infer<typeof marketingEventMessageSchema>;
 const MAX_MESSAGES = 100;
 const MAX_BATCH_BYTES = 250 * 1024;
 
+// These messages travel in V8's structured-clone format (the Workers default): usage reports are
+// sent on every request, and V8's format is the one neither side stringifies and parses again. A
+// single message is one send() (the local queue parses a sendBatch's envelope as JSON and its
+// bodies as base64; production treats both alike).
 export async function enqueueAll(queue: Queue, bodies: unknown[]): Promise<void> {
+  if (bodies.length === 1) {
+    await queue.send(bodies[0], { contentType: "v8" });
+    return;
+  }
   let batch: MessageSendRequest[] = [];
   let bytes = 0;
   for (const body of bodies) {
@@ -154,7 +162,7 @@ export async function enqueueAll(queue: Queue, bodies: unknown[]): Promise<void>
       batch = [];
       bytes = 0;
     }
-    batch.push({ body, contentType: "json" });
+    batch.push({ body, contentType: "v8" });
     bytes += size;
   }
   if (batch.length) await queue.sendBatch(batch);
