@@ -11,7 +11,7 @@ import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { peekOneTimeToken } from "~/lib/auth/one-time-tokens.server";
 
 import { resetPasswordSchema } from "~/lib/auth/validation";
-import { REDIRECT_DELAY_MS } from "~/lib/constants";
+import { PASSWORD, REDIRECT_DELAY_MS } from "~/lib/constants";
 import { app } from "~/server/context";
 import { clearCookie, headersWithCookies, readCookie, recoveryCookie, signedInCookies } from "~/server/cookies";
 import { formErrorResult, readForm } from "~/server/http";
@@ -85,7 +85,13 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
     <AuthShell title="Reset Your Password" subtitle="Choose a new password for your account. Other sessions will be signed out.">
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
-        <FormField label="New Password" htmlFor={fields.password.id} errorId={fields.password.errorId} errors={fields.password.errors}>
+        <FormField
+          label="New Password"
+          htmlFor={fields.password.id}
+          errorId={fields.password.errorId}
+          errors={fields.password.errors}
+          hint={`At least ${PASSWORD.minLength} characters, the same as for signing in.`}
+        >
           <Input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" />
         </FormField>
         <FormField label="Confirm Password" htmlFor={fields.confirmPassword.id} errorId={fields.confirmPassword.errorId} errors={fields.confirmPassword.errors}>

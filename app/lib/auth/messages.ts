@@ -34,7 +34,6 @@ export const AUTH_MESSAGES = {
   resetEmailSent: "Password reset email sent! Check your inbox.",
 
   resetBothRequired: "Please enter and confirm your new password",
-  resetPasswordTooShort: "Password must be at least 6 characters long",
   invalidResetLink: "This password reset link is invalid or has expired.",
   authCallbackFailed: "An unexpected error occurred during authentication",
   invalidConfirmationLink: "This confirmation link is invalid or has expired. Sign in to receive a new one.",
