@@ -1,13 +1,30 @@
 // Spec: money in USD, en-US, 2 decimals; large counts shortened to K and M.
 const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const usdExact = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 6 });
 
+/**
+ * The one money format on every page: 2 decimals, and a non-zero amount below one cent reads
+ * "< $0.01" (a model call that cost something never shows as $0.00; <Money> puts the exact
+ * amount on hover). The CSV export keeps its own 4 decimals.
+ */
 export function formatUsd(value: number): string {
+  if (value > 0 && value < 0.01) return "< $0.01";
   return usd.format(value);
 }
 
-/** Per-request costs are often fractions of a cent: show 4 decimals below one cent. */
-export function formatUsdPrecise(value: number): string {
-  return value > 0 && value < 0.01 ? `$${value.toFixed(4)}` : usd.format(value);
+/** The exact amount (up to 6 decimals: micro-dollars, as stored), for a sub-cent amount's hover. */
+export function formatUsdExact(value: number): string {
+  return usdExact.format(value);
+}
+
+/** Whether formatUsd hides this amount's digits (then the exact one is worth showing). */
+export function isSubCent(value: number): boolean {
+  return value > 0 && value < 0.01;
+}
+
+/** "1 day", "3 days". */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
 export function formatCount(value: number): string {

@@ -108,7 +108,8 @@ describe("usage tab", () => {
   it("shows totals, services and provider keys for the chosen range", async () => {
     const { browser } = await seededUser();
     const html = await (await browser.get("/dashboard/usage?range=7d&view=services")).text();
-    expect(html).toContain("1 days of data");
+    expect(html).toContain("1 day of data");
+    expect(html).not.toContain("1 days");
     expect(html).toMatch(/data-testid="total-spend">\$0\.18</);
     expect(html).toMatch(/data-testid="services-table"[\s\S]*gpt-4o-mini[\s\S]*83\.3%/);
     const keys = await (await browser.get("/dashboard/usage?view=keys")).text();

@@ -1,6 +1,8 @@
+import type { ReactNode } from "react";
+import { Money } from "~/components/money";
 import { Link, useLocation } from "react-router";
 import { RedeemKeyHint } from "../early-access/redeem-form";
-import { formatCount, formatDateTime, formatMs, formatUsd, formatUsdPrecise } from "~/lib/format";
+import { formatCount, formatDateTime, formatMs } from "~/lib/format";
 import { CATEGORIES, SORTS, type CategoryFilter, type ModelCategory, type ModelFigures, type Recommendation, type SortKey } from "~/lib/usage/models";
 import { withParams } from "../modal";
 import { buttonClass, Card, cx, LinkButton } from "../ui";
@@ -67,7 +69,7 @@ export function AnalyticsTab({
         <StatCard title="Models used" value={String(models.length)} />
         <StatCard title="Requests" value={formatCount(requests)} />
         <StatCard title="Success rate" value={requests ? `${((successes / requests) * 100).toFixed(1)}%` : "—"} />
-        <StatCard title="Total cost" value={formatUsd(cost)} />
+        <StatCard title="Total cost" value={<Money value={cost} />} />
       </div>
 
       <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
@@ -136,8 +138,8 @@ export function AnalyticsTab({
                   <Fact label="Requests" value={formatCount(m.requests)} />
                   <Fact label="Success rate" value={`${m.successRate.toFixed(1)}%`} />
                   <Fact label="Avg response" value={formatMs(m.avgResponseMs)} />
-                  <Fact label="Avg cost" value={formatUsdPrecise(m.avgCostUsd)} />
-                  <Fact label="Per 1K tokens" value={m.costPer1kTokensUsd === null ? "—" : `$${m.costPer1kTokensUsd.toFixed(4)}`} />
+                  <Fact label="Avg cost" value={<Money value={m.avgCostUsd} />} />
+                  <Fact label="Per 1K tokens" value={m.costPer1kTokensUsd === null ? "—" : <Money value={m.costPer1kTokensUsd} />} />
                   <Fact label="Last used" value={m.lastUsedAt ? formatDateTime(m.lastUsedAt) : "—"} />
                 </dl>
               </Card>
@@ -161,7 +163,9 @@ export function AnalyticsTab({
                 <p className="mt-2 font-semibold text-slate-900">{r.title}</p>
                 <p className="mt-1 text-sm text-slate-600">{r.description}</p>
                 {r.estimatedSavings ? (
-                  <p className="mt-1 text-sm font-medium text-emerald-700">Could save about {formatUsd(r.estimatedSavings)} a month</p>
+                  <p className="mt-1 text-sm font-medium text-emerald-700">
+                    Could save about <Money value={r.estimatedSavings} /> a month
+                  </p>
                 ) : null}
               </li>
             ))}
@@ -172,7 +176,7 @@ export function AnalyticsTab({
   );
 }
 
-function Fact({ label, value }: { label: string; value: string }) {
+function Fact({ label, value }: { label: string; value: ReactNode }) {
   return (
     <div>
       <dt className="text-xs text-slate-500">{label}</dt>

@@ -1,7 +1,7 @@
+import { Money } from "~/components/money";
 import { useEffect } from "react";
 import { Form, Link, useNavigate, useNavigation } from "react-router";
 import { BUDGET, BUDGET_DEFAULTS } from "~/lib/constants";
-import { formatUsd } from "~/lib/format";
 import { budgetBand, budgetRemainder, usedPercent, type BudgetView } from "~/lib/usage/budget";
 import { Alert, Button, buttonClass, Card, FieldError, inputClass, Label } from "../ui";
 import { ProgressBar } from "./stat";
@@ -70,10 +70,15 @@ function BudgetCard({ title, spent, budget, testId }: { title: string; spent: nu
         <span className="text-sm font-semibold text-slate-900">{budget > 0 ? `${Math.round(percent)}% used` : "No budget"}</span>
       </div>
       <p className="mt-2 text-2xl font-semibold text-slate-900">
-        {formatUsd(spent)} <span className="text-base font-normal text-slate-500">of {formatUsd(budget)}</span>
+        <Money value={spent} />{" "}
+        <span className="text-base font-normal text-slate-500">
+          of <Money value={budget} />
+        </span>
       </p>
       <ProgressBar percent={percent} tone={budgetBand(percent)} label={`${title} used`} />
-      <p className="mt-2 text-sm text-slate-600">{budgetRemainder(budget, spent)}</p>
+      <p className="mt-2 text-sm text-slate-600" data-testid={`${testId}-remainder`}>
+        {budgetRemainder(budget, spent)}
+      </p>
     </Card>
   );
 }

@@ -1,7 +1,9 @@
+import type { ReactNode } from "react";
+import { Money } from "~/components/money";
 import { Link } from "react-router";
 import { budgetBand, budgetRemainder, usedPercent } from "~/lib/usage/budget";
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
-import { formatChange, formatCount, formatDate, formatDateTime, formatMs, formatUsd, formatUsdPrecise } from "~/lib/format";
+import { formatChange, formatCount, formatDate, formatDateTime, formatMs, formatUsd } from "~/lib/format";
 import type { AccountOverview } from "~/lib/account/overview.server";
 import type { NextBilling } from "~/lib/billing/subscription-view";
 import { BarChart, Ring } from "../charts";
@@ -24,7 +26,7 @@ export function OverviewTab({ account, usage, pendingKey }: { account: AccountOv
   const budgetPercent = usedPercent(usage.budget.spent, usage.budget.monthly);
   return (
     <>
-      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{`Welcome back, ${account.greetingName}`}</h1>
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{`${account.greeting}, ${account.greetingName}`}</h1>
       <p className="mt-1 text-sm text-slate-600">Here is your Modelify account at a glance.</p>
 
       <EarlyAccessCard account={account} pendingKey={pendingKey} />
@@ -76,7 +78,7 @@ export function OverviewTab({ account, usage, pendingKey }: { account: AccountOv
           ) : (
             <>
               <p className="mt-2 text-3xl font-semibold tracking-tight text-slate-900" data-testid="month-cost">
-                {formatUsd(m.cost)}
+                <Money value={m.cost} />
               </p>
               <dl className="mt-3 grid grid-cols-2 gap-3 text-sm">
                 <div>
@@ -134,7 +136,10 @@ export function OverviewTab({ account, usage, pendingKey }: { account: AccountOv
         <Card className="p-5">
           <p className="text-sm font-medium text-slate-500">Budget Status</p>
           <p className="mt-2 text-lg font-semibold text-slate-900">
-            {formatUsd(usage.budget.spent)} <span className="text-sm font-normal text-slate-500">/ {formatUsd(usage.budget.monthly)}</span>
+            <Money value={usage.budget.spent} />{" "}
+            <span className="text-sm font-normal text-slate-500">
+              / <Money value={usage.budget.monthly} />
+            </span>
           </p>
           <ProgressBar percent={budgetPercent} tone={budgetBand(budgetPercent)} label="Monthly budget used" />
           <div className="mt-2 flex items-center justify-between text-xs text-slate-500">
@@ -188,7 +193,9 @@ export function OverviewTab({ account, usage, pendingKey }: { account: AccountOv
                     </span>
                   </span>
                   <span className="shrink-0 text-right">
-                    <span className="block font-medium text-slate-900">{formatUsdPrecise(r.cost)}</span>
+                    <span className="block font-medium text-slate-900">
+                      <Money value={r.cost} />
+                    </span>
                     <span className={cx("text-xs", r.success ? "text-emerald-700" : "text-red-700")}>{r.success ? "OK" : "Failed"}</span>
                   </span>
                 </li>
@@ -224,10 +231,10 @@ export function OverviewTab({ account, usage, pendingKey }: { account: AccountOv
         <Card className="p-6">
           <h2 className="text-base font-semibold text-slate-900">Cost Predictions</h2>
           <dl className="mt-4 space-y-3 text-sm">
-            <Row label="Spent this month" value={formatUsd(m.cost)} />
-            <Row label="Predicted (×1.1)" value={formatUsd(usage.prediction.predicted)} testId="predicted" />
+            <Row label="Spent this month" value={<Money value={m.cost} />} />
+            <Row label="Predicted (×1.1)" value={<Money value={usage.prediction.predicted} />} testId="predicted" />
             <Row label="Trend vs last month" value={formatChange(usage.prediction.trend)} />
-            <Row label="Budget limit" value={formatUsd(usage.prediction.budget)} />
+            <Row label="Budget limit" value={<Money value={usage.prediction.budget} />} />
           </dl>
         </Card>
         <Card className="p-6">
@@ -297,7 +304,7 @@ export function OverviewTab({ account, usage, pendingKey }: { account: AccountOv
   );
 }
 
-function Row({ label, value, testId }: { label: string; value: string; testId?: string }) {
+function Row({ label, value, testId }: { label: string; value: ReactNode; testId?: string }) {
   return (
     <div className="flex justify-between gap-4">
       <dt className="text-slate-500">{label}</dt>

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Card, cx } from "../ui";
 
 /** A small figure card: title, value and an optional hint line. */
-export function StatCard({ title, value, hint, testId }: { title: string; value: string; hint?: string; testId?: string }) {
+export function StatCard({ title, value, hint, testId }: { title: string; value: ReactNode; hint?: string; testId?: string }) {
   return (
     <Card className="p-5">
       <p className="text-sm font-medium text-slate-500">{title}</p>

@@ -1,6 +1,7 @@
-import { useState } from "react";
+import { Money } from "~/components/money";
+import { type ReactNode, useState } from "react";
 import { Link, useLocation } from "react-router";
-import { formatCount, formatMs, formatUsd } from "~/lib/format";
+import { formatCount, formatMs, formatUsd, plural } from "~/lib/format";
 import type { UsageTabData } from "~/lib/usage/analytics.server";
 import { budgetBand, usedPercent } from "~/lib/usage/budget";
 import { ENGAGEMENT, METRICS, USAGE_VIEWS, type UsageUi } from "~/lib/usage/usage-view";
@@ -66,7 +67,7 @@ export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi;
           <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Usage Analytics</h1>
           <div className="mt-2 flex flex-wrap items-center gap-2 text-xs">
             <span className="rounded-full bg-brand-50 px-2.5 py-1 font-semibold text-brand-700" data-testid="days-of-data">
-              {data.daysWithData > 0 ? `${data.daysWithData} days of data` : "No usage data available"}
+              {data.daysWithData > 0 ? `${plural(data.daysWithData, "day")} of data` : "No usage data available"}
             </span>
             <span className="rounded-full bg-slate-100 px-2.5 py-1 font-medium text-slate-700">Default project</span>
           </div>
@@ -104,14 +105,14 @@ export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi;
             <div>
               <dt className="text-slate-500">Total spend</dt>
               <dd className="text-2xl font-semibold text-slate-900" data-testid="total-spend">
-                {formatUsd(data.totals.spend)}
+                <Money value={data.totals.spend} />
               </dd>
             </div>
             <div>
               <dt className="flex justify-between text-slate-500">
                 <span>Monthly budget</span>
                 <span>
-                  {formatUsd(data.budget.monthSpend)} / {formatUsd(data.budget.monthly)}
+                  <Money value={data.budget.monthSpend} /> / <Money value={data.budget.monthly} />
                 </span>
               </dt>
               <dd>
@@ -174,7 +175,7 @@ export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi;
               <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl bg-slate-50 p-4 text-sm">
                 <span className="font-medium text-slate-900">{email}</span>
                 <span className="text-slate-600">
-                  {formatCount(data.totals.requests)} requests · {formatUsd(data.totals.spend)}
+                  {formatCount(data.totals.requests)} requests · <Money value={data.totals.spend} />
                 </span>
               </div>
               <p className="text-sm text-slate-500">Team Management: shared budgets and seats for teams are coming soon.</p>
@@ -191,7 +192,7 @@ export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi;
                   `${m.successRate.toFixed(1)}%`,
                   formatMs(m.avgResponseMs),
                   formatCount(m.requests),
-                  formatUsd(m.cost),
+                  <Money key="cost" value={m.cost} />,
                 ])}
                 testId="services-table"
               />
@@ -201,7 +202,13 @@ export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi;
           ) : (
             <Table
               head={["Provider key", "Models", "Requests", "Tokens", "Cost"]}
-              rows={data.providers.map((p) => [p.provider, p.models.join(", "), formatCount(p.requests), formatCount(p.tokens), formatUsd(p.cost)])}
+              rows={data.providers.map((p) => [
+                p.provider,
+                p.models.join(", "),
+                formatCount(p.requests),
+                formatCount(p.tokens),
+                <Money key="cost" value={p.cost} />,
+              ])}
             />
           )}
         </div>
@@ -233,7 +240,8 @@ function MiniBar({ label, value, current, previous, testId }: { label: string; v
   );
 }
 
-function Table({ head, rows, testId }: { head: string[]; rows: string[][]; testId?: string }) {
+// Each row starts with two text cells that together name it (model and provider, or provider key).
+function Table({ head, rows, testId }: { head: string[]; rows: [string, string, ...ReactNode[]][]; testId?: string }) {
   return (
     <div className="overflow-x-auto">
       <table className="w-full min-w-[32rem] text-left text-sm" data-testid={testId}>
@@ -248,7 +256,7 @@ function Table({ head, rows, testId }: { head: string[]; rows: string[][]; testI
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((r) => (
-            <tr key={r.join("|")}>
+            <tr key={`${r[0]}|${r[1]}`}>
               {r.map((c, i) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: cells are positional columns of a fixed table.
                 <td key={i} className={cx("py-2.5 pr-4", i === 0 ? "font-medium text-slate-900" : "text-slate-600")}>
