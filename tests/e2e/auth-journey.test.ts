@@ -65,7 +65,8 @@ test("confirm through the outbox link and land on the dashboard", async () => {
   const mail = await waitForMail(email, /Confirm your Modelify account/);
   await page.goto(mail.links[0]!);
   await page.waitForURL((url) => url.pathname === "/dashboard");
-  await page.getByRole("heading", { name: "Welcome back, Grace Hopper" }).waitFor();
+  // The first session: "Welcome"; "Welcome back" from the next sign-in on.
+  await page.getByRole("heading", { name: "Welcome, Grace Hopper" }).waitFor();
   await page.getByText("No active subscription").waitFor();
   await expect(page.getByTestId("subscription-status")).toHaveText("Inactive");
 });
@@ -78,6 +79,7 @@ test("sign out with confirmation, then sign in again", async () => {
   await signIn(page, email, password);
   await page.getByText("Sign in successful! Redirecting to dashboard...").waitFor();
   await page.waitForURL((url) => url.pathname === "/dashboard");
+  await page.getByRole("heading", { name: "Welcome back, Grace Hopper" }).waitFor();
 });
 
 test("reset the password through the outbox and sign in with the new one", async () => {

@@ -77,7 +77,7 @@ describe("dashboard shell", () => {
     const { browser, email } = await createConfirmedUser();
     expect((await browser.get("/dashboard?tab=nope")).headers.get("Location")).toBe("/dashboard");
     const unknown = await (await browser.get("/dashboard")).text();
-    expect(unknown).toContain("Welcome back, Ada Lovelace");
+    expect(unknown).toContain("Welcome, Ada Lovelace");
     expect(unknown).toContain(email.split("@")[0]);
     expect(unknown).toContain(email);
     const profile = await (await browser.get("/dashboard/profile")).text();

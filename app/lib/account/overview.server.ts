@@ -9,6 +9,8 @@ import { getSubscription } from "../subscriptions.server";
 
 export type AccountOverview = {
   greetingName: string;
+  /** "Welcome" on the account's first session, "Welcome back" after. */
+  greeting: "Welcome" | "Welcome back";
   subscription: SubscriptionView;
   /** Spec §4: early access or an active subscription. */
   activated: boolean;
@@ -24,6 +26,7 @@ export async function accountOverview(db: Db, user: SessionUser, now = Date.now(
   const activation = activationOf(subscription, profile, now);
   return {
     greetingName: displayName(user),
+    greeting: user.signedInBefore ? "Welcome back" : "Welcome",
     subscription: view,
     activated: activation.activated,
     earlyAccess: { active: activation.earlyAccess, expiresAt: activation.earlyAccessExpiresAt },

@@ -19,6 +19,8 @@ export type SessionUser = {
   lastName: string | null;
   lastLoginAt: number | null;
   lastActivityAt: number | null;
+  /** Whether this account had a session before this one: "Welcome back" rather than "Welcome". */
+  signedInBefore: boolean;
   /**
    * Profile fields the dashboard needs, read with the session so no page reads the profile again.
    * As of the start of the request: an action that changes them must not rely on these after it.
@@ -91,6 +93,8 @@ const sessionUserColumns = {
   stripeCustomerId: schema.userProfiles.stripeCustomerId,
   earlyAccessStatus: schema.userProfiles.earlyAccessStatus,
   earlyAccessExpiresAt: schema.userProfiles.earlyAccessExpiresAt,
+  // One index lookup (sessions_user_idx) in the query every page already makes.
+  signedInBefore: sql<number>`exists (select 1 from sessions as earlier where earlier.user_id = ${schema.sessions.userId} and earlier.created_at < ${schema.sessions.createdAt})`,
 };
 
 type SessionUserRow = {
@@ -104,6 +108,7 @@ type SessionUserRow = {
   lastName: string | null;
   lastLoginAt: number | null;
   lastActivityAt: number | null;
+  signedInBefore: number;
 } & { [K in keyof SessionProfile]: SessionProfile[K] | null };
 
 function toAuthState(row: SessionUserRow): AuthState {
@@ -118,6 +123,7 @@ function toAuthState(row: SessionUserRow): AuthState {
       lastName: row.lastName,
       lastLoginAt: row.lastLoginAt,
       lastActivityAt: row.lastActivityAt,
+      signedInBefore: Boolean(row.signedInBefore),
       profile: {
         username: row.username,
         phoneVerified: row.phoneVerified ?? false,
