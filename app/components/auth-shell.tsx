@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
-import { Card, Logo } from "./ui";
+import { Card } from "./ui";
 
 export function AuthShell({
   title,
@@ -22,11 +21,9 @@ export function AuthShell({
       <div className={wide ? "mx-auto w-full max-w-xl" : "mx-auto w-full max-w-md"}>
         {top}
         <Card className="p-6 sm:p-8">
+          {/* No logo of its own: every page using this sits under the site header, which has it. */}
           <div className="mb-6 text-center">
-            <Link to="/" className="inline-block rounded-lg" aria-label="Modelify home">
-              <Logo />
-            </Link>
-            <h1 className="mt-5 text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
+            <h1 className="text-2xl font-bold tracking-tight text-slate-900">{title}</h1>
             {subtitle ? <p className="mt-2 text-sm text-slate-600">{subtitle}</p> : null}
           </div>
           {children}
