@@ -32,13 +32,22 @@ export function PricingSection({ state }: { state: PricingState }) {
         <Card className="mx-auto mt-12 max-w-md p-8">
           <div className="flex items-center justify-between">
             <h3 className="text-lg font-semibold text-slate-900">{PLAN.name}</h3>
-            <span className="rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-700">{PLAN.trialDays}-day free trial</span>
+            {state.trialAvailable ? (
+              <span className="rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-700" data-testid="pricing-trial-badge">
+                {PLAN.trialDays}-day free trial
+              </span>
+            ) : null}
           </div>
           <p className="mt-6 flex items-baseline gap-1">
             <span className="text-5xl font-extrabold tracking-tight text-slate-900">${PLAN.priceUsd}</span>
             <span className="text-sm font-medium text-slate-500">per month</span>
           </p>
-          <p className="mt-2 text-sm text-slate-600">Billed monthly after the trial. Cancel anytime, effective at the end of the period.</p>
+          <p className="mt-2 text-sm text-slate-600" data-testid="pricing-terms">
+            {/* The card tells the signed-in account the truth: a spent trial is not offered again. */}
+            {state.trialAvailable
+              ? "Billed monthly after the trial. Cancel anytime, effective at the end of the period."
+              : "Your free trial has been used, so billing starts the day you subscribe. Cancel anytime, effective at the end of the period."}
+          </p>
           <ul className="mt-8 space-y-3 text-sm text-slate-700">
             {FEATURES.map((f) => (
               <li key={f} className="flex gap-3">
@@ -66,7 +75,7 @@ export function PricingSection({ state }: { state: PricingState }) {
               </LinkButton>
             ) : state.paymentConfigured ? (
               <LinkButton to={withParam(pathname, search, "checkout", "open")} preventScrollReset className="w-full" size="lg">
-                Start Free Trial
+                {state.trialAvailable ? "Start Free Trial" : "Subscribe"}
               </LinkButton>
             ) : (
               <Button className="w-full" size="lg" disabled>

@@ -213,7 +213,17 @@ describe("checkout, webhook, queue and consumer", () => {
     for (const e of await eventsFor(first.customerId)) await deliver(e);
     await new Promise((r) => setTimeout(r, 1500));
     expect((await subscriptionOf(first.email))!.status).toBe("canceled");
-    expect(await (await first.browser.get("/pricing?checkout=open")).text()).toContain("Already used");
+    const pricing = await (await first.browser.get("/pricing?checkout=open")).text();
+    // The dialog and the card say the same: no trial for this account, and the button says Subscribe.
+    expect(pricing).toContain("Already used");
+    expect(pricing).not.toContain('data-testid="pricing-trial-badge"');
+    expect(pricing).not.toContain("Start Free Trial");
+    expect(pricing).toMatch(/data-testid="pricing-terms"[^>]*>Your free trial has been used, so billing starts the day you subscribe/);
+    expect(pricing).toMatch(/>Subscribe<\/a>/);
+    // A new account is still offered the trial.
+    const fresh = await (await (await createConfirmedUser()).browser.get("/pricing")).text();
+    expect(fresh).toContain("Start Free Trial");
+    expect(fresh).toContain('data-testid="pricing-trial-badge"');
 
     const second = await subscribe({ browser: first.browser, email: first.email });
     const stripeSession = await standin<{ subscription: string }>(`/v1/checkout/sessions/${second.sessionId}`);
@@ -389,6 +399,25 @@ describe("portal, invoices and billing errors", () => {
     expect(overview).toContain("First charge when the trial ends");
     const methods = await (await browser.get("/dashboard/billing?view=payment-methods")).text();
     expect(methods).toContain("Default");
+  });
+
+  it("leads nowhere dead: Manage with Stripe waits for a customer, Upgrade Plan leaves with the free plan", async () => {
+    const { browser } = await createConfirmedUser();
+    const free = await (await browser.get("/dashboard/billing")).text();
+    // Disabled, with the reason next to it (before: a link to "No Stripe customer ID found").
+    expect(free).toMatch(/<button type="button" disabled="" aria-describedby="portal-unavailable"[^>]*>Manage with Stripe<\/button>/);
+    expect(free).toMatch(/id="portal-unavailable"[^>]*>Stripe&#x27;s customer portal opens once you have subscribed\./);
+    expect(free).toContain("Upgrade Plan");
+    // The confirmation cannot be opened by its URL either.
+    expect(await (await browser.get("/dashboard/billing?confirm=portal")).text()).not.toContain('id="portal-title"');
+
+    const paid = await subscribe();
+    const html = await (await paid.browser.get("/dashboard/billing")).text();
+    expect(html).toMatch(/<a[^>]*href="\/dashboard\/billing\?confirm=portal"[^>]*>Manage with Stripe<\/a>/);
+    expect(html).not.toContain("portal-unavailable");
+    // Premium is the only paid plan: nothing to upgrade to.
+    expect(html).not.toContain("Upgrade Plan");
+    expect(await (await paid.browser.get("/dashboard/billing?confirm=portal")).text()).toContain('id="portal-title"');
   });
 
   it("shows every billing error text of the spec", async () => {

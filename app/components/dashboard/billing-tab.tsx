@@ -1,6 +1,7 @@
+import { Money } from "~/components/money";
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import { FREE_TIER, PLAN } from "~/lib/constants";
-import { formatDate, formatUsd } from "~/lib/format";
+import { formatDate } from "~/lib/format";
 import type { BillingData, BillingView } from "~/lib/billing/billing-tab.server";
 import { UrlModal, withParam, withParams } from "../modal";
 import { Alert, Button, buttonClass, Card, cx, Spinner } from "../ui";
@@ -23,6 +24,7 @@ export function BillingTab({ billing }: { billing: BillingData }) {
   const { subscription } = billing;
   const portalConfirm = withParam(pathname, search, "confirm", "portal");
   const close = (key: string) => withParam(pathname, search, key, null);
+  const hasCustomer = Boolean(billing.snapshot.customerId);
 
   return (
     <>
@@ -31,13 +33,30 @@ export function BillingTab({ billing }: { billing: BillingData }) {
           <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Billing</h1>
           <p className="mt-1 text-sm text-slate-600">Your plan, payment methods and invoices.</p>
         </div>
-        <div className="flex gap-3">
-          <Link to={portalConfirm} preventScrollReset className={buttonClass("secondary")}>
-            Manage with Stripe
-          </Link>
-          <Link to={withParam(pathname, search, "plans", "open")} preventScrollReset className={buttonClass("primary")}>
-            Upgrade Plan
-          </Link>
+        <div className="flex flex-col items-end gap-2">
+          <div className="flex gap-3">
+            {/* The portal needs a Stripe customer (made at the first checkout): no dead end before that. */}
+            {hasCustomer ? (
+              <Link to={portalConfirm} preventScrollReset className={buttonClass("secondary")}>
+                Manage with Stripe
+              </Link>
+            ) : (
+              <button type="button" disabled aria-describedby="portal-unavailable" className={buttonClass("secondary")}>
+                Manage with Stripe
+              </button>
+            )}
+            {/* Premium is the only paid plan: nothing to upgrade to once on it. */}
+            {subscription.paid ? null : (
+              <Link to={withParam(pathname, search, "plans", "open")} preventScrollReset className={buttonClass("primary")}>
+                Upgrade Plan
+              </Link>
+            )}
+          </div>
+          {hasCustomer ? null : (
+            <p id="portal-unavailable" className="text-xs text-slate-500">
+              Stripe's customer portal opens once you have subscribed.
+            </p>
+          )}
         </div>
       </div>
 
@@ -87,7 +106,7 @@ export function BillingTab({ billing }: { billing: BillingData }) {
         {billing.view === "invoices" ? <InvoicesView billing={billing} portalConfirm={portalConfirm} /> : null}
       </div>
 
-      {params.get("confirm") === "portal" ? <PortalDialog closeTo={close("confirm")} /> : null}
+      {params.get("confirm") === "portal" && hasCustomer ? <PortalDialog closeTo={close("confirm")} /> : null}
       {params.get("plans") === "open" ? (
         <PlanPicker closeTo={close("plans")} billing={billing} portalConfirm={withParams(pathname, search, { plans: null, confirm: "portal" })} />
       ) : null}
@@ -211,7 +230,9 @@ function InvoicesView({ billing, portalConfirm }: { billing: BillingData; portal
                 <tr key={inv.id}>
                   <td className="py-3 pr-4 font-medium text-slate-900">{inv.number}</td>
                   <td className="py-3 pr-4 text-slate-600">{formatDate(inv.date)}</td>
-                  <td className="py-3 pr-4 text-slate-900">{inv.currency === "USD" ? formatUsd(inv.amount) : `${inv.amount.toFixed(2)} ${inv.currency}`}</td>
+                  <td className="py-3 pr-4 text-slate-900">
+                    {inv.currency === "USD" ? <Money value={inv.amount} /> : `${inv.amount.toFixed(2)} ${inv.currency}`}
+                  </td>
                   <td className="py-3 pr-4">
                     <span
                       className={cx("rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize", STATUS_STYLES[inv.status] ?? "bg-slate-100 text-slate-700")}
@@ -291,7 +312,9 @@ function PlanPicker({ closeTo, billing, portalConfirm }: { closeTo: string; bill
       id: "premium-plan",
       name: PLAN.name,
       price: `$${PLAN.priceUsd}`,
-      description: `Everything, with a ${PLAN.trialDays}-day free trial.`,
+      description: billing.trialAvailable
+        ? `Everything, with a ${PLAN.trialDays}-day free trial.`
+        : "Everything. Your free trial has been used, so billing starts the day you subscribe.",
       features: ["Unlimited requests and tokens", "Desktop app downloads", "Advanced model analytics", "Premium support"],
     },
   ];

@@ -35,6 +35,8 @@ export async function billingTab(deps: BillingDeps, userId: string, view: Billin
   return {
     view,
     paymentConfigured: isPaymentConfigured(deps.env),
+    // The same rule as the pricing card (pricing.server.ts): one trial per account.
+    trialAvailable: !subscription?.trialStart,
     subscription: subscriptionView(
       subscription,
       { storedLast4: profile?.paymentMethodLast4 ?? null, hasCustomer: snapshot.customerId !== null, liveCard },
