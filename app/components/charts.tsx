@@ -1,21 +1,24 @@
-// Server-rendered SVG charts (visx shapes; the scales are lib/charts/scales.ts). Fixed viewBox, fluid width: sharp at every size.
-// The frame every chart shares, the bar chart and the ring; the line chart is in line-chart.tsx.
+// Server-rendered charts: the marks are an SVG stretched to the card's width at a fixed height
+// (strokes keep their width), and every label is HTML on top of it, so labels stay 11 px on a
+// phone instead of shrinking with a scaled-down drawing (issue 14). Scales: lib/charts/scales.ts;
+// which ticks and labels: lib/charts/axis.ts. The bar chart and the ring are here; the line
+// chart is in line-chart.tsx.
 import { Group } from "@visx/group";
 import { Bar } from "@visx/shape";
 import type { ReactNode } from "react";
+import { MOBILE_MAX_LABELS, shownLabels, valueTicks } from "~/lib/charts/axis";
 import { type BandScale, bandScale, linearScale } from "~/lib/charts/scales";
+import { cx } from "./ui";
 
+/** The drawing's own width: x positions are computed in it, then stretched to the card. */
 export const WIDTH = 720;
 const MARGIN = { top: 12, right: 16, bottom: 32, left: 56 };
 
-type Point = { label: string; value: number };
+/** `short`: the label on a phone (e.g. the first day of a week rather than the whole range). */
+export type Point = { label: string; short?: string; value: number };
 
-function ticksEvery<T>(items: T[], max: number): T[] {
-  const step = Math.max(1, Math.ceil(items.length / max));
-  return items.filter((_, i) => i % step === 0);
-}
-
-export type ChartProps = { data: Point[]; format: (n: number) => string; height?: number; title: string; width?: number };
+/** `integer`: a count series, labelled with whole numbers only. */
+export type ChartProps = { data: Point[]; format: (n: number) => string; height?: number; title: string; width?: number; integer?: boolean };
 
 /** The plot area both charts share: inner size and a value scale with 10 % headroom. */
 export function plotArea(data: Point[], width: number, height: number) {
@@ -26,67 +29,116 @@ export function plotArea(data: Point[], width: number, height: number) {
   return { innerW, innerH, y };
 }
 
-/** SVG frame, grid lines and axes around a chart's marks. */
+/** A horizontal position in the drawing as CSS: the margin plus its share of the stretched width. */
+export function leftOf(x: number, innerW: number): string {
+  return `calc(${MARGIN.left}px + (100% - ${MARGIN.left + MARGIN.right}px) * ${(x / innerW).toFixed(5)})`;
+}
+
+/** A vertical position in the drawing in px (the height is not stretched). */
+export const topOf = (y: number) => MARGIN.top + y;
+
+/** The chart: grid lines and marks in the SVG, axis labels and `overlay` (dots) in HTML. */
 export function ChartFrame({
   title,
-  width,
   height,
   innerW,
   innerH,
   y,
   x,
-  labels,
+  data,
   maxTicks,
   format,
+  integer = false,
+  overlay,
   children,
 }: {
   title: string;
-  width: number;
   height: number;
   innerW: number;
   innerH: number;
   y: ReturnType<typeof plotArea>["y"];
   x: BandScale;
-  labels: string[];
+  data: Point[];
   maxTicks: number;
   format: (n: number) => string;
+  integer?: boolean;
+  overlay?: ReactNode;
   children: ReactNode;
 }) {
+  const ticks = valueTicks(y.ticks(4), format, integer);
+  const wide = shownLabels(data.length, maxTicks);
+  const narrow = shownLabels(data.length, MOBILE_MAX_LABELS);
+  const empty = data.every((d) => d.value === 0);
   return (
-    <svg viewBox={`0 0 ${width} ${height}`} className="h-auto w-full" role="img" aria-label={title}>
-      <title>{title}</title>
-      <Group left={MARGIN.left} top={MARGIN.top}>
-        {y.ticks(4).map((t) => (
-          <line key={t} x1={0} x2={innerW} y1={y(t)} y2={y(t)} className="stroke-slate-100" />
-        ))}
-        {children}
-        {/* Axes drawn here rather than with @visx/axis, which brings a text-measuring parser. */}
-        {y.ticks(4).map((t) => (
-          <text key={t} x={-4} y={y(t)} dy={3} textAnchor="end" className="fill-slate-500 text-[11px]">
-            {format(t)}
-          </text>
-        ))}
-        <line x1={0} x2={innerW} y1={innerH} y2={innerH} stroke="#e2e8f0" />
-        {ticksEvery(labels, maxTicks).map((label) => (
-          <text key={label} x={(x(label) ?? 0) + x.bandwidth() / 2} y={innerH + 18} textAnchor="middle" className="fill-slate-500 text-[11px]">
-            {label}
-          </text>
-        ))}
-      </Group>
-    </svg>
+    <div className="relative mt-2 w-full select-none" style={{ height }} data-chart={title}>
+      <svg
+        viewBox={`0 0 ${innerW} ${innerH}`}
+        preserveAspectRatio="none"
+        className="absolute overflow-visible"
+        style={{ left: MARGIN.left, right: MARGIN.right, top: MARGIN.top, height: innerH, width: `calc(100% - ${MARGIN.left + MARGIN.right}px)` }}
+        role="img"
+        aria-label={title}
+      >
+        <title>{title}</title>
+        <Group>
+          {ticks.map((t) => (
+            <line key={t.label} x1={0} x2={innerW} y1={y(t.value)} y2={y(t.value)} className="stroke-slate-100" vectorEffect="non-scaling-stroke" />
+          ))}
+          {children}
+          <line x1={0} x2={innerW} y1={innerH} y2={innerH} stroke="#e2e8f0" vectorEffect="non-scaling-stroke" />
+        </Group>
+      </svg>
+      {overlay}
+      {ticks.map((t) => (
+        <span
+          key={t.label}
+          data-chart-label=""
+          data-chart-axis="y"
+          aria-hidden="true"
+          className="absolute -translate-y-1/2 text-right text-[11px] leading-none text-slate-500 tabular-nums"
+          style={{ top: topOf(y(t.value)), right: `calc(100% - ${MARGIN.left - 6}px)` }}
+        >
+          {t.label}
+        </span>
+      ))}
+      {data.map((d, i) => {
+        if (!wide.has(i) && !narrow.has(i)) return null;
+        return (
+          <span
+            key={d.label}
+            data-chart-label=""
+            data-chart-axis="x"
+            aria-hidden="true"
+            className={cx(
+              "absolute -translate-x-1/2 whitespace-nowrap text-[11px] leading-none text-slate-500",
+              wide.has(i) ? (narrow.has(i) ? "block" : "hidden sm:block") : "block sm:hidden",
+            )}
+            style={{ left: leftOf((x(d.label) ?? 0) + x.bandwidth() / 2, innerW), top: topOf(innerH) + 10 }}
+          >
+            <span className="sm:hidden">{d.short ?? d.label}</span>
+            <span className="hidden sm:inline">{d.label}</span>
+          </span>
+        );
+      })}
+      {empty ? (
+        <p className="absolute inset-x-0 text-center text-sm text-slate-500" style={{ top: topOf(innerH / 2) - 10 }} data-testid="chart-empty">
+          No data in this period
+        </p>
+      ) : null}
+    </div>
   );
 }
 
-export function BarChart({ data, format, height = 220, title, width = WIDTH }: ChartProps) {
+export function BarChart({ data, format, height = 220, title, width = WIDTH, integer }: ChartProps) {
   const { innerW, innerH, y } = plotArea(data, width, height);
   const labels = data.map((d) => d.label);
   const x = bandScale({ domain: labels, range: [0, innerW], padding: 0.25 });
   return (
-    <ChartFrame {...{ title, width, height, innerW, innerH, y, x, labels, format }} maxTicks={12}>
+    <ChartFrame {...{ title, height, innerW, innerH, y, x, data, format, integer }} maxTicks={12}>
       {data.map((d) => {
         const h = innerH - y(d.value);
         return (
-          <Bar key={d.label} x={x(d.label)} y={innerH - h} width={x.bandwidth()} height={h} rx={3} className="fill-brand-500">
+          <Bar key={d.label} x={x(d.label)} y={innerH - h} width={x.bandwidth()} height={h} className="fill-brand-500">
             <title>{`${d.label}: ${format(d.value)}`}</title>
           </Bar>
         );

@@ -2,21 +2,34 @@
 // then load only with the pages that draw one (the usage tab), not with the overview's bar chart.
 import { Area, LinePath } from "@visx/shape";
 import { pointScale } from "~/lib/charts/scales";
-import { ChartFrame, type ChartProps, plotArea, WIDTH } from "./charts";
+import { ChartFrame, type ChartProps, leftOf, plotArea, topOf, WIDTH } from "./charts";
 
-export function LineChart({ data, format, height = 240, title, width = WIDTH }: ChartProps) {
+export function LineChart({ data, format, height = 240, title, width = WIDTH, integer }: ChartProps) {
   const { innerW, innerH, y } = plotArea(data, width, height);
   const labels = data.map((d) => d.label);
   const x = pointScale({ domain: labels, range: [0, innerW], padding: 0.5 });
+  // The points are HTML dots: round at every width (the drawing itself is stretched), and left
+  // out on phones, where 30 of them would crowd the line.
+  const dots = data.map((d) => (
+    <span
+      key={d.label}
+      title={`${d.label}: ${format(d.value)}`}
+      className="absolute hidden h-2 w-2 -translate-x-1/2 -translate-y-1/2 rounded-full border-2 border-brand-600 bg-white sm:block"
+      style={{ left: leftOf(x(d.label) ?? 0, innerW), top: topOf(y(d.value)) }}
+    />
+  ));
   return (
-    <ChartFrame {...{ title, width, height, innerW, innerH, y, x, labels, format }} maxTicks={10}>
+    <ChartFrame {...{ title, height, innerW, innerH, y, x, data, format, integer }} maxTicks={10} overlay={dots}>
       <Area data={data} x={(d) => x(d.label) ?? 0} y0={innerH} y1={(d) => y(d.value)} className="fill-brand-500/10" />
-      <LinePath data={data} x={(d) => x(d.label) ?? 0} y={(d) => y(d.value)} className="stroke-brand-600" strokeWidth={2.5} fill="none" />
-      {data.map((d) => (
-        <circle key={d.label} cx={x(d.label)} cy={y(d.value)} r={3} className="fill-white stroke-brand-600" strokeWidth={2}>
-          <title>{`${d.label}: ${format(d.value)}`}</title>
-        </circle>
-      ))}
+      <LinePath
+        data={data}
+        x={(d) => x(d.label) ?? 0}
+        y={(d) => y(d.value)}
+        className="stroke-brand-600"
+        strokeWidth={2.5}
+        fill="none"
+        vectorEffect="non-scaling-stroke"
+      />
     </ChartFrame>
   );
 }

@@ -97,7 +97,7 @@ export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi;
         <Card className="p-6 lg:col-span-2">
           <h2 className="text-base font-semibold text-slate-900">{METRICS[ui.metric]}</h2>
           <p className="text-sm text-slate-500">{data.range === "1d" ? "Today, by hour (UTC)" : `Last ${data.range.replace("d", " days")}`}</p>
-          <LineChart title={`${METRICS[ui.metric]} over time`} data={series} format={format} />
+          <LineChart title={`${METRICS[ui.metric]} over time`} data={series} format={format} integer={ui.metric !== "spend"} />
         </Card>
         <Card className="p-6">
           <h2 className="text-base font-semibold text-slate-900">Summary</h2>
@@ -143,14 +143,16 @@ export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi;
             title="Requests by day"
             data={data.activityByDay.map((d) => ({ label: d.label, value: d.requests }))}
             format={(n) => formatCount(n)}
+            integer
           />
         ) : ui.engagement === "services" ? (
           data.models.length ? (
             <BarChart
               width={1100}
               title="Requests by model"
-              data={data.models.slice(0, 10).map((m) => ({ label: m.name, value: m.requests }))}
+              data={data.models.slice(0, 10).map((m) => ({ label: m.name, short: m.name.length > 10 ? `${m.name.slice(0, 9)}…` : m.name, value: m.requests }))}
               format={(n) => formatCount(n)}
+              integer
             />
           ) : (
             <div className="mt-4">
@@ -163,6 +165,7 @@ export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi;
             title="Requests by hour of day (UTC)"
             data={data.peakHours.map((h) => ({ label: String(h.hour).padStart(2, "0"), value: h.requests }))}
             format={(n) => formatCount(n)}
+            integer
           />
         )}
       </Card>

@@ -34,8 +34,8 @@ export function AdminStats({ stats }: { stats: EarlyAccessStats }) {
             <BarChart
               title="Activation keys redeemed per week"
               data={stats.activationsPerWeek.map((w) => ({ label: weekLabel.format(new Date(w.weekStart)), value: w.count }))}
-              // Counts are whole: fractional ticks (on a scale up to 1 or 2) stay unlabelled.
-              format={(n) => (Number.isInteger(n) ? String(n) : "")}
+              format={(n) => String(n)}
+              integer
               height={200}
             />
           </div>
