@@ -296,6 +296,22 @@ export const hourlyUsage = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.date, t.hour] })],
 );
 
+// Requests and tokens per user and UTC minute (epoch minute), for the free tier's per-minute
+// limit (lib/usage/entitlements.server.ts). Only recent minutes matter: the hourly cron deletes
+// rows older than ENTITLEMENTS.minuteRowsKeptMs.
+export const minuteUsage = sqliteTable(
+  "minute_usage",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    minute: integer("minute").notNull(),
+    totalRequests: integer("total_requests").notNull().default(0),
+    totalTokens: integer("total_tokens").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.minute] }), index("minute_usage_minute_idx").on(t.minute)],
+);
+
 // Distinct conversations (metadata.conversation_id) per user and month.
 export const conversations = sqliteTable(
   "conversations",

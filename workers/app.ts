@@ -5,6 +5,7 @@ import { sweepInactiveSessions } from "~/lib/auth/session.server";
 import { isLocal } from "~/lib/config";
 import { getDb } from "~/lib/db.server";
 import { sweepExpiredCounters } from "~/lib/limits/counters.server";
+import { sweepMinuteUsage } from "~/lib/usage/entitlements.server";
 import { appContext, configErrorContext, createAppContext, nonceContext } from "~/server/context";
 import { metered } from "~/server/db";
 import { parseAppEnv, type AppEnv } from "~/server/env";
@@ -57,8 +58,8 @@ export default {
   async scheduled(_controller, env, ctx) {
     const db = getDb(env.DB);
     ctx.waitUntil(
-      Promise.all([sweepInactiveSessions(db), sweepExpiredCounters(db)]).then(([revoked, counters]) => {
-        console.log(JSON.stringify({ event: "hourly_sweep", revoked, counters }));
+      Promise.all([sweepInactiveSessions(db), sweepExpiredCounters(db), sweepMinuteUsage(db)]).then(([revoked, counters, minutes]) => {
+        console.log(JSON.stringify({ event: "hourly_sweep", revoked, counters, minutes }));
       }),
     );
   },

@@ -191,6 +191,10 @@ export const ACHIEVEMENTS = {
   innovatorModels: 3,
 } as const;
 
+// The entitlement call (GET /api/v1/entitlements): per-minute counts are kept this long, then
+// the hourly cron deletes them (aggregate-sql.ts writes no older minute either: 7200 s).
+export const ENTITLEMENTS = { minuteRowsKeptMs: 2 * HOUR } as const;
+
 export const FREE_TIER = {
   requestsPerMonth: 1000,
   tokensPerMonth: 100_000,

@@ -4,7 +4,7 @@
 // cannot express, are in those schemas' descriptions.
 import { z } from "./zod";
 import { apiRefreshRequestSchema, apiTokenRequestSchema } from "./auth/validation";
-import { SESSION, USAGE_API } from "./constants";
+import { FREE_TIER, SESSION, USAGE_API } from "./constants";
 import { secureReportSchema, usageBatchSchema, usageReportSchema } from "./usage/report";
 
 // What the routes answer. They build these bodies by hand, so the shapes live here.
@@ -34,6 +34,23 @@ const problemsBody = z.object({
   problems: z.array(z.object({ index: z.number().int().nullable(), path: z.string(), message: z.string() })),
 });
 const acceptedBody = z.object({ accepted: z.number().int() });
+const entitlementsBody = z.object({
+  plan: z.enum(["free", "premium", "early_access"]),
+  unlimited: z.boolean().meta({ description: "Subscribers and early-access members have no limits" }),
+  allowed: z.boolean().meta({ description: "Whether a model call may be made now" }),
+  retry_after_seconds: z.number().int().nullable().meta({ description: "When not allowed: seconds until every exhausted window has ended (also in Retry-After)" }),
+  allowed_at: z.iso.datetime().nullable(),
+  windows: z.array(
+    z.object({
+      window: z.enum(["minute", "hour", "day", "month"]).meta({ description: "Calendar windows in UTC" }),
+      unit: z.enum(["requests", "tokens"]),
+      limit: z.number().int().nullable().meta({ description: "null: no limit on this plan" }),
+      used: z.number().int(),
+      remaining: z.number().int().nullable(),
+      resets_at: z.iso.datetime(),
+    }),
+  ),
+});
 
 /** JSON Schema (2020-12, as OpenAPI 3.1 uses) of what a client sends, or of what it receives. */
 function schemaOf(schema: z.ZodType, io: "input" | "output") {
@@ -82,6 +99,13 @@ export function buildOpenApi() {
           summary: "The signed-in account",
           security: [{ bearer: [] }],
           responses: { "200": body("Account", accountBody), "401": body("Not signed in", errorBody) },
+        },
+      },
+      "/api/v1/entitlements": {
+        get: {
+          summary: `What the account may do now: the free tier allows ${FREE_TIER.perMinute} requests a minute, ${FREE_TIER.perHour} an hour, ${FREE_TIER.perDay} a day, ${FREE_TIER.requestsPerMonth} requests and ${FREE_TIER.tokensPerMonth} tokens a month; ask before a model call. Counted from stored reports, about a second behind.`,
+          security: [{ bearer: [] }],
+          responses: { "200": body("Plan, limits, use per window, and when a refused call may be retried", entitlementsBody), "401": body("Not signed in", errorBody) },
         },
       },
       "/api/v1/usage": {

@@ -136,7 +136,7 @@ describe("API routes refuse malformed bodies with JSON errors", () => {
 
 describe("methods a route does not take", () => {
   it("answers 405 with Allow, in JSON on the API, never React Router's 'Unexpected Server Error'", async () => {
-    for (const path of ["/api/v1/health", "/api/v1/openapi.json", "/api/v1/me"]) {
+    for (const path of ["/api/v1/health", "/api/v1/openapi.json", "/api/v1/me", "/api/v1/entitlements"]) {
       const response = await SELF.fetch(`${ORIGIN}${path}`, { method: "POST", body: "{}", headers: { Origin: ORIGIN, "Content-Type": "application/json" } });
       expect(response.status, path).toBe(405);
       expect(response.headers.get("Allow"), path).toBe("GET, HEAD");

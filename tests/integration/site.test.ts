@@ -218,8 +218,13 @@ describe("desktop API documentation", () => {
     const spec = await (await SELF.fetch(`${ORIGIN}/api/v1/openapi.json`)).json<{ openapi: string; paths: Record<string, unknown> }>();
     expect(spec.openapi).toBe("3.1.0");
     expect(Object.keys(spec.paths)).toEqual(
-      expect.arrayContaining(["/api/v1/auth/token", "/api/v1/auth/refresh", "/api/v1/usage", "/api/v1/usage/secure-report"]),
+      expect.arrayContaining(["/api/v1/auth/token", "/api/v1/auth/refresh", "/api/v1/usage", "/api/v1/usage/secure-report", "/api/v1/entitlements"]),
     );
+    // The entitlement call documents the free tier's numbers and every field it answers with.
+    const entitlements = JSON.stringify(spec.paths["/api/v1/entitlements"]);
+    for (const text of ["3 requests a minute", "20 an hour", "100 a day", "1000 requests and 100000 tokens a month", "retry_after_seconds", "resets_at", "remaining"]) {
+      expect(entitlements, text).toContain(text);
+    }
     expect(await (await SELF.fetch(`${ORIGIN}/api/v1/health`)).json()).toEqual({ ok: true });
   });
 

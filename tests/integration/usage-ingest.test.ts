@@ -142,7 +142,7 @@ describe("usage rows written by the consumer", () => {
     expect(await storedRows("secure_usage_reports", viaConsumer, "report_hash")).toEqual(expected);
   });
 
-  it("writes 100 reports and 13 fallback reports in one batch of 20 + 3 + 3 + 1 statements, and a repeat adds nothing", async () => {
+  it("writes 100 reports and 13 fallback reports in one batch of 20 + 3 + 4 + 1 statements, and a repeat adds nothing", async () => {
     const userId = await user();
     const now = Date.now();
     const usage = Array.from({ length: 100 }, () => ({
@@ -166,7 +166,7 @@ describe("usage rows written by the consumer", () => {
       },
     }));
     const counted = requestDb(env.DB);
-    expect((await metered(() => writeUsage(counted, usage, secure))).statements).toBe(20 + 3 + 3 + 1);
+    expect((await metered(() => writeUsage(counted, usage, secure))).statements).toBe(20 + 3 + 4 + 1);
     await writeUsage(db, usage, secure);
     const { results } = await env.DB.prepare(
       "SELECT (SELECT count(*) FROM model_usage WHERE user_id = ?1) AS raw, (SELECT count(*) FROM secure_usage_reports WHERE user_id = ?1) AS fallback, (SELECT sum(total_requests) FROM daily_usage_summary WHERE user_id = ?1) AS requests, (SELECT sum(total_cost_micros) FROM daily_usage_summary WHERE user_id = ?1) AS micros",

@@ -43,6 +43,13 @@ export const USAGE_AGGREGATES = [
         FROM model_usage WHERE ingest_batch = ?1 GROUP BY 1, 2, 3
         ON CONFLICT (user_id, date, hour) DO UPDATE SET total_requests = total_requests + excluded.total_requests,
           total_tokens = total_tokens + excluded.total_tokens, total_cost_micros = total_cost_micros + excluded.total_cost_micros`,
+  // Only the last two hours (ENTITLEMENTS.minuteRowsKeptMs): older minutes no limit looks at, and
+  // the seed's month of history would otherwise fill the table until the next sweep.
+  `        INSERT INTO minute_usage (user_id, minute, total_requests, total_tokens)
+        SELECT user_id, occurred_at / 60000, count(*), sum(tokens_used)
+        FROM model_usage WHERE ingest_batch = ?1 AND occurred_at >= (CAST(strftime('%s', 'now') AS INTEGER) - 7200) * 1000 GROUP BY 1, 2
+        ON CONFLICT (user_id, minute) DO UPDATE SET total_requests = total_requests + excluded.total_requests,
+          total_tokens = total_tokens + excluded.total_tokens`,
   `        INSERT OR IGNORE INTO conversations (user_id, month, conversation_id)
         SELECT user_id, strftime('%Y-%m', occurred_at / 1000, 'unixepoch'), conversation_id
         FROM model_usage WHERE ingest_batch = ?1 AND conversation_id IS NOT NULL GROUP BY 1, 2, 3`,
