@@ -1,14 +1,15 @@
 import { Money } from "~/components/money";
 import { type ReactNode, useState } from "react";
 import { Link, useLocation } from "react-router";
-import { formatCount, formatMs, formatUsd, plural } from "~/lib/format";
+import { formatCount, formatDateTime, formatMs, formatUsd, plural } from "~/lib/format";
 import type { UsageTabData } from "~/lib/usage/analytics.server";
+import type { Entitlements } from "~/lib/usage/entitlements.server";
 import { budgetBand, usedPercent } from "~/lib/usage/budget";
 import { ENGAGEMENT, METRICS, USAGE_VIEWS, type UsageUi } from "~/lib/usage/usage-view";
 import { BarChart } from "../charts";
 import { LineChart } from "../line-chart";
 import { withParams } from "../modal";
-import { Alert, Card, cx, segmentClass } from "../ui";
+import { Alert, buttonClass, Card, cx, segmentClass } from "../ui";
 import { EmptyState, ProgressBar } from "./stat";
 
 function Toggle({ options, current, param }: { options: Record<string, string>; current: string; param: string }) {
@@ -31,7 +32,7 @@ function Toggle({ options, current, param }: { options: Record<string, string>; 
   );
 }
 
-export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi; email: string }) {
+export function UsageTab({ data, ui, email, entitlements }: { data: UsageTabData; ui: UsageUi; email: string; entitlements: Entitlements }) {
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
   const series = data.series.map((p) => ({ label: p.label, value: p[ui.metric] }));
@@ -92,6 +93,8 @@ export function UsageTab({ data, ui, email }: { data: UsageTabData; ui: UsageUi;
         <Toggle options={{ "1d": "1d", "7d": "7d", "30d": "30d" }} current={data.range} param="range" />
         <Toggle options={METRICS} current={ui.metric} param="metric" />
       </div>
+
+      {entitlements.unlimited ? null : <FreeLimits entitlements={entitlements} />}
 
       <div className="mt-4 grid gap-6 lg:grid-cols-3">
         <Card className="p-6 lg:col-span-2">
@@ -271,5 +274,44 @@ function Table({ head, rows, testId }: { head: string[]; rows: [string, string, 
         </tbody>
       </table>
     </div>
+  );
+}
+
+const WINDOW_LABELS = { minute: "This minute", hour: "This hour", day: "Today", month: "This month" } as const;
+
+/** A free account's use against the free tier's limits, as GET /api/v1/entitlements reports it. */
+function FreeLimits({ entitlements }: { entitlements: Entitlements }) {
+  return (
+    <Card className="mt-4 p-6" data-testid="free-limits">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h2 className="text-base font-semibold text-slate-900">Free plan limits</h2>
+          <p className="mt-1 text-sm text-slate-600">What the desktop app may still do on the free plan (UTC windows). Premium has no limits.</p>
+        </div>
+        <Link to="/dashboard/billing?plans=open" className={buttonClass("primary", "sm")}>
+          Upgrade Plan
+        </Link>
+      </div>
+      {entitlements.allowed ? null : (
+        <Alert tone="info" className="mt-4">
+          {`Limit reached: the desktop app can make its next model call at ${formatDateTime(Date.parse(entitlements.allowed_at!))}.`}
+        </Alert>
+      )}
+      <dl className="mt-5 grid gap-5 sm:grid-cols-2 lg:grid-cols-5">
+        {entitlements.windows.map((w) => {
+          const percent = w.limit ? (w.used / w.limit) * 100 : 0;
+          const label = w.unit === "tokens" ? "Tokens this month" : WINDOW_LABELS[w.window];
+          return (
+            <div key={`${w.window}-${w.unit}`} data-testid={`limit-${w.window}-${w.unit}`}>
+              <dt className="text-sm text-slate-500">{label}</dt>
+              <dd className="mt-1 text-sm font-semibold text-slate-900">
+                {`${w.used.toLocaleString("en-US")} of ${w.limit!.toLocaleString("en-US")} ${w.unit}`}
+              </dd>
+              <ProgressBar percent={percent} tone={percent >= 100 ? "red" : percent >= 80 ? "orange" : "green"} label={`${label}: ${w.unit} used`} />
+            </div>
+          );
+        })}
+      </dl>
+    </Card>
   );
 }
