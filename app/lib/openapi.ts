@@ -38,7 +38,11 @@ const entitlementsBody = z.object({
   plan: z.enum(["free", "premium", "early_access"]),
   unlimited: z.boolean().meta({ description: "Subscribers and early-access members have no limits" }),
   allowed: z.boolean().meta({ description: "Whether a model call may be made now" }),
-  retry_after_seconds: z.number().int().nullable().meta({ description: "When not allowed: seconds until every exhausted window has ended (also in Retry-After)" }),
+  retry_after_seconds: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: "When not allowed: seconds until every exhausted window has ended (also in Retry-After)" }),
   allowed_at: z.iso.datetime().nullable(),
   windows: z.array(
     z.object({
@@ -105,7 +109,10 @@ export function buildOpenApi() {
         get: {
           summary: `What the account may do now: the free tier allows ${FREE_TIER.perMinute} requests a minute, ${FREE_TIER.perHour} an hour, ${FREE_TIER.perDay} a day, ${FREE_TIER.requestsPerMonth} requests and ${FREE_TIER.tokensPerMonth} tokens a month; ask before a model call. Counted from stored reports, about a second behind.`,
           security: [{ bearer: [] }],
-          responses: { "200": body("Plan, limits, use per window, and when a refused call may be retried", entitlementsBody), "401": body("Not signed in", errorBody) },
+          responses: {
+            "200": body("Plan, limits, use per window, and when a refused call may be retried", entitlementsBody),
+            "401": body("Not signed in", errorBody),
+          },
         },
       },
       "/api/v1/usage": {

@@ -81,7 +81,8 @@ describe("GET /api/v1/entitlements", () => {
 
     // Three calls (the limit), then a fourth the app made anyway: all four are stored.
     const now = Date.now();
-    for (let i = 0; i < 4; i++) expect((await postUsage(token, report({ occurred_at: now, tokens_used: 100, tokens_input: 60, tokens_output: 40 }))).status).toBe(202);
+    for (let i = 0; i < 4; i++)
+      expect((await postUsage(token, report({ occurred_at: now, tokens_used: 100, tokens_input: 60, tokens_output: 40 }))).status).toBe(202);
     await waitForRows(userId, 4);
 
     const { response, body } = await entitlementsOf(token);
@@ -111,7 +112,8 @@ describe("GET /api/v1/entitlements", () => {
     const { browser, token, userId } = await apiUser();
     await roomInThisMinute(15);
     const now = Date.now();
-    for (let i = 0; i < 2; i++) expect((await postUsage(token, report({ occurred_at: now, tokens_used: 1500, tokens_input: 1000, tokens_output: 500 }))).status).toBe(202);
+    for (let i = 0; i < 2; i++)
+      expect((await postUsage(token, report({ occurred_at: now, tokens_used: 1500, tokens_input: 1000, tokens_output: 500 }))).status).toBe(202);
     await waitForRows(userId, 2);
     const { body } = await entitlementsOf(token);
     const html = await (await browser.get("/dashboard/usage")).text();

@@ -222,7 +222,15 @@ describe("desktop API documentation", () => {
     );
     // The entitlement call documents the free tier's numbers and every field it answers with.
     const entitlements = JSON.stringify(spec.paths["/api/v1/entitlements"]);
-    for (const text of ["3 requests a minute", "20 an hour", "100 a day", "1000 requests and 100000 tokens a month", "retry_after_seconds", "resets_at", "remaining"]) {
+    for (const text of [
+      "3 requests a minute",
+      "20 an hour",
+      "100 a day",
+      "1000 requests and 100000 tokens a month",
+      "retry_after_seconds",
+      "resets_at",
+      "remaining",
+    ]) {
       expect(entitlements, text).toContain(text);
     }
     expect(await (await SELF.fetch(`${ORIGIN}/api/v1/health`)).json()).toEqual({ ok: true });

@@ -129,7 +129,12 @@ export function entitlementsFrom(counts: UsageCounts, plan: Plan, now = Date.now
 }
 
 /** The account's entitlements now. `profile`: the session's profile fields (early access). */
-export async function accountEntitlements(db: Db, userId: string, profile: Pick<SessionProfile, "earlyAccessStatus" | "earlyAccessExpiresAt">, now = Date.now()) {
+export async function accountEntitlements(
+  db: Db,
+  userId: string,
+  profile: Pick<SessionProfile, "earlyAccessStatus" | "earlyAccessExpiresAt">,
+  now = Date.now(),
+) {
   const facts = await entitlementFacts(db, userId, now);
   const activation = activationOf(facts.subscription, profile, now);
   const plan: Plan = activation.subscription ? "premium" : activation.earlyAccess ? "early_access" : "free";
@@ -138,6 +143,9 @@ export async function accountEntitlements(db: Db, userId: string, profile: Pick<
 
 /** The hourly cron: per-minute counts older than two hours are no longer read. */
 export async function sweepMinuteUsage(db: Db, now = Date.now()): Promise<number> {
-  const result = await db.delete(schema.minuteUsage).where(sql`${schema.minuteUsage.minute} < ${Math.floor((now - ENTITLEMENTS.minuteRowsKeptMs) / MS.MINUTE)}`).run();
+  const result = await db
+    .delete(schema.minuteUsage)
+    .where(sql`${schema.minuteUsage.minute} < ${Math.floor((now - ENTITLEMENTS.minuteRowsKeptMs) / MS.MINUTE)}`)
+    .run();
   return result.meta.changes;
 }
