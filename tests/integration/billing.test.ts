@@ -220,6 +220,10 @@ describe("checkout, webhook, queue and consumer", () => {
     expect(pricing).not.toContain("Start Free Trial");
     expect(pricing).toMatch(/data-testid="pricing-terms"[^>]*>Your free trial has been used, so billing starts the day you subscribe/);
     expect(pricing).toMatch(/>Subscribe<\/a>/);
+    // The billing tab and its plan picker say the same.
+    const billingTab = await (await first.browser.get("/dashboard/billing?plans=open")).text();
+    expect(billingTab).not.toContain("-day free trial");
+    expect(billingTab.match(/Your free trial has been used, so billing starts the day you subscribe/g)).toHaveLength(2);
     // A new account is still offered the trial.
     const fresh = await (await (await createConfirmedUser()).browser.get("/pricing")).text();
     expect(fresh).toContain("Start Free Trial");

@@ -125,7 +125,7 @@ function OverviewView({ billing }: { billing: BillingData }) {
       <p className="mt-2 max-w-2xl text-sm text-slate-600">
         {billing.subscription.active
           ? `Modelify ${PLAN.name} at $${PLAN.priceUsd} per month. Change your card, download receipts or cancel (effective at the end of the period) in the Stripe customer portal.`
-          : `Upgrade to ${PLAN.name} for $${PLAN.priceUsd} per month to download the desktop app and unlock model analytics. New subscribers get a ${PLAN.trialDays}-day free trial.`}
+          : `Upgrade to ${PLAN.name} for $${PLAN.priceUsd} per month to download the desktop app and unlock model analytics. ${billing.trialAvailable ? `It starts with a ${PLAN.trialDays}-day free trial.` : "Your free trial has been used, so billing starts the day you subscribe."}`}
       </p>
       {!billing.subscription.active ? (
         <Link to="/pricing?checkout=open" className={buttonClass("primary", "md", "mt-5")}>
