@@ -108,6 +108,17 @@ describe("GET /api/v1/entitlements", () => {
     expect(windowOf(body!, "month").used).toBe(5);
   });
 
+  it("has no limits for an early-access member while the access lasts", async () => {
+    const { token, userId } = await apiUser();
+    const grant = (expiresAt: number) =>
+      db.update(schema.userProfiles).set({ earlyAccessStatus: "active", earlyAccessExpiresAt: expiresAt }).where(eq(schema.userProfiles.userId, userId));
+    await grant(Date.now() + MS.DAY);
+    expect((await entitlementsOf(token)).body).toMatchObject({ plan: "early_access", unlimited: true, allowed: true });
+    // Expired early access is the free plan again.
+    await grant(Date.now() - MS.MINUTE);
+    expect((await entitlementsOf(token)).body).toMatchObject({ plan: "free", unlimited: false });
+  });
+
   it("shows a free account the same figures on the usage tab, with the way to upgrade", async () => {
     const { browser, token, userId } = await apiUser();
     await roomInThisMinute(15);
