@@ -297,7 +297,7 @@ function FreeLimits({ entitlements }: { entitlements: Entitlements }) {
           {`Limit reached: the desktop app can make its next model call at ${formatDateTime(Date.parse(entitlements.allowed_at!))}.`}
         </Alert>
       )}
-      <dl className="mt-5 grid gap-5 sm:grid-cols-2 lg:grid-cols-5">
+      <dl className="mt-5 grid grid-cols-2 gap-5 lg:grid-cols-5">
         {entitlements.windows.map((w) => {
           const percent = w.limit ? (w.used / w.limit) * 100 : 0;
           const label = w.unit === "tokens" ? "Tokens this month" : WINDOW_LABELS[w.window];
