@@ -10,6 +10,7 @@ import { ENTITLEMENTS, FREE_TIER, MS } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { activationOf } from "../early-access/activation.server";
+import { dayKey, startOfMonth, startOfUtcDay } from "./dates";
 import type { SubscriptionLike } from "../subscription-rules";
 import type { SessionProfile } from "../auth/session.server";
 
@@ -44,8 +45,8 @@ export function windowBounds(now: number): Record<WindowName, { start: number; e
   const d = new Date(now);
   const minute = Math.floor(now / MS.MINUTE) * MS.MINUTE;
   const hour = Math.floor(now / MS.HOUR) * MS.HOUR;
-  const day = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
-  const month = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+  const day = startOfUtcDay(now);
+  const month = startOfMonth(now);
   return {
     minute: { start: minute, end: minute + MS.MINUTE },
     hour: { start: hour, end: hour + MS.HOUR },
@@ -54,15 +55,13 @@ export function windowBounds(now: number): Record<WindowName, { start: number; e
   };
 }
 
-const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
 /**
  * The account's counts in each window and its subscription: one statement over the aggregates
  * (the usage tab shows these too, within its six statements).
  */
 export async function entitlementFacts(db: Db, userId: string, now = Date.now()): Promise<Facts> {
   const w = windowBounds(now);
-  const today = isoDate(w.day.start);
+  const today = dayKey(w.day.start);
   const hourOfDay = new Date(w.hour.start).getUTCHours();
   const [row] = await db.all<{
     minute: number;
@@ -81,8 +80,8 @@ export async function entitlementFacts(db: Db, userId: string, now = Date.now())
       (SELECT coalesce(sum(total_requests), 0) FROM ${schema.minuteUsage} WHERE user_id = ${userId} AND minute = ${w.minute.start / MS.MINUTE}) AS minute,
       (SELECT coalesce(sum(total_requests), 0) FROM ${schema.hourlyUsage} WHERE user_id = ${userId} AND date = ${today} AND hour = ${hourOfDay}) AS hour,
       (SELECT coalesce(sum(total_requests), 0) FROM ${schema.dailyUsageSummary} WHERE user_id = ${userId} AND date = ${today}) AS day,
-      (SELECT coalesce(sum(total_requests), 0) FROM ${schema.dailyUsageSummary} WHERE user_id = ${userId} AND date >= ${isoDate(w.month.start)} AND date < ${isoDate(w.month.end)}) AS month_requests,
-      (SELECT coalesce(sum(total_tokens), 0) FROM ${schema.dailyUsageSummary} WHERE user_id = ${userId} AND date >= ${isoDate(w.month.start)} AND date < ${isoDate(w.month.end)}) AS month_tokens
+      (SELECT coalesce(sum(total_requests), 0) FROM ${schema.dailyUsageSummary} WHERE user_id = ${userId} AND date >= ${dayKey(w.month.start)} AND date < ${dayKey(w.month.end)}) AS month_requests,
+      (SELECT coalesce(sum(total_tokens), 0) FROM ${schema.dailyUsageSummary} WHERE user_id = ${userId} AND date >= ${dayKey(w.month.start)} AND date < ${dayKey(w.month.end)}) AS month_tokens
   `);
   const r = row!;
   return {
