@@ -307,7 +307,7 @@ function FreeLimits({ entitlements }: { entitlements: Entitlements }) {
               <dd className="mt-1 text-sm font-semibold text-slate-900">
                 {`${w.used.toLocaleString("en-US")} of ${w.limit!.toLocaleString("en-US")} ${w.unit}`}
               </dd>
-              <ProgressBar percent={percent} tone={percent >= 100 ? "red" : percent >= 80 ? "orange" : "green"} label={`${label}: ${w.unit} used`} />
+              <ProgressBar percent={percent} tone={budgetBand(percent)} label={`${label}: ${w.unit} used`} />
             </div>
           );
         })}
