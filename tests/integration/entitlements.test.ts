@@ -97,6 +97,23 @@ describe("GET /api/v1/entitlements", () => {
     expect(windowOf(body!, "month", "tokens")).toMatchObject({ used: 400 });
   });
 
+  it("counts a parallel burst exactly, per account: a second user's figures stay their own", async () => {
+    const [a, b] = await Promise.all([apiUser(), apiUser()]);
+    await roomInThisMinute(20);
+    const now = Date.now();
+    const posted = await Promise.all(Array.from({ length: 6 }, () => postUsage(a.token, report({ occurred_at: now }))));
+    expect(posted.map((r) => r.status)).toEqual(Array(6).fill(202));
+    await waitForRows(a.userId, 6);
+    const answers = await Promise.all([...Array.from({ length: 8 }, () => entitlementsOf(a.token)), entitlementsOf(b.token)]);
+    for (const { body } of answers.slice(0, 8)) {
+      expect(windowOf(body!, "minute")).toMatchObject({ used: 6, remaining: 0 });
+      expect(body!.allowed).toBe(false);
+    }
+    const other = answers[8]!.body!;
+    expect(other.allowed).toBe(true);
+    expect(other.windows.every((w) => w.used === 0)).toBe(true);
+  });
+
   it("always allows a subscriber", async () => {
     const { token, userId } = await apiUser();
     await db.insert(schema.subscriptions).values({ id: crypto.randomUUID(), userId, status: "active", currentPeriodEnd: Date.now() + 30 * MS.DAY });
