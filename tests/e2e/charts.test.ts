@@ -49,6 +49,8 @@ function expectReadable(labels: Label[], chart: string) {
 test("at 390 px the demo account's charts keep 11 px labels that do not overlap", async ({ browser }) => {
   const page = await newClientPage(browser, { width: 390, height: 844 });
   await signIn(page, "demo@modelify.dev", "Modelify-Demo-2026");
+  // signIn only submits: a navigation before the answer arrives would cancel the sign-in.
+  await page.waitForURL((url) => url.pathname === "/dashboard");
   await page.goto("/dashboard");
   expectReadable(await chartLabels(page, "Spend per week"), "Spend per week");
 
@@ -79,6 +81,8 @@ test("a new account's empty charts say so, with distinct whole-number ticks", as
 test("at 1280 px Weekly Usage Trends fills its row beside the 10 rows of Recent Activity", async ({ browser }) => {
   const page = await newClientPage(browser, { width: 1280, height: 900 });
   await signIn(page, "demo@modelify.dev", "Modelify-Demo-2026");
+  // signIn only submits: a navigation before the answer arrives would cancel the sign-in.
+  await page.waitForURL((url) => url.pathname === "/dashboard");
   await page.goto("/dashboard");
   await expect(page.getByTestId("recent-activity").getByRole("listitem")).toHaveCount(10);
   const weekly = (await page.getByTestId("weekly-card").boundingBox())!;
