@@ -5,14 +5,22 @@ import { describe, expect, it } from "vitest";
 import { USAGE_API } from "../constants";
 import { queueMessageSchema, usageMessageRules, usageMessageSchema } from "../queue";
 import { z } from "../zod";
-import { queuedUsageReportRules, queuedUsageReportSchema, readQueuedUsageReport, usageReportSchema } from "./report";
+import {
+  queuedUsageReportRules,
+  queuedUsageReportSchema,
+  readQueuedUsageReport,
+  readUsageReport,
+  usageBatchSchema,
+  usageReportRules,
+  usageReportSchema,
+} from "./report";
 
 const NOW = Date.parse("2026-11-22T12:00:00Z");
 const UUID = "5b1c7f0e-3a9d-4e2b-8c41-0f6d2a9e7b13";
 
 /** What the API enqueues for a report the app sent: the API's parse, occurred_at set, through JSON. */
 function enqueued(raw: Record<string, unknown>) {
-  const parsed = usageReportSchema(() => NOW).parse(raw);
+  const parsed = usageReportRules(() => NOW).parse(raw);
   return JSON.parse(JSON.stringify({ ...parsed, occurred_at: parsed.occurred_at ?? NOW })) as Record<string, unknown>;
 }
 
@@ -162,5 +170,63 @@ describe("queued usage reports read by hand", () => {
       }
     }
     for (const body of [null, 1, "usage.report", [], {}]) expect(usageMessageSchema.safeParse(body).success).toBe(false);
+  });
+});
+
+describe("reports the app sends, read by hand", () => {
+  const rules = usageReportRules(() => NOW);
+  const schema = usageReportSchema(() => NOW);
+  const sent = { ...base, occurred_at: NOW - 1000 };
+  const OCCURRED = [
+    NOW + USAGE_API.maxFutureSkewMs,
+    NOW + USAGE_API.maxFutureSkewMs + 1,
+    NOW - USAGE_API.maxAgeDays * 86_400_000,
+    NOW - USAGE_API.maxAgeDays * 86_400_000 - 1,
+    "2026-11-22T11:00:00Z",
+    "2026-11-22T11:00:00+02:00",
+    "yesterday",
+  ];
+
+  it("reads what the app usually sends without zod, as zod reads it, defaults included", () => {
+    const minimal = { report_id: UUID, model_name: " gpt-4o ", model_provider: "openai", cost_usd: 0.0004, request_duration_ms: 850, success: true };
+    for (const report of [
+      sent,
+      minimal,
+      { ...minimal, tokens_input: 900, tokens_output: 300 },
+      { ...minimal, tokens_used: 7 },
+      JSON.parse(JSON.stringify({ ...base, occurred_at: undefined })),
+    ]) {
+      const fast = readUsageReport(report, NOW);
+      expect(fast).not.toBe(z.INVALID);
+      expect(fast).toStrictEqual(rules.parse(report));
+    }
+  });
+
+  it("never accepts a report zod refuses, nor returns anything else than zod, field by field", () => {
+    let accepted = 0;
+    let refused = 0;
+    for (const key of [...Object.keys(sent), "extra"]) {
+      for (const value of [...POOL, ...OCCURRED]) {
+        const report: Record<string, unknown> = { ...sent, [key]: value };
+        if (value === undefined) delete report[key];
+        const fast = readUsageReport(report, NOW);
+        const expected = rules.safeParse(report);
+        if (fast !== z.INVALID) {
+          accepted++;
+          expect(expected.success, `${key} = ${String(value)}`).toBe(true);
+          expect(fast).toStrictEqual(expected.data);
+        }
+        if (!expected.success) refused++;
+        sameOutcome(schema.safeParse(report), expected);
+      }
+    }
+    expect(accepted).toBeGreaterThan(100);
+    expect(refused).toBeGreaterThan(400);
+  });
+
+  it("says the same problems for a batch, with each report's index", () => {
+    const batch = { reports: [sent, { ...sent, tokens_input: -1 }, { ...sent, occurred_at: "yesterday" }] };
+    sameOutcome(usageBatchSchema(schema).safeParse(batch), usageBatchSchema(rules).safeParse(batch));
+    expect(usageBatchSchema(schema).safeParse({ reports: [sent, sent] }).success).toBe(true);
   });
 });
