@@ -17,6 +17,8 @@ export default [
       route("verify-phone", "routes/verify-phone.tsx"),
       route("early-access", "routes/early-access.tsx"),
       route("activate", "routes/activate.tsx"),
+      // The desktop app's sign-in: approve the code it shows (device authorization, ADR 0018).
+      route("device", "routes/device.tsx"),
       route("contact", "routes/contact.tsx"),
       route("api-setup", "routes/api-setup.tsx"),
       route("legal/:doc", "routes/legal.tsx"),
@@ -67,6 +69,7 @@ export default [
   ...prefix("api", [
     layout("routes/api.layout.ts", [
       ...prefix("v1", [
+        route("auth/device", "routes/api.v1.auth.device.ts"),
         route("auth/token", "routes/api.v1.auth.token.ts"),
         route("auth/refresh", "routes/api.v1.auth.refresh.ts"),
         route("me", "routes/api.v1.me.ts"),

@@ -50,9 +50,47 @@ export const sessions = sqliteTable(
     userAgent: text("user_agent"),
     /** Last time the session renewed its access token (every 15 minutes while in use). */
     lastSeenAt: integer("last_seen_at"),
+    // A desktop app signed in through the browser (device authorization, ADR 0018): its session
+    // is that device's key, and these describe the device as the app named it.
+    deviceName: text("device_name"),
+    devicePlatform: text("device_platform", { enum: ["windows", "macos", "linux"] }),
+    appVersion: text("app_version"),
+    appInstanceId: text("app_instance_id"),
+    /** Last usage report the consumer stored from this key, and the country it came from. */
+    lastUsedAt: integer("last_used_at"),
+    lastCountry: text("last_country"),
     createdAt: createdAt(),
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_prev_hash_idx").on(t.previousRefreshTokenHash)],
+);
+
+// A pending sign-in of the desktop app through the browser (RFC 8628). Both codes are stored as
+// SHA-256 digests; the row is single use (status moves pending → approved | denied → used).
+export const deviceAuthorizations = sqliteTable(
+  "device_authorizations",
+  {
+    id: text("id").primaryKey(),
+    deviceCodeHash: text("device_code_hash").notNull().unique(),
+    userCodeHash: text("user_code_hash").notNull().unique(),
+    clientId: text("client_id").notNull(),
+    deviceName: text("device_name").notNull(),
+    platform: text("platform", { enum: ["windows", "macos", "linux"] }).notNull(),
+    appVersion: text("app_version").notNull(),
+    appInstanceId: text("app_instance_id").notNull(),
+    status: text("status", { enum: ["pending", "approved", "denied", "used"] })
+      .notNull()
+      .default("pending"),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    sessionId: text("session_id"),
+    intervalSeconds: integer("interval_seconds").notNull(),
+    lastPolledAt: integer("last_polled_at"),
+    /** Set by the poll that was answered slow_down (RFC 8628 3.5), so the answer knows it. */
+    slowedAt: integer("slowed_at"),
+    approvedAt: integer("approved_at"),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("device_authorizations_expires_idx").on(t.expiresAt)],
 );
 
 export const oneTimeTokens = sqliteTable(
@@ -219,6 +257,8 @@ export const modelUsage = sqliteTable(
     conversationId: text("conversation_id"),
     appVersion: text("app_version"),
     appInstanceId: text("app_instance_id"),
+    /** The desktop session (the device's key) that reported it; null for reports sent with a web session's token, and older reports. */
+    deviceId: text("device_id"),
     occurredAt: integer("occurred_at").notNull(),
     receivedAt: integer("received_at").notNull(),
     // Which consumer batch inserted the row: the aggregates of a batch are computed from exactly

@@ -1,6 +1,7 @@
 // The site Worker: one request context per request, React Router for pages and the API, the
 // security headers on every answer, and the hourly cron.
 import { createRequestHandler, RouterContextProvider } from "react-router";
+import { sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.server";
 import { sweepInactiveSessions } from "~/lib/auth/session.server";
 import { isLocal } from "~/lib/config";
 import { getDb } from "~/lib/db.server";
@@ -70,9 +71,11 @@ export default {
   async scheduled(_controller, env, ctx) {
     const db = getDb(env.DB);
     ctx.waitUntil(
-      Promise.all([sweepInactiveSessions(db), sweepExpiredCounters(db), sweepMinuteUsage(db)]).then(([revoked, counters, minutes]) => {
-        console.log(JSON.stringify({ event: "hourly_sweep", revoked, counters, minutes }));
-      }),
+      Promise.all([sweepInactiveSessions(db), sweepExpiredCounters(db), sweepMinuteUsage(db), sweepDeviceAuthorizations(db)]).then(
+        ([revoked, counters, minutes, deviceCodes]) => {
+          console.log(JSON.stringify({ event: "hourly_sweep", revoked, counters, minutes, deviceCodes }));
+        },
+      ),
     );
   },
 } satisfies ExportedHandler<Env>;

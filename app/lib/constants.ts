@@ -65,6 +65,29 @@ export const SESSION = {
   refreshReuseGraceMs: 30 * SECOND,
 } as const;
 
+// The desktop app's sign-in through the browser (RFC 8628 device authorization, ADR 0018).
+// Not in the spec: the RFC's suggested lifetimes and polling, and limits against guessing.
+export const DEVICE_AUTH = {
+  clientId: "modelify-desktop",
+  codeTtlMs: 10 * MINUTE,
+  pollIntervalSeconds: 5,
+  // RFC 8628 3.5: every slow_down adds 5 seconds to the interval for the rest of the code's life.
+  slowDownSeconds: 5,
+  // 20 consonants, no vowels (no words) and none easily misread; 8 of them: 20^8 ≈ 2.6 × 10^10.
+  userCodeAlphabet: "BCDFGHJKLMNPQRSTVWXZ",
+  userCodeLength: 8,
+  deviceCodeBytes: 32,
+  // Code requests per client address (the device isn't signed in yet, so nothing else to count).
+  requestsPerIp: { max: 10, windowMs: 15 * MINUTE },
+  // Wrong codes a signed-in user may enter before entering codes is refused for the window.
+  wrongCodes: { max: 5, windowMs: 15 * MINUTE },
+  // Approving gives a device a long-lived key: a web session signed in longer ago than this must
+  // prove the password again.
+  freshSignInMs: 12 * HOUR,
+  // Expired and used rows are kept this long (for the approval page's answers), then swept.
+  keepRowsMs: 1 * DAY,
+} as const;
+
 export const ONE_TIME_TOKEN = {
   signupTtlMs: 24 * HOUR,
   recoveryTtlMs: 1 * HOUR,

@@ -45,12 +45,18 @@ export const stripeEventMessageSchema = z.object({
   userId: z.string().max(64).nullable(),
 });
 
+const COUNTRY = /^[A-Z][A-Z0-9]$/;
+
 // One validated usage report (or fallback aggregate) of one user, as accepted by the API.
 export const usageMessageRules = z.object({
   type: z.literal("usage.report"),
   userId: z.string().min(1).max(64),
   receivedAt: z.number().int().positive(),
   report: queuedUsageReportSchema,
+  // The device key (desktop session id) that sent it; absent in messages of older versions.
+  deviceId: z.string().min(1).max(64).nullish(),
+  // The request's country as Cloudflare saw it (two letters, or T1 for Tor).
+  country: z.string().regex(COUNTRY).nullish(),
 });
 
 // The consumer reads up to 100 of these per batch: the same rules by hand first (as for the
@@ -60,8 +66,15 @@ export const usageMessageSchema = z.withParser(usageMessageRules, (input) => {
   const { type, userId, receivedAt, report } = input as Record<string, unknown>;
   if (type !== "usage.report" || typeof userId !== "string" || userId.length < 1 || userId.length > 64) return z.INVALID;
   if (!Number.isSafeInteger(receivedAt) || (receivedAt as number) < 1) return z.INVALID;
+  const { deviceId, country } = input as Record<string, unknown>;
+  if (deviceId != null && (typeof deviceId !== "string" || deviceId.length < 1 || deviceId.length > 64)) return z.INVALID;
+  if (country != null && (typeof country !== "string" || !COUNTRY.test(country))) return z.INVALID;
   const parsed = readQueuedUsageReport(report);
-  return parsed === z.INVALID ? parsed : { type: "usage.report" as const, userId, receivedAt: receivedAt as number, report: parsed };
+  if (parsed === z.INVALID) return parsed;
+  const message: z.output<typeof usageMessageRules> = { type: "usage.report" as const, userId, receivedAt: receivedAt as number, report: parsed };
+  if (deviceId !== undefined) message.deviceId = deviceId as string | null;
+  if (country !== undefined) message.country = country as string | null;
+  return message;
 });
 
 export const secureUsageMessageSchema = z.object({

@@ -1,17 +1,40 @@
-// POST /api/v1/auth/token: e-mail + password → access and refresh tokens for the desktop app.
+// POST /api/v1/auth/token: the desktop app's tokens. The device code grant (RFC 8628): the app
+// polls here until the user approves it on /device. Legacy: e-mail + password, for app versions
+// from before the device grant (documented as deprecated in the OpenAPI file).
 import type { Route } from "./+types/api.v1.auth.token";
 import { signIn } from "~/lib/auth/accounts.server";
+import { pollDeviceAuthorization } from "~/lib/auth/device-authorization.server";
+import { DEVICE_CODE_GRANT, DEVICE_ERRORS, deviceTokenRequestSchema } from "~/lib/auth/device-codes";
 import { apiTokenRequestSchema } from "~/lib/auth/validation";
+import { DEVICE_AUTH } from "~/lib/constants";
 import { app } from "~/server/context";
-import { jsonError, methodNotAllowed, postOnly, readJson } from "~/server/http";
+import { jsonError, methodNotAllowed, oauthError, postOnly, readOAuthBody } from "~/server/http";
 
 export const loader = postOnly;
 
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
-  const parsed = apiTokenRequestSchema.safeParse(await readJson(request));
+  const body = await readOAuthBody(request);
+  const ctx = app(context);
+
+  if (body.grant_type === DEVICE_CODE_GRANT) {
+    const parsed = deviceTokenRequestSchema.safeParse(body);
+    if (!parsed.success) return oauthError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request body");
+    if (parsed.data.client_id !== DEVICE_AUTH.clientId) return oauthError(401, "invalid_client", DEVICE_ERRORS.invalid_client);
+    const outcome = await pollDeviceAuthorization(ctx.db, ctx.env.JWT_SECRET, parsed.data.device_code);
+    if (!outcome.ok) {
+      return oauthError(400, outcome.error, DEVICE_ERRORS[outcome.error], outcome.interval ? { interval: outcome.interval } : {});
+    }
+    const user = await ctx.db.query.users.findFirst({ columns: { id: true, email: true }, where: (u, { eq }) => eq(u.id, outcome.userId) });
+    return tokenResponse(outcome.tokens, user ?? { id: outcome.userId, email: "" }, { device: outcome.device });
+  }
+  if (body.grant_type !== undefined && body.grant_type !== "password") {
+    return oauthError(400, "unsupported_grant_type", DEVICE_ERRORS.unsupported_grant_type);
+  }
+
+  const parsed = apiTokenRequestSchema.safeParse(body);
   if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Invalid request body");
-  const outcome = await signIn(app(context), { ...parsed.data, client: "desktop" });
+  const outcome = await signIn(ctx, { ...parsed.data, client: "desktop" });
   if (!outcome.ok) return jsonError(outcome.status, outcome.error);
   return tokenResponse(outcome.tokens, { id: outcome.user.id, email: outcome.user.email });
 }
@@ -19,6 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export function tokenResponse(
   tokens: { accessToken: string; refreshToken: string; accessExpiresAt: number },
   user: { id: string; email: string },
+  extra: Record<string, unknown> = {},
   now = Date.now(),
 ) {
   return Response.json(
@@ -28,6 +52,7 @@ export function tokenResponse(
       expires_in: Math.round((tokens.accessExpiresAt - now) / 1000),
       refresh_token: tokens.refreshToken,
       user,
+      ...extra,
     },
     { headers: { "Cache-Control": "no-store" } },
   );

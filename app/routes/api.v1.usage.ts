@@ -5,7 +5,7 @@ import { USAGE_API } from "~/lib/constants";
 import { enqueueAll, type UsageMessage } from "~/lib/queue";
 import { problemsFrom, usageBatchSchema, usageReportSchema } from "~/lib/usage/report";
 import { app } from "~/server/context";
-import { postOnly } from "~/server/http";
+import { postOnly, requestCountry } from "~/server/http";
 import { authorizeUsageRequest } from "~/server/usage-api";
 
 const report = usageReportSchema();
@@ -17,7 +17,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const ctx = app(context);
   const authorized = await authorizeUsageRequest(request, ctx, USAGE_API.maxBodyBytes);
   if (authorized instanceof Response) return authorized;
-  const { user, body } = authorized;
+  const { user, deviceId, body } = authorized;
 
   const isBatch = typeof body === "object" && body !== null && !Array.isArray(body) && "reports" in body;
   const parsed = isBatch ? batchSchema.safeParse(body) : report.safeParse(body);
@@ -28,11 +28,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const reports = "reports" in parsed.data ? parsed.data.reports : [parsed.data];
   const receivedAt = Date.now();
+  const country = requestCountry(request);
   const messages: UsageMessage[] = reports.map((r) => ({
     type: "usage.report",
     userId: user.id,
     receivedAt,
     report: { ...r, occurred_at: r.occurred_at ?? receivedAt },
+    deviceId,
+    country,
   }));
   await enqueueAll(ctx.queue, messages);
   return Response.json({ accepted: reports.length }, { status: 202 });

@@ -4,6 +4,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import type { RouterContextProvider } from "react-router";
 import { signIn, submitPasswordReset, submitSignUp } from "~/lib/auth/accounts.server";
+import { formatUserCode, normalizeUserCode } from "~/lib/auth/device-codes";
 import { beginAttempt, failAttempt, isRefusal, succeedAttempt } from "~/lib/auth/lockout";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { forgotPasswordSchema, signInSchema, signUpSchema } from "~/lib/auth/validation";
@@ -17,15 +18,20 @@ export type AuthActionData = { result: SubmissionResult<string[]>; success?: Aut
 
 const reply = (body: AuthActionData, init?: ResponseInit) => data<AuthActionData>(body, init);
 
-export type SignInDestination = "/pricing" | "/activate" | "/dashboard";
+export type SignInDestination = "/pricing" | "/activate" | "/dashboard" | `/device${string}`;
 
 /**
  * Where a signed-in user goes: /pricing when they came to subscribe, /activate when they came to
- * redeem an activation key, else the dashboard.
+ * redeem an activation key, /device (with its code) when they came to approve the desktop app,
+ * else the dashboard.
  */
 export function destinationFor(url: URL): SignInDestination {
   const from = url.searchParams.get("from");
   if (from === "pricing" || url.searchParams.get("subscribe") === "true") return "/pricing";
+  if (from === "device") {
+    const code = normalizeUserCode(url.searchParams.get("code"));
+    return code ? `/device?code=${formatUserCode(code)}` : "/device";
+  }
   return from === "activate" ? "/activate" : "/dashboard";
 }
 

@@ -20,6 +20,8 @@ import type { AuthFormSchema } from "./auth.validate";
 import { pageMeta } from "~/lib/site/meta";
 
 const SIGN_IN_DESTINATION_NAMES = { "/pricing": "pricing", "/activate": "your activation key", "/dashboard": "dashboard" } as const;
+const destinationName = (to: string) =>
+  to.startsWith("/device") ? "the desktop app's sign-in" : SIGN_IN_DESTINATION_NAMES[to as keyof typeof SIGN_IN_DESTINATION_NAMES];
 
 const TITLES: Record<AuthMode, string> = {
   signin: "Welcome Back",
@@ -65,7 +67,7 @@ export default function AuthPage({ loaderData }: Route.ComponentProps) {
   if (success?.kind === "signin") {
     return (
       <AuthShell title="Signed In">
-        <SuccessBlock message={M.signInSuccess(SIGN_IN_DESTINATION_NAMES[success.destination])} />
+        <SuccessBlock message={M.signInSuccess(destinationName(success.destination))} />
         <RedirectAfter to={success.destination} delayMs={REDIRECT_DELAY_MS.signIn} />
       </AuthShell>
     );

@@ -63,6 +63,13 @@ export function bearerToken(request: Request): string {
 
 export const invalidToken = () => jsonError(401, "Invalid or expired access token", { "WWW-Authenticate": 'Bearer error="invalid_token"' });
 
+/** A valid token of a session that ended: revoked in the dashboard, signed out, or reset. The app shows the error and signs in again. */
+export const sessionEnded = () =>
+  Response.json(
+    { error: "This device was signed out of your Modelify account. Sign in again from the app.", code: "session_ended" },
+    { status: 401, headers: { "WWW-Authenticate": 'Bearer error="invalid_token", error_description="session ended"', "Cache-Control": "no-store" } },
+  );
+
 /**
  * Mutations from a browser must come from our own pages. Browsers send Origin on every POST;
  * Sec-Fetch-Site covers the rare privacy setting that strips it.

@@ -162,3 +162,45 @@ export async function drainUnreadBody(body: ReadableStream<Uint8Array>, response
     return new Response("Malformed request body", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
 }
+
+/** The client's country as Cloudflare saw it (two letters; XX unknown, T1 Tor), or null. */
+export function requestCountry(request: Request): string | null {
+  const country = (request as Request & { cf?: { country?: unknown } }).cf?.country;
+  return typeof country === "string" && /^[A-Z][A-Z0-9]$/.test(country) && country !== "XX" ? country : null;
+}
+
+/**
+ * An OAuth endpoint's body: RFC 6749 clients send application/x-www-form-urlencoded; the desktop
+ * app's older versions send JSON. A repeated form field is malformed (RFC 6749 3.1).
+ */
+export async function readOAuthBody(request: Request): Promise<Record<string, unknown>> {
+  const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
+  if (type.startsWith("application/x-www-form-urlencoded")) {
+    const read = await readForm(request);
+    if (!read.ok) throw Response.json({ error: "invalid_request", error_description: read.message }, { status: read.status });
+    const fields: Record<string, unknown> = {};
+    for (const key of new Set(read.formData.keys())) {
+      const value = singleValue(read.formData, key);
+      if (typeof value !== "string") throw Response.json({ error: "invalid_request", error_description: `${key} is repeated` }, { status: 400 });
+      fields[key] = value;
+    }
+    return fields;
+  }
+  let body: unknown;
+  try {
+    body = await readJson(request);
+  } catch (error) {
+    // readJson's answers ({ error: "…" }) in RFC 6749's shape, with the same status.
+    if (!(error instanceof Response)) throw error;
+    const { error: description } = await error.json<{ error: string }>();
+    throw Response.json({ error: "invalid_request", error_description: description }, { status: error.status });
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw Response.json({ error: "invalid_request", error_description: "The body must be a JSON object" }, { status: 400 });
+  return body as Record<string, unknown>;
+}
+
+/** An OAuth error (RFC 6749 5.2): never cached. */
+export function oauthError(status: number, error: string, description: string, extra: Record<string, unknown> = {}, headers: HeadersInit = {}): Response {
+  return Response.json({ error, error_description: description, ...extra }, { status, headers: { "Cache-Control": "no-store", ...headers } });
+}

@@ -2,7 +2,7 @@
 import { authenticateUsageToken } from "~/lib/auth/session.server";
 import { USAGE_API } from "~/lib/constants";
 import type { AppContext } from "./context";
-import { bearerToken, invalidToken } from "./auth";
+import { bearerToken, invalidToken, sessionEnded } from "./auth";
 import { jsonError, methodNotAllowed, readJson } from "./http";
 import { RateLimitLeases } from "./rate-limit-leases";
 
@@ -30,12 +30,18 @@ async function rateLimited(limiter: RateLimit, userId: string, now = Date.now())
  * The reporting user and the request's JSON body. The rate limit is asked while the body is read
  * (the limiter is a round trip); its refusal still comes first, and nothing is enqueued before it.
  */
-export async function authorizeUsageRequest(request: Request, app: AppContext, maxBytes?: number): Promise<{ user: { id: string }; body: unknown } | Response> {
+export async function authorizeUsageRequest(
+  request: Request,
+  app: AppContext,
+  maxBytes?: number,
+): Promise<{ user: { id: string }; deviceId: string | null; body: unknown } | Response> {
   if (request.method !== "POST") return methodNotAllowed();
   const user = await authenticateUsageToken(app.db, app.env.JWT_SECRET, bearerToken(request));
   if (!user) throw invalidToken();
+  if ("ended" in user) throw sessionEnded();
+  // Spec: 1,000 requests per minute per API key. A desktop app's key is its device session.
   const [limited, body] = await Promise.all([
-    rateLimited(app.usageLimiter, user.id),
+    rateLimited(app.usageLimiter, user.deviceId ?? user.id),
     readJson(request, maxBytes).then(
       (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error }),
@@ -43,5 +49,5 @@ export async function authorizeUsageRequest(request: Request, app: AppContext, m
   ]);
   if (limited) return limited;
   if (!body.ok) throw body.error;
-  return { user, body: body.value };
+  return { user: { id: user.id }, deviceId: user.deviceId, body: body.value };
 }

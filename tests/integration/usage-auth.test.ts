@@ -27,8 +27,8 @@ describe("usage reporting after a revocation", () => {
     await revokeElsewhere(sessionIdOf(token));
 
     const now = Date.now();
-    expect(await authenticateUsageToken(db, SECRET, token, now)).toEqual({ id: userId });
-    expect(await authenticateUsageToken(db, SECRET, token, now + USAGE_API.desktopSessionRecheckMs + 1)).toBeNull();
+    expect(await authenticateUsageToken(db, SECRET, token, now)).toEqual({ id: userId, deviceId: sessionIdOf(token) });
+    expect(await authenticateUsageToken(db, SECRET, token, now + USAGE_API.desktopSessionRecheckMs + 1)).toEqual({ ended: true });
     // Everything but usage reporting reads the session every time.
     expect(await me(token)).toBe(401);
     expect(USAGE_API.desktopSessionRecheckMs).toBeLessThanOrEqual(5_000);
@@ -60,9 +60,9 @@ describe("usage reporting after a revocation", () => {
     await revokeElsewhere(sessionIdOf(token));
     const later = Date.now() + USAGE_API.desktopSessionRecheckMs + 1;
     const answers = await Promise.all(Array.from({ length: 20 }, () => authenticateUsageToken(db, SECRET, token, later)));
-    expect(answers.every((a) => a === null)).toBe(true);
+    expect(answers.every((a) => a !== null && "ended" in a)).toBe(true);
     // Found revoked, it is not remembered again: the next report is refused too.
-    expect(await authenticateUsageToken(db, SECRET, token)).toBeNull();
+    expect(await authenticateUsageToken(db, SECRET, token)).toEqual({ ended: true });
   });
 
   it("keeps two accounts' remembered desktop sessions apart: each report lands in its own account", async () => {
@@ -70,7 +70,7 @@ describe("usage reporting after a revocation", () => {
     expect((await postUsage(a.token, report())).status).toBe(202);
     expect((await postUsage(b.token, report())).status).toBe(202);
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => authenticateUsageToken(db, SECRET, i % 2 ? a.token : b.token)));
-    expect(answers.map((x) => x?.id)).toEqual(Array.from({ length: 10 }, (_, i) => (i % 2 ? a.userId : b.userId)));
+    expect(answers.map((x) => (x && "id" in x ? x.id : null))).toEqual(Array.from({ length: 10 }, (_, i) => (i % 2 ? a.userId : b.userId)));
     // Ending one account's device leaves the other's remembered session reporting.
     expect(await endSession(db, a.userId, sessionIdOf(a.token))).toBe(true);
     expect((await postUsage(a.token, report())).status).toBe(401);

@@ -219,8 +219,14 @@ export function OverviewTab({ account, usage, pendingKey }: { account: AccountOv
                 <li key={r.id} className="flex items-center justify-between gap-3 py-2">
                   <span className="min-w-0">
                     <span className="block truncate font-medium text-slate-900">{r.modelName}</span>
-                    <span className="block text-xs text-slate-500">
+                    <span className="block truncate text-xs text-slate-500">
                       {formatDateTime(r.occurredAt)} · {formatCount(r.tokens)} tokens
+                      {r.deviceName ? (
+                        <>
+                          {" · "}
+                          <span data-testid="recent-device">{r.deviceName}</span>
+                        </>
+                      ) : null}
                     </span>
                   </span>
                   <span className="shrink-0 text-right">

@@ -3,10 +3,11 @@
 // redirect back here (?sessions=<outcome>), so it all works before and without JavaScript.
 import { useSearchParams } from "react-router";
 import type { SessionsOutcome } from "~/lib/auth/sessions-list.server";
-import { formatDate } from "~/lib/format";
+import { formatDate, plural } from "~/lib/format";
 import { lastActiveLabel } from "~/lib/profile/last-active";
 import { SESSION_MESSAGES } from "~/lib/profile/messages";
-import type { SessionView } from "~/lib/profile/view";
+import type { DeviceKeyView, SessionView } from "~/lib/profile/view";
+import { Money } from "../money";
 import { Alert, buttonClass, Card, LineIcon } from "../ui";
 
 const ACTION = "/dashboard/profile/sessions";
@@ -47,7 +48,8 @@ export function SessionsCard({ sessions }: { sessions: SessionView[] }) {
           Sessions and devices
         </h2>
         <p className="mt-1 text-sm text-slate-600">
-          The browsers and desktop apps signed in to your account. End any session you do not recognise; to end this one, sign out.
+          The browsers and desktop apps signed in to your account. Each desktop app has its own key: revoke any you do not recognise, and it is signed out at
+          its next request. To end this browser's session, sign out.
         </p>
         <Notice />
         <ul className="mt-4 divide-y divide-slate-100" aria-label="Active sessions">
@@ -72,10 +74,20 @@ export function SessionsCard({ sessions }: { sessions: SessionView[] }) {
   );
 }
 
+/** "macOS · Modelify 1.4.2 · " for a device key; nothing it doesn't know. */
+function KeyFacts({ keyView }: { keyView: DeviceKeyView }) {
+  const parts = [keyView.platform, keyView.appVersion ? `Modelify ${keyView.appVersion}` : null].filter(Boolean);
+  return parts.length ? <>{`${parts.join(" · ")} · `}</> : null;
+}
+
 function SessionRow({ session, now }: { session: SessionView; now: number }) {
   const factsId = `session-${session.id}-facts`;
   return (
-    <li className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between" data-testid="session">
+    <li
+      className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between"
+      data-testid="session"
+      data-device-id={session.key ? session.id : undefined}
+    >
       <div className="flex min-w-0 items-start gap-3">
         <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
           <LineIcon d={ICONS[session.client]} />
@@ -87,19 +99,32 @@ function SessionRow({ session, now }: { session: SessionView; now: number }) {
           </p>
           <p id={factsId} className="mt-0.5 text-sm text-slate-600">
             <span className="sr-only">{session.client === "desktop" ? "Desktop app. " : "Browser. "}</span>
+            {session.key ? <KeyFacts keyView={session.key} /> : null}
             {lastActiveLabel(session.lastActiveAt, now)}
+            {session.key?.country ? ` from ${session.key.country}` : null}
             <span aria-hidden="true"> · </span>
             <span className="sr-only">. </span>
             Signed in {formatDate(session.createdAt)}
           </p>
+          {session.key ? (
+            <p className="mt-0.5 text-sm text-slate-600" data-testid="device-usage">
+              {`${plural(session.key.monthRequests, "request")} this month · `}
+              <Money value={session.key.monthCostUsd} />
+            </p>
+          ) : null}
         </div>
       </div>
       {session.current ? null : (
         <form method="post" action={ACTION} className="shrink-0 pl-13 sm:pl-0">
           <input type="hidden" name="intent" value="end" />
           <input type="hidden" name="sessionId" value={session.id} />
-          <button type="submit" aria-label={`End session: ${session.device}`} aria-describedby={factsId} className={buttonClass("secondary", "sm")}>
-            End session
+          <button
+            type="submit"
+            aria-label={`${session.key ? "Revoke device" : "End session"}: ${session.device}`}
+            aria-describedby={factsId}
+            className={buttonClass("secondary", "sm")}
+          >
+            {session.key ? "Revoke" : "End session"}
           </button>
         </form>
       )}

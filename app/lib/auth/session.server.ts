@@ -47,13 +47,16 @@ export type IssuedTokens = {
   refreshExpiresAt: number;
 };
 
+/** A device key's description (device authorization): how the app named the computer. */
+export type DeviceFields = { deviceName: string; devicePlatform: "windows" | "macos" | "linux"; appVersion: string; appInstanceId: string };
+
 export async function createSession(
   db: Db,
   secret: string,
-  input: { userId: string; client: SessionClient; userAgent?: string | null },
+  input: { userId: string; client: SessionClient; userAgent?: string | null; sessionId?: string; device?: DeviceFields },
   now = Date.now(),
 ): Promise<IssuedTokens> {
-  const sessionId = crypto.randomUUID();
+  const sessionId = input.sessionId ?? crypto.randomUUID();
   const refreshToken = randomToken();
   const refreshExpiresAt = now + SESSION.refreshTokenTtlMs;
   await db.insert(schema.sessions).values({
@@ -65,6 +68,7 @@ export async function createSession(
     userAgent: input.userAgent?.slice(0, 300) ?? null,
     lastSeenAt: now,
     createdAt: now,
+    ...input.device,
   });
   const accessToken = await signAccessToken({ sub: input.userId, sid: sessionId }, secret, SESSION.accessTokenTtlMs, now);
   return { sessionId, accessToken, refreshToken, accessExpiresAt: now + SESSION.accessTokenTtlMs, refreshExpiresAt };
@@ -162,16 +166,23 @@ export async function authenticateAccessToken(db: Db, secret: string, token: str
  * that a desktop session found live is not read again for a few seconds (see
  * live-desktop-sessions.server.ts); a web session's token is checked against its row every time.
  */
-export async function authenticateUsageToken(db: Db, secret: string, token: string, now = Date.now()): Promise<{ id: string } | null> {
+export async function authenticateUsageToken(db: Db, secret: string, token: string, now = Date.now()): Promise<UsageAuth> {
   const claims = await verifyAccessToken(token, secret);
   if (!claims) return null;
   const remembered = recallLiveDesktopSession(claims.sid, now);
-  if (remembered) return remembered.userId === claims.sub ? { id: claims.sub } : null;
+  if (remembered) return remembered.userId === claims.sub ? { id: claims.sub, deviceId: claims.sid } : null;
   const row = await loadLiveSession(db, claims.sid, now);
-  if (!row || row.userId !== claims.sub) return null;
-  if (row.client === "desktop") rememberLiveDesktopSession(row.sessionId, row.userId, now);
-  return { id: row.userId };
+  // A well-signed token whose session is gone was revoked (or signed out, or replaced): the app
+  // should say so and sign in again, not retry.
+  if (!row) return { ended: true };
+  if (row.userId !== claims.sub) return null;
+  if (row.client !== "desktop") return { id: row.userId, deviceId: null };
+  rememberLiveDesktopSession(row.sessionId, row.userId, now);
+  return { id: row.userId, deviceId: row.sessionId };
 }
+
+/** Who reports: the user and the device key (a desktop session), a session that ended, or nothing valid. */
+export type UsageAuth = { id: string; deviceId: string | null } | { ended: true } | null;
 
 export type RefreshResult =
   | { ok: true; auth: AuthState & { user: SessionUser }; accessToken: string; accessExpiresAt: number; refreshToken: string | null; refreshExpiresAt: number }

@@ -1,11 +1,13 @@
 // The account's signed-in browsers and desktop apps, as the profile's "Sessions and devices"
 // card lists them, and ending them. Ending revokes the row: the session's access token fails at
 // its next request and its refresh token at its next renewal (session.server.ts).
-import { and, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { SessionView } from "../profile/view";
 import { forgetLiveDesktopSessions } from "./live-desktop-sessions.server";
+import { startOfMonth } from "../usage/dates";
+import { PLATFORM_LABELS } from "./device-codes";
 import { deviceLabel } from "./user-agent";
 
 const ENDED_BY_USER = "ended_by_user";
@@ -18,15 +20,44 @@ export type SessionsOutcome = "ended" | "others-ended" | "not-found" | "current"
 const MAX_LISTED = 50;
 
 const s = schema.sessions;
+const u = schema.modelUsage;
 
 const live = (now: number) => and(isNull(s.revokedAt), gt(s.expiresAt, now));
 
-/** Live sessions of the user: the current one first, then the most recently active. */
+/**
+ * Live sessions of the user: the current one first, then the most recently active. A desktop
+ * session is that device's key: it comes with the device's description and this month's usage
+ * it reported (one statement; the month's rows are read through model_usage_user_time_idx).
+ */
 export async function listActiveSessions(db: Db, userId: string, currentSessionId: string | null, now = Date.now()): Promise<SessionView[]> {
-  const lastActive = sql<number>`coalesce(${s.lastSeenAt}, ${s.createdAt})`;
+  const lastActive = sql<number>`max(coalesce(${s.lastSeenAt}, ${s.createdAt}), coalesce(${s.lastUsedAt}, 0))`;
+  const month = db
+    .select({
+      deviceId: u.deviceId,
+      requests: sql<number>`count(*)`.as("month_requests"),
+      costMicros: sql<number>`sum(${u.costMicros})`.as("month_cost_micros"),
+    })
+    .from(u)
+    .where(and(eq(u.userId, userId), gte(u.occurredAt, startOfMonth(now)), isNotNull(u.deviceId)))
+    .groupBy(u.deviceId)
+    .as("month");
   const rows = await db
-    .select({ id: s.id, client: s.client, userAgent: s.userAgent, createdAt: s.createdAt, lastActiveAt: lastActive })
+    .select({
+      id: s.id,
+      client: s.client,
+      userAgent: s.userAgent,
+      createdAt: s.createdAt,
+      lastActiveAt: lastActive,
+      deviceName: s.deviceName,
+      platform: s.devicePlatform,
+      appVersion: s.appVersion,
+      lastUsedAt: s.lastUsedAt,
+      lastCountry: s.lastCountry,
+      monthRequests: month.requests,
+      monthCostMicros: month.costMicros,
+    })
     .from(s)
+    .leftJoin(month, eq(month.deviceId, s.id))
     .where(and(eq(s.userId, userId), live(now)))
     .orderBy(sql`${s.id} = ${currentSessionId ?? ""} DESC`, desc(lastActive), desc(s.createdAt))
     .limit(MAX_LISTED);
@@ -35,13 +66,35 @@ export async function listActiveSessions(db: Db, userId: string, currentSessionI
     return {
       id: row.id,
       client: row.client,
-      device: deviceLabel(row.userAgent, row.client),
+      device: row.deviceName ?? deviceLabel(row.userAgent, row.client),
       createdAt: row.createdAt,
       // The session asking is in use right now; its row only learns that at its next renewal.
       lastActiveAt: current ? Math.max(now, row.lastActiveAt) : row.lastActiveAt,
       current,
+      key:
+        row.client === "desktop"
+          ? {
+              platform: row.platform ? PLATFORM_LABELS[row.platform] : null,
+              appVersion: row.appVersion,
+              lastUsedAt: row.lastUsedAt,
+              country: countryName(row.lastCountry),
+              monthRequests: row.monthRequests ?? 0,
+              monthCostUsd: (row.monthCostMicros ?? 0) / 1_000_000,
+            }
+          : null,
     };
   });
+}
+
+const countryNames = new Intl.DisplayNames(["en"], { type: "region" });
+function countryName(code: string | null): string | null {
+  if (!code) return null;
+  if (code === "T1") return "the Tor network";
+  try {
+    return countryNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
 /** Ends one of the user's own live sessions; false when there is none by that id (or not theirs). */

@@ -42,4 +42,17 @@ export type SessionView = {
   /** Last time it renewed its token (or its creation). */
   lastActiveAt: number;
   current: boolean;
+  /** A desktop app's key: what the app said about itself, and its use this month. */
+  key: DeviceKeyView | null;
+};
+
+export type DeviceKeyView = {
+  /** "macOS"; null for a key from the legacy password sign-in, which names no platform. */
+  platform: string | null;
+  appVersion: string | null;
+  /** Its last usage report, and the country it came from (a name, e.g. "Germany"). */
+  lastUsedAt: number | null;
+  country: string | null;
+  monthRequests: number;
+  monthCostUsd: number;
 };

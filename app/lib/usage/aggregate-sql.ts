@@ -20,6 +20,7 @@ export const USAGE_COLUMNS = [
   "conversation_id",
   "app_version",
   "app_instance_id",
+  "device_id",
   "occurred_at",
   "received_at",
   "ingest_batch",

@@ -82,8 +82,12 @@ async function recentActivity(db: Db, userId: string, limit: number = USAGE.rece
       durationMs: schema.modelUsage.requestDurationMs,
       success: schema.modelUsage.success,
       occurredAt: schema.modelUsage.occurredAt,
+      // The device key that reported it, by the name the app gave (null: no device, or a
+      // legacy password sign-in, which names none).
+      deviceName: schema.sessions.deviceName,
     })
     .from(schema.modelUsage)
+    .leftJoin(schema.sessions, eq(schema.sessions.id, schema.modelUsage.deviceId))
     .where(eq(schema.modelUsage.userId, userId))
     .orderBy(desc(schema.modelUsage.occurredAt))
     .limit(limit);

@@ -5,7 +5,14 @@ import type { Db } from "../db.server";
 import { chunks } from "../db.server";
 import { toMicros, type SecureReport, type UsageReport } from "./report";
 
-export type UsageItem = { userId: string; receivedAt: number; report: UsageReport & { occurred_at?: number } };
+export type UsageItem = {
+  userId: string;
+  receivedAt: number;
+  report: UsageReport & { occurred_at?: number };
+  /** The device key (desktop session) that sent it, and the country the request came from. */
+  deviceId?: string | null;
+  country?: string | null;
+};
 export type SecureItem = { userId: string; receivedAt: number; report: SecureReport };
 
 // The raw rows' INSERTs are written here rather than with drizzle's query builder, which took
@@ -31,7 +38,7 @@ export const SECURE_COLUMNS = [
   "created_at",
 ];
 
-// D1 binds at most 100 parameters per statement: 5 × 19 = 95, 6 × 15 = 90.
+// D1 binds at most 100 parameters per statement: 5 × 20 = 100, 6 × 15 = 90.
 const USAGE_ROWS_PER_STATEMENT = Math.floor(100 / USAGE_COLUMNS.length);
 const SECURE_ROWS_PER_STATEMENT = Math.floor(100 / SECURE_COLUMNS.length);
 
@@ -57,7 +64,7 @@ function conversationId(metadata: Record<string, unknown> | null | undefined): s
   return typeof value === "string" && value.length > 0 && value.length <= 200 ? value : typeof value === "number" ? String(value) : null;
 }
 
-function usageValues({ userId, receivedAt, report: r }: UsageItem, batchId: string): unknown[] {
+function usageValues({ userId, receivedAt, report: r, deviceId }: UsageItem, batchId: string): unknown[] {
   return [
     r.report_id.toLowerCase(),
     userId,
@@ -75,6 +82,7 @@ function usageValues({ userId, receivedAt, report: r }: UsageItem, batchId: stri
     conversationId(r.metadata),
     r.app_version ?? null,
     r.app_instance_id ?? null,
+    deviceId ?? null,
     r.occurred_at ?? receivedAt,
     receivedAt,
     batchId,
@@ -116,8 +124,31 @@ function usageStatements(db: Db, usage: UsageItem[], secure: SecureItem[], batch
     statements.push(d1.prepare(secureInsert(chunk.length)).bind(...chunk.flatMap((item) => secureValues(item, batchId))));
   }
   if (usage.length) for (const text of USAGE_AGGREGATES) statements.push(d1.prepare(text).bind(batchId));
+  const devices = lastUseByDevice(usage);
+  if (devices.length) statements.push(d1.prepare(deviceUseSql(devices.length)).bind(...devices.slice(0, MAX_DEVICES_PER_BATCH).flat()));
   if (secure.length) for (const text of SECURE_AGGREGATES) statements.push(d1.prepare(text).bind(batchId));
   return statements;
+}
+
+/** Each device's latest report of the batch: when, and from which country (if known). */
+function lastUseByDevice(usage: UsageItem[]): Array<[string, number, string | null]> {
+  const latest = new Map<string, [string, number, string | null]>();
+  for (const { deviceId, receivedAt, country } of usage) {
+    if (!deviceId) continue;
+    const seen = latest.get(deviceId);
+    if (!seen || receivedAt >= seen[1]) latest.set(deviceId, [deviceId, receivedAt, country ?? seen?.[2] ?? null]);
+  }
+  return [...latest.values()];
+}
+
+// Redelivered reports change nothing: the time only moves forward. 33 devices × 3 values fit
+// D1's 100 parameters; a queue batch of 100 reports has at most that many devices in practice,
+// and more are cut (their last use shows at their next batch).
+const MAX_DEVICES_PER_BATCH = 33;
+function deviceUseSql(devices: number) {
+  const rows = Array(Math.min(devices, MAX_DEVICES_PER_BATCH)).fill("(?, ?, ?)").join(", ");
+  return `UPDATE sessions SET last_used_at = max(coalesce(sessions.last_used_at, 0), v.column2), last_country = coalesce(v.column3, sessions.last_country)
+    FROM (VALUES ${rows}) AS v WHERE sessions.id = v.column1`;
 }
 
 /** One D1 batch: a single transaction, all or nothing. */

@@ -1,0 +1,91 @@
+// The device authorization grant's codes and requests (RFC 8628), free of the database so they
+// can be tested alone. The user code is what a person types; the device code stays in the app.
+import { DEVICE_AUTH } from "../constants";
+import { randomBytes, toBase64Url } from "../crypto";
+import { z } from "../zod";
+
+export const DEVICE_PLATFORMS = ["windows", "macos", "linux"] as const;
+export type DevicePlatform = (typeof DEVICE_PLATFORMS)[number];
+
+export const PLATFORM_LABELS: Record<DevicePlatform, string> = { windows: "Windows", macos: "macOS", linux: "Linux" };
+
+export const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+
+/** A new user code, canonical form (no dash). Rejection sampling keeps every letter equally likely. */
+export function newUserCode(): string {
+  const alphabet = DEVICE_AUTH.userCodeAlphabet;
+  const limit = 256 - (256 % alphabet.length);
+  let code = "";
+  while (code.length < DEVICE_AUTH.userCodeLength) {
+    for (const byte of randomBytes(DEVICE_AUTH.userCodeLength * 2)) {
+      if (byte < limit && code.length < DEVICE_AUTH.userCodeLength) code += alphabet[byte % alphabet.length];
+    }
+  }
+  return code;
+}
+
+export function newDeviceCode(): string {
+  return toBase64Url(randomBytes(DEVICE_AUTH.deviceCodeBytes));
+}
+
+/**
+ * A typed user code in canonical form, or null when it cannot be one: case, spaces and dashes
+ * don't matter (RFC 8628 6.1), anything outside the alphabet does.
+ */
+export function normalizeUserCode(input: unknown): string | null {
+  if (typeof input !== "string" || input.length > 40) return null;
+  const code = input.toUpperCase().replace(/[\s-]/g, "");
+  if (code.length !== DEVICE_AUTH.userCodeLength) return null;
+  for (const letter of code) if (!DEVICE_AUTH.userCodeAlphabet.includes(letter)) return null;
+  return code;
+}
+
+/** XXXX-XXXX, as the app and the approval page show it. */
+export function formatUserCode(code: string): string {
+  return `${code.slice(0, 4)}-${code.slice(4)}`;
+}
+
+const text = (field: string, max: number) =>
+  z
+    .string({ error: `${field} is required` })
+    .trim()
+    .min(1, `${field} is required`)
+    .max(max, `${field} must be at most ${max} characters`);
+
+/** POST /api/v1/auth/device: the app names itself. */
+export const deviceAuthorizationRequestSchema = z.object({
+  client_id: z.string({ error: "client_id is required" }).meta({ example: DEVICE_AUTH.clientId }),
+  device_name: text("device_name", 100).meta({ description: "The computer's name, as the user knows it", example: "Ada's MacBook Pro" }),
+  platform: z.enum(DEVICE_PLATFORMS, { error: "platform must be windows, macos or linux" }),
+  app_version: text("app_version", 50).meta({ example: "1.4.2" }),
+  app_instance_id: text("app_instance_id", 100).meta({ description: "Stable per installation; a new sign-in of the same installation replaces its key" }),
+});
+
+/** POST /api/v1/auth/token with the device code grant: the app polls for its tokens. */
+export const deviceTokenRequestSchema = z.object({
+  grant_type: z.literal(DEVICE_CODE_GRANT),
+  device_code: z.string({ error: "device_code is required" }).min(1, "device_code is required").max(200, "device_code is invalid"),
+  client_id: z.string({ error: "client_id is required" }),
+});
+
+/** RFC 8628 3.5 and RFC 6749 5.2 error codes, with what the app can show. */
+export const DEVICE_ERRORS = {
+  authorization_pending: "Waiting for you to approve this device in the browser.",
+  slow_down: "Polling too often: wait the interval before asking again.",
+  access_denied: "The sign-in was denied in the browser.",
+  expired_token: "The code expired. Start the sign-in again from the app.",
+  invalid_grant: "This code is not valid or was already used. Start the sign-in again from the app.",
+  invalid_client: `Unknown client_id (the desktop app is "${DEVICE_AUTH.clientId}").`,
+  unsupported_grant_type: `grant_type must be ${DEVICE_CODE_GRANT}, or leave it out and send email and password (legacy).`,
+  rate_limited: "Too many sign-in requests from this network. Try again later.",
+} as const;
+
+/** The approval page's words. */
+export const DEVICE_MESSAGES = {
+  invalidCode: "That code isn't valid. It may have expired or been used already: check the code in the app, or start the sign-in again there.",
+  tooManyCodes: "Too many wrong codes. Try again in a few minutes.",
+  passwordRequired: "You signed in a while ago. Enter your password to approve this device.",
+  wrongPassword: "That password is not correct.",
+  approved: "Device approved. You can go back to the Modelify app: it is signed in.",
+  denied: "Request denied. The app was not signed in.",
+} as const;

@@ -1,0 +1,256 @@
+// /device: where the desktop app sends the user to sign it in (RFC 8628's verification URI). The
+// signed-in user types the code the app shows (or follows the app's link with ?code=), sees
+// which device asks, and approves or denies it. Approving gives the device a long-lived key, so a
+// web session signed in long ago must give the password again. Works without JavaScript.
+import { data, Form, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/device";
+import { AuthShell } from "~/components/auth-shell";
+import { FormField } from "~/components/form-field";
+import { Alert, Button, Input, LinkButton, SubmitButton } from "~/components/ui";
+import { decideUserCode, lookUpUserCode, type PendingDevice } from "~/lib/auth/device-authorization.server";
+import { DEVICE_MESSAGES as M, PLATFORM_LABELS, formatUserCode, normalizeUserCode } from "~/lib/auth/device-codes";
+import { beginAttempt, failAttempt, isRefusal, succeedAttempt } from "~/lib/auth/lockout";
+import { AUTH_MESSAGES } from "~/lib/auth/messages";
+import { verifySecret } from "~/lib/auth/password";
+import { findUserById } from "~/lib/auth/users.server";
+import { DEVICE_AUTH } from "~/lib/constants";
+import { formatDateTime } from "~/lib/format";
+import { pageMeta } from "~/lib/site/meta";
+import { getAuth } from "~/server/auth";
+import { app } from "~/server/context";
+import { readForm, singleValue } from "~/server/http";
+
+export const meta = () => pageMeta("Sign In the Desktop App | Modelify", { noindex: true });
+
+type PageData =
+  | { state: "enter"; email: string; code: string; error: string | null }
+  | { state: "confirm"; email: string; device: PendingDevice; needsPassword: boolean; error: string | null }
+  | { state: "approved"; deviceName: string }
+  | { state: "denied" };
+
+async function sessionIsFresh(context: Route.LoaderArgs["context"], now = Date.now()): Promise<boolean> {
+  const { session } = getAuth(context);
+  if (!session) return false;
+  const row = await app(context).db.query.sessions.findFirst({ columns: { createdAt: true }, where: (s, { eq }) => eq(s.id, session.id) });
+  return row !== undefined && now - row.createdAt <= DEVICE_AUTH.freshSignInMs;
+}
+
+/** The page for a code: the device it names, or the code form again with why not. */
+async function pageForCode(context: Route.LoaderArgs["context"], userId: string, email: string, code: string, error: string | null = null) {
+  const lookup = await lookUpUserCode(app(context).db, userId, code);
+  if (lookup.ok) {
+    return data<PageData>(
+      { state: "confirm", email, device: lookup.device, needsPassword: !(await sessionIsFresh(context)), error },
+      { status: error ? 401 : 200 },
+    );
+  }
+  if (lookup.reason === "locked") {
+    return data<PageData>(
+      { state: "enter", email, code, error: M.tooManyCodes },
+      { status: 429, headers: { "Retry-After": String(lookup.retryAfterSeconds ?? 60) } },
+    );
+  }
+  return data<PageData>({ state: "enter", email, code, error: M.invalidCode }, { status: 404 });
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const raw = url.searchParams.get("code")?.slice(0, 40) ?? null;
+  const { user } = getAuth(context);
+  if (!user) {
+    const code = normalizeUserCode(raw);
+    throw redirect(`/auth?mode=signin&from=device${code ? `&code=${formatUserCode(code)}` : ""}`);
+  }
+  if (raw === null || raw.trim() === "") return data<PageData>({ state: "enter", email: user.email, code: "", error: null });
+  return pageForCode(context, user.id, user.email, raw);
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = getAuth(context);
+  if (!user) throw redirect("/auth?mode=signin&from=device");
+  const read = await readForm(request);
+  if (!read.ok) return data<PageData>({ state: "enter", email: user.email, code: "", error: read.message }, { status: read.status });
+  const intent = singleValue(read.formData, "intent");
+  const rawCode = singleValue(read.formData, "code");
+  const code = typeof rawCode === "string" ? rawCode.slice(0, 40) : "";
+
+  // Typed into the form: the page for that code, at an address the app's link would have.
+  if (intent === "lookup") {
+    const canonical = normalizeUserCode(code);
+    if (canonical) throw redirect(`/device?code=${formatUserCode(canonical)}`, 303);
+    return pageForCode(context, user.id, user.email, code);
+  }
+  if (intent !== "approve" && intent !== "deny") return data<PageData>({ state: "enter", email: user.email, code, error: M.invalidCode }, { status: 400 });
+
+  const { db, ip } = app(context);
+  // Counted against the wrong-code allowance like any lookup: posting codes is guessing too.
+  const lookup = await lookUpUserCode(db, user.id, code);
+  if (!lookup.ok) {
+    const locked = lookup.reason === "locked";
+    return data<PageData>(
+      { state: "enter", email: user.email, code, error: locked ? M.tooManyCodes : M.invalidCode },
+      { status: locked ? 429 : 400, headers: locked ? { "Retry-After": String(lookup.retryAfterSeconds ?? 60) } : undefined },
+    );
+  }
+
+  if (intent === "approve" && !(await sessionIsFresh(context))) {
+    const password = singleValue(read.formData, "password");
+    if (typeof password !== "string" || password.length === 0 || password.length > 200) {
+      return data<PageData>({ state: "confirm", email: user.email, device: lookup.device, needsPassword: true, error: M.passwordRequired }, { status: 401 });
+    }
+    // The sign-in form's lockout: this is a sign-in, and must not be a way around its limits.
+    const attempt = await beginAttempt(db, "signIn", { email: user.email, ip });
+    if (isRefusal(attempt)) {
+      return data<PageData>(
+        { state: "confirm", email: user.email, device: lookup.device, needsPassword: true, error: AUTH_MESSAGES.signInLocked },
+        { status: 429, headers: { "Retry-After": String(attempt.retryAfterSeconds) } },
+      );
+    }
+    const row = await findUserById(db, user.id);
+    if (!row || !(await verifySecret(password, row.passwordHash))) {
+      const { locked } = await failAttempt(db, attempt);
+      const error = locked ? AUTH_MESSAGES.signInLocked : M.wrongPassword;
+      return data<PageData>({ state: "confirm", email: user.email, device: lookup.device, needsPassword: true, error }, { status: locked ? 429 : 401 });
+    }
+    await succeedAttempt(db, attempt);
+  }
+
+  const decision = intent === "approve" ? "approved" : "denied";
+  if (!(await decideUserCode(db, user.id, code, decision))) {
+    return data<PageData>({ state: "enter", email: user.email, code, error: M.invalidCode }, { status: 400 });
+  }
+  return data<PageData>(decision === "approved" ? { state: "approved", deviceName: lookup.device.name } : { state: "denied" });
+}
+
+export default function Device({ loaderData, actionData }: Route.ComponentProps) {
+  const page = actionData ?? loaderData;
+  if (page.state === "approved") {
+    return (
+      <AuthShell title="Device Approved">
+        <Alert tone="success">{M.approved}</Alert>
+        <p className="mt-4 text-sm text-slate-600">
+          {`${page.deviceName} now has its own key. You can see it, and revoke it, under Profile, Sessions and devices.`}
+        </p>
+        <LinkButton to="/dashboard/profile#sessions-title" variant="secondary" className="mt-6 w-full">
+          See Your Devices
+        </LinkButton>
+      </AuthShell>
+    );
+  }
+  if (page.state === "denied") {
+    return (
+      <AuthShell title="Request Denied">
+        <Alert tone="info">{M.denied}</Alert>
+        <LinkButton to="/dashboard" variant="secondary" className="mt-6 w-full">
+          Go to Dashboard
+        </LinkButton>
+      </AuthShell>
+    );
+  }
+  if (page.state === "confirm") return <ConfirmDevice page={page} />;
+  return <EnterCode page={page} />;
+}
+
+function SignedInAs({ email }: { email: string }) {
+  return (
+    <p className="mt-6 text-center text-sm text-slate-600">
+      Signed in as <span className="font-medium text-slate-900">{email}</span>
+    </p>
+  );
+}
+
+function EnterCode({ page }: { page: Extract<PageData, { state: "enter" }> }) {
+  const pending = useNavigation().state === "submitting";
+  return (
+    <AuthShell title="Sign In the Desktop App" subtitle="Enter the code the Modelify app shows to connect it to your account.">
+      <Form method="post" className="space-y-5" noValidate>
+        <input type="hidden" name="intent" value="lookup" />
+        {page.error ? (
+          <Alert tone="error" className="mb-1">
+            <span id="device-code-error">{page.error}</span>
+          </Alert>
+        ) : null}
+        <FormField label="Code" htmlFor="device-code" errorId="device-code-hint" hint="Eight letters, like BCDF-GHJK. Dashes and case don't matter.">
+          <Input
+            id="device-code"
+            name="code"
+            defaultValue={page.code}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={20}
+            required
+            placeholder="XXXX-XXXX"
+            aria-describedby={page.error ? "device-code-error" : "device-code-hint"}
+            aria-invalid={page.error ? true : undefined}
+            className="text-center font-mono text-lg tracking-[0.2em] uppercase"
+          />
+        </FormField>
+        <SubmitButton pending={pending} idle="Continue" busy="Checking..." />
+      </Form>
+      <SignedInAs email={page.email} />
+    </AuthShell>
+  );
+}
+
+function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }> }) {
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting";
+  const { device } = page;
+  const facts = [
+    ["Device", device.name],
+    ["Platform", PLATFORM_LABELS[device.platform]],
+    ["App version", `Modelify ${device.appVersion}`],
+    ["Requested", formatDateTime(device.requestedAt)],
+  ] as const;
+  return (
+    <AuthShell title="Approve This Device?" subtitle="The Modelify desktop app asks to sign in to your account.">
+      <div className="rounded-xl border border-slate-200 bg-slate-50 p-4" data-testid="device-request">
+        <p className="text-center text-sm text-slate-600">Check that the app shows this code</p>
+        <p className="mt-1 text-center font-mono text-2xl font-semibold tracking-[0.2em] text-slate-900" data-testid="device-user-code">
+          {device.userCode}
+        </p>
+        <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 border-t border-slate-200 pt-4 text-sm">
+          {facts.map(([term, value]) => (
+            <div key={term} className="contents">
+              <dt className="text-slate-600">{term}</dt>
+              <dd className="min-w-0 break-words text-right font-medium text-slate-900">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+      <Form method="post" className="mt-5 space-y-4">
+        <input type="hidden" name="code" value={device.userCode} />
+        {page.error ? (
+          <Alert tone="error">
+            <span id="device-password-error">{page.error}</span>
+          </Alert>
+        ) : null}
+        {page.needsPassword ? (
+          <FormField label="Password" htmlFor="device-password" errorId="device-password-hint" hint="You signed in a while ago: confirm it's you to approve.">
+            <Input
+              id="device-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              aria-describedby={page.error ? "device-password-error" : "device-password-hint"}
+            />
+          </FormField>
+        ) : null}
+        <p className="text-sm text-slate-600">
+          Approve only a device you are using right now. It gets its own key to report usage to your account, until you revoke it under Profile, Sessions and
+          devices.
+        </p>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <Button type="submit" name="intent" value="approve" size="lg" disabled={pending}>
+            Approve
+          </Button>
+          <Button type="submit" name="intent" value="deny" variant="secondary" size="lg" disabled={pending}>
+            Deny
+          </Button>
+        </div>
+      </Form>
+      <SignedInAs email={page.email} />
+    </AuthShell>
+  );
+}
