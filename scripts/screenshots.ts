@@ -3,6 +3,7 @@
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, clientContextOptions, signIn, signUpAndConfirm, uniqueEmail } from "../tests/e2e/browser.ts";
+import { pollForTokens, postUsageReport, requestDeviceCode, thisDevice } from "./desktop-demo.mjs";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { buildDirFor, buildSite } from "./lib.mjs";
 import { serveTestSite } from "./serve-test-site.mjs";
@@ -218,6 +219,31 @@ try {
       }
       await demo.close();
     }
+  }
+  // The desktop app's sign-in (issue 15): the code form, the device asking, approved, and the
+  // device in the profile's Sessions and devices with its use this month.
+  for (const [width, height, label] of VIEWPORTS) {
+    const context = await launch({ width, height });
+    const page = await firstPage(context);
+    await signIn(page, "demo@modelify.dev", "Modelify-Demo-2026");
+    await page.waitForURL((u) => u.pathname === "/dashboard");
+    const device = thisDevice({ name: `Ada's MacBook Pro (${label})` });
+    const grant = await requestDeviceCode(site.baseUrl, { ...device, platform: "macos", app_version: "1.4.2" });
+    await page.goto("/device");
+    await page.screenshot({ path: `screenshots/device-enter-${label}.png`, fullPage: true });
+    await page.goto(grant.verification_uri_complete);
+    await page.getByTestId("device-request").waitFor();
+    await page.screenshot({ path: `screenshots/device-confirm-${label}.png`, fullPage: true });
+    await page.getByRole("button", { name: "Approve" }).click();
+    await page.getByText("Device approved.").waitFor();
+    await page.screenshot({ path: `screenshots/device-approved-${label}.png`, fullPage: true });
+    const tokens = await pollForTokens(site.baseUrl, grant);
+    for (let i = 0; i < 3; i++) await postUsageReport(site.baseUrl, tokens.access_token, { cost_usd: 0.0125 });
+    await page.waitForTimeout(2000);
+    await page.goto("/dashboard/profile");
+    await page.getByRole("region", { name: "Sessions and devices" }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `screenshots/profile-devices-${label}.png`, fullPage: true });
+    await context.close();
   }
   // The auth forms submitted empty: the browser's check (loaded on first use) shows the errors.
   for (const [width, height, label] of VIEWPORTS) {

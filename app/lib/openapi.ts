@@ -3,8 +3,9 @@
 // description cannot drift from what the API accepts; rules across fields, which JSON Schema
 // cannot express, are in those schemas' descriptions.
 import { z } from "./zod";
+import { DEVICE_CODE_GRANT, DEVICE_PLATFORMS, deviceAuthorizationRequestSchema, deviceTokenRequestSchema } from "./auth/device-codes";
 import { apiRefreshRequestSchema, apiTokenRequestSchema } from "./auth/validation";
-import { FREE_TIER, SESSION, USAGE_API } from "./constants";
+import { DEVICE_AUTH, FREE_TIER, SESSION, USAGE_API } from "./constants";
 import { secureReportSchema, usageBatchSchema, usageReportSchema } from "./usage/report";
 
 // What the routes answer. They build these bodies by hand, so the shapes live here.
@@ -19,6 +20,70 @@ const tokensBody = z.object({
   refresh_token: z.string().meta({ description: "Single use: each refresh returns a new one" }),
   user: z.object({ id: z.string(), email: z.string() }),
 });
+const grantedTokensBody = tokensBody.extend({
+  device: z
+    .object({
+      id: z.string().meta({ description: "The device key's id: the session the dashboard lists and can revoke" }),
+      name: z.string(),
+      platform: z.enum(DEVICE_PLATFORMS),
+      app_version: z.string(),
+    })
+    .optional()
+    .meta({ description: "Device code grant only: the device this key belongs to" }),
+});
+const deviceAuthorizationBody = z.object({
+  device_code: z.string().meta({ description: "Secret: the app keeps it, polls /api/v1/auth/token with it and never shows it" }),
+  user_code: z.string().meta({
+    description: `What the user enters on the /device page: ${DEVICE_AUTH.userCodeLength} letters shown as XXXX-XXXX (case, spaces and dashes don't matter)`,
+    example: "BCDF-GHJK",
+  }),
+  verification_uri: z.string().meta({ description: "The /device page: the app shows it with the user code, or opens it in the browser" }),
+  verification_uri_complete: z
+    .string()
+    .meta({ description: "The /device page with the user code filled in (?code=…): the user only checks the code and approves" }),
+  expires_in: z
+    .number()
+    .int()
+    .meta({ description: "Seconds both codes stay valid", example: DEVICE_AUTH.codeTtlMs / 1000 }),
+  interval: z.number().int().meta({ description: "Seconds to wait between polls of /api/v1/auth/token", example: DEVICE_AUTH.pollIntervalSeconds }),
+});
+/** RFC 6749 5.2 errors of the OAuth endpoints: a code to act on and words the app can show. */
+const oauthErrorBody = (codes: readonly [string, ...string[]]) =>
+  z.object({ error: z.enum(codes), error_description: z.string().meta({ description: "Words the app can show" }) });
+const DEVICE_GRANT_ERRORS = [
+  "authorization_pending",
+  "slow_down",
+  "access_denied",
+  "expired_token",
+  "invalid_grant",
+  "invalid_request",
+  "unsupported_grant_type",
+] as const;
+const deviceGrantErrorBody = oauthErrorBody(DEVICE_GRANT_ERRORS).extend({
+  interval: z
+    .number()
+    .int()
+    .optional()
+    .meta({
+      description: `With slow_down only: the new polling interval in seconds (RFC 8628 3.5: ${DEVICE_AUTH.slowDownSeconds} s more for every slow_down), to keep for the rest of this code's life`,
+    }),
+});
+// The legacy grant, as the token route reads it: no grant_type, or "password".
+const passwordGrantRequestSchema = apiTokenRequestSchema.extend({ grant_type: z.literal("password").optional() }).meta({
+  title: "Password grant (LEGACY, deprecated)",
+  description:
+    "LEGACY: kept for app versions released before the device grant; new versions must use the device grant: the app never sees the password, and each device gets its own revocable key. Sent as JSON.",
+  deprecated: true,
+});
+const deviceGrantRequestSchema = deviceTokenRequestSchema.meta({
+  title: "Device code grant",
+  description: `RFC 8628 3.4: poll with the device_code from /api/v1/auth/device every interval seconds; client_id is "${DEVICE_AUTH.clientId}".`,
+});
+const sessionEndedCode = z.literal("session_ended").optional().meta({
+  description:
+    "The device's key was revoked (in the dashboard, by a password reset, or replaced by a new sign-in of the same installation): show the error text and start the device sign-in again; refreshing will not help",
+});
+const usageAuthErrorBody = z.object({ error: z.string(), code: sessionEndedCode });
 const accountBody = z.object({
   id: z.string(),
   email: z.string(),
@@ -62,27 +127,77 @@ function schemaOf(schema: z.ZodType, io: "input" | "output") {
   return json;
 }
 const request = (schema: z.ZodType) => ({ required: true, content: { "application/json": { schema: schemaOf(schema, "input") } } });
+/** The OAuth endpoints read RFC 6749's form encoding as well as JSON. */
+const oauthRequest = (json: object, form: z.ZodType) => ({
+  required: true,
+  content: { "application/json": { schema: json }, "application/x-www-form-urlencoded": { schema: schemaOf(form, "input") } },
+});
 const body = (description: string, schema?: z.ZodType) =>
   schema ? { description, content: { "application/json": { schema: schemaOf(schema, "output") } } } : { description };
+
+const USAGE_UNAUTHORIZED =
+  'Missing or invalid token; with code "session_ended", the device\'s key was revoked (in the dashboard, by a password reset, or replaced by a new sign-in of the same installation): show the error text and start the device sign-in again';
+const USAGE_RATE_LIMITED = `Over ${USAGE_API.requestsPerMinute} requests per minute per device key (each signed-in device has its own; not per account); see Retry-After`;
 
 export function buildOpenApi() {
   const report = usageReportSchema();
   return {
     openapi: "3.1.0",
-    info: { title: "Modelify desktop API", version: "1.0.0", description: "Sign-in for the desktop app and model usage reporting." },
+    info: {
+      title: "Modelify desktop API",
+      version: "1.0.0",
+      description: `Sign-in for the desktop app and model usage reporting. The desktop app signs in with the OAuth 2.0 device authorization grant (RFC 8628): it asks POST /api/v1/auth/device for codes, shows the user code and opens the /device page in the browser, where the user signs in and approves the device, and meanwhile polls POST /api/v1/auth/token with the device code until it gets its tokens. The app never sees the password, and each device gets its own key (a session the dashboard lists and can revoke). E-mail and password on /api/v1/auth/token is LEGACY and deprecated, kept for app versions released before the device grant.`,
+    },
     servers: [{ url: "/" }],
-    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: `The access_token of /api/v1/auth/token or /api/v1/auth/refresh, valid ${SESSION.accessTokenTtlMs / 60_000} minutes. Each sign-in of the app is a device key. A 401 with code "session_ended" (on the usage endpoints) means the device's key was revoked (in the dashboard, by a password reset, or replaced by a new sign-in of the same installation): show the error text and start the device sign-in again. Elsewhere an ended key answers a plain 401 and its refresh is refused: sign in again then too. The usage endpoints allow ${USAGE_API.requestsPerMinute} requests per minute per device key, not per account.`,
+        },
+      },
+    },
     paths: {
+      "/api/v1/auth/device": {
+        post: {
+          summary: "Start the desktop sign-in: device authorization request (RFC 8628 3.1)",
+          description: `The app names the device and gets a device code to poll /api/v1/auth/token with, and a user code the user enters on the /device page in the browser. At most ${DEVICE_AUTH.requestsPerIp.max} requests per client address in ${DEVICE_AUTH.requestsPerIp.windowMs / 60_000} minutes.`,
+          requestBody: oauthRequest(schemaOf(deviceAuthorizationRequestSchema, "input"), deviceAuthorizationRequestSchema),
+          responses: {
+            "200": body("Codes", deviceAuthorizationBody),
+            "400": body("invalid_request: a field is missing or invalid", oauthErrorBody(["invalid_request"])),
+            "401": body(`invalid_client: client_id is not "${DEVICE_AUTH.clientId}"`, oauthErrorBody(["invalid_client"])),
+            "415": body("invalid_request: the body is neither JSON nor form-encoded", oauthErrorBody(["invalid_request"])),
+            "429": body(
+              `rate_limited: over ${DEVICE_AUTH.requestsPerIp.max} requests per client address in ${DEVICE_AUTH.requestsPerIp.windowMs / 60_000} minutes; see Retry-After`,
+              oauthErrorBody(["rate_limited"]),
+            ),
+          },
+        },
+      },
       "/api/v1/auth/token": {
         post: {
-          summary: "Sign in with e-mail and password",
-          requestBody: request(apiTokenRequestSchema),
+          summary: "Get tokens: the device code grant, or the LEGACY (deprecated) e-mail and password grant",
+          description: `Two grants. Device code grant (RFC 8628 3.4), for every current app version: grant_type "${DEVICE_CODE_GRANT}", the device_code from /api/v1/auth/device and client_id "${DEVICE_AUTH.clientId}", form-encoded or JSON; poll every interval seconds until the user approves the device on /device. Password grant, LEGACY and deprecated: e-mail and password as JSON, with no grant_type or grant_type "password"; kept for app versions released before the device grant; new versions must use the device grant: the app never sees the password, and each device gets its own revocable key.`,
+          requestBody: oauthRequest(
+            { oneOf: [schemaOf(deviceGrantRequestSchema, "input"), schemaOf(passwordGrantRequestSchema, "input")] },
+            deviceGrantRequestSchema,
+          ),
           responses: {
-            "200": body("Tokens", tokensBody),
-            "400": body("Invalid body", errorBody),
-            "401": body("Bad credentials", errorBody),
-            "403": body("E-mail not confirmed", errorBody),
-            "429": body("Locked; see Retry-After", errorBody),
+            "200": body("Tokens; with the device code grant also the device", grantedTokensBody),
+            "400": body(
+              `Device code grant, RFC 8628 3.5: authorization_pending (not approved yet: poll again after interval seconds), slow_down (polled too soon: the body's interval is the new interval, ${DEVICE_AUTH.slowDownSeconds} s more for every slow_down; keep it), access_denied (the user denied the device: stop), expired_token (the code expired: start again with /api/v1/auth/device), invalid_grant (unknown or already used device code: start again), invalid_request (a field is missing or invalid), unsupported_grant_type (neither grant). LEGACY password grant: { error } for an invalid body.`,
+              z.union([deviceGrantErrorBody, errorBody]),
+            ),
+            "401": body(
+              `Device code grant: invalid_client (client_id is not "${DEVICE_AUTH.clientId}"). LEGACY password grant: bad credentials, as { error }.`,
+              z.union([oauthErrorBody(["invalid_client"]), errorBody]),
+            ),
+            "403": body("LEGACY password grant: e-mail not confirmed", errorBody),
+            "415": body("invalid_request: the body is neither JSON nor form-encoded", oauthErrorBody(["invalid_request"])),
+            "429": body("LEGACY password grant: locked; see Retry-After", errorBody),
           },
         },
       },
@@ -126,9 +241,9 @@ export function buildOpenApi() {
           responses: {
             "202": body("Accepted for storage", acceptedBody),
             "400": body("Invalid: the whole batch is refused; problems lists each report index and reason", problemsBody),
-            "401": body("Missing or invalid token", errorBody),
+            "401": body(USAGE_UNAUTHORIZED, usageAuthErrorBody),
             "413": body(`Body over ${USAGE_API.maxBodyBytes} bytes`, errorBody),
-            "429": body(`Over ${USAGE_API.requestsPerMinute} requests per minute; see Retry-After`, errorBody),
+            "429": body(USAGE_RATE_LIMITED, errorBody),
           },
         },
       },
@@ -140,8 +255,8 @@ export function buildOpenApi() {
           responses: {
             "202": body("Accepted", acceptedBody),
             "400": body("Invalid", problemsBody),
-            "401": body("Missing or invalid token", errorBody),
-            "429": body(`Over ${USAGE_API.requestsPerMinute} requests per minute; see Retry-After`, errorBody),
+            "401": body(USAGE_UNAUTHORIZED, usageAuthErrorBody),
+            "429": body(USAGE_RATE_LIMITED, errorBody),
           },
         },
       },

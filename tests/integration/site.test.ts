@@ -2,7 +2,8 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import worker from "../worker";
-import { USAGE_API } from "~/lib/constants";
+import { DEVICE_CODE_GRANT } from "~/lib/auth/device-codes";
+import { DEVICE_AUTH, USAGE_API } from "~/lib/constants";
 import { hashSecret } from "~/lib/auth/password";
 import { schema } from "~/lib/db.server";
 import { Browser, createConfirmedUser, db, insertUser, ORIGIN, STRONG_PASSWORD, uniqueEmail } from "./helpers";
@@ -218,7 +219,14 @@ describe("desktop API documentation", () => {
     const spec = await (await SELF.fetch(`${ORIGIN}/api/v1/openapi.json`)).json<{ openapi: string; paths: Record<string, unknown> }>();
     expect(spec.openapi).toBe("3.1.0");
     expect(Object.keys(spec.paths)).toEqual(
-      expect.arrayContaining(["/api/v1/auth/token", "/api/v1/auth/refresh", "/api/v1/usage", "/api/v1/usage/secure-report", "/api/v1/entitlements"]),
+      expect.arrayContaining([
+        "/api/v1/auth/device",
+        "/api/v1/auth/token",
+        "/api/v1/auth/refresh",
+        "/api/v1/usage",
+        "/api/v1/usage/secure-report",
+        "/api/v1/entitlements",
+      ]),
     );
     // The entitlement call documents the free tier's numbers and every field it answers with.
     const entitlements = JSON.stringify(spec.paths["/api/v1/entitlements"]);
@@ -261,7 +269,67 @@ describe("desktop API documentation", () => {
     expect(single!.required).toEqual(expect.arrayContaining(["report_id", "model_name", "model_provider", "cost_usd", "request_duration_ms", "success"]));
     expect(single!.required).not.toContain("tokens_used");
     expect(batch!.properties!.reports!.maxItems).toBe(USAGE_API.maxReportsPerRequest);
-    expect(Object.keys(bodyOf("/api/v1/auth/token").properties!)).toEqual(["email", "password"]);
     expect(Object.keys(bodyOf("/api/v1/auth/refresh").properties!)).toEqual(["refresh_token"]);
+  });
+
+  it("describes the desktop sign-in: the device grant, the legacy password grant, ended keys and the per-device rate limit", async () => {
+    type Schema = { properties?: Record<string, Schema>; required?: string[]; oneOf?: Schema[]; const?: string; deprecated?: boolean; description?: string };
+    type Operation = {
+      summary: string;
+      description?: string;
+      requestBody?: { content: Record<string, { schema: Schema }> };
+      responses: Record<string, { description: string; content?: { "application/json": { schema: Schema } } }>;
+    };
+    type Spec = {
+      info: { description: string };
+      components: { securitySchemes: { bearer: { description: string } } };
+      paths: Record<string, { post: Operation }>;
+    };
+    const spec = await (await SELF.fetch(`${ORIGIN}/api/v1/openapi.json`)).json<Spec>();
+    expect(spec.info.description).toContain("/device page");
+    expect(spec.info.description).toContain("RFC 8628");
+
+    // The device authorization request, in both encodings, from the schema the route validates with.
+    const device = spec.paths["/api/v1/auth/device"]!.post;
+    for (const type of ["application/json", "application/x-www-form-urlencoded"]) {
+      expect(device.requestBody!.content[type]!.schema.required, type).toEqual(["client_id", "device_name", "platform", "app_version", "app_instance_id"]);
+    }
+    expect(Object.keys(device.responses["200"]!.content!["application/json"].schema.properties!)).toEqual([
+      "device_code",
+      "user_code",
+      "verification_uri",
+      "verification_uri_complete",
+      "expires_in",
+      "interval",
+    ]);
+    expect(Object.keys(device.responses)).toEqual(expect.arrayContaining(["400", "401", "429"]));
+    expect(device.responses["429"]!.description).toContain(`${DEVICE_AUTH.requestsPerIp.max} requests per client address in 15 minutes`);
+
+    // The token endpoint: the device grant first (JSON or form), the password grant marked deprecated (JSON).
+    const token = spec.paths["/api/v1/auth/token"]!.post;
+    const [deviceGrant, passwordGrant] = token.requestBody!.content["application/json"]!.schema.oneOf!;
+    expect(deviceGrant!.properties!.grant_type!.const).toBe(DEVICE_CODE_GRANT);
+    expect(deviceGrant!.required).toEqual(["grant_type", "device_code", "client_id"]);
+    expect(passwordGrant!.required).toEqual(["email", "password"]);
+    expect(passwordGrant!.properties!.grant_type!.const).toBe("password");
+    expect(passwordGrant!.deprecated).toBe(true);
+    expect(passwordGrant!.description).toContain("LEGACY");
+    expect(token.summary).toContain("deprecated");
+    expect(token.requestBody!.content["application/x-www-form-urlencoded"]!.schema.required).toEqual(["grant_type", "device_code", "client_id"]);
+    expect(token.responses["200"]!.content!["application/json"].schema.properties!.device).toBeDefined();
+    for (const code of ["authorization_pending", "slow_down", "access_denied", "expired_token", "invalid_grant", "invalid_request", "unsupported_grant_type"]) {
+      expect(token.responses["400"]!.description, code).toContain(code);
+    }
+    expect(token.responses["401"]!.description).toContain("invalid_client");
+
+    // A revoked key and the rate limit per device key, on both usage endpoints and the bearer scheme.
+    for (const path of ["/api/v1/usage", "/api/v1/usage/secure-report"]) {
+      const usage = spec.paths[path]!.post;
+      expect(usage.responses["401"]!.content!["application/json"].schema.properties!.code!.const, path).toBe("session_ended");
+      expect(usage.responses["401"]!.description, path).toContain("start the device sign-in again");
+      expect(usage.responses["429"]!.description, path).toContain(`${USAGE_API.requestsPerMinute} requests per minute per device key`);
+    }
+    expect(spec.components.securitySchemes.bearer.description).toContain("session_ended");
+    expect(spec.components.securitySchemes.bearer.description).toContain("per device key, not per account");
   });
 });

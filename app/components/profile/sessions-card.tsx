@@ -77,7 +77,7 @@ export function SessionsCard({ sessions }: { sessions: SessionView[] }) {
 /** "macOS · Modelify 1.4.2 · " for a device key; nothing it doesn't know. */
 function KeyFacts({ keyView }: { keyView: DeviceKeyView }) {
   const parts = [keyView.platform, keyView.appVersion ? `Modelify ${keyView.appVersion}` : null].filter(Boolean);
-  return parts.length ? <>{`${parts.join(" · ")} · `}</> : null;
+  return parts.length ? `${parts.join(" · ")} · ` : null;
 }
 
 function SessionRow({ session, now }: { session: SessionView; now: number }) {

@@ -155,9 +155,9 @@ describe("queued usage reports read by hand", () => {
   });
 
   it("never accepts a message zod refuses", () => {
-    const message = { type: "usage.report", userId: "user-1", receivedAt: NOW, report: base };
+    const message = { type: "usage.report", userId: "user-1", receivedAt: NOW, report: base, deviceId: UUID, country: "DE" };
     for (const key of [...Object.keys(message), "extra"]) {
-      for (const value of [...POOL, "usage.secure", "usage.report", text(64), text(65)]) {
+      for (const value of [...POOL, "usage.secure", "usage.report", text(64), text(65), "T1", "de", "DEU"]) {
         const candidate: Record<string, unknown> = { ...message, [key]: value };
         if (value === undefined) delete candidate[key];
         sameOutcome(usageMessageSchema.safeParse(candidate), usageMessageRules.safeParse(candidate));

@@ -1,0 +1,82 @@
+// Acceptance (issue 15): the reference desktop client (npm run desktop:demo) asks for a code, a
+// signed-in browser approves it on /device, the client reports usage that shows on the overview
+// under that device, and revoking the device in the profile makes its next report fail with 401.
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { expect, test } from "./fixtures.ts";
+
+/** The client's output, line by line, and a way to wait for a line. */
+function runClient(args: string[]) {
+  const child = spawn(process.execPath, ["scripts/desktop-demo.mjs", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const waiters: Array<() => void> = [];
+  const take = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const wake of waiters.splice(0)) wake();
+  };
+  child.stdout.on("data", take);
+  child.stderr.on("data", take);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  async function line(pattern: RegExp, timeoutMs = 30_000): Promise<RegExpExecArray> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const match = pattern.exec(output);
+      if (match) return match;
+      if (Date.now() > deadline) throw new Error(`No line matching ${pattern} in:\n${output}`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 250);
+      });
+    }
+  }
+  return { child, line, exited, output: () => output };
+}
+
+test("the desktop client signs in through the browser, reports under its device, and stops when revoked", async ({ newClient, baseURL }) => {
+  test.setTimeout(90_000);
+  const page = await newClient();
+  await signUpAndConfirm(page, uniqueEmail("device"), "Sunny-Day-42");
+  await page.waitForURL((url) => url.pathname.startsWith("/dashboard") || url.pathname === "/pricing");
+
+  const deviceName = `E2E Laptop ${randomUUID().slice(0, 6)}`;
+  const client = runClient(["--base", baseURL!, "--name", deviceName, "--watch", "--every", "1"]);
+  try {
+    const [, userCode, link] = await client.line(/^CODE (\S+) (\S+)$/m);
+
+    // The browser shows which device asks, with the code to compare.
+    await page.goto(link!);
+    const request = page.getByTestId("device-request");
+    await expect(request.getByText(deviceName)).toBeVisible();
+    await expect(page.getByTestId("device-user-code")).toHaveText(userCode!);
+    await expect(request.getByText("Modelify 1.0.0-demo")).toBeVisible();
+    await page.getByRole("button", { name: "Approve" }).click();
+    await expect(page.getByText("Device approved.")).toBeVisible();
+
+    await client.line(/^SIGNED IN as .+ on device (.+) \(/m);
+    await client.line(/^REPORT accepted \(1\)$/m);
+
+    // The overview's Recent Activity names the device (the consumer writes within a second or so).
+    await page.goto("/dashboard");
+    await expect(async () => {
+      await page.reload();
+      await expect(page.getByTestId("recent-device").filter({ hasText: deviceName }).first()).toBeVisible({ timeout: 500 });
+    }).toPass({ timeout: 15_000 });
+
+    // The profile lists the device with its platform, version and this month's use; revoke it.
+    await page.goto("/dashboard/profile");
+    const row = page.getByTestId("session").filter({ hasText: deviceName });
+    await expect(row).toContainText("Modelify 1.0.0-demo");
+    await expect(row.getByTestId("device-usage")).toContainText(/\d+ requests? this month/);
+    await row.getByRole("button", { name: `Revoke device: ${deviceName}` }).click();
+    await page.waitForURL((url) => url.searchParams.get("sessions") === "ended");
+    await expect(page.getByTestId("session").filter({ hasText: deviceName })).toHaveCount(0);
+
+    // The client's next report is refused with the error it shows, and it stops.
+    const [stopped] = await client.line(/^STOPPED 401: .+$/m);
+    expect(stopped).toContain("Sign in again");
+    expect(await client.exited).toBe(0);
+  } finally {
+    client.child.kill();
+  }
+});
