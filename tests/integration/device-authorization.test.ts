@@ -5,7 +5,9 @@
 import { SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.server";
 import { sha256Hex } from "~/lib/crypto";
+import { writeUsage } from "~/lib/usage/ingest.server";
 import { USAGE_API } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { Browser, db, linkPath, ORIGIN, signedInAs, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
@@ -723,4 +725,46 @@ describe("a device's tokens", () => {
     // Device B of the same user still reports.
     expect((await postUsage(b.tokens.access_token, report())).status).toBe(202);
   }, 60_000); // may first wait up to 20 s for the next minute
+});
+
+describe("a device key's record", () => {
+  it("moves its last use forward with each batch (never back) and keeps the last known country", async () => {
+    const { browser: owner } = await signedInAs("user");
+    const { tokens } = await approvedDevice(owner);
+    const deviceId = tokens.device.id;
+    const user = tokens.user.id;
+    const item = (receivedAt: number, country: string | null) => ({
+      userId: user,
+      receivedAt,
+      report: { ...report(), occurred_at: receivedAt } as never,
+      deviceId,
+      country,
+    });
+    const now = Date.now();
+    await writeUsage(db, [item(now - 1000, "DE"), item(now, "FR")], []);
+    const keyRow = () => db.query.sessions.findFirst({ columns: { lastUsedAt: true, lastCountry: true }, where: eq(schema.sessions.id, deviceId) });
+    expect(await keyRow()).toEqual({ lastUsedAt: now, lastCountry: "FR" });
+    // A redelivered older report, and one from an unknown country, change neither.
+    await writeUsage(db, [item(now - 60_000, null)], []);
+    expect(await keyRow()).toEqual({ lastUsedAt: now, lastCountry: "FR" });
+  });
+
+  it("replaces the earlier key of the same installation when it signs in again", async () => {
+    const { browser: owner } = await signedInAs("user");
+    const first = await approvedDevice(owner, { app_instance_id: "install-1" });
+    const second = await approvedDevice(owner, { app_instance_id: "install-1" });
+    const other = await approvedDevice(owner, { app_instance_id: "install-2" });
+    expect((await postUsage(first.tokens.access_token, report())).status).toBe(401);
+    expect((await postUsage(second.tokens.access_token, report())).status).toBe(202);
+    expect((await postUsage(other.tokens.access_token, report())).status).toBe(202);
+  });
+
+  it("sweeps codes a day past their life or decision, and nothing younger", async () => {
+    const old = await newCode();
+    const young = await newCode();
+    await updateRow(old.user_code, { expiresAt: Date.now() - 25 * 3_600_000, createdAt: Date.now() - 26 * 3_600_000 });
+    expect(await sweepDeviceAuthorizations(db)).toBeGreaterThanOrEqual(1);
+    expect(await rowOf(old.user_code)).toBeUndefined();
+    expect(await rowOf(young.user_code)).toBeDefined();
+  });
 });
