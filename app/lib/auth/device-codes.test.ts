@@ -46,5 +46,9 @@ describe("device authorization codes", () => {
       app_instance_id: "i",
     });
     expect(bad.error?.issues[0]?.message).toBe("platform must be windows, macos or linux");
+    for (const name of ["Ada\u202Eesrever", "line\nbreak", "nul\u0000"]) {
+      const refused = deviceAuthorizationRequestSchema.safeParse({ ...ok, client_id: "modelify-desktop", device_name: name });
+      expect(refused.error?.issues[0]?.message).toBe("device_name must not contain control characters");
+    }
   });
 });

@@ -45,12 +45,15 @@ export function formatUserCode(code: string): string {
   return `${code.slice(0, 4)}-${code.slice(4)}`;
 }
 
+// Shown to the user on /device and in the devices list: no control or bidirectional-override
+// characters, which could make one device's name look like another's.
 const text = (field: string, max: number) =>
   z
     .string({ error: `${field} is required` })
     .trim()
     .min(1, `${field} is required`)
-    .max(max, `${field} must be at most ${max} characters`);
+    .max(max, `${field} must be at most ${max} characters`)
+    .regex(/^[^\p{Cc}\u202A-\u202E\u2066-\u2069]*$/u, `${field} must not contain control characters`);
 
 /** POST /api/v1/auth/device: the app names itself. */
 export const deviceAuthorizationRequestSchema = z.object({
