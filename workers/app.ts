@@ -13,6 +13,7 @@ import { parseAppEnv, type AppEnv } from "~/server/env";
 import { drainUnreadBody, KNOWN_METHODS, unknownMethod } from "~/server/http";
 import { cachedPage, edgeCache, pageCacheKey, storePage } from "~/server/page-cache";
 import { newNonce, withSecurityHeaders } from "~/server/security-headers";
+import { reportUsageDirectly, USAGE_REPORT_PATH } from "~/server/usage-report";
 
 const loadBuild = () => import("virtual:react-router/server-build");
 type RequestHandler = ReturnType<typeof createRequestHandler>;
@@ -47,6 +48,12 @@ export default {
     const hit = cacheKey ? await cachedPage(edgeCache(), cacheKey, nonce) : null;
     const { result, statements } = await metered(async () => {
       if (hit) return hit;
+      // Usage reports, one per model call of every desktop app: straight to their handler,
+      // without the router's matching and middleware (ADR 0015).
+      if (appEnv && request.method === "POST" && new URL(request.url).pathname === USAGE_REPORT_PATH) {
+        const response = await reportUsageDirectly(request, createAppContext(request, env, appEnv, ctx));
+        return request.body && !request.bodyUsed ? drainUnreadBody(request.body, response) : response;
+      }
       const context = new RouterContextProvider();
       context.set(nonceContext, nonce);
       if (appEnv) context.set(appContext, createAppContext(request, env, appEnv, ctx));

@@ -10,6 +10,24 @@ import { apiUser, dailyRow, postUsage, report, storedCount, summedRequests, wait
 const settle = () => new Promise((r) => setTimeout(r, 1500));
 
 describe("POST /api/v1/usage", () => {
+  it("answers the same before the router and through it (a trailing slash), and 405 to other methods", async () => {
+    const { token, userId } = await apiUser();
+    const direct = await postUsage(token, report());
+    const routed = await SELF.fetch("http://localhost/api/v1/usage/", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify(report()),
+    });
+    expect([direct.status, routed.status]).toEqual([202, 202]);
+    expect(await routed.json()).toEqual(await direct.json());
+    // Both answers carry the site's security headers.
+    for (const response of [direct, routed]) expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    await waitForRows(userId, 2);
+    const refused = await Promise.all(["/api/v1/usage", "/api/v1/usage/"].map((path) => SELF.fetch(`http://localhost${path}`, { method: "POST", body: "{}" })));
+    expect(refused.map((r) => r.status)).toEqual([401, 401]);
+    expect((await SELF.fetch("http://localhost/api/v1/usage")).status).toBe(405);
+  });
+
   it("accepts one report and stores it with the daily, hourly and conversation aggregates", async () => {
     const { token, userId } = await apiUser();
     const r = report({

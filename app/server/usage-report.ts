@@ -1,0 +1,75 @@
+// POST /api/v1/usage: the desktop app reports model calls. Validates, authenticates and
+// enqueues; the consumer Worker writes (idempotent on report_id). Every model call of every app
+// sends one, so workers/app.ts answers it before the router (ADR 0015); the route module answers
+// the same through React Router for any other spelling of the path.
+import { USAGE_API } from "~/lib/constants";
+import { enqueueAll, type UsageMessage } from "~/lib/queue";
+import { problemsFrom, usageBatchSchema, usageReportSchema } from "~/lib/usage/report";
+import type { AppContext } from "./context";
+import { jsonError, requestCountry } from "./http";
+import { authorizeUsageRequest } from "./usage-api";
+
+const report = usageReportSchema();
+const batchSchema = usageBatchSchema(report);
+
+export const USAGE_REPORT_PATH = "/api/v1/usage";
+
+export async function reportUsage(request: Request, ctx: AppContext): Promise<Response> {
+  const authorized = await authorizeUsageRequest(request, ctx, USAGE_API.maxBodyBytes);
+  if (authorized instanceof Response) return authorized;
+  const { user, deviceId, body } = authorized;
+
+  const isBatch = typeof body === "object" && body !== null && !Array.isArray(body) && "reports" in body;
+  const parsed = isBatch ? batchSchema.safeParse(body) : report.safeParse(body);
+  if (!parsed.success) {
+    // The batch is refused whole: nothing is stored when any report is invalid.
+    const problems = problemsFrom(parsed.error, false);
+    return Response.json({ error: "Invalid usage report", problems: isBatch ? problems.map(fixBatchPath) : problems }, { status: 400 });
+  }
+  const reports = "reports" in parsed.data ? parsed.data.reports : [parsed.data];
+  const receivedAt = Date.now();
+  const country = deviceId ? deviceCountry(request, deviceId, receivedAt) : null;
+  const messages: UsageMessage[] = reports.map((r) => ({
+    type: "usage.report",
+    userId: user.id,
+    receivedAt,
+    report: { ...r, occurred_at: r.occurred_at ?? receivedAt },
+    deviceId,
+    country,
+  }));
+  await enqueueAll(ctx.queue, messages);
+  return Response.json({ accepted: reports.length }, { status: 202 });
+}
+
+// request.cf is parsed from JSON on its first read in a request, a tenth of this route's CPU: a
+// device's country is read at most once a minute per isolate (the consumer keeps the last one).
+const COUNTRY_RECHECK_MS = 60_000;
+const countryReadAt = new Map<string, number>();
+
+function deviceCountry(request: Request, deviceId: string, now: number): string | null {
+  const last = countryReadAt.get(deviceId);
+  if (last !== undefined && now - last < COUNTRY_RECHECK_MS) return null;
+  if (countryReadAt.size >= USAGE_API.desktopSessionCacheSize) countryReadAt.clear();
+  countryReadAt.set(deviceId, now);
+  return requestCountry(request);
+}
+
+/**
+ * reportUsage outside React Router: a thrown Response (401, 413, 415…) is the answer, as the
+ * router would make it; anything else is logged and answered with a JSON 500.
+ */
+export async function reportUsageDirectly(request: Request, ctx: AppContext): Promise<Response> {
+  try {
+    return await reportUsage(request, ctx);
+  } catch (error) {
+    if (error instanceof Response) return error;
+    console.error(JSON.stringify({ event: "usage_report_failed", error: String(error) }));
+    return jsonError(500, "The report could not be recorded. Please retry.");
+  }
+}
+
+// zod paths of a batch start with "reports.<index>": report the index separately.
+function fixBatchPath(p: { index: number | null; path: string; message: string }) {
+  const match = /^reports\.(\d+)(?:\.(.*))?$/.exec(p.path);
+  return match ? { index: Number(match[1]), path: match[2] ?? "", message: p.message } : p;
+}
