@@ -64,6 +64,8 @@ test("refuses a picture that is too large before sending it, a text file named .
 }) => {
   await signUpAndConfirm(page, uniqueEmail("pictures-refused"));
   await page.goto("/dashboard/profile?edit=1");
+  // Hydrated: the size check runs in the page (the hydration modules load after the first paint).
+  await page.waitForLoadState("networkidle");
   const dialog = page.getByRole("dialog");
   let uploads = 0;
   page.on("request", (request) => {
