@@ -2,6 +2,7 @@
 // enqueue; the consumer Worker parses every message with these schemas before acting on it. No
 // rule here depends on the time of parsing: a retry hours later must parse the same way.
 import { MARKETING } from "./constants";
+import { COUNTRY_CODE } from "./country";
 import { MARKETING_EVENTS } from "./marketing/events";
 import { E164_PATTERN } from "./phone/code";
 import { z } from "./zod";
@@ -45,8 +46,6 @@ export const stripeEventMessageSchema = z.object({
   userId: z.string().max(64).nullable(),
 });
 
-const COUNTRY = /^[A-Z][A-Z0-9]$/;
-
 // One validated usage report (or fallback aggregate) of one user, as accepted by the API.
 export const usageMessageRules = z.object({
   type: z.literal("usage.report"),
@@ -56,7 +55,7 @@ export const usageMessageRules = z.object({
   // The device key (desktop session id) that sent it; absent in messages of older versions.
   deviceId: z.string().min(1).max(64).nullish(),
   // The request's country as Cloudflare saw it (two letters, or T1 for Tor).
-  country: z.string().regex(COUNTRY).nullish(),
+  country: z.string().regex(COUNTRY_CODE).nullish(),
 });
 
 // The consumer reads up to 100 of these per batch: the same rules by hand first (as for the
@@ -68,7 +67,7 @@ export const usageMessageSchema = z.withParser(usageMessageRules, (input) => {
   if (!Number.isSafeInteger(receivedAt) || (receivedAt as number) < 1) return z.INVALID;
   const { deviceId, country } = input as Record<string, unknown>;
   if (deviceId != null && (typeof deviceId !== "string" || deviceId.length < 1 || deviceId.length > 64)) return z.INVALID;
-  if (country != null && (typeof country !== "string" || !COUNTRY.test(country))) return z.INVALID;
+  if (country != null && (typeof country !== "string" || !COUNTRY_CODE.test(country))) return z.INVALID;
   const parsed = readQueuedUsageReport(report);
   if (parsed === z.INVALID) return parsed;
   const message: z.output<typeof usageMessageRules> = { type: "usage.report" as const, userId, receivedAt: receivedAt as number, report: parsed };

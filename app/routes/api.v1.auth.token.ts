@@ -5,6 +5,7 @@ import type { Route } from "./+types/api.v1.auth.token";
 import { signIn } from "~/lib/auth/accounts.server";
 import { pollDeviceAuthorization } from "~/lib/auth/device-authorization.server";
 import { DEVICE_CODE_GRANT, DEVICE_ERRORS, deviceTokenRequestSchema } from "~/lib/auth/device-codes";
+import { findUserById } from "~/lib/auth/users.server";
 import { apiTokenRequestSchema } from "~/lib/auth/validation";
 import { DEVICE_AUTH } from "~/lib/constants";
 import { app } from "~/server/context";
@@ -25,8 +26,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!outcome.ok) {
       return oauthError(400, outcome.error, DEVICE_ERRORS[outcome.error], outcome.interval ? { interval: outcome.interval } : {});
     }
-    const user = await ctx.db.query.users.findFirst({ columns: { id: true, email: true }, where: (u, { eq }) => eq(u.id, outcome.userId) });
-    return tokenResponse(outcome.tokens, user ?? { id: outcome.userId, email: "" }, { device: outcome.device });
+    const user = await findUserById(ctx.db, outcome.userId);
+    return tokenResponse(outcome.tokens, { id: outcome.userId, email: user?.email ?? "" }, { device: outcome.device });
   }
   if (body.grant_type !== undefined && body.grant_type !== "password") {
     return oauthError(400, "unsupported_grant_type", DEVICE_ERRORS.unsupported_grant_type);

@@ -7,11 +7,10 @@ import type { Route } from "./+types/device";
 import { AuthShell } from "~/components/auth-shell";
 import { FormField } from "~/components/form-field";
 import { Alert, Button, Input, LinkButton, SubmitButton } from "~/components/ui";
+import { provePassword } from "~/lib/auth/accounts.server";
 import { decideUserCode, lookUpUserCode, type PendingDevice } from "~/lib/auth/device-authorization.server";
 import { DEVICE_MESSAGES as M, PLATFORM_LABELS, formatUserCode, normalizeUserCode } from "~/lib/auth/device-codes";
-import { beginAttempt, failAttempt, isRefusal, succeedAttempt } from "~/lib/auth/lockout";
 import { AUTH_MESSAGES } from "~/lib/auth/messages";
-import { verifySecret } from "~/lib/auth/password";
 import { findUserById } from "~/lib/auth/users.server";
 import { DEVICE_AUTH } from "~/lib/constants";
 import { formatDateTime } from "~/lib/format";
@@ -98,21 +97,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (typeof password !== "string" || password.length === 0 || password.length > 200) {
       return data<PageData>({ state: "confirm", email: user.email, device: lookup.device, needsPassword: true, error: M.passwordRequired }, { status: 401 });
     }
-    // The sign-in form's lockout: this is a sign-in, and must not be a way around its limits.
-    const attempt = await beginAttempt(db, "signIn", { email: user.email, ip });
-    if (isRefusal(attempt)) {
+    const row = await findUserById(db, user.id);
+    const proven = row ? await provePassword(db, row, password, ip) : ({ ok: false, reason: "wrong" } as const);
+    if (!proven.ok && proven.reason === "refused") {
       return data<PageData>(
         { state: "confirm", email: user.email, device: lookup.device, needsPassword: true, error: AUTH_MESSAGES.signInLocked },
-        { status: 429, headers: { "Retry-After": String(attempt.retryAfterSeconds) } },
+        { status: 429, headers: { "Retry-After": String(proven.retryAfterSeconds) } },
       );
     }
-    const row = await findUserById(db, user.id);
-    if (!row || !(await verifySecret(password, row.passwordHash))) {
-      const { locked } = await failAttempt(db, attempt);
+    if (!proven.ok) {
+      const locked = proven.reason === "locked";
       const error = locked ? AUTH_MESSAGES.signInLocked : M.wrongPassword;
       return data<PageData>({ state: "confirm", email: user.email, device: lookup.device, needsPassword: true, error }, { status: locked ? 429 : 401 });
     }
-    await succeedAttempt(db, attempt);
   }
 
   const decision = intent === "approve" ? "approved" : "denied";

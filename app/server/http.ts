@@ -1,5 +1,7 @@
 // Speaking HTTP: reading request bodies defensively (size-capped; a malformed body is a 4xx,
 // never a 500), JSON errors of the API, safe redirect targets.
+import { COUNTRY_CODE } from "~/lib/country";
+
 const FORM_MAX_BYTES = 32 * 1024;
 const JSON_MAX_BYTES = 32 * 1024;
 
@@ -166,7 +168,7 @@ export async function drainUnreadBody(body: ReadableStream<Uint8Array>, response
 /** The client's country as Cloudflare saw it (two letters; XX unknown, T1 Tor), or null. */
 export function requestCountry(request: Request): string | null {
   const country = (request as Request & { cf?: { country?: unknown } }).cf?.country;
-  return typeof country === "string" && /^[A-Z][A-Z0-9]$/.test(country) && country !== "XX" ? country : null;
+  return typeof country === "string" && COUNTRY_CODE.test(country) && country !== "XX" ? country : null;
 }
 
 /**

@@ -267,13 +267,12 @@ export async function confirmSignUp(
   const proven = pending.proofHash !== null && pending.proofHash === proof.proofHash;
   if (!proven) {
     if (!proof.password) return { ok: false, status: 400, error: M.confirmWithPassword, needsPassword: true };
-    const attempt = await beginAttempt(deps.db, "signIn", { email: user.email, ip: deps.ip });
-    if (isRefusal(attempt)) return { ...refused(attempt.retryAfterSeconds), needsPassword: true };
-    if (!(await verifySecret(proof.password, user.passwordHash))) {
-      const { locked } = await failAttempt(deps.db, attempt);
+    const proven = await provePassword(deps.db, user, proof.password, deps.ip);
+    if (!proven.ok && proven.reason === "refused") return { ...refused(proven.retryAfterSeconds), needsPassword: true };
+    if (!proven.ok) {
+      const locked = proven.reason === "locked";
       return { ok: false, status: locked ? 429 : 401, error: locked ? M.signInLocked : M.confirmPasswordMismatch, needsPassword: true };
     }
-    await succeedAttempt(deps.db, attempt);
   }
 
   // Using the token up is the atomic step: if newer credentials replaced these in the meantime,
@@ -287,6 +286,25 @@ export async function confirmSignUp(
     { name: "AuthComplete", userId: user.id },
   ]);
   return { ok: true, user, tokens, returning };
+}
+
+export type PasswordProof = { ok: true } | { ok: false; reason: "refused"; retryAfterSeconds: number } | { ok: false; reason: "wrong" | "locked" };
+
+/**
+ * A user's password, asked again (a confirmation link without its browser, a device approval on
+ * an old session): under the sign-in's own lockout, since proving a password is a sign-in and
+ * must be no way around its limits. "locked": this wrong password locked the account;
+ * "refused": it was locked already.
+ */
+export async function provePassword(db: Db, user: { email: string; passwordHash: string }, password: string, ip: string | null): Promise<PasswordProof> {
+  const attempt = await beginAttempt(db, "signIn", { email: user.email, ip });
+  if (isRefusal(attempt)) return { ok: false, reason: "refused", retryAfterSeconds: attempt.retryAfterSeconds };
+  if (!(await verifySecret(password, user.passwordHash))) {
+    const { locked } = await failAttempt(db, attempt);
+    return { ok: false, reason: locked ? "locked" : "wrong" };
+  }
+  await succeedAttempt(db, attempt);
+  return { ok: true };
 }
 
 /** Sets the new password, ends every other session and signs this browser in. */

@@ -2,15 +2,14 @@
 // (docs/decisions/0018-desktop-device-authorization.md). The app asks for a code pair, the
 // signed-in user approves the user code on /device, the app polls with the device code and gets
 // a desktop session bound to a named device: that session is the device's key.
-import { and, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, eq, gt, lt, ne, or, sql } from "drizzle-orm";
 import { DEVICE_AUTH } from "../constants";
 import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { clearCounter, countEvent, releaseAttempt, reserveAttempt, secondsUntil } from "../limits/counters.server";
 import { ipSubject } from "./lockout";
-import { forgetLiveDesktopSessions } from "./live-desktop-sessions.server";
-import { createSession, type IssuedTokens } from "./session.server";
+import { createSession, revokeUserSessions, type IssuedTokens } from "./session.server";
 import { type DEVICE_ERRORS, type DevicePlatform, formatUserCode, newDeviceCode, newUserCode, normalizeUserCode } from "./device-codes";
 
 const t = schema.deviceAuthorizations;
@@ -92,11 +91,7 @@ export async function pollDeviceAuthorization(db: Db, jwtSecret: string, deviceC
   if (row.status === "used" && row.sessionId === sessionId && row.userId) {
     const device = { deviceName: row.deviceName, devicePlatform: row.platform, appVersion: row.appVersion, appInstanceId: row.appInstanceId };
     // The same installation signing in again replaces its earlier key, so the list shows it once.
-    await db
-      .update(schema.sessions)
-      .set({ revokedAt: now, revokedReason: "replaced_by_new_sign_in" })
-      .where(and(eq(schema.sessions.userId, row.userId), eq(schema.sessions.appInstanceId, row.appInstanceId), isNull(schema.sessions.revokedAt)));
-    forgetLiveDesktopSessions({ userId: row.userId });
+    await revokeUserSessions(db, row.userId, "replaced_by_new_sign_in", { appInstanceId: row.appInstanceId }, now);
     const tokens = await createSession(db, jwtSecret, { userId: row.userId, client: "desktop", userAgent: null, sessionId, device }, now);
     return { ok: true, tokens, userId: row.userId, device: { id: sessionId, name: row.deviceName, platform: row.platform, app_version: row.appVersion } };
   }

@@ -256,10 +256,14 @@ export async function revokeSession(db: Db, sessionId: string, reason: string, n
   forgetLiveDesktopSessions({ sessionId });
 }
 
-/** Ends every session of a user, optionally keeping one (e.g. the one that just reset the password). */
-export async function revokeUserSessions(db: Db, userId: string, reason: string, options: { except?: string } = {}, now = Date.now()) {
+/**
+ * Ends every session of a user, optionally keeping one (e.g. the one that just reset the
+ * password), or only those of one desktop installation (its new sign-in replaces them).
+ */
+export async function revokeUserSessions(db: Db, userId: string, reason: string, options: { except?: string; appInstanceId?: string } = {}, now = Date.now()) {
   const conditions = [eq(schema.sessions.userId, userId), isNull(schema.sessions.revokedAt)];
   if (options.except) conditions.push(sql`${schema.sessions.id} <> ${options.except}`);
+  if (options.appInstanceId) conditions.push(eq(schema.sessions.appInstanceId, options.appInstanceId));
   await db
     .update(schema.sessions)
     .set({ revokedAt: now, revokedReason: reason })
