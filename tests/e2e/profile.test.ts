@@ -58,6 +58,47 @@ test("a user sets a username, edits fields that auto-save after 10 s and gets un
   await expect(page.getByText("NASA Langley")).toBeVisible();
 });
 
+// Conform checks a field on blur by sending a submit event with its own intent. Those must not
+// count as the user's submit: a blur once opened the username confirmation on its own, and a blur
+// during an auto-save made its end close the dialog as if Save had been pressed.
+test("leaving a field neither asks to confirm the username nor turns an auto-save into a save; one countdown sends one save", async ({ page }) => {
+  test.setTimeout(90_000);
+  await signUpAndConfirm(page, uniqueEmail("profile-blur"));
+  await page.goto("/dashboard/profile?edit=1");
+  await page.waitForLoadState("networkidle");
+  const dialog = page.getByRole("dialog", { name: "Edit Profile" });
+  const confirm = page.getByRole("alertdialog", { name: "Confirm Username Change" });
+  // Two animation frames and a task: React has rendered whatever the blur's check set in motion.
+  const settle = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+
+  await dialog.getByLabel("Username").fill("kj_blrtst");
+  await dialog.getByLabel("Username").press("Tab");
+  await settle();
+  await expect(confirm).toHaveCount(0);
+  await expect(dialog.getByRole("button", { name: "Confirm Username Change" })).toBeVisible();
+  await dialog.getByRole("button", { name: "Reset Username" }).click();
+
+  // The auto-save's request is held for a moment so the blur happens while it is under way.
+  const posts: string[] = [];
+  await page.route("**/dashboard/profile.data*", async (route) => {
+    if (route.request().method() === "POST") {
+      posts.push(route.request().postData() ?? "");
+      await new Promise((r) => setTimeout(r, 1_500));
+    }
+    await route.continue();
+  });
+  await dialog.getByLabel("Company").fill("NASA Langley");
+  await expect(dialog.getByText("Saving...")).toBeVisible({ timeout: 15_000 });
+  await dialog.getByLabel("Company").press("Tab");
+  await expect(dialog.getByText("Changes auto-saved!")).toBeVisible({ timeout: 10_000 });
+  await page.waitForLoadState("networkidle");
+  await settle();
+  await expect(dialog).toBeVisible();
+  expect(new URL(page.url()).searchParams.get("edit")).toBe("1");
+  expect(posts).toHaveLength(1);
+  expect(new URLSearchParams(posts[0]).get("intent")).toBe("autosave");
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 

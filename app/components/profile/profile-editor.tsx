@@ -146,6 +146,18 @@ export function EditProfileModal({
     shouldRevalidate: "onInput",
     defaultValue: saved,
     onValidate: ({ formData }) => parseWithZod(formData, { schema: profileFormSchema }),
+    // Conform calls this only for a real, valid submit. Its own field checks (validate on blur)
+    // are submit events too, so deciding here rather than in the form's onSubmit keeps a blur
+    // from opening the username confirmation or marking a save as under way.
+    onSubmit: (event) => {
+      if (usernameDirty && !confirmed.current) {
+        event.preventDefault();
+        setConfirmOpen(true);
+        return;
+      }
+      confirmed.current = false;
+      lastIntent.current = "save";
+    },
   });
 
   /** Compares the form with what is saved and sets the flags (auto-save starts on its own). */
@@ -205,18 +217,25 @@ export function EditProfileModal({
   const busy = fetcher.state !== "idle";
   const elapsed = dirtySince === null ? 0 : Math.min(now - dirtySince, PROFILE.autoSaveMs);
   const countdownDue = dirtySince !== null && elapsed >= PROFILE.autoSaveMs;
+  // The countdown an auto-save was sent for. When that save ends, this effect sees "not busy"
+  // before the one below clears the countdown; without this it would send the same save again.
+  const savedCountdown = useRef<number | null>(null);
+  const autosave = useCallback(() => {
+    savedCountdown.current = dirtySince;
+    submit("autosave");
+  }, [dirtySince, submit]);
   useEffect(() => {
-    if (countdownDue && !busy && !pausedAfterError) submit("autosave");
-  }, [countdownDue, busy, pausedAfterError, submit]);
+    if (countdownDue && !busy && !pausedAfterError && savedCountdown.current !== dirtySince) autosave();
+  }, [countdownDue, busy, pausedAfterError, dirtySince, autosave]);
 
   // The page also saves when the tab becomes hidden.
   useEffect(() => {
     const onVisibility = () => {
-      if (document.visibilityState === "hidden" && dirtySince !== null && !busy) submit("autosave");
+      if (document.visibilityState === "hidden" && dirtySince !== null && !busy) autosave();
     };
     document.addEventListener("visibilitychange", onVisibility);
     return () => document.removeEventListener("visibilitychange", onVisibility);
-  }, [dirtySince, busy, submit]);
+  }, [dirtySince, busy, autosave]);
 
   // Leaving with unsaved changes asks the browser's confirmation.
   const unsaved = dirtySince !== null || explicitDirty;
@@ -300,7 +319,7 @@ export function EditProfileModal({
         <div className="sticky top-0 z-10 mt-4 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 shadow-sm" data-testid="autosave-bar">
           <div className="flex items-center justify-between gap-3">
             <p className="text-sm font-medium text-amber-900">{busy ? "Saving..." : `Unsaved changes · auto-saving in ${secondsLeft} s`}</p>
-            <Button size="sm" variant="secondary" onClick={() => submit("autosave")} disabled={busy}>
+            <Button size="sm" variant="secondary" onClick={autosave} disabled={busy}>
               Save Now
             </Button>
           </div>
@@ -337,16 +356,6 @@ export function EditProfileModal({
           recompute();
         }}
         onReset={() => setTimeout(recompute, 0)}
-        onSubmit={(event) => {
-          if (usernameDirty && !confirmed.current) {
-            event.preventDefault();
-            setConfirmOpen(true);
-            return;
-          }
-          confirmed.current = false;
-          lastIntent.current = "save";
-          formProps.onSubmit(event);
-        }}
         className="mt-6 space-y-8"
       >
         <input type="hidden" name="intent" value="save" />
