@@ -7,6 +7,9 @@ test("a user sets a username, edits fields that auto-save after 10 s and gets un
   test.setTimeout(120_000);
   await signUpAndConfirm(page, uniqueEmail("profile"));
   await page.goto("/dashboard/profile");
+  // Hydrated first (the modules load after the first paint): the username's confirmation and the
+  // countdown run in the page.
+  await page.waitForLoadState("networkidle");
   await expect(page.getByRole("heading", { name: "Katherine Johnson" })).toBeVisible();
   await expect(page.getByText("No username yet")).toBeVisible();
 
