@@ -83,7 +83,7 @@ const sessionEndedCode = z.literal("session_ended").optional().meta({
   description:
     "The device's key was revoked (in the dashboard, by a password reset, or replaced by a new sign-in of the same installation): show the error text and start the device sign-in again; refreshing will not help",
 });
-const usageAuthErrorBody = z.object({ error: z.string(), code: sessionEndedCode });
+const bearerAuthErrorBody = z.object({ error: z.string(), code: sessionEndedCode });
 const accountBody = z.object({
   id: z.string(),
   email: z.string(),
@@ -135,7 +135,7 @@ const oauthRequest = (json: object, form: z.ZodType) => ({
 const body = (description: string, schema?: z.ZodType) =>
   schema ? { description, content: { "application/json": { schema: schemaOf(schema, "output") } } } : { description };
 
-const USAGE_UNAUTHORIZED =
+const BEARER_UNAUTHORIZED =
   'Missing or invalid token; with code "session_ended", the device\'s key was revoked (in the dashboard, by a password reset, or replaced by a new sign-in of the same installation): show the error text and start the device sign-in again';
 const USAGE_RATE_LIMITED = `Over ${USAGE_API.requestsPerMinute} requests per minute per device key (each signed-in device has its own; not per account); see Retry-After`;
 
@@ -155,7 +155,7 @@ export function buildOpenApi() {
           type: "http",
           scheme: "bearer",
           bearerFormat: "JWT",
-          description: `The access_token of /api/v1/auth/token or /api/v1/auth/refresh, valid ${SESSION.accessTokenTtlMs / 60_000} minutes. Each sign-in of the app is a device key. A 401 with code "session_ended" (on the usage endpoints) means the device's key was revoked (in the dashboard, by a password reset, or replaced by a new sign-in of the same installation): show the error text and start the device sign-in again. Elsewhere an ended key answers a plain 401 and its refresh is refused: sign in again then too. The usage endpoints allow ${USAGE_API.requestsPerMinute} requests per minute per device key, not per account.`,
+          description: `The access_token of /api/v1/auth/token or /api/v1/auth/refresh, valid ${SESSION.accessTokenTtlMs / 60_000} minutes. Each sign-in of the app is a device key. A 401 with code "session_ended" means the device's key was revoked (in the dashboard, by a password reset, or replaced by a new sign-in of the same installation): show the error text and start the device sign-in again; its refresh is refused too. The usage endpoints allow ${USAGE_API.requestsPerMinute} requests per minute per device key, not per account.`,
         },
       },
     },
@@ -217,7 +217,7 @@ export function buildOpenApi() {
         get: {
           summary: "The signed-in account",
           security: [{ bearer: [] }],
-          responses: { "200": body("Account", accountBody), "401": body("Not signed in", errorBody) },
+          responses: { "200": body("Account", accountBody), "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody) },
         },
       },
       "/api/v1/entitlements": {
@@ -226,7 +226,7 @@ export function buildOpenApi() {
           security: [{ bearer: [] }],
           responses: {
             "200": body("Plan, limits, use per window, and when a refused call may be retried", entitlementsBody),
-            "401": body("Not signed in", errorBody),
+            "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody),
           },
         },
       },
@@ -241,7 +241,7 @@ export function buildOpenApi() {
           responses: {
             "202": body("Accepted for storage", acceptedBody),
             "400": body("Invalid: the whole batch is refused; problems lists each report index and reason", problemsBody),
-            "401": body(USAGE_UNAUTHORIZED, usageAuthErrorBody),
+            "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody),
             "413": body(`Body over ${USAGE_API.maxBodyBytes} bytes`, errorBody),
             "429": body(USAGE_RATE_LIMITED, errorBody),
           },
@@ -255,7 +255,7 @@ export function buildOpenApi() {
           responses: {
             "202": body("Accepted", acceptedBody),
             "400": body("Invalid", problemsBody),
-            "401": body(USAGE_UNAUTHORIZED, usageAuthErrorBody),
+            "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody),
             "429": body(USAGE_RATE_LIMITED, errorBody),
           },
         },

@@ -1,7 +1,15 @@
 // Who is asking: browser sessions from cookies (resolved once per request by the web layout's
 // middleware) and desktop tokens from the Authorization header.
 import { redirect, type RouterContextProvider } from "react-router";
-import { activityUpdateDue, authenticateAccessToken, refreshSession, touchActivity, type AuthState, type SessionUser } from "~/lib/auth/session.server";
+import {
+  activityUpdateDue,
+  authenticateAccessToken,
+  authenticateBearerToken,
+  refreshSession,
+  touchActivity,
+  type AuthState,
+  type SessionUser,
+} from "~/lib/auth/session.server";
 import { authContext, type AppContext } from "./context";
 import { accessCookie, clearSessionCookies, readCookie, refreshCookie, sessionCookies } from "./cookies";
 import { jsonError } from "./http";
@@ -47,9 +55,13 @@ export function requireAdmin(context: Readonly<RouterContextProvider>): SessionU
   return user;
 }
 
-/** The user behind `Authorization: Bearer <access token>`; throws a JSON 401 otherwise. */
+/**
+ * The user behind `Authorization: Bearer <access token>`; throws a JSON 401 otherwise, with
+ * `code: "session_ended"` when the token's device key was revoked.
+ */
 export async function requireApiUser(request: Request, app: AppContext): Promise<SessionUser> {
-  const auth = await authenticateAccessToken(app.db, app.env.JWT_SECRET, bearerToken(request));
+  const auth = await authenticateBearerToken(app.db, app.env.JWT_SECRET, bearerToken(request));
+  if (auth && "ended" in auth) throw sessionEnded();
   if (!auth?.user) throw invalidToken();
   return auth.user;
 }

@@ -645,7 +645,7 @@ describe("a device's tokens", () => {
     expect(visibleText(recent![0])).toContain(code.fields.device_name);
   });
 
-  it("stop at once when the owner revokes the device: usage 401 session_ended, refresh refused", async () => {
+  it("stop at once when the owner revokes the device: usage, account and entitlements 401 session_ended, refresh refused", async () => {
     const { browser } = await signedInAs("user");
     const { tokens } = await approvedDevice(browser);
     expect((await postUsage(tokens.access_token, report())).status).toBe(202);
@@ -659,6 +659,17 @@ describe("a device's tokens", () => {
     const body = await refused.json<{ error: string; code: string }>();
     expect(body.code).toBe("session_ended");
     expect(body.error).toContain("Sign in again");
+    // Whatever the app asks next says the same, so it can show it wherever it is.
+    for (const path of ["/api/v1/me", "/api/v1/entitlements"]) {
+      const answer = await SELF.fetch(`${ORIGIN}${path}`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+      expect(answer.status, path).toBe(401);
+      expect(await answer.json(), path).toEqual(body);
+    }
+    // A token that is not ours is no ended session: the plain 401 without the code.
+    const [header, payload] = tokens.access_token.split(".");
+    const forged = await SELF.fetch(`${ORIGIN}/api/v1/me`, { headers: { Authorization: `Bearer ${header}.${payload}.${"A".repeat(43)}` } });
+    expect(forged.status).toBe(401);
+    expect(((await forged.json()) as { code?: string }).code).toBeUndefined();
     const renewed = await refresh(tokens.refresh_token);
     expect(renewed.status).toBe(401);
     // The owner's web session goes on.

@@ -283,7 +283,7 @@ describe("desktop API documentation", () => {
     type Spec = {
       info: { description: string };
       components: { securitySchemes: { bearer: { description: string } } };
-      paths: Record<string, { post: Operation }>;
+      paths: Record<string, { post: Operation; get: Operation }>;
     };
     const spec = await (await SELF.fetch(`${ORIGIN}/api/v1/openapi.json`)).json<Spec>();
     expect(spec.info.description).toContain("/device page");
@@ -328,6 +328,9 @@ describe("desktop API documentation", () => {
       expect(usage.responses["401"]!.content!["application/json"].schema.properties!.code!.const, path).toBe("session_ended");
       expect(usage.responses["401"]!.description, path).toContain("start the device sign-in again");
       expect(usage.responses["429"]!.description, path).toContain(`${USAGE_API.requestsPerMinute} requests per minute per device key`);
+    }
+    for (const path of ["/api/v1/me", "/api/v1/entitlements"]) {
+      expect(spec.paths[path]!.get.responses["401"]!.content!["application/json"].schema.properties!.code!.const, path).toBe("session_ended");
     }
     expect(spec.components.securitySchemes.bearer.description).toContain("session_ended");
     expect(spec.components.securitySchemes.bearer.description).toContain("per device key, not per account");

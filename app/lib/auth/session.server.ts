@@ -154,10 +154,21 @@ async function loadLiveSession(db: Db, sessionId: string, now: number): Promise<
 
 /** Resolves a bearer or cookie access token to its user; a revoked session fails at once. */
 export async function authenticateAccessToken(db: Db, secret: string, token: string, now = Date.now()): Promise<AuthState | null> {
+  const auth = await authenticateBearerToken(db, secret, token, now);
+  return auth && "ended" in auth ? null : auth;
+}
+
+/**
+ * The API's check of a bearer token: its user, `{ ended: true }` for a well-signed token whose
+ * session is gone (revoked in the dashboard, signed out, reset, replaced), so the app can say so
+ * and sign in again rather than retry, or null for a token that is not ours.
+ */
+export async function authenticateBearerToken(db: Db, secret: string, token: string, now = Date.now()): Promise<AuthState | { ended: true } | null> {
   const claims = await verifyAccessToken(token, secret);
   if (!claims) return null;
   const row = await loadLiveSession(db, claims.sid, now);
-  if (!row || row.userId !== claims.sub) return null;
+  if (!row) return { ended: true };
+  if (row.userId !== claims.sub) return null;
   return toAuthState(row);
 }
 
