@@ -174,7 +174,8 @@ describe("desktop API tokens", () => {
     await db.update(schema.sessions).set({ revokedAt: Date.now(), revokedReason: "test" }).where(eq(schema.sessions.userId, user!.id));
     const refused = await me(latest.access_token);
     expect(refused.status).toBe(401);
-    expect(await refused.json()).toEqual({ error: "Invalid or expired access token" });
+    // A well-signed token of a session that ended says so, for the app to sign in again.
+    expect(await refused.json()).toEqual({ error: "This device was signed out of your Modelify account. Sign in again from the app.", code: "session_ended" });
     expect((await refresh(latest.refresh_token)).status).toBe(401);
     expect((await SELF.fetch("http://localhost/api/v1/me")).status).toBe(401);
     expect((await me("not-a-jwt-but-long-enough-to-look-like-one")).status).toBe(401);
