@@ -52,7 +52,7 @@ export default {
       // without the router's matching and middleware (ADR 0015).
       if (appEnv && request.method === "POST" && new URL(request.url).pathname === USAGE_REPORT_PATH) {
         const response = await reportUsageDirectly(request, createAppContext(request, env, appEnv, ctx));
-        return request.body && !request.bodyUsed ? drainUnreadBody(request.body, response) : response;
+        return drainUnreadBody(request, response);
       }
       const context = new RouterContextProvider();
       context.set(nonceContext, nonce);
@@ -60,7 +60,7 @@ export default {
       else context.set(configErrorContext, error);
       const response = KNOWN_METHODS.has(request.method) ? await requestHandler(request, context) : unknownMethod(request);
       if (cacheKey) return storePage(edgeCache(), cacheKey, response, nonce, (p) => ctx.waitUntil(p));
-      return request.body && !request.bodyUsed ? drainUnreadBody(request.body, response) : response;
+      return drainUnreadBody(request, response);
     });
     // Timings and statement counts help locally and in tests; in production they would tell
     // anyone how much work an answer took (e.g. whether an address has an account).

@@ -147,8 +147,9 @@ const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
  * otherwise fails such exchanges with its own 500 once the client's upload is cut off, and a
  * body that breaks HTTP framing gets a 400 here instead of a 500 there.
  */
-export async function drainUnreadBody(body: ReadableStream<Uint8Array>, response: Response): Promise<Response> {
-  const reader = body.getReader();
+export async function drainUnreadBody(request: Request, response: Response): Promise<Response> {
+  if (!request.body || request.bodyUsed) return response;
+  const reader = request.body.getReader();
   let read = 0;
   try {
     for (;;) {
