@@ -34,7 +34,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (filledHoneypot(read.formData)) return done();
   const { db, queue, origin, ip, env } = app(context);
   try {
-    const result = await sendSupportMessage({ db, queue, origin, ip, inbox: env.SUPPORT_INBOX }, submission.value, getAuth(context).user?.id ?? null);
+    const { user } = getAuth(context);
+    const sender = user ? { id: user.id, email: user.email } : null;
+    const result = await sendSupportMessage({ db, queue, origin, ip, inbox: env.SUPPORT_INBOX }, submission.value, sender);
     if (!result.ok) {
       return reply({ result: submission.reply({ formErrors: [M.tooMany] }) }, { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } });
     }

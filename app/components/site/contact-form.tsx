@@ -54,7 +54,7 @@ export function ContactForm({
           <CheckIcon className="h-6 w-6 text-emerald-600" bold />
         </span>
         <p className="mt-4 font-semibold text-slate-900">{sent.message}</p>
-        <p className="mt-1 text-sm text-slate-600">A copy is on its way to your inbox.</p>
+        <p className="mt-1 text-sm text-slate-600">A confirmation is on its way to your inbox.</p>
       </div>
     );
   }

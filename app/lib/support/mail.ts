@@ -1,5 +1,8 @@
-// The two e-mails of a support message: the message itself to the support mailbox (replies go to
-// the sender), and an acknowledgement to the sender with the 24-hour promise.
+// The e-mails of a support message: the message itself to the support mailbox (replies go to the
+// sender), and an acknowledgement to the sender with the 24-hour promise. Anyone can type any
+// address into the form, so the acknowledgement quotes the message only when it goes to the
+// signed-in sender's own confirmed address; otherwise it is our fixed text and nothing typed,
+// or the site would relay a stranger's words (and links) from its real sender (issue 25 F3).
 import type { OutgoingMail } from "../mail/mail.server";
 import { SUPPORT } from "../constants";
 import type { SupportMessageForm } from "./validation";
@@ -24,10 +27,35 @@ export function supportInboxMail(inbox: string, form: SupportMessageForm, meta: 
   };
 }
 
-export function supportAcknowledgementMail(form: SupportMessageForm, contactLink: string): OutgoingMail {
+const ACKNOWLEDGEMENT_SUBJECT = "We received your message";
+
+/**
+ * To the address typed in the form, which nobody has proved: every word is ours. The sender's
+ * name, subject and message stay with us (the support inbox has them).
+ */
+export function supportAcknowledgementMail(to: string, contactLink: string): OutgoingMail {
+  return {
+    to,
+    subject: ACKNOWLEDGEMENT_SUBJECT,
+    text: [
+      "Hi,",
+      "",
+      `Thanks for contacting Modelify support. We've received your message and will reply within ${SUPPORT.responseHours} hours.`,
+      "",
+      "Need to add something? Reply to our answer when it arrives, or write again here:",
+      contactLink,
+      "",
+      "If you didn't write to us, you can ignore this e-mail.",
+    ].join("\n"),
+    links: [contactLink],
+  };
+}
+
+/** To a signed-in sender's own confirmed address, so it may carry their words back to them. */
+export function supportCopyMail(form: SupportMessageForm, contactLink: string): OutgoingMail {
   return {
     to: form.email,
-    subject: `We received your message: ${form.subject}`.slice(0, 300),
+    subject: `${ACKNOWLEDGEMENT_SUBJECT}: ${form.subject}`.slice(0, 300),
     text: [
       `Hi ${form.name},`,
       "",
@@ -36,10 +64,8 @@ export function supportAcknowledgementMail(form: SupportMessageForm, contactLink
       "Your message:",
       ...form.message.split("\n").map((line) => `> ${line}`),
       "",
-      "Need to add something? Reply to this e-mail's answer when it arrives, or write again here:",
+      "Need to add something? Reply to our answer when it arrives, or write again here:",
       contactLink,
-      "",
-      "If you didn't write to us, you can ignore this e-mail.",
     ].join("\n"),
     links: [contactLink],
   };

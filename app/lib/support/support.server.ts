@@ -1,6 +1,7 @@
 // Sending a support message: capped per client address and per sender address on atomic D1
 // counters (counted before anything is stored, so a burst cannot slip through), stored, mailed to
-// the support mailbox and acknowledged to the sender. Admins list and close messages.
+// the support mailbox and acknowledged to the sender (quoting the message only to a signed-in
+// sender's confirmed address, lib/support/mail.ts). Admins list and close messages.
 import { and, desc, eq, sql } from "drizzle-orm";
 import { ipSubject } from "../auth/lockout";
 import { SUPPORT } from "../constants";
@@ -10,7 +11,7 @@ import { schema } from "../db.server";
 import { overCap } from "../limits/counters.server";
 import { enqueueMail } from "../mail/mail.server";
 import { recordMarketingEvents } from "../marketing/events.server";
-import { supportAcknowledgementMail, supportInboxMail } from "./mail";
+import { supportAcknowledgementMail, supportCopyMail, supportInboxMail } from "./mail";
 import type { SupportMessageForm } from "./validation";
 
 const table = schema.supportMessages;
@@ -18,8 +19,12 @@ const table = schema.supportMessages;
 export type SupportDeps = { db: Db; queue: Queue; origin: string; ip: string | null; inbox: string };
 export type SendResult = { ok: true; id: string } | { ok: false; status: 429; retryAfterSeconds: number };
 
-export async function sendSupportMessage(deps: SupportDeps, form: SupportMessageForm, userId: string | null, now = Date.now()): Promise<SendResult> {
+/** The signed-in sender: their account id and its confirmed address. */
+export type SupportSender = { id: string; email: string };
+
+export async function sendSupportMessage(deps: SupportDeps, form: SupportMessageForm, sender: SupportSender | null, now = Date.now()): Promise<SendResult> {
   const { db } = deps;
+  const userId = sender?.id ?? null;
   const waits = await Promise.all([
     deps.ip ? overCap(db, `support:ip:${ipSubject(deps.ip)}`, SUPPORT.perIp, now) : null,
     overCap(db, `support:address:${await sha256Hex(form.email)}`, SUPPORT.perAddress, now),
@@ -29,9 +34,11 @@ export async function sendSupportMessage(deps: SupportDeps, form: SupportMessage
   const id = crypto.randomUUID();
   await db.insert(table).values({ id, userId, ...form, createdAt: now });
   const adminLink = `${deps.origin}/dashboard/admin/support?message=${id}`;
+  const contactLink = `${deps.origin}/?modal=contact`;
+  const proved = sender !== null && sender.email.toLowerCase() === form.email;
   await Promise.all([
     enqueueMail(deps.queue, supportInboxMail(deps.inbox, form, { id, userId, adminLink })),
-    enqueueMail(deps.queue, supportAcknowledgementMail(form, `${deps.origin}/?modal=contact`)),
+    enqueueMail(deps.queue, proved ? supportCopyMail(form, contactLink) : supportAcknowledgementMail(form.email, contactLink)),
     recordMarketingEvents(deps.queue, [{ name: "Lead", userId, dedupeKey: `Lead:${id}` }], now),
   ]);
   return { ok: true, id };
