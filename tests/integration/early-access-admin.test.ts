@@ -233,7 +233,7 @@ describe("granting early access", () => {
     const formatted = link.searchParams.get("key")!;
     expect(formatted).toMatch(KEY_FORMAT);
     expect(mail.text).toContain(formatted);
-    expect(mail.text).toContain("Hi Ada,");
+    expect(mail.text).toContain("Hi,"); // never the name typed into the waitlist (mail-relay.test.ts)
     // The key in the mail is the stored one: its hash is the row's, and it redeems.
     const key = normaliseActivationKey(formatted)!;
     expect(await activationKeyHash(key)).toBe(keys[0]!.codeHash);

@@ -229,7 +229,7 @@ export async function grantEarlyAccess(deps: AdminDeps, input: { adminId: string
     .update(w)
     .set({ earlyAccessGranted: true, grantedAt: now })
     .where(and(eq(w.id, input.waitlistId), eq(w.earlyAccessGranted, false)))
-    .returning({ id: w.id, email: w.email, firstName: w.firstName });
+    .returning({ id: w.id, email: w.email });
   if (!entry) {
     const exists = await db.query.waitlist.findFirst({ where: eq(w.id, input.waitlistId), columns: { email: true } });
     return exists
@@ -240,7 +240,7 @@ export async function grantEarlyAccess(deps: AdminDeps, input: { adminId: string
   try {
     [created] = await createActivationKeys(db, { count: 1, createdBy: input.adminId, waitlistId: entry.id, sentTo: entry.email }, now);
     const key = created!;
-    await enqueueMail(deps.queue, earlyAccessKeyMail(entry.email, entry.firstName, formatActivationKey(key.key), activationLink(deps.origin, key.key)));
+    await enqueueMail(deps.queue, earlyAccessKeyMail(entry.email, formatActivationKey(key.key), activationLink(deps.origin, key.key)));
   } catch (error) {
     // Nothing was sent: the entry goes back to waiting and its key (if any) is removed.
     await db.batch([
@@ -279,7 +279,7 @@ export async function grantTopEntries(deps: AdminDeps, input: { adminId: string;
     .update(w)
     .set({ earlyAccessGranted: true, grantedAt: now })
     .where(and(inArray(w.id, top), eq(w.earlyAccessGranted, false)))
-    .returning({ id: w.id, email: w.email, firstName: w.firstName });
+    .returning({ id: w.id, email: w.email });
   if (entries.length === 0) return { ok: false, status: 409, message: "Nobody is waiting for early access." };
 
   const { created, rows } = await activationKeyRows(
@@ -305,7 +305,7 @@ export async function grantTopEntries(deps: AdminDeps, input: { adminId: string;
   const mails: MailMessage[] = entries.map((entry, i) => ({
     type: "mail.send",
     id: crypto.randomUUID(),
-    ...earlyAccessKeyMail(entry.email, entry.firstName, formatActivationKey(created[i]!.key), activationLink(deps.origin, created[i]!.key)),
+    ...earlyAccessKeyMail(entry.email, formatActivationKey(created[i]!.key), activationLink(deps.origin, created[i]!.key)),
   }));
   await enqueueAll(deps.queue, mails);
   const n = entries.length;

@@ -1,14 +1,16 @@
-// The e-mail that carries a granted activation key. Plain text, like the account e-mails: the key
-// is in the text (to copy) and in the link (to redeem in one click after signing in or up).
+// The waitlist's e-mails. Plain text, like the account e-mails: the key is in the text (to copy) and
+// in the link (to redeem in one click after signing in or up). Both go to an address typed into the
+// waitlist form, which nobody has proved, so they carry only our words: greeting the typed first
+// name would let anyone put a line of their choosing in our mail to a stranger (issue 25 F3).
 import type { OutgoingMail } from "../mail/mail.server";
 import { EARLY_ACCESS } from "../constants";
 
-export function earlyAccessKeyMail(to: string, firstName: string | null, formattedKey: string, link: string): OutgoingMail {
+export function earlyAccessKeyMail(to: string, formattedKey: string, link: string): OutgoingMail {
   return {
     to,
     subject: "Your Modelify early access key",
     text: [
-      firstName ? `Hi ${firstName},` : "Hi,",
+      "Hi,",
       "",
       "Your place on the Modelify waitlist came up: here is your early access key.",
       "",
@@ -24,12 +26,12 @@ export function earlyAccessKeyMail(to: string, firstName: string | null, formatt
 }
 
 /** Sent once, when an address first joins the waitlist. */
-export function waitlistConfirmationMail(to: string, firstName: string, activateLink: string): OutgoingMail {
+export function waitlistConfirmationMail(to: string, activateLink: string): OutgoingMail {
   return {
     to,
     subject: "You're on the Modelify waitlist",
     text: [
-      `Hi ${firstName},`,
+      "Hi,",
       "",
       "Thanks for joining the Modelify early access waitlist. Your place is saved.",
       "",

@@ -45,7 +45,7 @@ export async function joinWaitlist(deps: JoinDeps, form: WaitlistForm, now = Dat
     .onConflictDoNothing({ target: schema.waitlist.email })
     .returning({ id: schema.waitlist.id });
   if (inserted.length === 0) return { status: "already" };
-  await enqueueMail(deps.queue, waitlistConfirmationMail(form.email, form.firstName, `${deps.origin}/activate`));
+  await enqueueMail(deps.queue, waitlistConfirmationMail(form.email, `${deps.origin}/activate`));
   await recordMarketingEvents(deps.queue, [{ name: "WaitlistSubmission", dedupeKey: `WaitlistSubmission:${inserted[0]!.id}` }], now);
   return { status: "joined" };
 }
