@@ -4,6 +4,7 @@ import { schema } from "./db.server";
 import type { MailConfig, SmsConfig, StripeConfig } from "./config";
 import { eq } from "drizzle-orm";
 import { handleRecoveryMessage, handleSignUpMessage } from "./auth/accounts.server";
+import { recordDeadLetter } from "./dead-letters.server";
 import { getStripe } from "./billing/stripe.server";
 import { subscriptionUpsert } from "./billing/sync.server";
 import { deliverMail } from "./mail/mail.server";
@@ -23,7 +24,7 @@ export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<u
     const parsed = queueMessageSchema.safeParse(message.body);
     if (!parsed.success) {
       // Retrying cannot fix a malformed message: straight to the dead-letter table.
-      await recordDeadLetter(deps.db, batch.queue, message);
+      await recordDeadLetter(deps.db, batch.queue, message, "malformed");
       message.ack();
       continue;
     }
@@ -127,22 +128,9 @@ async function single(message: Message<unknown>, run: () => Promise<void>) {
 
 export async function handleDeadLetters(db: Db, batch: MessageBatch<unknown>): Promise<void> {
   for (const message of batch.messages) {
-    await recordDeadLetter(db, batch.queue, message);
+    await recordDeadLetter(db, batch.queue, message, "retries_exhausted");
     message.ack();
   }
-}
-
-async function recordDeadLetter(db: Db, queue: string, message: Message<unknown>) {
-  let body: string;
-  try {
-    body = JSON.stringify(message.body) ?? "null";
-  } catch {
-    body = String(message.body);
-  }
-  await db
-    .insert(schema.deadLetters)
-    .values({ id: message.id, queue, body: body.slice(0, 100_000), attempts: message.attempts, createdAt: Date.now() })
-    .onConflictDoNothing();
 }
 
 /**

@@ -1,0 +1,11 @@
+// The dead-letter table: queue messages that failed for good, redacted before they are stored
+// (lib/queue-redaction.ts).
+import type { Db } from "./db.server";
+import { schema } from "./db.server";
+import { type DeadLetterReason, redactDeadLetter } from "./queue-redaction";
+
+export async function recordDeadLetter(db: Db, queue: string, message: Message<unknown>, reason: DeadLetterReason, now = Date.now()): Promise<void> {
+  const sentAt = message.timestamp instanceof Date && !Number.isNaN(message.timestamp.getTime()) ? message.timestamp.getTime() : null;
+  const body = JSON.stringify(redactDeadLetter(message.body, { reason, sentAt }));
+  await db.insert(schema.deadLetters).values({ id: message.id, queue, body, attempts: message.attempts, createdAt: now }).onConflictDoNothing();
+}
