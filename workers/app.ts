@@ -4,6 +4,7 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.server";
 import { sweepInactiveSessions } from "~/lib/auth/session.server";
 import { isLocal } from "~/lib/config";
+import { sweepDeadLetters } from "~/lib/dead-letters.server";
 import { getDb } from "~/lib/db.server";
 import { sweepExpiredCounters } from "~/lib/limits/counters.server";
 import { sweepMinuteUsage } from "~/lib/usage/entitlements.server";
@@ -75,14 +76,18 @@ export default {
     });
   },
 
-  async scheduled(_controller, env, ctx) {
+  async scheduled(controller, env, ctx) {
     const db = getDb(env.DB);
     ctx.waitUntil(
-      Promise.all([sweepInactiveSessions(db), sweepExpiredCounters(db), sweepMinuteUsage(db), sweepDeviceAuthorizations(db)]).then(
-        ([revoked, counters, minutes, deviceCodes]) => {
-          console.log(JSON.stringify({ event: "hourly_sweep", revoked, counters, minutes, deviceCodes }));
-        },
-      ),
+      Promise.all([
+        sweepInactiveSessions(db),
+        sweepExpiredCounters(db),
+        sweepMinuteUsage(db),
+        sweepDeviceAuthorizations(db),
+        sweepDeadLetters(db, controller.scheduledTime),
+      ]).then(([revoked, counters, minutes, deviceCodes, deadLetters]) => {
+        console.log(JSON.stringify({ event: "hourly_sweep", revoked, counters, minutes, deviceCodes, deadLetters }));
+      }),
     );
   },
 } satisfies ExportedHandler<Env>;

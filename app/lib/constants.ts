@@ -214,6 +214,10 @@ export const ACHIEVEMENTS = {
   innovatorModels: 3,
 } as const;
 
+// Not in the spec: queue messages that failed for good are kept (redacted, lib/queue-redaction.ts)
+// this long for an operator to look into, then the hourly cron deletes them.
+export const DEAD_LETTERS = { keepMs: 14 * DAY } as const;
+
 // The entitlement call (GET /api/v1/entitlements): per-minute counts are kept this long, then
 // the hourly cron deletes them (aggregate-sql.ts writes no older minute either: 7200 s).
 export const ENTITLEMENTS = { minuteRowsKeptMs: 2 * HOUR } as const;

@@ -1,5 +1,7 @@
 // The dead-letter table: queue messages that failed for good, redacted before they are stored
-// (lib/queue-redaction.ts).
+// (lib/queue-redaction.ts) and deleted by the hourly cron after DEAD_LETTERS.keepMs.
+import { lt } from "drizzle-orm";
+import { DEAD_LETTERS } from "./constants";
 import type { Db } from "./db.server";
 import { schema } from "./db.server";
 import { type DeadLetterReason, redactDeadLetter } from "./queue-redaction";
@@ -8,4 +10,13 @@ export async function recordDeadLetter(db: Db, queue: string, message: Message<u
   const sentAt = message.timestamp instanceof Date && !Number.isNaN(message.timestamp.getTime()) ? message.timestamp.getTime() : null;
   const body = JSON.stringify(redactDeadLetter(message.body, { reason, sentAt }));
   await db.insert(schema.deadLetters).values({ id: message.id, queue, body, attempts: message.attempts, createdAt: now }).onConflictDoNothing();
+}
+
+/** Deletes dead letters older than the keeping time; returns how many. */
+export async function sweepDeadLetters(db: Db, now = Date.now()): Promise<number> {
+  const result = await db
+    .delete(schema.deadLetters)
+    .where(lt(schema.deadLetters.createdAt, now - DEAD_LETTERS.keepMs))
+    .run();
+  return result.meta.changes;
 }
