@@ -88,6 +88,11 @@ export const deviceAuthorizations = sqliteTable(
     slowedAt: integer("slowed_at"),
     approvedAt: integer("approved_at"),
     expiresAt: integer("expires_at").notNull(),
+    /**
+     * The country the code was asked from (request.cf.country), shown on /device with the time so
+     * that a user sent someone else's code can tell it is not their own (RFC 8628 5.4).
+     */
+    requestCountry: text("request_country"),
     createdAt: createdAt(),
   },
   (t) => [index("device_authorizations_expires_idx").on(t.expiresAt)],

@@ -5,7 +5,7 @@ import { allowCodeRequest, startDeviceAuthorization } from "~/lib/auth/device-au
 import { DEVICE_ERRORS, deviceAuthorizationRequestSchema } from "~/lib/auth/device-codes";
 import { DEVICE_AUTH } from "~/lib/constants";
 import { app } from "~/server/context";
-import { methodNotAllowed, oauthError, postOnly, readOAuthBody } from "~/server/http";
+import { methodNotAllowed, oauthError, postOnly, readOAuthBody, requestCountry } from "~/server/http";
 
 export const loader = postOnly;
 
@@ -21,7 +21,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     return oauthError(429, "rate_limited", DEVICE_ERRORS.rate_limited, {}, { "Retry-After": String(allowance.retryAfterSeconds) });
   }
   const { device_name, platform, app_version, app_instance_id } = parsed.data;
-  const grant = await startDeviceAuthorization(ctx.db, { deviceName: device_name, platform, appVersion: app_version, appInstanceId: app_instance_id });
+  const grant = await startDeviceAuthorization(ctx.db, {
+    deviceName: device_name,
+    platform,
+    appVersion: app_version,
+    appInstanceId: app_instance_id,
+    country: requestCountry(request),
+  });
   const verificationUri = `${ctx.origin}/device`;
   return Response.json(
     {

@@ -14,7 +14,8 @@ import { type DEVICE_ERRORS, type DevicePlatform, formatUserCode, newDeviceCode,
 
 const t = schema.deviceAuthorizations;
 
-export type DeviceRequest = { deviceName: string; platform: DevicePlatform; appVersion: string; appInstanceId: string };
+/** `country`: where the request came from (request.cf), for the approval page; null when unknown. */
+export type DeviceRequest = { deviceName: string; platform: DevicePlatform; appVersion: string; appInstanceId: string; country: string | null };
 
 export type DeviceCodeGrant = { deviceCode: string; userCode: string; expiresIn: number; interval: number };
 
@@ -47,6 +48,7 @@ export async function startDeviceAuthorization(db: Db, device: DeviceRequest, no
         platform: device.platform,
         appVersion: device.appVersion,
         appInstanceId: device.appInstanceId,
+        requestCountry: device.country,
         intervalSeconds: DEVICE_AUTH.pollIntervalSeconds,
         expiresAt: now + DEVICE_AUTH.codeTtlMs,
         createdAt: now,
@@ -102,7 +104,16 @@ export async function pollDeviceAuthorization(db: Db, jwtSecret: string, deviceC
   return { ok: false, error: "authorization_pending" };
 }
 
-export type PendingDevice = { name: string; platform: DevicePlatform; appVersion: string; requestedAt: number; expiresAt: number; userCode: string };
+export type PendingDevice = {
+  name: string;
+  platform: DevicePlatform;
+  appVersion: string;
+  requestedAt: number;
+  /** The country code the app asked from, or null when unknown. */
+  country: string | null;
+  expiresAt: number;
+  userCode: string;
+};
 
 export type CodeLookup = { ok: true; device: PendingDevice } | { ok: false; reason: "invalid" | "locked"; retryAfterSeconds?: number };
 
@@ -133,6 +144,7 @@ export async function lookUpUserCode(db: Db, userId: string, input: unknown, now
       platform: row.platform,
       appVersion: row.appVersion,
       requestedAt: row.createdAt,
+      country: row.requestCountry,
       expiresAt: row.expiresAt,
       userCode: formatUserCode(canonical),
     },

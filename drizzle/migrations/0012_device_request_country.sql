@@ -1,0 +1,1 @@
+ALTER TABLE `device_authorizations` ADD `request_country` text;
