@@ -60,6 +60,19 @@ export function formatDateTime(ms: number): string {
   return `${dateTime.format(new Date(ms))} UTC`;
 }
 
+/**
+ * How long ago, as people say it: "less than a minute ago", "2 minutes ago", "1 hour ago". A time
+ * a little in the future (another machine's clock) reads as just now.
+ */
+export function formatTimeAgo(ms: number, now: number): string {
+  const minutes = Math.floor((now - ms) / 60_000);
+  if (minutes < 1) return "less than a minute ago";
+  if (minutes < 60) return `${plural(minutes, "minute")} ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${plural(hours, "hour")} ago`;
+  return `${plural(Math.floor(hours / 24), "day")} ago`;
+}
+
 /** A file size as people read it: "142 MB", "1.2 GB", "293 KB" (binary units, as file managers show). */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

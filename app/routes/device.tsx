@@ -1,7 +1,12 @@
 // /device: where the desktop app sends the user to sign it in (RFC 8628's verification URI). The
 // signed-in user types the code the app shows (or follows the app's link with ?code=), sees
-// which device asks, and approves or denies it. Approving gives the device a long-lived key, so a
-// web session signed in long ago must give the password again. Works without JavaScript.
+// which device asks, when and from which country, and approves or denies it. Approving gives the
+// device a long-lived key, so a web session signed in long ago must give the password again.
+// Works without JavaScript.
+//
+// Every code looked up counts against the user's wrong-code allowance, so only the user may spend
+// it: a POST from our own page, or a GET the user or the app started (Sec-Fetch-Site none or
+// same-origin). A link from another site only fills the form in (issue 25, F5).
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/device";
 import { AuthShell } from "~/components/auth-shell";
@@ -12,20 +17,45 @@ import { decideUserCode, lookUpUserCode, type PendingDevice } from "~/lib/auth/d
 import { DEVICE_MESSAGES as M, PLATFORM_LABELS, formatUserCode, normalizeUserCode } from "~/lib/auth/device-codes";
 import { AUTH_MESSAGES } from "~/lib/auth/messages";
 import { findUserById } from "~/lib/auth/users.server";
-import { DEVICE_AUTH } from "~/lib/constants";
-import { formatDateTime } from "~/lib/format";
+import { DEVICE_AUTH, LOCKOUT, MS } from "~/lib/constants";
+import { countryName } from "~/lib/country";
+import { formatDateTime, formatTimeAgo } from "~/lib/format";
 import { pageMeta } from "~/lib/site/meta";
-import { getAuth } from "~/server/auth";
+import { getAuth, isOwnNavigation } from "~/server/auth";
 import { app } from "~/server/context";
-import { readForm, singleValue } from "~/server/http";
+import { keepRetryAfter, readForm, retryAfter, singleValue } from "~/server/http";
 
 export const meta = () => pageMeta("Sign In the Desktop App | Modelify", { noindex: true });
 
+export const headers = keepRetryAfter;
+
+/** The request as the page tells it: "Requested 2 minutes ago from Germany", and the time itself. */
+type RequestFacts = { summary: string; at: string };
+
 type PageData =
-  | { state: "enter"; email: string; code: string; error: string | null }
-  | { state: "confirm"; email: string; device: PendingDevice; needsPassword: boolean; error: string | null }
+  | { state: "enter"; email: string; code: string; error: string | null; prefilled?: boolean }
+  | { state: "confirm"; email: string; device: PendingDevice; requested: RequestFacts; needsPassword: boolean; error: string | null }
   | { state: "approved"; deviceName: string }
   | { state: "denied" };
+
+function requestFacts(device: PendingDevice, now = Date.now()): RequestFacts {
+  return { summary: M.requested(formatTimeAgo(device.requestedAt, now), countryName(device.country)), at: formatDateTime(device.requestedAt) };
+}
+
+const confirmPage = (email: string, device: PendingDevice, needsPassword: boolean, error: string | null): PageData => ({
+  state: "confirm",
+  email,
+  device,
+  requested: requestFacts(device),
+  needsPassword,
+  error,
+});
+
+const tooManyCodes = (email: string, code: string, retryAfterSeconds: number) =>
+  data<PageData>(
+    { state: "enter", email, code, error: M.tooManyCodes(Math.ceil(retryAfterSeconds / 60)) },
+    { status: 429, headers: retryAfter(retryAfterSeconds) },
+  );
 
 async function sessionIsFresh(context: Route.LoaderArgs["context"], now = Date.now()): Promise<boolean> {
   const { session } = getAuth(context);
@@ -34,22 +64,18 @@ async function sessionIsFresh(context: Route.LoaderArgs["context"], now = Date.n
   return row !== undefined && now - row.createdAt <= DEVICE_AUTH.freshSignInMs;
 }
 
-/** The page for a code: the device it names, or the code form again with why not. */
-async function pageForCode(context: Route.LoaderArgs["context"], userId: string, email: string, code: string, error: string | null = null) {
+/** The page for a code (a counted lookup): the device it names, or the code form again with why not. */
+async function pageForCode(context: Route.LoaderArgs["context"], userId: string, email: string, code: string) {
   const lookup = await lookUpUserCode(app(context).db, userId, code);
-  if (lookup.ok) {
-    return data<PageData>(
-      { state: "confirm", email, device: lookup.device, needsPassword: !(await sessionIsFresh(context)), error },
-      { status: error ? 401 : 200 },
-    );
-  }
-  if (lookup.reason === "locked") {
-    return data<PageData>(
-      { state: "enter", email, code, error: M.tooManyCodes },
-      { status: 429, headers: { "Retry-After": String(lookup.retryAfterSeconds ?? 60) } },
-    );
-  }
+  if (lookup.ok) return data<PageData>(confirmPage(email, lookup.device, !(await sessionIsFresh(context)), null));
+  if (lookup.reason === "locked") return tooManyCodes(email, code, lookup.retryAfterSeconds);
   return data<PageData>({ state: "enter", email, code, error: M.invalidCode }, { status: 404 });
+}
+
+/** A code from a link, as the form shows it: the app's spelling when it is one, else as given. */
+function prefill(raw: string): string {
+  const canonical = normalizeUserCode(raw);
+  return canonical ? formatUserCode(canonical) : raw.trim().slice(0, 20);
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -61,6 +87,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw redirect(`/auth?mode=signin&from=device${code ? `&code=${formatUserCode(code)}` : ""}`);
   }
   if (raw === null || raw.trim() === "") return data<PageData>({ state: "enter", email: user.email, code: "", error: null });
+  if (!isOwnNavigation(request)) return data<PageData>({ state: "enter", email: user.email, code: prefill(raw), error: null, prefilled: true });
   return pageForCode(context, user.id, user.email, raw);
 }
 
@@ -73,43 +100,31 @@ export async function action({ request, context }: Route.ActionArgs) {
   const rawCode = singleValue(read.formData, "code");
   const code = typeof rawCode === "string" ? rawCode.slice(0, 40) : "";
 
-  // Typed into the form: the page for that code, at an address the app's link would have.
-  if (intent === "lookup") {
-    const canonical = normalizeUserCode(code);
-    if (canonical) throw redirect(`/device?code=${formatUserCode(canonical)}`, 303);
-    return pageForCode(context, user.id, user.email, code);
-  }
+  // Typed (or prefilled from a link) and sent from our own page: looked up and counted here, and
+  // answered at once, so a page without JavaScript needs no second request.
+  if (intent === "lookup") return pageForCode(context, user.id, user.email, code);
   if (intent !== "approve" && intent !== "deny") return data<PageData>({ state: "enter", email: user.email, code, error: M.invalidCode }, { status: 400 });
 
   const { db, ip } = app(context);
   // Counted against the wrong-code allowance like any lookup: posting codes is guessing too.
   const lookup = await lookUpUserCode(db, user.id, code);
   if (!lookup.ok) {
-    const locked = lookup.reason === "locked";
-    return data<PageData>(
-      { state: "enter", email: user.email, code, error: locked ? M.tooManyCodes : M.invalidCode },
-      { status: locked ? 429 : 400, headers: locked ? { "Retry-After": String(lookup.retryAfterSeconds ?? 60) } : undefined },
-    );
+    if (lookup.reason === "locked") return tooManyCodes(user.email, code, lookup.retryAfterSeconds);
+    return data<PageData>({ state: "enter", email: user.email, code, error: M.invalidCode }, { status: 400 });
   }
 
   if (intent === "approve" && !(await sessionIsFresh(context))) {
     const password = singleValue(read.formData, "password");
-    if (typeof password !== "string" || password.length === 0 || password.length > 200) {
-      return data<PageData>({ state: "confirm", email: user.email, device: lookup.device, needsPassword: true, error: M.passwordRequired }, { status: 401 });
-    }
+    const askAgain = (error: string, init: ResponseInit) => data<PageData>(confirmPage(user.email, lookup.device, true, error), init);
+    if (typeof password !== "string" || password.length === 0 || password.length > 200) return askAgain(M.passwordRequired, { status: 401 });
     const row = await findUserById(db, user.id);
     const proven = row ? await provePassword(db, row, password, ip) : ({ ok: false, reason: "wrong" } as const);
-    if (!proven.ok && proven.reason === "refused") {
-      return data<PageData>(
-        { state: "confirm", email: user.email, device: lookup.device, needsPassword: true, error: AUTH_MESSAGES.signInLocked },
-        { status: 429, headers: { "Retry-After": String(proven.retryAfterSeconds) } },
-      );
+    if (!proven.ok && proven.reason === "refused") return askAgain(AUTH_MESSAGES.signInLocked, { status: 429, headers: retryAfter(proven.retryAfterSeconds) });
+    // This wrong password locked the account: the lock has just begun, so it lasts the whole rule.
+    if (!proven.ok && proven.reason === "locked") {
+      return askAgain(AUTH_MESSAGES.signInLocked, { status: 429, headers: retryAfter(LOCKOUT.signIn.lockMs / MS.SECOND) });
     }
-    if (!proven.ok) {
-      const locked = proven.reason === "locked";
-      const error = locked ? AUTH_MESSAGES.signInLocked : M.wrongPassword;
-      return data<PageData>({ state: "confirm", email: user.email, device: lookup.device, needsPassword: true, error }, { status: locked ? 429 : 401 });
-    }
+    if (!proven.ok) return askAgain(M.wrongPassword, { status: 401 });
   }
 
   const decision = intent === "approve" ? "approved" : "denied";
@@ -159,7 +174,7 @@ function SignedInAs({ email }: { email: string }) {
 function EnterCode({ page }: { page: Extract<PageData, { state: "enter" }> }) {
   const pending = useNavigation().state === "submitting";
   return (
-    <AuthShell title="Sign In the Desktop App" subtitle="Enter the code the Modelify app shows to connect it to your account.">
+    <AuthShell title="Sign In the Desktop App" subtitle={page.prefilled ? M.prefilled : "Enter the code the Modelify app shows to connect it to your account."}>
       <Form method="post" className="space-y-5" noValidate>
         <input type="hidden" name="intent" value="lookup" />
         {page.error ? (
@@ -198,7 +213,7 @@ function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }>
     ["Device", device.name],
     ["Platform", PLATFORM_LABELS[device.platform]],
     ["App version", `Modelify ${device.appVersion}`],
-    ["Requested", formatDateTime(device.requestedAt)],
+    ["Requested at", page.requested.at],
   ] as const;
   return (
     <AuthShell title="Approve This Device?" subtitle="The Modelify desktop app asks to sign in to your account.">
@@ -206,6 +221,9 @@ function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }>
         <p className="text-center text-sm text-slate-600">Check that the app shows this code</p>
         <p className="mt-1 text-center font-mono text-2xl font-semibold tracking-[0.2em] text-slate-900" data-testid="device-user-code">
           {device.userCode}
+        </p>
+        <p className="mt-3 text-center text-sm font-medium text-slate-900" data-testid="device-requested">
+          {page.requested.summary}
         </p>
         <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 border-t border-slate-200 pt-4 text-sm">
           {facts.map(([term, value]) => (
@@ -235,8 +253,8 @@ function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }>
           </FormField>
         ) : null}
         <p className="text-sm text-slate-600">
-          Approve only a device you are using right now. It gets its own key to report usage to your account, until you revoke it under Profile, Sessions and
-          devices.
+          Approve only a device you are using right now: if you did not just start this sign-in in the Modelify app yourself, deny it. An approved device gets
+          its own key to report usage to your account, until you revoke it under Profile, Sessions and devices.
         </p>
         <div className="grid gap-3 sm:grid-cols-2">
           <Button type="submit" name="intent" value="approve" size="lg" disabled={pending}>

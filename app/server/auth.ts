@@ -92,3 +92,14 @@ export function isSameOriginMutation(request: Request): boolean {
   if (origin) return origin === new URL(request.url).origin;
   return request.headers.get("Sec-Fetch-Site") === "same-origin";
 }
+
+/**
+ * A GET that our own pages or the user started: a link on the site (same-origin), or an address
+ * typed, bookmarked or opened by another program such as the desktop app (none). Any other site
+ * can send a browser to a GET too, so a GET that spends something (a guess at a code) must be
+ * one of these; a browser that sends no Sec-Fetch-Site gets the safe answer.
+ */
+export function isOwnNavigation(request: Request): boolean {
+  const site = request.headers.get("Sec-Fetch-Site");
+  return site === "same-origin" || site === "none";
+}

@@ -1,5 +1,6 @@
 // Speaking HTTP: reading request bodies defensively (size-capped; a malformed body is a 4xx,
 // never a 500), JSON errors of the API, safe redirect targets.
+import type { HeadersFunction } from "react-router";
 import { COUNTRY_CODE } from "~/lib/country";
 
 const FORM_MAX_BYTES = 32 * 1024;
@@ -165,6 +166,22 @@ export async function drainUnreadBody(request: Request, response: Response): Pro
     return new Response("Malformed request body", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
 }
+
+/** A 429's Retry-After (RFC 9110 10.2.3): whole seconds, rounded up, at least 1. */
+export function retryAfter(seconds: number): { "Retry-After": string } {
+  return { "Retry-After": String(Math.max(1, Math.ceil(seconds))) };
+}
+
+/**
+ * The `headers` export of a page whose loader or action can answer 429: React Router passes only
+ * a loader's or action's Set-Cookie on to the answer, so without this its Retry-After is lost.
+ */
+export const keepRetryAfter: HeadersFunction = ({ parentHeaders, loaderHeaders, actionHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const wait = actionHeaders.get("Retry-After") ?? loaderHeaders.get("Retry-After");
+  if (wait) headers.set("Retry-After", wait);
+  return headers;
+};
 
 /** The client's country as Cloudflare saw it (two letters; XX unknown, T1 Tor), or null. */
 export function requestCountry(request: Request): string | null {

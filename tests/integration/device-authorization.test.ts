@@ -9,6 +9,7 @@ import { sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.serve
 import { sha256Hex } from "~/lib/crypto";
 import { writeUsage } from "~/lib/usage/ingest.server";
 import { USAGE_API } from "~/lib/constants";
+import { formatDateTime } from "~/lib/format";
 import { schema } from "~/lib/db.server";
 import { Browser, db, linkPath, ORIGIN, signedInAs, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
 import { apiUser, postUsage, report, waitForRows } from "./usage-helpers";
@@ -54,8 +55,11 @@ function deviceFields(overrides: Record<string, string> = {}) {
   };
 }
 
-/** POST /api/v1/auth/device as the desktop app would, from its own client address unless told. */
-function requestCode(body: unknown, { ip = uniqueIp(), form = false }: { ip?: string; form?: boolean } = {}) {
+/**
+ * POST /api/v1/auth/device as the desktop app would, from its own client address unless told;
+ * `country` is what Cloudflare's edge would put in request.cf.
+ */
+function requestCode(body: unknown, { ip = uniqueIp(), form = false, country }: { ip?: string; form?: boolean; country?: string } = {}) {
   return SELF.fetch(`${ORIGIN}/api/v1/auth/device`, {
     method: "POST",
     headers: {
@@ -63,13 +67,14 @@ function requestCode(body: unknown, { ip = uniqueIp(), form = false }: { ip?: st
       "CF-Connecting-IP": ip,
     },
     body: form ? new URLSearchParams(body as Record<string, string>) : typeof body === "string" ? body : JSON.stringify(body),
+    ...(country ? { cf: { country } } : {}),
   });
 }
 
 /** A fresh pending code (and the fields it was asked with). */
-async function newCode(overrides: Record<string, string> = {}) {
+async function newCode(overrides: Record<string, string> = {}, { country }: { country?: string } = {}) {
   const fields = deviceFields(overrides);
-  const response = await requestCode(fields);
+  const response = await requestCode(fields, { country });
   expect(response.status).toBe(200);
   const code = await response.json<CodeAnswer>();
   return { ...code, fields };
@@ -131,6 +136,14 @@ async function pageText(response: Response) {
   return visibleText(await response.text());
 }
 
+/**
+ * Opens /device?code= as a browser would, saying who started the navigation: "none" is the app's
+ * link (or a typed address), "same-origin" a link on our pages, "cross-site" any other site.
+ */
+const openLink = (browser: Browser, code: string, site: "none" | "same-origin" | "same-site" | "cross-site" | null = "none") =>
+  browser.get(`/device?code=${encodeURIComponent(code)}`, { headers: site ? { "Sec-Fetch-Site": site } : {} });
+/** The code form sent from our own page (typed, or prefilled from a link). */
+const lookUp = (browser: Browser, code: string) => browser.post("/device", { intent: "lookup", code });
 const approve = (browser: Browser, code: string, extra: Record<string, string> = {}) => browser.post("/device", { intent: "approve", code, ...extra });
 const deny = (browser: Browser, code: string, extra: Record<string, string> = {}) => browser.post("/device", { intent: "deny", code, ...extra });
 
@@ -441,7 +454,7 @@ describe("the /device page (the user approves or denies)", () => {
     const { browser } = await signedInAs("user");
     for (const platform of ["windows", "macos", "linux"] as const) {
       const code = await newCode({ platform, app_version: `9.8.${platform.length}` });
-      const page = await browser.get(`/device?code=${code.user_code}`);
+      const page = await openLink(browser, code.user_code);
       expect(page.status, platform).toBe(200);
       const text = await pageText(page);
       expect(text, platform).toContain(code.fields.device_name);
@@ -450,7 +463,7 @@ describe("the /device page (the user approves or denies)", () => {
       // Looking does not approve.
       expect((await rowOf(code.user_code)).status).toBe("pending");
     }
-    const unknown = await browser.get(`/device?code=${guessedCode()}`);
+    const unknown = await openLink(browser, guessedCode());
     expect(unknown.status).toBe(404);
     expect(await pageText(unknown)).toContain("isn't valid");
   });
@@ -536,11 +549,11 @@ describe("the /device page (the user approves or denies)", () => {
 });
 
 describe("guessed codes", () => {
-  it("refuses a user's sixth wrong code in 15 minutes with 429 Too many, GETs and POSTs counted together", async () => {
+  it("refuses a user's sixth wrong code in 15 minutes with 429 Too many, the user's GETs and POSTs counted together", async () => {
     const { browser } = await signedInAs("user");
-    for (let i = 0; i < 3; i++) expect((await browser.get(`/device?code=${guessedCode()}`)).status, `GET ${i + 1}`).toBe(404);
+    for (let i = 0; i < 3; i++) expect((await openLink(browser, guessedCode())).status, `GET ${i + 1}`).toBe(404);
     for (let i = 0; i < 2; i++) expect((await approve(browser, guessedCode())).status, `POST ${i + 1}`).toBe(400);
-    const sixthGet = await browser.get(`/device?code=${guessedCode()}`);
+    const sixthGet = await openLink(browser, guessedCode(), "same-origin");
     expect(sixthGet.status).toBe(429);
     expect(await pageText(sixthGet)).toContain("Too many");
     const sixthPost = await approve(browser, guessedCode());
@@ -550,7 +563,7 @@ describe("guessed codes", () => {
     // Another user is not affected, and can still approve.
     const other = await signedInAs("user");
     const code = await newCode();
-    expect((await other.browser.get(`/device?code=${guessedCode()}`)).status).toBe(404);
+    expect((await openLink(other.browser, guessedCode())).status).toBe(404);
     expect((await approve(other.browser, code.user_code)).status).toBe(200);
   });
 
@@ -565,12 +578,140 @@ describe("guessed codes", () => {
 
   it("counts a parallel burst of wrong codes exactly: 12 at once give 5 refusals as invalid and 7 as too many", async () => {
     const { browser } = await signedInAs("user");
-    const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => (i % 2 ? approve(browser, guessedCode()) : browser.get(`/device?code=${guessedCode()}`))),
-    );
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => [approve, lookUp, openLink][i % 3]!(browser, guessedCode())));
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
     expect(statuses.filter((s) => s === 400 || s === 404)).toHaveLength(5);
+  });
+});
+
+describe("links from other sites (issue 25, F5)", () => {
+  /** The user's wrong-code counter as stored (0 when none). */
+  const wrongCodes = async (userId: string) =>
+    (await db.query.attemptCounters.findFirst({ where: eq(schema.attemptCounters.key, `device:wrong-code:user:${userId}`) }))?.count ?? 0;
+
+  it("spends no guess on six cross-site GETs with wrong codes: the real code is then accepted from the page", async () => {
+    const { browser, id: userId } = await signedInAs("user");
+    const wrong = Array.from({ length: 6 }, guessedCode);
+    const pages = [];
+    for (const code of wrong) pages.push(await openLink(browser, code, "cross-site"));
+
+    // The attack: before, these six spent the user's five wrong codes and the real one got 429.
+    const code = await newCode();
+    const approved = await approve(browser, code.user_code);
+    expect(approved.status).toBe(200);
+    expect(await rowOf(code.user_code)).toMatchObject({ status: "approved", userId });
+    expect(await wrongCodes(userId)).toBe(0);
+
+    // Each link only filled the form in: the code is there, nothing was looked up or refused.
+    for (const [i, page] of pages.entries()) {
+      expect(page.status, `cross-site GET ${i + 1}`).toBe(200);
+      const html = await page.text();
+      expect(html).toContain(`value="${wrong[i]}"`);
+      const text = visibleText(html);
+      expect(text).toContain("Check that this is the code the Modelify app shows");
+      expect(text).not.toContain("isn't valid");
+      expect(text).not.toContain("Too many");
+    }
+    // Sent from the page, a prefilled code is looked up and shows its device.
+    const next = await newCode();
+    const shown = await lookUp(browser, next.user_code);
+    expect(shown.status).toBe(200);
+    expect(await pageText(shown)).toContain(next.fields.device_name);
+  });
+
+  it("only fills the form in for a GET without Sec-Fetch-Site or from a sibling site, even with the real code", async () => {
+    const { browser, id: userId } = await signedInAs("user");
+    const code = await newCode();
+    for (const site of [null, "same-site"] as const) {
+      for (const userCode of [guessedCode(), code.user_code]) {
+        const page = await openLink(browser, userCode, site);
+        expect(page.status, `${site}`).toBe(200);
+        const text = await pageText(page);
+        expect(text, `${site}`).not.toContain(code.fields.device_name);
+        expect(text, `${site}`).toContain("Check that this is the code");
+      }
+    }
+    expect(await wrongCodes(userId)).toBe(0);
+    expect((await rowOf(code.user_code)).status).toBe("pending");
+  });
+
+  it("counts codes sent from the page: five wrong, then 429 with Retry-After for the rest of the 15 minutes", async () => {
+    const { browser } = await signedInAs("user");
+    for (let i = 0; i < 5; i++) {
+      const wrong = await lookUp(browser, guessedCode());
+      expect(wrong.status, `POST ${i + 1}`).toBe(404);
+      expect(await pageText(wrong)).toContain("isn't valid");
+    }
+    const code = await newCode();
+    const refused = await lookUp(browser, code.user_code);
+    expect(refused.status).toBe(429);
+    const wait = Number(refused.headers.get("Retry-After"));
+    expect(Number.isInteger(wait)).toBe(true);
+    expect(wait).toBeGreaterThan(14 * 60);
+    expect(wait).toBeLessThanOrEqual(15 * 60);
+    const text = await pageText(refused);
+    expect(text).toContain("Too many wrong codes. Try again in 15 minutes.");
+    expect(text).not.toContain(code.fields.device_name);
+    // The same wait on the page's data request (the form with JavaScript) and on the app's link.
+    for (const answer of [await browser.post("/device.data", { intent: "lookup", code: code.user_code }), await openLink(browser, code.user_code)]) {
+      expect(answer.status).toBe(429);
+      const again = Number(answer.headers.get("Retry-After"));
+      expect(again).toBeGreaterThanOrEqual(1);
+      expect(again).toBeLessThanOrEqual(wait);
+    }
+    expect((await rowOf(code.user_code)).status).toBe("pending");
+  });
+
+  it("shows the request at once when the app's link is opened (Sec-Fetch-Site none), and from our own pages", async () => {
+    const { browser } = await signedInAs("user");
+    for (const site of ["none", "same-origin"] as const) {
+      const code = await newCode();
+      const page = await openLink(browser, code.user_code, site);
+      expect(page.status, site).toBe(200);
+      const text = await pageText(page);
+      expect(text, site).toContain("Approve This Device?");
+      expect(text, site).toContain(code.fields.device_name);
+      expect(text, site).toContain(code.user_code);
+    }
+  });
+});
+
+describe("when and where the code was asked for (RFC 8628 5.4)", () => {
+  it("shows how long ago, the time and the country the app asked from", async () => {
+    const { browser } = await signedInAs("user");
+    const code = await newCode({}, { country: "DE" });
+    expect((await rowOf(code.user_code)).requestCountry).toBe("DE");
+    // A controlled clock: the request was made 2 minutes and a few seconds ago.
+    const requestedAt = Date.now() - 2 * 60_000 - 5_000;
+    await updateRow(code.user_code, { createdAt: requestedAt });
+    const page = await openLink(browser, code.user_code);
+    expect(page.status).toBe(200);
+    const text = await pageText(page);
+    expect(text).toContain("Requested 2 minutes ago from Germany");
+    expect(text).toContain(formatDateTime(requestedAt));
+  });
+
+  it("says so when the country is unknown, and names Tor", async () => {
+    const { browser } = await signedInAs("user");
+    for (const [country, words] of [
+      [undefined, "Requested less than a minute ago from an unknown country"],
+      ["XX", "Requested less than a minute ago from an unknown country"],
+      ["T1", "Requested less than a minute ago from the Tor network"],
+    ] as const) {
+      const code = await newCode({}, { country });
+      const page = await openLink(browser, code.user_code);
+      expect(await pageText(page), String(country)).toContain(words);
+    }
+  });
+
+  it("shows it on the page a typed code leads to, and again when the password is asked for", async () => {
+    const { browser } = await signedInAs("user");
+    await ageSession(browser);
+    const code = await newCode({}, { country: "FR" });
+    await updateRow(code.user_code, { createdAt: Date.now() - 61 * 60_000 });
+    expect(await pageText(await lookUp(browser, code.user_code))).toContain("Requested 1 hour ago from France");
+    expect(await pageText(await approve(browser, code.user_code))).toContain("Requested 1 hour ago from France");
   });
 });
 

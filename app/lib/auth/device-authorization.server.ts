@@ -115,7 +115,7 @@ export type PendingDevice = {
   userCode: string;
 };
 
-export type CodeLookup = { ok: true; device: PendingDevice } | { ok: false; reason: "invalid" | "locked"; retryAfterSeconds?: number };
+export type CodeLookup = { ok: true; device: PendingDevice } | { ok: false; reason: "invalid" } | { ok: false; reason: "locked"; retryAfterSeconds: number };
 
 const wrongCodeKey = (userId: string) => `device:wrong-code:user:${userId}`;
 // "At most `max` wrong codes": reserveAttempt allows maxFailures + 1 attempts before refusing.

@@ -86,7 +86,11 @@ export const DEVICE_ERRORS = {
 /** The approval page's words. */
 export const DEVICE_MESSAGES = {
   invalidCode: "That code isn't valid. It may have expired or been used already: check the code in the app, or start the sign-in again there.",
-  tooManyCodes: "Too many wrong codes. Try again in a few minutes.",
+  tooManyCodes: (minutes: number) => `Too many wrong codes. Try again in ${minutes === 1 ? "1 minute" : `${minutes} minutes`}.`,
+  // A link from anywhere only fills the form in (another site must not spend the user's guesses).
+  prefilled: "Check that this is the code the Modelify app shows, then continue.",
+  /** When and where the app asked (RFC 8628 5.4: so that someone else's code looks foreign). */
+  requested: (ago: string, country: string | null) => `Requested ${ago} from ${country ?? "an unknown country"}`,
   passwordRequired: "You signed in a while ago. Enter your password to approve this device.",
   wrongPassword: "That password is not correct.",
   approved: "Device approved. You can go back to the Modelify app: it is signed in.",
