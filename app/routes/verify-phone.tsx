@@ -15,10 +15,12 @@ import { PHONE_MESSAGES } from "~/lib/profile/messages";
 import { z } from "~/lib/zod";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { queryParamKeepingPlus, readForm, singleValue } from "~/server/http";
+import { keepRetryAfter, queryParamKeepingPlus, readForm, retryAfter, singleValue } from "~/server/http";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Verify Phone | Modelify");
+
+export const headers = keepRetryAfter;
 
 const formSchema = z.object({
   code: phoneCodeInputSchema,
@@ -52,7 +54,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { db, kv, env } = app(context);
   try {
     const result = await verifyPhoneCode({ db, kv, secret: env.JWT_SECRET }, user.id, parsed.data);
-    if (!result.ok) return data<ActionData>({ ok: false, error: phoneFailureMessage(result.reason) }, { status: PHONE_FAILURE_STATUS[result.reason] });
+    if (!result.ok) {
+      const wait = result.retryAfterSeconds === undefined ? undefined : retryAfter(result.retryAfterSeconds);
+      return data<ActionData>({ ok: false, error: phoneFailureMessage(result.reason) }, { status: PHONE_FAILURE_STATUS[result.reason], headers: wait });
+    }
     return data<ActionData>({ ok: true, phone: result.phone });
   } catch (error) {
     console.error(JSON.stringify({ event: "verify_phone_failed", error: String(error) }));

@@ -10,7 +10,7 @@ import { PHONE_CODE } from "../constants";
 import { timingSafeEqual, toHex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { countEvent, reserveAttempt } from "../limits/counters.server";
+import { countEvent, reserveAttempt, secondsUntil } from "../limits/counters.server";
 import { z } from "../zod";
 import { E164_PATTERN, generatePhoneCode, isE164, phoneCodeSms } from "./code";
 import type { PhoneFailed, PhoneFailure } from "./outcome";
@@ -46,6 +46,11 @@ export type StoredPhoneCode = z.infer<typeof storedCodeSchema>;
 export const phoneCodeKey = (userId: string) => `phone-code:${userId}`;
 
 const fail = (reason: PhoneFailure, minutes?: number): PhoneFailed => (minutes === undefined ? { ok: false, reason } : { ok: false, reason, minutes });
+/** A limit's refusal that lifts at `until`: the wait goes out as Retry-After with the 429. */
+const refuse = (reason: PhoneFailure, until: number, now: number, minutes?: number): PhoneFailed => ({
+  ...fail(reason, minutes),
+  retryAfterSeconds: secondsUntil(until, now),
+});
 
 async function readCode(kv: KVNamespace, userId: string): Promise<StoredPhoneCode | null> {
   let raw: unknown;
@@ -140,12 +145,12 @@ export async function sendPhoneCode(deps: PhoneDeps, userId: string, now = Date.
   const perUser = await countEvent(db, `phone-send:user:${userId}`, PHONE_CODE.sendsPerUser.windowMs, now);
   if (perUser.count > PHONE_CODE.sendsPerUser.limit) {
     await giveBack();
-    return fail("too-many-sends", minutesUntil(perUser.expiresAt, now));
+    return refuse("too-many-sends", perUser.expiresAt, now, minutesUntil(perUser.expiresAt, now));
   }
   const perNumber = await countEvent(db, `phone-send:number:${phone}`, PHONE_CODE.sendsPerNumber.windowMs, now);
   if (perNumber.count > PHONE_CODE.sendsPerNumber.limit) {
     await giveBack();
-    return fail("too-many-sends", minutesUntil(perNumber.expiresAt, now));
+    return refuse("too-many-sends", perNumber.expiresAt, now, minutesUntil(perNumber.expiresAt, now));
   }
 
   const code = generatePhoneCode();
@@ -200,7 +205,7 @@ export async function verifyPhoneCode(
 
   const max = PHONE_CODE.maxWrongAttempts;
   const reservation = await reserveAttempt(db, `phone-check:${stored.id}`, { maxFailures: max - 1, windowMs: PHONE_CODE_TTL_MS }, now);
-  if (!reservation.allowed) return fail("too-many-attempts");
+  if (!reservation.allowed) return refuse("too-many-attempts", reservation.expiresAt, now);
   const given = toHex(await codeMac(deps.secret, { id: stored.id, userId, phone: stored.phone, code: input.code }));
   const right = timingSafeEqual(encoder.encode(given), encoder.encode(stored.hash));
   if (!right) {

@@ -23,7 +23,14 @@ export const PHONE_FAILURES = [
 
 export type PhoneFailure = (typeof PHONE_FAILURES)[number];
 
-export type PhoneFailed = { ok: false; reason: PhoneFailure /** too-many-sends: whole minutes to wait */; minutes?: number };
+export type PhoneFailed = {
+  ok: false;
+  reason: PhoneFailure;
+  /** too-many-sends: whole minutes to wait, for the message */
+  minutes?: number;
+  /** A 429's wait in seconds, until the limit that refused lifts */
+  retryAfterSeconds?: number;
+};
 
 /** The HTTP status a page or route answers with (never a 5xx for anything the user sent). */
 export const PHONE_FAILURE_STATUS: Record<PhoneFailure, 400 | 401 | 429 | 503> = {

@@ -10,7 +10,7 @@ import { PHONE_FAILURE_STATUS, phoneFailureMessage, type PhoneFailed } from "~/l
 import { z } from "~/lib/zod";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { postOnly, readForm, singleValue } from "~/server/http";
+import { postOnly, readForm, retryAfter, singleValue } from "~/server/http";
 
 export const loader = postOnly;
 
@@ -30,7 +30,8 @@ function answer(request: Request, outcome: Outcome): Response {
       return redirect(`${PROFILE_DIALOG}&phoneError=${outcome.reason}${wait}`, 303);
     }
     const error = outcome.message ?? phoneFailureMessage(outcome.reason, outcome.minutes);
-    return Response.json({ ok: false, reason: outcome.reason, error }, { status, headers: noStore });
+    const wait = outcome.retryAfterSeconds === undefined ? {} : retryAfter(outcome.retryAfterSeconds);
+    return Response.json({ ok: false, reason: outcome.reason, error }, { status, headers: { ...noStore, ...wait } });
   }
   if (!wantsJson) return redirect(outcome.state === "verified" ? `${PROFILE_DIALOG}&phoneResult=verified` : PROFILE_DIALOG, 303);
   if (outcome.state === "verified") return Response.json({ ok: true, state: "verified", phone: outcome.phone }, { headers: noStore });
