@@ -36,6 +36,8 @@ export type Attempt = {
   ipKey: string | null;
   /** This attempt is the last one the account's rule allows: failing it locks the account. */
   lastAllowed: boolean;
+  /** When the account's window ends (epoch ms): a lock this attempt's failure causes lasts until then. */
+  windowEndsAt: number | null;
   /** The client's address is over its guard: slow down, and say so on failure. */
   throttled: boolean;
 };
@@ -61,17 +63,31 @@ export async function beginAttempt(
   }
   const throttled = ipFailures >= IP_GUARD[scope].failures;
   if (throttled) await new Promise((resolve) => setTimeout(resolve, IP_GUARD[scope].delayMs));
-  return { scope, accountKey: account, ipKey, lastAllowed: reservation?.count === rule.maxFailures + 1, throttled };
+  return {
+    scope,
+    accountKey: account,
+    ipKey,
+    lastAllowed: reservation?.count === rule.maxFailures + 1,
+    windowEndsAt: reservation?.expiresAt ?? null,
+    throttled,
+  };
 }
 
 export function isRefusal(value: Attempt | Refusal): value is Refusal {
   return "refused" in value;
 }
 
-/** The attempt failed: its reservation stays counted. Returns whether this failure locked the account. */
-export async function failAttempt(db: Db, attempt: Attempt, now = Date.now()): Promise<{ locked: boolean }> {
-  if (attempt.ipKey) await countEvent(db, attempt.ipKey, IP_GUARD[attempt.scope].windowMs, now);
-  return { locked: attempt.lastAllowed };
+/**
+ * The attempt failed: its reservation stays counted. Returns whether this failure locked the
+ * account, and how long the 429 it gets should say to wait (Retry-After): the lock's end, or for a
+ * throttled address the end of its guard window; null when it is no 429.
+ */
+export async function failAttempt(db: Db, attempt: Attempt, now = Date.now()): Promise<{ locked: boolean; retryAfterSeconds: number | null }> {
+  const guard = attempt.ipKey ? await countEvent(db, attempt.ipKey, IP_GUARD[attempt.scope].windowMs, now) : null;
+  if (attempt.lastAllowed) {
+    return { locked: true, retryAfterSeconds: secondsUntil(attempt.windowEndsAt ?? now + LOCKOUT[attempt.scope].lockMs, now) };
+  }
+  return { locked: false, retryAfterSeconds: attempt.throttled && guard ? secondsUntil(guard.expiresAt, now) : null };
 }
 
 /**
