@@ -38,9 +38,10 @@ const deviceAuthorizationBody = z.object({
     example: "BCDF-GHJK",
   }),
   verification_uri: z.string().meta({ description: "The /device page: the app shows it with the user code, or opens it in the browser" }),
-  verification_uri_complete: z
-    .string()
-    .meta({ description: "The /device page with the user code filled in (?code=…): the user only checks the code and approves" }),
+  verification_uri_complete: z.string().meta({
+    description:
+      "The /device page with the user code filled in (?code=…). Open it in the browser straight from the app (not through another web page): the page then shows the device at once and the user only checks the code and approves. Reached from another site, the page only fills the code in and the user confirms it first, so that no site can spend the user's wrong-code attempts.",
+  }),
   expires_in: z
     .number()
     .int()
@@ -163,7 +164,7 @@ export function buildOpenApi() {
       "/api/v1/auth/device": {
         post: {
           summary: "Start the desktop sign-in: device authorization request (RFC 8628 3.1)",
-          description: `The app names the device and gets a device code to poll /api/v1/auth/token with, and a user code the user enters on the /device page in the browser. At most ${DEVICE_AUTH.requestsPerIp.max} requests per client address in ${DEVICE_AUTH.requestsPerIp.windowMs / 60_000} minutes.`,
+          description: `The app names the device and gets a device code to poll /api/v1/auth/token with, and a user code the user enters on the /device page in the browser. The page shows the user when the code was requested and from which country (the request's, as Cloudflare sees it), so ask for codes only when the user starts a sign-in. At most ${DEVICE_AUTH.requestsPerIp.max} requests per client address in ${DEVICE_AUTH.requestsPerIp.windowMs / 60_000} minutes.`,
           requestBody: oauthRequest(schemaOf(deviceAuthorizationRequestSchema, "input"), deviceAuthorizationRequestSchema),
           responses: {
             "200": body("Codes", deviceAuthorizationBody),
