@@ -2,11 +2,12 @@
 // stored only as a hash, rotated on every use and revocable. See docs/decisions/0002-sessions.md.
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { ACTIVITY_UPDATE_INTERVAL_MS, INACTIVITY_LIMIT_MS, SESSION } from "../constants";
-import { randomToken, sha256Hex } from "../crypto";
+import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { signAccessToken, verifyAccessToken } from "./jwt";
 import { forgetLiveDesktopSessions, recallLiveDesktopSession, rememberLiveDesktopSession } from "./live-desktop-sessions.server";
+import { newRefreshToken, readRefreshToken } from "./refresh-token";
 
 export type SessionClient = "web" | "desktop";
 
@@ -57,7 +58,7 @@ export async function createSession(
   now = Date.now(),
 ): Promise<IssuedTokens> {
   const sessionId = input.sessionId ?? crypto.randomUUID();
-  const refreshToken = randomToken();
+  const refreshToken = await newRefreshToken(secret, sessionId);
   const refreshExpiresAt = now + SESSION.refreshTokenTtlMs;
   await db.insert(schema.sessions).values({
     id: sessionId,
@@ -201,13 +202,20 @@ export type RefreshResult =
 
 /**
  * Exchanges a refresh token for a new access token and a new refresh token. A token that was
- * just rotated (another tab won the race) still gets an access token but no new refresh token;
- * an older rotated token is treated as stolen and ends the session.
+ * just rotated (another tab won the race) still gets an access token but no new refresh token.
+ * Any other token of the session, of whatever generation, was kept by someone after it was
+ * rotated: the session is treated as stolen and ends (ADR 0002).
  */
 export async function refreshSession(db: Db, secret: string, refreshToken: string, now = Date.now()): Promise<RefreshResult> {
+  const read = await readRefreshToken(secret, refreshToken);
+  if (read.kind === "invalid") return { ok: false, reason: "unknown" };
   const hash = await sha256Hex(refreshToken);
   const session = await db.query.sessions.findFirst({
-    where: or(eq(schema.sessions.refreshTokenHash, hash), eq(schema.sessions.previousRefreshTokenHash, hash)),
+    where:
+      read.kind === "named"
+        ? eq(schema.sessions.id, read.sessionId)
+        : // Tokens issued before they named their session: only the current and previous are known.
+          or(eq(schema.sessions.refreshTokenHash, hash), eq(schema.sessions.previousRefreshTokenHash, hash)),
   });
   if (!session) return { ok: false, reason: "unknown" };
   if (session.revokedAt !== null) return { ok: false, reason: "revoked" };
@@ -220,17 +228,16 @@ export async function refreshSession(db: Db, secret: string, refreshToken: strin
     return { ok: false, reason: "inactive" };
   }
 
-  const isCurrent = session.refreshTokenHash === hash;
-  if (!isCurrent) {
-    const withinGrace = session.rotatedAt !== null && now - session.rotatedAt <= SESSION.refreshReuseGraceMs;
-    if (!withinGrace) {
+  if (session.refreshTokenHash !== hash) {
+    const justRotated = session.previousRefreshTokenHash === hash && session.rotatedAt !== null && now - session.rotatedAt <= SESSION.refreshReuseGraceMs;
+    if (!justRotated) {
       await revokeSession(db, session.id, "refresh_token_reuse", now);
       return { ok: false, reason: "reused" };
     }
     return issueAccessOnly(row, secret, session.expiresAt, now);
   }
 
-  const nextToken = randomToken();
+  const nextToken = await newRefreshToken(secret, session.id);
   const refreshExpiresAt = now + SESSION.refreshTokenTtlMs;
   const result = await db
     .update(schema.sessions)

@@ -1,0 +1,56 @@
+// A refresh token names its session and carries our MAC: `<session id>.<secret>.<mac>`.
+// Naming the session lets a token of any earlier generation be recognised as that session's
+// (reuse of a stolen chain ends it, however many rotations ago it was issued); the MAC keeps
+// anyone who only knows a session id from ending it with a made-up token.
+import { randomToken, toBase64Url } from "../crypto";
+
+const encoder = new TextEncoder();
+const MAC_LABEL = "modelify refresh token v1";
+const MAC_BYTES = 16;
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const SECRET = /^[A-Za-z0-9_-]{43}$/;
+const MAC = /^[A-Za-z0-9_-]{22}$/;
+
+const macKeys = new Map<string, Promise<CryptoKey>>();
+function macKey(secret: string): Promise<CryptoKey> {
+  let key = macKeys.get(secret);
+  if (!key) {
+    // A key of its own, derived from the Worker's secret with a label, so a refresh MAC can never
+    // be mistaken for a JWT signature made with the same secret.
+    key = crypto.subtle
+      .importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
+      .then((base) => crypto.subtle.sign("HMAC", base, encoder.encode(MAC_LABEL)))
+      .then((derived) => crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]));
+    macKeys.set(secret, key);
+  }
+  return key;
+}
+
+async function mac(secret: string, sessionId: string, tokenSecret: string): Promise<string> {
+  const signature = await crypto.subtle.sign("HMAC", await macKey(secret), encoder.encode(`${sessionId}.${tokenSecret}`));
+  return toBase64Url(new Uint8Array(signature, 0, MAC_BYTES));
+}
+
+/** A new refresh token for the session. */
+export async function newRefreshToken(secret: string, sessionId: string): Promise<string> {
+  const tokenSecret = randomToken();
+  return `${sessionId}.${tokenSecret}.${await mac(secret, sessionId, tokenSecret)}`;
+}
+
+export type ReadRefreshToken = { kind: "named"; sessionId: string } | { kind: "legacy" } | { kind: "invalid" };
+
+/**
+ * What a presented refresh token claims to be: one of ours naming its session, a token from
+ * before tokens named their session (plain 43 characters, found by hash), or nothing of ours.
+ */
+export async function readRefreshToken(secret: string, token: string): Promise<ReadRefreshToken> {
+  if (SECRET.test(token)) return { kind: "legacy" };
+  const parts = token.split(".");
+  if (parts.length !== 3) return { kind: "invalid" };
+  const [sessionId, tokenSecret, presented] = parts as [string, string, string];
+  if (!SESSION_ID.test(sessionId) || !SECRET.test(tokenSecret) || !MAC.test(presented)) return { kind: "invalid" };
+  const expected = await mac(secret, sessionId, tokenSecret);
+  let diff = 0;
+  for (let i = 0; i < expected.length; i++) diff |= expected.charCodeAt(i) ^ presented.charCodeAt(i);
+  return diff === 0 ? { kind: "named", sessionId } : { kind: "invalid" };
+}
