@@ -23,6 +23,7 @@ export default [
       route("api-setup", "routes/api-setup.tsx"),
       route("legal/:doc", "routes/legal.tsx"),
       route("profile/confirm-email", "routes/profile.confirm-email.tsx"),
+      route("profile/cancel-email-change", "routes/profile.cancel-email-change.tsx"),
       ...prefix("billing", [route("checkout", "routes/billing.checkout.tsx"), route("portal", "routes/billing.portal.tsx")]),
     ]),
     route("auth/sign-out", "routes/auth.sign-out.tsx"),

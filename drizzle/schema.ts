@@ -105,7 +105,7 @@ export const oneTimeTokens = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    type: text("type", { enum: ["signup", "recovery", "email_change"] }).notNull(),
+    type: text("type", { enum: ["signup", "recovery", "email_change", "email_change_cancel"] }).notNull(),
     tokenHash: text("token_hash").notNull().unique(),
     // Sign-up links: SHA-256 of a nonce held in an HttpOnly cookie by the browser that proved the
     // pending password (it signed up, or signed in to the unconfirmed account). That browser

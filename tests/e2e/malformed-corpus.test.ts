@@ -235,6 +235,13 @@ const ROUTES: RouteSpec[] = [
   { name: "/dashboard/profile/image", path: "/dashboard/profile/image?kind=avatar", body: "none", methods: API_POST, signedIn: "cookie", fields: {} },
   { name: "/profile/confirm-email", path: "/profile/confirm-email?token=corpus", body: "form", methods: PAGE, fields: { token: "corpus-not-a-token" } },
   {
+    name: "/profile/cancel-email-change",
+    path: "/profile/cancel-email-change?token=corpus",
+    body: "form",
+    methods: PAGE,
+    fields: { token: "corpus-not-a-token" },
+  },
+  {
     name: "/profile-images",
     path: "/profile-images/00000000-0000-4000-8000-000000000000/profile.png",
     body: "none",

@@ -1,7 +1,7 @@
 // The profile journey of issue 10 in a real browser: username with its confirmation dialog,
 // auto-save after 10 s, the local backup restored after a reload, Reset All Changes.
 import { expect, test } from "./fixtures.ts";
-import { signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { signUpAndConfirm, uniqueEmail, waitForMail } from "./browser.ts";
 
 test("a user sets a username, edits fields that auto-save after 10 s and gets unsaved changes back after a reload", async ({ page }) => {
   test.setTimeout(120_000);
@@ -125,4 +125,34 @@ test.describe("without JavaScript", () => {
     await expect(page.getByText("Profile saved successfully!")).toBeVisible();
     await expect(page.getByText("Modelify Labs")).toBeVisible();
   });
+});
+
+test("changing the e-mail asks for the current password, and the old inbox can cancel the change", async ({ page, newClient }) => {
+  test.setTimeout(90_000);
+  const email = uniqueEmail("mover");
+  const next = uniqueEmail("moved");
+  await signUpAndConfirm(page, email);
+  await page.goto("/dashboard/profile?edit=1");
+  await page.waitForLoadState("networkidle");
+  const dialog = page.getByRole("dialog", { name: "Edit Profile" });
+  // The password field appears only once the address differs from the saved one.
+  await expect(dialog.getByLabel("Current password")).toHaveCount(0);
+  await dialog.getByLabel("Email").fill(next);
+  await expect(dialog.getByLabel("Current password")).toBeVisible();
+  await dialog.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(dialog.getByText("Enter your current password to change your e-mail address.")).toBeVisible();
+
+  await dialog.getByLabel("Current password").fill("Sunny-Day-42");
+  await dialog.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByText(`We sent a confirmation link to ${next}`)).toBeVisible();
+
+  // The current inbox's notice cancels it from any browser, and signs out everywhere.
+  const notice = await waitForMail(email, /A change of your Modelify e-mail address was requested/);
+  const reader = await newClient();
+  await reader.goto(notice.links[0]!);
+  await expect(reader.getByText(next)).toBeVisible();
+  await reader.getByRole("button", { name: "Cancel the Change and Sign Out Everywhere" }).click();
+  await expect(reader.getByText("The change of your e-mail address was cancelled")).toBeVisible();
+  await page.goto("/dashboard/profile");
+  await page.waitForURL((url) => url.pathname === "/auth");
 });

@@ -4,6 +4,7 @@
 import { env, SELF } from "cloudflare:test";
 import { and, desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { AUTH_MESSAGES } from "~/lib/auth/messages";
 import { EMAIL_CHANGE } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { cancelEmailChange, confirmEmailChange, requestEmailChange } from "~/lib/profile/email-change.server";
@@ -34,7 +35,7 @@ async function requestedChange() {
   const user = await userOf(email);
   const newEmail = uniqueEmail("moved");
   const started = Date.now();
-  const result = await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail });
+  const result = await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail, password: STRONG_PASSWORD, ip: null });
   expect(result).toEqual({ ok: true, pendingEmail: newEmail });
   const mail = await waitForMail(newEmail, /Confirm your new Modelify e-mail address/, { after: started });
   const link = mail.links[0]!;
@@ -52,12 +53,16 @@ function tokenSignIn(email: string) {
 const settle = () => new Promise((r) => setTimeout(r, 600));
 
 describe("requesting a change", () => {
-  it("sets the pending address, mails a link to the new address only, and changes nothing else", async () => {
+  it("sets the pending address, mails a link to the new address and a cancel link to the current one, and changes nothing else", async () => {
     const { email, user, newEmail, path, started } = await requestedChange();
     expect(path).toMatch(/^\/profile\/confirm-email\?token=[A-Za-z0-9_-]{43}$/);
     expect(await accountState(user.id)).toEqual({ email, profileEmail: email, pendingEmail: newEmail });
+    const notice = await waitForMail(email, /A change of your Modelify e-mail address was requested/, { after: started });
+    expect(notice.text).toContain(newEmail);
+    expect(notice.links).toHaveLength(1);
+    expect(linkPath(notice.links[0]!)).toMatch(/^\/profile\/cancel-email-change\?token=[A-Za-z0-9_-]{43}$/);
     await settle();
-    expect((await mailsTo(email)).filter((m) => m.createdAt >= started)).toEqual([]);
+    expect((await mailsTo(email)).filter((m) => m.createdAt >= started)).toHaveLength(1);
     const [token] = await db
       .select()
       .from(schema.oneTimeTokens)
@@ -71,21 +76,28 @@ describe("requesting a change", () => {
   it("lower-cases the address and treats the current address as no change (dropping a pending one)", async () => {
     const { email, user, token } = await requestedChange();
     const upper = uniqueEmail("Mixed").replace("mixed", "MiXeD");
-    expect(await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: ` ${upper} ` })).toEqual({
+    expect(await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: ` ${upper} `, password: STRONG_PASSWORD, ip: null })).toEqual({
       ok: true,
       pendingEmail: upper.toLowerCase(),
     });
-    expect(await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: email.toUpperCase() })).toEqual({ ok: true, pendingEmail: null });
+    expect(
+      await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: email.toUpperCase(), password: STRONG_PASSWORD, ip: null }),
+    ).toEqual({ ok: true, pendingEmail: null });
     expect((await accountState(user.id)).pendingEmail).toBeNull();
     // The earlier link died with the pending change.
     expect((await confirmEmailChange(deps, token)).ok).toBe(false);
-    expect((await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: "no-at-sign" })).ok).toBe(false);
+    expect((await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: "no-at-sign", password: STRONG_PASSWORD, ip: null })).ok).toBe(
+      false,
+    );
   });
 
   it("sends nothing again while the same address is pending with a live link (auto-save repeats the save)", async () => {
     const { email, user, newEmail, token } = await requestedChange();
     for (let i = 0; i < 3; i++) {
-      expect(await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail })).toEqual({ ok: true, pendingEmail: newEmail });
+      expect(await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail, password: STRONG_PASSWORD, ip: null })).toEqual({
+        ok: true,
+        pendingEmail: newEmail,
+      });
     }
     await settle();
     expect(await mailsTo(newEmail)).toHaveLength(1);
@@ -97,7 +109,13 @@ describe("requesting a change", () => {
     const { email } = await createConfirmedUser();
     const user = await userOf(email);
     const started = Date.now();
-    const answer = await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: other.email.toUpperCase() });
+    const answer = await requestEmailChange(deps, {
+      userId: user.id,
+      currentEmail: email,
+      newEmail: other.email.toUpperCase(),
+      password: STRONG_PASSWORD,
+      ip: null,
+    });
     expect(answer).toEqual({ ok: true, pendingEmail: other.email });
     const note = await waitForMail(other.email, /Your e-mail address was entered on Modelify/, { after: started });
     expect(note.links).toEqual([]);
@@ -117,13 +135,22 @@ describe("requesting a change", () => {
     const user = await userOf(email);
     const burst = await Promise.all(
       Array.from({ length: EMAIL_CHANGE.requestsPerUser.limit + 7 }, (_, i) =>
-        requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: `burst-${i}-${email}` }),
+        requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: `burst-${i}-${email}`, password: STRONG_PASSWORD, ip: null }),
       ),
     );
     expect(burst.filter((r) => r.ok)).toHaveLength(EMAIL_CHANGE.requestsPerUser.limit);
     const refused = burst.filter((r) => !r.ok);
     expect(refused).toHaveLength(7);
-    for (const r of refused) expect(r).toEqual({ ok: false, status: 429, error: PROFILE_MESSAGES.tooManyEmailChanges });
+    // Each request also proves the password under the sign-in lockout, whose parallel allowance
+    // can refuse some first; either way a refusal is a 429 that says when to try again.
+    for (const r of refused) {
+      expect(r).toMatchObject({ ok: false, status: 429 });
+      expect([PROFILE_MESSAGES.tooManyEmailChanges, AUTH_MESSAGES.signInLocked]).toContain(r.ok ? "" : r.error);
+      expect(r.ok ? 0 : r.retryAfterSeconds).toBeGreaterThan(0);
+    }
+    expect(
+      await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: `after-${email}`, password: STRONG_PASSWORD, ip: null }),
+    ).toMatchObject({ ok: false, status: 429, error: PROFILE_MESSAGES.tooManyEmailChanges });
     // Of all the accepted requests, exactly one link is alive: the one for the pending address.
     const live = await db
       .select()
@@ -186,7 +213,7 @@ describe("confirming a change", () => {
   it("refuses an older link once a newer change was requested", async () => {
     const { email, user, token: older } = await requestedChange();
     const newer = uniqueEmail("newer");
-    await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: newer });
+    await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: newer, password: STRONG_PASSWORD, ip: null });
     const mail = await waitForMail(newer, /Confirm your new Modelify e-mail address/);
     expect(await confirmEmailChange(deps, older)).toEqual({ ok: false, status: 400, error: EMAIL_CHANGE_MESSAGES.invalidLink });
     expect((await accountState(user.id)).email).toBe(email);

@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { USERNAME } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
-import { Browser, createConfirmedUser, db, ORIGIN, waitForMail } from "./helpers";
+import { Browser, createConfirmedUser, db, ORIGIN, STRONG_PASSWORD, waitForMail } from "./helpers";
 
 async function profileOf(email: string) {
   const user = await db.query.users.findFirst({ where: eq(schema.users.email, email) });
@@ -251,7 +251,12 @@ describe("changing the e-mail address from the profile", () => {
     expect(auto.status).toBe(200);
     expect((await profileOf(email)).pendingEmail).toBeNull();
 
-    const response = await save(browser, email, { email: next });
+    // The session is not enough: the current password proves the change.
+    const withoutPassword = await save(browser, email, { email: next });
+    expect(withoutPassword.status).toBe(400);
+    expect((await profileOf(email)).pendingEmail).toBeNull();
+
+    const response = await save(browser, email, { email: next, currentPassword: STRONG_PASSWORD });
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/dashboard/profile?saved=1&emailPending=1");
     const row = await profileOf(email);

@@ -58,6 +58,23 @@ export function DebugTab({ adminEmail, submitted, releases }: { adminEmail: stri
               </Button>
             </div>
           </div>
+          <div className="border-t border-slate-100 pt-4">
+            <p className="text-sm text-slate-600" id="sign-out-everywhere-hint">
+              For an account reported as compromised: ends every session and desktop app key, approved device codes, a pending e-mail change and unused e-mail
+              links.
+            </p>
+            <Button
+              type="submit"
+              name="intent"
+              value="sign-out-everywhere"
+              variant="secondary"
+              className="mt-3"
+              disabled={busy}
+              aria-describedby="sign-out-everywhere-hint"
+            >
+              Sign out everywhere
+            </Button>
+          </div>
         </fetcher.Form>
         {result && visible ? (
           <Alert tone={result.ok ? "success" : "error"} className="mt-5">

@@ -98,6 +98,11 @@ function formValues(form: HTMLFormElement, saved: ProfileFormValues): ProfileFor
   return values;
 }
 
+function clearPassword(form: HTMLFormElement) {
+  const element = form.elements.namedItem("currentPassword");
+  if (element instanceof HTMLInputElement) element.value = "";
+}
+
 function setFieldValue(form: HTMLFormElement, field: ProfileFormField, value: string) {
   const element = form.elements.namedItem(field);
   if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement) {
@@ -131,6 +136,7 @@ export function EditProfileModal({
   const [dirtySince, setDirtySince] = useState<number | null>(null);
   const [explicitDirty, setExplicitDirty] = useState(false);
   const [usernameDirty, setUsernameDirty] = useState(false);
+  const [emailDirty, setEmailDirty] = useState(false);
   const [now, setNow] = useState(() => Date.now());
   const [message, setMessage] = useState<Message | null>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);
@@ -170,6 +176,7 @@ export function EditProfileModal({
     setDirtySince((since) => (autoChanged ? (since ?? Date.now()) : null));
     setExplicitDirty(changed.some((f) => EXPLICIT_ONLY.includes(f)));
     setUsernameDirty(changed.includes("username"));
+    setEmailDirty(changed.includes("email"));
     if (changed.length) writeBackup(profile.userId, values);
     else clearBackup(profile.userId);
   }, [profile.userId]);
@@ -185,6 +192,7 @@ export function EditProfileModal({
       data.set("js", "1");
       if (intent === "autosave") {
         for (const f of EXPLICIT_ONLY) data.set(f, savedRef.current[f]);
+        data.delete("currentPassword");
       }
       lastIntent.current = intent;
       fetcher.submit(data, { method: "post", action: "/dashboard/profile?edit=1" });
@@ -263,7 +271,10 @@ export function EditProfileModal({
       return;
     }
     const el = formRef.current;
-    if (el) setFieldValue(el, "securityAnswer", "");
+    if (el) {
+      setFieldValue(el, "securityAnswer", "");
+      if (intent === "save") clearPassword(el);
+    }
     if (intent === "save") {
       clearBackup(profile.userId);
       setDirtySince(null);
@@ -288,6 +299,7 @@ export function EditProfileModal({
     setDirtySince(null);
     setExplicitDirty(false);
     setUsernameDirty(false);
+    setEmailDirty(false);
     setMessage({ tone: "success", text: M.reset });
     form.reset();
   };
@@ -417,6 +429,17 @@ export function EditProfileModal({
               <Input {...getInputProps(fields.phoneNumber, { type: "tel" })} autoComplete="tel" />
             </FormField>
           </div>
+          {!hydrated || emailDirty || fields.currentPassword.errors?.length ? (
+            <FormField
+              label="Current password"
+              htmlFor={fields.currentPassword.id}
+              errorId={fields.currentPassword.errorId}
+              errors={fields.currentPassword.errors}
+              hint="Needed only to change your e-mail address. We will also tell your current address, with a link to cancel."
+            >
+              <Input {...getInputProps(fields.currentPassword, { type: "password" })} autoComplete="current-password" />
+            </FormField>
+          ) : null}
           <FormField label="Bio" htmlFor={fields.bio.id} errorId={fields.bio.errorId} errors={fields.bio.errors}>
             <textarea {...getTextareaProps(fields.bio)} rows={3} className={inputClass} />
           </FormField>

@@ -59,11 +59,14 @@ export function SessionsCard({ sessions }: { sessions: SessionView[] }) {
         </ul>
         <div className="mt-4 border-t border-slate-100 pt-4">
           {others > 0 ? (
-            <form method="post" action={ACTION}>
+            <form method="post" action={ACTION} className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
               <input type="hidden" name="intent" value="end-others" />
-              <button type="submit" className={buttonClass("secondary", "sm", "w-full sm:w-auto")}>
+              <button type="submit" className={buttonClass("secondary", "sm", "w-full shrink-0 sm:w-auto")} aria-describedby="end-others-hint">
                 Sign out all other sessions
               </button>
+              <p id="end-others-hint" className="text-xs text-slate-500">
+                Also cancels a pending e-mail change, unused e-mail links and device codes you approved that no app has collected yet.
+              </p>
             </form>
           ) : (
             <p className="text-sm text-slate-600">No other sessions are signed in.</p>

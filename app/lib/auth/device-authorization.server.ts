@@ -9,7 +9,8 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { clearCounter, countEvent, releaseAttempt, reserveAttempt, secondsUntil } from "../limits/counters.server";
 import { ipSubject } from "./lockout";
-import { createSession, revokeUserSessions, type IssuedTokens } from "./session.server";
+import { deviceGrantCancelled } from "./revocation.server";
+import { createSession, revokeSession, revokeUserSessions, type IssuedTokens } from "./session.server";
 import { type DEVICE_ERRORS, type DevicePlatform, formatUserCode, newDeviceCode, newUserCode, normalizeUserCode } from "./device-codes";
 
 const t = schema.deviceAuthorizations;
@@ -95,6 +96,12 @@ export async function pollDeviceAuthorization(db: Db, jwtSecret: string, deviceC
     // The same installation signing in again replaces its earlier key, so the list shows it once.
     await revokeUserSessions(db, row.userId, "replaced_by_new_sign_in", { appInstanceId: row.appInstanceId }, now);
     const tokens = await createSession(db, jwtSecret, { userId: row.userId, client: "desktop", userAgent: null, sessionId, device }, now);
+    // A password reset or "sign out everywhere" between the claim and the session's insert denied
+    // this code (revokeAccountAccess): the key it just made must not outlive that.
+    if (await deviceGrantCancelled(db, sessionId)) {
+      await revokeSession(db, sessionId, "device_code_cancelled", now);
+      return { ok: false, error: "access_denied" };
+    }
     return { ok: true, tokens, userId: row.userId, device: { id: sessionId, name: row.deviceName, platform: row.platform, app_version: row.appVersion } };
   }
   if (row.status === "used") return { ok: false, error: "invalid_grant" };

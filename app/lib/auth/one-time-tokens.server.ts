@@ -4,7 +4,8 @@ import { randomToken, sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 
-export type OneTimeTokenType = "signup" | "recovery" | "email_change";
+// email_change_cancel: the link in the notice to the current address that cancels a pending change.
+export type OneTimeTokenType = "signup" | "recovery" | "email_change" | "email_change_cancel";
 
 type IssueOptions = { proofHash?: string | null; now?: number };
 

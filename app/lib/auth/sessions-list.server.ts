@@ -1,16 +1,17 @@
 // The account's signed-in browsers and desktop apps, as the profile's "Sessions and devices"
 // card lists them, and ending them. Ending revokes the row: the session's access token fails at
 // its next request and its refresh token at its next renewal (session.server.ts).
-import { and, desc, eq, gt, gte, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { SessionView } from "../profile/view";
 import { forgetLiveDesktopSessions } from "./live-desktop-sessions.server";
+import { type RevocationReason, revokeAccountAccess } from "./revocation.server";
 import { startOfMonth } from "../usage/dates";
 import { PLATFORM_LABELS } from "./device-codes";
 import { deviceLabel } from "./user-agent";
 
-const ENDED_BY_USER = "ended_by_user";
+const ENDED_BY_USER = "ended_by_user" satisfies RevocationReason;
 
 /** How a request of the card ended, as /dashboard/profile?sessions=<outcome> tells the card after a plain form post. */
 export type SessionsOutcome = "ended" | "others-ended" | "not-found" | "current";
@@ -108,13 +109,11 @@ export async function endSession(db: Db, userId: string, sessionId: string, now 
   return result.meta.changes > 0;
 }
 
-/** Ends every live session of the user except the one asking; returns how many ended. */
-export async function endOtherSessions(db: Db, userId: string, currentSessionId: string, now = Date.now()): Promise<number> {
-  const result = await db
-    .update(s)
-    .set({ revokedAt: now, revokedReason: ENDED_BY_USER })
-    .where(and(eq(s.userId, userId), ne(s.id, currentSessionId), live(now)))
-    .run();
-  forgetLiveDesktopSessions({ userId });
-  return result.meta.changes;
+/**
+ * "Sign out all other sessions": every other session and device key ends, and with them whatever
+ * else could bring access back (a pending e-mail change, unused e-mail links, approved device
+ * codes): see revocation.server.ts. Returns how many sessions ended.
+ */
+export function endOtherSessions(db: Db, userId: string, currentSessionId: string, now = Date.now()): Promise<number> {
+  return revokeAccountAccess(db, userId, ENDED_BY_USER, { keepSessionId: currentSessionId, now });
 }

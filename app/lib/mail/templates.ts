@@ -98,3 +98,21 @@ export function emailChangedNotice(to: string, newEmail: string): OutgoingMail {
     links: [],
   };
 }
+
+/** To the account's current address when a change to another address is asked for. */
+export function emailChangeRequestedNotice(to: string, newEmail: string, cancelLink: string): OutgoingMail {
+  return {
+    to,
+    subject: "A change of your Modelify e-mail address was requested",
+    text: [
+      `Someone signed in to your Modelify account, entered its password and asked to change its e-mail address to ${newEmail}.`,
+      "The address changes only if that inbox confirms the change within 24 hours.",
+      "",
+      "If this was not you, cancel the change here. Cancelling also signs out every browser and desktop app on your account:",
+      cancelLink,
+      "",
+      "Then reset your password: whoever asked knows it. If this was you, there is nothing to do.",
+    ].join("\n"),
+    links: [cancelLink],
+  };
+}

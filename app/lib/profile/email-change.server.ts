@@ -3,21 +3,35 @@
 // an inbox that proved itself may become it). Links are single-use, hashed, expiring one-time
 // tokens like the sign-up and reset links; their proof_hash holds the SHA-256 of the address
 // they were sent to, so a link can only ever confirm that address.
+//
+// Whoever holds a session alone must not be able to move the account to their own inbox: asking
+// for a change takes the current password, the current address is told at once with a link that
+// cancels it, and every "revoke all" path (revocation.server.ts) drops a pending change.
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { provePassword } from "../auth/accounts.server";
+import { AUTH_MESSAGES } from "../auth/messages";
+import { revokeAccountAccess } from "../auth/revocation.server";
 import { findUserByEmail, findUserById } from "../auth/users.server";
 import { expireUnusedTokens, prepareOneTimeToken } from "../auth/one-time-tokens.server";
 import { EMAIL_CHANGE } from "../constants";
 import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { countEvent } from "../limits/counters.server";
-import { enqueueMail } from "../mail/mail.server";
-import { emailChangedNotice, emailChangeMail, emailInUseMail } from "../mail/templates";
+import { countEvent, secondsUntil } from "../limits/counters.server";
+import { enqueueMail, enqueueMails } from "../mail/mail.server";
+import { emailChangedNotice, emailChangeMail, emailChangeRequestedNotice, emailInUseMail } from "../mail/templates";
 import { z } from "../zod";
 import { EMAIL_CHANGE_MESSAGES, PROFILE_MESSAGES } from "./messages";
 
 export type EmailChangeDeps = { db: Db; queue: Queue; origin: string };
-export type EmailChangeFailure = { ok: false; status: 400 | 409 | 429; error: string };
+export type EmailChangeFailure = {
+  ok: false;
+  status: 400 | 401 | 409 | 429;
+  error: string;
+  /** The form field the error belongs to (the new address unless it is about the password). */
+  field?: "email" | "currentPassword";
+  retryAfterSeconds?: number;
+};
 
 const tokens = schema.oneTimeTokens;
 const profiles = schema.userProfiles;
@@ -30,8 +44,8 @@ const addressSchema = z
 // randomToken(): 32 bytes in base64url. Anything else cannot be a link of ours.
 const tokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 
-function confirmLink(origin: string, token: string) {
-  const url = new URL("/profile/confirm-email", origin);
+function linkTo(origin: string, path: string, token: string) {
+  const url = new URL(path, origin);
   url.searchParams.set("token", token);
   return url.toString();
 }
@@ -55,20 +69,21 @@ async function liveLinkFor(db: Db, userId: string, address: string, now: number)
  * Asks for the account's address to become `newEmail`. Returns the pending address (null when
  * the new address is the current one, which also drops any pending change).
  *
- * Saving the profile again with the same pending address (auto-save does, every few seconds)
- * changes nothing and sends nothing while its link is alive. When the address already belongs
- * to another account the answer and the stored state are the same as for a free address, but the
- * link's token is thrown away and the address gets a short note instead: the answer tells
- * nobody which addresses have accounts, and nobody can take another account's address.
+ * Saving the profile again with the same pending address changes nothing and sends nothing while
+ * its link is alive. A new address needs the current password, checked under the sign-in's
+ * lockout. When the address already belongs to another account the answer and the stored state
+ * are the same as for a free address, but the link's token is thrown away and the address gets a
+ * short note instead: the answer tells nobody which addresses have accounts, and nobody can take
+ * another account's address. Either way the current address is told, with a cancel link.
  */
 export async function requestEmailChange(
   deps: EmailChangeDeps,
-  input: { userId: string; currentEmail: string; newEmail: string; now?: number },
+  input: { userId: string; currentEmail: string; newEmail: string; password: string; ip: string | null; now?: number },
 ): Promise<{ ok: true; pendingEmail: string | null } | EmailChangeFailure> {
   const { db } = deps;
   const now = input.now ?? Date.now();
   const parsed = addressSchema.safeParse(input.newEmail.trim().toLowerCase());
-  if (!parsed.success) return { ok: false, status: 400, error: PROFILE_MESSAGES.invalidEmail };
+  if (!parsed.success) return { ok: false, status: 400, error: PROFILE_MESSAGES.invalidEmail, field: "email" };
   const address = parsed.data;
 
   if (address === input.currentEmail.toLowerCase()) {
@@ -76,26 +91,42 @@ export async function requestEmailChange(
     return { ok: true, pendingEmail: null };
   }
   const profile = await db.query.userProfiles.findFirst({ where: eq(profiles.userId, input.userId), columns: { pendingEmail: true } });
-  if (!profile) return { ok: false, status: 409, error: PROFILE_MESSAGES.notCreated };
+  if (!profile) return { ok: false, status: 409, error: PROFILE_MESSAGES.notCreated, field: "email" };
   if (profile.pendingEmail === address && (await liveLinkFor(db, input.userId, address, now))) return { ok: true, pendingEmail: address };
 
-  const { count } = await countEvent(db, `email-change:user:${input.userId}`, EMAIL_CHANGE.requestsPerUser.windowMs, now);
-  if (count > EMAIL_CHANGE.requestsPerUser.limit) return { ok: false, status: 429, error: PROFILE_MESSAGES.tooManyEmailChanges };
+  const user = await findUserById(db, input.userId);
+  if (!user) return { ok: false, status: 409, error: PROFILE_MESSAGES.notCreated, field: "email" };
+  if (!input.password) return { ok: false, status: 400, error: PROFILE_MESSAGES.currentPasswordRequired, field: "currentPassword" };
+  const proof = await provePassword(db, user, input.password, input.ip);
+  if (!proof.ok) {
+    if (proof.reason === "wrong") return { ok: false, status: 401, error: PROFILE_MESSAGES.currentPasswordWrong, field: "currentPassword" };
+    const retryAfterSeconds = proof.reason === "refused" ? proof.retryAfterSeconds : undefined;
+    return { ok: false, status: 429, error: AUTH_MESSAGES.signInLocked, field: "currentPassword", retryAfterSeconds };
+  }
+
+  const counted = await countEvent(db, `email-change:user:${input.userId}`, EMAIL_CHANGE.requestsPerUser.windowMs, now);
+  if (counted.count > EMAIL_CHANGE.requestsPerUser.limit) {
+    return { ok: false, status: 429, error: PROFILE_MESSAGES.tooManyEmailChanges, field: "email", retryAfterSeconds: secondsUntil(counted.expiresAt, now) };
+  }
 
   const owner = await findUserByEmail(db, address);
   const taken = owner !== undefined && owner.id !== input.userId;
-  const { token, insert } = await prepareOneTimeToken(db, input.userId, "email_change", EMAIL_CHANGE.linkTtlMs, {
-    proofHash: await sha256Hex(address),
-    now,
-  });
-  // One batch: the pending address, the end of every earlier link and the new link change
-  // together, so of two requests racing, the later batch's address and link are the ones left.
+  const addressHash = await sha256Hex(address);
+  const change = await prepareOneTimeToken(db, input.userId, "email_change", EMAIL_CHANGE.linkTtlMs, { proofHash: addressHash, now });
+  const cancel = await prepareOneTimeToken(db, input.userId, "email_change_cancel", EMAIL_CHANGE.linkTtlMs, { proofHash: addressHash, now });
+  // One batch: the pending address, the end of every earlier link and the new links change
+  // together, so of two requests racing, the later batch's address and links are the ones left.
   await db.batch([
     db.update(profiles).set({ pendingEmail: address, updatedAt: now }).where(eq(profiles.userId, input.userId)),
     expireUnusedTokens(db, input.userId, "email_change", now),
-    insert,
+    expireUnusedTokens(db, input.userId, "email_change_cancel", now),
+    change.insert,
+    cancel.insert,
   ]);
-  await enqueueMail(deps.queue, taken ? emailInUseMail(address) : emailChangeMail(address, confirmLink(deps.origin, token)));
+  await enqueueMails(deps.queue, [
+    taken ? emailInUseMail(address) : emailChangeMail(address, linkTo(deps.origin, "/profile/confirm-email", change.token)),
+    emailChangeRequestedNotice(user.email, address, linkTo(deps.origin, "/profile/cancel-email-change", cancel.token)),
+  ]);
   return { ok: true, pendingEmail: address };
 }
 
@@ -107,20 +138,29 @@ export async function cancelEmailChange(db: Db, userId: string, now = Date.now()
       .set({ pendingEmail: null, updatedAt: now })
       .where(and(eq(profiles.userId, userId), sql`${profiles.pendingEmail} IS NOT NULL`)),
     expireUnusedTokens(db, userId, "email_change", now),
+    expireUnusedTokens(db, userId, "email_change_cancel", now),
   ]);
 }
 
 type PendingChange = { tokenId: string; userId: string; newEmail: string };
 
-/** The change a link would make, if it is a live link for the address still pending. */
-async function pendingChangeOf(db: Db, token: unknown, now: number): Promise<PendingChange | null> {
+/**
+ * The change a link would make (a confirm link, or the cancel link of the notice to the current
+ * address), if it is a live link for the address still pending.
+ */
+async function pendingChangeOf(
+  db: Db,
+  token: unknown,
+  now: number,
+  type: "email_change" | "email_change_cancel" = "email_change",
+): Promise<PendingChange | null> {
   const parsed = tokenSchema.safeParse(token);
   if (!parsed.success) return null;
   const rows = await db
     .select({ tokenId: tokens.id, userId: tokens.userId, proofHash: tokens.proofHash, pendingEmail: profiles.pendingEmail })
     .from(tokens)
     .innerJoin(profiles, eq(profiles.userId, tokens.userId))
-    .where(and(eq(tokens.tokenHash, await sha256Hex(parsed.data)), eq(tokens.type, "email_change"), isNull(tokens.usedAt), gt(tokens.expiresAt, now)))
+    .where(and(eq(tokens.tokenHash, await sha256Hex(parsed.data)), eq(tokens.type, type), isNull(tokens.usedAt), gt(tokens.expiresAt, now)))
     .limit(1);
   const row = rows[0];
   if (!row?.pendingEmail || row.proofHash !== (await sha256Hex(row.pendingEmail))) return null;
@@ -167,6 +207,8 @@ export async function confirmEmailChange(
   try {
     await db.batch([
       db.update(schema.users).set({ email: change.newEmail, updatedAt: now }).where(eq(schema.users.id, change.userId)),
+      // Once made, the change is no longer pending: its cancel link in the old inbox stops working.
+      expireUnusedTokens(db, change.userId, "email_change_cancel", now),
       // A newer request may have set another pending address since the link was read: that one stays.
       db
         .update(profiles)
@@ -187,4 +229,30 @@ export async function confirmEmailChange(
   }
   await enqueueMail(deps.queue, emailChangedNotice(user.email, change.newEmail));
   return { ok: true, email: change.newEmail, previousEmail: user.email };
+}
+
+/** For the cancel page's GET: the pending address a cancel link would drop, without using it. */
+export async function peekEmailChangeCancel(db: Db, token: unknown, now = Date.now()): Promise<{ pendingEmail: string } | null> {
+  const change = await pendingChangeOf(db, token, now, "email_change_cancel");
+  return change ? { pendingEmail: change.newEmail } : null;
+}
+
+/**
+ * The cancel link of the notice to the current address: whoever asked for the change had the
+ * session and the password, so besides dropping the change, every credential of the account ends
+ * (the owner signs in again and is told to reset the password). Using the link up is the
+ * deciding step, so a second click does nothing.
+ */
+export async function cancelEmailChangeFromLink(db: Db, token: unknown, now = Date.now()): Promise<{ ok: true } | EmailChangeFailure> {
+  const invalid: EmailChangeFailure = { ok: false, status: 400, error: EMAIL_CHANGE_MESSAGES.cancelInvalidLink };
+  const change = await pendingChangeOf(db, token, now, "email_change_cancel");
+  if (!change) return invalid;
+  const used = await db
+    .update(tokens)
+    .set({ usedAt: now })
+    .where(and(eq(tokens.id, change.tokenId), isNull(tokens.usedAt), gt(tokens.expiresAt, now)))
+    .returning({ id: tokens.id });
+  if (used.length === 0) return invalid;
+  await revokeAccountAccess(db, change.userId, "email_change_cancelled", { now });
+  return { ok: true };
 }

@@ -33,6 +33,8 @@ export const PROFILE_MESSAGES = {
   emailTaken: "This e-mail address cannot be used. Please choose another.",
   tooManyEmailChanges: "Too many e-mail changes. Please try again later.",
   savedExceptEmail: "Your other changes were saved; the e-mail address was not changed.",
+  currentPasswordRequired: "Enter your current password to change your e-mail address.",
+  currentPasswordWrong: "That is not your current password.",
 } as const;
 
 export const UPLOAD_MESSAGES = {
@@ -88,4 +90,7 @@ export const SESSION_MESSAGES = {
 export const EMAIL_CHANGE_MESSAGES = {
   invalidLink: "This confirmation link is invalid, already used or expired. Change your e-mail address on your profile to get a new one.",
   changed: (email: string) => `Your e-mail address is now ${email}. Use it to sign in from now on.`,
+  cancelInvalidLink:
+    "This link is invalid, already used or expired. If your e-mail address was changed without your consent, write to support@modelify.dev from this address.",
+  cancelled: "The change of your e-mail address was cancelled, and every browser and desktop app was signed out.",
 } as const;

@@ -1,6 +1,6 @@
 // The Edit Profile form's schema (spec §5 Profile save). The same schema validates in the browser
 // and on the server, so a user sees the spec's messages either way.
-import { SIGN_UP, PROFILE } from "../constants";
+import { PASSWORD, SIGN_UP, PROFILE } from "../constants";
 import { z } from "../zod";
 import { PROFILE_MESSAGES as M } from "./messages";
 import { PROFILE_SECURITY_QUESTIONS, TIMEZONES } from "./options";
@@ -84,6 +84,8 @@ export const profileFormSchema = z.object({
   website: optionalText(PROFILE.websiteMaxLength).refine((v) => v === "" || isAcceptableWebsite(v), { error: M.invalidWebsite(WEBSITE_EXAMPLE) }),
   timezone: z.enum(timezoneValues, { error: M.invalidTimezone }).default("UTC"),
   securityQuestion: z.union([z.literal(""), z.enum(questionValues, { error: M.securityQuestionRequired })]).default(""),
+  // Only read when the e-mail address changes: the account's password proves the change.
+  currentPassword: z.string().max(PASSWORD.maxLength, { error: M.currentPasswordWrong }).default(""),
   // Empty keeps the saved answer (it is stored hashed and never shown again).
   securityAnswer: z
     .string()

@@ -6,7 +6,7 @@ import type { Route } from "./+types/admin";
 import { DebugTab } from "~/components/dashboard/debug-tab";
 import { TabError } from "~/components/dashboard/tab-error";
 import { listReleases } from "~/lib/downloads/upload.server";
-import { ADMIN_STATUSES, adminGrantYear, adminLookup, adminSetStatus, adminSyncFromStripe } from "~/lib/billing/admin.server";
+import { ADMIN_STATUSES, adminGrantYear, adminLookup, adminSetStatus, adminSignOutEverywhere, adminSyncFromStripe } from "~/lib/billing/admin.server";
 import { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/auth";
 import { app } from "~/server/context";
@@ -17,6 +17,7 @@ const formSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("grant-year"), email: z.email().max(254) }),
   z.object({ intent: z.literal("sync"), email: z.email().max(254) }),
   z.object({ intent: z.literal("set-status"), email: z.email().max(254), status: z.enum(ADMIN_STATUSES) }),
+  z.object({ intent: z.literal("sign-out-everywhere"), email: z.email().max(254) }),
 ]);
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -41,6 +42,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       return adminSetStatus(db, admin, input.email, input.status);
     case "sync":
       return adminSyncFromStripe(db, stripe, admin, input.email);
+    case "sign-out-everywhere":
+      return adminSignOutEverywhere(db, admin, input.email);
   }
 }
 

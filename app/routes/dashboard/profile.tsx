@@ -22,6 +22,9 @@ import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Profile | Modelify");
 
+// Never sent back into the form: the security answer and the password that proves an e-mail change.
+const SECRET_FIELDS = ["securityAnswer", "currentPassword"];
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db } = app(context);
@@ -44,18 +47,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context);
   const read = await readForm(request);
-  const failed = (result: SubmissionResult<string[]>, status: number) => data({ result, ok: false as const, message: null, emailPending: false }, { status });
+  const failed = (result: SubmissionResult<string[]>, status: number, retryAfterSeconds?: number) =>
+    data(
+      { result, ok: false as const, message: null, emailPending: false },
+      { status, headers: retryAfterSeconds ? { "Retry-After": String(retryAfterSeconds) } : undefined },
+    );
   if (!read.ok) return failed(formErrorResult(read.message), read.status);
   const intent = read.formData.get("intent");
   if (intent !== "save" && intent !== "autosave") return failed(formErrorResult(M.saveFailed), 400);
   const submission = parseWithZod(read.formData, { schema: profileFormSchema });
-  if (submission.status !== "success") return failed(submission.reply({ hideFields: ["securityAnswer"] }), 400);
-  const { db, queue, origin } = app(context);
+  if (submission.status !== "success") return failed(submission.reply({ hideFields: SECRET_FIELDS }), 400);
+  const { db, queue, origin, ip } = app(context);
   const outcome = await saveProfile(db, user, submission.value);
   if (!outcome.ok) {
     const result = outcome.field
-      ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.error] }, hideFields: ["securityAnswer"] })
-      : submission.reply({ formErrors: [outcome.error], hideFields: ["securityAnswer"] });
+      ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.error] }, hideFields: SECRET_FIELDS })
+      : submission.reply({ formErrors: [outcome.error], hideFields: SECRET_FIELDS });
     return failed(result, outcome.status);
   }
   // The e-mail address changes only through its confirmation link, and only the Save button asks
@@ -63,16 +70,23 @@ export async function action({ request, context }: Route.ActionArgs) {
   // back cancels a pending change.
   let emailPending = false;
   if (intent === "save") {
-    const change = await requestEmailChange({ db, queue, origin }, { userId: user.id, currentEmail: user.email, newEmail: submission.value.email });
+    const change = await requestEmailChange(
+      { db, queue, origin },
+      { userId: user.id, currentEmail: user.email, newEmail: submission.value.email, password: submission.value.currentPassword, ip },
+    );
     if (!change.ok) {
-      const result = submission.reply({ fieldErrors: { email: [change.error] }, formErrors: [M.savedExceptEmail], hideFields: ["securityAnswer"] });
-      return failed(result, change.status);
+      const result = submission.reply({
+        fieldErrors: { [change.field ?? "email"]: [change.error] },
+        formErrors: [M.savedExceptEmail],
+        hideFields: SECRET_FIELDS,
+      });
+      return failed(result, change.status, change.retryAfterSeconds);
     }
     emailPending = change.pendingEmail !== null;
   }
   if (intent === "save" && read.formData.get("js") !== "1") throw redirect(`/dashboard/profile?saved=1${emailPending ? "&emailPending=1" : ""}`);
   return {
-    result: submission.reply({ hideFields: ["securityAnswer"] }),
+    result: submission.reply({ hideFields: SECRET_FIELDS }),
     ok: true as const,
     message: intent === "autosave" ? M.autoSaved : M.saved,
     emailPending,
