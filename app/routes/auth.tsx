@@ -4,12 +4,12 @@ import type { z } from "zod";
 import { Form, Link, redirect, useActionData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/auth";
 import { AuthShell } from "~/components/auth-shell";
+import { PasswordStrengthMeter } from "~/components/password-strength-meter";
 import { useMarketingEvent } from "~/components/site/marketing";
 import { FormField } from "~/components/form-field";
 import { RedirectAfter } from "~/components/redirect-after";
-import { Alert, Button, CheckIcon, cx, Input, inputClass, LinkButton, SubmitButton } from "~/components/ui";
+import { Alert, Button, CheckIcon, Input, inputClass, LinkButton, SubmitButton } from "~/components/ui";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
-import { passwordStrength, strengthColour, strengthLabel } from "~/lib/auth/password-strength";
 import { SECURITY_QUESTIONS } from "~/lib/auth/security-questions";
 import { REDIRECT_DELAY_MS } from "~/lib/constants";
 import { parseMode, type AuthMode } from "~/lib/auth/modes";
@@ -267,40 +267,6 @@ function ForgotPasswordForm() {
       </FormField>
       <AuthSubmit idle="Send Reset Link" busy="Sending..." />
     </Form>
-  );
-}
-
-const METER_COLOURS = { green: "bg-emerald-500", yellow: "bg-yellow-400", orange: "bg-orange-500", red: "bg-red-500" } as const;
-const METER_TEXT = { green: "text-emerald-700", yellow: "text-yellow-700", orange: "text-orange-700", red: "text-red-700" } as const;
-
-function PasswordStrengthMeter({ password }: { password: string }) {
-  const score = passwordStrength(password);
-  const colour = strengthColour(score);
-  const rules: Array<[string, boolean]> = [
-    ["8+ characters", password.length >= 8],
-    ["Lowercase letter", /[a-z]/.test(password)],
-    ["Uppercase letter", /[A-Z]/.test(password)],
-    ["Number", /\d/.test(password)],
-    ["Special character", /[^A-Za-z0-9]/.test(password)],
-  ];
-  return (
-    <div className="mt-2" data-testid="password-strength" data-score={score} data-colour={colour}>
-      <div className="flex gap-1" aria-hidden="true">
-        {[1, 2, 3, 4, 5].map((i) => (
-          <span key={i} className={cx("h-1.5 flex-1 rounded-full", i <= score ? METER_COLOURS[colour] : "bg-slate-200")} />
-        ))}
-      </div>
-      <p className={cx("mt-1.5 text-xs font-medium", password ? METER_TEXT[colour] : "text-slate-500")} aria-live="polite">
-        {password ? `Password strength: ${strengthLabel(score)} (${score}/5)` : "Use at least 3 of the 5 rules below, including 8+ characters."}
-      </p>
-      <ul className="mt-1 grid grid-cols-2 gap-x-4 gap-y-0.5 text-xs text-slate-500">
-        {rules.map(([label, ok]) => (
-          <li key={label} className={ok ? "text-emerald-700" : undefined}>
-            <span aria-hidden="true">{ok ? "✓" : "○"}</span> {label}
-          </li>
-        ))}
-      </ul>
-    </div>
   );
 }
 

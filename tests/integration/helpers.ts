@@ -144,3 +144,20 @@ export async function insertUser(input: { email: string; passwordHash: string; m
     .returning();
   return row!;
 }
+
+/** The visible text of a page: scripts (loader data, the URL) and tags removed, entities decoded. */
+export function visibleText(html: string): string {
+  return html
+    .replace(/<script[\s\S]*?<\/script>/gi, " ")
+    .replace(/<style[\s\S]*?<\/style>/gi, " ")
+    .replace(/<!-- -->/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;|&apos;|&rsquo;|&#x2019;/g, "'")
+    .replace(/’/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&nbsp;|&#160;/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
+}

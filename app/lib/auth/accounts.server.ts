@@ -21,7 +21,8 @@ import {
   prepareOneTimeToken,
 } from "./one-time-tokens.server";
 import { hashSecret, normaliseSecurityAnswer, verifyAgainstDummy, verifySecret } from "./password";
-import { createSession, revokeUserSessions, type IssuedTokens, type SessionClient } from "./session.server";
+import { revokeAccountAccess } from "./revocation.server";
+import { createSession, type IssuedTokens, type SessionClient } from "./session.server";
 import { newSignUpProof } from "./signup-proof.server";
 import { findUserByEmail, findUserById, markEmailConfirmed, recordSignIn, setPasswordHash, type UserRow } from "./users.server";
 import { normalisePhone } from "./validation";
@@ -307,17 +308,24 @@ export async function provePassword(db: Db, user: { email: string; passwordHash:
   return { ok: true };
 }
 
+/** The account a live recovery link would reset (the reset page names it before anything changes). */
+export async function recoveryLinkAccount(db: Db, token: string): Promise<{ userId: string; email: string } | null> {
+  const pending = await peekOneTimeToken(db, "recovery", token);
+  const user = pending ? await findUserById(db, pending.userId) : undefined;
+  return user ? { userId: user.id, email: user.email } : null;
+}
+
 /** Sets the new password, ends every other session and signs this browser in. */
 export async function resetPassword(deps: AuthDeps, token: string, password: string): Promise<TokenSignIn> {
   const userId = await consumeOneTimeToken(deps.db, "recovery", token);
   const user = userId ? await findUserById(deps.db, userId) : undefined;
   if (!user) return { ok: false, status: 400, error: M.invalidResetLink };
   await setPasswordHash(deps.db, user.id, await hashSecret(password));
-  await revokeUserSessions(deps.db, user.id, "password_reset");
-  // The link proves the address is the user's; a reset also lifts the account's sign-in lock and
-  // voids pending sign-up links (their credentials are gone).
+  // A reset is what a user does to end a compromise: everything an intruder could have kept ends
+  // with it (sessions, device keys and codes, a pending e-mail change, other e-mail links).
+  await revokeAccountAccess(deps.db, user.id, "password_reset");
+  // The link proves the address is the user's; a reset also lifts the account's sign-in lock.
   await markEmailConfirmed(deps.db, user.id);
-  await expireUnusedTokens(deps.db, user.id, "signup");
   await clearSignInLock(deps.db, user.email);
   const { returning } = await recordSignIn(deps.db, user);
   const tokens = await createSession(deps.db, deps.env.JWT_SECRET, { userId: user.id, client: "web", userAgent: deps.userAgent });

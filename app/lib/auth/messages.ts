@@ -43,4 +43,25 @@ export const AUTH_MESSAGES = {
   confirmPasswordMismatch: "That is not the password of the latest sign-up for this address. Use the password you chose, or sign up again.",
 
   signOutFailed: "Failed to sign out. Please try again.",
+
+  // Ours (F4 of the security review): a recovery link opened while another account is signed in.
+  resetOtherAccount: (signedInAs: string, target: string) =>
+    `You are signed in as ${signedInAs}, but this link resets the password of ${target}. Tick the box below if you mean to reset that account.`,
+  resetOtherAccountRequired: "Please confirm that you mean to reset the password of the account this link belongs to.",
 } as const;
+
+/**
+ * What /auth/callback may say when a link lands with ?error=<code>: the URL names a code, and the
+ * words come from here, never from the URL (a link could otherwise make the site say anything).
+ * The codes are the hosted auth service's of the spec; any other code gets the generic text.
+ */
+export const AUTH_CALLBACK_ERRORS: Record<string, string> = {
+  access_denied: "Access was denied. Please sign in again.",
+  otp_expired: AUTH_MESSAGES.invalidConfirmationLink,
+  invalid_request: AUTH_MESSAGES.invalidConfirmationLink,
+  server_error: AUTH_MESSAGES.unexpected,
+};
+
+export function authCallbackError(code: string): string {
+  return Object.hasOwn(AUTH_CALLBACK_ERRORS, code) ? AUTH_CALLBACK_ERRORS[code]! : AUTH_MESSAGES.authCallbackFailed;
+}

@@ -86,6 +86,14 @@ describe("reset password page rules", () => {
     expect(errorsOf(resetPasswordSchema, { password: "New-Secret-77", confirmPassword: "New-Secret-77" })).toEqual({});
   });
 
+  it("refuses every password sign-up refuses, with sign-up's words (one rule for a chosen password)", () => {
+    for (const password of ["alllowercase", "ABCDEFGHIJ", "Password1!", "abc12"]) {
+      const signUp = errorsOf(signUpSchema, { ...validSignUp, password, confirmPassword: password }).password;
+      expect(signUp, password).toBeDefined();
+      expect(errorsOf(resetPasswordSchema, { password, confirmPassword: password }).password, password).toEqual(signUp);
+    }
+  });
+
   it("asks for sign-in's 8 characters with sign-in's words, so nobody sets a password they cannot sign in with", () => {
     expect(M.passwordTooShort).toContain(String(PASSWORD.minLength));
     expect(errorsOf(resetPasswordSchema, { password: "Abc-123", confirmPassword: "Abc-123" }).password).toEqual([M.passwordTooShort]);

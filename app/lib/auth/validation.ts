@@ -40,6 +40,22 @@ const passwordSchema = z
   .min(PASSWORD.minLength, { error: M.passwordTooShort })
   .max(PASSWORD.maxLength, { error: M.passwordTooLong });
 
+/**
+ * A password someone chooses, at sign-up or on the reset page: one rule for both, so a reset can
+ * never set a password that sign-up would refuse. `required` is what an empty field says.
+ */
+function chosenPassword(required: string) {
+  return (
+    z
+      .string({ error: required })
+      // A short password is told only that: "too weak" on top of "too short" says nothing new.
+      .min(PASSWORD.minLength, { error: M.passwordTooShort, abort: true })
+      .max(PASSWORD.maxLength, { error: M.passwordTooLong })
+      .refine((p) => passwordStrength(p) >= PASSWORD.strengthThreshold, { error: M.passwordTooWeak, abort: true })
+      .refine((p) => !isCommonPassword(p), { error: M.commonPassword })
+  );
+}
+
 /** POST /api/v1/auth/token: the desktop app signs in with the account's e-mail and password. */
 export const apiTokenRequestSchema = z.object({ email: emailSchema, password: passwordSchema });
 
@@ -83,9 +99,7 @@ export const signUpSchema = z
       .min(SIGN_UP.securityAnswerMinLength, { error: M.securityAnswerTooShort })
       .max(MAX_ANSWER, { error: M.fieldTooLong })
       .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters }),
-    password: passwordSchema
-      .refine((p) => passwordStrength(p) >= PASSWORD.strengthThreshold, { error: M.passwordTooWeak, abort: true })
-      .refine((p) => !isCommonPassword(p), { error: M.commonPassword }),
+    password: chosenPassword(M.passwordTooShort),
     confirmPassword: z.string({ error: M.passwordsDoNotMatch }).max(PASSWORD.maxLength, { error: M.passwordTooLong }),
   })
   .refine((v) => v.password === v.confirmPassword, { error: M.passwordsDoNotMatch, path: ["confirmPassword"] });
@@ -95,16 +109,14 @@ export const forgotPasswordSchema = z.object({
   email: emailSchema,
 });
 
-// The reset page asks for sign-in's 8 characters, with sign-in's message (the spec's 6 would let
-// a user set a password they cannot sign in with; see PASSWORD.minLength).
+// The reset page applies sign-up's rule (8 characters, with sign-in's message: the spec's 6 would
+// let a user set a password they cannot sign in with; see PASSWORD.minLength). A signed-in user
+// resetting another account's password must say so (confirmOtherAccount; the action checks it).
 export const resetPasswordSchema = z
   .object({
-    password: z
-      .string({ error: M.resetBothRequired })
-      .min(PASSWORD.minLength, { error: M.passwordTooShort })
-      .max(PASSWORD.maxLength, { error: M.passwordTooLong })
-      .refine((p) => !isCommonPassword(p), { error: M.commonPassword }),
+    password: chosenPassword(M.resetBothRequired),
     confirmPassword: z.string({ error: M.resetBothRequired }).max(PASSWORD.maxLength, { error: M.passwordTooLong }),
+    confirmOtherAccount: z.literal("yes").optional(),
   })
   .refine((v) => v.password === v.confirmPassword, { error: M.passwordsDoNotMatch, path: ["confirmPassword"] });
 

@@ -1,0 +1,42 @@
+// The strength meter under a new password (sign-up and reset): the same five rules and the
+// same threshold the server applies (lib/auth/validation.ts), so a password it calls Fair or
+// better is one the server accepts (unless it is on the common-password list).
+import { passwordStrength, strengthColour, strengthLabel } from "~/lib/auth/password-strength";
+import { PASSWORD } from "~/lib/constants";
+import { cx } from "./ui";
+
+const METER_COLOURS = { green: "bg-emerald-500", yellow: "bg-yellow-400", orange: "bg-orange-500", red: "bg-red-500" } as const;
+const METER_TEXT = { green: "text-emerald-700", yellow: "text-yellow-700", orange: "text-orange-700", red: "text-red-700" } as const;
+
+export function PasswordStrengthMeter({ password }: { password: string }) {
+  const score = passwordStrength(password);
+  const colour = strengthColour(score);
+  const rules: Array<[string, boolean]> = [
+    [`${PASSWORD.minLength}+ characters`, password.length >= PASSWORD.minLength],
+    ["Lowercase letter", /[a-z]/.test(password)],
+    ["Uppercase letter", /[A-Z]/.test(password)],
+    ["Number", /\d/.test(password)],
+    ["Special character", /[^A-Za-z0-9]/.test(password)],
+  ];
+  return (
+    <div className="mt-2" data-testid="password-strength" data-score={score} data-colour={colour}>
+      <div className="flex gap-1" aria-hidden="true">
+        {[1, 2, 3, 4, 5].map((i) => (
+          <span key={i} className={cx("h-1.5 flex-1 rounded-full", i <= score ? METER_COLOURS[colour] : "bg-slate-200")} />
+        ))}
+      </div>
+      <p className={cx("mt-1.5 text-xs font-medium", password ? METER_TEXT[colour] : "text-slate-500")} aria-live="polite">
+        {password
+          ? `Password strength: ${strengthLabel(score)} (${score}/5)`
+          : `Use at least ${PASSWORD.strengthThreshold} of the 5 rules below, including ${PASSWORD.minLength}+ characters.`}
+      </p>
+      <ul className="mt-1 grid grid-cols-2 gap-x-4 gap-y-0.5 text-xs text-slate-500">
+        {rules.map(([label, ok]) => (
+          <li key={label} className={ok ? "text-emerald-700" : undefined}>
+            <span aria-hidden="true">{ok ? "✓" : "○"}</span> {label}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
