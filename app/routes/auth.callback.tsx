@@ -8,7 +8,7 @@ import { AuthShell } from "~/components/auth-shell";
 import { FormField } from "~/components/form-field";
 import { Alert, Button, Input, LinkButton, Spinner } from "~/components/ui";
 import { confirmSignUp, signUpLinkState } from "~/lib/auth/accounts.server";
-import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
+import { authCallbackError, AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { peekOneTimeToken } from "~/lib/auth/one-time-tokens.server";
 import { proofHashOf } from "~/lib/auth/signup-proof.server";
 import { PASSWORD } from "~/lib/constants";
@@ -31,7 +31,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = app(context);
 
   if (error) {
-    return { state: "error" as const, message: (url.searchParams.get("error_description") ?? error).slice(0, 300) };
+    // error_description is never shown: words in a URL are anybody's words.
+    return { state: "error" as const, message: authCallbackError(error) };
   }
   if (type === "recovery") {
     // The token moves from the URL into an HttpOnly cookie scoped to /auth, so it never

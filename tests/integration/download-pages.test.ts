@@ -146,8 +146,8 @@ describe("the Downloads tab", () => {
     expect(recent).toContain(`v${mac.version} · `);
   });
 
-  it("shows the reason a download failed without JavaScript as an alert", async () => {
-    const page = await html(await subscriber(), `/dashboard/downloads?error=${encodeURIComponent("This version is not available yet.")}`);
+  it("shows the reason a download failed without JavaScript as an alert, from the code in the URL", async () => {
+    const page = await html(await subscriber(), "/dashboard/downloads?error=notPublished");
     expect(page).toMatch(/role="alert"[^>]*>This version is not available yet\./);
   });
 });

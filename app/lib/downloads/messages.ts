@@ -15,3 +15,16 @@ export const DOWNLOAD_MESSAGES = {
   linkExpired: "This download link has expired. Open Downloads in your dashboard to get a new one.",
   linkOtherUser: "This download link belongs to another account. Sign in as that account, or open Downloads in your dashboard.",
 } as const;
+
+export type DownloadErrorCode = keyof typeof DOWNLOAD_MESSAGES;
+
+/**
+ * The Downloads tab's ?error=<code> (a download that failed without JavaScript comes back with
+ * one): the words come from here, never from the URL; an unknown code gets the generic text.
+ */
+export function downloadErrorMessage(code: string | null): string | null {
+  if (!code) return null;
+  return Object.hasOwn(DOWNLOAD_MESSAGES, code) && typeof DOWNLOAD_MESSAGES[code as DownloadErrorCode] === "string"
+    ? DOWNLOAD_MESSAGES[code as DownloadErrorCode]
+    : DOWNLOAD_MESSAGES.failedContactSupport;
+}

@@ -7,7 +7,7 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { isAccountActivated } from "../early-access/activation.server";
 import { signDownloadToken } from "./link";
-import { DOWNLOAD_MESSAGES } from "./messages";
+import { DOWNLOAD_MESSAGES, type DownloadErrorCode } from "./messages";
 import { type DownloadOption, findOption, installerFileName, optionById } from "./options";
 
 export type Release = typeof schema.releases.$inferSelect;
@@ -123,7 +123,9 @@ export async function recentDownloads(db: Db, userId: string): Promise<DownloadH
 
 export type PreparedDownload =
   | { ok: true; url: string; release: ReleaseView }
-  | { ok: false; status: 400 | 401 | 403 | 404; message: string; needsSubscription?: boolean };
+  | { ok: false; status: 400 | 401 | 403 | 404; code: DownloadErrorCode; message: string; needsSubscription?: boolean };
+
+const refusal = (status: 400 | 401 | 403 | 404, code: DownloadErrorCode) => ({ ok: false as const, status, code, message: DOWNLOAD_MESSAGES[code] });
 
 /**
  * The download call: a signed-in subscriber asks for a platform and architecture and gets a
@@ -138,12 +140,12 @@ export async function prepareDownload(
   request: { platform: string; arch: string },
   now = Date.now(),
 ): Promise<PreparedDownload> {
-  if (!userId) return { ok: false, status: 401, message: DOWNLOAD_MESSAGES.signInRequired };
+  if (!userId) return refusal(401, "signInRequired");
   const option = findOption(request.platform, request.arch);
-  if (!option) return { ok: false, status: 400, message: DOWNLOAD_MESSAGES.unknownOption };
-  if (!(await isAccountActivated(db, userId, now))) return { ok: false, status: 403, message: DOWNLOAD_MESSAGES.subscriptionRequired, needsSubscription: true };
+  if (!option) return refusal(400, "unknownOption");
+  if (!(await isAccountActivated(db, userId, now))) return { ...refusal(403, "subscriptionRequired"), needsSubscription: true };
   const release = await newestRelease(db, option);
-  if (!release) return { ok: false, status: 404, message: DOWNLOAD_MESSAGES.notPublished };
+  if (!release) return refusal(404, "notPublished");
   await db.insert(schema.downloadHistory).values({
     id: crypto.randomUUID(),
     userId,

@@ -2,6 +2,7 @@ import type { Route } from "./+types/downloads";
 import { DownloadsTab } from "~/components/dashboard/downloads-tab";
 import { TabError } from "~/components/dashboard/tab-error";
 import { DOWNLOAD } from "~/lib/constants";
+import { downloadErrorMessage } from "~/lib/downloads/messages";
 import { detectOption, PLATFORMS, type Platform } from "~/lib/downloads/options";
 import { currentReleases, recentDownloads } from "~/lib/downloads/releases.server";
 import { isAccountActivated } from "~/lib/early-access/activation.server";
@@ -15,8 +16,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db, userAgent } = app(context);
   const params = new URL(request.url).searchParams;
-  // ?error= is the reason a download failed without JavaScript (POST /downloads/prepare sends it back here).
-  const error = params.get("error")?.slice(0, 300) || null;
+  // ?error=<code> is why a download failed without JavaScript (POST /downloads/prepare sends it back here).
+  const error = downloadErrorMessage(params.get("error"));
   const asked = params.get("versions");
   const versions = PLATFORMS.find((p): p is Platform => p === asked) ?? null;
   if (!(await isAccountActivated(db, user.id))) return { subscribed: false as const, error };
