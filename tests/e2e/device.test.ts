@@ -3,6 +3,7 @@
 // under that device, and revoking the device in the profile makes its next report fail with 401.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { requestDeviceCode, thisDevice } from "../../scripts/desktop-demo.mjs";
 import { signUpAndConfirm, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
@@ -50,6 +51,8 @@ test("the desktop client signs in through the browser, reports under its device,
     await expect(request.getByText(deviceName)).toBeVisible();
     await expect(page.getByTestId("device-user-code")).toHaveText(userCode!);
     await expect(request.getByText("Modelify 1.0.0-demo")).toBeVisible();
+    // When and from where, so that someone else's code would look foreign (RFC 8628 5.4).
+    await expect(page.getByTestId("device-requested")).toHaveText(/^Requested (less than a minute|\d+ minutes?) ago from .+/);
     await page.getByRole("button", { name: "Approve" }).click();
     await expect(page.getByText("Device approved.")).toBeVisible();
 
@@ -79,4 +82,39 @@ test("the desktop client signs in through the browser, reports under its device,
   } finally {
     client.child.kill();
   }
+});
+
+// Issue 25, F5: another site's links to /device only fill a code in, so six of them with wrong
+// codes spend none of the user's five wrong codes, and the real code still goes through.
+test("links to /device from another site only fill the code in: the user's own code still goes through", async ({ newClient, baseURL }) => {
+  test.setTimeout(90_000);
+  const page = await newClient();
+  await signUpAndConfirm(page, uniqueEmail("device-xsite"), "Sunny-Day-42");
+  await page.waitForURL((url) => url.pathname.startsWith("/dashboard") || url.pathname === "/pricing");
+
+  // A page on another site: the browser marks what its links open as cross-site.
+  const evil = "http://elsewhere.example/";
+  await page.context().route(`${evil}**`, (route) => {
+    const code = new URL(route.request().url()).searchParams.get("code") ?? "";
+    return route.fulfill({ contentType: "text/html", body: `<a id="go" href="${baseURL}/device?code=${code}">Continue</a>` });
+  });
+  for (const wrong of ["BBBB-BBBB", "CCCC-CCCC", "DDDD-DDDD", "FFFF-FFFF", "GGGG-GGGG", "HHHH-HHHH"]) {
+    await page.goto(`${evil}?code=${wrong}`);
+    await page.locator("#go").click();
+    await page.waitForURL((url) => url.pathname === "/device");
+    await expect(page.getByLabel("Code")).toHaveValue(wrong);
+    await expect(page.getByText("Check that this is the code the Modelify app shows")).toBeVisible();
+    await expect(page.getByText("isn't valid")).toHaveCount(0);
+  }
+
+  // The real code, from another site too: filled in, and shown once the user continues.
+  const grant = await requestDeviceCode(baseURL!, thisDevice({ name: `Cross-site check ${randomUUID().slice(0, 6)}` }));
+  await page.goto(`${evil}?code=${grant.user_code}`);
+  await page.locator("#go").click();
+  await expect(page.getByLabel("Code")).toHaveValue(grant.user_code);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByTestId("device-user-code")).toHaveText(grant.user_code);
+  await expect(page.getByTestId("device-requested")).toContainText("Requested less than a minute ago from");
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByText("Device approved.")).toBeVisible();
 });
