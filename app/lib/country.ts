@@ -14,3 +14,12 @@ export function countryName(code: string | null | undefined): string | null {
     return code;
   }
 }
+
+// English says "the" before these names: "from the United States", "from the Netherlands".
+const NAMED_WITH_THE = /^United |Islands$|Republic$|^(Bahamas|Comoros|Gambia|Maldives|Netherlands|Philippines|Seychelles|Vatican City)$/;
+
+/** A country as a sentence names it after "from" ("the United States", "Germany"); null when unknown. */
+export function countryInSentence(code: string | null | undefined): string | null {
+  const name = countryName(code);
+  return name && NAMED_WITH_THE.test(name) ? `the ${name}` : name;
+}

@@ -1,7 +1,7 @@
 // How /device tells a user when and where a code was asked for (RFC 8628 5.4), on a fixed clock.
 import { describe, expect, it } from "vitest";
 import { DEVICE_MESSAGES } from "./auth/device-codes";
-import { countryName } from "./country";
+import { countryInSentence, countryName } from "./country";
 import { formatTimeAgo } from "./format";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -32,6 +32,17 @@ describe("which country", () => {
     expect(countryName("DE")).toBe("Germany");
     expect(countryName("US")).toBe("United States");
     expect(countryName("T1")).toBe("the Tor network");
+  });
+
+  it('puts "the" where English does, in the sentence', () => {
+    expect(countryInSentence("US")).toBe("the United States");
+    expect(countryInSentence("GB")).toBe("the United Kingdom");
+    expect(countryInSentence("NL")).toBe("the Netherlands");
+    expect(countryInSentence("KY")).toBe("the Cayman Islands");
+    expect(countryInSentence("DO")).toBe("the Dominican Republic");
+    expect(countryInSentence("DE")).toBe("Germany");
+    expect(countryInSentence("T1")).toBe("the Tor network");
+    expect(countryInSentence("XX")).toBeNull();
   });
 
   it("knows nothing of an unknown, missing or malformed code", () => {

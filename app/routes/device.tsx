@@ -18,7 +18,7 @@ import { DEVICE_MESSAGES as M, PLATFORM_LABELS, formatUserCode, normalizeUserCod
 import { AUTH_MESSAGES } from "~/lib/auth/messages";
 import { findUserById } from "~/lib/auth/users.server";
 import { DEVICE_AUTH, LOCKOUT, MS } from "~/lib/constants";
-import { countryName } from "~/lib/country";
+import { countryInSentence } from "~/lib/country";
 import { formatDateTime, formatTimeAgo } from "~/lib/format";
 import { pageMeta } from "~/lib/site/meta";
 import { getAuth, isOwnNavigation } from "~/server/auth";
@@ -39,7 +39,7 @@ type PageData =
   | { state: "denied" };
 
 function requestFacts(device: PendingDevice, now = Date.now()): RequestFacts {
-  return { summary: M.requested(formatTimeAgo(device.requestedAt, now), countryName(device.country)), at: formatDateTime(device.requestedAt) };
+  return { summary: M.requested(formatTimeAgo(device.requestedAt, now), countryInSentence(device.country)), at: formatDateTime(device.requestedAt) };
 }
 
 const confirmPage = (email: string, device: PendingDevice, needsPassword: boolean, error: string | null): PageData => ({
