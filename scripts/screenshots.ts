@@ -231,6 +231,14 @@ try {
     const grant = await requestDeviceCode(site.baseUrl, { ...device, platform: "macos", app_version: "1.4.2" });
     await page.goto("/device");
     await page.screenshot({ path: `screenshots/device-enter-${label}.png`, fullPage: true });
+    // The app's link followed from another site: the page only fills the code in (issue 25, F5).
+    await context.route("http://elsewhere.example/**", (route) =>
+      route.fulfill({ contentType: "text/html", body: `<a id="go" href="${grant.verification_uri_complete}">Sign in the app</a>` }),
+    );
+    await page.goto("http://elsewhere.example/");
+    await page.locator("#go").click();
+    await page.getByText("Check that this is the code").waitFor();
+    await page.screenshot({ path: `screenshots/device-prefilled-${label}.png`, fullPage: true });
     await page.goto(grant.verification_uri_complete);
     await page.getByTestId("device-request").waitFor();
     await page.screenshot({ path: `screenshots/device-confirm-${label}.png`, fullPage: true });

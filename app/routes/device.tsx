@@ -222,7 +222,7 @@ function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }>
         <p className="mt-1 text-center font-mono text-2xl font-semibold tracking-[0.2em] text-slate-900" data-testid="device-user-code">
           {device.userCode}
         </p>
-        <p className="mt-3 text-center text-sm font-medium text-slate-900" data-testid="device-requested">
+        <p className="mt-3 text-balance text-center text-sm font-medium text-slate-900" data-testid="device-requested">
           {page.requested.summary}
         </p>
         <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 border-t border-slate-200 pt-4 text-sm">
