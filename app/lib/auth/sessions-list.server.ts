@@ -2,6 +2,7 @@
 // card lists them, and ending them. Ending revokes the row: the session's access token fails at
 // its next request and its refresh token at its next renewal (session.server.ts).
 import { and, desc, eq, gt, gte, isNotNull, isNull, sql } from "drizzle-orm";
+import { countryName } from "../country";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { SessionView } from "../profile/view";
@@ -85,17 +86,6 @@ export async function listActiveSessions(db: Db, userId: string, currentSessionI
           : null,
     };
   });
-}
-
-const countryNames = new Intl.DisplayNames(["en"], { type: "region" });
-function countryName(code: string | null): string | null {
-  if (!code) return null;
-  if (code === "T1") return "the Tor network";
-  try {
-    return countryNames.of(code) ?? code;
-  } catch {
-    return code;
-  }
 }
 
 /** Ends one of the user's own live sessions; false when there is none by that id (or not theirs). */
