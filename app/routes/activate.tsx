@@ -17,10 +17,12 @@ import { ensureProfile } from "~/lib/profile/profile.server";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { clearCookie, headersWithCookies, pendingKeyCookie, readCookie, setCookie } from "~/server/cookies";
-import { readForm, singleValue } from "~/server/http";
+import { keepRetryAfter, readForm, retryAfter, singleValue } from "~/server/http";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Activate Early Access | Modelify", { noindex: true });
+
+export const headers = keepRetryAfter;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -58,6 +60,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const settled = answer.ok || ([404, 409, 410].includes(answer.status) && sameKey);
     const headers = settled && waiting ? headersWithCookies([await clearCookie(pendingKeyCookie, new URL(request.url))]) : undefined;
     if (answer.ok) return data<RedeemActionData>({ ok: true, message: answer.message, expiresAt: answer.expiresAt }, { headers });
+    if (answer.status === 429)
+      return data<RedeemActionData>({ ok: false, message: answer.message }, { status: 429, headers: retryAfter(answer.retryAfterSeconds) });
     return data<RedeemActionData>({ ok: false, message: answer.message }, { status: answer.status, headers });
   } catch (error) {
     console.error(JSON.stringify({ event: "activation_key_redeem_failed", error: String(error) }));

@@ -9,7 +9,7 @@ import { findUserById } from "~/lib/auth/users.server";
 import { apiTokenRequestSchema } from "~/lib/auth/validation";
 import { DEVICE_AUTH } from "~/lib/constants";
 import { app } from "~/server/context";
-import { jsonError, methodNotAllowed, oauthError, postOnly, readOAuthBody } from "~/server/http";
+import { jsonError, methodNotAllowed, oauthError, postOnly, readOAuthBody, retryAfter } from "~/server/http";
 
 export const loader = postOnly;
 
@@ -36,7 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = apiTokenRequestSchema.safeParse(body);
   if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Invalid request body");
   const outcome = await signIn(ctx, { ...parsed.data, client: "desktop" });
-  if (!outcome.ok) return jsonError(outcome.status, outcome.error);
+  if (!outcome.ok) return jsonError(outcome.status, outcome.error, outcome.retryAfterSeconds ? retryAfter(outcome.retryAfterSeconds) : undefined);
   return tokenResponse(outcome.tokens, { id: outcome.user.id, email: outcome.user.email });
 }
 

@@ -15,7 +15,7 @@ import { PASSWORD } from "~/lib/constants";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { headersWithCookies, pendingKeyCookie, readCookie, recoveryCookie, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
-import { formErrorResult, readForm } from "~/server/http";
+import { formErrorResult, keepRetryAfter, readForm, retryAfter } from "~/server/http";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Completing Authentication | Modelify");
@@ -54,6 +54,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   throw redirect(user ? "/dashboard" : "/auth");
 }
 
+export const headers = keepRetryAfter;
+
 export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
   if (!read.ok) return data({ result: formErrorResult(read.message), needsPassword: false }, { status: read.status });
@@ -67,7 +69,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     password: typeof password === "string" && password.length <= PASSWORD.maxLength ? password : null,
   });
   if (!outcome.ok) {
-    return data({ result: formErrorResult(outcome.error), needsPassword: "needsPassword" in outcome }, { status: outcome.status });
+    const wait = outcome.retryAfterSeconds ? retryAfter(outcome.retryAfterSeconds) : undefined;
+    return data({ result: formErrorResult(outcome.error), needsPassword: "needsPassword" in outcome }, { status: outcome.status, headers: wait });
   }
   // A key opened from its e-mail before the account existed is waiting: go and redeem it.
   const next = (await readCookie(pendingKeyCookie, request)) ? "/activate" : "/dashboard";

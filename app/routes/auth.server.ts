@@ -10,7 +10,7 @@ import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { forgotPasswordSchema, signInSchema, signUpSchema } from "~/lib/auth/validation";
 import { app } from "~/server/context";
 import { headersWithCookies, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
-import { formErrorResult, readForm } from "~/server/http";
+import { formErrorResult, readForm, retryAfter } from "~/server/http";
 
 export type AuthSuccess = { kind: "signin"; destination: SignInDestination; returning: boolean } | { kind: "signup" } | { kind: "reset"; message: string };
 
@@ -53,7 +53,7 @@ export async function authAction(request: Request, context: Readonly<RouterConte
       const proof = "proofNonce" in outcome && outcome.proofNonce ? [await setCookie(signUpProofCookie, url, outcome.proofNonce)] : [];
       return reply(
         { result: submission.reply({ formErrors: [outcome.error], hideFields: ["password"] }) },
-        { status: outcome.status, headers: headersWithCookies(proof) },
+        { status: outcome.status, headers: withRetryAfter(headersWithCookies(proof), "retryAfterSeconds" in outcome ? outcome.retryAfterSeconds : null) },
       );
     }
     const destination = destinationFor(url);
@@ -68,12 +68,19 @@ export async function authAction(request: Request, context: Readonly<RouterConte
     // past the lock; a valid form gives its count back.
     const started = await attempt(() => beginAttempt(deps.db, "signUp", { email: rawEmail, ip: deps.ip }), M.signUpUnexpected);
     if ("ok" in started) return reply({ result: formErrorResult(started.error) }, { status: started.status });
-    if (isRefusal(started)) return reply({ result: formErrorResult(M.waitSeconds(started.retryAfterSeconds)) }, { status: 429 });
+    if (isRefusal(started)) {
+      return reply({ result: formErrorResult(M.waitSeconds(started.retryAfterSeconds)) }, { status: 429, headers: retryAfter(started.retryAfterSeconds) });
+    }
     const submission = parseWithZod(formData, { schema: signUpSchema });
     if (submission.status !== "success") {
-      const { locked } = await failAttempt(deps.db, started);
+      const { locked, retryAfterSeconds } = await failAttempt(deps.db, started);
       const result = submission.reply({ hideFields: ["password", "confirmPassword", "securityAnswer"] });
-      if (locked) return reply({ result: { ...result, error: { ...result.error, "": [M.signUpLocked] } } }, { status: 429 });
+      if (locked) {
+        return reply(
+          { result: { ...result, error: { ...result.error, "": [M.signUpLocked] } } },
+          { status: 429, headers: withRetryAfter(new Headers(), retryAfterSeconds) },
+        );
+      }
       return reply({ result }, { status: 400 });
     }
     const created = await attempt(async () => {
@@ -99,6 +106,11 @@ export async function authAction(request: Request, context: Readonly<RouterConte
   }
 
   return reply({ result: formErrorResult(M.unexpected) }, { status: 400 });
+}
+
+function withRetryAfter(headers: Headers, seconds: number | null | undefined): Headers {
+  if (seconds) headers.set("Retry-After", retryAfter(seconds)["Retry-After"]);
+  return headers;
 }
 
 /** A failure of ours (database, queue) becomes the spec's page-level text and a 503, never a raw 500. */

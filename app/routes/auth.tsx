@@ -15,6 +15,7 @@ import { REDIRECT_DELAY_MS } from "~/lib/constants";
 import { parseMode, type AuthMode } from "~/lib/auth/modes";
 import { getAuth } from "~/server/auth";
 import { readCookie, returningCookie } from "~/server/cookies";
+import { keepRetryAfter } from "~/server/http";
 import { authAction, destinationFor, type AuthActionData } from "./auth.server";
 import type { AuthFormSchema } from "./auth.validate";
 import { pageMeta } from "~/lib/site/meta";
@@ -45,6 +46,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   return authAction(request, context);
 }
+
+export const headers = keepRetryAfter;
 
 // After a sign-in the loader would bounce a now signed-in user away before the success
 // message shows; the success view does its own timed redirect instead.

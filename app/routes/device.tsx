@@ -17,7 +17,7 @@ import { decideUserCode, lookUpUserCode, type PendingDevice } from "~/lib/auth/d
 import { DEVICE_MESSAGES as M, PLATFORM_LABELS, formatUserCode, normalizeUserCode } from "~/lib/auth/device-codes";
 import { AUTH_MESSAGES } from "~/lib/auth/messages";
 import { findUserById } from "~/lib/auth/users.server";
-import { DEVICE_AUTH, LOCKOUT, MS } from "~/lib/constants";
+import { DEVICE_AUTH } from "~/lib/constants";
 import { countryInSentence } from "~/lib/country";
 import { formatDateTime, formatTimeAgo } from "~/lib/format";
 import { pageMeta } from "~/lib/site/meta";
@@ -119,11 +119,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (typeof password !== "string" || password.length === 0 || password.length > 200) return askAgain(M.passwordRequired, { status: 401 });
     const row = await findUserById(db, user.id);
     const proven = row ? await provePassword(db, row, password, ip) : ({ ok: false, reason: "wrong" } as const);
-    if (!proven.ok && proven.reason === "refused") return askAgain(AUTH_MESSAGES.signInLocked, { status: 429, headers: retryAfter(proven.retryAfterSeconds) });
-    // This wrong password locked the account: the lock has just begun, so it lasts the whole rule.
-    if (!proven.ok && proven.reason === "locked") {
-      return askAgain(AUTH_MESSAGES.signInLocked, { status: 429, headers: retryAfter(LOCKOUT.signIn.lockMs / MS.SECOND) });
-    }
+    if (!proven.ok && proven.reason !== "wrong") return askAgain(AUTH_MESSAGES.signInLocked, { status: 429, headers: retryAfter(proven.retryAfterSeconds) });
     if (!proven.ok) return askAgain(M.wrongPassword, { status: 401 });
   }
 

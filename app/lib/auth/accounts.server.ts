@@ -37,9 +37,10 @@ export type AuthDeps = {
   userAgent: string | null;
 };
 
-export type Failure = { ok: false; status: 400 | 401 | 403 | 429; error: string };
+/** `retryAfterSeconds`: a 429's wait, for its Retry-After header. */
+export type Failure = { ok: false; status: 400 | 401 | 403 | 429; error: string; retryAfterSeconds?: number };
 
-const refused = (seconds: number): Failure => ({ ok: false, status: 429, error: M.waitSeconds(seconds) });
+const refused = (seconds: number): Failure => ({ ok: false, status: 429, error: M.waitSeconds(seconds), retryAfterSeconds: seconds });
 
 function link(origin: string, path: string, params: Record<string, string>) {
   const url = new URL(path, origin);
@@ -82,9 +83,9 @@ export async function signIn(
 }
 
 async function signInFailure(db: Db, attempt: Attempt): Promise<Failure> {
-  const { locked } = await failAttempt(db, attempt);
-  if (locked) return { ok: false, status: 429, error: M.signInLocked };
-  if (attempt.throttled) return { ok: false, status: 429, error: M.tooManySignInRequests };
+  const { locked, retryAfterSeconds } = await failAttempt(db, attempt);
+  if (locked) return { ok: false, status: 429, error: M.signInLocked, retryAfterSeconds: retryAfterSeconds ?? undefined };
+  if (attempt.throttled) return { ok: false, status: 429, error: M.tooManySignInRequests, retryAfterSeconds: retryAfterSeconds ?? undefined };
   return { ok: false, status: 401, error: M.invalidCredentials };
 }
 
@@ -270,10 +271,10 @@ export async function confirmSignUp(
     if (!proof.password) return { ok: false, status: 400, error: M.confirmWithPassword, needsPassword: true };
     const proven = await provePassword(deps.db, user, proof.password, deps.ip);
     if (!proven.ok && proven.reason === "refused") return { ...refused(proven.retryAfterSeconds), needsPassword: true };
-    if (!proven.ok) {
-      const locked = proven.reason === "locked";
-      return { ok: false, status: locked ? 429 : 401, error: locked ? M.signInLocked : M.confirmPasswordMismatch, needsPassword: true };
+    if (!proven.ok && proven.reason === "locked") {
+      return { ok: false, status: 429, error: M.signInLocked, retryAfterSeconds: proven.retryAfterSeconds, needsPassword: true };
     }
+    if (!proven.ok) return { ok: false, status: 401, error: M.confirmPasswordMismatch, needsPassword: true };
   }
 
   // Using the token up is the atomic step: if newer credentials replaced these in the meantime,
@@ -289,7 +290,7 @@ export async function confirmSignUp(
   return { ok: true, user, tokens, returning };
 }
 
-export type PasswordProof = { ok: true } | { ok: false; reason: "refused"; retryAfterSeconds: number } | { ok: false; reason: "wrong" | "locked" };
+export type PasswordProof = { ok: true } | { ok: false; reason: "refused" | "locked"; retryAfterSeconds: number } | { ok: false; reason: "wrong" };
 
 /**
  * A user's password, asked again (a confirmation link without its browser, a device approval on
@@ -301,8 +302,8 @@ export async function provePassword(db: Db, user: { email: string; passwordHash:
   const attempt = await beginAttempt(db, "signIn", { email: user.email, ip });
   if (isRefusal(attempt)) return { ok: false, reason: "refused", retryAfterSeconds: attempt.retryAfterSeconds };
   if (!(await verifySecret(password, user.passwordHash))) {
-    const { locked } = await failAttempt(db, attempt);
-    return { ok: false, reason: locked ? "locked" : "wrong" };
+    const { locked, retryAfterSeconds } = await failAttempt(db, attempt);
+    return locked && retryAfterSeconds ? { ok: false, reason: "locked", retryAfterSeconds } : { ok: false, reason: "wrong" };
   }
   await succeedAttempt(db, attempt);
   return { ok: true };

@@ -4,12 +4,15 @@
 import { ipSubject } from "../auth/lockout";
 import { EARLY_ACCESS, MS } from "../constants";
 import type { Db } from "../db.server";
-import { releaseAttempt, reserveAttempt } from "../limits/counters.server";
+import { releaseAttempt, reserveAttempt, secondsUntil } from "../limits/counters.server";
 import { redeemActivationKey, type RedeemFailure } from "./keys.server";
 import { normaliseActivationKey } from "./keys";
 import { EARLY_ACCESS_MESSAGES as M } from "./messages";
 
-export type RedeemAnswer = { ok: true; message: string; expiresAt: number } | { ok: false; status: 400 | 404 | 409 | 410 | 429; message: string };
+export type RedeemAnswer =
+  | { ok: true; message: string; expiresAt: number }
+  | { ok: false; status: 400 | 404 | 409 | 410; message: string }
+  | { ok: false; status: 429; message: string; retryAfterSeconds: number };
 
 const FAILURE: Record<RedeemFailure, { status: 404 | 409 | 410; message: string }> = {
   unknown: { status: 404, message: M.unknownKey },
@@ -43,7 +46,12 @@ export async function redeemKeyForUser(deps: { db: Db; ip: string | null }, user
   if (refused.length > 0) {
     await giveBack();
     const until = Math.max(...refused.map((r) => r!.expiresAt));
-    return { ok: false, status: 429, message: M.tooManyAttempts(Math.max(1, Math.ceil((until - now) / MS.MINUTE))) };
+    return {
+      ok: false,
+      status: 429,
+      message: M.tooManyAttempts(Math.max(1, Math.ceil((until - now) / MS.MINUTE))),
+      retryAfterSeconds: secondsUntil(until, now),
+    };
   }
 
   const key = normaliseActivationKey(input);

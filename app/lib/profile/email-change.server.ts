@@ -100,8 +100,7 @@ export async function requestEmailChange(
   const proof = await provePassword(db, user, input.password, input.ip);
   if (!proof.ok) {
     if (proof.reason === "wrong") return { ok: false, status: 401, error: PROFILE_MESSAGES.currentPasswordWrong, field: "currentPassword" };
-    const retryAfterSeconds = proof.reason === "refused" ? proof.retryAfterSeconds : undefined;
-    return { ok: false, status: 429, error: AUTH_MESSAGES.signInLocked, field: "currentPassword", retryAfterSeconds };
+    return { ok: false, status: 429, error: AUTH_MESSAGES.signInLocked, field: "currentPassword", retryAfterSeconds: proof.retryAfterSeconds };
   }
 
   const counted = await countEvent(db, `email-change:user:${input.userId}`, EMAIL_CHANGE.requestsPerUser.windowMs, now);

@@ -17,7 +17,7 @@ import { ensureProfile, profileView, saveProfile } from "~/lib/profile/profile.s
 import { profileFormSchema } from "~/lib/profile/validation";
 import { getAuth, requireUser } from "~/server/auth";
 import { app } from "~/server/context";
-import { formErrorResult, readForm } from "~/server/http";
+import { formErrorResult, keepRetryAfter, readForm } from "~/server/http";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Profile | Modelify");
@@ -44,6 +44,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * The Edit Profile form. "autosave" (the 10 s countdown) answers data and keeps the dialog open;
  * "save" without JavaScript redirects to the profile with its message, as a plain form should.
  */
+export const headers = keepRetryAfter;
+
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context);
   const read = await readForm(request);
