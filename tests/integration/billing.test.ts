@@ -1,11 +1,11 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import worker from "../worker";
+import { handlers as worker } from "../worker";
 import { BILLING_MESSAGES as B } from "~/lib/billing/messages";
 import { hashSecret } from "~/lib/auth/password";
 import { schema } from "~/lib/db.server";
-import { Browser, createConfirmedUser, db, insertUser, STRONG_PASSWORD, uniqueEmail } from "./helpers";
+import { Browser, createConfirmedUser, db, insertUser, queueSettled, STRONG_PASSWORD, uniqueEmail } from "./helpers";
 import { control, deliver, eventsFor, payCheckout, processedCount, signedWebhook, STANDIN, standin, waitProcessed } from "./stripe-helpers";
 
 async function userIdOf(email: string) {
@@ -136,7 +136,7 @@ describe("checkout, webhook, queue and consumer", () => {
     const before = await subscriptionOf(email);
     const created = events.find((e) => e.type === "customer.subscription.created")!;
     for (let i = 0; i < 5; i++) await deliver(created);
-    await new Promise((r) => setTimeout(r, 1500));
+    await queueSettled();
     expect(await processedCount(created.id)).toBe(1);
     expect(await subscriptionOf(email)).toEqual(before);
   });
@@ -211,7 +211,7 @@ describe("checkout, webhook, queue and consumer", () => {
     const sub = await subscriptionOf(first.email);
     await standin(`/v1/subscriptions/${sub!.stripeSubscriptionId}`, { method: "DELETE" });
     for (const e of await eventsFor(first.customerId)) await deliver(e);
-    await new Promise((r) => setTimeout(r, 1500));
+    await queueSettled();
     expect((await subscriptionOf(first.email))!.status).toBe("canceled");
     const pricing = await (await first.browser.get("/pricing?checkout=open")).text();
     // The dialog and the card say the same: no trial for this account, and the button says Subscribe.
@@ -262,7 +262,7 @@ describe("one account, one subscription", () => {
     const sub = await subscriptionOf(first.email);
     await standin(`/v1/subscriptions/${sub!.stripeSubscriptionId}`, { method: "DELETE" });
     for (const e of await eventsFor(first.customerId)) await deliver(e);
-    await new Promise((r) => setTimeout(r, 1500));
+    await queueSettled();
     const again = await first.browser.post("/billing/checkout", {});
     expect(again.status).toBe(302);
     expect(again.headers.get("Location")).not.toContain(first.sessionId);
@@ -305,7 +305,7 @@ describe("one account, one subscription", () => {
     expect(live[0]!.id).toBe(oldest.id);
     // Let the cancellation's own events through too: the stored state stays on the kept one.
     for (const event of (await eventsFor(customerId)).slice(events.length)) await deliver(event);
-    await new Promise((r) => setTimeout(r, 1500));
+    await queueSettled();
     expect(await subscriptionOf(email)).toMatchObject({ status: "trial", stripeSubscriptionId: live[0]!.id });
     const audit = await db.select().from(schema.auditLog).where(eq(schema.auditLog.targetUserId, userId));
     expect(audit.filter((a) => a.action === "subscription.cancel_duplicate")).toHaveLength(1);
@@ -364,7 +364,7 @@ describe("webhook refuses what Stripe did not send", () => {
     expect(unsigned.status).toBe(400);
     const huge = await signedWebhook(JSON.stringify({ pad: "x".repeat(300 * 1024) }));
     expect(huge.status).toBe(413);
-    await new Promise((r) => setTimeout(r, 1500));
+    await queueSettled();
     expect(await totals()).toEqual(before);
   });
 

@@ -1,10 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { schema } from "~/lib/db.server";
-import { Browser, createConfirmedUser, db } from "./helpers";
+import { Browser, createConfirmedUser, db, queueSettled } from "./helpers";
 import { apiUser, postUsage, report, waitForRows } from "./usage-helpers";
 
-const settle = () => new Promise((r) => setTimeout(r, 1200));
 
 async function seededUser() {
   const user = await apiUser();
@@ -41,7 +40,7 @@ async function seededUser() {
   ];
   await postUsage(user.token, { reports });
   await waitForRows(user.userId, reports.length);
-  await settle();
+  await queueSettled();
   return user;
 }
 
@@ -94,7 +93,7 @@ describe("CSV export is safe to open in a spreadsheet", () => {
     const reports = names.map((model_name) => report({ model_name, model_provider: "=cmd|' /C calc'!A0" }));
     expect((await postUsage(user.token, { reports })).status).toBe(202);
     await waitForRows(user.userId, reports.length);
-    await settle();
+    await queueSettled();
     const csv = await (await user.browser.get("/dashboard/usage.csv")).text();
     for (const name of names) {
       const quoted = `"'${name.replace(/"/g, '""')}"`;

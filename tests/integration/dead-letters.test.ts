@@ -6,7 +6,7 @@
 import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { and, eq, gte, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import worker from "../worker";
+import { handlers as worker } from "../worker";
 import { DEAD_LETTERS, MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { db, uniqueEmail } from "./helpers";

@@ -11,7 +11,7 @@ import { schema } from "~/lib/db.server";
 import { earlyAccessStats } from "~/lib/early-access/admin.server";
 import { activationKeyHash, normaliseActivationKey } from "~/lib/early-access/keys";
 import { createActivationKeys, redeemActivationKey } from "~/lib/early-access/keys.server";
-import { Browser, db, insertUser, ORIGIN, signedInAs, uniqueEmail, waitForMail } from "./helpers";
+import { Browser, db, insertUser, ORIGIN, queueSettled, signedInAs, uniqueEmail, waitForMail } from "./helpers";
 
 const PAGE = "/dashboard/admin/early-access";
 const CSV = "/dashboard/admin/early-access/keys.csv";
@@ -261,7 +261,7 @@ describe("granting early access", () => {
     expect(statuses.filter((s) => s === 409)).toHaveLength(5);
     expect(await keysOf(entry!.id)).toHaveLength(1);
     await waitForMail(entry!.email, /early access/i);
-    await new Promise((r) => setTimeout(r, 500));
+    await queueSettled();
     expect(await outboxCount(entry!.email)).toBe(1);
     const [audits] = await db
       .select({ n: count() })

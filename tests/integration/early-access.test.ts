@@ -30,7 +30,7 @@ import { formatActivationKey } from "~/lib/early-access/keys";
 import { createActivationKeys } from "~/lib/early-access/keys.server";
 import { EARLY_ACCESS_MESSAGES as KM, WAITLIST_MESSAGES as WM } from "~/lib/early-access/messages";
 import { ensureProfile } from "~/lib/profile/profile.server";
-import { Browser, db, insertUser, linkPath, ORIGIN, signUpFields, STRONG_PASSWORD, uniqueEmail, uniqueIp, waitForMail } from "./helpers";
+import { Browser, db, insertUser, linkPath, ORIGIN, queueSettled, signUpFields, STRONG_PASSWORD, uniqueEmail, uniqueIp, waitForMail } from "./helpers";
 
 const P = EARLY_ACCESS.priority;
 const PER_USER = EARLY_ACCESS.redeemAttempts.perUser.maxFailures + 1; // 6 checks in the window
@@ -71,17 +71,6 @@ async function waitlistSize() {
 async function mailsTo(to: string) {
   const [row] = await db.select({ n: count() }).from(schema.outbox).where(eq(schema.outbox.to, to));
   return row!.n;
-}
-
-/**
- * Waits until the queue has delivered everything sent so far: a fresh join's confirmation mail
- * is sent after it, so once that one is in the outbox the earlier ones would be too.
- */
-async function queueSettled() {
-  const probe = uniqueEmail("probe");
-  expect((await join(new Browser(), { email: probe })).status).toBe(200);
-  await waitForMail(probe, /waitlist/);
-  await new Promise((r) => setTimeout(r, 300));
 }
 
 const join = (browser: Browser, fields: Record<string, string>) =>

@@ -9,7 +9,7 @@ import { EMAIL_CHANGE } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { cancelEmailChange, confirmEmailChange, requestEmailChange } from "~/lib/profile/email-change.server";
 import { EMAIL_CHANGE_MESSAGES, PROFILE_MESSAGES } from "~/lib/profile/messages";
-import { Browser, createConfirmedUser, db, linkPath, ORIGIN, STRONG_PASSWORD, uniqueEmail, waitForMail } from "./helpers";
+import { Browser, createConfirmedUser, db, linkPath, ORIGIN, queueSettled, STRONG_PASSWORD, uniqueEmail, waitForMail } from "./helpers";
 
 const deps = { db, queue: (env as unknown as { EVENTS: Queue }).EVENTS, origin: ORIGIN };
 
@@ -50,7 +50,6 @@ function tokenSignIn(email: string) {
   });
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 600));
 
 describe("requesting a change", () => {
   it("sets the pending address, mails a link to the new address and a cancel link to the current one, and changes nothing else", async () => {
@@ -61,7 +60,7 @@ describe("requesting a change", () => {
     expect(notice.text).toContain(newEmail);
     expect(notice.links).toHaveLength(1);
     expect(linkPath(notice.links[0]!)).toMatch(/^\/profile\/cancel-email-change\?token=[A-Za-z0-9_-]{43}$/);
-    await settle();
+    await queueSettled();
     expect((await mailsTo(email)).filter((m) => m.createdAt >= started)).toHaveLength(1);
     const [token] = await db
       .select()
@@ -99,7 +98,7 @@ describe("requesting a change", () => {
         pendingEmail: newEmail,
       });
     }
-    await settle();
+    await queueSettled();
     expect(await mailsTo(newEmail)).toHaveLength(1);
     expect((await confirmEmailChange(deps, token)).ok).toBe(true);
   });
@@ -120,7 +119,7 @@ describe("requesting a change", () => {
     const note = await waitForMail(other.email, /Your e-mail address was entered on Modelify/, { after: started });
     expect(note.links).toEqual([]);
     expect(note.text).not.toMatch(/token=/);
-    await settle();
+    await queueSettled();
     expect((await mailsTo(other.email)).filter((m) => m.createdAt >= started && /Confirm your new/.test(m.subject))).toEqual([]);
     // The stored state is the same shape as for a free address (a pending address), and no link
     // anyone holds can confirm it.
@@ -240,7 +239,7 @@ describe("confirming a change", () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
     expect(await accountState(user.id)).toEqual({ email: newEmail, profileEmail: newEmail, pendingEmail: null });
     await waitForMail(email, /Your Modelify e-mail address was changed/, { after: confirmedAt });
-    await settle();
+    await queueSettled();
     expect((await mailsTo(email)).filter((m) => m.createdAt >= confirmedAt)).toHaveLength(1);
   });
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { FREE_TIER, MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { type Entitlements, entitlementsFrom, sweepMinuteUsage, windowBounds } from "~/lib/usage/entitlements.server";
-import { db } from "./helpers";
+import { db, inOneMinute } from "./helpers";
 import { apiUser, postUsage, report, waitForRows } from "./usage-helpers";
 
 const zero = { minute: 0, hour: 0, day: 0, monthRequests: 0, monthTokens: 0 };
@@ -17,15 +17,6 @@ async function entitlementsOf(token: string | null) {
 }
 
 const windowOf = (e: Entitlements, window: string, unit = "requests") => e.windows.find((w) => w.window === window && w.unit === unit)!;
-
-/** Waits, if needed, so the next `seconds` stay inside one UTC minute. */
-// A test that waits for room in the minute may wait that long before its own work begins.
-const MINUTE_WAIT_TIMEOUT = 60_000;
-
-async function roomInThisMinute(seconds: number) {
-  const left = MS.MINUTE - (Date.now() % MS.MINUTE);
-  if (left < seconds * 1000) await new Promise((r) => setTimeout(r, left + 200));
-}
 
 describe("entitlements, computed", () => {
   const now = Date.UTC(2026, 10, 23, 15, 42, 50, 0);
@@ -75,47 +66,47 @@ describe("GET /api/v1/entitlements", () => {
     expect(post.status).toBe(405);
   });
 
-  it("tells a free account at its per-minute limit when it may call again; reports past it are still recorded", { timeout: MINUTE_WAIT_TIMEOUT }, async () => {
-    const { token, userId } = await apiUser();
-    await roomInThisMinute(20);
-    const fresh = await entitlementsOf(token);
-    expect(fresh.body).toMatchObject({ plan: "free", allowed: true });
-    expect(windowOf(fresh.body!, "minute")).toMatchObject({ used: 0, remaining: FREE_TIER.perMinute });
+  it("tells a free account at its per-minute limit when it may call again; reports past it are still recorded", () =>
+    inOneMinute(async () => {
+      const { token, userId } = await apiUser();
+      const fresh = await entitlementsOf(token);
+      expect(fresh.body).toMatchObject({ plan: "free", allowed: true });
+      expect(windowOf(fresh.body!, "minute")).toMatchObject({ used: 0, remaining: FREE_TIER.perMinute });
 
-    // Three calls (the limit), then a fourth the app made anyway: all four are stored.
-    const now = Date.now();
-    for (let i = 0; i < 4; i++)
-      expect((await postUsage(token, report({ occurred_at: now, tokens_used: 100, tokens_input: 60, tokens_output: 40 }))).status).toBe(202);
-    await waitForRows(userId, 4);
+      // Three calls (the limit), then a fourth the app made anyway: all four are stored.
+      const now = Date.now();
+      for (let i = 0; i < 4; i++)
+        expect((await postUsage(token, report({ occurred_at: now, tokens_used: 100, tokens_input: 60, tokens_output: 40 }))).status).toBe(202);
+      await waitForRows(userId, 4);
 
-    const { response, body } = await entitlementsOf(token);
-    expect(response.status).toBe(200);
-    const minuteEnd = windowBounds(now).minute.end;
-    expect(body).toMatchObject({ plan: "free", allowed: false, allowed_at: new Date(minuteEnd).toISOString() });
-    expect(body!.retry_after_seconds).toBeGreaterThanOrEqual(1);
-    expect(body!.retry_after_seconds).toBeLessThanOrEqual(Math.ceil((minuteEnd - Date.now()) / 1000) + 1);
-    expect(response.headers.get("Retry-After")).toBe(String(body!.retry_after_seconds));
-    expect(windowOf(body!, "minute")).toMatchObject({ used: 4, remaining: 0 });
-    expect(windowOf(body!, "hour")).toMatchObject({ used: 4, remaining: FREE_TIER.perHour - 4 });
-    expect(windowOf(body!, "month", "tokens")).toMatchObject({ used: 400 });
-  });
+      const { response, body } = await entitlementsOf(token);
+      expect(response.status).toBe(200);
+      const minuteEnd = windowBounds(now).minute.end;
+      expect(body).toMatchObject({ plan: "free", allowed: false, allowed_at: new Date(minuteEnd).toISOString() });
+      expect(body!.retry_after_seconds).toBeGreaterThanOrEqual(1);
+      expect(body!.retry_after_seconds).toBeLessThanOrEqual(Math.ceil((minuteEnd - Date.now()) / 1000) + 1);
+      expect(response.headers.get("Retry-After")).toBe(String(body!.retry_after_seconds));
+      expect(windowOf(body!, "minute")).toMatchObject({ used: 4, remaining: 0 });
+      expect(windowOf(body!, "hour")).toMatchObject({ used: 4, remaining: FREE_TIER.perHour - 4 });
+      expect(windowOf(body!, "month", "tokens")).toMatchObject({ used: 400 });
+    }));
 
-  it("counts a parallel burst exactly, per account: a second user's figures stay their own", { timeout: MINUTE_WAIT_TIMEOUT }, async () => {
-    const [a, b] = await Promise.all([apiUser(), apiUser()]);
-    await roomInThisMinute(20);
-    const now = Date.now();
-    const posted = await Promise.all(Array.from({ length: 6 }, () => postUsage(a.token, report({ occurred_at: now }))));
-    expect(posted.map((r) => r.status)).toEqual(Array(6).fill(202));
-    await waitForRows(a.userId, 6);
-    const answers = await Promise.all([...Array.from({ length: 8 }, () => entitlementsOf(a.token)), entitlementsOf(b.token)]);
-    for (const { body } of answers.slice(0, 8)) {
-      expect(windowOf(body!, "minute")).toMatchObject({ used: 6, remaining: 0 });
-      expect(body!.allowed).toBe(false);
-    }
-    const other = answers[8]!.body!;
-    expect(other.allowed).toBe(true);
-    expect(other.windows.every((w) => w.used === 0)).toBe(true);
-  });
+  it("counts a parallel burst exactly, per account: a second user's figures stay their own", () =>
+    inOneMinute(async () => {
+      const [a, b] = await Promise.all([apiUser(), apiUser()]);
+      const now = Date.now();
+      const posted = await Promise.all(Array.from({ length: 6 }, () => postUsage(a.token, report({ occurred_at: now }))));
+      expect(posted.map((r) => r.status)).toEqual(Array(6).fill(202));
+      await waitForRows(a.userId, 6);
+      const answers = await Promise.all([...Array.from({ length: 8 }, () => entitlementsOf(a.token)), entitlementsOf(b.token)]);
+      for (const { body } of answers.slice(0, 8)) {
+        expect(windowOf(body!, "minute")).toMatchObject({ used: 6, remaining: 0 });
+        expect(body!.allowed).toBe(false);
+      }
+      const other = answers[8]!.body!;
+      expect(other.allowed).toBe(true);
+      expect(other.windows.every((w) => w.used === 0)).toBe(true);
+    }));
 
   it("always allows a subscriber", async () => {
     const { token, userId } = await apiUser();
@@ -139,26 +130,26 @@ describe("GET /api/v1/entitlements", () => {
     expect((await entitlementsOf(token)).body).toMatchObject({ plan: "free", unlimited: false });
   });
 
-  it("shows a free account the same figures on the usage tab, with the way to upgrade", { timeout: MINUTE_WAIT_TIMEOUT }, async () => {
-    const { browser, token, userId } = await apiUser();
-    await roomInThisMinute(15);
-    const now = Date.now();
-    for (let i = 0; i < 2; i++)
-      expect((await postUsage(token, report({ occurred_at: now, tokens_used: 1500, tokens_input: 1000, tokens_output: 500 }))).status).toBe(202);
-    await waitForRows(userId, 2);
-    const { body } = await entitlementsOf(token);
-    const html = await (await browser.get("/dashboard/usage")).text();
-    expect(html).toContain('data-testid="free-limits"');
-    expect(html).toContain('href="/dashboard/billing?plans=open"');
-    for (const w of body!.windows) {
-      const cell = new RegExp(`data-testid="limit-${w.window}-${w.unit}"[\\s\\S]*?<dd[^>]*>([^<]+)</dd>`).exec(html)![1];
-      expect(cell, `${w.window} ${w.unit}`).toBe(`${w.used.toLocaleString("en-US")} of ${w.limit!.toLocaleString("en-US")} ${w.unit}`);
-    }
-    expect(windowOf(body!, "month").used).toBe(2);
-    expect(windowOf(body!, "month", "tokens").used).toBe(3000);
-    // The usage tab's own total for the month agrees.
-    expect(html).toMatch(/data-testid="total-requests"[\s\S]*?>2</);
-  });
+  it("shows a free account the same figures on the usage tab, with the way to upgrade", () =>
+    inOneMinute(async () => {
+      const { browser, token, userId } = await apiUser();
+      const now = Date.now();
+      for (let i = 0; i < 2; i++)
+        expect((await postUsage(token, report({ occurred_at: now, tokens_used: 1500, tokens_input: 1000, tokens_output: 500 }))).status).toBe(202);
+      await waitForRows(userId, 2);
+      const { body } = await entitlementsOf(token);
+      const html = await (await browser.get("/dashboard/usage")).text();
+      expect(html).toContain('data-testid="free-limits"');
+      expect(html).toContain('href="/dashboard/billing?plans=open"');
+      for (const w of body!.windows) {
+        const cell = new RegExp(`data-testid="limit-${w.window}-${w.unit}"[\\s\\S]*?<dd[^>]*>([^<]+)</dd>`).exec(html)![1];
+        expect(cell, `${w.window} ${w.unit}`).toBe(`${w.used.toLocaleString("en-US")} of ${w.limit!.toLocaleString("en-US")} ${w.unit}`);
+      }
+      expect(windowOf(body!, "month").used).toBe(2);
+      expect(windowOf(body!, "month", "tokens").used).toBe(3000);
+      // The usage tab's own total for the month agrees.
+      expect(html).toMatch(/data-testid="total-requests"[\s\S]*?>2</);
+    }));
 
   it("has nothing to say to a subscriber's usage tab about free limits", async () => {
     const { browser, userId } = await apiUser();

@@ -3,7 +3,7 @@
 // outside production.
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "../worker";
+import { handlers as worker } from "../worker";
 import { Browser, createConfirmedUser, ORIGIN } from "./helpers";
 
 function nonceOf(csp: string | null) {

@@ -8,7 +8,7 @@ import { MARKETING, MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { emptyFunnel, weekStart } from "~/lib/marketing/events";
 import { loadFunnel, marketingEventMessage } from "~/lib/marketing/events.server";
-import { Browser, createConfirmedUser, db, ORIGIN, signedInAs, STRONG_PASSWORD, uniqueEmail, uniqueIp } from "./helpers";
+import { Browser, createConfirmedUser, db, ORIGIN, queueSettled, signedInAs, signUpAndConfirm, STRONG_PASSWORD, uniqueEmail, uniqueIp } from "./helpers";
 import { deliver, eventsFor, payCheckout, standin, STANDIN, waitProcessed } from "./stripe-helpers";
 
 const table = schema.marketingEvents;
@@ -33,7 +33,6 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 }
 
 /** Waits long enough for anything wrongly queued to have landed (a batch waits up to 1 s). */
-const settle = () => new Promise((r) => setTimeout(r, 2500));
 
 function postEvent(browser: Browser, body: unknown, headers: Record<string, string> = {}) {
   return SELF.fetch(`${ORIGIN}/events`, {
@@ -66,7 +65,7 @@ describe("page views from the browser", () => {
   it("refuses conversions, unknown names, foreign paths and malformed requests, and records none of them", async () => {
     const { browser, email } = await createConfirmedUser();
     const userId = await userIdOf(email);
-    await settle(); // the sign-up's own events
+    await queueSettled(); // the sign-up's own events
     const before = (await eventsOf(userId)).length;
     for (const name of ["CompleteRegistration", "EmailConfirmed", "StartTrial", "Subscribe", "Lead", "WaitlistSubmission", "AuthComplete", "Purchase", ""]) {
       expect((await postEvent(browser, { name, path: "/" })).status, name).toBe(400);
@@ -80,7 +79,7 @@ describe("page views from the browser", () => {
     expect((await postEvent(browser, { name: "ViewContent", path: "/", padding: "x".repeat(4000) })).status).toBe(413);
     expect((await postEvent(browser, { name: "ViewContent", path: "/" }, { Origin: "https://evil.example" })).status).toBe(403);
     expect((await browser.get("/events")).status).toBe(405);
-    await settle();
+    await queueSettled();
     expect(await eventsOf(userId)).toHaveLength(before);
   });
 
@@ -100,7 +99,7 @@ describe("page views from the browser", () => {
       async () => (await eventsOf(userId)).filter((e) => e.name === "ViewContent").length,
       (n) => n >= limit,
     );
-    await settle();
+    await queueSettled();
     expect((await eventsOf(userId)).filter((e) => e.name === "ViewContent")).toHaveLength(limit);
     expect(views).toBe(limit);
     // Another address is not affected.
@@ -110,7 +109,7 @@ describe("page views from the browser", () => {
 
 describe("conversions recorded by the server", () => {
   it("records sign-up, confirmation, sign-ins on the web, the first trial and the first paid period, each milestone once", async () => {
-    const { browser, email } = await createConfirmedUser();
+    const { browser, email } = await signUpAndConfirm();
     const userId = await userIdOf(email);
     const names = async () => (await eventsOf(userId)).map((e) => e.name).sort();
     expect(await until(names, (n) => n.length >= 3), "sign-up (consumer), confirmation and its sign-in").toEqual([
@@ -128,7 +127,7 @@ describe("conversions recorded by the server", () => {
     });
     expect(desktop.status).toBe(200);
     await until(names, (n) => n.length >= 4);
-    await settle();
+    await queueSettled();
     expect(await names()).toEqual(["AuthComplete", "AuthComplete", "CompleteRegistration", "EmailConfirmed"]);
 
     // A trial through Stripe Checkout, its events delivered twice: one StartTrial.
@@ -172,7 +171,7 @@ describe("conversions recorded by the server", () => {
         .from(table)
         .where(eq(table.dedupeKey, `WaitlistSubmission:${entry!.id}`));
     expect(await until(mine, (r) => r.length > 0)).toEqual([expect.objectContaining({ name: "WaitlistSubmission", userId: null })]);
-    await settle();
+    await queueSettled();
     expect(await mine()).toHaveLength(1);
     const total = await db.select({ n: count() }).from(table).where(eq(table.name, "WaitlistSubmission"));
     expect(total[0]!.n).toBeGreaterThanOrEqual(before[0]!.n + 1);
@@ -222,7 +221,7 @@ describe("the funnel", () => {
       () => loadFunnel(db, now),
       (f) => JSON.stringify(f) === JSON.stringify(expected),
     );
-    await settle();
+    await queueSettled();
     expect(await loadFunnel(db, now)).toEqual(expected);
     expect(funnel).toHaveLength(MARKETING.funnelWeeks);
     expect(funnel.map((w) => new Date(w.weekStart).getUTCDay())).toEqual(Array(MARKETING.funnelWeeks).fill(1));

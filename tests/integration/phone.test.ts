@@ -3,7 +3,7 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF } from "cloudflare:test";
 import { and, desc, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import worker from "../worker";
+import { handlers as worker } from "../worker";
 import { PHONE_CODE } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { phoneCodeKey } from "~/lib/phone/codes.server";
@@ -11,7 +11,7 @@ import { deliverSms } from "~/lib/phone/sms.server";
 import { PHONE_MESSAGES } from "~/lib/profile/messages";
 import type { SmsMessage } from "~/lib/queue";
 import { parseConsumerEnv } from "../../workers/consumer-env";
-import { Browser, createConfirmedUser, db, ORIGIN, uniqueEmail } from "./helpers";
+import { Browser, createConfirmedUser, db, ORIGIN, queueSettled, uniqueEmail } from "./helpers";
 
 const ROUTE = "/dashboard/profile/phone";
 const JSON_ACCEPT = { Accept: "application/json" };
@@ -61,9 +61,9 @@ async function waitForSms(phone: string, count = 1, timeoutMs = 8000) {
   }
 }
 
-/** Waits for the queue to drain past anything still on its way, then counts. */
+/** Waits until the queue is quiet (nothing more is on its way), then counts. */
 async function settledSmsCount(phone: string) {
-  await new Promise((r) => setTimeout(r, 2500));
+  await queueSettled();
   return (await smsTo(phone)).length;
 }
 

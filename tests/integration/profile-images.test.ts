@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { schema } from "~/lib/db.server";
 import { storeProfileImage } from "~/lib/profile/images.server";
 import { UPLOAD_MESSAGES } from "~/lib/profile/messages";
-import { type Browser, createConfirmedUser, db, ORIGIN } from "./helpers";
+import { type Browser, createConfirmedUser, db, ORIGIN, waitFor } from "./helpers";
 
 // Real 2×2 pictures (made with an image encoder), so the bytes are what a browser would send.
 const fromBase64 = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
@@ -408,6 +408,7 @@ function loggingBucket(log: string[], putDelayMs: Record<string, number>): R2Buc
       if (prop === "put") {
         return async (key: string, value: Uint8Array, options?: R2PutOptions) => {
           log.push(`put ${key}`);
+          // The delay is this helper's purpose: it makes two uploads overlap.
           await new Promise((r) => setTimeout(r, putDelayMs[key] ?? 0));
           return target.put(key, value, options);
         };
@@ -430,7 +431,7 @@ describe("uploads of the same picture take turns", () => {
     const log: string[] = [];
     const bucket = loggingBucket(log, { [`${userId}/profile.png`]: 300 });
     const first = storeProfileImage({ bucket, db }, { userId, kind: "avatar", bytes: IMAGES.png });
-    await new Promise((r) => setTimeout(r, 30));
+    await waitFor(() => log.length > 0, "the PNG's write"); // it has begun, and is held back 300 ms
     const second = storeProfileImage({ bucket, db }, { userId, kind: "avatar", bytes: IMAGES.jpg });
     const results = await Promise.all([first, second]);
     expect(results.map((r) => r.ok)).toEqual([true, true]);

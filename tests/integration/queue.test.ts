@@ -1,11 +1,12 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import worker from "../worker";
+import { handlers as worker } from "../worker";
 import { handleEventBatch } from "~/lib/consumer.server";
 import { schema } from "~/lib/db.server";
 import { parseConsumerEnv } from "../../workers/consumer-env";
-import { db, uniqueEmail, waitForMail } from "./helpers";
+import { pendingMessages, queueSettled } from "../queue-tracker";
+import { Browser, db, signUpFields, uniqueEmail, waitForMail } from "./helpers";
 
 const mail = (to: string) => ({ type: "mail.send", id: crypto.randomUUID(), to, subject: "Hello", text: "Body", links: [] });
 
@@ -65,5 +66,27 @@ describe("queue consumer", () => {
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["dlq-1"]);
     const row = await db.query.deadLetters.findFirst({ where: eq(schema.deadLetters.id, "dlq-1") });
     expect(row).toMatchObject({ queue: "modelify-events-dlq", attempts: 4 });
+  });
+});
+
+describe("the test's queue tracker (tests/queue-tracker.ts)", () => {
+  it("counts a request's messages from send until the consumer has handled them, chains included", async () => {
+    const email = uniqueEmail("tracked");
+    const browser = new Browser();
+    // A sign-up enqueues the account message, whose handling enqueues the confirmation mail.
+    expect((await browser.post("/auth?mode=signup", signUpFields(email))).status).toBe(200);
+    expect(pendingMessages()).toBeGreaterThan(0);
+    await queueSettled();
+    expect(pendingMessages()).toBe(0);
+    const mails = await db.select().from(schema.outbox).where(eq(schema.outbox.to, email));
+    expect(mails.map((m) => m.subject)).toEqual(["Confirm your Modelify account"]);
+  });
+
+  it("counts a test's own sends and messages that end in the dead-letter queue", async () => {
+    const to = uniqueEmail("tracked-own");
+    await env.EVENTS.send(mail(to));
+    await env.EVENTS.send({ type: "mail.send", to: "not-an-address" });
+    await queueSettled();
+    expect(await db.select().from(schema.outbox).where(eq(schema.outbox.to, to))).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import worker from "../worker";
+import { handlers as worker } from "../worker";
 import { signAccessToken } from "~/lib/auth/jwt";
 import { INACTIVITY_LIMIT_MS, SESSION } from "~/lib/constants";
 import { schema } from "~/lib/db.server";

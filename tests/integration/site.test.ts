@@ -1,7 +1,7 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import worker from "../worker";
+import { handlers as worker } from "../worker";
 import { DEVICE_CODE_GRANT } from "~/lib/auth/device-codes";
 import { DEVICE_AUTH, USAGE_API } from "~/lib/constants";
 import { hashSecret } from "~/lib/auth/password";
