@@ -33,6 +33,10 @@ export default defineConfig(async () => {
       setupFiles: ["./tests/setup.ts"],
       globalSetup: ["./tests/global-setup.ts"],
       testTimeout: 20_000,
+      // Each file runs in its own workerd with its own storage, so files run side by side. The
+      // tests mostly wait (for the queue, D1, the Stripe stand-in): on this 2-core machine three
+      // at a time was fastest (bench/results.md, "Test suite").
+      maxWorkers: 3,
       // Transformed modules are cached beside the build outputs, not inside node_modules (whose
       // size is a budget: bench/results.md).
       fsModuleCachePath: ".cache/vitest",

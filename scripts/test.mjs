@@ -2,7 +2,10 @@
 // workerd (vitest); the browser end-to-end tests run Chromium against the built site
 // (Playwright, playwright.config.ts). Both write JSON reports, read here for one summary.
 import { existsSync, readFileSync, rmSync } from "node:fs";
+import { relative } from "node:path";
 import { run } from "./lib.mjs";
+
+const started = Date.now();
 
 const vitestReport = ".wrangler/vitest-report.json";
 const e2eReport = ".wrangler/e2e-report.json";
@@ -28,7 +31,26 @@ const passed = (unit?.numPassedTests ?? 0) + e2ePassed;
 const failed = (unit?.numFailedTests ?? 0) + (e2e?.unexpected ?? 0);
 const skipped = (unit?.numPendingTests ?? 0) + (unit?.numTodoTests ?? 0) + (e2e?.skipped ?? 0);
 
+/** Each test file's time: vitest's per-file start and end, Playwright's tests' durations added up. */
+function fileTimes() {
+  const times = [];
+  for (const file of unit?.testResults ?? []) times.push({ file: relative(process.cwd(), file.name), ms: file.endTime - file.startTime });
+  const walk = (suite, file, sum) => {
+    for (const spec of suite.specs ?? []) for (const t of spec.tests ?? []) for (const r of t.results ?? []) sum.ms += r.duration ?? 0;
+    for (const child of suite.suites ?? []) walk(child, file, sum);
+    return sum;
+  };
+  const report = existsSync(e2eReport) ? JSON.parse(readFileSync(e2eReport, "utf8")) : null;
+  for (const suite of report?.suites ?? []) times.push(walk(suite, suite.file, { file: `tests/e2e/${suite.file}`, ms: 0 }));
+  return times.sort((a, b) => b.ms - a.ms);
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+console.log("\nslowest test files:");
+for (const { file, ms } of fileTimes().slice(0, 10)) console.log(`  ${seconds(ms).padStart(8)}  ${file}`);
+const wall = Date.now() - started;
 console.log(`\nunit + integration (workerd): ${unit?.numPassedTests ?? 0} passed; browser end-to-end (Chromium): ${e2ePassed} passed`);
+console.log(`npm test took ${Math.floor(wall / 60_000)} min ${Math.round((wall % 60_000) / 1000)} s (budget: 8 min)`);
 if (skipped > 0) {
   failedStep ??= "skipped tests";
   console.error(`${skipped} test(s) were skipped: the suite must run everything.`);
