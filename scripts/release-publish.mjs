@@ -7,10 +7,10 @@
 //
 // `node scripts/release-publish.mjs --demo-builds [--persist-to DIR]` publishes small demo files
 // (1.0.0-demo, marked demo) for the six options that have none yet: `npm start` and the test
-// site call it, so every download flow works offline.
+// site publish the same through scripts/local-state.mjs, so every download flow works offline.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createReadStream, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { createReadStream, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { DOWNLOAD_OPTIONS, findOption, installerFileName } from "../app/lib/downloads/options.ts";
@@ -44,18 +44,41 @@ function wrangler(args) {
   });
 }
 
-/** Where to act: the local state (optionally another directory) or the Cloudflare account. */
-const targetFlags = ({ remote, persistTo }) => (remote ? ["--remote"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])]);
+/**
+ * Where to publish: an object with `query(sql)` (resolves to the result rows) and
+ * `put(key, file, contentType)` (puts the file into the bucket). `wranglerTarget` acts through
+ * wrangler commands, on the local state or on the Cloudflare account; `bindingTarget` through D1
+ * and R2 bindings already open in this process (scripts/local-state.mjs, used by `npm start`).
+ */
+export function wranglerTarget({ remote = false, persistTo } = {}) {
+  const flags = remote ? ["--remote"] : ["--local", ...(persistTo ? ["--persist-to", persistTo] : [])];
+  return {
+    async query(sql) {
+      const out = await wrangler(["d1", "execute", "DB", ...flags, "--json", "--command", sql]);
+      const parsed = JSON.parse(out.slice(out.indexOf("[")));
+      return parsed.flatMap((r) => r.results ?? []);
+    },
+    async put(key, file, contentType) {
+      await wrangler(["r2", "object", "put", `${BUCKET}/${key}`, "--file", file, "--content-type", contentType, ...flags]);
+    },
+  };
+}
 
-async function d1(target, sql) {
-  const out = await wrangler(["d1", "execute", "DB", ...targetFlags(target), "--json", "--command", sql]);
-  const parsed = JSON.parse(out.slice(out.indexOf("[")));
-  return parsed.flatMap((r) => r.results ?? []);
+/** The same through a D1Database and an R2Bucket (e.g. from Miniflare): what `wrangler r2 object put` stores. */
+export function bindingTarget({ db, bucket }) {
+  return {
+    async query(sql) {
+      return (await db.prepare(sql).all()).results;
+    },
+    async put(key, file, contentType) {
+      await bucket.put(key, readFileSync(file), { httpMetadata: { contentType } });
+    },
+  };
 }
 
 export async function publishedVersions(target, versionFilter) {
   const where = versionFilter ? ` WHERE version = ${sqlString(versionFilter)}` : "";
-  return d1(target, `SELECT option_id, version FROM releases${where}`);
+  return target.query(`SELECT option_id, version FROM releases${where}`);
 }
 
 export async function fileDigest(file) {
@@ -69,7 +92,7 @@ async function putFile(target, { option, version, file, demo = false }) {
   const byteSize = statSync(file).size;
   const sha256 = await fileDigest(file);
   const key = releaseKey(option, version);
-  await wrangler(["r2", "object", "put", `${BUCKET}/${key}`, "--file", file, "--content-type", "application/octet-stream", ...targetFlags(target)]);
+  await target.put(key, file, "application/octet-stream");
   return {
     id: crypto.randomUUID(),
     option_id: option.id,
@@ -91,7 +114,7 @@ async function putFile(target, { option, version, file, demo = false }) {
 async function insertRows(target, rows) {
   const sql = `INSERT INTO releases (${Object.keys(rows[0]).join(", ")}) VALUES ${rows.map((row) => `(${Object.values(row).map(sqlString).join(", ")})`).join(", ")}`;
   try {
-    await d1(target, sql);
+    await target.query(sql);
   } catch (error) {
     if (/UNIQUE/i.test(String(error))) throw new UsageError(`${rows.map((r) => `${r.option_id} ${r.version}`).join(", ")}: already published.`);
     throw error;
@@ -146,7 +169,8 @@ async function main(argv) {
   });
   if (values.help) return console.log(usage());
   if (values.remote && values["persist-to"]) throw new UsageError("--persist-to is for the local state; leave it out with --remote.");
-  const target = { remote: values.remote, persistTo: values["persist-to"] ? resolve(values["persist-to"]) : undefined };
+  const persistTo = values["persist-to"] ? resolve(values["persist-to"]) : undefined;
+  const target = wranglerTarget({ remote: values.remote, persistTo });
 
   if (values["demo-builds"]) {
     if (values.remote) throw new UsageError("Demo builds are for local state only.");
@@ -180,7 +204,7 @@ async function main(argv) {
   if (existing.some((r) => r.option_id === option.id)) throw new UsageError(`${option.name} ${version} is already published: choose a new version number.`);
   const row = await publishFile(target, { option, version, file, demo: values.demo });
   console.log(
-    `Published ${option.name} ${version}${row.demo ? " (demo)" : ""} to ${values.remote ? "Cloudflare" : `local state${target.persistTo ? ` in ${target.persistTo}` : ""}`}\n` +
+    `Published ${option.name} ${version}${row.demo ? " (demo)" : ""} to ${values.remote ? "Cloudflare" : `local state${persistTo ? ` in ${persistTo}` : ""}`}\n` +
       `  file    ${row.file_name}\n  key     ${BUCKET}/${row.r2_key}\n  size    ${row.byte_size} bytes\n  sha256  ${row.sha256}`,
   );
 }
