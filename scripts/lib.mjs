@@ -131,14 +131,15 @@ export function serveBuiltWorkers({ port, buildDir = SITE_BUILD_DIR, stateDir = 
   return spawn("wrangler", args, { env: { ...env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }, ...options });
 }
 
-/** Applies the D1 migrations, the seed and the demo builds to the local state (default .wrangler/state). */
+/**
+ * Applies the D1 migrations, the seed and the demo builds to the local state (default
+ * .wrangler/state) in this process (scripts/local-state.mjs); skips what is already there.
+ * Prints and returns a one-line summary.
+ */
 export async function migrateAndSeed(persistTo) {
-  const persist = persistTo ? ["--persist-to", persistTo] : [];
-  await run("wrangler", ["d1", "migrations", "apply", "DB", "--local", ...persist], {
-    env: { ...process.env, CI: "true" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  await run("node", ["scripts/seed.mjs", ...persist]);
-  // Small demo installers (1.0.0-demo) for the six options that have no demo build yet.
-  await run("node", ["scripts/release-publish.mjs", "--demo-builds", ...persist]);
+  // Imported here: it loads wrangler and Miniflare, which the other users of this module do not need.
+  const { prepareLocalState } = await import("./local-state.mjs");
+  const summary = await prepareLocalState(persistTo ? { stateDir: persistTo } : {});
+  console.log(summary);
+  return summary;
 }

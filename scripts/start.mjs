@@ -1,12 +1,18 @@
-// `npm start`: set up, build, then serve the site (and, unless real Stripe keys are
-// configured, the local Stripe stand-in) at http://localhost:$PORT (default 8787).
-import { buildSite, ensureDevVars, migrateAndSeed, readDevVars, serveBuiltWorkers } from "./lib.mjs";
+// `npm start`: set up the local state while the site builds, then serve the site (and, unless
+// real Stripe keys are configured, the local Stripe stand-in) at http://localhost:$PORT (default 8787).
+import { buildSite, ensureDevVars, readDevVars, serveBuiltWorkers } from "./lib.mjs";
+import { prepareLocalState } from "./local-state.mjs";
 import { startStripeStandin } from "../tools/stripe-standin/server.mjs";
 
 const port = Number(process.env.PORT ?? 8787);
+// Before the build, which copies .dev.vars into the built Workers.
 ensureDevVars();
-await migrateAndSeed();
-await buildSite();
+// Both at once (neither touches what the other writes: build/, .wrangler/state); wrangler dev
+// starts after both. The build is spawned first, before the set-up loads wrangler and Miniflare.
+const [build, state] = await Promise.allSettled([buildSite(), prepareLocalState()]);
+if (build.status === "rejected") throw build.reason;
+if (state.status === "rejected") throw state.reason;
+console.log(state.value);
 
 const vars = readDevVars();
 let standin = null;
