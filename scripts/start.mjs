@@ -8,7 +8,7 @@ const port = Number(process.env.PORT ?? 8787);
 // Before the build, which copies .dev.vars into the built Workers.
 ensureDevVars();
 // Both at once: neither touches what the other writes (build/, .wrangler/state), and on 2 cores a
-// fresh start answered in 8.4-9.0 s so, against 10.0-10.6 s one after the other. The build is
+// fresh start answered in 8.4-9.0 s, against 10.0-10.6 s one after the other. The build is
 // spawned first, before the set-up loads wrangler and Miniflare; wrangler dev starts after both.
 const [build, state] = await Promise.allSettled([buildSite(), prepareLocalState()]);
 if (build.status === "rejected") throw build.reason;
