@@ -3,16 +3,31 @@
 // three times (min / median / max), written to bench/results.md.
 //
 // It builds into .build/bench and serves on a free port with its own local state and Stripe
-// stand-in, so a running `npm start` (build/, .wrangler/state, port 8787) is left alone.
-import { execFileSync } from "node:child_process";
+// stand-in, so a running `npm start` (build/, .wrangler/state, port 8787) is left alone. Last, the
+// start of a fresh clone (bench/start.mjs), which alone is `npm run bench -- --only start`.
+// Each part writes its own section of bench/results.md (bench/results-file.mjs).
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { DatabaseSync } from "node:sqlite";
+import { parseArgs } from "node:util";
 import { buildDirFor, buildSite, hashSecret, run, sqlString } from "../scripts/lib.mjs";
 import { floorJsBytes, readClientManifest, routeChain, routeJsBytes } from "../scripts/bundle-size.mjs";
 import { lighthouseScores, signInCookie, startCompressingProxy } from "../scripts/lighthouse.mjs";
 import { serveTestSite } from "../scripts/serve-test-site.mjs";
 import { generateUsage, usageSql } from "../scripts/usage-fixtures.mjs";
+import { writeResultsSection } from "./results-file.mjs";
+import { benchStart } from "./start.mjs";
+
+const { values: cli } = parseArgs({ options: { only: { type: "string" } } });
+if (cli.only !== undefined && cli.only !== "start") {
+  console.error(`--only takes "start" (the start of a fresh clone); without it every figure is measured.`);
+  process.exit(1);
+}
+if (cli.only === "start") {
+  writeResultsSection("start", await benchStart());
+  console.log("bench/results.md: the start section is written.");
+  process.exit(0);
+}
 
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
@@ -27,7 +42,6 @@ const MIXER_REPORTS = 2_000; // per account and repetition: 10,000 rows a repeti
 const SMALL = { id: "bench-small-0000-4000-8000-000000000100", email: "bench-100@modelify.dev", rows: 100 };
 const LARGE = { id: "bench-large-0000-4000-8000-000000100000", email: "bench-100k@modelify.dev", rows: 100_000 };
 const LIGHTHOUSE_PAGES = ["/", "/pricing", "/auth", "/dashboard"];
-const NODE_MODULES_LIMIT_MB = 600;
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures
@@ -234,12 +248,6 @@ async function landing(base) {
   return { asset, page, ratio: page.perSecond / asset.perSecond };
 }
 
-/** node_modules as npm installed it: the tools' caches inside it (.vite, .vite-temp) are not counted. */
-function nodeModulesMb() {
-  const out = execFileSync("du", ["-sm", "--exclude=node_modules/.*", "node_modules"], { encoding: "utf8" });
-  return Number(out.split(/\s+/)[0]);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Statistics and the report
 
@@ -302,7 +310,6 @@ try {
     auth: routeJsBytes(client, routeChain(manifest, "routes/auth")),
     dashboard: routeJsBytes(client, routeChain(manifest, "routes/dashboard/overview")),
   };
-  const modulesMb = nodeModulesMb();
 
   const category = ["performance", "accessibility", "best-practices", "seo"];
   const lighthouseCell = (path) =>
@@ -362,7 +369,6 @@ try {
       ),
       met(min(runs.map((r) => r.landing.ratio)) >= 0.5),
     ],
-    ["`node_modules`", `≤ ${NODE_MODULES_LIMIT_MB} MB`, `${f(modulesMb)} MB`, met(modulesMb <= NODE_MODULES_LIMIT_MB)],
   ];
 
   const detail = (label, pick, d = 0) => `| ${label} | ${runs.map((r) => f(pick(r), d)).join(" | ")} |`;
@@ -413,13 +419,14 @@ Every consumer repetition stored exactly what was accepted, raw and aggregated: 
 - **JavaScript:** gzip (level 9) of every script a page loads before it hydrates (the entry, each matched route's module
   and imports; scripts/bundle-size.mjs), against the page of React Router's default template built with the same
   versions (bench/floor). Sizes do not vary between repetitions.
-- **\`node_modules\`:** \`du -sm\`, without the caches tools keep inside it (\`.vite\`); after \`npm install\`'s postinstall.
 - **Landing:** \`/\` for a signed-out visitor (served from the edge copy after its first render) against \`/favicon.svg\`.
 `;
-  writeFileSync("bench/results.md", md);
+  writeResultsSection("load", md);
   console.log(md);
 } finally {
   db.close();
   await proxy.close();
   await site.stop();
 }
+
+writeResultsSection("start", await benchStart());
