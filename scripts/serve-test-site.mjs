@@ -1,6 +1,6 @@
 // Starts the built site on a free port with a throwaway local state (migrated and seeded),
 // for the browser tests and the benchmarks. Returns { baseUrl, stripeUrl, stateDir, log, stop }.
-import { rmSync } from "node:fs";
+import { cpSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { ensureDevVars, LOCAL_STRIPE, migrateAndSeed, readDevVars, serveBuiltWorkers, setDevVars } from "./lib.mjs";
 import { startStripeStandin } from "../tools/stripe-standin/server.mjs";
@@ -34,15 +34,29 @@ async function waitFor(url, exited, timeoutMs = 60_000) {
   throw new Error(`The site did not start at ${url} within ${timeoutMs} ms`);
 }
 
-/**
- * Serves the build in `buildDir` (see buildSite in lib.mjs).
- * @param {{ buildDir: string, stateDir?: string, beforeStart?: (stateDir: string) => Promise<void>, vars?: Record<string, string> }} options
- *   `vars`: extra configuration for this server (e.g. an advertising pixel id).
- */
-export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state", beforeStart, vars = {} }) {
-  ensureDevVars();
+/** A fresh local state in `stateDir`: migrated, seeded, with the demo builds (no server left running). */
+export async function prepareTestState(stateDir) {
   rmSync(stateDir, { recursive: true, force: true });
   await migrateAndSeed(stateDir);
+}
+
+/**
+ * Serves the build in `buildDir` (see buildSite in lib.mjs).
+ * @param {{ buildDir: string, stateDir?: string, seededState?: string, beforeStart?: (stateDir: string) => Promise<void>, vars?: Record<string, string>, env?: Record<string, string> }} options
+ *   `seededState`: a state made by prepareTestState, copied into `stateDir` instead of migrating
+ *   and seeding again (the browser tests start one site per worker from one seeded state).
+ *   `vars`: extra configuration for this server (e.g. an advertising pixel id).
+ *   `env`: extra environment for wrangler itself.
+ */
+export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state", seededState, beforeStart, vars = {}, env = {} }) {
+  ensureDevVars();
+  if (seededState) {
+    // Nothing has the seeded state's SQLite files open: a plain copy is a consistent snapshot.
+    rmSync(stateDir, { recursive: true, force: true });
+    cpSync(seededState, stateDir, { recursive: true });
+  } else {
+    await prepareTestState(stateDir);
+  }
   // Extra fixtures (the benchmarks' large accounts) go in before workerd opens the database.
   if (beforeStart) await beforeStart(stateDir);
   // A port found free can be taken again before workerd binds it (by the other test site, or by
@@ -61,7 +75,7 @@ export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state"
     for (const file of [`${buildDir}/server/.dev.vars`, `${buildDir}/consumer/.dev.vars`]) {
       setDevVars(file, { ...readDevVars(".dev.vars"), ...LOCAL_STRIPE, STRIPE_API_BASE: standin.url, ...vars });
     }
-    const child = serveBuiltWorkers({ port, buildDir, stateDir, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = serveBuiltWorkers({ port, buildDir, stateDir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let log = "";
     child.stdout.on("data", (d) => (log += d));
     child.stderr.on("data", (d) => (log += d));
