@@ -14,7 +14,7 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-/** The built site under test (set by tests/e2e/global-setup.ts). */
+/** The built site under test: this worker's (set by tests/e2e/fixtures.ts; scripts/screenshots.ts sets its own). */
 export const baseUrl = () => process.env.BASE_URL ?? "http://localhost:8787";
 
 let clientCounter = Math.floor(Math.random() * 200);
@@ -36,12 +36,105 @@ export function clientContextOptions(viewport = { width: 1280, height: 900 }): B
 /** A fresh page in a fresh context (used where a test file keeps one page across its steps). */
 export async function newClientPage(browser: Browser, viewport?: { width: number; height: number }): Promise<Page> {
   const context = await browser.newContext(clientContextOptions(viewport));
+  await context.addInitScript(HYDRATION_PROBE);
   return context.newPage();
+}
+
+/**
+ * Added to every context (fixtures.ts, newClientPage) before any page script runs: a stand-in for
+ * React's developer-tools hook, which React calls at each commit. The first commit of a page is its
+ * hydration, so `window.__e2eHydrated` resolves when the page's handlers are live.
+ */
+export function HYDRATION_PROBE() {
+  let resolve = () => {};
+  const hydrated = new Promise<void>((done) => {
+    resolve = done;
+  });
+  Object.defineProperty(window, "__e2eHydrated", { value: hydrated });
+  Object.defineProperty(window, "__REACT_DEVTOOLS_GLOBAL_HOOK__", {
+    value: {
+      supportsFiber: true,
+      inject: () => 1,
+      onCommitFiberRoot: () => resolve(),
+      onCommitFiberUnmount: () => {},
+      onPostCommitFiberRoot: () => {},
+      checkDCE: () => {},
+    },
+  });
+}
+
+/**
+ * Waits until the page's document has hydrated (React committed it): its buttons, dialogs and
+ * forms run their script from then on. Until then (the modules load after the first paint, and
+ * a busy machine takes a while to run them) a click is a plain link or form post.
+ */
+export async function hydrated(page: Page, timeoutMs = 15_000): Promise<void> {
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const expired = new Promise<never>((_, reject) =>
+    deadline.addEventListener("abort", () => reject(new Error(`${page.url()} did not hydrate within ${timeoutMs} ms`)), { once: true }),
+  );
+  const state = await Promise.race([
+    page.evaluate(() => {
+      const probe = (window as unknown as { __e2eHydrated?: Promise<void> }).__e2eHydrated;
+      return probe ? probe.then(() => "hydrated") : "no probe";
+    }),
+    expired,
+  ]);
+  if (state !== "hydrated") throw new Error(`No hydration probe in ${page.url()}: its context was made without HYDRATION_PROBE (tests/e2e/browser.ts)`);
+}
+
+/**
+ * Resolves once the page has drawn two frames and run a task after them: React has rendered what
+ * the last input (a focus, a blur, a key) set in motion. A wait for the page, not for a time.
+ */
+export async function afterRender(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => resolve();
+            channel.port2.postMessage(null);
+          }),
+        ),
+      ),
+  );
+}
+
+/**
+ * Starts watching the page for an element matching `selector` and returns a wait for it: resolves
+ * once one has been in the document (since the call), fails at the deadline. For a state that lasts
+ * a moment (a dialog's 300 ms fade-out), which looking from time to time can miss on a busy machine.
+ */
+export async function watchFor(page: Page, selector: string, timeoutMs = 10_000): Promise<() => Promise<void>> {
+  const key = `__e2eSeen${Math.random().toString(36).slice(2)}`;
+  await page.evaluate(
+    ([selector, key]) => {
+      (window as unknown as Record<string, Promise<void>>)[key] = new Promise<void>((resolve) => {
+        if (document.querySelector(selector)) return resolve();
+        const observer = new MutationObserver(() => {
+          if (!document.querySelector(selector)) return;
+          observer.disconnect();
+          resolve();
+        });
+        observer.observe(document, { subtree: true, childList: true, attributes: true });
+      });
+    },
+    [selector, key] as const,
+  );
+  return async () => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const expired = new Promise<never>((_, reject) =>
+      deadline.addEventListener("abort", () => reject(new Error(`No ${selector} in ${page.url()} within ${timeoutMs} ms`)), { once: true }),
+    );
+    await Promise.race([page.evaluate((key) => (window as unknown as Record<string, Promise<void>>)[key], key), expired]);
+  };
 }
 
 type OutboxMessage = { to: string; subject: string; text: string; links: string[]; createdAt: number };
 
-/** Polls the local outbox (JSON) for a mail to `to` whose subject matches. */
+/** Polls the local outbox (JSON) for a mail to `to` whose subject matches, until `timeoutMs`. */
 export async function waitForMail(to: string, subject: RegExp, after = 0, timeoutMs = 15_000): Promise<OutboxMessage> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -49,7 +142,9 @@ export async function waitForMail(to: string, subject: RegExp, after = 0, timeou
     const messages = (await response.json()) as OutboxMessage[];
     const found = messages.find((m) => subject.test(m.subject) && m.createdAt >= after);
     if (found) return found;
-    await new Promise((r) => setTimeout(r, 200));
+    // The interval between two looks at the outbox (nothing announces a mail): the wait itself ends
+    // with the mail, or fails at the deadline. (Free of @playwright/test, so no expect.poll here.)
+    await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`No mail to ${to} matching ${subject}`);
 }

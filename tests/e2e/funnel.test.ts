@@ -4,6 +4,7 @@
 import type { Page } from "@playwright/test";
 import { newClientPage, signIn, signUpAndConfirm, subscribeWithTestCard, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
+import { drainQueue } from "./queue-drain.ts";
 
 const STAGES = ["visits", "signUps", "confirmed", "trials", "paid"] as const;
 type Counts = Record<(typeof STAGES)[number], number>;
@@ -20,13 +21,13 @@ async function thisWeek(admin: Page): Promise<Counts> {
   return counts;
 }
 
-test("a visit, a sign-up, a confirmation and a trial each add one to this week's funnel", async ({ browser }) => {
+test("a visit, a sign-up, a confirmation and a trial each add one to this week's funnel", async ({ browser, site }) => {
   test.setTimeout(90_000);
   const admin = await newClientPage(browser);
   await signIn(admin, "admin@modelify.dev", "Modelify-Admin-2026");
   await admin.waitForURL((url) => url.pathname === "/dashboard");
-  // Events of earlier tests still in the queue land first (a batch waits up to 1 s).
-  await admin.waitForTimeout(2500);
+  // Events of earlier tests on this worker's site still in the queue land first.
+  await drainQueue(site);
   const before = await thisWeek(admin);
 
   const visitor = await newClientPage(browser);

@@ -4,8 +4,9 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 
-/** The one D1 database file under `<stateDir>/v3/d1` (the one holding the migrations table). */
-export function findDatabase(stateDir = process.env.STATE_DIR ?? ".wrangler/e2e-state"): string {
+/** The one D1 database file under `<stateDir>/v3/d1` (the one holding the migrations table); by default this worker's site's (fixtures.ts). */
+export function findDatabase(stateDir = process.env.STATE_DIR): string {
+  if (!stateDir) throw new Error("No test site state: STATE_DIR is set by the worker's site (tests/e2e/fixtures.ts)");
   const root = join(stateDir, "v3", "d1");
   if (!existsSync(root)) throw new Error(`No local D1 state under ${root} (STATE_DIR=${stateDir})`);
   const files: string[] = [];
@@ -29,9 +30,14 @@ export function findDatabase(stateDir = process.env.STATE_DIR ?? ".wrangler/e2e-
   return databases[0]!;
 }
 
-/** One read-only query against the test site's database. */
+/** One read-only query against this worker's site's database. */
 export function queryLocalD1<T>(sql: string, ...params: Array<string | number>): T[] {
-  const db = new DatabaseSync(findDatabase(), { readOnly: true });
+  return queryD1In<T>(undefined, sql, ...params);
+}
+
+/** One read-only query against the database of the site whose state is in `stateDir` (default: this worker's). */
+export function queryD1In<T>(stateDir: string | undefined, sql: string, ...params: Array<string | number>): T[] {
+  const db = new DatabaseSync(findDatabase(stateDir), { readOnly: true });
   try {
     return db.prepare(sql).all(...params) as T[];
   } finally {

@@ -1,11 +1,14 @@
 // Whatever a client sends, the site answers below 500 and writes nothing. More than a thousand
-// malformed requests go to every action and API route of the real local server (tests/e2e/global-setup.ts
-// serves the build with `wrangler dev`), 6 in flight, over HTTP/1.1: wrong methods and content
+// malformed requests go to every action and API route of the real local server (the test build
+// served with `wrangler dev` on a site of this file's own, tests/e2e/sites.ts), 6 in flight, over HTTP/1.1: wrong methods and content
 // types, broken JSON and multipart, fields of the wrong type, 2 MB+ bodies, chunked and lying
 // framing (raw sockets), forged cookies and bearer tokens, foreign Origins. Browser-free.
 //
 // The D1 row counts (read straight from the local SQLite file, read-only) must be the same before
-// and after, queue work included. `attempt_counters` is left out: it counts failed attempts by design.
+// and after, queue work included: both are taken once the queue has handled everything sent before
+// (queue-drain.ts), and no message may have failed in the consumer meanwhile (it would come back as
+// a retry and a dead letter later). Nobody else uses this site while the corpus runs.
+// `attempt_counters` is left out: it counts failed attempts by design.
 // Broken chunk framing is answered by the local runtime's HTTP layer, not the app: see
 // localRuntimeDefect. CORPUS_DUMP=<file> writes every outcome as JSON lines.
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
@@ -15,10 +18,13 @@ import net from "node:net";
 import { DatabaseSync } from "node:sqlite";
 import { expect, test } from "@playwright/test";
 import { findDatabase } from "./local-d1.ts";
+import { consumerRetries, drainQueue } from "./queue-drain.ts";
+import { startTestSite, type TestSite } from "./sites.ts";
 
-const BASE_URL = process.env.BASE_URL ?? "http://localhost:8787";
-const STATE_DIR = process.env.STATE_DIR ?? ".wrangler/e2e-state";
-const BASE = new URL(BASE_URL);
+// The site of this file (started in beforeAll): no other test writes to its database.
+let site: TestSite;
+let BASE_URL: string;
+let BASE: URL;
 const IN_FLIGHT = 6;
 /** An ordinary request that gets no answer in this time is a failure. */
 const ANSWER_TIMEOUT_MS = 10_000;
@@ -34,7 +40,7 @@ const DEMO = { email: "demo@modelify.dev", password: "Modelify-Demo-2026" };
 // The local Stripe webhook secret (scripts/lib.mjs LOCAL_STRIPE) and the local JWT secret, when
 // readable: they let the corpus send correctly signed but stale webhooks and tokens.
 const WEBHOOK_SECRET = "whsec_local_modelify_standin";
-const LOCAL_JWT_SECRET = readVar(`${process.env.E2E_BUILD_DIR ?? "build"}/server/.dev.vars`, "JWT_SECRET");
+let LOCAL_JWT_SECRET: string | null = null;
 
 /** Tables that may change while the corpus runs. */
 const UNCOUNTED_TABLES = new Set(["attempt_counters", "d1_migrations"]);
@@ -966,6 +972,7 @@ function sendHttp(req: Req, ip: string, retried = false): Promise<Outcome> {
       res.on("end", () => done({ kind: "answered", status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8", 0, 4096) }));
       res.on("error", (e) => done({ kind: "answered", status: res.statusCode ?? 0, body: `(body cut off: ${e.message})` }));
     });
+    // The deadline of this request's answer (ANSWER_TIMEOUT_MS), not a pause: an answer ends it at once.
     const timer = setTimeout(() => {
       r.destroy();
       done({ kind: "failed", error: `no answer within ${ANSWER_TIMEOUT_MS} ms` });
@@ -1000,6 +1007,9 @@ function sendRaw(req: Req, ip: string): Promise<Outcome> {
       socket.destroy();
       resolve(o);
     };
+    // The deadline of the answer, not a pause: the first status line ends it at once. For a request
+    // left incomplete on purpose (mayHang) the delay is the subject: the server may wait for the
+    // rest of the body, so after HANG_TIMEOUT_MS the client gives up and counts it as timed out.
     const timer = setTimeout(
       () => done(req.mayHang ? { kind: "timed out" } : { kind: "failed", error: `no answer within ${HANG_TIMEOUT_MS * 5} ms` }),
       req.mayHang ? HANG_TIMEOUT_MS : HANG_TIMEOUT_MS * 5,
@@ -1040,10 +1050,10 @@ async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<
 
 // -------------------------------------------------------------------------------- D1 row counts
 
-/** The local D1 database file: the one *.sqlite under <state>/v3/d1 that has D1's migrations table. */
 type Counts = Record<string, number>;
 
-function rowCounts(file: string): Counts {
+/** Every table's rows, less the queue markers' own rows (`markers`: their paths, see queue-drain.ts). */
+function rowCounts(file: string, markers: string[]): Counts {
   const db = new DatabaseSync(file, { readOnly: true });
   try {
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>;
@@ -1052,30 +1062,12 @@ function rowCounts(file: string): Counts {
       if (isInternalTable(name) || UNCOUNTED_TABLES.has(name)) continue;
       counts[name] = (db.prepare(`SELECT count(*) AS n FROM "${name.replace(/"/g, '""')}"`).get() as { n: number }).n;
     }
+    for (const path of markers)
+      counts.marketing_events! -= (db.prepare("SELECT count(*) AS n FROM marketing_events WHERE path = ?").get(path) as { n: number }).n;
     return counts;
   } finally {
     db.close();
   }
-}
-
-/**
- * Polls until the counts have not moved for `quietMs`, at most `maxMs`. Queue work lands late: a
- * batch waits up to 1 s, mail is a second hop, and a message that fails is retried 3 times and then
- * dead-lettered, which took 5.1 s locally (measured): the quiet window is longer than that.
- */
-async function settledCounts(file: string, quietMs = 6_000, maxMs = 30_000): Promise<Counts> {
-  const started = Date.now();
-  let last = rowCounts(file);
-  let since = Date.now();
-  while (Date.now() - since < quietMs && Date.now() - started < maxMs) {
-    await new Promise((r) => setTimeout(r, 250));
-    const now = rowCounts(file);
-    if (JSON.stringify(now) !== JSON.stringify(last)) {
-      last = now;
-      since = Date.now();
-    }
-  }
-  return last;
 }
 
 // ------------------------------------------------------------------------------------ running
@@ -1100,7 +1092,7 @@ function localRuntimeDefect(req: Req, o: Outcome): string | null {
 }
 
 type Result = { req: Req; outcome: Outcome; ms: number };
-type CorpusRun = { results: Result[]; before: Counts; after: Counts; database: string; seconds: number };
+type CorpusRun = { results: Result[]; before: Counts; after: Counts; database: string; seconds: number; retried: string[] };
 let run: CorpusRun;
 
 async function signInAdmin(): Promise<Session> {
@@ -1118,13 +1110,21 @@ async function signInAdmin(): Promise<Session> {
 
 // Runs once; the tests below read its outcome.
 test.describe.configure({ mode: "serial" });
-test.beforeAll(async () => {
+// biome-ignore lint/correctness/noEmptyPattern: Playwright requires the object pattern
+test.beforeAll(async ({}, testInfo) => {
   test.setTimeout(300_000);
-  const database = findDatabase(STATE_DIR);
-  // The session is created before the first snapshot; earlier test files' queue work settles first.
+  site = await startTestSite(`corpus-w${testInfo.workerIndex}`);
+  BASE_URL = site.baseUrl;
+  BASE = new URL(BASE_URL);
+  LOCAL_JWT_SECRET = readVar(`${site.buildDir}/server/.dev.vars`, "JWT_SECRET");
+  const database = findDatabase(site.stateDir);
+  // The session is created before the first snapshot, and whatever the site's start and the
+  // sign-in queued has been handled.
   const session = await signInAdmin();
   const corpus = buildCorpus(session);
-  const beforeCounts = await settledCounts(database);
+  const markers = await drainQueue(site);
+  const logFrom = site.log().length;
+  const beforeCounts = rowCounts(database, markers);
   const started = performance.now();
   const results = await pool(corpus, IN_FLIGHT, async (req): Promise<Result> => {
     const route = ROUTES.find((r) => r.name === req.route)!;
@@ -1134,7 +1134,10 @@ test.beforeAll(async () => {
   });
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
-  run = { results, before: beforeCounts, after: await settledCounts(database), database, seconds };
+  // Everything the corpus queued has been handled once; a message that failed would be retried and
+  // dead-lettered later, and the consumer logs each failure as it happens.
+  markers.push(...(await drainQueue(site)));
+  run = { results, before: beforeCounts, after: rowCounts(database, markers), database, seconds, retried: consumerRetries(site.log().slice(logFrom)) };
   if (process.env.CORPUS_DUMP) {
     writeFileSync(
       process.env.CORPUS_DUMP,
@@ -1217,6 +1220,12 @@ test("no database row is written (attempt_counters aside)", () => {
     `rows changed in ${run.database}: ${changed.map((t) => `${t} ${run.before[t] ?? "(absent)"} → ${run.after[t] ?? "(absent)"}`).join(", ")}` +
       " (the requests that answered 2xx/3xx are the suspects: CORPUS_DUMP=<file> lists every outcome)",
   ).toEqual(run.before);
+  // A queued message the consumer failed on writes its dead letter only after its retries.
+  expect(run.retried, "the consumer failed on messages queued during the corpus (retried, then dead-lettered)").toEqual([]);
+});
+
+test.afterAll(async () => {
+  await site?.stop();
 });
 
 function readVar(file: string, name: string): string | null {

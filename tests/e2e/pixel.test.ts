@@ -1,23 +1,20 @@
 // The optional advertising pixel: loaded only when a pixel id is configured AND the visitor said
-// yes. A second site is served from a copy of the test build with META_PIXEL_ID set; Meta's
+// yes. A second site is served from a copy of the test build with META_PIXEL_ID set (sites.ts); Meta's
 // script is answered by a stand-in (no internet here) that records what the page tells it.
-import { cpSync, rmSync } from "node:fs";
 import type { BrowserContext, Page } from "@playwright/test";
-import { serveTestSite } from "../../scripts/serve-test-site.mjs";
-import { nextClientAddress } from "./browser.ts";
+import { HYDRATION_PROBE, hydrated, nextClientAddress } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
+import { startTestSite, type TestSite } from "./sites.ts";
 
 const PIXEL_ID = "123456789012345";
-const PIXEL_BUILD = ".build/e2e-pixel";
-let site: Awaited<ReturnType<typeof serveTestSite>>;
+let site: TestSite;
 
 test.describe.configure({ mode: "serial" });
 
-test.beforeAll(async () => {
+// biome-ignore lint/correctness/noEmptyPattern: Playwright requires the object pattern
+test.beforeAll(async ({}, testInfo) => {
   test.setTimeout(120_000);
-  rmSync(PIXEL_BUILD, { recursive: true, force: true });
-  cpSync(process.env.E2E_BUILD_DIR!, PIXEL_BUILD, { recursive: true });
-  site = await serveTestSite({ buildDir: PIXEL_BUILD, stateDir: ".wrangler/e2e-pixel-state", vars: { META_PIXEL_ID: PIXEL_ID } });
+  site = await startTestSite(`pixel-w${testInfo.workerIndex}`, { META_PIXEL_ID: PIXEL_ID });
 });
 test.afterAll(async () => {
   await site?.stop();
@@ -37,6 +34,7 @@ window.__pixelCalls = [];
 
 async function visitorOn(browser: import("@playwright/test").Browser, baseURL: string): Promise<{ context: BrowserContext; page: Page; meta: string[] }> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 }, extraHTTPHeaders: { "CF-Connecting-IP": nextClientAddress() } });
+  await context.addInitScript(HYDRATION_PROBE);
   const meta: string[] = [];
   await context.route(/^https:\/\/(connect|www)\.facebook\.(net|com)\//, (route) => {
     meta.push(route.request().url());
@@ -49,6 +47,7 @@ async function visitorOn(browser: import("@playwright/test").Browser, baseURL: s
 
 test("without a pixel id there is no question, no script and no pixel source in the policy", async ({ page }) => {
   const response = await page.goto("/");
+  await hydrated(page);
   await page.waitForLoadState("networkidle");
   expect(response!.headers()["content-security-policy"]).not.toContain("facebook");
   await expect(page.getByTestId("ad-consent")).toHaveCount(0);
@@ -61,13 +60,16 @@ test("with a pixel id nothing loads until the visitor says yes, and no keeps it 
   expect(response!.headers()["content-security-policy"]).toContain("https://connect.facebook.net");
   const question = page.getByRole("region", { name: "Ad measurement" });
   await expect(question).toBeVisible();
+  await hydrated(page);
   await page.waitForLoadState("networkidle");
   expect(meta).toEqual([]);
   await question.getByRole("button", { name: "No, thanks" }).click();
   await expect(question).toHaveCount(0);
   await page.reload();
+  await hydrated(page);
   await page.waitForLoadState("networkidle");
   await page.goto("/pricing");
+  await hydrated(page);
   await page.waitForLoadState("networkidle");
   await expect(page.getByTestId("ad-consent")).toHaveCount(0);
   expect(meta).toEqual([]);
@@ -78,6 +80,7 @@ test("with a pixel id nothing loads until the visitor says yes, and no keeps it 
 test("after a yes the pixel starts with its id and hears the same events as our own statistics", async ({ browser }) => {
   const { context, page, meta } = await visitorOn(browser, site.baseUrl);
   await page.goto("/");
+  await hydrated(page);
   await page.getByRole("region", { name: "Ad measurement" }).getByRole("button", { name: "Allow" }).click();
   await expect.poll(() => meta.filter((u) => u.endsWith("/en_US/fbevents.js")).length).toBe(1);
   await expect
@@ -95,6 +98,7 @@ test("after a yes the pixel starts with its id and hears the same events as our 
     .toContain("track:PricingView");
   // The choice is remembered in this browser: no question on the next page.
   await page.goto("/auth");
+  await hydrated(page);
   await page.waitForLoadState("networkidle");
   await expect(page.getByTestId("ad-consent")).toHaveCount(0);
   await context.close();
