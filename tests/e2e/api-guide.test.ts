@@ -1,11 +1,12 @@
 // The API key setup guide: from the footer's dialog a visitor picks a provider, sees its steps and
 // copies a sample key (a check for 2 s); /api-setup is the same guide, working without JavaScript.
+import { hydrated } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 test("a visitor opens the guide from the footer, picks a provider and copies a sample key", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.goto("/");
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   await page.getByRole("contentinfo").getByRole("link", { name: "API Setup Guide" }).click();
   const dialog = page.getByRole("dialog", { name: "API Key Setup Guide" });
   await expect(dialog).toBeVisible();

@@ -2,7 +2,7 @@
 // forms behave as before while it is on its way, and without it or without JavaScript the
 // server's check shows the same words in the same places.
 import type { Page, Request } from "@playwright/test";
-import { clientContextOptions } from "./browser.ts";
+import { afterRender, clientContextOptions, hydrated } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 const CHECK = /\/assets\/auth\.validate-[\w-]+\.js$/;
@@ -24,7 +24,7 @@ async function signUpWithCheckHeld(page: Page) {
     if (isAuthPost(request)) posts.push(request);
   });
   await page.goto("/auth?mode=signup");
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   return { posts, release };
 }
 
@@ -46,9 +46,13 @@ test("the page loads without the check; a submit made before it arrives is check
 
 test("a field left before the check arrives is checked when it does", async ({ page }) => {
   const { posts, release } = await signUpWithCheckHeld(page);
+  const requested = page.waitForRequest(CHECK);
   await page.getByLabel("First name").focus();
   await page.getByLabel("Last name").focus();
-  await page.waitForTimeout(300);
+  // The first focus asked for the check (held back), and the page has rendered what leaving the
+  // field did: nothing, until the check is there.
+  await requested;
+  await afterRender(page);
   await expect(page.getByText("First name is required")).toHaveCount(0);
   release();
   await expect(page.getByText("First name is required")).toBeVisible();
@@ -63,10 +67,14 @@ test("when the check cannot load, leaving a field asks nothing and the server's 
     if (isAuthPost(request)) posts.push(request);
   });
   await page.goto("/auth?mode=signin");
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
+  const failed = page.waitForEvent("requestfailed", (request) => CHECK.test(request.url()));
   await page.getByLabel("Email").fill("ada.example.com");
   await page.getByLabel("Password").fill("short");
-  await page.waitForTimeout(300);
+  // The first focus asked for the check and it failed to load, and the page has rendered what
+  // leaving the e-mail field did. (A post it had sent would also be the first of `posts` below.)
+  await failed;
+  await afterRender(page);
   expect(posts).toEqual([]);
   const answer = page.waitForResponse((response) => isAuthPost(response.request()));
   await page.getByRole("button", { name: "Sign In" }).click();

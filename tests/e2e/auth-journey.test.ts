@@ -1,7 +1,7 @@
 // Acceptance: a person signs up, confirms through the outbox link, lands on the dashboard,
 // signs out, signs in, resets the password through the outbox and signs in with the new one.
 import type { Page } from "@playwright/test";
-import { newClientPage, signIn, uniqueEmail, waitForMail } from "./browser.ts";
+import { hydrated, newClientPage, signIn, uniqueEmail, waitForMail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 // One person's journey: the steps run in order on one page, and stop at the first that fails.
@@ -31,7 +31,7 @@ test("sign up with the spec's validation and strength meter", async () => {
   await page.goto("/auth?mode=signup");
   await page.getByRole("heading", { name: "Create Account" }).waitFor();
   // Client-side validation and the strength meter need the page hydrated (a cold build is slow).
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   // Client-side validation shows the spec's words on blur.
   await page.getByLabel("First name").focus();
   await page.getByLabel("Last name").focus();

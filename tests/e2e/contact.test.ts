@@ -1,13 +1,13 @@
 // Contact Support reaches someone: from the footer's dialog a visitor sends a message; the support
 // mailbox gets the message and the sender our fixed acknowledgement; the confirmation shows for
 // 3 s, then an empty form.
-import { uniqueEmail, waitForMail } from "./browser.ts";
+import { hydrated, uniqueEmail, waitForMail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 test("a visitor sends a message from the footer's Contact Support dialog", async ({ page }) => {
   const email = uniqueEmail("asker");
   await page.goto("/");
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   await page.getByRole("contentinfo").getByRole("link", { name: "Contact Support" }).click();
   const dialog = page.getByRole("dialog", { name: "Contact Support" });
   await expect(dialog).toBeVisible();

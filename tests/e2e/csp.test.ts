@@ -17,10 +17,11 @@ test("main pages hydrate under the CSP without a single violation", async ({ pag
     expect(response?.headers()["content-security-policy"] ?? "").toMatch(/script-src 'self' 'nonce-/);
     // Hydrated: React Router's route modules loaded. (Polled with evaluate: waitForFunction would
     // itself need 'unsafe-eval' and show up as a violation.)
-    for (let i = 0; i < 50; i++) {
-      if (await page.evaluate(() => Boolean((window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules))) break;
-      await page.waitForTimeout(100);
-    }
+    await expect
+      .poll(() => page.evaluate(() => Boolean((window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules)), {
+        message: `${path} hydrates`,
+      })
+      .toBe(true);
   }
   await page.goto("/pricing");
   await page.getByRole("link", { name: "Start Free Trial" }).click();

@@ -18,16 +18,25 @@ function runClient(args: string[]) {
   };
   child.stdout.on("data", take);
   child.stderr.on("data", take);
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  let ended = false;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      ended = true;
+      for (const wake of waiters.splice(0)) wake();
+      resolve(code);
+    }),
+  );
+  /** Waits for output matching `pattern`: looks again at each chunk the client writes, until its deadline or exit. */
   async function line(pattern: RegExp, timeoutMs = 30_000): Promise<RegExpExecArray> {
-    const deadline = Date.now() + timeoutMs;
+    const deadline = AbortSignal.timeout(timeoutMs);
     for (;;) {
       const match = pattern.exec(output);
       if (match) return match;
-      if (Date.now() > deadline) throw new Error(`No line matching ${pattern} in:\n${output}`);
+      if (deadline.aborted || ended)
+        throw new Error(`No line matching ${pattern}${ended ? " before the client exited" : ` within ${timeoutMs} ms`} in:\n${output}`);
       await new Promise<void>((resolve) => {
         waiters.push(resolve);
-        setTimeout(resolve, 250);
+        deadline.addEventListener("abort", () => resolve(), { once: true });
       });
     }
   }

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { Download } from "@playwright/test";
-import { signUpAndConfirm, subscribeWithTestCard, uniqueEmail } from "./browser.ts";
+import { hydrated, signUpAndConfirm, subscribeWithTestCard, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 import { queryLocalD1 } from "./local-d1.ts";
 
@@ -26,7 +26,7 @@ test("a new subscriber downloads the build for this computer right after paying,
   await subscribeWithTestCard(page);
   // Hydrated: the dialog's script closes it a second after the download starts (the modules load
   // after the first paint; a click before that is a plain download that leaves the dialog open).
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
 
   const dialog = page.getByRole("dialog", { name: "Download Modelify" });
   await expect(dialog.getByText("Payment Successful!")).toBeVisible();
@@ -40,7 +40,7 @@ test("a new subscriber downloads the build for this computer right after paying,
   await page.goto("/dashboard/downloads");
   // Hydrated (the modules load after the first paint): Re-download then refreshes the history in
   // place; before that it is a plain form post whose answer is the file.
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   const history = page.getByTestId("recent-downloads");
   await expect(history.getByRole("listitem")).toHaveCount(1);
   await expect(history.getByText("Linux x64 (AppImage)")).toBeVisible();

@@ -1,9 +1,10 @@
 // The Features dialog: eight tabs of three or four cards, the key statistics, Get Started closes it.
+import { hydrated, watchFor } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 test("the footer opens the Features dialog; its tabs change the cards; Get Started closes it", async ({ page }) => {
   await page.goto("/");
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   await page.getByRole("contentinfo").getByRole("link", { name: "Features" }).click();
   const dialog = page.getByRole("dialog", { name: "Modelify Features" });
   await expect(dialog.getByRole("navigation", { name: "Feature areas" }).getByRole("link")).toHaveCount(8);
@@ -18,16 +19,17 @@ test("the footer opens the Features dialog; its tabs change the cards; Get Start
   }
   await dialog.getByRole("link", { name: "Export", exact: true }).click();
   await expect(dialog.getByTestId("feature-cards")).toContainText("Word, Markdown, JSON, Notion CSV or Google Docs HTML");
+  const closing = await watchFor(page, '[data-state="closing"]');
   await dialog.getByRole("link", { name: "Get Started" }).click();
   // It fades out like every other close before the address changes.
-  await expect(page.locator('[data-state="closing"]')).toHaveCount(1);
+  await closing();
   await expect(dialog).toHaveCount(0);
   await expect(page).not.toHaveURL(/modal=/);
 });
 
 test("the hero opens the Features dialog and the API key guide", async ({ page }) => {
   await page.goto("/");
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   await page.getByRole("link", { name: "Explore all features" }).click();
   await expect(page.getByRole("dialog", { name: "Modelify Features" })).toBeVisible();
   await page.keyboard.press("Escape");

@@ -1,5 +1,6 @@
 // The hydration code is fetched only after the first contentful paint (server/hydrate-after-paint.ts),
 // and the page then hydrates as before: interactive, without errors.
+import { hydrated } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 test("the page paints before any script module is fetched, then hydrates without an error", async ({ page }) => {
@@ -9,6 +10,8 @@ test("the page paints before any script module is fetched, then hydrates without
   });
   page.on("pageerror", (error) => errors.push(error.message));
   await page.goto("/auth?mode=signup");
+  // Hydrated (all of the page's modules have run), and nothing more on the way.
+  await hydrated(page);
   await page.waitForLoadState("networkidle");
   const timing = await page.evaluate(() => ({
     paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null,

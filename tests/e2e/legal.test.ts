@@ -1,10 +1,11 @@
 // The documentation and policy dialog (from the footer) and its pages at /legal/…, which work
 // without JavaScript.
+import { hydrated } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 test("the footer opens the policies in a dialog with tabs", async ({ page }) => {
   await page.goto("/pricing");
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   await page.getByRole("contentinfo").getByRole("link", { name: "Privacy Policy" }).click();
   const dialog = page.getByRole("dialog", { name: "Documentation and policies" });
   await expect(dialog.getByTestId("legal-privacy")).toContainText("Last updated January 20, 2025");

@@ -1,8 +1,8 @@
 // Profile pictures in a real browser: the Edit Profile modal's upload controls send the file at
 // once with a progress bar, refuse what the spec refuses, and the pictures load after a reload
 // under the page's Content-Security-Policy. Without JavaScript the same controls are plain forms.
-import type { Page } from "@playwright/test";
-import { nextClientAddress, signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import type { Page, Route } from "@playwright/test";
+import { hydrated, nextClientAddress, signUpAndConfirm, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 // A real 2×2 PNG (made with an image encoder).
@@ -34,23 +34,29 @@ test("uploads a profile picture and a cover photo with a progress bar, and shows
   await page.goto("/dashboard/profile?edit=1");
   // Hydrated (the modules load after the first paint): the progress bar needs the page's script;
   // before that the picture is a plain form post.
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   const dialog = page.getByRole("dialog");
-  // Hold each upload back a moment, so the progress bar is there to be seen.
-  await page.route("**/dashboard/profile/image?kind=*", async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    await route.continue();
+  // Each upload is held back until its progress bar has been seen, then let through.
+  const held: Route[] = [];
+  await page.route("**/dashboard/profile/image?kind=*", (route) => {
+    held.push(route);
   });
+  const letThrough = async () => {
+    await expect.poll(() => held.length, { message: "the upload reached the network" }).toBe(1);
+    await held.shift()!.continue();
+  };
 
   await dialog.getByLabel("Profile picture", { exact: true }).setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PNG });
   const avatarProgress = dialog.getByRole("progressbar", { name: "Uploading profile picture" });
   await expect(avatarProgress).toBeVisible();
   expect(Number(await avatarProgress.getAttribute("aria-valuenow"))).toBeGreaterThanOrEqual(0);
+  await letThrough();
   await expect(dialog.getByText("Profile picture uploaded successfully!")).toBeVisible();
   await expect(avatarProgress).toBeHidden();
 
   await dialog.getByLabel("Cover photo", { exact: true }).setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: PNG });
   await expect(dialog.getByRole("progressbar", { name: "Uploading cover photo" })).toBeVisible();
+  await letThrough();
   await expect(dialog.getByText("Cover photo uploaded successfully!")).toBeVisible();
 
   await page.reload();
@@ -65,7 +71,7 @@ test("refuses a picture that is too large before sending it, a text file named .
   await signUpAndConfirm(page, uniqueEmail("pictures-refused"));
   await page.goto("/dashboard/profile?edit=1");
   // Hydrated: the size check runs in the page (the hydration modules load after the first paint).
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   const dialog = page.getByRole("dialog");
   let uploads = 0;
   page.on("request", (request) => {

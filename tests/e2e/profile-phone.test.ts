@@ -2,7 +2,7 @@
 // dialog, which texts a code (read here from the local outbox), the code verifies, the dialog
 // closes after 2 s and the profile says Verified.
 import type { Page } from "@playwright/test";
-import { baseUrl, clientContextOptions, signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { baseUrl, clientContextOptions, hydrated, signUpAndConfirm, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 // signUpAndConfirm's number ("555 010 9876"): stored and texted in E.164 with the default +1.
@@ -12,19 +12,20 @@ type OutboxMessage = { channel: string; to: string; text: string; links: string[
 
 /** The newest code texted to PHONE since `after` (the number is asked for unencoded, + and all). */
 async function textedCode(after: number, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const response = await fetch(`${baseUrl()}/dev/outbox.json?to=${PHONE}`);
-    const messages = (await response.json()) as OutboxMessage[];
-    const sms = messages.find((m) => m.channel === "sms" && m.createdAt >= after);
-    if (sms) {
-      const code = /code is (\d{6})\b/.exec(sms.text)?.[1];
-      expect(sms.links[0]).toBe(`${baseUrl()}/verify-phone?code=${code}&phone=${encodeURIComponent(PHONE)}`);
-      return code!;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`No SMS to ${PHONE}`);
+  let sms: OutboxMessage | undefined;
+  await expect
+    .poll(
+      async () => {
+        const response = await fetch(`${baseUrl()}/dev/outbox.json?to=${PHONE}`);
+        sms = ((await response.json()) as OutboxMessage[]).find((m) => m.channel === "sms" && m.createdAt >= after);
+        return sms !== undefined;
+      },
+      { message: `an SMS to ${PHONE}`, timeout: timeoutMs, intervals: [100] },
+    )
+    .toBe(true);
+  const code = /code is (\d{6})\b/.exec(sms!.text)?.[1];
+  expect(sms!.links[0]).toBe(`${baseUrl()}/verify-phone?code=${code}&phone=${encodeURIComponent(PHONE)}`);
+  return code!;
 }
 
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
@@ -39,7 +40,7 @@ async function expectVerified(page: Page) {
 test("verifies the phone number with the texted code", async ({ page }) => {
   await signUpAndConfirm(page, uniqueEmail("phone"));
   await page.goto("/dashboard/profile");
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
 
   // A send that gets no answer gives up after 10 s; Try Again sends.
   await page.route("**/dashboard/profile/phone", () => {});

@@ -1,7 +1,7 @@
 // The profile journey of issue 10 in a real browser: username with its confirmation dialog,
 // auto-save after 10 s, the local backup restored after a reload, Reset All Changes.
 import { expect, test } from "./fixtures.ts";
-import { signUpAndConfirm, uniqueEmail, waitForMail } from "./browser.ts";
+import { afterRender, hydrated, signUpAndConfirm, uniqueEmail, waitForMail } from "./browser.ts";
 
 test("a user sets a username, edits fields that auto-save after 10 s and gets unsaved changes back after a reload", async ({ page }) => {
   test.setTimeout(120_000);
@@ -9,7 +9,7 @@ test("a user sets a username, edits fields that auto-save after 10 s and gets un
   await page.goto("/dashboard/profile");
   // Hydrated first (the modules load after the first paint): the username's confirmation and the
   // countdown run in the page.
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   await expect(page.getByRole("heading", { name: "Katherine Johnson" })).toBeVisible();
   await expect(page.getByText("No username yet")).toBeVisible();
 
@@ -68,11 +68,11 @@ test("leaving a field neither asks to confirm the username nor turns an auto-sav
   test.setTimeout(90_000);
   await signUpAndConfirm(page, uniqueEmail("profile-blur"));
   await page.goto("/dashboard/profile?edit=1");
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   const dialog = page.getByRole("dialog", { name: "Edit Profile" });
   const confirm = page.getByRole("alertdialog", { name: "Confirm Username Change" });
-  // Two animation frames and a task: React has rendered whatever the blur's check set in motion.
-  const settle = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+  // React has rendered whatever the blur's check set in motion.
+  const settle = () => afterRender(page);
 
   await dialog.getByLabel("Username").fill("kj_blrtst");
   await dialog.getByLabel("Username").press("Tab");
@@ -81,18 +81,25 @@ test("leaving a field neither asks to confirm the username nor turns an auto-sav
   await expect(dialog.getByRole("button", { name: "Confirm Username Change" })).toBeVisible();
   await dialog.getByRole("button", { name: "Reset Username" }).click();
 
-  // The auto-save's request is held for a moment so the blur happens while it is under way.
+  // The auto-save's request is held until the blur has happened while it is under way.
   const posts: string[] = [];
+  let blurred = () => {};
+  const afterBlur = new Promise<void>((resolve) => {
+    blurred = resolve;
+  });
   await page.route("**/dashboard/profile.data*", async (route) => {
     if (route.request().method() === "POST") {
       posts.push(route.request().postData() ?? "");
-      await new Promise((r) => setTimeout(r, 1_500));
+      await afterBlur;
     }
     await route.continue();
   });
   await dialog.getByLabel("Company").fill("NASA Langley");
   await expect(dialog.getByText("Saving...")).toBeVisible({ timeout: 15_000 });
+  await expect.poll(() => posts.length, { message: "the auto-save reached the network" }).toBe(1);
   await dialog.getByLabel("Company").press("Tab");
+  await settle();
+  blurred();
   await expect(dialog.getByText("Changes auto-saved!")).toBeVisible({ timeout: 10_000 });
   await page.waitForLoadState("networkidle");
   await settle();
@@ -133,7 +140,7 @@ test("changing the e-mail asks for the current password, and the old inbox can c
   const next = uniqueEmail("moved");
   await signUpAndConfirm(page, email);
   await page.goto("/dashboard/profile?edit=1");
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   const dialog = page.getByRole("dialog", { name: "Edit Profile" });
   // The password field appears only once the address differs from the saved one.
   await expect(dialog.getByLabel("Current password")).toHaveCount(0);
