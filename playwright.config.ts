@@ -1,6 +1,15 @@
-// The browser end-to-end tests (tests/e2e): Debian's Chromium against the built site on workerd,
-// served by tests/e2e/global-setup.ts. One worker: the files share one local site and database,
-// and the malformed-request corpus compares row counts before and after.
+// The browser end-to-end tests (tests/e2e): Debian's Chromium against the built site on workerd.
+// tests/e2e/global-setup.ts builds once and seeds one local state; each worker then serves its own
+// copy of both (its own site, port, database and Stripe stand-in: tests/e2e/fixtures.ts), and runs
+// the tests it is handed one after another. The malformed-request corpus, which compares row counts
+// before and after, gets a site nobody else uses.
+//
+// Workers, measured on this 2-core machine (whole `npx playwright test`, build included, all green,
+// 2026-11-25, three runs each): 2 workers 184 / 192 / 188 s; 3 workers 200 / 183 / 185 s;
+// 4 workers 197 / 187 / 194 s (and one failure before the waits in tests/e2e were made load-proof).
+// One worker, before this change: 6.7-8.0 min. Two cores are the limit: Chromium, workerd and Node
+// keep both busy from 2 workers on (the corpus alone: 25 s; beside 1, 2, 3 other workers 45, 95,
+// 150 s), so more workers only share them. 2 is as fast as any and leaves the most headroom.
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS } from "./tests/e2e/browser.ts";
 
@@ -9,11 +18,20 @@ export const E2E_REPORT = ".wrangler/e2e-report.json";
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "*.test.ts",
+  // The malformed-request corpus is the longest file (a site of its own and 4,400 requests, 45 s
+  // beside another worker): a project of its own is dispatched first, so it runs beside the others
+  // rather than at the end (Playwright hands out tests in order, and files on another fixture set last).
+  projects: [
+    { name: "corpus", testMatch: "malformed-corpus.test.ts" },
+    { name: "browser", testIgnore: "malformed-corpus.test.ts" },
+  ],
   globalSetup: "./tests/e2e/global-setup.ts",
   forbidOnly: true,
   retries: 0,
-  workers: 1,
-  fullyParallel: false,
+  workers: 2,
+  // Tests, not files, are handed out (a file's tests are independent, each with its own accounts),
+  // so no long file is left for the end; files that keep state between tests say "serial".
+  fullyParallel: true,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: E2E_REPORT }]],
