@@ -4,7 +4,8 @@
 //
 // It builds into .build/bench and serves on a free port with its own local state and Stripe
 // stand-in, so a running `npm start` (build/, .wrangler/state, port 8787) is left alone. Last, the
-// start of a fresh clone (bench/start.mjs), which alone is `npm run bench -- --only start`.
+// start of a fresh clone (bench/start.mjs), which alone is `npm run bench -- --only start`, and the
+// whole test suite on a fresh clone, three times (bench/suite.mjs, `npm run bench -- --only suite`).
 // Each part writes its own section of bench/results.md (bench/results-file.mjs).
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -17,15 +18,22 @@ import { serveTestSite } from "../scripts/serve-test-site.mjs";
 import { generateUsage, usageSql } from "../scripts/usage-fixtures.mjs";
 import { writeResultsSection } from "./results-file.mjs";
 import { benchStart } from "./start.mjs";
+import { benchSuite } from "./suite.mjs";
 
 const { values: cli } = parseArgs({ options: { only: { type: "string" } } });
-if (cli.only !== undefined && cli.only !== "start") {
-  console.error(`--only takes "start" (the start of a fresh clone); without it every figure is measured.`);
+if (cli.only !== undefined && cli.only !== "start" && cli.only !== "suite") {
+  console.error(`--only takes "start" (the start of a fresh clone) or "suite" (npm test on a fresh clone, 3 times); without it every figure is measured.`);
   process.exit(1);
 }
 if (cli.only === "start") {
   writeResultsSection("start", await benchStart());
+writeResultsSection("suite", await benchSuite());
   console.log("bench/results.md: the start section is written.");
+  process.exit(0);
+}
+if (cli.only === "suite") {
+  writeResultsSection("suite", await benchSuite());
+  console.log("bench/results.md: the suite section is written.");
   process.exit(0);
 }
 
@@ -430,3 +438,4 @@ Every consumer repetition stored exactly what was accepted, raw and aggregated: 
 }
 
 writeResultsSection("start", await benchStart());
+writeResultsSection("suite", await benchSuite());

@@ -30,7 +30,7 @@ function listenOn(port) {
 const freePort = () => listenOn(0);
 
 /** The environment of a shell outside this npm script: npm's own variables and its PATH entries removed. */
-function shellEnv(extra = {}) {
+export function shellEnv(extra = {}) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) && key !== "INIT_CWD"));
   env.PATH = (env.PATH ?? "")
     .split(":")
