@@ -3,7 +3,7 @@
 // at least 787 tests). Measured here, not by a timed test, so the figure never fails the suite
 // itself; `npm test` prints its own wall time and slowest files for everyday use.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { run } from "../scripts/lib.mjs";

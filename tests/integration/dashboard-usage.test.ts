@@ -4,7 +4,6 @@ import { schema } from "~/lib/db.server";
 import { Browser, createConfirmedUser, db, queueSettled } from "./helpers";
 import { apiUser, postUsage, report, waitForRows } from "./usage-helpers";
 
-
 async function seededUser() {
   const user = await apiUser();
   const reports = [

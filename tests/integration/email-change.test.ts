@@ -50,7 +50,6 @@ function tokenSignIn(email: string) {
   });
 }
 
-
 describe("requesting a change", () => {
   it("sets the pending address, mails a link to the new address and a cancel link to the current one, and changes nothing else", async () => {
     const { email, user, newEmail, path, started } = await requestedChange();

@@ -94,7 +94,10 @@ describe("listing sessions", () => {
     expect(before.lastSeenAt).toBe(before.createdAt);
     firefox.cookies.delete("mfy_access"); // its 15 minutes are over: the next page renews
     // The sign-in as if a while ago, so the renewal's time is later than it whatever the clock's resolution.
-    await db.update(schema.sessions).set({ lastSeenAt: before.createdAt - 60_000 }).where(eq(schema.sessions.id, before.id));
+    await db
+      .update(schema.sessions)
+      .set({ lastSeenAt: before.createdAt - 60_000 })
+      .where(eq(schema.sessions.id, before.id));
     expect((await firefox.get("/dashboard")).status).toBe(200);
     const after = await sessionRow(sidOf(firefox));
     expect(after.lastSeenAt).toBeGreaterThan(before.createdAt - 60_000);
