@@ -384,6 +384,39 @@ export const budgetAlerts = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.kind, t.period] })],
 );
 
+// The cross-account figures (the admin's totals, the funnel's usage step), fed by the usage
+// ledgers (ADR 0020): each account's whole totals of a day, as its ledger last reported them.
+// `version` is the ledger's: a late write of older figures never replaces newer ones.
+export const usageRollup = sqliteTable(
+  "usage_rollup",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    date: text("date").notNull(),
+    requests: integer("requests").notNull(),
+    tokens: integer("tokens").notNull(),
+    costMicros: integer("cost_micros").notNull(),
+    version: integer("version").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.date] }), index("usage_rollup_date_idx").on(t.date)],
+);
+
+// Accounts that have a usage ledger: when their first and latest report arrived, and when the
+// cron last moved old raw rows out of their ledger.
+export const usageAccounts = sqliteTable(
+  "usage_accounts",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    firstReportAt: integer("first_report_at").notNull(),
+    lastReportAt: integer("last_report_at").notNull(),
+    archivedAt: integer("archived_at"),
+  },
+  (t) => [index("usage_accounts_first_idx").on(t.firstReportAt), index("usage_accounts_archived_idx").on(t.archivedAt)],
+);
+
 // One published installer build. The file is in R2 under `r2Key`; sizes, versions and checksums
 // shown anywhere come from these rows.
 export const releases = sqliteTable(

@@ -33,3 +33,5 @@ const worker: Handlers = {
 };
 
 export default worker;
+
+export { UsageLedger } from "../workers/usage-ledger";

@@ -7,7 +7,7 @@ import { isLocal } from "~/lib/config";
 import { sweepDeadLetters } from "~/lib/dead-letters.server";
 import { getDb } from "~/lib/db.server";
 import { sweepExpiredCounters } from "~/lib/limits/counters.server";
-import { sweepMinuteUsage } from "~/lib/usage/entitlements.server";
+import { archiveOldUsage } from "~/lib/usage/archive.server";
 import { appContext, configErrorContext, createAppContext, nonceContext } from "~/server/context";
 import { metered } from "~/server/db";
 import { parseAppEnv, type AppEnv } from "~/server/env";
@@ -38,6 +38,8 @@ function configure(env: Env): { appEnv: AppEnv; error: null } | { appEnv: null; 
     return { appEnv: null, error: String(error) };
   }
 }
+
+export { UsageLedger } from "./usage-ledger";
 
 export default {
   async fetch(request, env, ctx) {
@@ -85,11 +87,11 @@ export default {
       Promise.all([
         sweepInactiveSessions(db),
         sweepExpiredCounters(db),
-        sweepMinuteUsage(db),
+        archiveOldUsage(db, env.USAGE_LEDGER, controller.scheduledTime),
         sweepDeviceAuthorizations(db),
         sweepDeadLetters(db, controller.scheduledTime),
-      ]).then(([revoked, counters, minutes, deviceCodes, deadLetters]) => {
-        console.log(JSON.stringify({ event: "hourly_sweep", revoked, counters, minutes, deviceCodes, deadLetters }));
+      ]).then(([revoked, counters, archive, deviceCodes, deadLetters]) => {
+        console.log(JSON.stringify({ event: "hourly_sweep", revoked, counters, archive, deviceCodes, deadLetters }));
       }),
     );
   },

@@ -222,6 +222,19 @@ export const DEAD_LETTERS = { keepMs: 14 * DAY } as const;
 // the hourly cron deletes them (aggregate-sql.ts writes no older minute either: 7200 s).
 export const ENTITLEMENTS = { minuteRowsKeptMs: 2 * HOUR } as const;
 
+// The usage ledger of one account (a Durable Object, ADR 0020). Raw reports stay in it this long
+// and then move to R2: longer than the API's USAGE_API.maxAgeDays (90), so a report the API can
+// still accept always finds its first copy in the ledger and is stored exactly once. The
+// aggregates stay for good (one row per day and model).
+export const LEDGER = {
+  rawRetentionDays: 100,
+  // Reports one ingest call takes (a queue batch has at most 100; the move command sends more).
+  maxReportsPerIngest: 5000,
+  // Raw rows the hourly cron moves out of one ledger per run, and ledgers it visits per run.
+  archiveRowsPerRun: 50_000,
+  archiveLedgersPerRun: 200,
+} as const;
+
 export const FREE_TIER = {
   requestsPerMonth: 1000,
   tokensPerMonth: 100_000,

@@ -11,7 +11,7 @@ export type QueueMessageType = QueueMessage["type"];
 export const QUEUE_MESSAGE_TYPES: readonly QueueMessageType[] = queueMessageSchema.options.map((option) => option.shape.type.value);
 
 /** Why a message became a dead letter: it could never parse, or it failed every retry. */
-export type DeadLetterReason = "malformed" | "retries_exhausted";
+export type DeadLetterReason = "malformed" | "retries_exhausted" | "account_not_found";
 
 export type RedactedDeadLetter = {
   kind: QueueMessageType | "unknown";

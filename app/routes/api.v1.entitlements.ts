@@ -10,7 +10,7 @@ import { getOnly } from "~/server/http";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = app(context);
   const user = await requireApiUser(request, ctx);
-  const entitlements = await accountEntitlements(ctx.db, user.id, user.profile);
+  const entitlements = await accountEntitlements(ctx, user.id, user.profile);
   const headers: Record<string, string> = { "Cache-Control": "no-store" };
   if (entitlements.retry_after_seconds !== null) headers["Retry-After"] = String(entitlements.retry_after_seconds);
   return Response.json(entitlements, { headers });

@@ -1,7 +1,6 @@
-import { SELF } from "cloudflare:test";
-import { and, count, eq, sql } from "drizzle-orm";
-import { schema } from "~/lib/db.server";
-import { createConfirmedUser, db, STRONG_PASSWORD, uniqueIp } from "./helpers";
+import { env, SELF } from "cloudflare:test";
+import { ledgerFor } from "~/lib/usage/ledger/api";
+import { createConfirmedUser, STRONG_PASSWORD, uniqueIp } from "./helpers";
 
 export async function apiUser() {
   const { browser, email } = await createConfirmedUser();
@@ -43,17 +42,24 @@ export function postUsage(token: string | null, body: unknown, headers: Record<s
   });
 }
 
+/** The account's usage ledger (a Durable Object), as the Workers reach it. */
+export function ledger(userId: string) {
+  return ledgerFor(env.USAGE_LEDGER, userId);
+}
+
+/** Raw reports (and fallback reports) the account's ledger holds. */
 export async function storedCount(userId: string) {
-  const [row] = await db.select({ n: count() }).from(schema.modelUsage).where(eq(schema.modelUsage.userId, userId));
-  return row!.n;
+  const size = await ledger(userId).size();
+  return size.reports + size.secure;
+}
+
+/** The account's daily aggregate rows, all of them. */
+export async function dailyRows(userId: string) {
+  return (await ledger(userId).read({ now: Date.now(), dailyFrom: "0000-00-00" })).daily ?? [];
 }
 
 export async function summedRequests(userId: string) {
-  const [row] = await db
-    .select({ n: sql<number>`coalesce(sum(${schema.dailyUsageSummary.totalRequests}), 0)` })
-    .from(schema.dailyUsageSummary)
-    .where(eq(schema.dailyUsageSummary.userId, userId));
-  return row!.n;
+  return (await dailyRows(userId)).reduce((sum, r) => sum + r.totalRequests, 0);
 }
 
 /** Waits until the consumer stored `expected` raw rows for the user (through the real queue). */
@@ -69,5 +75,5 @@ export async function waitForRows(userId: string, expected: number, timeoutMs = 
 }
 
 export async function dailyRow(userId: string, model: string) {
-  return db.query.dailyUsageSummary.findFirst({ where: and(eq(schema.dailyUsageSummary.userId, userId), eq(schema.dailyUsageSummary.modelName, model)) });
+  return (await dailyRows(userId)).find((r) => r.modelName === model);
 }

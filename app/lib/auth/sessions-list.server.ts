@@ -8,7 +8,8 @@ import { schema } from "../db.server";
 import type { SessionView } from "../profile/view";
 import { forgetLiveDesktopSessions } from "./live-desktop-sessions.server";
 import { type RevocationReason, revokeAccountAccess } from "./revocation.server";
-import { startOfMonth } from "../usage/dates";
+import { monthKey } from "../usage/dates";
+import { ledgerFor, type LedgerNamespace } from "../usage/ledger/api";
 import { PLATFORM_LABELS } from "./device-codes";
 import { deviceLabel } from "./user-agent";
 
@@ -22,47 +23,42 @@ export type SessionsOutcome = "ended" | "others-ended" | "not-found" | "current"
 const MAX_LISTED = 50;
 
 const s = schema.sessions;
-const u = schema.modelUsage;
 
 const live = (now: number) => and(isNull(s.revokedAt), gt(s.expiresAt, now));
 
 /**
  * Live sessions of the user: the current one first, then the most recently active. A desktop
  * session is that device's key: it comes with the device's description and this month's usage
- * it reported (one statement; the month's rows are read through model_usage_user_time_idx).
+ * it reported (from the account's usage ledger, which counts each device key's month).
  */
-export async function listActiveSessions(db: Db, userId: string, currentSessionId: string | null, now = Date.now()): Promise<SessionView[]> {
+export async function listActiveSessions(
+  { db, ledgers }: { db: Db; ledgers: LedgerNamespace },
+  userId: string,
+  currentSessionId: string | null,
+  now = Date.now(),
+): Promise<SessionView[]> {
   const lastActive = sql<number>`max(coalesce(${s.lastSeenAt}, ${s.createdAt}), coalesce(${s.lastUsedAt}, 0))`;
-  const month = db
-    .select({
-      deviceId: u.deviceId,
-      requests: sql<number>`count(*)`.as("month_requests"),
-      costMicros: sql<number>`sum(${u.costMicros})`.as("month_cost_micros"),
-    })
-    .from(u)
-    .where(and(eq(u.userId, userId), gte(u.occurredAt, startOfMonth(now)), isNotNull(u.deviceId)))
-    .groupBy(u.deviceId)
-    .as("month");
-  const rows = await db
-    .select({
-      id: s.id,
-      client: s.client,
-      userAgent: s.userAgent,
-      createdAt: s.createdAt,
-      lastActiveAt: lastActive,
-      deviceName: s.deviceName,
-      platform: s.devicePlatform,
-      appVersion: s.appVersion,
-      lastUsedAt: s.lastUsedAt,
-      lastCountry: s.lastCountry,
-      monthRequests: month.requests,
-      monthCostMicros: month.costMicros,
-    })
-    .from(s)
-    .leftJoin(month, eq(month.deviceId, s.id))
-    .where(and(eq(s.userId, userId), live(now)))
-    .orderBy(sql`${s.id} = ${currentSessionId ?? ""} DESC`, desc(lastActive), desc(s.createdAt))
-    .limit(MAX_LISTED);
+  const [rows, usage] = await Promise.all([
+    db
+      .select({
+        id: s.id,
+        client: s.client,
+        userAgent: s.userAgent,
+        createdAt: s.createdAt,
+        lastActiveAt: lastActive,
+        deviceName: s.deviceName,
+        platform: s.devicePlatform,
+        appVersion: s.appVersion,
+        lastUsedAt: s.lastUsedAt,
+        lastCountry: s.lastCountry,
+      })
+      .from(s)
+      .where(and(eq(s.userId, userId), live(now)))
+      .orderBy(sql`${s.id} = ${currentSessionId ?? ""} DESC`, desc(lastActive), desc(s.createdAt))
+      .limit(MAX_LISTED),
+    ledgerFor(ledgers, userId).read({ now, devicesIn: monthKey(now) }),
+  ]);
+  const byDevice = new Map((usage.devices ?? []).map((d) => [d.deviceId, d]));
   return rows.map((row) => {
     const current = row.id === currentSessionId;
     return {
@@ -80,8 +76,8 @@ export async function listActiveSessions(db: Db, userId: string, currentSessionI
               appVersion: row.appVersion,
               lastUsedAt: row.lastUsedAt,
               country: countryName(row.lastCountry),
-              monthRequests: row.monthRequests ?? 0,
-              monthCostUsd: (row.monthCostMicros ?? 0) / 1_000_000,
+              monthRequests: byDevice.get(row.id)?.requests ?? 0,
+              monthCostUsd: (byDevice.get(row.id)?.costMicros ?? 0) / 1_000_000,
             }
           : null,
     };

@@ -1,23 +1,19 @@
-// Dashboard figures, read from the aggregates (daily, hourly, conversations) so no query grows
-// with the number of raw reports; only "recent activity" reads raw rows, 10 by index.
-import { and, desc, eq, gte, sql } from "drizzle-orm";
+// Dashboard figures, computed from what the account's usage ledger keeps (daily and hourly
+// aggregates, ten recent reports): one ledger call per page, and no read grows with the number
+// of raw reports. The ledger is a Durable Object per account (ADR 0020).
+import { inArray } from "drizzle-orm";
 import { ACHIEVEMENTS, USAGE } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { DEFAULT_BUDGET } from "./budget";
 import { getBudget } from "./budget.server";
 import { dayKey, lastDays, monthKey, startOfMonth, startOfPreviousMonth, startOfUtcDay } from "./dates";
+import { ledgerFor, type LedgerNamespace } from "./ledger/api";
+import type { DailyRow, RecentReport } from "./ledger/store";
 import { figures, type ModelFigures, type ModelStats } from "./models";
 import { csvRow } from "../csv";
 
-type DailyRow = typeof schema.dailyUsageSummary.$inferSelect;
-
-async function dailyRows(db: Db, userId: string, fromDay: string): Promise<DailyRow[]> {
-  return db
-    .select()
-    .from(schema.dailyUsageSummary)
-    .where(and(eq(schema.dailyUsageSummary.userId, userId), gte(schema.dailyUsageSummary.date, fromDay)));
-}
+/** Where a page's usage comes from: D1 for the account's settings, the ledger for the figures. */
+export type UsageSource = { db: Db; ledgers: LedgerNamespace };
 
 type Totals = { requests: number; successes: number; tokens: number; costMicros: number; durationMs: number; timed: number };
 const zero = (): Totals => ({ requests: 0, successes: 0, tokens: 0, costMicros: 0, durationMs: 0, timed: 0 });
@@ -70,53 +66,34 @@ function change(current: number, previous: number): number | null {
   return ((current - previous) / previous) * 100;
 }
 
-async function recentActivity(db: Db, userId: string, limit: number = USAGE.recentActivityItems) {
-  return db
-    .select({
-      id: schema.modelUsage.id,
-      modelName: schema.modelUsage.modelName,
-      modelProvider: schema.modelUsage.modelProvider,
-      requestType: schema.modelUsage.requestType,
-      tokens: schema.modelUsage.tokensUsed,
-      costMicros: schema.modelUsage.costMicros,
-      durationMs: schema.modelUsage.requestDurationMs,
-      success: schema.modelUsage.success,
-      occurredAt: schema.modelUsage.occurredAt,
-      // The device key that reported it, by the name the app gave (null: no device, or a
-      // legacy password sign-in, which names none).
-      deviceName: schema.sessions.deviceName,
-    })
-    .from(schema.modelUsage)
-    .leftJoin(schema.sessions, eq(schema.sessions.id, schema.modelUsage.deviceId))
-    .where(eq(schema.modelUsage.userId, userId))
-    .orderBy(desc(schema.modelUsage.occurredAt))
-    .limit(limit);
+/** The device names of the recent reports' device keys (one statement, only when there are any). */
+async function withDeviceNames(db: Db, recent: RecentReport[]) {
+  const ids = [...new Set(recent.map((r) => r.deviceId).filter((id): id is string => id !== null))];
+  const names = ids.length
+    ? new Map(
+        (await db.select({ id: schema.sessions.id, name: schema.sessions.deviceName }).from(schema.sessions).where(inArray(schema.sessions.id, ids))).map(
+          (r) => [r.id, r.name],
+        ),
+      )
+    : new Map<string, string | null>();
+  // The device key that reported it, by the name the app gave (null: no device, or a legacy
+  // password sign-in, which names none).
+  return recent.map(({ deviceId, ...r }) => ({ ...r, deviceName: deviceId ? (names.get(deviceId) ?? null) : null }));
 }
 
-export async function overviewUsage(db: Db, userId: string, now = Date.now()) {
+export async function overviewUsage({ db, ledgers }: UsageSource, userId: string, now = Date.now()) {
   const monthStart = dayKey(startOfMonth(now));
   const previousStart = dayKey(startOfPreviousMonth(now));
   // Same point in last month, so the change compares like with like.
   const previousCutoff = dayKey(startOfPreviousMonth(now) + (startOfUtcDay(now) - startOfMonth(now)));
-  const conversations = schema.conversations;
-  const [rows, recent, accountRows, allModels] = await Promise.all([
-    dailyRows(db, userId, previousStart),
-    recentActivity(db, userId),
-    // The budget and this month's conversation count in one statement (the page's budget is six).
-    db
-      .select({
-        monthlyBudget: schema.budgets.monthlyBudget,
-        conversations: sql<number>`(SELECT count(*) FROM ${conversations} WHERE ${conversations.userId} = ${userId} AND ${conversations.month} = ${monthKey(now)})`,
-      })
-      .from(schema.users)
-      .leftJoin(schema.budgets, eq(schema.budgets.userId, schema.users.id))
-      .where(eq(schema.users.id, userId)),
-    db
-      .selectDistinct({ modelName: schema.dailyUsageSummary.modelName, modelProvider: schema.dailyUsageSummary.modelProvider })
-      .from(schema.dailyUsageSummary)
-      .where(eq(schema.dailyUsageSummary.userId, userId)),
+  const [read, budget] = await Promise.all([
+    ledgerFor(ledgers, userId).read({ now, dailyFrom: previousStart, recent: USAGE.recentActivityItems, conversationsIn: monthKey(now), models: true }),
+    getBudget(db, userId),
   ]);
-  const monthlyBudget = accountRows[0]?.monthlyBudget ?? DEFAULT_BUDGET.monthlyBudget;
+  const rows = read.daily ?? [];
+  const allModels = read.models ?? [];
+  const recent = await withDeviceNames(db, read.recent ?? []);
+  const monthlyBudget = budget.monthlyBudget;
   const thisMonthRows = rows.filter((r) => r.date >= monthStart);
   const lastMonthRows = rows.filter((r) => r.date < monthStart && r.date <= previousCutoff);
   const month = total(thisMonthRows);
@@ -167,7 +144,7 @@ export async function overviewUsage(db: Db, userId: string, now = Date.now()) {
     avgResponseMs,
     successRate: month.requests ? (month.successes / month.requests) * 100 : null,
     budget: { monthly: monthlyBudget, spent: monthCost },
-    conversations: Number(accountRows[0]?.conversations ?? 0),
+    conversations: read.conversations ?? 0,
     modelCount: allModels.length,
     recent: recent.map((r) => ({ ...r, cost: r.costMicros / 1e6 })),
     weekly,
@@ -199,19 +176,21 @@ export function parseRange(value: string | null): UsageRange {
   return value === "1d" || value === "30d" ? value : "7d";
 }
 
-export async function usageTab(db: Db, userId: string, range: UsageRange, now = Date.now()) {
+/** The usage tab's figures, and the account's counts in the free tier's windows (same ledger call). */
+export async function usageTab({ db, ledgers }: UsageSource, userId: string, range: UsageRange, now = Date.now()) {
   const days = lastDays(USAGE.ranges[range], now);
   const from = days[0]!;
-  // The range and the equal period before it (for the summary's comparison bars).
+  // The range and the equal period before it (for the summary's comparison bars), and this month
+  // (the budget bar) when it starts earlier.
   const previousFrom = lastDays(USAGE.ranges[range] * 2, now)[0]!;
-  const [withPrevious, hours, budget] = await Promise.all([
-    dailyRows(db, userId, previousFrom),
-    db
-      .select()
-      .from(schema.hourlyUsage)
-      .where(and(eq(schema.hourlyUsage.userId, userId), gte(schema.hourlyUsage.date, from))),
+  const monthStart = dayKey(startOfMonth(now));
+  const [read, budget] = await Promise.all([
+    ledgerFor(ledgers, userId).read({ now, dailyFrom: monthStart < previousFrom ? monthStart : previousFrom, hourlyFrom: from, counts: true }),
     getBudget(db, userId),
   ]);
+  const all = read.daily ?? [];
+  const withPrevious = all.filter((r) => r.date >= previousFrom);
+  const hours = read.hourly ?? [];
   const rows = withPrevious.filter((r) => r.date >= from);
   const totals = total(rows);
   const previous = total(withPrevious.filter((r) => r.date < from));
@@ -242,11 +221,7 @@ export async function usageTab(db: Db, userId: string, range: UsageRange, now = 
     p.models.add(m.modelName);
     providers.set(m.modelProvider, p);
   }
-  const monthStart = dayKey(startOfMonth(now));
-  const monthSpend =
-    monthStart >= previousFrom
-      ? withPrevious.filter((r) => r.date >= monthStart).reduce((s, r) => s + r.totalCostMicros, 0) / 1e6
-      : (await dailyRows(db, userId, monthStart)).reduce((s, r) => s + r.totalCostMicros, 0) / 1e6;
+  const monthSpend = all.filter((r) => r.date >= monthStart).reduce((s, r) => s + r.totalCostMicros, 0) / 1e6;
   return {
     range,
     daysWithData: new Set(rows.filter((r) => r.totalRequests > 0).map((r) => r.date)).size,
@@ -266,21 +241,22 @@ export async function usageTab(db: Db, userId: string, range: UsageRange, now = 
     })),
     providers: [...providers.values()].map((p) => ({ ...p, models: [...p.models] })).sort((a, b) => b.requests - a.requests),
     budget: { monthly: budget.monthlyBudget, monthSpend },
+    counts: read.counts!,
   };
 }
 
-export type UsageTabData = Awaited<ReturnType<typeof usageTab>>;
+export type UsageTabData = Omit<Awaited<ReturnType<typeof usageTab>>, "counts">;
 
 /** Per-model figures over the last 30 days, for the Model Analytics tab. */
-export async function modelAnalytics(db: Db, userId: string, now = Date.now()) {
+export async function modelAnalytics({ ledgers }: Pick<UsageSource, "ledgers">, userId: string, now = Date.now()) {
   const from = lastDays(30, now)[0]!;
-  return perModel(await dailyRows(db, userId, from));
+  return perModel((await ledgerFor(ledgers, userId).read({ now, dailyFrom: from })).daily ?? []);
 }
 
 /** The usage export: last 30 days, daily usage, model performance (success %, cost to 4 decimals), metadata. */
-export async function usageCsv(db: Db, user: { id: string; email: string }, now = Date.now()): Promise<string> {
+export async function usageCsv({ ledgers }: Pick<UsageSource, "ledgers">, user: { id: string; email: string }, now = Date.now()): Promise<string> {
   const days = lastDays(USAGE.exportDays, now);
-  const rows = await dailyRows(db, user.id, days[0]!);
+  const rows = (await ledgerFor(ledgers, user.id).read({ now, dailyFrom: days[0]! })).daily ?? [];
   const lines: string[] = [];
   const csv = csvRow;
   lines.push("Daily Usage", csv(["Date", "Total Cost (USD)", "Total Requests", "Total Tokens", "Models Used"]));

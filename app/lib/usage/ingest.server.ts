@@ -1,8 +1,13 @@
-// The consumer side of usage reporting: raw rows and the aggregates the dashboard reads,
-// written in one D1 batch (one transaction) per queue batch.
-import { SECURE_AGGREGATES, USAGE_AGGREGATES, USAGE_COLUMNS } from "./aggregate-sql";
+// The consumer side of usage reporting (ADR 0020): a batch's reports are grouped by account and
+// written with one call to each account's ledger; D1 gets only what is shared: each account's
+// day totals for the cross-account rollup, when the account first and last reported, and each
+// device key's last use.
+import { inArray, sql } from "drizzle-orm";
 import type { Db } from "../db.server";
-import { chunks } from "../db.server";
+import { chunks, schema } from "../db.server";
+import { type BudgetSettings, DEFAULT_BUDGET } from "./budget";
+import { ledgerFor, type LedgerNamespace } from "./ledger/api";
+import type { BudgetAlert, IngestResult, LedgerSecure, LedgerUsage } from "./ledger/store";
 import { toMicros, type SecureReport, type UsageReport } from "./report";
 
 export type UsageItem = {
@@ -15,122 +20,157 @@ export type UsageItem = {
 };
 export type SecureItem = { userId: string; receivedAt: number; report: SecureReport };
 
-// The raw rows' INSERTs are written here rather than with drizzle's query builder, which took
-// half the consumer's JavaScript time for 100 reports. Columns and values stay in the order
-// drizzle used, encoded as its column modes encode them (boolean as 0/1, JSON as
-// JSON.stringify); the tests compare the stored rows with drizzle's own insert. (USAGE_COLUMNS is
-// in aggregate-sql.ts: the seed writes the same columns.)
-export const SECURE_COLUMNS = [
-  "id",
-  "user_id",
-  "report_hash",
-  "model_name",
-  "provider",
-  "tokens_used",
-  "cost_micros",
-  "request_count",
-  "success_count",
-  "error_count",
-  "report_timestamp",
-  "app_version",
-  "app_instance_id",
-  "ingest_batch",
-  "created_at",
-];
-
-// D1 binds at most 100 parameters per statement: 5 × 20 = 100, 6 × 15 = 90.
-const USAGE_ROWS_PER_STATEMENT = Math.floor(100 / USAGE_COLUMNS.length);
-const SECURE_ROWS_PER_STATEMENT = Math.floor(100 / SECURE_COLUMNS.length);
-
-/** `INSERT … VALUES (?, …), … ON CONFLICT DO NOTHING` for a table, per number of rows (cached). */
-function insertSql(table: string, columns: string[]) {
-  const head = `INSERT INTO ${table} (${columns.join(", ")}) VALUES `;
-  const row = `(${columns.map(() => "?").join(", ")})`;
-  const byRows = new Map<number, string>();
-  return (rows: number) => {
-    let text = byRows.get(rows);
-    if (!text) {
-      text = `${head}${Array(rows).fill(row).join(", ")} ON CONFLICT DO NOTHING`;
-      byRows.set(rows, text);
-    }
-    return text;
-  };
-}
-const usageInsert = insertSql("model_usage", USAGE_COLUMNS);
-const secureInsert = insertSql("secure_usage_reports", SECURE_COLUMNS);
-
 function conversationId(metadata: Record<string, unknown> | null | undefined): string | null {
   const value = metadata?.conversation_id;
   return typeof value === "string" && value.length > 0 && value.length <= 200 ? value : typeof value === "number" ? String(value) : null;
 }
 
-function usageValues({ userId, receivedAt, report: r, deviceId }: UsageItem, batchId: string): unknown[] {
-  return [
-    r.report_id.toLowerCase(),
-    userId,
-    r.model_name,
-    r.model_provider,
-    r.request_type,
-    r.tokens_used,
-    r.tokens_input,
-    r.tokens_output,
-    toMicros(r.cost_usd),
-    r.request_duration_ms,
-    r.success ? 1 : 0,
-    r.error_message ?? null,
-    r.metadata == null ? null : JSON.stringify(r.metadata),
-    conversationId(r.metadata),
-    r.app_version ?? null,
-    r.app_instance_id ?? null,
-    deviceId ?? null,
-    r.occurred_at ?? receivedAt,
+export function toLedgerUsage({ receivedAt, report: r, deviceId }: UsageItem): LedgerUsage {
+  return {
+    id: r.report_id.toLowerCase(),
+    occurredAt: r.occurred_at ?? receivedAt,
     receivedAt,
-    batchId,
-  ];
+    modelName: r.model_name,
+    modelProvider: r.model_provider,
+    requestType: r.request_type,
+    tokensUsed: r.tokens_used,
+    tokensInput: r.tokens_input,
+    tokensOutput: r.tokens_output,
+    costMicros: toMicros(r.cost_usd),
+    durationMs: r.request_duration_ms,
+    success: r.success,
+    errorMessage: r.error_message ?? null,
+    metadata: r.metadata == null ? null : JSON.stringify(r.metadata),
+    conversationId: conversationId(r.metadata),
+    appVersion: r.app_version ?? null,
+    appInstanceId: r.app_instance_id ?? null,
+    deviceId: deviceId ?? null,
+  };
 }
 
-function secureValues({ userId, receivedAt, report: r }: SecureItem, batchId: string): unknown[] {
-  return [
-    crypto.randomUUID(),
-    userId,
-    r.report_hash,
-    r.model_name,
-    r.provider,
-    r.tokens_used,
-    toMicros(r.cost),
-    r.request_count,
-    r.success_count,
-    r.error_count,
-    r.report_timestamp,
-    r.app_version ?? null,
-    r.app_instance_id ?? null,
-    batchId,
+export function toLedgerSecure({ receivedAt, report: r }: SecureItem): LedgerSecure {
+  return {
+    reportHash: r.report_hash,
+    modelName: r.model_name,
+    provider: r.provider,
+    tokensUsed: r.tokens_used,
+    costMicros: toMicros(r.cost),
+    requestCount: r.request_count,
+    successCount: r.success_count,
+    errorCount: r.error_count,
+    reportTimestamp: r.report_timestamp,
+    appVersion: r.app_version ?? null,
+    appInstanceId: r.app_instance_id ?? null,
     receivedAt,
-  ];
+  };
 }
+
+/** What the consumer knows of an account from D1: its address (alerts) and budget. */
+export type AccountFacts = { email: string; budget: BudgetSettings };
+
+/** The accounts of a batch that still exist, with their budgets: one statement per 90 accounts. */
+export async function accountFacts(db: Db, userIds: string[]): Promise<Map<string, AccountFacts>> {
+  const facts = new Map<string, AccountFacts>();
+  for (const ids of chunks(userIds, 90)) {
+    const rows = await db
+      .select({
+        id: schema.users.id,
+        email: schema.users.email,
+        monthlyBudget: schema.budgets.monthlyBudget,
+        dailyBudget: schema.budgets.dailyBudget,
+        alertThreshold: schema.budgets.alertThreshold,
+        notificationsEnabled: schema.budgets.notificationsEnabled,
+      })
+      .from(schema.users)
+      .leftJoin(schema.budgets, sql`${schema.budgets.userId} = ${schema.users.id}`)
+      .where(inArray(schema.users.id, ids));
+    for (const r of rows) {
+      facts.set(r.id, {
+        email: r.email,
+        budget:
+          r.monthlyBudget === null
+            ? DEFAULT_BUDGET
+            : {
+                monthlyBudget: r.monthlyBudget,
+                dailyBudget: r.dailyBudget ?? 0,
+                alertThreshold: r.alertThreshold ?? 0,
+                notificationsEnabled: Boolean(r.notificationsEnabled),
+              },
+      });
+    }
+  }
+  return facts;
+}
+
+/** One account's part of a batch, written with one ledger call. */
+export async function ingestAccount(
+  ledgers: LedgerNamespace,
+  userId: string,
+  usage: UsageItem[],
+  secure: SecureItem[],
+  budget: BudgetSettings | null,
+  now = Date.now(),
+): Promise<IngestResult> {
+  return ledgerFor(ledgers, userId).ingest({ usage: usage.map(toLedgerUsage), secure: secure.map(toLedgerSecure), budget, now });
+}
+
+export type AccountOutcome = { userId: string; result: IngestResult; usage: UsageItem[]; secure: SecureItem[] };
+
+// D1 binds at most 100 parameters: a rollup row has 6, a device 3, an account 3.
+const ROLLUP_ROWS_PER_STATEMENT = 16;
+const DEVICES_PER_STATEMENT = 33;
+const ACCOUNTS_PER_STATEMENT = 33;
 
 /**
- * Inserts the reports (a repeated report id changes nothing) and adds to the aggregates exactly
- * the rows this call inserted: they carry this call's ingest_batch id, and the aggregate
- * statements select by it inside the same transaction.
+ * What the ledgers said, written to D1 in one batch (one transaction): the accounts' day totals
+ * (absolute, newest version wins, so a retried batch writes the same figures again), when each
+ * account first and last reported, and each device key's last use. Redelivered reports change
+ * nothing: totals are absolute and times only move forward.
  */
-function usageStatements(db: Db, usage: UsageItem[], secure: SecureItem[], batchId: string = crypto.randomUUID()): D1PreparedStatement[] {
-  const statements: D1PreparedStatement[] = [];
+export async function writeShared(db: Db, outcomes: AccountOutcome[]): Promise<void> {
   const d1 = db.$client;
-  for (const chunk of chunks(usage, USAGE_ROWS_PER_STATEMENT)) {
-    statements.push(d1.prepare(usageInsert(chunk.length)).bind(...chunk.flatMap((item) => usageValues(item, batchId))));
+  const statements: D1PreparedStatement[] = [];
+  const rollup = outcomes.flatMap((o) => o.result.days.map((d) => [o.userId, d.date, d.requests, d.tokens, d.costMicros, o.result.version]));
+  for (const rows of chunks(rollup, ROLLUP_ROWS_PER_STATEMENT)) {
+    statements.push(
+      d1
+        .prepare(
+          `INSERT INTO usage_rollup (user_id, date, requests, tokens, cost_micros, version) VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}
+           ON CONFLICT (user_id, date) DO UPDATE SET requests = excluded.requests, tokens = excluded.tokens, cost_micros = excluded.cost_micros,
+             version = excluded.version WHERE excluded.version >= usage_rollup.version`,
+        )
+        .bind(...rows.flat()),
+    );
   }
-  for (const chunk of chunks(secure, SECURE_ROWS_PER_STATEMENT)) {
-    statements.push(d1.prepare(secureInsert(chunk.length)).bind(...chunk.flatMap((item) => secureValues(item, batchId))));
+  const accounts = outcomes
+    .filter((o) => o.result.firstReceivedAt !== null)
+    .map((o) => [o.userId, o.result.firstReceivedAt!, Math.max(...o.usage.map((u) => u.receivedAt), ...o.secure.map((s) => s.receivedAt))]);
+  for (const rows of chunks(accounts, ACCOUNTS_PER_STATEMENT)) {
+    statements.push(
+      d1
+        .prepare(
+          `INSERT INTO usage_accounts (user_id, first_report_at, last_report_at) VALUES ${rows.map(() => "(?, ?, ?)").join(", ")}
+           ON CONFLICT (user_id) DO UPDATE SET first_report_at = min(first_report_at, excluded.first_report_at),
+             last_report_at = max(last_report_at, excluded.last_report_at)`,
+        )
+        .bind(...rows.flat()),
+    );
   }
-  if (usage.length) for (const text of USAGE_AGGREGATES) statements.push(d1.prepare(text).bind(batchId));
-  const devices = lastUseByDevice(usage);
-  if (devices.length) statements.push(d1.prepare(deviceUseSql(devices.length)).bind(...devices.slice(0, MAX_DEVICES_PER_BATCH).flat()));
-  if (secure.length) for (const text of SECURE_AGGREGATES) statements.push(d1.prepare(text).bind(batchId));
-  return statements;
+  const devices = lastUseByDevice(outcomes.flatMap((o) => o.usage));
+  for (const rows of chunks(devices, DEVICES_PER_STATEMENT)) {
+    statements.push(
+      d1
+        .prepare(
+          `UPDATE sessions SET last_used_at = max(coalesce(sessions.last_used_at, 0), v.column2), last_country = coalesce(v.column3, sessions.last_country)
+           FROM (VALUES ${rows.map(() => "(?, ?, ?)").join(", ")}) AS v WHERE sessions.id = v.column1`,
+        )
+        .bind(...rows.flat()),
+    );
+  }
+  if (statements.length) await d1.batch(statements);
 }
 
-/** Each device's latest report of the batch: when, and from which country (if known). */
+/** Each device's latest report: when, and from which country (if known). */
 function lastUseByDevice(usage: UsageItem[]): Array<[string, number, string | null]> {
   const latest = new Map<string, [string, number, string | null]>();
   for (const { deviceId, receivedAt, country } of usage) {
@@ -141,18 +181,4 @@ function lastUseByDevice(usage: UsageItem[]): Array<[string, number, string | nu
   return [...latest.values()];
 }
 
-// Redelivered reports change nothing: the time only moves forward. 33 devices × 3 values fit
-// D1's 100 parameters; a queue batch of 100 reports has at most that many devices in practice,
-// and more are cut (their last use shows at their next batch).
-const MAX_DEVICES_PER_BATCH = 33;
-function deviceUseSql(devices: number) {
-  const rows = Array(Math.min(devices, MAX_DEVICES_PER_BATCH)).fill("(?, ?, ?)").join(", ");
-  return `UPDATE sessions SET last_used_at = max(coalesce(sessions.last_used_at, 0), v.column2), last_country = coalesce(v.column3, sessions.last_country)
-    FROM (VALUES ${rows}) AS v WHERE sessions.id = v.column1`;
-}
-
-/** One D1 batch: a single transaction, all or nothing. */
-export async function writeUsage(db: Db, usage: UsageItem[], secure: SecureItem[]): Promise<void> {
-  const statements = usageStatements(db, usage, secure);
-  if (statements.length) await db.$client.batch(statements);
-}
+export type { BudgetAlert };

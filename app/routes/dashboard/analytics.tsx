@@ -12,11 +12,12 @@ const RECOMMENDATION_DAYS = 30;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const { db } = app(context);
+  const ctx = app(context);
+  const { db } = ctx;
   // Spec: Model Analytics needs an activated account (a subscription or early access); others see the Premium Feature card.
   if (!(await isAccountActivated(db, user.id))) return { locked: true as const };
   const params = new URL(request.url).searchParams;
-  const models = await modelAnalytics(db, user.id);
+  const models = await modelAnalytics(ctx, user.id);
   const category = pick(CATEGORIES, params.get("category"), "all");
   const sort = pick(SORTS, params.get("sort"), "usage");
   const shown = sortModels(category === "all" ? models : models.filter((m) => m.category === category), sort);

@@ -4,8 +4,8 @@ import { BudgetTab } from "~/components/dashboard/budget-tab";
 import { TabError } from "~/components/dashboard/tab-error";
 import type { BudgetView } from "~/lib/usage/budget";
 import { budgetFormSchema } from "~/lib/usage/budget-form";
-import { getBudget, saveBudget, spendSince } from "~/lib/usage/budget.server";
-import { dayKey, monthKey } from "~/lib/usage/dates";
+import { getBudget, saveBudget } from "~/lib/usage/budget.server";
+import { ledgerFor } from "~/lib/usage/ledger/api";
 import { z } from "~/lib/zod";
 import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
@@ -15,17 +15,12 @@ const SAVE_FAILED = "Failed to save budget settings. Please try again.";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const { db } = app(context);
+  const { db, ledgers } = app(context);
   const params = new URL(request.url).searchParams;
-  const now = Date.now();
-  const [settings, month, today] = await Promise.all([
-    getBudget(db, user.id),
-    spendSince(db, user.id, `${monthKey(now)}-01`),
-    spendSince(db, user.id, dayKey(now)),
-  ]);
+  const [settings, { spend }] = await Promise.all([getBudget(db, user.id), ledgerFor(ledgers, user.id).read({ now: Date.now(), spend: true })]);
   const view: BudgetView = {
     settings,
-    spent: { month: month / 1e6, today: today / 1e6 },
+    spent: { month: spend!.monthMicros / 1e6, today: spend!.dayMicros / 1e6 },
     editing: params.get("edit") === "1",
     prefillDefaults: params.get("defaults") === "1",
     saved: params.get("saved") === "1",

@@ -28,7 +28,7 @@ const SECRET_FIELDS = ["securityAnswer", "currentPassword"];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db } = app(context);
-  const [row, sessions] = await Promise.all([ensureProfile(db, user), listActiveSessions(db, user.id, getAuth(context).session?.id ?? null)]);
+  const [row, sessions] = await Promise.all([ensureProfile(db, user), listActiveSessions(app(context), user.id, getAuth(context).session?.id ?? null)]);
   const params = new URL(request.url).searchParams;
   return {
     profile: profileView(row, user),

@@ -9,7 +9,7 @@ export const action = getOnly;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const body = await usageCsv(app(context).db, user);
+  const body = await usageCsv(app(context), user);
   const date = new Date().toISOString().slice(0, 10);
   return new Response(body, {
     headers: {

@@ -1,0 +1,31 @@
+// How the Workers talk to an account's usage ledger (workers/usage-ledger.ts): the RPC methods
+// the class offers, and the stub for an account. Pages make one call per page (read with the
+// parts they need); the consumer makes one call per account and batch.
+import type { BudgetSettings } from "../budget";
+import type { ClaimResult, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage } from "./store";
+
+export type ArchiveResult = { months: string[]; rows: number; remaining: number };
+
+export interface UsageLedgerApi {
+  ingest(input: { usage: LedgerUsage[]; secure: LedgerSecure[]; budget: BudgetSettings | null; now: number }): Promise<IngestResult>;
+  read(query: LedgerQuery): Promise<LedgerRead>;
+  claim(now: number): Promise<ClaimResult>;
+  /** Moves raw rows older than the retention window to R2 (one gzipped NDJSON object per month). */
+  archive(now: number, userId: string): Promise<ArchiveResult>;
+  /** Every raw report of a month, archived or not (the data export). */
+  rawReports(month: string, userId: string): Promise<Array<Record<string, unknown>>>;
+  size(): Promise<{ reports: number; secure: number; archivedMonths: Array<{ month: string; rows: number }> }>;
+}
+
+/** The binding, as both Workers' Env types name it. */
+export type LedgerNamespace = DurableObjectNamespace;
+
+/** The ledger of one account: an object named by the account's id. */
+export function ledgerFor(namespace: LedgerNamespace, userId: string): UsageLedgerApi {
+  return namespace.get(namespace.idFromName(userId)) as unknown as UsageLedgerApi;
+}
+
+/** Where a month of an account's archived raw reports is kept in R2. */
+export function archiveKey(userId: string, month: string): string {
+  return `usage-archive/${userId}/${month}.ndjson.gz`;
+}

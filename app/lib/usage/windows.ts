@@ -1,0 +1,78 @@
+// The free tier's windows and what counts in them allow (pure: the ledger, the API and the tests
+// share it). Windows are calendar windows in UTC (this minute, hour, day and month), so "allowed
+// again" is the moment the blocking window ends.
+import { FREE_TIER, MS } from "../constants";
+import { startOfMonth, startOfUtcDay } from "./dates";
+
+export type Plan = "free" | "premium" | "early_access";
+export type WindowName = "minute" | "hour" | "day" | "month";
+
+export type EntitlementWindow = {
+  window: WindowName;
+  unit: "requests" | "tokens";
+  /** null: no limit on this plan. */
+  limit: number | null;
+  used: number;
+  remaining: number | null;
+  resets_at: string;
+};
+
+export type Entitlements = {
+  plan: Plan;
+  unlimited: boolean;
+  allowed: boolean;
+  /** Seconds until a call is allowed again (null when allowed now). */
+  retry_after_seconds: number | null;
+  allowed_at: string | null;
+  windows: EntitlementWindow[];
+};
+
+export type UsageCounts = { minute: number; hour: number; day: number; monthRequests: number; monthTokens: number };
+
+/** Where each UTC window of `now` starts and ends. */
+export function windowBounds(now: number): Record<WindowName, { start: number; end: number }> {
+  const d = new Date(now);
+  const minute = Math.floor(now / MS.MINUTE) * MS.MINUTE;
+  const hour = Math.floor(now / MS.HOUR) * MS.HOUR;
+  const day = startOfUtcDay(now);
+  const month = startOfMonth(now);
+  return {
+    minute: { start: minute, end: minute + MS.MINUTE },
+    hour: { start: hour, end: hour + MS.HOUR },
+    day: { start: day, end: day + MS.DAY },
+    month: { start: month, end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) },
+  };
+}
+
+/** What the counts allow on this plan (pure: tested without a database). */
+export function entitlementsFrom(counts: UsageCounts, plan: Plan, now = Date.now()): Entitlements {
+  const w = windowBounds(now);
+  const free = plan === "free";
+  const windows: EntitlementWindow[] = (
+    [
+      ["minute", "requests", FREE_TIER.perMinute, counts.minute],
+      ["hour", "requests", FREE_TIER.perHour, counts.hour],
+      ["day", "requests", FREE_TIER.perDay, counts.day],
+      ["month", "requests", FREE_TIER.requestsPerMonth, counts.monthRequests],
+      ["month", "tokens", FREE_TIER.tokensPerMonth, counts.monthTokens],
+    ] as const
+  ).map(([window, unit, limit, used]) => ({
+    window,
+    unit,
+    limit: free ? limit : null,
+    used,
+    remaining: free ? Math.max(0, limit - used) : null,
+    resets_at: new Date(w[window].end).toISOString(),
+  }));
+  // Allowed again once every exhausted window has ended.
+  const blockedUntil = Math.max(0, ...windows.filter((x) => x.remaining === 0).map((x) => Date.parse(x.resets_at)));
+  const allowed = blockedUntil === 0;
+  return {
+    plan,
+    unlimited: !free,
+    allowed,
+    retry_after_seconds: allowed ? null : Math.max(1, Math.ceil((blockedUntil - now) / 1000)),
+    allowed_at: allowed ? null : new Date(blockedUntil).toISOString(),
+    windows,
+  };
+}

@@ -1,0 +1,132 @@
+// The usage ledger of one account: a SQLite-backed Durable Object named by the account's id
+// (ADR 0020). The logic is in app/lib/usage/ledger/store.ts; this class gives it storage, runs each
+// write in one transaction, moves old raw rows to R2 and pushes new totals to open usage tabs.
+import { DurableObject } from "cloudflare:workers";
+import { LEDGER, MS } from "~/lib/constants";
+import type { BudgetSettings } from "~/lib/usage/budget";
+import { type ArchiveResult, archiveKey, type UsageLedgerApi } from "~/lib/usage/ledger/api";
+import { LedgerStore, type LedgerQuery, type LedgerSecure, type LedgerUsage } from "~/lib/usage/ledger/store";
+
+type LedgerEnv = { BUCKET: R2Bucket };
+
+export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedgerApi {
+  private readonly store: LedgerStore;
+  constructor(ctx: DurableObjectState, env: LedgerEnv) {
+    super(ctx, env);
+    this.store = new LedgerStore(ctx.storage.sql);
+  }
+
+  async ingest(input: { usage: LedgerUsage[]; secure: LedgerSecure[]; budget: BudgetSettings | null; now: number }) {
+    if (input.usage.length + input.secure.length > LEDGER.maxReportsPerIngest) throw new RangeError("too many reports in one ingest call");
+    const result = this.ctx.storage.transactionSync(() => this.store.ingest(input.usage, input.secure, input.budget, input.now));
+    if (result.stored > 0) this.push({ type: "usage", version: result.version });
+    return result;
+  }
+
+  async read(query: LedgerQuery) {
+    return this.store.read(query);
+  }
+
+  async claim(now: number) {
+    return this.ctx.storage.transactionSync(() => this.store.claim(now));
+  }
+
+  async size() {
+    return { ...this.store.size(), archivedMonths: this.store.archivedMonths() };
+  }
+
+  // The account's id comes with the call: the object knows only its name's hash.
+  async archive(now: number, owner: string): Promise<ArchiveResult> {
+    const cutoff = now - LEDGER.rawRetentionDays * MS.DAY;
+    let budget: number = LEDGER.archiveRowsPerRun;
+    const months: string[] = [];
+    let rows = 0;
+    for (const month of this.store.monthsBefore(cutoff)) {
+      if (budget <= 0) break;
+      const fresh = this.store.rawRows(month, cutoff, budget);
+      if (fresh.length === 0) continue;
+      const key = archiveKey(owner, month);
+      // A month already archived in part (a row arrived late, or an earlier run stopped at its
+      // budget) is read back and merged, so the object always holds every archived row once.
+      const earlier = await readArchive(this.env.BUCKET, key);
+      const byKey = new Map<string, Record<string, unknown>>();
+      for (const row of [...earlier, ...fresh]) byKey.set(rowKey(row), row);
+      await writeArchive(this.env.BUCKET, key, [...byKey.values()]);
+      // Deleted only once R2 has them: a failure before this line leaves the rows in place, and the
+      // next run writes the same object again.
+      this.ctx.storage.transactionSync(() =>
+        this.store.dropArchived(
+          month,
+          fresh.filter((r) => r.kind === "usage").map((r) => String(r.id)),
+          fresh.filter((r) => r.kind === "secure").map((r) => String(r.report_hash)),
+          byKey.size,
+          now,
+        ),
+      );
+      months.push(month);
+      rows += fresh.length;
+      budget -= fresh.length;
+    }
+    return { months, rows, remaining: this.store.monthsBefore(cutoff).length };
+  }
+
+  async rawReports(month: string, owner: string) {
+    const archived = this.store.archivedMonths().some((m) => m.month === month) ? await readArchive(this.env.BUCKET, archiveKey(owner, month)) : [];
+    const byKey = new Map<string, Record<string, unknown>>();
+    for (const row of [...archived, ...this.store.rawRows(month)]) byKey.set(rowKey(row), row);
+    return [...byKey.values()];
+  }
+
+  // Live totals for the usage tab: a WebSocket per open tab, accepted with the hibernation API
+  // so an idle tab costs nothing; the site's route checked the session before forwarding.
+  async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
+    const pair = new WebSocketPair();
+    this.ctx.acceptWebSocket(pair[1]);
+    return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
+  async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer) {
+    // The page's only message is a ping to keep proxies from closing an idle socket.
+    if (message === "ping") ws.send("pong");
+  }
+
+  async webSocketClose(ws: WebSocket, code: number) {
+    try {
+      ws.close(code === 1005 ? 1000 : code, "closed");
+    } catch {
+      // Already closed.
+    }
+  }
+
+  private push(message: unknown) {
+    const text = JSON.stringify(message);
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.send(text);
+      } catch {
+        // A socket closing as we send: it is gone at the next push.
+      }
+    }
+  }
+}
+
+function rowKey(row: Record<string, unknown>): string {
+  return row.kind === "secure" ? `s:${String(row.report_hash)}` : `u:${String(row.id)}`;
+}
+
+async function readArchive(bucket: R2Bucket, key: string): Promise<Array<Record<string, unknown>>> {
+  const object = await bucket.get(key);
+  if (!object) return [];
+  const text = await new Response(object.body.pipeThrough(new DecompressionStream("gzip"))).text();
+  return text
+    .split("\n")
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+async function writeArchive(bucket: R2Bucket, key: string, rows: Array<Record<string, unknown>>) {
+  const text = rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
+  const gz = await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
+  await bucket.put(key, gz, { httpMetadata: { contentType: "application/x-ndjson", contentEncoding: "gzip" }, customMetadata: { rows: String(rows.length) } });
+}
