@@ -6,7 +6,7 @@ import { newClientPage, signIn, signUpAndConfirm, subscribeWithTestCard, uniqueE
 import { expect, test } from "./fixtures.ts";
 import { drainQueue } from "./queue-drain.ts";
 
-const STAGES = ["visits", "signUps", "confirmed", "trials", "paid"] as const;
+const STAGES = ["visits", "signUps", "confirmed", "usedApp", "trials", "paid"] as const;
 type Counts = Record<(typeof STAGES)[number], number>;
 
 async function thisWeek(admin: Page): Promise<Counts> {

@@ -215,8 +215,8 @@ describe("the funnel", () => {
     ];
     await env.EVENTS.sendBatch(generated.map((e) => ({ body: marketingEventMessage(e), contentType: "json" as const })));
     const expected = emptyFunnel(now);
-    Object.assign(expected.at(-1)!, { visits: 7, signUps: 3, confirmed: 2, trials: 1, paid: 0 });
-    Object.assign(expected.at(-2)!, { visits: 4, signUps: 1, confirmed: 0, trials: 0, paid: 1 });
+    Object.assign(expected.at(-1)!, { visits: 7, signUps: 3, confirmed: 2, usedApp: 0, trials: 1, paid: 0 });
+    Object.assign(expected.at(-2)!, { visits: 4, signUps: 1, confirmed: 0, usedApp: 0, trials: 0, paid: 1 });
     const funnel = await until(
       () => loadFunnel(db, now),
       (f) => JSON.stringify(f) === JSON.stringify(expected),
@@ -244,7 +244,7 @@ describe("the funnel", () => {
     expect(row).toContain("This week");
     // Counts can only grow while the page renders (other tests run beside this one).
     const shown = [...row.matchAll(/data-stage="(\w+)"[^>]*>([\d,]+)/g)].map(([, stage, n]) => [stage, Number(n!.replace(/,/g, ""))] as const);
-    expect(shown.map(([stage]) => stage)).toEqual(["visits", "signUps", "confirmed", "trials", "paid"]);
+    expect(shown.map(([stage]) => stage)).toEqual(["visits", "signUps", "confirmed", "usedApp", "trials", "paid"]);
     for (const [stage, n] of shown) expect(n).toBeGreaterThanOrEqual(funnel.at(-1)![stage as "visits"]);
     const rows = await db
       .select({ n: count() })

@@ -7,6 +7,7 @@ import { MS } from "../constants";
 import type { Db } from "../db.server";
 import { chunks, schema } from "../db.server";
 import type { MarketingEventMessage } from "../queue";
+import { firstUsageByWeek } from "../usage/rollup.server";
 import { emptyFunnel, FUNNEL_STAGES, type FunnelWeek, type MarketingEventName } from "./events";
 
 const table = schema.marketingEvents;
@@ -65,24 +66,24 @@ export async function loadFunnel(db: Db, now = Date.now()): Promise<FunnelWeek[]
   const day = sql<number>`(${table.occurredAt} / ${DAY})`;
   // Monday of the event's week, as weekStart() computes it (1970-01-01 was a Thursday).
   const week = sql<number>`((${day} - ((${day} + 3) % 7)) * ${DAY})`;
-  const rows = await db
-    .select({ name: table.name, week, count: sql<number>`count(*)` })
-    .from(table)
-    .where(
-      and(
-        inArray(
-          table.name,
-          FUNNEL_STAGES.map((s) => s.event),
-        ),
-        gte(table.occurredAt, since),
-      ),
-    )
-    .groupBy(table.name, week);
+  const events = FUNNEL_STAGES.flatMap((s) => (s.event ? [s.event] : []));
+  const [rows, firstUsage] = await Promise.all([
+    db
+      .select({ name: table.name, week, count: sql<number>`count(*)` })
+      .from(table)
+      .where(and(inArray(table.name, events), gte(table.occurredAt, since)))
+      .groupBy(table.name, week),
+    firstUsageByWeek(db, since, weeks.at(-1)!.weekStart + 7 * MS.DAY),
+  ]);
   const byWeek = new Map(weeks.map((w) => [w.weekStart, w]));
   for (const row of rows) {
     const stage = FUNNEL_STAGES.find((s) => s.event === row.name);
     const target = byWeek.get(Number(row.week));
     if (stage && target) target[stage.key] = Number(row.count);
+  }
+  for (const [weekStart, n] of firstUsage) {
+    const target = byWeek.get(weekStart);
+    if (target) target.usedApp = n;
   }
   return weeks;
 }

@@ -31,9 +31,11 @@ export const FUNNEL_STAGES = [
   { key: "visits", label: "Visits", event: "ViewContent" },
   { key: "signUps", label: "Sign-ups", event: "CompleteRegistration" },
   { key: "confirmed", label: "Confirmed", event: "EmailConfirmed" },
+  // Not a marketing event: the account's first usage report, from the usage rollup (ADR 0020).
+  { key: "usedApp", label: "Used the app", event: null },
   { key: "trials", label: "Trials", event: "StartTrial" },
   { key: "paid", label: "Paid", event: "Subscribe" },
-] as const satisfies ReadonlyArray<{ key: string; label: string; event: MarketingEventName }>;
+] as const satisfies ReadonlyArray<{ key: string; label: string; event: MarketingEventName | null }>;
 export type FunnelStageKey = (typeof FUNNEL_STAGES)[number]["key"];
 export type FunnelWeek = { weekStart: number } & Record<FunnelStageKey, number>;
 

@@ -3,9 +3,10 @@
 import type { Route } from "./+types/admin-funnel";
 import { Card, cx } from "~/components/ui";
 import { MARKETING } from "~/lib/constants";
-import { formatCount, formatDate } from "~/lib/format";
+import { formatCount, formatDate, formatUsd } from "~/lib/format";
 import { conversion, FUNNEL_STAGES, type FunnelWeek } from "~/lib/marketing/events";
 import { loadFunnel } from "~/lib/marketing/events.server";
+import { usageTotalsThisMonth } from "~/lib/usage/rollup.server";
 import { requireAdmin } from "~/server/auth";
 import { app } from "~/server/context";
 import { pageMeta } from "~/lib/site/meta";
@@ -14,7 +15,9 @@ export const meta = () => pageMeta("Funnel | Modelify");
 
 export async function loader({ context }: Route.LoaderArgs) {
   requireAdmin(context);
-  return { weeks: await loadFunnel(app(context).db) };
+  const { db } = app(context);
+  const [weeks, usage] = await Promise.all([loadFunnel(db), usageTotalsThisMonth(db)]);
+  return { weeks, usage };
 }
 
 const percent = (value: number | null) => (value === null ? "–" : `${value}%`);
@@ -28,8 +31,30 @@ export default function AdminFunnel({ loaderData }: Route.ComponentProps) {
       <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Conversion funnel</h1>
       <p className="mt-1 text-sm text-slate-600">
         The last {MARKETING.funnelWeeks} weeks (Monday to Sunday, UTC), from first-party events: landing page visits, accounts created, e-mail addresses
-        confirmed, trials started and first paid periods. Each account counts once per step.
+        confirmed, first usage reported by the desktop app, trials started and first paid periods. Each account counts once per step.
       </p>
+
+      <Card className="mt-6 p-5">
+        <h2 className="font-semibold text-slate-900">Usage of all accounts this month</h2>
+        <p className="mt-1 text-sm text-slate-600">
+          Since {formatDate(Date.parse(loaderData.usage.since))}, UTC, as the accounts' usage ledgers last reported it.
+        </p>
+        <dl className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-4" data-testid="usage-totals">
+          {(
+            [
+              ["Accounts", formatCount(loaderData.usage.accounts)],
+              ["Requests", formatCount(loaderData.usage.requests)],
+              ["Tokens", formatCount(loaderData.usage.tokens)],
+              ["Cost", formatUsd(loaderData.usage.cost)],
+            ] as const
+          ).map(([label, value]) => (
+            <div key={label}>
+              <dt className="text-sm text-slate-600">{label}</dt>
+              <dd className="mt-1 text-xl font-semibold tabular-nums text-slate-900">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </Card>
 
       <Card className="mt-6 p-5">
         <h2 className="font-semibold text-slate-900">All {MARKETING.funnelWeeks} weeks</h2>
