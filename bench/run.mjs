@@ -27,7 +27,6 @@ if (cli.only !== undefined && cli.only !== "start" && cli.only !== "suite") {
 }
 if (cli.only === "start") {
   writeResultsSection("start", await benchStart());
-  writeResultsSection("suite", await benchSuite());
   console.log("bench/results.md: the start section is written.");
   process.exit(0);
 }
