@@ -161,7 +161,9 @@ export async function writeShared(db: Db, outcomes: AccountOutcome[]): Promise<v
     statements.push(
       d1
         .prepare(
-          `UPDATE sessions SET last_used_at = max(coalesce(sessions.last_used_at, 0), v.column2), last_country = coalesce(v.column3, sessions.last_country)
+          // The country moves only with the last use: a late (redelivered) older report keeps the newer one's.
+          `UPDATE sessions SET last_used_at = max(coalesce(sessions.last_used_at, 0), v.column2),
+             last_country = CASE WHEN v.column2 >= coalesce(sessions.last_used_at, 0) THEN coalesce(v.column3, sessions.last_country) ELSE sessions.last_country END
            FROM (VALUES ${rows.map(() => "(?, ?, ?)").join(", ")}) AS v WHERE sessions.id = v.column1`,
         )
         .bind(...rows.flat()),
