@@ -46,6 +46,8 @@ export default [
       route("admin/funnel", "routes/dashboard/admin-funnel.tsx"),
     ]),
     route("dashboard/usage.csv", "routes/dashboard/usage-csv.ts"),
+    // The usage tab's WebSocket to the account's own ledger (live totals).
+    route("dashboard/usage/live", "routes/dashboard/usage-live.ts"),
     route("dashboard/admin/releases/:step", "routes/dashboard/admin-releases.ts"),
     route("dashboard/admin/early-access/keys.csv", "routes/dashboard/admin-keys-csv.ts"),
     // The profile's own writes: pictures, phone codes, sessions (each answers JSON or redirects).

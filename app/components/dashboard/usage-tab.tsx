@@ -10,6 +10,7 @@ import { BarChart } from "../charts";
 import { LineChart } from "../line-chart";
 import { withParams } from "../modal";
 import { Alert, buttonClass, Card, cx, segmentClass } from "../ui";
+import { LiveStatus, useLiveUsage } from "./live-usage";
 import { EmptyState, ProgressBar } from "./stat";
 
 function Toggle({ options, current, param }: { options: Record<string, string>; current: string; param: string }) {
@@ -38,6 +39,8 @@ export function UsageTab({ data, ui, email, entitlements }: { data: UsageTabData
   const series = data.series.map((p) => ({ label: p.label, value: p[ui.metric] }));
   const format = ui.metric === "spend" ? (n: number) => formatUsd(n) : (n: number) => formatCount(n);
   const budgetPercent = usedPercent(data.budget.monthSpend, data.budget.monthly);
+  // With JavaScript the figures follow new reports as the ledger stores them.
+  const live = useLiveUsage();
 
   // With JavaScript the CSV is fetched so a failure can say so; without, the link downloads it.
   async function exportCsv(event: React.MouseEvent<HTMLAnchorElement>) {
@@ -71,6 +74,7 @@ export function UsageTab({ data, ui, email, entitlements }: { data: UsageTabData
               {data.daysWithData > 0 ? `${plural(data.daysWithData, "day")} of data` : "No usage data available"}
             </span>
             <span className="rounded-full bg-slate-100 px-2.5 py-1 font-medium text-slate-700">Default project</span>
+            <LiveStatus {...live} />
           </div>
         </div>
         <a

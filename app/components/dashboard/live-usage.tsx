@@ -1,0 +1,132 @@
+// Live totals for the usage tab: after hydration the page opens a WebSocket to the account's
+// usage ledger (GET /dashboard/usage/live), which says {"type":"usage"} whenever it stores a
+// report; the page then reloads its loader data, so every figure on it updates together.
+// Without JavaScript nothing here runs and the page is the server's, as before.
+import { useEffect, useRef, useState } from "react";
+import { useRevalidator } from "react-router";
+
+const LIVE_PATH = "/dashboard/usage/live";
+// Proxies and load balancers close a socket that says nothing for about a minute.
+const PING_MS = 30_000;
+// Reconnecting: 1 s, 2 s, 4 s … up to 30 s, each with some jitter so tabs do not return in step.
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
+// A burst of reports (one per model call) reloads the figures at most once a second.
+const RELOAD_GAP_MS = 1_000;
+
+export type LiveState = { connected: boolean; updatedAt: number | null };
+
+export function useLiveUsage(): LiveState {
+  const { revalidate } = useRevalidator();
+  const revalidateRef = useRef(revalidate);
+  revalidateRef.current = revalidate;
+  const [connected, setConnected] = useState(false);
+  const [updatedAt, setUpdatedAt] = useState<number | null>(null);
+
+  useEffect(() => {
+    let ws: WebSocket | null = null;
+    let stopped = false;
+    let failures = 0;
+    let wasOpen = false;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    let pingTimer: ReturnType<typeof setInterval> | undefined;
+    // Reloads: one at a time; news during one brings exactly one more. A hidden tab waits until shown.
+    let reloading = false;
+    let pending = false;
+
+    async function reload() {
+      pending = true;
+      if (reloading || document.visibilityState === "hidden") return;
+      reloading = true;
+      try {
+        while (pending && !stopped) {
+          pending = false;
+          const started = Date.now();
+          await revalidateRef.current();
+          if (stopped) return;
+          setUpdatedAt(Date.now());
+          const wait = RELOAD_GAP_MS - (Date.now() - started);
+          if (pending && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+      } catch {
+        // The next report (or reconnect) tries again; the page keeps what it shows.
+      } finally {
+        reloading = false;
+      }
+    }
+
+    function connect() {
+      if (stopped) return;
+      const url = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${LIVE_PATH}`;
+      const socket = new WebSocket(url);
+      ws = socket;
+      socket.onopen = () => {
+        failures = 0;
+        setConnected(true);
+        // Reports may have landed while no socket was open.
+        if (wasOpen) void reload();
+        wasOpen = true;
+        pingTimer = setInterval(() => {
+          if (socket.readyState === WebSocket.OPEN) socket.send("ping");
+        }, PING_MS);
+      };
+      socket.onmessage = (event) => {
+        if (typeof event.data !== "string" || event.data === "pong") return;
+        try {
+          if ((JSON.parse(event.data) as { type?: unknown }).type === "usage") void reload();
+        } catch {
+          // Not ours to read.
+        }
+      };
+      socket.onclose = () => {
+        clearInterval(pingTimer);
+        if (ws === socket) ws = null;
+        setConnected(false);
+        if (stopped) return;
+        const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** failures);
+        failures++;
+        retryTimer = setTimeout(connect, delay * (0.75 + Math.random() * 0.5));
+      };
+    }
+
+    function onVisible() {
+      if (document.visibilityState === "visible" && pending) void reload();
+    }
+
+    connect();
+    document.addEventListener("visibilitychange", onVisible);
+    return () => {
+      stopped = true;
+      document.removeEventListener("visibilitychange", onVisible);
+      clearTimeout(retryTimer);
+      clearInterval(pingTimer);
+      ws?.close(1000, "page closed");
+    };
+  }, []);
+
+  return { connected, updatedAt };
+}
+
+/**
+ * A quiet note beside the page's title, shown only while the socket is open: "Live", then the time
+ * of the last update (a status region, so screen readers hear it without losing their place).
+ */
+export function LiveStatus({ connected, updatedAt }: LiveState) {
+  const time = updatedAt === null ? null : new Date(updatedAt);
+  return (
+    <span role="status" className="inline-flex items-center gap-1.5 text-slate-500" data-testid="live-status" data-connected={connected}>
+      {connected ? (
+        <>
+          <span aria-hidden="true" className="h-1.5 w-1.5 rounded-full bg-emerald-500" />
+          {time ? (
+            <span>
+              Updated <time dateTime={time.toISOString()}>{time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })}</time>
+            </span>
+          ) : (
+            <span>Live</span>
+          )}
+        </>
+      ) : null}
+    </span>
+  );
+}
