@@ -2,17 +2,17 @@
 // the app asks /api/v1/auth/device for a code, the user approves it at /device, the app polls
 // /api/v1/auth/token until it gets its tokens. Each approved app is its own device key: listed on
 // the profile, revocable there, rate-limited on its own, and only ever its owner's.
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.server";
 import { sha256Hex } from "~/lib/crypto";
-import { writeUsage } from "~/lib/usage/ingest.server";
+import { ingestAccount, type UsageItem, writeShared } from "~/lib/usage/ingest.server";
 import { USAGE_API } from "~/lib/constants";
 import { formatDateTime } from "~/lib/format";
 import { schema } from "~/lib/db.server";
 import { Browser, db, inOneMinute, linkPath, ORIGIN, signedInAs, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
-import { apiUser, postUsage, report, waitForRows } from "./usage-helpers";
+import { apiUser, ledger, postUsage, report, waitForRows } from "./usage-helpers";
 
 const CLIENT_ID = "modelify-desktop";
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
@@ -769,8 +769,9 @@ describe("a device's tokens", () => {
     const reported = report({ model_name: "device-model" });
     expect((await postUsage(tokens.access_token, reported)).status).toBe(202);
     await waitForRows(userId, 1);
-    const row = await db.query.modelUsage.findFirst({ where: and(eq(schema.modelUsage.userId, userId), eq(schema.modelUsage.id, reported.report_id)) });
-    expect(row!.deviceId).toBe(tokens.device.id);
+    // The account's ledger keeps the report with the device key that sent it.
+    const stored = (await ledger(userId).read({ now: Date.now(), recent: 10 })).recent!;
+    expect(stored.filter((r) => r.id === reported.report_id.toLowerCase()).map((r) => r.deviceId)).toEqual([tokens.device.id]);
 
     const profile = await browser.get("/dashboard/profile");
     expect(profile.status).toBe(200);
@@ -884,19 +885,29 @@ describe("a device key's record", () => {
     const { tokens } = await approvedDevice(owner);
     const deviceId = tokens.device.id;
     const user = tokens.user.id;
-    const item = (receivedAt: number, country: string | null) => ({
+    const item = (receivedAt: number, country: string | null): UsageItem => ({
       userId: user,
       receivedAt,
       report: { ...report(), occurred_at: receivedAt } as never,
       deviceId,
       country,
     });
+    // What the consumer does with a batch: one call to the account's ledger, then the shared figures to D1.
+    const consume = async (usage: UsageItem[], now: number) => {
+      const result = await ingestAccount(env.USAGE_LEDGER, user, usage, [], null, now);
+      await writeShared(db, [{ userId: user, result, usage, secure: [] }]);
+      return result;
+    };
     const now = Date.now();
-    await writeUsage(db, [item(now - 1000, "DE"), item(now, "FR")], []);
+    const first = [item(now - 1000, "DE"), item(now, "FR")];
+    expect((await consume(first, now)).stored).toBe(2);
     const keyRow = () => db.query.sessions.findFirst({ columns: { lastUsedAt: true, lastCountry: true }, where: eq(schema.sessions.id, deviceId) });
     expect(await keyRow()).toEqual({ lastUsedAt: now, lastCountry: "FR" });
-    // A redelivered older report, and one from an unknown country, change neither.
-    await writeUsage(db, [item(now - 60_000, null)], []);
+    // An older report, and one from an unknown country, change neither.
+    expect((await consume([item(now - 60_000, null)], now)).stored).toBe(1);
+    expect(await keyRow()).toEqual({ lastUsedAt: now, lastCountry: "FR" });
+    // Nor does the first batch redelivered (its reports are duplicates in the ledger).
+    expect(await consume([first[0]!], now + 5000)).toMatchObject({ stored: 0, duplicates: 1 });
     expect(await keyRow()).toEqual({ lastUsedAt: now, lastCountry: "FR" });
   });
 

@@ -1,13 +1,14 @@
 // Issue 14: free-tier limits that hold. GET /api/v1/entitlements tells the desktop app before a
-// call whether the account may make it, from the aggregates the consumer writes.
-import { SELF } from "cloudflare:test";
+// call whether the account may make it, from the counts its usage ledger keeps (issue 27).
+import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { FREE_TIER, MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
-import { type Entitlements, entitlementsFrom, sweepMinuteUsage, windowBounds } from "~/lib/usage/entitlements.server";
+import { type Entitlements, entitlementsFrom, windowBounds } from "~/lib/usage/entitlements.server";
+import { ingestAccount, type UsageItem } from "~/lib/usage/ingest.server";
 import { db, inOneMinute } from "./helpers";
-import { apiUser, postUsage, report, waitForRows } from "./usage-helpers";
+import { apiUser, ledger, postUsage, report, waitForRows } from "./usage-helpers";
 
 const zero = { minute: 0, hour: 0, day: 0, monthRequests: 0, monthTokens: 0 };
 
@@ -157,16 +158,34 @@ describe("GET /api/v1/entitlements", () => {
     expect(await (await browser.get("/dashboard/usage")).text()).not.toContain('data-testid="free-limits"');
   });
 
-  it("lets the hourly sweep delete per-minute counts older than two hours, and keeps the recent ones", async () => {
+  // The hourly D1 sweep (sweepMinuteUsage) is gone by design (issue 27): the ledger keeps the
+  // per-minute counts itself and deletes those older than two hours at each write. They are not
+  // readable one by one, so a forgotten minute shows as a minute count of 0 at that minute while
+  // the hour and day it fell in still count the report.
+  it("lets the ledger forget per-minute counts older than two hours at its next write, and keeps the recent ones", async () => {
     const { userId } = await apiUser();
-    const now = Date.now();
-    const minute = (ms: number) => Math.floor(ms / MS.MINUTE);
-    await db.insert(schema.minuteUsage).values([
-      { userId, minute: minute(now - 3 * MS.HOUR), totalRequests: 1, totalTokens: 1 },
-      { userId, minute: minute(now - 10 * MS.MINUTE), totalRequests: 1, totalTokens: 1 },
-    ]);
-    expect(await sweepMinuteUsage(db, now)).toBeGreaterThanOrEqual(1);
-    const left = await db.select().from(schema.minuteUsage).where(eq(schema.minuteUsage.userId, userId));
-    expect(left.map((r) => r.minute)).toEqual([minute(now - 10 * MS.MINUTE)]);
+    const old = Date.UTC(2026, 10, 23, 12, 42, 50, 0);
+    const later = old + 3 * MS.HOUR;
+    const at = (occurredAt: number): UsageItem => ({
+      userId,
+      receivedAt: occurredAt,
+      report: { ...report({ tokens_used: 1 }), occurred_at: occurredAt } as never,
+    });
+    const countsAt = async (t: number) => (await ledger(userId).read({ now: t, counts: true })).counts!;
+    // A report written when it happened: its minute is counted.
+    expect((await ingestAccount(env.USAGE_LEDGER, userId, [at(old)], [], null, old)).stored).toBe(1);
+    expect(await countsAt(old)).toMatchObject({ minute: 1, hour: 1, day: 1 });
+
+    // The next write, three hours later, forgets that minute and keeps its own and one of ten minutes before.
+    expect((await ingestAccount(env.USAGE_LEDGER, userId, [at(later - 10 * MS.MINUTE), at(later)], [], null, later)).stored).toBe(2);
+    expect(await countsAt(old)).toMatchObject({ minute: 0, hour: 1, day: 3 });
+    expect(await countsAt(later - 10 * MS.MINUTE)).toMatchObject({ minute: 1, hour: 2, day: 3 });
+    expect(await countsAt(later)).toMatchObject({ minute: 1, hour: 2, day: 3 });
+
+    // A write with no report forgets too: 2 h 5 min after the earlier of the two, its minute is
+    // gone and the other's (1 h 55 min old) is kept.
+    expect(await ingestAccount(env.USAGE_LEDGER, userId, [], [], null, later + 2 * MS.HOUR - 5 * MS.MINUTE)).toMatchObject({ stored: 0 });
+    expect(await countsAt(later - 10 * MS.MINUTE)).toMatchObject({ minute: 0 });
+    expect(await countsAt(later)).toMatchObject({ minute: 1 });
   });
 });

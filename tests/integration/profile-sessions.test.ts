@@ -1,13 +1,16 @@
 // The profile's "Sessions and devices": listing an account's browsers and desktop apps, and ending
 // them from /dashboard/profile/sessions. An ended session stops at its very next request, web or
 // desktop; nobody can see or end another account's sessions.
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { listActiveSessions } from "~/lib/auth/sessions-list.server";
 import { schema } from "~/lib/db.server";
 import { SESSION_MESSAGES } from "~/lib/profile/messages";
+import { MS } from "~/lib/constants";
+import { ingestAccount, type UsageItem } from "~/lib/usage/ingest.server";
 import { Browser, createConfirmedUser, db, ORIGIN, STRONG_PASSWORD } from "./helpers";
+import { report } from "./usage-helpers";
 
 const UA = {
   chromeMac: "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
@@ -64,18 +67,21 @@ async function threeDevices() {
   return { email, userId: user.id, chrome, firefox, desktop };
 }
 
+/** What listActiveSessions reads: D1 for the sessions, the account's usage ledger for each device key's month. */
+const stores = { db, ledgers: env.USAGE_LEDGER };
+
 async function sessionRow(id: string) {
   return (await db.query.sessions.findFirst({ where: eq(schema.sessions.id, id) }))!;
 }
 
 async function liveIds(userId: string) {
-  return (await listActiveSessions(db, userId, null)).map((s) => s.id).sort();
+  return (await listActiveSessions(stores, userId, null)).map((s) => s.id).sort();
 }
 
 describe("listing sessions", () => {
   it("lists the browsers and the desktop app with their devices, the current one first and marked", async () => {
     const { userId, chrome, firefox, desktop } = await threeDevices();
-    const list = await listActiveSessions(db, userId, sidOf(chrome));
+    const list = await listActiveSessions(stores, userId, sidOf(chrome));
     expect(list).toHaveLength(3);
     expect(list[0]).toMatchObject({ id: sidOf(chrome), client: "web", device: "Chrome on macOS", current: true });
     const others = list.slice(1);
@@ -86,6 +92,28 @@ describe("listing sessions", () => {
     for (const s of list) expect(s.createdAt).toBeLessThanOrEqual(s.lastActiveAt);
     // No secrets in what the page gets.
     expect(JSON.stringify(list)).not.toMatch(/refresh|hash|Mozilla/i);
+  });
+
+  it("gives a desktop key its requests and cost of this month from the account's usage ledger", async () => {
+    const { userId, chrome, desktop } = await threeDevices();
+    const now = Date.now();
+    const monthStart = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), 1);
+    const item = (occurredAt: number, cost_usd: number, deviceId: string | null): UsageItem => ({
+      userId,
+      receivedAt: occurredAt,
+      report: { ...report({ cost_usd }), occurred_at: occurredAt } as never,
+      deviceId,
+    });
+    const usage = [
+      item(monthStart, 0.25, desktop.sid),
+      item(now, 0.5, desktop.sid),
+      item(monthStart - MS.DAY, 1, desktop.sid), // last month
+      item(now, 2, null), // sent by no device key
+    ];
+    expect((await ingestAccount(env.USAGE_LEDGER, userId, usage, [], null, now)).stored).toBe(4);
+    const list = await listActiveSessions(stores, userId, sidOf(chrome), now);
+    expect(list.find((s) => s.id === desktop.sid)!.key).toMatchObject({ monthRequests: 2, monthCostUsd: 0.75 });
+    for (const s of list.filter((s) => s.client === "web")) expect(s.key).toBeNull();
   });
 
   it("records last activity at sign-in and at every renewal, and leaves ended and expired sessions out", async () => {
@@ -175,7 +203,7 @@ describe("ending sessions", () => {
     const a = await threeDevices();
     const b = await createConfirmedUser();
     const bUser = (await db.query.users.findFirst({ where: eq(schema.users.email, b.email) }))!;
-    const bList = await listActiveSessions(db, bUser.id, sidOf(b.browser));
+    const bList = await listActiveSessions(stores, bUser.id, sidOf(b.browser));
     expect(bList.map((s) => s.id)).toEqual([sidOf(b.browser)]);
 
     const before = await liveIds(a.userId);
