@@ -16,12 +16,16 @@ const MIN_TESTS = 787;
 function timedTest(dir) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
+    // The machine's load while it ran: another process busy on a 2-core machine shows here.
+    const loads = [];
+    const sampler = setInterval(() => loads.push(os.loadavg()[0]), 5000);
     const child = spawn("npm", ["test"], { cwd: dir, env: shellEnv(), stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
     child.on("error", reject);
     child.on("exit", (code) => {
+      clearInterval(sampler);
       const seconds = (performance.now() - started) / 1000;
       const totals = /(\d+) passed, (\d+) failed/.exec(out);
       const split = /unit \+ integration \(workerd\): (\d+) passed; browser end-to-end \(Chromium\): (\d+) passed/.exec(out);
@@ -33,6 +37,7 @@ function timedTest(dir) {
       resolve({
         seconds,
         code,
+        load: loads.length ? loads.reduce((a, b) => a + b, 0) / loads.length : os.loadavg()[0],
         passed: totals ? Number(totals[1]) : 0,
         failed: totals ? Number(totals[2]) : Number.NaN,
         unit: split ? Number(split[1]) : 0,
@@ -59,7 +64,7 @@ export async function benchSuite({ repetitions = Number(process.env.BENCH_REPETI
     for (let rep = 1; rep <= repetitions; rep++) {
       const result = await timedTest(dir);
       runs.push(result);
-      console.log(`  run ${rep}: ${minutes(result.seconds)}, ${result.passed} passed, ${result.failed} failed (exit ${result.code})`);
+      console.log(`  run ${rep}: ${minutes(result.seconds)}, ${result.passed} passed, ${result.failed} failed (exit ${result.code}), load ${result.load.toFixed(1)}`);
       if (result.code !== 0) console.log(result.tail);
     }
   } finally {
@@ -84,6 +89,7 @@ One fresh clone with a real \`npm install\`, then \`npm test\` ${repetitions} ti
 ${row("unit + integration (vitest in workerd)", (r) => r.unit)}
 ${row("browser end-to-end (Playwright, Chromium)", (r) => r.e2e)}
 ${row("wall time", (r) => minutes(r.seconds))}
+${row("mean load average (1 min) while it ran", (r) => r.load.toFixed(1))}
 
 The ten slowest test files of the slowest run (${minutes(slowestRun.seconds)}; vitest files run three at a time, so
 their times overlap; a browser file's time is its tests' durations added up):
