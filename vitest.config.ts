@@ -18,6 +18,8 @@ export default defineConfig(async () => {
             STRIPE_PUBLISHABLE_KEY: "pk_test_modelify_vitest",
             STRIPE_WEBHOOK_SECRET: "whsec_test_modelify_vitest",
             STRIPE_PRICE_ID: "price_modelify_pro",
+            // The operators' token of /api/ops/* (the usage move's test).
+            OPS_TOKEN: "ops-token-for-tests-0123456789abcdef",
           },
         },
       })),

@@ -83,6 +83,8 @@ export default [
         route("openapi.json", "routes/api.v1.openapi.ts"),
       ]),
       route("stripe/webhook", "routes/api.stripe.webhook.ts"),
+      // Operators only (Authorization: Bearer <OPS_TOKEN>; 404 without one configured).
+      route("ops/usage/move", "routes/api.ops.usage.move.ts"),
       route("*", "routes/api.not-found.ts", { id: "api-not-found" }),
     ]),
   ]),

@@ -5,7 +5,7 @@ import { DurableObject } from "cloudflare:workers";
 import { LEDGER, MS } from "~/lib/constants";
 import type { BudgetSettings } from "~/lib/usage/budget";
 import { type ArchiveResult, archiveKey, type UsageLedgerApi } from "~/lib/usage/ledger/api";
-import { LedgerStore, type LedgerQuery, type LedgerSecure, type LedgerUsage } from "~/lib/usage/ledger/store";
+import { LedgerStore, type LedgerQuery, type LedgerSecure, type LedgerUsage, type SentAlert } from "~/lib/usage/ledger/store";
 
 type LedgerEnv = { BUCKET: R2Bucket };
 
@@ -16,11 +16,17 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
     this.store = new LedgerStore(ctx.storage.sql);
   }
 
-  async ingest(input: { usage: LedgerUsage[]; secure: LedgerSecure[]; budget: BudgetSettings | null; now: number }) {
+  async ingest(input: { usage: LedgerUsage[]; secure: LedgerSecure[]; budget: BudgetSettings | null; now: number; importing?: boolean }) {
     if (input.usage.length + input.secure.length > LEDGER.maxReportsPerIngest) throw new RangeError("too many reports in one ingest call");
-    const result = this.ctx.storage.transactionSync(() => this.store.ingest(input.usage, input.secure, input.budget, input.now));
+    const result = this.ctx.storage.transactionSync(() =>
+      this.store.ingest(input.usage, input.secure, input.budget, input.now, { importing: input.importing === true }),
+    );
     if (result.stored > 0) this.push({ type: "usage", version: result.version });
     return result;
+  }
+
+  async importAlerts(alerts: SentAlert[]) {
+    return this.ctx.storage.transactionSync(() => this.store.importAlerts(alerts));
   }
 
   async read(query: LedgerQuery) {

@@ -54,6 +54,15 @@ export const stripeShape = {
   STRIPE_API_BASE: z.url().optional(),
 };
 
+// The operators' bearer token for /api/ops/* (e.g. the move of D1's usage history, ADR 0020). A
+// secret; unset, those routes do not exist (404). OPS_TOKEN_PREVIOUS is still accepted while a new
+// OPS_TOKEN is rolled out, so the token rotates without an outage. Blank values count as unset.
+const opsToken = (name: string) => z.union([z.literal("").transform(() => undefined), z.string().min(32, `${name} must be at least 32 characters`)]).optional();
+export const opsShape = {
+  OPS_TOKEN: opsToken("OPS_TOKEN"),
+  OPS_TOKEN_PREVIOUS: opsToken("OPS_TOKEN_PREVIOUS"),
+};
+
 const mailConfig = z.object(mailShape);
 const stripeConfig = z.object(stripeShape);
 const smsConfig = z.object(smsShape);

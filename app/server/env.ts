@@ -1,6 +1,6 @@
 // The site Worker's configuration, parsed once per isolate with zod, so a bad deploy fails
 // loudly at the first request instead of misbehaving later.
-import { deploymentShape, mailShape, pixelShape, productionRules, stripeShape, supportShape } from "~/lib/config";
+import { deploymentShape, mailShape, opsShape, pixelShape, productionRules, stripeShape, supportShape } from "~/lib/config";
 import { z } from "~/lib/zod";
 
 const shape = z.object({
@@ -14,10 +14,14 @@ const shape = z.object({
   ...stripeShape,
   ...supportShape,
   ...pixelShape,
+  ...opsShape,
 });
 
 const schema = shape.superRefine((env, ctx) => {
   productionRules(env, ctx, ["APP_URL", "MAIL_API_URL", "MAIL_API_KEY"]);
+  if (env.OPS_TOKEN_PREVIOUS && !env.OPS_TOKEN) {
+    ctx.addIssue({ code: "custom", path: ["OPS_TOKEN_PREVIOUS"], message: "OPS_TOKEN_PREVIOUS is only accepted beside a new OPS_TOKEN" });
+  }
   if (env.APP_ENV === "production" && env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
     ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "STRIPE_WEBHOOK_SECRET is required when Stripe is configured" });
   }

@@ -114,7 +114,16 @@ export async function ingestAccount(
   return ledgerFor(ledgers, userId).ingest({ usage: usage.map(toLedgerUsage), secure: secure.map(toLedgerSecure), budget, now });
 }
 
-export type AccountOutcome = { userId: string; result: IngestResult; usage: UsageItem[]; secure: SecureItem[] };
+/**
+ * What one ledger call stored, for D1: the ledger's answer, and when each report was received and
+ * by which device key (the move of D1's history passes none: D1 already has the devices' last use).
+ */
+export type AccountOutcome = {
+  userId: string;
+  result: IngestResult;
+  usage: Array<Pick<UsageItem, "receivedAt"> & Partial<Pick<UsageItem, "deviceId" | "country">>>;
+  secure: Array<Pick<SecureItem, "receivedAt">>;
+};
 
 // D1 binds at most 100 parameters: a rollup row has 6, a device 3, an account 3.
 const ROLLUP_ROWS_PER_STATEMENT = 16;
@@ -173,7 +182,7 @@ export async function writeShared(db: Db, outcomes: AccountOutcome[]): Promise<v
 }
 
 /** Each device's latest report: when, and from which country (if known). */
-function lastUseByDevice(usage: UsageItem[]): Array<[string, number, string | null]> {
+function lastUseByDevice(usage: AccountOutcome["usage"]): Array<[string, number, string | null]> {
   const latest = new Map<string, [string, number, string | null]>();
   for (const { deviceId, receivedAt, country } of usage) {
     if (!deviceId) continue;

@@ -2,12 +2,15 @@
 // the class offers, and the stub for an account. Pages make one call per page (read with the
 // parts they need); the consumer makes one call per account and batch.
 import type { BudgetSettings } from "../budget";
-import type { ClaimResult, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage } from "./store";
+import type { ClaimResult, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, SentAlert } from "./store";
 
 export type ArchiveResult = { months: string[]; rows: number; remaining: number };
 
 export interface UsageLedgerApi {
-  ingest(input: { usage: LedgerUsage[]; secure: LedgerSecure[]; budget: BudgetSettings | null; now: number }): Promise<IngestResult>;
+  /** `importing`: the move of D1's history (rows of any age are stored, no alert is decided). */
+  ingest(input: { usage: LedgerUsage[]; secure: LedgerSecure[]; budget: BudgetSettings | null; now: number; importing?: boolean }): Promise<IngestResult>;
+  /** Budget alerts the D1-era code sent, so their periods' alerts are not sent again; how many were new. */
+  importAlerts(alerts: SentAlert[]): Promise<number>;
   read(query: LedgerQuery): Promise<LedgerRead>;
   claim(now: number): Promise<ClaimResult>;
   /** Moves raw rows older than the retention window to R2 (one gzipped NDJSON object per month). */

@@ -48,6 +48,11 @@ export type LedgerSecure = {
   receivedAt: number;
 };
 
+/** How an ingest call treats its reports: `importing` is the move of D1's history (any age, no alerts). */
+export type IngestOptions = { importing?: boolean };
+/** A budget alert sent in the past (the move carries D1's budget_alerts over). */
+export type SentAlert = { kind: "monthly" | "daily"; period: string; sentAt: number };
+
 export type BudgetAlert = { kind: "monthly" | "daily"; period: string; limit: number; spent: number; threshold: number };
 /** An account's whole totals of one day: what the cross-account rollup in D1 stores. */
 export type DayTotals = { date: string; requests: number; tokens: number; costMicros: number };
@@ -219,8 +224,10 @@ export class LedgerStore {
    * Stores the reports not seen before and adds exactly those to the aggregates, then decides the
    * budget alerts. The caller runs it inside one storage transaction.
    */
-  ingest(usage: LedgerUsage[], secure: LedgerSecure[], budget: BudgetSettings | null, now: number): IngestResult {
-    const oldest = now - LEDGER.rawRetentionDays * MS.DAY;
+  ingest(usage: LedgerUsage[], secure: LedgerSecure[], budget: BudgetSettings | null, now: number, options: IngestOptions = {}): IngestResult {
+    // Imported rows (the move from D1) are stored whatever their age: the archive takes the old
+    // ones to R2 at its next run. Reported ones past retention are not stored.
+    const oldest = options.importing ? Number.NEGATIVE_INFINITY : now - LEDGER.rawRetentionDays * MS.DAY;
     const minuteFloor = Math.floor((now - ENTITLEMENTS.minuteRowsKeptMs) / MS.MINUTE);
     const daily = new Map<string, DailyDelta & { date: string; modelName: string; modelProvider: string }>();
     const hourly = new Map<string, { date: string; hour: number; requests: number; tokens: number; cost: number }>();
@@ -392,8 +399,9 @@ export class LedgerStore {
     if (stored > 0) {
       version += 1;
       this.setMeta("version", String(version));
-      if (firstReceivedAt === null) {
-        const first = Math.min(...usage.map((u) => u.receivedAt), ...secure.map((s) => s.receivedAt));
+      const first = Math.min(...usage.map((u) => u.receivedAt), ...secure.map((s) => s.receivedAt));
+      // Imported history can be older than what the ledger received since the deploy.
+      if (firstReceivedAt === null || (options.importing && first < Number(firstReceivedAt))) {
         firstReceivedAt = String(first);
         this.setMeta("first_received_at", firstReceivedAt);
       }
@@ -402,7 +410,8 @@ export class LedgerStore {
       stored,
       duplicates,
       expired,
-      alerts: budget ? this.decideAlerts(budget, now) : [],
+      // An import decides no alert: those of the past were sent by the D1-era code (importAlerts).
+      alerts: budget && !options.importing ? this.decideAlerts(budget, now) : [],
       days: this.dayTotals([...touchedDays]),
       version,
       firstReceivedAt: firstReceivedAt === null ? null : Number(firstReceivedAt),
@@ -453,6 +462,23 @@ export class LedgerStore {
       if (cursor.rowsWritten > 0) alerts.push({ ...c, threshold: budget.alertThreshold });
     }
     return alerts;
+  }
+
+  /**
+   * Alerts already sent before the ledger existed (D1's budget_alerts, by the move): noted as
+   * sent, so the same period's alert is not sent again. Returns how many were new here.
+   */
+  importAlerts(alerts: SentAlert[]): number {
+    let added = 0;
+    for (const a of alerts) {
+      added += this.sql.exec(
+        `INSERT INTO budget_alerts (kind, period, sent_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+        a.kind,
+        a.period,
+        a.sentAt,
+      ).rowsWritten;
+    }
+    return added;
   }
 
   read(q: LedgerQuery): LedgerRead {
