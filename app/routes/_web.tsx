@@ -5,6 +5,7 @@ import { data, Outlet } from "react-router";
 import type { Route } from "./+types/_web";
 import { resolveWebAuth, isSameOriginMutation } from "~/server/auth";
 import { app, authContext, configErrorContext } from "~/server/context";
+import { bookmarkCookie } from "~/server/d1-session";
 
 function withCookies(response: Response, cookies: string[]): Response {
   if (cookies.length === 0) return response;
@@ -29,7 +30,15 @@ const webMiddleware: Route.MiddlewareFunction = async ({ request, context }, nex
   return withCookies(await next(), setCookies);
 };
 
-export const middleware: Route.MiddlewareFunction[] = [webMiddleware];
+// Once everything below has read and written: the browser's D1 bookmark, so that its next
+// request reads at least what this one wrote (ADR 0019).
+const bookmarkMiddleware: Route.MiddlewareFunction = async ({ request, context }, next) => {
+  const response = await next();
+  const cookie = bookmarkCookie(request, response, app(context).d1, context.get(authContext).user !== null);
+  return cookie ? withCookies(response, [cookie]) : response;
+};
+
+export const middleware: Route.MiddlewareFunction[] = [webMiddleware, bookmarkMiddleware];
 
 export default function Web() {
   return <Outlet />;

@@ -4,12 +4,16 @@ import { createContext, type RouterContextProvider } from "react-router";
 import type { AuthState } from "~/lib/auth/session.server";
 import { getStripe, type Stripe } from "~/lib/billing/stripe.server";
 import type { Db } from "~/lib/db.server";
+import { type D1RequestSession, startD1Session } from "./d1-session";
 import { requestDb } from "./db";
 import type { AppEnv } from "./env";
 
 export type AppContext = {
   env: AppEnv;
+  /** Drizzle over this request's D1 session (`d1`): every read and write of the request. */
   db: Db;
+  /** The request's D1 session and the bookmark it brought (ADR 0019). */
+  d1: D1RequestSession;
   kv: KVNamespace;
   queue: Queue;
   bucket: R2Bucket;
@@ -35,9 +39,11 @@ export const authContext = createContext<AuthState>({ user: null, session: null 
 export const nonceContext = createContext<string>("");
 
 export function createAppContext(request: Request, env: Env, appEnv: AppEnv, ctx: ExecutionContext): AppContext {
+  const d1 = startD1Session(env.DB, request);
   return {
     env: appEnv,
-    db: requestDb(env.DB),
+    db: requestDb(env.DB, d1.session),
+    d1,
     kv: env.KV,
     queue: env.EVENTS,
     bucket: env.BUCKET,

@@ -1,13 +1,20 @@
 // The request's database handle, and a count of the D1 statements each request prepares (sent as
 // Server-Timing outside production, read by the benchmarks). One counting wrapper and one drizzle
 // instance per D1 binding and isolate; AsyncLocalStorage attributes each statement to the request
-// that prepared it, however requests interleave.
+// that prepared it, however requests interleave, and sends it through that request's D1 session
+// (server/d1-session.ts) when it has one.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { getDb, type Db } from "~/lib/db.server";
 
-type Meter = { statements: number };
+type Meter = { statements: number; session?: { of: D1Database; client: D1DatabaseSession } };
 const meters = new AsyncLocalStorage<Meter>();
 const counting = new WeakMap<D1Database, D1Database>();
+
+// The request's session of this binding, else the binding itself (the statements a session
+// prepares are batched by the same session).
+function clientOf(d1: D1Database, meter: Meter | undefined): Pick<D1Database, "prepare" | "batch"> {
+  return meter?.session?.of === d1 ? meter.session.client : d1;
+}
 
 function countingD1(d1: D1Database): D1Database {
   let wrapped = counting.get(d1);
@@ -18,8 +25,11 @@ function countingD1(d1: D1Database): D1Database {
           return (query: string) => {
             const meter = meters.getStore();
             if (meter) meter.statements++;
-            return target.prepare(query);
+            return clientOf(target, meter).prepare(query);
           };
+        }
+        if (prop === "batch") {
+          return (statements: D1PreparedStatement[]) => clientOf(target, meters.getStore()).batch(statements);
         }
         const value = Reflect.get(target, prop, receiver);
         return typeof value === "function" ? value.bind(target) : value;
@@ -30,7 +40,16 @@ function countingD1(d1: D1Database): D1Database {
   return wrapped;
 }
 
-export function requestDb(d1: D1Database): Db {
+/**
+ * The request's database. Given the request's D1 session, every statement the request prepares
+ * from here on goes through it; that needs the request's scope, so it runs inside metered().
+ */
+export function requestDb(d1: D1Database, session?: D1DatabaseSession): Db {
+  if (session) {
+    const meter = meters.getStore();
+    if (!meter) throw new Error("A request's D1 session needs its scope: call requestDb inside metered()");
+    meter.session = { of: d1, client: session };
+  }
   return getDb(countingD1(d1));
 }
 
