@@ -77,6 +77,7 @@ export default [
         route("auth/refresh", "routes/api.v1.auth.refresh.ts"),
         route("me", "routes/api.v1.me.ts"),
         route("entitlements", "routes/api.v1.entitlements.ts"),
+        route("entitlements/claim", "routes/api.v1.entitlements.claim.ts"),
         route("usage", "routes/api.v1.usage.ts"),
         route("usage/secure-report", "routes/api.v1.usage.secure-report.ts"),
         route("health", "routes/api.v1.health.ts"),

@@ -1,8 +1,10 @@
 // The desktop team's living example of signing in through the browser (RFC 8628 device
-// authorization, docs/decisions/0018-desktop-device-authorization.md), then reporting usage.
+// authorization, docs/decisions/0018-desktop-device-authorization.md), then making model calls
+// the way the app must: claim each call first (POST /api/v1/entitlements/claim, ADR 0017), make
+// it only when granted, report it; when refused, wait the Retry-After and claim again.
 //
 //   npm run desktop:demo                      against http://localhost:8787 (npm start)
-//   npm run desktop:demo -- --watch           then a report every 5 s until the key stops working
+//   npm run desktop:demo -- --watch           then a call every 5 s until the key stops working
 //   npm run desktop:demo -- --base URL --name "Ada's laptop" --every 2
 //
 // It prints the code and the address to open; approve it in a browser signed in to Modelify.
@@ -65,7 +67,39 @@ export async function pollForTokens(base, grant, { sleep = (ms) => new Promise((
   throw Object.assign(new Error("The code expired. Start the sign-in again."), { code: "expired_token" });
 }
 
-/** Step 3: report a model call with the device's key. */
+/** How long a refused claim says to wait, in seconds: Retry-After, else the body's figure. */
+export function retryAfterSeconds(response, body) {
+  const header = response.headers.get("Retry-After");
+  if (header !== null && /^\d+$/.test(header.trim())) return Math.max(1, Number(header));
+  return Math.max(1, Number(body?.retry_after_seconds) || 60);
+}
+
+/**
+ * Step 3: before each model call, claim it. 200 (granted: true): make the call. 429 (granted:
+ * false): don't; `wait` is the seconds to wait before claiming again (the end of the exhausted
+ * window). Counted by the account across all its devices; subscribers are always granted.
+ */
+export async function claimModelCall(base, accessToken) {
+  const response = await fetch(`${base}/api/v1/entitlements/claim`, { method: "POST", headers: { Authorization: `Bearer ${accessToken}` } });
+  const body = await response.json();
+  return { status: response.status, body, wait: response.status === 429 ? retryAfterSeconds(response, body) : 0 };
+}
+
+/** For display only (counts nothing): plan, use and what is left in each window. */
+export async function getEntitlements(base, accessToken) {
+  const response = await fetch(`${base}/api/v1/entitlements`, { headers: { Authorization: `Bearer ${accessToken}` } });
+  return { status: response.status, body: await response.json() };
+}
+
+/** The windows a refused claim is waiting on, in words: "minute (3 of 3)". */
+export function exhaustedWindows(entitlements) {
+  return (entitlements.windows ?? [])
+    .filter((w) => w.remaining === 0)
+    .map((w) => `${w.window}${w.unit === "tokens" ? " tokens" : ""} (${w.used} of ${w.limit})`)
+    .join(", ");
+}
+
+/** Step 4: report the model call with the device's key. */
 export async function postUsageReport(base, accessToken, overrides = {}) {
   const report = {
     report_id: randomUUID(),
@@ -132,27 +166,47 @@ async function main() {
   const every = Math.max(1, Number(values.every) || 5) * 1000;
   let access = tokens.access_token;
   let refresh = tokens.refresh_token;
+  /** A call with the access token; an expired one is renewed once with the refresh token. */
+  async function authorized(call) {
+    const answer = await call(access);
+    if (answer.status !== 401 || answer.body.code === "session_ended" || !refresh) return answer;
+    const renewed = await refreshTokens(base, refresh);
+    if (renewed.status !== 200) return answer;
+    access = renewed.body.access_token;
+    refresh = renewed.body.refresh_token ?? refresh;
+    return call(access);
+  }
+  const stop = (answer) => {
+    console.log(`STOPPED ${answer.status}: ${answer.body.error}`);
+    process.exitCode = answer.status === 401 ? 0 : 1;
+  };
   for (;;) {
-    let answer = await postUsageReport(base, access);
-    if (answer.status === 401 && answer.body.code !== "session_ended" && refresh) {
-      // An expired access token: renew once, then try the report again.
-      const renewed = await refreshTokens(base, refresh);
-      if (renewed.status === 200) {
-        access = renewed.body.access_token;
-        refresh = renewed.body.refresh_token ?? refresh;
-        answer = await postUsageReport(base, access);
+    // Ask before the call; refused, wait until the blocking window ends and ask again.
+    const claim = await authorized((token) => claimModelCall(base, token));
+    if (claim.status === 429) {
+      console.log(`WAITING ${claim.wait} s: ${exhaustedWindows(claim.body)} used; allowed again at ${claim.body.allowed_at}`);
+      // Meanwhile the display is kept current (GET counts nothing), every few seconds; a revoked
+      // device stops here rather than at the end of the wait.
+      const until = Date.now() + claim.wait * 1000;
+      for (let left = until - Date.now(); left > 0; left = until - Date.now()) {
+        await sleep(Math.min(every, left));
+        if (until - Date.now() <= 0) break;
+        const shown = await authorized((token) => getEntitlements(base, token));
+        if (shown.status !== 200) return stop(shown);
       }
+      continue;
     }
-    if (answer.status === 202) console.log(`REPORT accepted (${answer.body.accepted})`);
-    else {
-      console.log(`STOPPED ${answer.status}: ${answer.body.error}`);
-      process.exitCode = answer.status === 401 ? 0 : 1;
-      return;
-    }
+    if (claim.status !== 200) return stop(claim);
+    // Granted: here the app makes its model call with the user's own provider key, then reports it.
+    const answer = await authorized((token) => postUsageReport(base, token));
+    if (answer.status !== 202) return stop(answer);
+    console.log(`REPORT accepted (${answer.body.accepted})`);
     if (!values.watch) return;
-    await new Promise((r) => setTimeout(r, every));
+    await sleep(every);
   }
 }
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   main().catch((error) => {

@@ -5,7 +5,7 @@
 import { z } from "./zod";
 import { DEVICE_CODE_GRANT, DEVICE_PLATFORMS, deviceAuthorizationRequestSchema, deviceTokenRequestSchema } from "./auth/device-codes";
 import { apiRefreshRequestSchema, apiTokenRequestSchema } from "./auth/validation";
-import { DEVICE_AUTH, FREE_TIER, SESSION, USAGE_API } from "./constants";
+import { DEVICE_AUTH, ENTITLEMENTS, FREE_TIER, SESSION, USAGE_API } from "./constants";
 import { secureReportSchema, usageBatchSchema, usageReportSchema } from "./usage/report";
 
 // What the routes answer. They build these bodies by hand, so the shapes live here.
@@ -121,6 +121,13 @@ const entitlementsBody = z.object({
     }),
   ),
 });
+const claimGrantedBody = entitlementsBody.extend({
+  granted: z.literal(true).meta({ description: "Make the model call" }),
+});
+const claimRefusedBody = entitlementsBody.extend({
+  error: z.string().meta({ description: "Words the app can show" }),
+  granted: z.literal(false).meta({ description: "Do not make the call: claim again after Retry-After seconds" }),
+});
 
 /** JSON Schema (2020-12, as OpenAPI 3.1 uses) of what a client sends, or of what it receives. */
 function schemaOf(schema: z.ZodType, io: "input" | "output") {
@@ -138,6 +145,7 @@ const body = (description: string, schema?: z.ZodType) =>
 
 const BEARER_UNAUTHORIZED =
   'Missing or invalid token; with code "session_ended", the device\'s key was revoked (in the dashboard, by a password reset, or replaced by a new sign-in of the same installation): show the error text and start the device sign-in again';
+const FREE_TIER_LIMITS = `${FREE_TIER.perMinute} requests a minute, ${FREE_TIER.perHour} an hour, ${FREE_TIER.perDay} a day, ${FREE_TIER.requestsPerMonth} requests and ${FREE_TIER.tokensPerMonth} tokens a month`;
 const USAGE_RATE_LIMITED = `Over ${USAGE_API.requestsPerMinute} requests per minute per device key (each signed-in device has its own; not per account); see Retry-After`;
 
 export function buildOpenApi() {
@@ -223,11 +231,50 @@ export function buildOpenApi() {
       },
       "/api/v1/entitlements": {
         get: {
-          summary: `What the account may do now: the free tier allows ${FREE_TIER.perMinute} requests a minute, ${FREE_TIER.perHour} an hour, ${FREE_TIER.perDay} a day, ${FREE_TIER.requestsPerMonth} requests and ${FREE_TIER.tokensPerMonth} tokens a month; ask before a model call. Counted from stored reports, about a second behind.`,
+          summary: `What the account may do now, for display: the free tier allows ${FREE_TIER_LIMITS}. Before a model call, claim it with POST /api/v1/entitlements/claim.`,
+          description:
+            "Requests in each window count the greater of the calls claimed and the calls reported; tokens count the reports. Reports reach the count through the queue, about a second after they are sent. Nothing is counted by this read.",
           security: [{ bearer: [] }],
           responses: {
             "200": body("Plan, limits, use per window, and when a refused call may be retried", entitlementsBody),
             "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody),
+          },
+        },
+      },
+      "/api/v1/entitlements/claim": {
+        post: {
+          summary: `Claim one model call before making it: the free tier allows ${FREE_TIER_LIMITS}; subscribers and early-access members are always granted.`,
+          description: `Ask before each model call, and make the call only when granted. A free account's claims are decided and counted by its usage ledger one at a time, so parallel claims from all its devices get exactly the calls its limits allow: a granted claim counts at once in the minute, hour, day and month, before its report arrives. Each window counts the greater of the calls claimed and the calls reported (an app that reports without claiming is still counted); tokens count the reports. A refused claim counts nothing: wait Retry-After seconds (the end of the last exhausted window) and claim again. Subscribers and early-access members are granted without counting and never wait; for them the windows' used figures are not read here (GET /api/v1/entitlements shows them). Send no body, or an empty JSON object. Use GET /api/v1/entitlements to show the figures without claiming.`,
+          security: [{ bearer: [] }],
+          requestBody: {
+            required: false,
+            content: {
+              "application/json": {
+                schema: { type: "object", additionalProperties: false, maxProperties: 0, description: "Nothing: no body, or {}" },
+              },
+            },
+          },
+          responses: {
+            "200": body(
+              "Granted: make the call. The figures include this claim; allowed and retry_after_seconds say whether a next call would be granted now",
+              claimGrantedBody,
+            ),
+            "400": body("A body other than nothing or {}", errorBody),
+            "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody),
+            "413": body(`A body over ${ENTITLEMENTS.claimMaxBodyBytes} bytes`, errorBody),
+            "415": body("A body that is not JSON", errorBody),
+            "429": {
+              ...body(
+                "Refused: a free-tier limit is reached. Do not make the call; claim again after Retry-After seconds (also retry_after_seconds and allowed_at). Nothing was counted",
+                claimRefusedBody,
+              ),
+              headers: {
+                "Retry-After": {
+                  description: "Seconds until every exhausted window has ended (at least 1)",
+                  schema: { type: "integer", minimum: 1 },
+                },
+              },
+            },
           },
         },
       },

@@ -92,6 +92,33 @@ export async function readJson(request: Request, maxBytes = JSON_MAX_BYTES): Pro
 }
 
 /**
+ * A POST of the API that takes no body (e.g. the entitlement claim): nothing, or `{}` (many HTTP
+ * clients send an empty JSON object with every POST). Anything else is refused with a 4xx, so a
+ * client that believes it sends parameters learns that they are not read.
+ */
+export async function readEmptyBody(request: Request, maxBytes: number): Promise<void> {
+  let body: ArrayBuffer;
+  try {
+    body = await readCapped(request, maxBytes);
+  } catch (error) {
+    if (error instanceof BadRequest) throw Response.json({ error: "This request takes no body" }, { status: error.status });
+    throw Response.json({ error: "Request body could not be read" }, { status: 400 });
+  }
+  const text = new TextDecoder().decode(body).trim();
+  if (text === "") return;
+  const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
+  if (!type.startsWith("application/json")) throw Response.json({ error: "This request takes no body (or an empty JSON object)" }, { status: 415 });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw Response.json({ error: "Request body is not valid JSON" }, { status: 400 });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value) || Object.keys(value).length > 0)
+    throw Response.json({ error: "This request takes no body (or an empty JSON object)" }, { status: 400 });
+}
+
+/**
  * A query parameter with "+" read as a plus, not as a space: a phone number in E.164 (or an
  * address such as a+b@example.com) typed into a URL unencoded must arrive as it was written.
  */

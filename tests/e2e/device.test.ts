@@ -1,6 +1,8 @@
 // Acceptance (issue 15): the reference desktop client (npm run desktop:demo) asks for a code, a
 // signed-in browser approves it on /device, the client reports usage that shows on the overview
-// under that device, and revoking the device in the profile makes its next report fail with 401.
+// under that device, and revoking the device in the profile makes its next request fail with 401.
+// Issue 27: the client claims each call first; the free account's fourth call in a minute is
+// refused and the client waits the Retry-After instead of calling.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { requestDeviceCode, thisDevice } from "../../scripts/desktop-demo.mjs";
@@ -75,6 +77,12 @@ test("the desktop client signs in through the browser, reports under its device,
       await expect(page.getByTestId("recent-device").filter({ hasText: deviceName }).first()).toBeVisible({ timeout: 500 });
     }).toPass({ timeout: 15_000 });
 
+    // Claimed before each call: after the free plan's 3 a minute the client waits the Retry-After
+    // (the seconds to the minute's end) instead of calling, and keeps its display current meanwhile.
+    const [, wait] = await client.line(/^WAITING (\d+) s: minute \(\d+ of 3\) used; allowed again at \S+Z$/m);
+    expect(Number(wait)).toBeGreaterThanOrEqual(1);
+    expect(Number(wait)).toBeLessThanOrEqual(60);
+
     // The profile lists the device with its platform, version and this month's use; revoke it.
     await page.goto("/dashboard/profile");
     const row = page.getByTestId("session").filter({ hasText: deviceName });
@@ -84,7 +92,7 @@ test("the desktop client signs in through the browser, reports under its device,
     await page.waitForURL((url) => url.searchParams.get("sessions") === "ended");
     await expect(page.getByTestId("session").filter({ hasText: deviceName })).toHaveCount(0);
 
-    // The client's next report is refused with the error it shows, and it stops.
+    // The client's next request (a claim, or the display it keeps while waiting) is refused with the error it shows, and it stops.
     const [stopped] = await client.line(/^STOPPED 401: .+$/m);
     expect(stopped).toContain("Sign in again");
     expect(await client.exited).toBe(0);

@@ -144,7 +144,7 @@ describe("methods a route does not take", () => {
       expect(response.headers.get("Allow"), path).toBe("GET, HEAD");
       expect(await response.json(), path).toEqual({ error: "Method not allowed" });
     }
-    for (const path of ["/api/v1/usage", "/api/v1/auth/token"]) {
+    for (const path of ["/api/v1/usage", "/api/v1/auth/token", "/api/v1/entitlements/claim"]) {
       const response = await SELF.fetch(`${ORIGIN}${path}`);
       expect(response.status, path).toBe(405);
       expect(response.headers.get("Allow"), path).toBe("POST");

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { handlers as worker } from "../worker";
 import { DEVICE_CODE_GRANT } from "~/lib/auth/device-codes";
-import { DEVICE_AUTH, USAGE_API } from "~/lib/constants";
+import { DEVICE_AUTH, ENTITLEMENTS, FREE_TIER, USAGE_API } from "~/lib/constants";
 import { hashSecret } from "~/lib/auth/password";
 import { schema } from "~/lib/db.server";
 import { Browser, createConfirmedUser, db, insertUser, ORIGIN, STRONG_PASSWORD, uniqueEmail } from "./helpers";
@@ -226,6 +226,7 @@ describe("desktop API documentation", () => {
         "/api/v1/usage",
         "/api/v1/usage/secure-report",
         "/api/v1/entitlements",
+        "/api/v1/entitlements/claim",
       ]),
     );
     // The entitlement call documents the free tier's numbers and every field it answers with.
@@ -334,5 +335,61 @@ describe("desktop API documentation", () => {
     }
     expect(spec.components.securitySchemes.bearer.description).toContain("session_ended");
     expect(spec.components.securitySchemes.bearer.description).toContain("per device key, not per account");
+  });
+
+  it("describes the entitlement claim: ask before each model call, 200 granted or 429 with Retry-After, no body", async () => {
+    type Schema = {
+      properties?: Record<string, Schema>;
+      required?: string[];
+      const?: unknown;
+      type?: string;
+      additionalProperties?: boolean;
+      maxProperties?: number;
+    };
+    type ApiResponse = {
+      description: string;
+      headers?: Record<string, { schema: Schema; description: string }>;
+      content?: { "application/json": { schema: Schema } };
+    };
+    type Operation = {
+      summary: string;
+      description: string;
+      security: unknown[];
+      requestBody: { required: boolean; content: { "application/json": { schema: Schema } } };
+      responses: Record<string, ApiResponse>;
+    };
+    type Spec = { paths: Record<string, { post?: Operation; get?: Operation }> };
+    const spec = await (await SELF.fetch(`${ORIGIN}/api/v1/openapi.json`)).json<Spec>();
+    const path = spec.paths["/api/v1/entitlements/claim"]!;
+    expect(path.get).toBeUndefined();
+    const claim = path.post!;
+    expect(claim.security).toEqual([{ bearer: [] }]);
+    const limits = `${FREE_TIER.perMinute} requests a minute, ${FREE_TIER.perHour} an hour, ${FREE_TIER.perDay} a day, ${FREE_TIER.requestsPerMonth} requests and ${FREE_TIER.tokensPerMonth} tokens a month`;
+    expect(claim.summary).toContain(limits);
+    expect(claim.summary).toContain("subscribers and early-access members are always granted");
+    for (const text of ["before each model call", "one at a time", "greater of the calls claimed and the calls reported", "Retry-After", "never wait"]) {
+      expect(claim.description, text).toContain(text);
+    }
+    // No body, or {}.
+    expect(claim.requestBody.required).toBe(false);
+    expect(claim.requestBody.content["application/json"].schema).toMatchObject({ type: "object", additionalProperties: false, maxProperties: 0 });
+
+    expect(Object.keys(claim.responses).sort()).toEqual(["200", "400", "401", "413", "415", "429"]);
+    const granted = claim.responses["200"]!.content!["application/json"].schema;
+    const refused = claim.responses["429"]!.content!["application/json"].schema;
+    expect(granted.properties!.granted!.const).toBe(true);
+    expect(refused.properties!.granted!.const).toBe(false);
+    for (const field of ["plan", "unlimited", "allowed", "retry_after_seconds", "allowed_at", "windows"]) {
+      expect(granted.required, field).toContain(field);
+      expect(refused.required, field).toContain(field);
+    }
+    expect(refused.required).toContain("error");
+    expect(claim.responses["429"]!.headers!["Retry-After"]!.schema).toMatchObject({ type: "integer", minimum: 1 });
+    expect(claim.responses["429"]!.description).toContain("Nothing was counted");
+    expect(claim.responses["401"]!.content!["application/json"].schema.properties!.code!.const).toBe("session_ended");
+    expect(claim.responses["413"]!.description).toContain(`${ENTITLEMENTS.claimMaxBodyBytes} bytes`);
+
+    // The read stays, for display, and points to the claim.
+    expect(spec.paths["/api/v1/entitlements"]!.get!.summary).toContain("POST /api/v1/entitlements/claim");
   });
 });
