@@ -1,14 +1,42 @@
-// The local D1 and R2 state `npm start`, `npm run dev` and the test sites serve: D1 migrations,
-// the demo accounts (scripts/seed.mjs) and the demo installer builds (scripts/release-publish.mjs),
-// set up in this one process on one Miniflare (workerd) instance, instead of a wrangler process per
-// step. Miniflare opens the same files `wrangler dev --persist-to <stateDir>` does
-// (<stateDir>/v3/d1 and v3/r2, keyed by the database id and bucket name of wrangler.toml), and
-// migrations are recorded in the table `wrangler d1 migrations apply` keeps, so wrangler sees them
-// as applied. What is already there is left alone: a second start only looks.
-import { readdirSync, readFileSync } from "node:fs";
+// The local state `npm start`, `npm run dev` and the test sites serve: D1 migrations, the demo
+// accounts (scripts/seed.mjs), the demo user's usage history in its usage ledger and the demo
+// installer builds (scripts/release-publish.mjs), set up in this one process on one Miniflare
+// (workerd) instance, instead of a wrangler process per step. Miniflare opens the same files
+// `wrangler dev --persist-to <stateDir>` does (<stateDir>/v3/d1 and v3/r2, keyed by the database id
+// and bucket name of wrangler.toml; v3/do/<worker name>-<class name>/<object id>.sqlite for the
+// ledgers, so this instance runs the ledger class under the site Worker's name), and migrations
+// are recorded in the table `wrangler d1 migrations apply` keeps, so wrangler sees them as applied.
+// What is already there is left alone: a second start only looks.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DEMO_VERSION, bindingTarget, publishDemoBuilds } from "./release-publish.mjs";
-import { DEMO_USERS, seedSql } from "./seed.mjs";
+import { DEMO_USERS, demoUsage, seedSql } from "./seed.mjs";
+
+const LEDGER_BINDING = "USAGE_LEDGER";
+const SEED_WORKER = "workers/local-seed.ts";
+
+/**
+ * workers/local-seed.ts (the UsageLedger class and a handler that fills a ledger) as one ES module
+ * for Miniflare, bundled with the esbuild wrangler installs: about 0.1 s, beside the other imports.
+ */
+async function bundleSeedWorker() {
+  const { build } = await import("esbuild");
+  const result = await build({
+    entryPoints: [SEED_WORKER],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    // The "~/" paths of the app.
+    tsconfig: "tsconfig.cloudflare.json",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["module", "main"],
+    external: ["cloudflare:*", "node:*"],
+    logLevel: "error",
+  });
+  return result.outputFiles[0].text;
+}
 
 /** Migration files in wrangler's order (its default `*.sql` pattern): by leading number, then by name. */
 export function migrationFiles(dir) {
@@ -36,21 +64,32 @@ export async function prepareLocalState({ stateDir = ".wrangler/state", config =
   // wrangler's own config reader and SQL splitter (the ones `wrangler d1 execute` uses), and the
   // Miniflare it runs on. No request.cf download: there is no internet here.
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
-  const [{ unstable_readConfig: readConfig, unstable_splitSqlQuery: splitSql }, { Miniflare, convertV4MiniflareOptions }] = await Promise.all([
-    import("wrangler"),
-    import("miniflare"),
-  ]);
+  const [
+    { unstable_readConfig: readConfig, unstable_splitSqlQuery: splitSql, unstable_getDurableObjectClassNameToUseSQLiteMap: sqliteClasses },
+    { Miniflare, convertV4MiniflareOptions },
+    seedWorker,
+  ] = await Promise.all([import("wrangler"), import("miniflare"), bundleSeedWorker()]);
   const wranglerConfig = readConfig({ config });
   const database = wranglerConfig.d1_databases.find((d) => d.binding === "DB");
   const bucketConfig = wranglerConfig.r2_buckets.find((b) => b.binding === "BUCKET");
-  // The ids wrangler dev gives local D1 (a preview id first) and R2 (the bucket name).
+  const ledgerClass = wranglerConfig.durable_objects.bindings.find((b) => b.name === LEDGER_BINDING)?.class_name;
+  if (!ledgerClass) throw new Error(`${config} binds no ${LEDGER_BINDING} Durable Object`);
+  // The ids wrangler dev gives local D1 (a preview id first) and R2 (the bucket name). The ledger
+  // class runs under the site Worker's name: wrangler dev's Miniflare keys a Durable Object
+  // namespace as "<worker name>-<class name>" (its storage folder, and the key idFromName derives
+  // object ids from), so the objects written here are the ones the served site opens.
+  const resourcePersistencePath = join(resolve(stateDir), "v3");
   const mf = new Miniflare(
     convertV4MiniflareOptions({
+      name: wranglerConfig.name,
       modules: true,
-      script: "export default {}",
-      resourcePersistencePath: join(resolve(stateDir), "v3"),
+      script: seedWorker,
+      compatibilityDate: wranglerConfig.compatibility_date,
+      compatibilityFlags: wranglerConfig.compatibility_flags,
+      resourcePersistencePath,
       d1Databases: { DB: database.preview_database_id ?? database.database_id },
       r2Buckets: { BUCKET: bucketConfig.bucket_name },
+      durableObjects: { [LEDGER_BINDING]: { className: ledgerClass, useSQLite: sqliteClasses(wranglerConfig.migrations).get(ledgerClass) === true } },
     }),
   );
   const done = [];
@@ -78,7 +117,7 @@ export async function prepareLocalState({ stateDir = ".wrangler/state", config =
     }
     done.push(pending.length ? `${pending.length} migration${pending.length === 1 ? "" : "s"} applied` : "migrations up to date");
 
-    // The demo accounts and their usage history, unless both accounts are there.
+    // The demo accounts, unless both are there.
     const emails = DEMO_USERS.map((u) => u.email);
     const present =
       (await db
@@ -89,6 +128,22 @@ export async function prepareLocalState({ stateDir = ".wrangler/state", config =
       await batch(seedSql());
       done.push(`seeded ${emails.join(", ")}`);
     } else done.push("demo accounts present");
+
+    // The demo user's usage history, in its ledger, unless D1 already knows it reported (usage_accounts).
+    const now = Date.now();
+    const demo = demoUsage(now);
+    if (!(await db.prepare("SELECT 1 AS found FROM usage_accounts WHERE user_id = ?").bind(demo.userId).first("found"))) {
+      const response = await mf.dispatchFetch("http://local-seed/", { method: "POST", body: JSON.stringify({ ...demo, now }) });
+      if (!response.ok) throw new Error(`Seeding the demo user's usage ledger failed: ${response.status} ${await response.text()}`);
+      const { id, stored, skipped } = await response.json();
+      // What wrangler dev will open for this account. Fails loudly if the layout ever changes
+      // instead of serving an empty dashboard (tests/e2e/demo-usage.test.ts checks it is read).
+      const file = join(resourcePersistencePath, "do", `${wranglerConfig.name}-${ledgerClass}`, `${id}.sqlite`);
+      if (!existsSync(file)) {
+        throw new Error(`The demo user's usage ledger is not where wrangler dev looks for it (${file}): see ${SEED_WORKER} and scripts/local-state.mjs`);
+      }
+      done.push(skipped ? "demo usage already in its ledger" : `${stored} demo usage reports in its ledger`);
+    } else done.push("demo usage present");
 
     // Demo installers for the download options that have none.
     const published = await publishDemoBuilds(bindingTarget({ db, bucket }));

@@ -1,8 +1,8 @@
-// Seeds the local D1 database: a confirmed demo user with a month of usage history, and an
-// admin. Safe to run again: existing rows are kept, so a password changed locally stays changed.
-import { mkdirSync, writeFileSync } from "node:fs";
-import { hashSecret, run, sqlString } from "./lib.mjs";
-import { generateUsage, usageSql } from "./usage-fixtures.mjs";
+// The demo accounts of the local state: a confirmed demo user with two months of usage history
+// (for its usage ledger) and an admin (D1 rows). scripts/local-state.mjs applies both; safe to run
+// again: existing rows are kept, so a password changed locally stays changed.
+import { hashSecret, sqlString } from "./lib.mjs";
+import { generateUsage, ledgerUsage } from "./usage-fixtures.mjs";
 
 export const DEMO_USERS = [
   { id: "00000000-0000-4000-8000-000000000001", email: "demo@modelify.dev", password: "Modelify-Demo-2026", role: "user", firstName: "Demo", lastName: "User" },
@@ -49,18 +49,21 @@ export function seedSql(now = Date.now()) {
         .join(", ")});`,
     );
   }
-  // Two months of usage history for the demo user (so "this month" has a month to compare with) (ids are fixed per seed, so a re-run adds nothing).
-  const day = Math.floor(now / 86400_000);
-  lines.push(usageSql(generateUsage({ userId: DEMO_USERS[0].id, days: 60, count: 3000, now, seed: day }), `seed-${day}`));
   return `${lines.join("\n")}\n`;
 }
 
+/**
+ * The demo user's usage history for its ledger: two months (so "this month" has a month to compare
+ * with) ending `now`, deterministic per day (the generator's seed is the day: the same report ids
+ * and figures whenever it runs that day).
+ */
+export function demoUsage(now = Date.now()) {
+  const userId = DEMO_USERS[0].id;
+  return { userId, usage: ledgerUsage(generateUsage({ userId, days: 60, count: 3000, now, seed: Math.floor(now / 86400_000) })) };
+}
+
+// `npm run seed [-- --persist-to DIR]`: the whole local state (as `npm run setup`), in .wrangler/state or DIR.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  mkdirSync(".wrangler", { recursive: true });
-  const file = ".wrangler/seed.sql";
-  writeFileSync(file, seedSql());
-  // Optional: --persist-to <dir> for a throwaway state (end-to-end tests).
-  const persist = process.argv.includes("--persist-to") ? ["--persist-to", process.argv[process.argv.indexOf("--persist-to") + 1]] : [];
-  await run("wrangler", ["d1", "execute", "DB", "--local", "--file", file, ...persist], { stdio: ["ignore", "ignore", "inherit"] });
-  console.log(`Seeded ${DEMO_USERS.map((u) => u.email).join(", ")}`);
+  const { migrateAndSeed } = await import("./lib.mjs");
+  await migrateAndSeed(process.argv.includes("--persist-to") ? process.argv[process.argv.indexOf("--persist-to") + 1] : undefined);
 }

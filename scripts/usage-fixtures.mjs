@@ -1,4 +1,4 @@
-// Realistic model usage for the local seed and the benchmarks: several providers and models,
+// Realistic model usage for the local seed (the demo account's ledger) and the benchmarks: several providers and models,
 // busier on weekdays and in working hours, some failures. Deterministic for a given seed.
 import { USAGE_AGGREGATES, USAGE_COLUMNS } from "../app/lib/usage/aggregate-sql.ts";
 import { sqlString } from "./lib.mjs";
@@ -80,7 +80,33 @@ export function generateUsage({ userId, days = 30, count = 1200, now = Date.now(
   return rows;
 }
 
-/** SQL that inserts the rows (a repeat changes nothing) and aggregates exactly the new ones.
+/** The rows as a usage ledger stores them (LedgerUsage in app/lib/usage/ledger/store.ts): the
+ * local seed (scripts/local-state.mjs) hands these to the demo account's ledger. */
+export function ledgerUsage(rows) {
+  return rows.map((r) => ({
+    id: r.id,
+    occurredAt: r.occurred_at,
+    receivedAt: r.received_at,
+    modelName: r.model_name,
+    modelProvider: r.model_provider,
+    requestType: r.request_type,
+    tokensUsed: r.tokens_used,
+    tokensInput: r.tokens_input,
+    tokensOutput: r.tokens_output,
+    costMicros: r.cost_micros,
+    durationMs: r.request_duration_ms,
+    success: r.success === 1,
+    errorMessage: r.error_message,
+    metadata: r.metadata,
+    conversationId: r.conversation_id,
+    appVersion: r.app_version,
+    appInstanceId: r.app_instance_id,
+    deviceId: null,
+  }));
+}
+
+/** SQL for the D1-era tables (model_usage and its aggregates; the benchmarks and the legacy
+ * fixtures of the move to ledgers still use it): inserts the rows (a repeat changes nothing) and aggregates exactly the new ones.
  * 100 rows per INSERT keeps each statement under D1's 100 KB statement limit. */
 export function usageSql(rows, batchId) {
   const lines = [];

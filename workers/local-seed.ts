@@ -1,0 +1,64 @@
+// A Worker for the local set-up only (scripts/local-state.mjs bundles it and runs it on Miniflare;
+// never built or deployed): the site Worker's UsageLedger class under the site Worker's name, so
+// the demo account's usage history is written by the ledger's own code into the Durable Object
+// files `wrangler dev --persist-to` opens later. Kept to the ledger's own modules (no drizzle, no
+// zod) so that bundling it costs a fresh `npm start` about 0.1 s.
+import { LEDGER } from "~/lib/constants";
+import { ledgerFor } from "~/lib/usage/ledger/api";
+import type { IngestResult, LedgerUsage } from "~/lib/usage/ledger/store";
+
+export { UsageLedger } from "./usage-ledger";
+
+type SeedEnv = { DB: D1Database; USAGE_LEDGER: DurableObjectNamespace };
+export type SeedRequest = { userId: string; usage: LedgerUsage[]; now: number };
+/** `id`: the ledger's object id (the name of its SQLite file, which the caller checks for). */
+export type SeedResponse = { id: string; stored: number; skipped: boolean };
+
+export default {
+  // POST a SeedRequest: stores the reports unless the ledger already holds some, then the shared
+  // figures in D1.
+  async fetch(request: Request, env: SeedEnv): Promise<Response> {
+    const { userId, usage, now } = (await request.json()) as SeedRequest;
+    const id = env.USAGE_LEDGER.idFromName(userId).toString();
+    const ledger = ledgerFor(env.USAGE_LEDGER, userId);
+    if ((await ledger.size()).reports > 0) return Response.json({ id, stored: 0, skipped: true } satisfies SeedResponse);
+    const results: IngestResult[] = [];
+    for (let i = 0; i < usage.length; i += LEDGER.maxReportsPerIngest) {
+      results.push(await ledger.ingest({ usage: usage.slice(i, i + LEDGER.maxReportsPerIngest), secure: [], budget: null, now }));
+    }
+    await writeShared(env.DB, userId, results, Math.max(...usage.map((u) => u.receivedAt)));
+    return Response.json({ id, stored: results.reduce((n, r) => n + r.stored, 0), skipped: false } satisfies SeedResponse);
+  },
+};
+
+/**
+ * The consumer's D1 figures for what the ledger stored (the statements of writeShared in
+ * app/lib/usage/ingest.server.ts, which would bring drizzle and zod into this bundle): the
+ * account's day totals for the admin's cross-account rollup, and when it first and last reported.
+ */
+async function writeShared(db: D1Database, userId: string, results: IngestResult[], lastReceivedAt: number) {
+  const days = new Map<string, { row: IngestResult["days"][number]; version: number }>();
+  for (const r of results) for (const d of r.days) days.set(d.date, { row: d, version: r.version });
+  const first = results.map((r) => r.firstReceivedAt).find((t) => t !== null) ?? null;
+  const statements = [...days.values()].map(({ row, version }) =>
+    db
+      .prepare(
+        `INSERT INTO usage_rollup (user_id, date, requests, tokens, cost_micros, version) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (user_id, date) DO UPDATE SET requests = excluded.requests, tokens = excluded.tokens, cost_micros = excluded.cost_micros,
+           version = excluded.version WHERE excluded.version >= usage_rollup.version`,
+      )
+      .bind(userId, row.date, row.requests, row.tokens, row.costMicros, version),
+  );
+  if (first !== null) {
+    statements.push(
+      db
+        .prepare(
+          `INSERT INTO usage_accounts (user_id, first_report_at, last_report_at) VALUES (?, ?, ?)
+           ON CONFLICT (user_id) DO UPDATE SET first_report_at = min(first_report_at, excluded.first_report_at),
+             last_report_at = max(last_report_at, excluded.last_report_at)`,
+        )
+        .bind(userId, first, lastReceivedAt),
+    );
+  }
+  if (statements.length) await db.batch(statements);
+}
