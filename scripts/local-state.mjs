@@ -11,6 +11,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DEMO_VERSION, bindingTarget, publishDemoBuilds } from "./release-publish.mjs";
 import { DEMO_USERS, demoUsage, seedSql } from "./seed.mjs";
+import { LEGACY_USAGE_DROP, moveLocalLegacyUsage } from "./local-usage-move.mjs";
 
 const LEDGER_BINDING = "USAGE_LEDGER";
 const SEED_WORKER = "workers/local-seed.ts";
@@ -79,23 +80,25 @@ export async function prepareLocalState({ stateDir = ".wrangler/state", config =
   // namespace as "<worker name>-<class name>" (its storage folder, and the key idFromName derives
   // object ids from), so the objects written here are the ones the served site opens.
   const resourcePersistencePath = join(resolve(stateDir), "v3");
-  const mf = new Miniflare(
+  // The instance's options for a script: the seed Worker, or the mover of an old state's usage.
+  const optionsFor = (script) =>
     convertV4MiniflareOptions({
       name: wranglerConfig.name,
       modules: true,
-      script: seedWorker,
+      script,
       compatibilityDate: wranglerConfig.compatibility_date,
       compatibilityFlags: wranglerConfig.compatibility_flags,
       resourcePersistencePath,
       d1Databases: { DB: database.preview_database_id ?? database.database_id },
       r2Buckets: { BUCKET: bucketConfig.bucket_name },
       durableObjects: { [LEDGER_BINDING]: { className: ledgerClass, useSQLite: sqliteClasses(wranglerConfig.migrations).get(ledgerClass) === true } },
-    }),
-  );
+    });
+  const mf = new Miniflare(optionsFor(seedWorker));
   const done = [];
   try {
-    const db = await mf.getD1Database("DB");
-    const bucket = await mf.getR2Bucket("BUCKET");
+    // Stubs to the instance's D1 and R2: taken again after the mover ran (setOptions poisons them).
+    let db = await mf.getD1Database("DB");
+    let bucket = await mf.getR2Bucket("BUCKET");
     const batch = (sql) => db.batch(splitSql(sql).map((statement) => db.prepare(statement)));
 
     // Migrations, as `wrangler d1 migrations apply DB --local` applies them: the same table, each
@@ -112,6 +115,15 @@ export async function prepareLocalState({ stateDir = ".wrangler/state", config =
     const applied = new Set((await db.prepare(`SELECT name FROM ${table} ORDER BY id`).all()).results.map((r) => r.name));
     const pending = migrationFiles(migrationsDir).filter((name) => !applied.has(name));
     for (const name of pending) {
+      // An old local state's usage from before the usage ledger goes into its ledgers first, as
+      // `npm run usage:move` does in production: the migration that drops it refuses until then.
+      if (name === LEGACY_USAGE_DROP) {
+        const moved = await moveLocalLegacyUsage({ mf, db, optionsFor, restore: seedWorker });
+        if (moved) {
+          done.push(moved);
+          [db, bucket] = [await mf.getD1Database("DB"), await mf.getR2Bucket("BUCKET")];
+        }
+      }
       const migration = readFileSync(join(migrationsDir, name), "utf8");
       await batch(`${migration}\nINSERT INTO ${table} (name)\nvalues ('${name.replace(/'/g, "''")}');`);
     }
