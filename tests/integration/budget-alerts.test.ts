@@ -1,16 +1,17 @@
-// Budget alerts as the consumer checks them: every user of a queue batch at once.
+// Budget alerts as the consumer handles them: every user of a queue batch at once. Whether a
+// budget was crossed, once per period, is decided inside the account's ledger (ADR 0020) with the
+// budget the consumer read from D1; the consumer mails what the ledgers decided.
 import { createMessageBatch, env } from "cloudflare:test";
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { handleEventBatch } from "~/lib/consumer.server";
 import { schema } from "~/lib/db.server";
 import type { MailMessage } from "~/lib/queue";
-import { checkBudgetAlerts, saveBudget } from "~/lib/usage/budget.server";
-import { type UsageItem, writeUsage } from "~/lib/usage/ingest.server";
-import { metered, requestDb } from "~/server/db";
+import { getBudget, saveBudget } from "~/lib/usage/budget.server";
+import { dayKey, monthKey } from "~/lib/usage/dates";
 import { parseConsumerEnv } from "../../workers/consumer-env";
 import { db, insertUser, uniqueEmail } from "./helpers";
-import { report } from "./usage-helpers";
+import { countingD1, ledger, ledgerSql, report } from "./usage-helpers";
 
 /** A queue that keeps what is sent to it, so a test sees every alert the moment it is enqueued. */
 function recordingQueue() {
@@ -52,9 +53,17 @@ function usageBatch(spend: Array<{ userId: string; costUsd: number }>) {
 
 const subjects = (mails: MailMessage[], to: string) => mails.filter((m) => m.to === to).map((m) => m.subject);
 
+/** The alerts each account's ledger claimed: one row per kind and period. */
 async function alertRows(userIds: string[]) {
-  return db.select().from(schema.budgetAlerts).where(inArray(schema.budgetAlerts.userId, userIds));
+  const rows = await Promise.all(
+    userIds.map(async (userId) =>
+      (await ledgerSql(userId, "SELECT kind, period FROM budget_alerts")).map((r) => ({ userId, kind: String(r.kind), period: String(r.period) })),
+    ),
+  );
+  return rows.flat();
 }
+
+const deps = (queue: Queue, database = db) => ({ db: database, env: parseConsumerEnv(env), queue, ledgers: env.USAGE_LEDGER });
 
 describe("budget alerts for a whole batch", () => {
   it("e-mails each user of the batch who crossed a threshold, once per kind", async () => {
@@ -78,7 +87,7 @@ describe("budget alerts for a whole batch", () => {
       { userId: daily.id, costUsd: 0.45 },
       { userId: both.id, costUsd: 0.4 },
     ]);
-    await handleEventBatch({ db, env: parseConsumerEnv(env), queue }, batch);
+    await handleEventBatch(deps(queue), batch);
 
     expect(subjects(mails, monthly.email)).toEqual(["Modelify budget alert: 60% of your monthly budget used"]);
     expect(subjects(mails, daily.email)).toEqual(["Modelify budget alert: 90% of your daily budget used"]);
@@ -104,18 +113,19 @@ describe("budget alerts for a whole batch", () => {
         )
         .sort(),
     ).toEqual(["both:daily", "both:monthly", "daily:daily", "defaults:daily", "monthly:monthly"]);
+    // Each claimed for the period it is about: this month, or today.
+    for (const r of rows) expect(r.period).toBe(r.kind === "monthly" ? monthKey(Date.now()) : dayKey(Date.now()));
   });
 
   it("sends nothing twice: not for a retried batch, nor for more spend in the same period", async () => {
     const a = await account({ monthlyBudget: 1, dailyBudget: 1, alertThreshold: 50, notificationsEnabled: true });
     const b = await account({ monthlyBudget: 100, dailyBudget: 1, alertThreshold: 50, notificationsEnabled: true });
     const { queue, mails } = recordingQueue();
-    const deps = { db, env: parseConsumerEnv(env), queue };
     const batch = usageBatch([
       { userId: a.id, costUsd: 0.6 },
       { userId: b.id, costUsd: 0.6 },
     ]);
-    await handleEventBatch(deps, batch);
+    await handleEventBatch(deps(queue), batch);
     expect(mails).toHaveLength(3);
 
     // The same messages again, as a redelivery brings them: nothing stored, nothing sent.
@@ -123,9 +133,9 @@ describe("budget alerts for a whole batch", () => {
       "modelify-events",
       batch.messages.map((m) => ({ id: m.id, timestamp: m.timestamp, attempts: 2, body: m.body })),
     );
-    await handleEventBatch(deps, again);
+    await handleEventBatch(deps(queue), again);
     await handleEventBatch(
-      deps,
+      deps(queue),
       usageBatch([
         { userId: a.id, costUsd: 0.3 },
         { userId: b.id, costUsd: 0.3 },
@@ -134,9 +144,13 @@ describe("budget alerts for a whole batch", () => {
     expect(mails).toHaveLength(3);
     expect(await alertRows([a.id, b.id])).toHaveLength(3);
 
-    // A claim that exists is never sent again, even when checked without the batch's usage.
-    await checkBudgetAlerts(db, queue, [a.id, b.id]);
-    expect(mails).toHaveLength(3);
+    // A claim that exists is never sent again, even when checked without the batch's usage: the
+    // ledger decides alerts at every ingest call, one with no report included.
+    for (const user of [a, b]) {
+      const result = await ledger(user.id).ingest({ usage: [], secure: [], budget: await getBudget(db, user.id), now: Date.now() });
+      expect(result.alerts).toEqual([]);
+    }
+    expect(await alertRows([a.id, b.id])).toHaveLength(3);
   });
 
   it("sends each alert once when two batches for the same users are handled at the same time", async () => {
@@ -144,51 +158,68 @@ describe("budget alerts for a whole batch", () => {
       Array.from({ length: 4 }, () => account({ monthlyBudget: 1, dailyBudget: 1, alertThreshold: 50, notificationsEnabled: true })),
     );
     const { queue, mails } = recordingQueue();
-    const deps = { db, env: parseConsumerEnv(env), queue };
     const spend = users.map((u) => ({ userId: u.id, costUsd: 0.6 }));
-    await Promise.all([handleEventBatch(deps, usageBatch(spend)), handleEventBatch(deps, usageBatch(spend))]);
+    await Promise.all([handleEventBatch(deps(queue), usageBatch(spend)), handleEventBatch(deps(queue), usageBatch(spend))]);
+    // Changed by design: each ledger takes one call at a time and decides at that call, so the
+    // alert goes out with the first batch's call, at the spend that crossed the threshold (60%).
+    // Before, both batches' rows were in D1 when the alerts were checked, and the mail said 120%.
     for (const u of users) {
       expect(subjects(mails, u.email).sort()).toEqual([
-        "Modelify budget alert: 120% of your daily budget used",
-        "Modelify budget alert: 120% of your monthly budget used",
+        "Modelify budget alert: 60% of your daily budget used",
+        "Modelify budget alert: 60% of your monthly budget used",
       ]);
+      // Both batches' reports were stored.
+      expect((await ledger(u.id).read({ now: Date.now(), spend: true })).spend).toEqual({ monthMicros: 1_200_000, dayMicros: 1_200_000 });
     }
     expect(await alertRows(users.map((u) => u.id))).toHaveLength(8);
   });
 
-  it("checks a batch of 100 users (more than one statement's bound parameters) and skips unknown ids", async () => {
-    const users = await Promise.all(Array.from({ length: 100 }, () => account()));
+  it("checks a full batch of 99 users and an unknown id (more than one statement's 90 accounts) and skips the unknown id", async () => {
+    const users = await Promise.all(Array.from({ length: 99 }, () => account()));
     const { queue, mails } = recordingQueue();
-    await handleEventBatch({ db, env: parseConsumerEnv(env), queue }, usageBatch(users.map((u) => ({ userId: u.id, costUsd: 0.5 }))));
-    await checkBudgetAlerts(db, queue, [...users.map((u) => u.id), "no-such-user"]);
-    expect(mails).toHaveLength(100);
+    const { db: counted, counts } = countingD1();
+    const batch = usageBatch([...users.map((u) => ({ userId: u.id, costUsd: 0.5 })), { userId: "no-such-user", costUsd: 0.5 }]);
+    expect(batch.messages).toHaveLength(100);
+    await handleEventBatch(deps(queue, counted), batch);
+    // The accounts' addresses and budgets are read 90 at a time (2 statements), the unknown id's
+    // report is dead-lettered (1), and the shared figures go in one batch: 99 rollup rows in 7
+    // statements (16 each), 99 accounts in 3 (33 each).
+    expect(counts).toEqual({ prepared: 2 + 1 + 7 + 3, batches: [7 + 3] });
+    const ghost = batch.messages.at(-1)!;
+    const letter = await db.query.deadLetters.findFirst({ where: eq(schema.deadLetters.id, ghost.id) });
+    expect(JSON.parse(letter!.body).reason).toBe("account_not_found");
+    expect(mails).toHaveLength(99);
     expect(new Set(mails.map((m) => m.to))).toEqual(new Set(users.map((u) => u.email)));
     expect(mails.every((m) => m.subject === "Modelify budget alert: 100% of your daily budget used")).toBe(true);
   });
 
-  it("reads the whole batch's budgets and spend in one statement, and claims in one more", async () => {
+  // Before the ledger, the check read budgets and spend in one D1 statement and claimed alerts in
+  // one more. Now spend and claims are inside each ledger: D1 sees the same statements whether an
+  // alert is sent or not (the budgets' read, then the shared figures' batch).
+  it("reads the whole batch's budgets in one statement, and decides and claims alerts with no D1 statement", async () => {
     const users = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
         account(i === 4 ? undefined : { monthlyBudget: 1, dailyBudget: 1, alertThreshold: 50, notificationsEnabled: i !== 3 }),
       ),
     );
     const ids = users.map((u) => u.id);
-    // Usage stored without the consumer's own check, so the check below is the first to see it.
-    const spend = (costUsd: number) =>
-      writeUsage(
-        db,
-        ids.map((userId) => ({ userId, receivedAt: Date.now(), report: { ...report({ cost_usd: costUsd }), occurred_at: Date.now() } as UsageItem["report"] })),
-        [],
-      );
-    const counted = requestDb(env.DB);
     const { queue, mails } = recordingQueue();
-    await spend(0.1);
-    expect((await metered(() => checkBudgetAlerts(counted, queue, ids))).statements).toBe(1);
-    await spend(0.5);
-    expect((await metered(() => checkBudgetAlerts(counted, queue, ids))).statements).toBe(2);
+    const spend = async (costUsd: number) => {
+      const { db: counted, counts } = countingD1();
+      await handleEventBatch(deps(queue, counted), usageBatch(ids.map((userId) => ({ userId, costUsd }))));
+      return counts;
+    };
+    // 1 read of the budgets; then the rollup (5 rows), the accounts (5 rows) in one batch.
+    const statements = { prepared: 1 + 2, batches: [2] };
+    expect(await spend(0.1)).toEqual(statements);
+    expect(mails).toHaveLength(0);
+    // Three accounts cross both budgets, the one without a budget row its default daily one (0.50
+    // at 80%), the one with notifications off nothing: 7 alerts.
+    expect(await spend(0.5)).toEqual(statements);
     expect(mails).toHaveLength(7);
-    expect((await metered(() => checkBudgetAlerts(counted, queue, ids))).statements).toBe(1);
+    expect(await spend(0.01)).toEqual(statements);
     expect(mails).toHaveLength(7);
+    expect(await alertRows(ids)).toHaveLength(7);
   });
 
   it("e-mails the account's current address", async () => {
@@ -196,7 +227,7 @@ describe("budget alerts for a whole batch", () => {
     const changed = uniqueEmail("changed");
     await db.update(schema.users).set({ email: changed }).where(eq(schema.users.id, user.id));
     const { queue, mails } = recordingQueue();
-    await handleEventBatch({ db, env: parseConsumerEnv(env), queue }, usageBatch([{ userId: user.id, costUsd: 0.5 }]));
+    await handleEventBatch(deps(queue), usageBatch([{ userId: user.id, costUsd: 0.5 }]));
     expect(mails.map((m) => m.to)).toEqual([changed]);
   });
 });

@@ -8,8 +8,8 @@ import { endSession } from "~/lib/auth/sessions-list.server";
 import { USAGE_API } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { accessCookie } from "~/server/cookies";
-import { createConfirmedUser, db } from "./helpers";
-import { apiUser, postUsage, report } from "./usage-helpers";
+import { createConfirmedUser, db, queueSettled } from "./helpers";
+import { apiUser, postUsage, rawReports, report, storedCount } from "./usage-helpers";
 
 const SECRET = (env as unknown as { JWT_SECRET: string }).JWT_SECRET;
 const sessionIdOf = (token: string) => JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).sid as string;
@@ -44,6 +44,9 @@ describe("usage reporting after a revocation", () => {
     expect((await postUsage(reset.token, report())).status).toBe(202);
     await revokeUserSessions(db, reset.userId, "password_reset");
     expect((await postUsage(reset.token, report())).status).toBe(401);
+    // Only the reports sent before the end reach the ledgers.
+    await queueSettled();
+    expect([await storedCount(ended.userId), await storedCount(reset.userId)]).toEqual([1, 1]);
   });
 
   it("checks a web session's token against its row on every report", async () => {
@@ -75,5 +78,9 @@ describe("usage reporting after a revocation", () => {
     expect(await endSession(db, a.userId, sessionIdOf(a.token))).toBe(true);
     expect((await postUsage(a.token, report())).status).toBe(401);
     expect((await postUsage(b.token, report())).status).toBe(202);
+    // Each accepted report is in its own account's ledger, with the device key that sent it.
+    await queueSettled();
+    expect((await rawReports(a.userId)).map((r) => r.device_id)).toEqual([sessionIdOf(a.token)]);
+    expect((await rawReports(b.userId)).map((r) => r.device_id)).toEqual([sessionIdOf(b.token), sessionIdOf(b.token)]);
   });
 });

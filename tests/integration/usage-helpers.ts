@@ -1,6 +1,9 @@
-import { env, SELF } from "cloudflare:test";
-import { ledgerFor } from "~/lib/usage/ledger/api";
-import { createConfirmedUser, STRONG_PASSWORD, uniqueIp } from "./helpers";
+import { env, runInDurableObject, SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { getDb, schema } from "~/lib/db.server";
+import { monthKey } from "~/lib/usage/dates";
+import { type LedgerNamespace, ledgerFor, type UsageLedgerApi } from "~/lib/usage/ledger/api";
+import { createConfirmedUser, db, STRONG_PASSWORD, uniqueIp } from "./helpers";
 
 export async function apiUser() {
   const { browser, email } = await createConfirmedUser();
@@ -76,4 +79,98 @@ export async function waitForRows(userId: string, expected: number, timeoutMs = 
 
 export async function dailyRow(userId: string, model: string) {
   return (await dailyRows(userId)).find((r) => r.modelName === model);
+}
+
+/**
+ * Rows of a table inside the account's ledger, read in the object itself (for what no RPC method
+ * returns, such as the budget alerts it claimed).
+ */
+export async function ledgerSql(userId: string, query: string, ...params: SqlStorageValue[]) {
+  const stub = env.USAGE_LEDGER.get(env.USAGE_LEDGER.idFromName(userId));
+  return runInDurableObject(stub, (_instance, state) => state.storage.sql.exec(query, ...params).toArray());
+}
+
+/** Every raw report (and fallback report) the ledger holds of the months from `since` to now. */
+export async function rawReports(userId: string, since = Date.now()) {
+  const months = new Set<string>();
+  for (let t = since; t <= Date.now(); t += 86_400_000) months.add(monthKey(t));
+  months.add(monthKey(Date.now()));
+  const rows = await Promise.all([...months].map((month) => ledger(userId).rawReports(month, userId)));
+  return rows.flat();
+}
+
+/** The account's whole totals per day, as its ledger's daily rows add up. */
+export async function ledgerDayTotals(userId: string) {
+  const byDay = new Map<string, { requests: number; tokens: number; costMicros: number }>();
+  for (const row of await dailyRows(userId)) {
+    const t = byDay.get(row.date) ?? { requests: 0, tokens: 0, costMicros: 0 };
+    t.requests += row.totalRequests;
+    t.tokens += row.totalTokens;
+    t.costMicros += row.totalCostMicros;
+    byDay.set(row.date, t);
+  }
+  return [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, t]) => ({ date, ...t }));
+}
+
+/** The account's day totals in D1's cross-account rollup. */
+export async function rollupDays(userId: string) {
+  const rows = await db.select().from(schema.usageRollup).where(eq(schema.usageRollup.userId, userId)).orderBy(schema.usageRollup.date);
+  return rows.map(({ date, requests, tokens, costMicros }) => ({ date, requests, tokens, costMicros }));
+}
+
+type IngestInput = Parameters<UsageLedgerApi["ingest"]>[0];
+
+/**
+ * The ledger namespace as the consumer gets it (ConsumerDeps.ledgers), recording each ingest call
+ * (whose ledger, how many reports) before passing it on to the real object. `fail` makes a call
+ * throw instead (a ledger that cannot take that call), for poison-report tests.
+ */
+export function recordingLedgers(fail: (input: IngestInput) => boolean = () => false) {
+  const namespace = env.USAGE_LEDGER;
+  const names = new Map<string, string>();
+  const calls: Array<{ userId: string; usage: string[]; secure: string[]; failed: boolean }> = [];
+  const ledgers = {
+    idFromName(name: string) {
+      const id = namespace.idFromName(name);
+      names.set(id.toString(), name);
+      return id;
+    },
+    get(id: DurableObjectId) {
+      const stub = namespace.get(id) as unknown as UsageLedgerApi;
+      const userId = names.get(id.toString()) ?? id.toString();
+      return {
+        ingest(input: IngestInput) {
+          const failed = fail(input);
+          calls.push({ userId, usage: input.usage.map((u) => u.id), secure: input.secure.map((s) => s.reportHash), failed });
+          if (failed) return Promise.reject(new Error("the ledger refused this call (test double)"));
+          return stub.ingest(input);
+        },
+      };
+    },
+  };
+  return { ledgers: ledgers as unknown as LedgerNamespace, calls };
+}
+
+/** A D1 binding that counts the statements prepared and the batches sent (and their sizes). */
+export function countingD1(d1: D1Database = env.DB) {
+  const counts = { prepared: 0, batches: [] as number[] };
+  const binding = new Proxy(d1, {
+    get(target, prop) {
+      if (prop === "prepare") {
+        return (query: string) => {
+          counts.prepared += 1;
+          return target.prepare(query);
+        };
+      }
+      if (prop === "batch") {
+        return (statements: D1PreparedStatement[]) => {
+          counts.batches.push(statements.length);
+          return target.batch(statements);
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { db: getDb(binding), counts };
 }

@@ -1,14 +1,18 @@
-// The consumer's raw-row INSERTs, written by hand for speed, against drizzle's own insert.
-import { env } from "cloudflare:test";
-import { getTableColumns, inArray } from "drizzle-orm";
+// A report's way from the consumer into its account's ledger (ADR 0020): every field stored as
+// reported (read back with rawReports, as the data export reads it), one ledger call per account
+// and batch, and the shared figures written to D1 in one batch of a known number of statements.
+// (The D1-era tests of this file checked the hand-written INSERTs of model_usage and
+// secure_usage_reports against drizzle's; those tables are gone, and these are their equivalents.)
+import { createMessageBatch, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { schema } from "~/lib/db.server";
+import { handleEventBatch } from "~/lib/consumer.server";
+import { MS } from "~/lib/constants";
+import type { MailMessage } from "~/lib/queue";
+import { type SecureItem, ingestAccount, type UsageItem } from "~/lib/usage/ingest.server";
 import { toMicros } from "~/lib/usage/report";
-import { USAGE_COLUMNS } from "~/lib/usage/aggregate-sql";
-import { SECURE_COLUMNS, type SecureItem, type UsageItem, writeUsage } from "~/lib/usage/ingest.server";
-import { metered, requestDb } from "~/server/db";
-import { db, insertUser, uniqueEmail } from "./helpers";
-import { report } from "./usage-helpers";
+import { parseConsumerEnv } from "../../workers/consumer-env";
+import { insertUser, uniqueEmail } from "./helpers";
+import { countingD1, dailyRows, ledger, ledgerDayTotals, rawReports, recordingLedgers, report, rollupDays } from "./usage-helpers";
 
 const user = async () => (await insertUser({ email: uniqueEmail("ingest"), passwordHash: "x", metadata: {}, confirmed: true })).id;
 
@@ -32,73 +36,60 @@ function conversationId(value: unknown): string | null {
   return typeof value === "string" && value.length > 0 && value.length <= 200 ? value : null;
 }
 
-/** The rows as stored, without the columns that differ by design (owner, batch). */
-async function storedRows(table: "model_usage" | "secure_usage_reports", userId: string, order: string) {
-  const { results } = await env.DB.prepare(`SELECT * FROM ${table} WHERE user_id = ? ORDER BY ${order}`).bind(userId).all<Record<string, unknown>>();
-  return results.map(({ user_id, ingest_batch, id, ...rest }) => ({
-    ...rest,
-    ...(table === "model_usage" ? { id } : {}),
-    types: Object.values(rest).map((v) => typeof v),
-  }));
+/** What the ledger must hold for a report: written from the report's fields, not from the app's mapping. */
+function expectedUsageRow(r: UsageItem["report"], receivedAt: number, deviceId: string | null) {
+  return {
+    kind: "usage",
+    id: r.report_id.toLowerCase(),
+    occurred_at: r.occurred_at ?? receivedAt,
+    received_at: receivedAt,
+    model_name: r.model_name,
+    model_provider: r.model_provider,
+    request_type: r.request_type,
+    tokens_used: r.tokens_used,
+    tokens_input: r.tokens_input,
+    tokens_output: r.tokens_output,
+    cost_micros: toMicros(r.cost_usd),
+    request_duration_ms: r.request_duration_ms,
+    success: r.success,
+    error_message: r.error_message ?? null,
+    metadata: r.metadata ?? null,
+    conversation_id: conversationId(r.metadata?.conversation_id),
+    app_version: r.app_version ?? null,
+    app_instance_id: r.app_instance_id ?? null,
+    device_id: deviceId,
+  };
 }
 
-describe("usage rows written by the consumer", () => {
-  it("lists the tables' columns in the schema's order", () => {
-    expect(USAGE_COLUMNS).toEqual(Object.values(getTableColumns(schema.modelUsage)).map((c) => c.name));
-    expect(SECURE_COLUMNS).toEqual(Object.values(getTableColumns(schema.secureUsageReports)).map((c) => c.name));
-  });
+const byKey = (a: Record<string, unknown>, b: Record<string, unknown>) => String(a.id ?? a.report_hash).localeCompare(String(b.id ?? b.report_hash));
 
-  it("stores usage rows exactly as drizzle's insert stores them", async () => {
-    const [viaDrizzle, viaConsumer] = [await user(), await user()];
+/** A queue that keeps what is sent to it (the budget alerts' mails). */
+function recordingQueue() {
+  const mails: MailMessage[] = [];
+  const queue = {
+    send: async (body: MailMessage) => void mails.push(body),
+    sendBatch: async (messages: Array<{ body: MailMessage }>) => void mails.push(...messages.map((m) => m.body)),
+  } as unknown as Queue;
+  return { queue, mails };
+}
+
+describe("usage stored in the ledger by the consumer", () => {
+  it("stores each report's fields as reported, read back with rawReports(month, userId)", async () => {
+    const userId = await user();
     const receivedAt = Date.now();
     const reports = variedReports();
-    // One row per statement: a reference insert of 7 rows would pass D1's 100 bound parameters.
-    for (const r of reports) {
-      await db.insert(schema.modelUsage).values({
-        id: r.report_id.toLowerCase(),
-        userId: viaDrizzle,
-        modelName: r.model_name,
-        modelProvider: r.model_provider,
-        requestType: r.request_type,
-        tokensUsed: r.tokens_used,
-        tokensInput: r.tokens_input,
-        tokensOutput: r.tokens_output,
-        costMicros: toMicros(r.cost_usd),
-        requestDurationMs: r.request_duration_ms,
-        success: r.success,
-        errorMessage: r.error_message ?? null,
-        metadata: r.metadata ?? null,
-        conversationId: conversationId(r.metadata?.conversation_id),
-        appVersion: r.app_version ?? null,
-        appInstanceId: r.app_instance_id ?? null,
-        occurredAt: r.occurred_at ?? receivedAt,
-        receivedAt,
-        ingestBatch: "reference",
-      });
-    }
-    await writeUsage(
-      db,
-      reports.map((report) => ({ userId: viaConsumer, receivedAt, report })),
-      [],
-    );
-    const expected = await storedRows("model_usage", viaDrizzle, "id");
-    expect(expected).toHaveLength(reports.length);
-    expect(await storedRows("model_usage", viaConsumer, "id")).toEqual(expected);
-    // And drizzle reads them back as what was reported.
-    const read = await db
-      .select()
-      .from(schema.modelUsage)
-      .where(inArray(schema.modelUsage.userId, [viaConsumer]));
-    const byId = new Map(read.map((r) => [r.id, r]));
-    for (const r of reports) {
-      const row = byId.get(r.report_id.toLowerCase())!;
-      expect(row.success).toBe(r.success);
-      expect(row.metadata).toEqual(r.metadata ?? null);
-    }
+    const items: UsageItem[] = reports.map((r, i) => ({ userId, receivedAt, report: r, deviceId: i % 2 ? "device-a" : null }));
+    const result = await ingestAccount(env.USAGE_LEDGER, userId, items, [], null, receivedAt);
+    expect(result).toMatchObject({ stored: reports.length, duplicates: 0, expired: 0 });
+    const expected = reports.map((r, i) => expectedUsageRow(r, receivedAt, i % 2 ? "device-a" : null)).sort(byKey);
+    // toEqual compares types too: a boolean read back as 1, a number as a string, fails it.
+    expect((await rawReports(userId, receivedAt - 5000)).sort(byKey)).toEqual(expected);
+    // And what the pages read: each report counted once, in its day and model.
+    expect((await dailyRows(userId)).reduce((sum, r) => sum + r.totalRequests, 0)).toBe(reports.length);
   });
 
-  it("stores fallback reports exactly as drizzle's insert stores them, more than six in one transaction", async () => {
-    const [viaDrizzle, viaConsumer] = [await user(), await user()];
+  it("stores fallback reports' fields as reported, 13 in one ledger call", async () => {
+    const userId = await user();
     const receivedAt = Date.now();
     const reports: SecureItem["report"][] = Array.from({ length: 13 }, (_, i) => ({
       report_hash: `hash-${crypto.randomUUID()}`,
@@ -112,67 +103,126 @@ describe("usage rows written by the consumer", () => {
       report_timestamp: receivedAt - i * 1000,
       ...(i % 2 ? { app_version: "1.0.5" } : { app_instance_id: null }),
     }));
-    for (const r of reports) {
-      await db.insert(schema.secureUsageReports).values({
-        id: crypto.randomUUID(),
-        userId: viaDrizzle,
-        reportHash: r.report_hash,
-        modelName: r.model_name,
-        provider: r.provider,
-        tokensUsed: r.tokens_used,
-        costMicros: toMicros(r.cost),
-        requestCount: r.request_count,
-        successCount: r.success_count,
-        errorCount: r.error_count,
-        reportTimestamp: r.report_timestamp,
-        appVersion: r.app_version ?? null,
-        appInstanceId: r.app_instance_id ?? null,
-        ingestBatch: "reference",
-        createdAt: receivedAt,
-      });
-    }
-    // One writeUsage is one transaction: with 7 rows × 15 columns in a statement it failed whole.
-    await writeUsage(
-      db,
+    const result = await ingestAccount(
+      env.USAGE_LEDGER,
+      userId,
       [],
-      reports.map((report) => ({ userId: viaConsumer, receivedAt, report })),
+      reports.map((report) => ({ userId, receivedAt, report })),
+      null,
+      receivedAt,
     );
-    const expected = await storedRows("secure_usage_reports", viaDrizzle, "report_hash");
-    expect(expected).toHaveLength(13);
-    expect(await storedRows("secure_usage_reports", viaConsumer, "report_hash")).toEqual(expected);
+    expect(result).toMatchObject({ stored: 13, duplicates: 0, expired: 0 });
+    const expected = reports
+      .map((r) => ({
+        kind: "secure",
+        report_hash: r.report_hash,
+        model_name: r.model_name,
+        provider: r.provider,
+        tokens_used: r.tokens_used,
+        cost_micros: toMicros(r.cost),
+        request_count: r.request_count,
+        success_count: r.success_count,
+        error_count: r.error_count,
+        report_timestamp: r.report_timestamp,
+        app_version: r.app_version ?? null,
+        app_instance_id: r.app_instance_id ?? null,
+        received_at: receivedAt,
+      }))
+      .sort(byKey);
+    expect((await rawReports(userId, receivedAt - 13_000)).sort(byKey)).toEqual(expected);
+    expect(await ledger(userId).size()).toMatchObject({ reports: 0, secure: 13 });
   });
 
-  it("writes 100 reports and 13 fallback reports in one batch of 20 + 3 + 4 + 1 statements, and a repeat adds nothing", async () => {
-    const userId = await user();
+  it("makes one ledger call per account of a batch and writes D1 in one batch of 1 + 5 + 2 + 2 statements; a redelivery adds nothing", async () => {
+    // 34 accounts: the first reports 20 calls today, 1 yesterday and 13 fallback reports; the 33
+    // others one call today and one yesterday, each account from its own device. 100 messages.
+    const users = await Promise.all(Array.from({ length: 34 }, () => user()));
     const now = Date.now();
-    const usage = Array.from({ length: 100 }, () => ({
-      userId,
-      receivedAt: now,
-      report: { ...report({ cost_usd: 0.01 }), occurred_at: now } as UsageItem["report"],
-    }));
-    const secure = Array.from({ length: 13 }, (_, i) => ({
-      userId,
-      receivedAt: now,
-      report: {
-        report_hash: `h-${crypto.randomUUID()}`,
-        model_name: "m",
-        provider: "p",
-        tokens_used: 1,
-        cost: 0.01,
-        request_count: 1,
-        success_count: 1,
-        error_count: 0,
-        report_timestamp: now - i,
-      },
-    }));
-    const counted = requestDb(env.DB);
-    expect((await metered(() => writeUsage(counted, usage, secure))).statements).toBe(20 + 3 + 4 + 1);
-    await writeUsage(db, usage, secure);
-    const { results } = await env.DB.prepare(
-      "SELECT (SELECT count(*) FROM model_usage WHERE user_id = ?1) AS raw, (SELECT count(*) FROM secure_usage_reports WHERE user_id = ?1) AS fallback, (SELECT sum(total_requests) FROM daily_usage_summary WHERE user_id = ?1) AS requests, (SELECT sum(total_cost_micros) FROM daily_usage_summary WHERE user_id = ?1) AS micros",
-    )
-      .bind(userId)
-      .all();
-    expect(results[0]).toEqual({ raw: 100, fallback: 13, requests: 113, micros: 113 * 10_000 });
+    const yesterday = now - MS.DAY;
+    let n = 0;
+    const usage = (userId: string, device: string, at: number) => ({
+      id: `ingest-${n++}`,
+      timestamp: new Date(),
+      attempts: 1,
+      body: { type: "usage.report", userId, receivedAt: now, deviceId: device, report: { ...report({ cost_usd: 0.01 }), occurred_at: at } } as unknown,
+    });
+    const secure = (userId: string, i: number) => ({
+      id: `ingest-${n++}`,
+      timestamp: new Date(),
+      attempts: 1,
+      body: {
+        type: "usage.secure",
+        userId,
+        receivedAt: now,
+        report: {
+          report_hash: `h-${crypto.randomUUID()}`,
+          model_name: "m",
+          provider: "p",
+          tokens_used: 1,
+          cost: 0.01,
+          request_count: 1,
+          success_count: 1,
+          error_count: 0,
+          report_timestamp: now - i,
+        },
+      } as unknown,
+    });
+    const [first, ...others] = users as [string, ...string[]];
+    const messages = [
+      ...Array.from({ length: 20 }, () => usage(first, "device-0", now)),
+      usage(first, "device-0", yesterday),
+      ...Array.from({ length: 13 }, (_, i) => secure(first, i)),
+      ...others.flatMap((userId, i) => [usage(userId, `device-${i + 1}`, now), usage(userId, `device-${i + 1}`, yesterday)]),
+    ];
+    expect(messages).toHaveLength(100);
+    // Shuffled, as accounts' reports arrive mixed.
+    const mixed = messages
+      .map((m, i) => ({ m, k: (i * 37) % 101 }))
+      .sort((a, b) => a.k - b.k)
+      .map(({ m }) => m);
+
+    const run = async (attempts: number) => {
+      const { ledgers, calls } = recordingLedgers();
+      const { db: counted, counts } = countingD1();
+      const { queue } = recordingQueue();
+      const batch = createMessageBatch(
+        "modelify-events",
+        mixed.map((m) => ({ ...m, attempts })),
+      );
+      await handleEventBatch({ db: counted, env: parseConsumerEnv(env), queue, ledgers }, batch);
+      return { calls, counts };
+    };
+
+    const once = await run(1);
+    // One call per account, carrying all of that account's reports of the batch.
+    expect(once.calls).toHaveLength(34);
+    expect(new Set(once.calls.map((c) => c.userId))).toEqual(new Set(users));
+    const callOf = (userId: string) => once.calls.find((c) => c.userId === userId)!;
+    expect([callOf(first).usage.length, callOf(first).secure.length]).toEqual([21, 13]);
+    for (const userId of others) expect([callOf(userId).usage.length, callOf(userId).secure.length]).toEqual([2, 0]);
+    // D1: the batch's accounts and budgets in one read, then one batch (one transaction): the
+    // rollup's 68 account-days in 5 statements (16 rows each: D1 binds at most 100 parameters),
+    // the 34 accounts' first and last report in 2 (33 each), the 34 devices' last use in 2 (33 each).
+    expect(once.counts).toEqual({ prepared: 1 + 5 + 2 + 2, batches: [5 + 2 + 2] });
+
+    const stored = async () =>
+      Promise.all(users.map(async (userId) => ({ size: await ledger(userId).size(), days: await ledgerDayTotals(userId), rollup: await rollupDays(userId) })));
+    const before = await stored();
+    expect(before[0]!.size).toMatchObject({ reports: 21, secure: 13 });
+    expect(before[0]!.days.reduce((sum, d) => sum + d.requests, 0)).toBe(34);
+    expect(before[0]!.days.reduce((sum, d) => sum + d.costMicros, 0)).toBe(34 * 10_000);
+    for (const s of before.slice(1)) {
+      expect(s.size).toMatchObject({ reports: 2, secure: 0 });
+      expect(s.days.map((d) => d.requests)).toEqual([1, 1]);
+    }
+    // The rollup in D1 holds exactly each ledger's day totals.
+    for (const s of before) expect(s.rollup).toEqual(s.days);
+
+    // The same messages again, as a redelivery brings them: the same calls, nothing new stored,
+    // and D1 gets the same figures again (absolute totals, not increments).
+    const again = await run(2);
+    expect(again.calls).toHaveLength(34);
+    expect(again.counts).toEqual({ prepared: 1 + 5 + 2 + 2, batches: [5 + 2 + 2] });
+    expect(await stored()).toEqual(before);
   });
 });

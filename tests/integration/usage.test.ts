@@ -2,10 +2,25 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF }
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { handlers as worker } from "../worker";
+import { LEDGER, MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
+import { dayKey, monthKey } from "~/lib/usage/dates";
 import { db, inOneMinute, queueSettled, waitForMail } from "./helpers";
 import { secondsUntilWindowEnds } from "~/server/usage-api";
-import { apiUser, dailyRow, postUsage, report, storedCount, summedRequests, waitForRows } from "./usage-helpers";
+import {
+  apiUser,
+  dailyRow,
+  ledger,
+  ledgerDayTotals,
+  ledgerSql,
+  postUsage,
+  rawReports,
+  report,
+  rollupDays,
+  storedCount,
+  summedRequests,
+  waitForRows,
+} from "./usage-helpers";
 
 describe("POST /api/v1/usage", () => {
   it("answers the same before the router and through it (a trailing slash), and 405 to other methods", async () => {
@@ -35,12 +50,23 @@ describe("POST /api/v1/usage", () => {
       request_duration_ms: 2300,
       metadata: { conversation_id: "c-1" },
     });
+    const sent = Date.now();
     const response = await postUsage(token, r);
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual({ accepted: 1 });
     await waitForRows(userId, 1);
-    const row = await db.query.modelUsage.findFirst({ where: eq(schema.modelUsage.id, r.report_id) });
-    expect(row).toMatchObject({ userId, modelName: "claude-sonnet-4", costMicros: 42100, requestDurationMs: 2300, success: true, conversationId: "c-1" });
+    // The raw row, in this account's own ledger (it holds no other account's rows).
+    const rows = await rawReports(userId, sent);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      kind: "usage",
+      id: r.report_id,
+      model_name: "claude-sonnet-4",
+      cost_micros: 42100,
+      request_duration_ms: 2300,
+      success: true,
+      conversation_id: "c-1",
+    });
     expect(await dailyRow(userId, "claude-sonnet-4")).toMatchObject({
       totalRequests: 1,
       successCount: 1,
@@ -48,10 +74,17 @@ describe("POST /api/v1/usage", () => {
       totalCostMicros: 42100,
       totalDurationMs: 2300,
     });
-    const hourly = await db.select().from(schema.hourlyUsage).where(eq(schema.hourlyUsage.userId, userId));
-    expect(hourly).toHaveLength(1);
-    expect(hourly[0]!.hour).toBe(new Date().getUTCHours());
-    expect(await db.select().from(schema.conversations).where(eq(schema.conversations.userId, userId))).toHaveLength(1);
+    const now = Date.now();
+    const read = await ledger(userId).read({ now, hourlyFrom: "0000-00-00", conversationsIn: monthKey(now) });
+    expect(read.hourly).toHaveLength(1);
+    expect(read.hourly![0]).toMatchObject({
+      date: dayKey(now),
+      hour: new Date(now).getUTCHours(),
+      totalRequests: 1,
+      totalTokens: 1500,
+      totalCostMicros: 42100,
+    });
+    expect(read.conversations).toBe(1);
   });
 
   it("counts the same report sent 3 times once", async () => {
@@ -228,8 +261,8 @@ describe("POST /api/v1/usage/secure-report", () => {
     expect((await post()).status).toBe(202);
     await queueSettled();
     await queueSettled();
-    const rows = await db.select().from(schema.secureUsageReports).where(eq(schema.secureUsageReports.userId, userId));
-    expect(rows).toHaveLength(1);
+    expect(await ledger(userId).size()).toMatchObject({ reports: 0, secure: 1 });
+    expect((await rawReports(userId)).filter((r) => r.kind === "secure").map((r) => r.report_hash)).toEqual([body.report_hash]);
     expect(await dailyRow(userId, "mistral-large")).toMatchObject({ totalRequests: 6, successCount: 5, totalCostMicros: 90000, timedRequests: 0 });
     const bad = await SELF.fetch("http://localhost/api/v1/usage/secure-report", {
       method: "POST",
@@ -241,25 +274,45 @@ describe("POST /api/v1/usage/secure-report", () => {
 });
 
 describe("consumer", () => {
-  it("stores a queued report whatever its age: rules relative to now belong to the API, not to a retry", async () => {
+  // Changed by design (ADR 0020): the ledger keeps raw reports for LEDGER.rawRetentionDays (100),
+  // so a queued report older than that is acknowledged without being stored (the ledger counts it
+  // "expired"): before, the consumer stored a report of any age. A report the API accepted (at
+  // most 90 days old) and that waited in the queue for its retries is still stored.
+  it("stores a late queued report within the ledger's retention, and drops one older than the retention", async () => {
     const { userId } = await apiUser();
-    const old = { ...report(), occurred_at: Date.now() - 100 * 86400_000 };
+    const late = { ...report({ cost_usd: 0.5 }), occurred_at: Date.now() - (LEDGER.rawRetentionDays - 5) * MS.DAY };
+    const expired = { ...report({ cost_usd: 0.5 }), occurred_at: Date.now() - (LEDGER.rawRetentionDays + 1) * MS.DAY };
     const batch = createMessageBatch("modelify-events", [
+      { id: "u-late", timestamp: new Date(), attempts: 3, body: { type: "usage.report", userId, receivedAt: late.occurred_at, report: late } as unknown },
       {
-        id: "u-late",
+        id: "u-expired",
         timestamp: new Date(),
         attempts: 3,
-        body: { type: "usage.report", userId, receivedAt: Date.now() - 100 * 86400_000, report: old } as unknown,
+        body: { type: "usage.report", userId, receivedAt: expired.occurred_at, report: expired } as unknown,
       },
     ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env, ctx);
     const result = await getQueueResult(batch, ctx);
-    expect(result.explicitAcks).toEqual(["u-late"]);
+    expect(result.explicitAcks.sort()).toEqual(["u-expired", "u-late"]);
+    expect(result.retryMessages).toEqual([]);
     expect(await storedCount(userId)).toBe(1);
+    expect((await rawReports(userId, late.occurred_at)).map((r) => r.id)).toEqual([late.report_id]);
+    expect(await ledgerDayTotals(userId)).toEqual([{ date: dayKey(late.occurred_at), requests: 1, tokens: 1500, costMicros: 500_000 }]);
+    // The rollup has the late day's figures; the expired report's day has nothing in it.
+    // The rollup has the late day's figures; the expired report counted nowhere (its day, written
+    // as the ledger has it, holds nothing).
+    const rollup = await rollupDays(userId);
+    const expiredDay = dayKey(expired.occurred_at);
+    expect(rollup.filter((d) => d.date !== expiredDay)).toEqual([{ date: dayKey(late.occurred_at), requests: 1, tokens: 1500, costMicros: 500_000 }]);
+    for (const d of rollup.filter((d) => d.date === expiredDay)) expect(d).toEqual({ date: expiredDay, requests: 0, tokens: 0, costMicros: 0 });
+    expect(await db.query.deadLetters.findFirst({ where: eq(schema.deadLetters.id, "u-expired") })).toBeUndefined();
   });
 
-  it("keeps the good reports of a batch with a poison message and retries only the poison", async () => {
+  // Changed by design: a report of an account that no longer exists cannot be stored by any
+  // retry, so it is dead-lettered at once (reason account_not_found) and acknowledged; before, it
+  // was retried. A malformed message is dead-lettered as before, and the good one is stored.
+  it("keeps the good reports of a batch with poison messages: a deleted account's and a malformed one go to the dead letters", async () => {
     const { userId } = await apiUser();
     // As the API enqueues them: occurred_at is always set.
     const good = { ...report(), occurred_at: Date.now() };
@@ -277,10 +330,18 @@ describe("consumer", () => {
     const ctx = createExecutionContext();
     await worker.queue(batch, env, ctx);
     const result = await getQueueResult(batch, ctx);
-    expect(result.explicitAcks.sort()).toEqual(["u-garbage", "u-good"]);
-    expect(result.retryMessages.map((m) => m.msgId)).toEqual(["u-ghost"]);
+    expect(result.explicitAcks.sort()).toEqual(["u-garbage", "u-ghost", "u-good"]);
+    expect(result.retryMessages).toEqual([]);
     expect(await storedCount(userId)).toBe(1);
-    expect(await db.query.deadLetters.findFirst({ where: eq(schema.deadLetters.id, "u-garbage") })).toBeTruthy();
+    expect((await rawReports(userId)).map((r) => r.id)).toEqual([good.report_id]);
+    // Nothing was written for the missing account: no ledger rows, no rollup.
+    expect(await storedCount("no-such-user")).toBe(0);
+    expect(await rollupDays("no-such-user")).toEqual([]);
+    const reasons = await db.select().from(schema.deadLetters).where(eq(schema.deadLetters.queue, "modelify-events"));
+    const reasonOf = (id: string) => JSON.parse(reasons.find((r) => r.id === id)?.body ?? "{}").reason;
+    expect(reasonOf("u-ghost")).toBe("account_not_found");
+    expect(reasonOf("u-garbage")).toBe("malformed");
+    expect(reasons.find((r) => r.id === "u-good")).toBeUndefined();
   });
 });
 
@@ -296,10 +357,11 @@ describe("budget alerts", () => {
     });
     expect(save.status).toBe(302);
     expect(save.headers.get("Location")).toBe("/dashboard/budget?saved=1");
+    const alertsClaimed = () => ledgerSql(userId, "SELECT kind, period FROM budget_alerts");
     await postUsage(token, report({ cost_usd: 0.3 }));
     await waitForRows(userId, 1);
     await queueSettled();
-    expect(await db.select().from(schema.budgetAlerts).where(eq(schema.budgetAlerts.userId, userId))).toHaveLength(0);
+    expect(await alertsClaimed()).toHaveLength(0);
     await postUsage(token, report({ cost_usd: 0.3 }));
     await waitForRows(userId, 2);
     const mail = await waitForMail(email, /budget alert/);
@@ -307,8 +369,8 @@ describe("budget alerts", () => {
     await postUsage(token, report({ cost_usd: 0.3 }));
     await waitForRows(userId, 3);
     await queueSettled();
-    const alerts = await db.select().from(schema.budgetAlerts).where(eq(schema.budgetAlerts.userId, userId));
-    expect(alerts).toHaveLength(1);
+    // The ledger claimed this month's monthly alert once (the daily budget of 100 was not reached).
+    expect(await alertsClaimed()).toEqual([{ kind: "monthly", period: monthKey(Date.now()) }]);
     const mails = await db.select().from(schema.outbox).where(eq(schema.outbox.to, email));
     expect(mails.filter((m) => /budget alert/.test(m.subject))).toHaveLength(1);
   });

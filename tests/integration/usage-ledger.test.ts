@@ -1,0 +1,230 @@
+// Issue 27's acceptance tests of the usage ledger (ADR 0020), through the real runtime: the API,
+// the local queue, the consumer and each account's Durable Object. Every report is stored exactly
+// once per account however it arrives (in parallel, re-sent, mixed with other accounts), D1's
+// rollup equals each ledger's day totals, and a poison message leaves the rest of its batch stored.
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { handlers as worker } from "../worker";
+import { handleEventBatch } from "~/lib/consumer.server";
+import { MS } from "~/lib/constants";
+import { schema } from "~/lib/db.server";
+import { dayKey } from "~/lib/usage/dates";
+import { toLedgerUsage, type UsageItem } from "~/lib/usage/ingest.server";
+import { toMicros } from "~/lib/usage/report";
+import { parseConsumerEnv } from "../../workers/consumer-env";
+import { db, insertUser, queueSettled, uniqueEmail } from "./helpers";
+import { apiUser, dailyRows, ledger, ledgerDayTotals, postUsage, recordingLedgers, report, rollupDays, storedCount } from "./usage-helpers";
+
+const account = async () => (await insertUser({ email: uniqueEmail("ledger"), passwordHash: "x", metadata: {}, confirmed: true })).id;
+
+/** A usage message as the API enqueues it (occurred_at always set). */
+function usageMessage(userId: string, overrides: Record<string, unknown> = {}, receivedAt = Date.now()) {
+  return { type: "usage.report", userId, receivedAt, report: { ...report(overrides), occurred_at: receivedAt } } as {
+    type: "usage.report";
+    userId: string;
+    receivedAt: number;
+    report: UsageItem["report"];
+  };
+}
+
+/** What must not change when reports are re-sent: raw rows, aggregates, D1's rollup and the account's first report. */
+async function snapshot(userId: string) {
+  const [size, daily, rollup, accountRow] = await Promise.all([
+    ledger(userId).size(),
+    dailyRows(userId),
+    rollupDays(userId),
+    db.query.usageAccounts.findFirst({ where: eq(schema.usageAccounts.userId, userId) }),
+  ]);
+  return { size, daily, rollup, firstReportAt: accountRow?.firstReportAt };
+}
+
+/** Day totals as they must be, added up from what was sent. */
+function expectedDays(reports: Array<UsageItem["report"]>) {
+  const byDay = new Map<string, { requests: number; tokens: number; costMicros: number }>();
+  for (const r of reports) {
+    const date = dayKey(r.occurred_at!);
+    const t = byDay.get(date) ?? { requests: 0, tokens: 0, costMicros: 0 };
+    t.requests += 1;
+    t.tokens += r.tokens_used;
+    t.costMicros += toMicros(r.cost_usd);
+    byDay.set(date, t);
+  }
+  return [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, t]) => ({ date, ...t }));
+}
+
+describe("the usage ledger of one account", () => {
+  it("stores 1,000 reports sent concurrently (10 parallel requests of 100) exactly once; re-sent in parallel, nothing changes", {
+    timeout: 60_000,
+  }, async () => {
+    const { token, userId } = await apiUser();
+    const requests = Array.from({ length: 10 }, () => Array.from({ length: 100 }, () => report()));
+    const sendAll = () => Promise.all(requests.map((reports) => postUsage(token, { reports })));
+    const first = await sendAll();
+    expect(first.map((r) => r.status)).toEqual(Array(10).fill(202));
+    await queueSettled(30_000);
+    expect(await ledger(userId).size()).toMatchObject({ reports: 1000, secure: 0 });
+    const days = await ledgerDayTotals(userId);
+    expect(days.reduce((sum, d) => sum + d.requests, 0)).toBe(1000);
+    expect(days.reduce((sum, d) => sum + d.tokens, 0)).toBe(1000 * 1500);
+    expect(days.reduce((sum, d) => sum + d.costMicros, 0)).toBe(1000 * 12_500);
+    expect(await rollupDays(userId)).toEqual(days);
+    const before = await snapshot(userId);
+    expect(before.firstReportAt).toBeGreaterThan(0);
+
+    // The same 1,000 report_ids again, in parallel: the ledger stores none of them.
+    const again = await sendAll();
+    expect(again.map((r) => r.status)).toEqual(Array(10).fill(202));
+    await queueSettled(30_000);
+    expect(await snapshot(userId)).toEqual(before);
+  });
+
+  it("stores 1,000 reports exactly once when parallel ingest calls overlap (each report in two of 20 calls)", { timeout: 60_000 }, async () => {
+    const userId = await account();
+    const now = Date.now();
+    const reports = Array.from({ length: 1000 }, (_, i) =>
+      toLedgerUsage({
+        userId,
+        receivedAt: now,
+        report: { ...report({ cost_usd: 0.001 * (i % 7) }), occurred_at: now - (i % 3) * MS.DAY } as UsageItem["report"],
+      }),
+    );
+    // Call k takes reports [50k, 50k + 100): every report is in two calls that run side by side.
+    const calls = Array.from({ length: 20 }, (_, k) => Array.from({ length: 100 }, (_, j) => reports[(50 * k + j) % 1000]!));
+    const ingest = (usage: typeof reports) => ledger(userId).ingest({ usage, secure: [], budget: null, now });
+    const results = await Promise.all(calls.map(ingest));
+    expect(results.reduce((sum, r) => sum + r.stored, 0)).toBe(1000);
+    expect(results.reduce((sum, r) => sum + r.duplicates, 0)).toBe(1000);
+    expect(await storedCount(userId)).toBe(1000);
+    const expected = expectedDays(
+      reports.map((r) => ({ occurred_at: r.occurredAt, tokens_used: r.tokensUsed, cost_usd: r.costMicros / 1e6 }) as UsageItem["report"]),
+    );
+    expect(await ledgerDayTotals(userId)).toEqual(expected);
+    const before = await ledgerDayTotals(userId);
+
+    // All of them again, 10 calls in parallel: nothing stored, the totals stay.
+    const repeats = await Promise.all(Array.from({ length: 10 }, (_, k) => ingest(reports.slice(100 * k, 100 * k + 100))));
+    expect(repeats.map((r) => r.stored)).toEqual(Array(10).fill(0));
+    expect(repeats.reduce((sum, r) => sum + r.duplicates, 0)).toBe(1000);
+    expect(await storedCount(userId)).toBe(1000);
+    expect(await ledgerDayTotals(userId)).toEqual(before);
+  });
+});
+
+describe("many accounts through the queue", () => {
+  it("stores 10,000 reports over 20 accounts (batches of 100 mixing accounts): every ledger exact, D1's rollup equal to each", {
+    timeout: 120_000,
+  }, async () => {
+    const accounts = await Promise.all(Array.from({ length: 20 }, () => account()));
+    const now = Date.now();
+    const sent = new Map<string, Array<UsageItem["report"]>>(accounts.map((id) => [id, []]));
+    const messages = Array.from({ length: 10_000 }, (_, i) => {
+      // Consecutive messages belong to different accounts, so each sendBatch of 100 mixes all 20.
+      const userId = accounts[i % 20]!;
+      const occurredAt = now - (i % 4) * MS.DAY - (i % 1000);
+      const message = usageMessage(
+        userId,
+        { cost_usd: (i % 11) * 0.001, tokens_input: i % 50, tokens_output: i % 30, tokens_used: (i % 50) + (i % 30) + (i % 5) },
+        now,
+      );
+      message.report.occurred_at = occurredAt;
+      sent.get(userId)!.push(message.report);
+      return { body: message };
+    });
+    for (let i = 0; i < messages.length; i += 100) await env.EVENTS.sendBatch(messages.slice(i, i + 100));
+    await queueSettled(90_000);
+
+    for (const userId of accounts) {
+      expect(await ledger(userId).size()).toMatchObject({ reports: 500, secure: 0 });
+      const expected = expectedDays(sent.get(userId)!);
+      expect(expected.reduce((sum, d) => sum + d.requests, 0)).toBe(500);
+      expect(await ledgerDayTotals(userId)).toEqual(expected);
+      expect(await rollupDays(userId)).toEqual(expected);
+    }
+  });
+});
+
+describe("a poison message in a batch of 100", () => {
+  it("of an account deleted since: dead-lettered at once (account_not_found), the other 99 stored", async () => {
+    const [a, b, c, gone] = await Promise.all([account(), account(), account(), account()]);
+    await db.delete(schema.users).where(eq(schema.users.id, gone));
+    const owners = [...Array(33).fill(a), ...Array(33).fill(b), ...Array(33).fill(c), gone] as string[];
+    const batch = createMessageBatch(
+      "modelify-events",
+      owners.map((userId, i) => ({ id: `deleted-${i}`, timestamp: new Date(), attempts: 1, body: usageMessage(userId) as unknown })),
+    );
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.retryMessages).toEqual([]);
+    expect(result.explicitAcks).toHaveLength(100);
+    for (const userId of [a, b, c]) {
+      expect(await storedCount(userId)).toBe(33);
+      expect(await rollupDays(userId)).toEqual(await ledgerDayTotals(userId));
+    }
+    expect(await storedCount(gone)).toBe(0);
+    const letter = await db.query.deadLetters.findFirst({ where: eq(schema.deadLetters.id, "deleted-99") });
+    expect(letter).toMatchObject({ queue: "modelify-events", attempts: 1 });
+    expect(JSON.parse(letter!.body)).toMatchObject({ kind: "usage.report", reason: "account_not_found" });
+    const letters = await db.select({ id: schema.deadLetters.id }).from(schema.deadLetters);
+    expect(letters.filter((l) => l.id.startsWith("deleted-")).map((l) => l.id)).toEqual(["deleted-99"]);
+  });
+
+  it("that its ledger cannot take: retried alone, the other 99 stored and acknowledged, other accounts' calls untouched", async () => {
+    const [a, b, c] = await Promise.all([account(), account(), account()]);
+    const owners = [...Array(34).fill(a), ...Array(33).fill(b), ...Array(33).fill(c)] as string[];
+    const messages = owners.map((userId, i) => ({ id: `refused-${i}`, timestamp: new Date(), attempts: 1, body: usageMessage(userId) }));
+    const poison = messages[10]!;
+    const poisonId = poison.body.report.report_id.toLowerCase();
+    // A stand-in for a ledger that throws on one report (no valid report makes the real one
+    // throw): every call holding that report fails; every other call goes to the real ledger.
+    const { ledgers, calls } = recordingLedgers((input) => input.usage.some((u) => u.id === poisonId));
+    // Budget alerts' mails (the default daily budget is crossed) are not this test's subject.
+    const queue = { send: async () => {}, sendBatch: async () => {} } as unknown as Queue;
+    const batch = createMessageBatch("modelify-events", messages as Array<{ id: string; timestamp: Date; attempts: number; body: unknown }>);
+    const ctx = createExecutionContext();
+    await handleEventBatch({ db, env: parseConsumerEnv(env), queue, ledgers }, batch);
+    const result = await getQueueResult(batch, ctx);
+
+    expect(result.retryMessages.map((m) => m.msgId)).toEqual([poison.id]);
+    expect(result.explicitAcks.sort()).toEqual(
+      messages
+        .filter((m) => m !== poison)
+        .map((m) => m.id)
+        .sort(),
+    );
+    expect(await storedCount(a)).toBe(33);
+    expect(await storedCount(b)).toBe(33);
+    expect(await storedCount(c)).toBe(33);
+    for (const userId of [a, b, c]) expect(await rollupDays(userId)).toEqual(await ledgerDayTotals(userId));
+    // The other accounts were written with their one call; the poison's account was tried whole,
+    // then report by report (33 stored, the poison's call failed).
+    for (const userId of [b, c]) expect(calls.filter((x) => x.userId === userId).map((x) => [x.usage.length, x.failed])).toEqual([[33, false]]);
+    const ofA = calls.filter((x) => x.userId === a);
+    expect(ofA[0]).toMatchObject({ failed: true });
+    expect(ofA[0]!.usage).toHaveLength(34);
+    expect(ofA.slice(1).map((x) => x.usage.length)).toEqual(Array(34).fill(1));
+    expect(
+      ofA
+        .slice(1)
+        .filter((x) => x.failed)
+        .map((x) => x.usage),
+    ).toEqual([[poisonId]]);
+
+    // Its retries exhausted, the queue moves it to the dead-letter queue, whose consumer records it.
+    const dlq = createMessageBatch("modelify-events-dlq", [{ id: poison.id, timestamp: poison.timestamp, attempts: 4, body: poison.body }]);
+    const dlqCtx = createExecutionContext();
+    await worker.queue(dlq, env, dlqCtx);
+    expect((await getQueueResult(dlq, dlqCtx)).explicitAcks).toEqual([poison.id]);
+    const letter = await db.query.deadLetters.findFirst({ where: eq(schema.deadLetters.id, poison.id) });
+    expect(JSON.parse(letter!.body)).toMatchObject({ kind: "usage.report", reason: "retries_exhausted" });
+
+    // Had a retry found the ledger able to take it, it would have been stored once, with the rest.
+    const retry = createMessageBatch("modelify-events", [{ id: poison.id, timestamp: poison.timestamp, attempts: 2, body: poison.body }]);
+    const retryCtx = createExecutionContext();
+    await worker.queue(retry, env, retryCtx);
+    expect((await getQueueResult(retry, retryCtx)).explicitAcks).toEqual([poison.id]);
+    expect(await storedCount(a)).toBe(34);
+    expect(await rollupDays(a)).toEqual(await ledgerDayTotals(a));
+  });
+});
