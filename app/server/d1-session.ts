@@ -106,16 +106,22 @@ function signsIn(response: Response): boolean {
   return response.headers.getSetCookie().some((line) => line.startsWith(`${accessCookie.name}=`) && !/;\s*Max-Age=0(;|$)/i.test(line));
 }
 
+// Routes that promise to set no cookie: the page-view beacon (routes/events.ts). Nothing is read
+// back after it, and its answer sets nothing, signed in or not.
+const NO_COOKIE_PATHS = new Set(["/events"]);
+
 /**
  * The Set-Cookie line that hands a browser its new bookmark, or null. Only when it changed, and
  * only to a visitor who was signed in for this request or is signed in by its answer: they read
  * their own rows next. A signed-out answer never carries one: the marketing pages stay cacheable
  * (server/page-cache.ts stores no answer that sets a cookie), and the signed-out forms whose
  * answers must not differ for a known and an unknown address (sign-up, forgot password) do not
- * hand out a position in the database's log. Nor does an answer marked publicly cacheable.
+ * hand out a position in the database's log. Nor does an answer marked publicly cacheable, nor
+ * the page-view beacon's.
  */
 export function bookmarkCookie(request: Request, response: Response, d1: D1RequestSession, signedIn: boolean): string | null {
   if (!signedIn && !signsIn(response)) return null;
+  if (NO_COOKIE_PATHS.has(new URL(request.url).pathname)) return null;
   if (/\b(public|s-maxage)\b/i.test(response.headers.get("Cache-Control") ?? "")) return null;
   const bookmark = currentBookmark(d1);
   if (!bookmark || bookmark === d1.received) return null;

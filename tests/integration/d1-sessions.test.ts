@@ -137,7 +137,7 @@ describe("which answers carry the bookmark", () => {
     expect(bookmarkCookie(at("POST"), signIn, session(newer, null), false)).toContain(`${BOOKMARK_COOKIE}=${newer};`);
   });
 
-  it("sets nothing when the bookmark did not change or is unknown or malformed, when signed out, or on a public answer", () => {
+  it("sets nothing when the bookmark did not change or is unknown or malformed, when signed out, on a public answer or the beacon's", () => {
     expect(bookmarkCookie(at("POST"), html, session(older), true)).toBeNull();
     expect(bookmarkCookie(at("POST"), html, session(null), true)).toBeNull();
     expect(bookmarkCookie(at("POST"), html, session("garbage; Domain=evil.example"), true)).toBeNull();
@@ -146,6 +146,8 @@ describe("which answers carry the bookmark", () => {
     expect(bookmarkCookie(at("POST"), signOut, session(newer), false)).toBeNull();
     const cached = answer([["Cache-Control", "public, s-maxage=60"]]);
     expect(bookmarkCookie(at("GET"), cached, session(newer), true)).toBeNull();
+    // The page-view beacon sets no cookie, signed in or not (routes/events.ts).
+    expect(bookmarkCookie(at("POST", ORIGIN, "/events"), new Response(null, { status: 204 }), session(newer), true)).toBeNull();
   });
 
   it("puts it in the API's successful answers to bearer clients and of the token endpoints only", () => {
