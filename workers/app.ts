@@ -49,7 +49,7 @@ export default {
     const cacheKey = appEnv ? pageCacheKey(request, import.meta.env.BUILD_ID) : null;
     // A stored page needs no request context, no router and no database.
     const hit = cacheKey ? await cachedPage(edgeCache(), cacheKey, nonce) : null;
-    const { result, statements } = await metered(async () => {
+    const { result, statements, ledgerCalls } = await metered(async () => {
       // A stored page answers without reading the request: its body (a GET may carry one) is
       // drained like any other unread body, or the local runtime sometimes never sends the answer
       // (the malformed-request corpus's GET with a 64 KB body to a stored page: 2 of 18 hung).
@@ -77,7 +77,9 @@ export default {
       // Vite's dev server only (the build and the tests run with CSP).
       development: import.meta.env.MODE === "development",
       pixel: Boolean(appEnv?.META_PIXEL_ID),
-      serverTiming: local ? `app;dur=${(performance.now() - started).toFixed(1)}, d1;desc="statements";dur=${statements}` : null,
+      serverTiming: local
+        ? `app;dur=${(performance.now() - started).toFixed(1)}, d1;desc="statements";dur=${statements}, ledger;desc="calls";dur=${ledgerCalls}`
+        : null,
     });
   },
 

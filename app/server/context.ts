@@ -4,8 +4,9 @@ import { createContext, type RouterContextProvider } from "react-router";
 import type { AuthState } from "~/lib/auth/session.server";
 import { getStripe, type Stripe } from "~/lib/billing/stripe.server";
 import type { Db } from "~/lib/db.server";
+import type { LedgerNamespace } from "~/lib/usage/ledger/api";
 import { type D1RequestSession, startD1Session } from "./d1-session";
-import { requestDb } from "./db";
+import { requestDb, requestLedgers } from "./db";
 import type { AppEnv } from "./env";
 
 export type AppContext = {
@@ -25,6 +26,8 @@ export type AppContext = {
   ctx: ExecutionContext;
   /** The per-user limiter of the usage API (wrangler.toml [[ratelimits]]). */
   usageLimiter: RateLimit;
+  /** The accounts' usage ledgers (Durable Objects, ADR 0020). */
+  ledgers: LedgerNamespace;
 };
 
 export const appContext = createContext<AppContext | null>(null);
@@ -53,6 +56,7 @@ export function createAppContext(request: Request, env: Env, appEnv: AppEnv, ctx
     userAgent: request.headers.get("User-Agent"),
     ctx,
     usageLimiter: env.USAGE_RATE_LIMITER,
+    ledgers: requestLedgers(env.USAGE_LEDGER),
   };
 }
 

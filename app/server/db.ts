@@ -6,7 +6,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { getDb, type Db } from "~/lib/db.server";
 
-type Meter = { statements: number; session?: { of: D1Database; client: D1DatabaseSession } };
+type Meter = { statements: number; ledgerCalls: number; session?: { of: D1Database; client: D1DatabaseSession } };
 const meters = new AsyncLocalStorage<Meter>();
 const counting = new WeakMap<D1Database, D1Database>();
 
@@ -53,9 +53,43 @@ export function requestDb(d1: D1Database, session?: D1DatabaseSession): Db {
   return getDb(countingD1(d1));
 }
 
-/** Runs a request's work and tells how many statements it prepared. */
-export async function metered<T>(run: () => Promise<T>): Promise<{ result: T; statements: number }> {
-  const meter: Meter = { statements: 0 };
+/** Runs a request's work and tells how many statements it prepared and ledger calls it made. */
+export async function metered<T>(run: () => Promise<T>): Promise<{ result: T; statements: number; ledgerCalls: number }> {
+  const meter: Meter = { statements: 0, ledgerCalls: 0 };
   const result = await meters.run(meter, run);
-  return { result, statements: meter.statements };
+  return { result, statements: meter.statements, ledgerCalls: meter.ledgerCalls };
+}
+
+const countingLedgers = new WeakMap<DurableObjectNamespace, DurableObjectNamespace>();
+
+/**
+ * The usage ledgers' binding, counting the calls a request makes to any ledger (a page makes
+ * one: ADR 0020). A call is a method of a stub the request got from this binding.
+ */
+export function requestLedgers<T extends DurableObjectNamespace>(namespace: T): T {
+  let wrapped = countingLedgers.get(namespace);
+  if (!wrapped) {
+    // Every property of an RPC stub is a method; each is called on the stub itself.
+    const stubOf = (stub: DurableObjectStub) =>
+      new Proxy({} as DurableObjectStub, {
+        get(_, prop) {
+          if (prop === "then") return undefined;
+          return (...args: unknown[]) => {
+            const meter = meters.getStore();
+            if (meter) meter.ledgerCalls++;
+            return (stub as unknown as Record<string | symbol, (...a: unknown[]) => unknown>)[prop]!(...args);
+          };
+        },
+      });
+    wrapped = new Proxy(namespace, {
+      get(target, prop) {
+        if (prop === "get")
+          return (id: DurableObjectId, options?: DurableObjectNamespaceGetDurableObjectOptions) => stubOf(options ? target.get(id, options) : target.get(id));
+        const value = Reflect.get(target, prop);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    countingLedgers.set(namespace, wrapped);
+  }
+  return wrapped as T;
 }

@@ -71,6 +71,19 @@ describe("overview on real data", () => {
     }
   });
 
+  it("reads the account's usage ledger with one call per page", async () => {
+    const ledgerCalls = (response: Response) => Number(/ledger;desc="calls";dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "")?.[1]);
+    for (const { browser } of [await seededUser(), await createConfirmedUser()]) {
+      for (const path of ["/dashboard", "/dashboard/usage", "/dashboard/usage?range=30d", "/dashboard/budget", "/dashboard/profile", "/dashboard/usage.csv"]) {
+        const response = await browser.get(path);
+        expect(response.status, path).toBe(200);
+        expect(ledgerCalls(response), path).toBe(1);
+      }
+      // Pages without usage make none.
+      expect(ledgerCalls(await browser.get("/dashboard/billing"))).toBe(0);
+    }
+  });
+
   it("shows empty states for a user with no data", async () => {
     const { browser } = await createConfirmedUser();
     const html = await (await browser.get("/dashboard")).text();

@@ -49,7 +49,7 @@ describe("queue consumer", () => {
     const failing = vi.fn(async () => new Response("down", { status: 503 }));
     const batch = createMessageBatch("modelify-events", [{ id: "retry-1", timestamp: new Date(), attempts: 1, body: mail(uniqueEmail()) }]);
     const config = { ...parseConsumerEnv(env), MAIL_API_URL: "https://mail.example/emails", MAIL_API_KEY: "k" };
-    await handleEventBatch({ db, env: config, queue: env.EVENTS, fetcher: failing }, batch);
+    await handleEventBatch({ db, env: config, queue: env.EVENTS, ledgers: env.USAGE_LEDGER, fetcher: failing }, batch);
     const ctx = createExecutionContext();
     const result = await getQueueResult(batch, ctx);
     expect(result.retryMessages.map((m) => m.msgId)).toEqual(["retry-1"]);

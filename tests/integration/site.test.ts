@@ -117,22 +117,16 @@ describe("dashboard shell", () => {
 
   it("shows a failing tab's message inside a dashboard that keeps working", async () => {
     const { browser } = await createConfirmedUser();
-    // Every query of the usage tab's aggregates fails; nothing else does.
-    const broken = new Proxy(env.DB, {
-      get(target, prop) {
-        if (prop === "prepare") {
-          return (query: string) => {
-            if (query.includes("hourly_usage")) throw new Error("D1 is unavailable");
-            return target.prepare(query);
-          };
-        }
-        const value = Reflect.get(target, prop);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
+    // The account's usage ledger is unreachable (its reads fail); D1 and everything else works.
+    const broken = {
+      idFromName: (name: string) => env.USAGE_LEDGER.idFromName(name),
+      get: () => ({
+        read: () => Promise.reject(new Error("The usage ledger is unavailable")),
+      }),
+    } as unknown as Env["USAGE_LEDGER"];
     const ctx = createExecutionContext();
     const request = new Request("http://localhost/dashboard/usage", { headers: { Cookie: browser.cookieHeader() } });
-    const response = await worker.fetch(request as unknown as Request<unknown, IncomingRequestCfProperties>, { ...env, DB: broken } as Env, ctx);
+    const response = await worker.fetch(request as unknown as Request<unknown, IncomingRequestCfProperties>, { ...env, USAGE_LEDGER: broken } as Env, ctx);
     await waitOnExecutionContext(ctx);
     const html = await response.text();
     expect(html).toContain("Failed to load tab content. Please try again.");
