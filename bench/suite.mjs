@@ -64,7 +64,9 @@ export async function benchSuite({ repetitions = Number(process.env.BENCH_REPETI
     for (let rep = 1; rep <= repetitions; rep++) {
       const result = await timedTest(dir);
       runs.push(result);
-      console.log(`  run ${rep}: ${minutes(result.seconds)}, ${result.passed} passed, ${result.failed} failed (exit ${result.code}), load ${result.load.toFixed(1)}`);
+      console.log(
+        `  run ${rep}: ${minutes(result.seconds)}, ${result.passed} passed, ${result.failed} failed (exit ${result.code}), load ${result.load.toFixed(1)}`,
+      );
       if (result.code !== 0) console.log(result.tail);
     }
   } finally {

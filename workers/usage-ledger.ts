@@ -132,7 +132,7 @@ async function readArchive(bucket: R2Bucket, key: string): Promise<Array<Record<
 }
 
 async function writeArchive(bucket: R2Bucket, key: string, rows: Array<Record<string, unknown>>) {
-  const text = rows.map((r) => JSON.stringify(r)).join("\n") + "\n";
+  const text = `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`;
   const gz = await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
   await bucket.put(key, gz, { httpMetadata: { contentType: "application/x-ndjson", contentEncoding: "gzip" }, customMetadata: { rows: String(rows.length) } });
 }

@@ -1,7 +1,7 @@
 // The account's signed-in browsers and desktop apps, as the profile's "Sessions and devices"
 // card lists them, and ending them. Ending revokes the row: the session's access token fails at
 // its next request and its refresh token at its next renewal (session.server.ts).
-import { and, desc, eq, gt, gte, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { countryName } from "../country";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";

@@ -334,7 +334,7 @@ export async function createUnassignedKeys(db: Db, input: { adminId: string; cou
 
 /** The CSV of freshly created keys: `key,expires_at`, keys as 4-4-4-4, times as ISO 8601 (UTC). */
 export function keysCsv(keys: CreatedKey[]): string {
-  return ["key,expires_at", ...keys.map((c) => `${formatActivationKey(c.key)},${new Date(c.expiresAt).toISOString()}`)].join("\r\n") + "\r\n";
+  return `${["key,expires_at", ...keys.map((c) => `${formatActivationKey(c.key)},${new Date(c.expiresAt).toISOString()}`)].join("\r\n")}\r\n`;
 }
 
 /** Revokes an unused key; a used key keeps the access it gave. */

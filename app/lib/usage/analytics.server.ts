@@ -185,7 +185,7 @@ export async function usageTab({ db, ledgers }: UsageSource, userId: string, ran
   const previousFrom = lastDays(USAGE.ranges[range] * 2, now)[0]!;
   const monthStart = dayKey(startOfMonth(now));
   const [read, budget] = await Promise.all([
-    ledgerFor(ledgers, userId).read({ now, dailyFrom: monthStart < previousFrom ? monthStart : previousFrom, hourlyFrom: from, counts: true }),
+    ledgerFor(ledgers, userId).read({ now, dailyFrom: [monthStart, previousFrom].sort()[0]!, hourlyFrom: from, counts: true }),
     getBudget(db, userId),
   ]);
   const all = read.daily ?? [];
