@@ -1,7 +1,5 @@
 // Realistic model usage for the local seed (the demo account's ledger) and the benchmarks: several providers and models,
 // busier on weekdays and in working hours, some failures. Deterministic for a given seed.
-import { USAGE_AGGREGATES, USAGE_COLUMNS } from "../app/lib/usage/aggregate-sql.ts";
-import { sqlString } from "./lib.mjs";
 
 // Prices in USD per 1K input / output tokens; durations in ms.
 const MODELS = [
@@ -103,17 +101,4 @@ export function ledgerUsage(rows) {
     appInstanceId: r.app_instance_id,
     deviceId: null,
   }));
-}
-
-/** SQL for the D1-era tables (model_usage and its aggregates; the benchmarks and the legacy
- * fixtures of the move to ledgers still use it): inserts the rows (a repeat changes nothing) and aggregates exactly the new ones.
- * 100 rows per INSERT keeps each statement under D1's 100 KB statement limit. */
-export function usageSql(rows, batchId) {
-  const lines = [];
-  for (let i = 0; i < rows.length; i += 100) {
-    const values = rows.slice(i, i + 100).map((r) => `(${USAGE_COLUMNS.map((c) => sqlString(c === "ingest_batch" ? batchId : r[c])).join(", ")})`);
-    lines.push(`INSERT OR IGNORE INTO model_usage (${USAGE_COLUMNS.join(", ")}) VALUES\n${values.join(",\n")};`);
-  }
-  for (const text of USAGE_AGGREGATES) lines.push(`${text.replaceAll("?1", sqlString(batchId))};`);
-  return lines.join("\n");
 }

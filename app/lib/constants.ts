@@ -218,9 +218,9 @@ export const ACHIEVEMENTS = {
 // this long for an operator to look into, then the hourly cron deletes them.
 export const DEAD_LETTERS = { keepMs: 14 * DAY } as const;
 
-// The entitlement call (GET /api/v1/entitlements): per-minute counts are kept this long, then
-// the hourly cron deletes them (aggregate-sql.ts writes no older minute either: 7200 s). The
-// claim (POST /api/v1/entitlements/claim) takes no body: at most `{}` and some whitespace.
+// The entitlement call (GET /api/v1/entitlements): an account's ledger keeps per-minute counts
+// this long (each write deletes older minutes, and records none older). The claim
+// (POST /api/v1/entitlements/claim) takes no body: at most `{}` and some whitespace.
 export const ENTITLEMENTS = { minuteRowsKeptMs: 2 * HOUR, claimMaxBodyBytes: 1024 } as const;
 
 // The usage ledger of one account (a Durable Object, ADR 0020). Raw reports stay in it this long
