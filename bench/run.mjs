@@ -3,27 +3,35 @@
 // three times (min / median / max), written to bench/results.md.
 //
 // It builds into .build/bench and serves on a free port with its own local state and Stripe
-// stand-in, so a running `npm start` (build/, .wrangler/state, port 8787) is left alone. Last, the
-// start of a fresh clone (bench/start.mjs), which alone is `npm run bench -- --only start`, and the
-// whole test suite on a fresh clone, three times (bench/suite.mjs, `npm run bench -- --only suite`).
-// Each part writes its own section of bench/results.md (bench/results-file.mjs).
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+// stand-in, so a running `npm start` (build/, .wrangler/state, port 8787) is left alone. Then the
+// usage ledgers' figures on the same build with a state of their own (bench/ledger.mjs, alone
+// `npm run bench -- --only ledger`); last, the start of a fresh clone (bench/start.mjs, `npm run
+// bench -- --only start`) and the whole test suite on a fresh clone, three times (bench/suite.mjs,
+// `npm run bench -- --only suite`). Each part writes its own section of bench/results.md
+// (bench/results-file.mjs).
+import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
 import { buildDirFor, buildSite, hashSecret, run, sqlString } from "../scripts/lib.mjs";
 import { floorJsBytes, readClientManifest, routeChain, routeJsBytes } from "../scripts/bundle-size.mjs";
 import { lighthouseScores, signInCookie, startCompressingProxy } from "../scripts/lighthouse.mjs";
 import { serveTestSite } from "../scripts/serve-test-site.mjs";
-import { generateUsage, usageSql } from "../scripts/usage-fixtures.mjs";
+import { benchLedger } from "./ledger.mjs";
 import { writeResultsSection } from "./results-file.mjs";
 import { benchStart } from "./start.mjs";
 import { benchSuite } from "./suite.mjs";
 
 const { values: cli } = parseArgs({ options: { only: { type: "string" } } });
-if (cli.only !== undefined && cli.only !== "start" && cli.only !== "suite") {
-  console.error(`--only takes "start" (the start of a fresh clone) or "suite" (npm test on a fresh clone, 3 times); without it every figure is measured.`);
+if (cli.only !== undefined && !["start", "suite", "ledger"].includes(cli.only)) {
+  console.error(
+    `--only takes "ledger" (the usage ledgers' figures), "start" (the start of a fresh clone) or "suite" (npm test on a fresh clone, 3 times); without it every figure is measured.`,
+  );
   process.exit(1);
+}
+if (cli.only === "ledger") {
+  writeResultsSection("ledger", await benchLedger());
+  console.log("bench/results.md: the ledger section is written.");
+  process.exit(0);
 }
 if (cli.only === "start") {
   writeResultsSection("start", await benchStart());
@@ -43,11 +51,6 @@ const PASSWORD = "Bench-Pass-2026";
 
 // Single reports come from 20 accounts, so no account reaches its 1,000 requests a minute.
 const senders = Array.from({ length: 20 }, (_, i) => ({ id: `bench-sender-${String(i).padStart(2, "0")}`, email: `bench-sender-${i}@modelify.dev` }));
-// The consumer figure: five accounts sending at once, so each queue batch mixes them.
-const mixers = Array.from({ length: 5 }, (_, i) => ({ id: `bench-mixer-${i}`, email: `bench-mixer-${i}@modelify.dev` }));
-const MIXER_REPORTS = 2_000; // per account and repetition: 10,000 rows a repetition
-const SMALL = { id: "bench-small-0000-4000-8000-000000000100", email: "bench-100@modelify.dev", rows: 100 };
-const LARGE = { id: "bench-large-0000-4000-8000-000000100000", email: "bench-100k@modelify.dev", rows: 100_000 };
 const LIGHTHOUSE_PAGES = ["/", "/pricing", "/auth", "/dashboard"];
 
 // ---------------------------------------------------------------------------------------------
@@ -56,40 +59,21 @@ const LIGHTHOUSE_PAGES = ["/", "/pricing", "/auth", "/dashboard"];
 function usersSql(now) {
   const hash = hashSecret(PASSWORD);
   const lines = [];
-  for (const u of [SMALL, LARGE, ...senders, ...mixers]) {
+  for (const u of senders) {
     lines.push(
       `INSERT INTO users (id, email, password_hash, email_confirmed_at, role, metadata, created_at, updated_at) VALUES (${[u.id, u.email, hash, now, "user", "{}", now, now].map(sqlString).join(", ")});`,
       `INSERT INTO user_profiles (id, user_id, email, first_name, last_name, timezone, created_at, updated_at) VALUES (${[u.id, u.id, u.email, "Bench", "User", "UTC", now, now].map(sqlString).join(", ")});`,
     );
   }
-  // The mixing accounts watch their spend, as a real user would: the consumer checks budgets.
-  for (const u of mixers) {
-    lines.push(
-      `INSERT INTO budgets (user_id, monthly_budget, daily_budget, alert_threshold, notifications_enabled, updated_at) VALUES (${sqlString(u.id)}, 5000, 500, 80, 1, ${now});`,
-    );
-  }
   return lines.join("\n");
 }
 
+/** The single-report senders' accounts, in D1 before workerd opens it. */
 async function fixtures(stateDir) {
-  const now = Date.now();
   mkdirSync(".wrangler", { recursive: true });
   const file = ".wrangler/bench-fixtures.sql";
-  const d1 = () => run("wrangler", ["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--file", file], { stdio: ["ignore", "ignore", "inherit"] });
-  writeFileSync(file, [usersSql(now), usageSql(generateUsage({ userId: SMALL.id, days: 60, count: SMALL.rows, now, seed: 1 }), "bench-small")].join("\n"));
-  await d1();
-  const all = generateUsage({ userId: LARGE.id, days: 60, count: LARGE.rows, now, seed: 2 });
-  for (let i = 0; i < all.length; i += 25_000) {
-    writeFileSync(file, usageSql(all.slice(i, i + 25_000), `bench-large-${i}`));
-    await d1();
-  }
-}
-
-/** The local D1 database, read directly (read-only) to see what the consumer stored. */
-function openD1(stateDir) {
-  const dir = `${stateDir}/v3/d1/miniflare-D1DatabaseObject`;
-  const file = readdirSync(dir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
-  return new DatabaseSync(`${dir}/${file}`, { readOnly: true });
+  writeFileSync(file, usersSql(Date.now()));
+  await run("wrangler", ["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--file", file], { stdio: ["ignore", "ignore", "inherit"] });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -198,52 +182,12 @@ async function ingestion(base, tokens) {
   return { health, single, ratio: single.perSecond / health.perSecond };
 }
 
-/** Five accounts send 100-report batches at once; rows/s from the first request to the last row stored. */
-async function consumer(base, db, mixerTokens) {
-  const ids = mixers.map((m) => sqlString(m.id)).join(", ");
-  const count = () => Number(db.prepare(`SELECT count(*) AS n FROM model_usage WHERE user_id IN (${ids})`).get().n);
-  const aggregated = () => Number(db.prepare(`SELECT coalesce(sum(total_requests), 0) AS n FROM daily_usage_summary WHERE user_id IN (${ids})`).get().n);
-  const before = count();
-  const beforeAggregated = aggregated();
-  const started = performance.now();
-  let accepted = 0;
-  await Promise.all(
-    mixerTokens.map(async (t) => {
-      for (let sent = 0; sent < MIXER_REPORTS; sent += 100) {
-        const r = await postUsage(base, t, { reports: Array.from({ length: 100 }, report) });
-        await r.arrayBuffer();
-        if (r.status !== 202) throw new Error(`a mixing batch answered ${r.status}`);
-        accepted += 100;
-      }
-    }),
-  );
-  let stored = 0;
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    stored = count() - before;
-    if (stored >= accepted) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const seconds = (performance.now() - started) / 1000;
-  // Aggregates land in the same transaction as the rows.
-  const inAggregates = aggregated() - beforeAggregated;
-  return { accepted, stored, inAggregates, seconds, rowsPerSecond: stored / seconds, complete: stored === accepted && inAggregates === accepted };
-}
-
-/** Median time and the D1 statement count (the local Server-Timing header) of a page. */
-async function timePage(base, cookie, path, runs = 15) {
-  const times = [];
-  let statements = null;
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    const r = await fetchRetry(`${base}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
-    await r.text();
-    if (r.status !== 200) throw new Error(`${path} answered ${r.status}`);
-    times.push(performance.now() - t);
-    statements = Number(/d1;desc="statements";dur=(\d+)/.exec(r.headers.get("Server-Timing") ?? "")?.[1] ?? Number.NaN);
-  }
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)], statements };
+/** The D1 statement count of a signed-in page (the local Server-Timing header). */
+async function pageStatements(base, cookie, path) {
+  const r = await fetchRetry(`${base}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
+  await r.text();
+  if (r.status !== 200) throw new Error(`${path} answered ${r.status}`);
+  return Number(/d1;desc="statements";dur=(\d+)/.exec(r.headers.get("Server-Timing") ?? "")?.[1] ?? Number.NaN);
 }
 
 /** The landing page for a signed-out visitor against a small static file of the same server. */
@@ -269,25 +213,20 @@ const three = (values, d) => {
   return `${f(min, d)} / ${f(median, d)} / ${f(max, d)}`;
 };
 
-console.log("Building the site and the baseline page, preparing fixtures (100,000 usage rows take a minute)...");
+console.log("Building the site and the baseline page, preparing fixtures...");
 const buildDir = buildDirFor("bench");
 await buildSite(buildDir, { stdio: ["ignore", "ignore", "inherit"] });
 const floor = floorJsBytes();
 const site = await serveTestSite({ buildDir, stateDir: ".wrangler/bench-state", beforeStart: fixtures });
 const base = site.baseUrl;
 const proxy = await startCompressingProxy(base, { http2: true });
-const db = openD1(site.stateDir);
 try {
   const tokens = await Promise.all(senders.map((s) => token(base, s.email)));
-  const mixerTokens = await Promise.all(mixers.map((s) => token(base, s.email)));
-  const small = await signInCookie(base, { email: SMALL.email, password: PASSWORD });
-  const large = await signInCookie(base, { email: LARGE.email, password: PASSWORD });
   // Warm-up: every figure's work once, so no repetition pays for the first compile. The usage
   // figure is run whole: after a 1.5 s warm-up the first repetition came out about 0.1 lower than
   // the other two in each of four runs.
   await ingestion(base, tokens);
   await landing(base);
-  await timePage(base, small, "/dashboard", 3);
 
   const runs = [];
   for (let rep = 1; rep <= REPETITIONS; rep++) {
@@ -295,20 +234,13 @@ try {
     const r = {};
     r.ingestion = await ingestion(base, tokens);
     r.landing = await landing(base);
-    r.consumer = await consumer(base, db, mixerTokens);
-    r.pages = {
-      overviewSmall: await timePage(base, small, "/dashboard"),
-      overviewLarge: await timePage(base, large, "/dashboard"),
-      usageSmall: await timePage(base, small, "/dashboard/usage?range=30d"),
-      usageLarge: await timePage(base, large, "/dashboard/usage?range=30d"),
-    };
     // The seeded demo account's dashboard, with a fresh session (its access token lasts 15 minutes).
-    const audits = await lighthouseScores({ baseUrl: proxy.url, paths: LIGHTHOUSE_PAGES, cookie: await signInCookie(base), chromeFlags: proxy.chromeFlags });
+    const demo = await signInCookie(base);
+    r.statements = { overview: await pageStatements(base, demo, "/dashboard"), usage: await pageStatements(base, demo, "/dashboard/usage?range=30d") };
+    const audits = await lighthouseScores({ baseUrl: proxy.url, paths: LIGHTHOUSE_PAGES, cookie: demo, chromeFlags: proxy.chromeFlags });
     r.lighthouse = Object.fromEntries(audits.map((a) => [a.path, a.scores]));
     runs.push(r);
-    console.log(
-      `  usage ${f(r.ingestion.ratio, 2)}x · consumer ${f(r.consumer.rowsPerSecond)} rows/s · landing ${f(r.landing.ratio, 2)}x · statements ${r.pages.overviewSmall.statements}/${r.pages.usageSmall.statements}`,
-    );
+    console.log(`  usage ${f(r.ingestion.ratio, 2)}x · landing ${f(r.landing.ratio, 2)}x · statements ${r.statements.overview}/${r.statements.usage}`);
   }
 
   const client = `${buildDir}/client`;
@@ -327,9 +259,7 @@ try {
   const allLighthouse = runs.flatMap((r) => LIGHTHOUSE_PAGES.flatMap((p) => category.map((c) => r.lighthouse[p][c])));
   const ratioAuth = js.auth / floor;
   const ratioDashboard = js.dashboard / floor;
-  const statementsMax = Math.max(
-    ...runs.flatMap((r) => [r.pages.overviewSmall.statements, r.pages.overviewLarge.statements, r.pages.usageSmall.statements, r.pages.usageLarge.statements]),
-  );
+  const statementsMax = Math.max(...runs.flatMap((r) => [r.statements.overview, r.statements.usage]));
   const met = (ok) => (ok ? "yes" : "**no**");
   const min = (values) => Math.min(...values);
 
@@ -344,15 +274,9 @@ try {
       met(min(runs.map((r) => r.ingestion.ratio)) >= 0.7),
     ],
     [
-      "consumer rows/s, queue batches mixing 5 accounts",
-      "≥ 2,000",
-      three(runs.map((r) => r.consumer.rowsPerSecond)),
-      met(min(runs.map((r) => r.consumer.rowsPerSecond)) >= 2000 && runs.every((r) => r.consumer.complete)),
-    ],
-    [
       "D1 statements per dashboard page (overview, usage)",
       "≤ 6",
-      `${three(runs.map((r) => r.pages.overviewSmall.statements))} and ${three(runs.map((r) => r.pages.usageSmall.statements))}`,
+      `${three(runs.map((r) => r.statements.overview))} and ${three(runs.map((r) => r.statements.usage))}`,
       met(statementsMax <= 6),
     ],
     [
@@ -401,26 +325,16 @@ ${detail("ratio", (r) => r.ingestion.ratio, 2)}
 ${detail("`GET /favicon.svg` requests/s", (r) => r.landing.asset.perSecond)}
 ${detail("`GET /` (signed out) requests/s", (r) => r.landing.page.perSecond)}
 ${detail("ratio", (r) => r.landing.ratio, 2)}
-${detail("consumer: reports accepted", (r) => r.consumer.accepted)}
-${detail("consumer: rows stored / in the daily aggregates", (r) => r.consumer.stored)}
-${detail("consumer: seconds from the first request to the last row", (r) => r.consumer.seconds, 1)}
-${detail("consumer: rows/s", (r) => r.consumer.rowsPerSecond)}
-${detail(`overview, ${f(SMALL.rows)} rows: median ms`, (r) => r.pages.overviewSmall.median, 1)}
-${detail(`overview, ${f(LARGE.rows)} rows: median ms`, (r) => r.pages.overviewLarge.median, 1)}
-${detail(`usage tab (30 days), ${f(SMALL.rows)} rows: median ms`, (r) => r.pages.usageSmall.median, 1)}
-${detail(`usage tab (30 days), ${f(LARGE.rows)} rows: median ms`, (r) => r.pages.usageLarge.median, 1)}
 
 Statuses of the single reports: ${runs.map((r) => JSON.stringify(r.ingestion.single.statuses)).join(", ")}.
-Every consumer repetition stored exactly what was accepted, raw and aggregated: **${runs.every((r) => r.consumer.complete) ? "yes" : "NO"}**.
 
 ## How
 
 - **Usage:** 20 accounts' desktop tokens in turn (none reaches its 1,000 requests a minute), one report per request,
   alternating with the same clients hitting \`/api/v1/health\` (a route that does nothing).
-- **Consumer:** 5 accounts (each with a budget to check) send ${f(MIXER_REPORTS)} reports each as batches of 100, all at
-  once, so the queue's batches mix them; the clock runs from the first request until the last row is in D1.
-- **Statements:** counted by the Worker and reported in the local \`Server-Timing\` header; the same for an account
-  with ${f(SMALL.rows)} raw rows as for one with ${f(LARGE.rows)} (the pages read aggregates).
+- **Statements:** counted by the Worker and reported in the local \`Server-Timing\` header, on the demo account's pages
+  (usage itself is read from the account's ledger, not from D1). The consumer, and the pages against the size of a
+  ledger: the "Usage ledger" section (bench/ledger.mjs).
 - **Lighthouse:** \`npm run lighthouse\`'s code (scripts/lighthouse.mjs): mobile, default throttling, Debian's Chromium,
   through a proxy that compresses (brotli or gzip) and speaks HTTP/2, as the edge does; \`/dashboard\` signed in as the demo account.
 - **JavaScript:** gzip (level 9) of every script a page loads before it hydrates (the entry, each matched route's module
@@ -431,10 +345,10 @@ Every consumer repetition stored exactly what was accepted, raw and aggregated: 
   writeResultsSection("load", md);
   console.log(md);
 } finally {
-  db.close();
   await proxy.close();
   await site.stop();
 }
 
+writeResultsSection("ledger", await benchLedger({ buildDir }));
 writeResultsSection("start", await benchStart());
 writeResultsSection("suite", await benchSuite());
