@@ -197,14 +197,18 @@ function bump<K, V>(map: Map<K, V>, key: K, make: () => V, apply: (v: V) => void
 const num = (v: SqlStorageValue | undefined) => Number(v ?? 0);
 
 export class LedgerStore {
-  constructor(private readonly sql: SqlStorage) {
-    this.migrate();
+  /** `upTo`: apply the schema's versions only this far (a test builds an older ledger with it). */
+  constructor(
+    private readonly sql: SqlStorage,
+    { upTo = LEDGER_MIGRATIONS.length }: { upTo?: number } = {},
+  ) {
+    this.migrate(upTo);
   }
 
-  private migrate() {
+  private migrate(upTo: number) {
     const hasMeta = this.sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).toArray().length > 0;
     let version = hasMeta ? Number(this.meta("schema_version") ?? 0) : 0;
-    while (version < LEDGER_MIGRATIONS.length) {
+    while (version < upTo) {
       for (const statement of LEDGER_MIGRATIONS[version]!) this.sql.exec(statement);
       version += 1;
       this.setMeta("schema_version", String(version));
