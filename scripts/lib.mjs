@@ -143,3 +143,25 @@ export async function migrateAndSeed(persistTo) {
   console.log(summary);
   return summary;
 }
+
+/**
+ * A Worker module of the app (TypeScript, the app's "~/" paths) as one ES module for a Miniflare
+ * of the local set-up, bundled in memory with the esbuild wrangler installs (about 0.1 s).
+ */
+export async function bundleWorkerModule(entry) {
+  const { build } = await import("esbuild");
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    tsconfig: "tsconfig.cloudflare.json",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["module", "main"],
+    external: ["cloudflare:*", "node:*"],
+    logLevel: "error",
+  });
+  return result.outputFiles[0].text;
+}

@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { DEMO_VERSION, bindingTarget, publishDemoBuilds } from "./release-publish.mjs";
 import { DEMO_USERS, demoUsage, seedSql } from "./seed.mjs";
 import { LEGACY_USAGE_DROP, moveLocalLegacyUsage } from "./local-usage-move.mjs";
+import { bundleWorkerModule } from "./lib.mjs";
 
 const LEDGER_BINDING = "USAGE_LEDGER";
 const SEED_WORKER = "workers/local-seed.ts";
@@ -20,23 +21,8 @@ const SEED_WORKER = "workers/local-seed.ts";
  * workers/local-seed.ts (the UsageLedger class and a handler that fills a ledger) as one ES module
  * for Miniflare, bundled with the esbuild wrangler installs: about 0.1 s, beside the other imports.
  */
-async function bundleSeedWorker() {
-  const { build } = await import("esbuild");
-  const result = await build({
-    entryPoints: [SEED_WORKER],
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    // The "~/" paths of the app.
-    tsconfig: "tsconfig.cloudflare.json",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["module", "main"],
-    external: ["cloudflare:*", "node:*"],
-    logLevel: "error",
-  });
-  return result.outputFiles[0].text;
+function bundleSeedWorker() {
+  return bundleWorkerModule(SEED_WORKER);
 }
 
 /** Migration files in wrangler's order (its default `*.sql` pattern): by leading number, then by name. */

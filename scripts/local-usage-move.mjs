@@ -4,6 +4,8 @@
 // the rows move into the local ledgers with the move's own code (workers/local-move.ts, bundled
 // only then), step by step as `npm run usage:move` does in production, on the set-up's Miniflare,
 // whose script is swapped for the mover and back.
+import { bundleWorkerModule } from "./lib.mjs";
+
 const MOVE_WORKER = "workers/local-move.ts";
 /** The migration that drops the legacy tables (and refuses while they hold rows). */
 export const LEGACY_USAGE_DROP = "0014_drop_legacy_usage.sql";
@@ -20,22 +22,8 @@ async function legacyRows(db) {
   return Number(row?.n ?? 0);
 }
 
-async function bundleMoveWorker() {
-  const { build } = await import("esbuild");
-  const result = await build({
-    entryPoints: [MOVE_WORKER],
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    tsconfig: "tsconfig.cloudflare.json",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["module", "main"],
-    external: ["cloudflare:*", "node:*"],
-    logLevel: "error",
-  });
-  return result.outputFiles[0].text;
+function bundleMoveWorker() {
+  return bundleWorkerModule(MOVE_WORKER);
 }
 
 /**

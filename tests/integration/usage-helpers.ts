@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { getDb, schema } from "~/lib/db.server";
 import { monthKey } from "~/lib/usage/dates";
 import { type LedgerNamespace, ledgerFor, type UsageLedgerApi } from "~/lib/usage/ledger/api";
-import { createConfirmedUser, db, STRONG_PASSWORD, uniqueIp } from "./helpers";
+import { createConfirmedUser, db, STRONG_PASSWORD, uniqueIp, waitFor } from "./helpers";
 
 export async function apiUser() {
   const { browser, email } = await createConfirmedUser();
@@ -67,14 +67,13 @@ export async function summedRequests(userId: string) {
 
 /** Waits until the consumer stored `expected` raw rows for the user (through the real queue). */
 export async function waitForRows(userId: string, expected: number, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
   let current = 0;
-  while (Date.now() < deadline) {
+  const stored = async () => {
     current = await storedCount(userId);
-    if (current >= expected) return current;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`expected ${expected} usage rows for ${userId}, found ${current}`);
+    return current >= expected;
+  };
+  await waitFor(stored, `${expected} usage rows for ${userId}`, timeoutMs);
+  return current;
 }
 
 export async function dailyRow(userId: string, model: string) {
