@@ -6,6 +6,7 @@
 import { LEDGER } from "~/lib/constants";
 import { ledgerFor } from "~/lib/usage/ledger/api";
 import type { IngestResult, LedgerUsage } from "~/lib/usage/ledger/store";
+import { usageAccountsUpsert, usageRollupUpsert } from "~/lib/usage/rollup-sql";
 
 export { UsageLedger } from "./usage-ledger";
 
@@ -32,8 +33,8 @@ export default {
 };
 
 /**
- * The consumer's D1 figures for what the ledger stored (the statements of writeShared in
- * app/lib/usage/ingest.server.ts, which would bring drizzle and zod into this bundle): the
+ * The consumer's D1 figures for what the ledger stored, with writeShared's statements
+ * (app/lib/usage/rollup-sql.ts; writeShared itself would bring drizzle and zod into this bundle): the
  * account's day totals for the admin's cross-account rollup, and when it first and last reported.
  */
 async function writeShared(db: D1Database, userId: string, results: IngestResult[], lastReceivedAt: number) {
@@ -41,24 +42,10 @@ async function writeShared(db: D1Database, userId: string, results: IngestResult
   for (const r of results) for (const d of r.days) days.set(d.date, { row: d, version: r.version });
   const first = results.map((r) => r.firstReceivedAt).find((t) => t !== null) ?? null;
   const statements = [...days.values()].map(({ row, version }) =>
-    db
-      .prepare(
-        `INSERT INTO usage_rollup (user_id, date, requests, tokens, cost_micros, version) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (user_id, date) DO UPDATE SET requests = excluded.requests, tokens = excluded.tokens, cost_micros = excluded.cost_micros,
-           version = excluded.version WHERE excluded.version >= usage_rollup.version`,
-      )
-      .bind(userId, row.date, row.requests, row.tokens, row.costMicros, version),
+    db.prepare(usageRollupUpsert(1)).bind(userId, row.date, row.requests, row.tokens, row.costMicros, version),
   );
   if (first !== null) {
-    statements.push(
-      db
-        .prepare(
-          `INSERT INTO usage_accounts (user_id, first_report_at, last_report_at) VALUES (?, ?, ?)
-           ON CONFLICT (user_id) DO UPDATE SET first_report_at = min(first_report_at, excluded.first_report_at),
-             last_report_at = max(last_report_at, excluded.last_report_at)`,
-        )
-        .bind(userId, first, lastReceivedAt),
-    );
+    statements.push(db.prepare(usageAccountsUpsert(1)).bind(userId, first, lastReceivedAt));
   }
   if (statements.length) await db.batch(statements);
 }

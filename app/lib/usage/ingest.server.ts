@@ -8,6 +8,7 @@ import { chunks, schema } from "../db.server";
 import { type BudgetSettings, DEFAULT_BUDGET } from "./budget";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import type { BudgetAlert, IngestResult, LedgerSecure, LedgerUsage } from "./ledger/store";
+import { usageAccountsUpsert, usageRollupUpsert } from "./rollup-sql";
 import { toMicros, type SecureReport, type UsageReport } from "./report";
 
 export type UsageItem = {
@@ -141,29 +142,13 @@ export async function writeShared(db: Db, outcomes: AccountOutcome[]): Promise<v
   const statements: D1PreparedStatement[] = [];
   const rollup = outcomes.flatMap((o) => o.result.days.map((d) => [o.userId, d.date, d.requests, d.tokens, d.costMicros, o.result.version]));
   for (const rows of chunks(rollup, ROLLUP_ROWS_PER_STATEMENT)) {
-    statements.push(
-      d1
-        .prepare(
-          `INSERT INTO usage_rollup (user_id, date, requests, tokens, cost_micros, version) VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}
-           ON CONFLICT (user_id, date) DO UPDATE SET requests = excluded.requests, tokens = excluded.tokens, cost_micros = excluded.cost_micros,
-             version = excluded.version WHERE excluded.version >= usage_rollup.version`,
-        )
-        .bind(...rows.flat()),
-    );
+    statements.push(d1.prepare(usageRollupUpsert(rows.length)).bind(...rows.flat()));
   }
   const accounts = outcomes
     .filter((o) => o.result.firstReceivedAt !== null)
     .map((o) => [o.userId, o.result.firstReceivedAt!, Math.max(...o.usage.map((u) => u.receivedAt), ...o.secure.map((s) => s.receivedAt))]);
   for (const rows of chunks(accounts, ACCOUNTS_PER_STATEMENT)) {
-    statements.push(
-      d1
-        .prepare(
-          `INSERT INTO usage_accounts (user_id, first_report_at, last_report_at) VALUES ${rows.map(() => "(?, ?, ?)").join(", ")}
-           ON CONFLICT (user_id) DO UPDATE SET first_report_at = min(first_report_at, excluded.first_report_at),
-             last_report_at = max(last_report_at, excluded.last_report_at)`,
-        )
-        .bind(...rows.flat()),
-    );
+    statements.push(d1.prepare(usageAccountsUpsert(rows.length)).bind(...rows.flat()));
   }
   const devices = lastUseByDevice(outcomes.flatMap((o) => o.usage));
   for (const rows of chunks(devices, DEVICES_PER_STATEMENT)) {
