@@ -10,7 +10,9 @@ import { subscriptionUpsert } from "./billing/sync.server";
 import { deliverMail, enqueueMails } from "./mail/mail.server";
 import { deliverSms } from "./phone/sms.server";
 import { writeMarketingEvents } from "./marketing/events.server";
-import { type MarketingEventMessage, queueMessageSchema, type StripeEventMessage } from "./queue";
+import { enqueueAll, type MarketingEventMessage, queueMessageSchema, type StripeEventMessage, type UsageMessage } from "./queue";
+import { LEDGER } from "./constants";
+import { queuedUsageReportSchema } from "./usage/report";
 import { budgetAlertMail } from "./usage/budget.server";
 import { type AccountFacts, type AccountOutcome, accountFacts, ingestAccount, type SecureItem, type UsageItem, writeShared } from "./usage/ingest.server";
 import type { LedgerNamespace } from "./usage/ledger/api";
@@ -18,8 +20,8 @@ import type { LedgerNamespace } from "./usage/ledger/api";
 export type ConsumerDeps = { db: Db; env: MailConfig & SmsConfig & StripeConfig; queue: Queue; ledgers: LedgerNamespace; fetcher?: typeof fetch };
 
 export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<unknown>): Promise<void> {
-  const usage: Array<{ message: Message<unknown>; item: UsageItem }> = [];
-  const secure: Array<{ message: Message<unknown>; item: SecureItem }> = [];
+  const usage: Array<Pending<UsageItem>> = [];
+  const secure: Array<Pending<SecureItem>> = [];
   const events: Array<{ message: Message<unknown>; item: MarketingEventMessage }> = [];
   for (const message of batch.messages) {
     const parsed = queueMessageSchema.safeParse(message.body);
@@ -31,11 +33,27 @@ export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<u
     }
     // Usage reports are written together below, in as few statements as possible.
     if (parsed.data.type === "usage.report") {
-      usage.push({ message, item: parsed.data });
+      usage.push({ message, item: parsed.data, shared: false });
+      continue;
+    }
+    if (parsed.data.type === "usage.reports") {
+      const { reports, type: _, ...head } = parsed.data;
+      let kept = 0;
+      for (const [index, report] of reports.entries()) {
+        const one = queuedUsageReportSchema.safeParse(report);
+        if (one.success) {
+          usage.push({ message, item: { ...head, report: one.data }, shared: reports.length > 1 });
+          kept++;
+          continue;
+        }
+        // The rest of the message goes on; this report alone is kept as a dead letter of its own.
+        await recordDeadLetter(deps.db, batch.queue, reportOf(message, index, { type: "usage.report", ...head, report }), "malformed");
+      }
+      if (kept === 0) message.ack();
       continue;
     }
     if (parsed.data.type === "usage.secure") {
-      secure.push({ message, item: parsed.data });
+      secure.push({ message, item: parsed.data, shared: false });
       continue;
     }
     if (parsed.data.type === "marketing.event") {
@@ -86,19 +104,17 @@ async function handleMarketingEvents(db: Db, events: Array<{ message: Message<un
 }
 
 /**
- * The batch's usage, grouped by account: one call to each account's ledger (side by side), then
- * the shared figures in one D1 batch, then the acknowledgements. A report of an account that no
- * longer exists goes straight to the dead letters; an account whose ledger call fails is tried
- * report by report, so one poison report is retried (and then dead-lettered) alone while the
- * rest of its batch, and every other account, is kept.
+ * The batch's usage, grouped by account: one call to each account's ledger (side by side; more
+ * only past LEDGER.maxReportsPerIngest), then the shared figures in one D1 batch, then the
+ * acknowledgements. A report of an account that no longer exists goes straight to the dead
+ * letters; an account whose ledger call fails is tried report by report, so one poison report is
+ * retried (and then dead-lettered) alone while the rest of its batch, and every other account, is
+ * kept. A poison report that shares its message with others is sent again as a message of its own,
+ * and the rest of its message is acknowledged.
  */
-async function handleUsage(
-  deps: ConsumerDeps,
-  queueName: string,
-  usage: Array<{ message: Message<unknown>; item: UsageItem }>,
-  secure: Array<{ message: Message<unknown>; item: SecureItem }>,
-) {
+async function handleUsage(deps: ConsumerDeps, queueName: string, usage: Array<Pending<UsageItem>>, secure: Array<Pending<SecureItem>>) {
   if (usage.length === 0 && secure.length === 0) return;
+  const messages = new Set([...usage, ...secure].map((p) => p.message));
   const groups = new Map<string, AccountGroup>();
   for (const u of usage) groupOf(groups, u.item.userId).usage.push(u);
   for (const s of secure) groupOf(groups, s.item.userId).secure.push(s);
@@ -107,61 +123,71 @@ async function handleUsage(
     facts = await accountFacts(deps.db, [...groups.keys()]);
   } catch (error) {
     console.error(JSON.stringify({ event: "usage_batch_failed", size: usage.length + secure.length, error: String(error) }));
-    for (const { message } of [...usage, ...secure]) message.retry();
+    for (const message of messages) message.retry();
     return;
   }
   const now = Date.now();
   const written: Array<{ outcome: AccountOutcome; messages: Array<Message<unknown>> }> = [];
+  const retry = new Set<Message<unknown>>();
+  const resend: UsageMessage[] = [];
+  const deadLettered = new Set<Message<unknown>>();
   await Promise.all(
     [...groups].map(async ([userId, group]) => {
       const account = facts.get(userId);
       if (!account) {
-        for (const { message } of [...group.usage, ...group.secure]) {
+        for (const message of new Set([...group.usage, ...group.secure].map((p) => p.message))) {
           await recordDeadLetter(deps.db, queueName, message, "account_not_found");
-          message.ack();
+          deadLettered.add(message);
         }
         return;
       }
-      const items = { usage: group.usage.map((u) => u.item), secure: group.secure.map((s) => s.item) };
-      try {
-        const result = await ingestAccount(deps.ledgers, userId, items.usage, items.secure, account.budget, now);
-        written.push({ outcome: { userId, result, ...items }, messages: [...group.usage, ...group.secure].map((m) => m.message) });
-      } catch (error) {
-        console.error(JSON.stringify({ event: "usage_account_failed", size: items.usage.length + items.secure.length, error: String(error) }));
-        for (const one of [...group.usage.map((u) => ({ ...u, kind: "usage" as const })), ...group.secure.map((s) => ({ ...s, kind: "secure" as const }))]) {
-          try {
-            const result =
-              one.kind === "usage"
-                ? await ingestAccount(deps.ledgers, userId, [one.item as UsageItem], [], account.budget, now)
-                : await ingestAccount(deps.ledgers, userId, [], [one.item as SecureItem], account.budget, now);
-            written.push({
-              outcome: {
-                userId,
-                result,
-                usage: one.kind === "usage" ? [one.item as UsageItem] : [],
-                secure: one.kind === "secure" ? [one.item as SecureItem] : [],
-              },
-              messages: [one.message],
-            });
-          } catch (singleError) {
-            console.error(JSON.stringify({ event: "usage_message_failed", id: one.message.id, attempts: one.message.attempts, error: String(singleError) }));
-            one.message.retry();
+      for (const part of partsOf(group)) {
+        const items = { usage: part.usage.map((u) => u.item), secure: part.secure.map((s) => s.item) };
+        try {
+          const result = await ingestAccount(deps.ledgers, userId, items.usage, items.secure, account.budget, now);
+          written.push({ outcome: { userId, result, ...items }, messages: [...part.usage, ...part.secure].map((m) => m.message) });
+        } catch (error) {
+          console.error(JSON.stringify({ event: "usage_account_failed", size: items.usage.length + items.secure.length, error: String(error) }));
+          for (const one of [...part.usage.map((u) => ({ ...u, kind: "usage" as const })), ...part.secure.map((s) => ({ ...s, kind: "secure" as const }))]) {
+            const alone = one.kind === "usage" ? { usage: [one.item as UsageItem], secure: [] } : { usage: [], secure: [one.item as SecureItem] };
+            try {
+              const result = await ingestAccount(deps.ledgers, userId, alone.usage, alone.secure, account.budget, now);
+              written.push({ outcome: { userId, result, ...alone }, messages: [one.message] });
+            } catch (singleError) {
+              console.error(JSON.stringify({ event: "usage_message_failed", id: one.message.id, attempts: one.message.attempts, error: String(singleError) }));
+              if (one.shared) {
+                const item = one.item as UsageItem;
+                resend.push({ type: "usage.report", ...item, report: { ...item.report, occurred_at: item.report.occurred_at ?? item.receivedAt } });
+              } else retry.add(one.message);
+            }
           }
         }
       }
     }),
   );
+  if (resend.length) {
+    try {
+      await enqueueAll(deps.queue, resend);
+    } catch (error) {
+      // Their messages are retried whole: the reports already stored are found and skipped.
+      console.error(JSON.stringify({ event: "usage_resend_failed", size: resend.length, error: String(error) }));
+      for (const u of usage) if (u.shared) retry.add(u.message);
+    }
+  }
   try {
     await writeShared(
       deps.db,
       written.map((w) => w.outcome),
     );
-    for (const w of written) for (const message of w.messages) message.ack();
   } catch (error) {
     // The ledgers have the reports; a retry finds them there (stored once) and writes the same
     // absolute figures to D1 again.
     console.error(JSON.stringify({ event: "usage_rollup_failed", accounts: written.length, error: String(error) }));
-    for (const w of written) for (const message of w.messages) message.retry();
+    for (const w of written) for (const message of w.messages) retry.add(message);
+  }
+  for (const message of messages) {
+    if (retry.has(message) && !deadLettered.has(message)) message.retry();
+    else message.ack();
   }
   const mails = written.flatMap((w) => w.outcome.result.alerts.map((alert) => budgetAlertMail(facts.get(w.outcome.userId)!.email, alert)));
   if (mails.length === 0) return;
@@ -173,8 +199,25 @@ async function handleUsage(
   }
 }
 
-type Pending<T> = { message: Message<unknown>; item: T };
+/** A report of a usage.reports message, as a message of its own (for its dead letter). */
+function reportOf(message: Message<unknown>, index: number, body: unknown): Message<unknown> {
+  return { id: `${message.id}.${index}`, timestamp: message.timestamp, attempts: message.attempts, body, ack() {}, retry() {} };
+}
+
+/** Pending reports with the message that carried them (shared: the message carries others too). */
+type Pending<T> = { message: Message<unknown>; item: T; shared: boolean };
 type AccountGroup = { usage: Array<Pending<UsageItem>>; secure: Array<Pending<SecureItem>> };
+
+/** An account's part of a batch in ledger calls of at most LEDGER.maxReportsPerIngest reports. */
+function partsOf(group: AccountGroup): AccountGroup[] {
+  if (group.usage.length + group.secure.length <= LEDGER.maxReportsPerIngest) return [group];
+  const parts: AccountGroup[] = [];
+  for (let i = 0; i < group.usage.length; i += LEDGER.maxReportsPerIngest)
+    parts.push({ usage: group.usage.slice(i, i + LEDGER.maxReportsPerIngest), secure: [] });
+  for (let i = 0; i < group.secure.length; i += LEDGER.maxReportsPerIngest)
+    parts.push({ usage: [], secure: group.secure.slice(i, i + LEDGER.maxReportsPerIngest) });
+  return parts;
+}
 
 function groupOf(groups: Map<string, AccountGroup>, userId: string): AccountGroup {
   let group = groups.get(userId);

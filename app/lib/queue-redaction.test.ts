@@ -61,6 +61,32 @@ const SAMPLES: Record<QueueMessageType, Record<string, unknown>> = {
       app_instance_id: "install-secret",
     },
   },
+  "usage.reports": {
+    type: "usage.reports",
+    userId: USER_ID,
+    receivedAt: NOW,
+    deviceId: "device-session-78",
+    country: "FR",
+    reports: [
+      {
+        report_id: "3e9c0d41-5f60-4b82-9d2e-3f4a5b6c7d8e",
+        model_name: "gpt-secret-model-b",
+        model_provider: "anthropic-hidden",
+        request_type: "chat",
+        tokens_used: 1500,
+        tokens_input: 1000,
+        tokens_output: 500,
+        cost_usd: 0.0125,
+        request_duration_ms: 1200,
+        success: false,
+        error_message: "prompt said: my other password is hunter3",
+        occurred_at: NOW,
+        metadata: { conversation_id: "conversation-secret-b" },
+        app_version: "1.2.4-secret",
+        app_instance_id: "install-secret-b",
+      },
+    ],
+  },
   "usage.secure": {
     type: "usage.secure",
     userId: USER_ID,
@@ -116,6 +142,7 @@ const SAMPLES: Record<QueueMessageType, Record<string, unknown>> = {
 const KEPT: Partial<Record<QueueMessageType, string[]>> = {
   "stripe.event": ["userId", "eventId", "eventType"],
   "usage.report": ["userId"],
+  "usage.reports": ["userId"],
   "usage.secure": ["userId"],
   "marketing.event": ["userId"],
 };

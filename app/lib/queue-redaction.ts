@@ -38,6 +38,7 @@ export const REDACTION_RULES: Rules = {
   "account.recovery": () => ({ userId: null }),
   "stripe.event": (m) => ({ userId: accountId(m.userId), stripeEvent: { id: m.eventId, type: m.eventType } }),
   "usage.report": (m) => ({ userId: accountId(m.userId) }),
+  "usage.reports": (m) => ({ userId: accountId(m.userId) }),
   "usage.secure": (m) => ({ userId: accountId(m.userId) }),
   "marketing.event": (m) => ({ userId: accountId(m.userId) }),
 };

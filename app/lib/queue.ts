@@ -1,7 +1,7 @@
 // The queue's contract: every message on the "events" queue. Producers (the site) validate and
 // enqueue; the consumer Worker parses every message with these schemas before acting on it. No
 // rule here depends on the time of parsing: a retry hours later must parse the same way.
-import { MARKETING } from "./constants";
+import { MARKETING, USAGE_API } from "./constants";
 import { COUNTRY_CODE } from "./country";
 import { MARKETING_EVENTS } from "./marketing/events";
 import { E164_PATTERN } from "./phone/code";
@@ -76,6 +76,19 @@ export const usageMessageSchema = z.withParser(usageMessageRules, (input) => {
   return message;
 });
 
+// A request's reports, for one account, in one message (ADR 0020): the API answers a request of up
+// to 100 reports with one message (more only when it is large), so the queue's ceiling of 5,000
+// messages/s per queue is not a ceiling on reports. The consumer reads each report on its own, so
+// a malformed or poison report is dead-lettered or retried alone (as a usage.report of its own).
+export const usageReportsMessageSchema = z.object({
+  type: z.literal("usage.reports"),
+  userId: z.string().min(1).max(64),
+  receivedAt: z.number().int().positive(),
+  reports: z.array(z.unknown()).min(1).max(USAGE_API.maxReportsPerRequest),
+  deviceId: z.string().min(1).max(64).nullish(),
+  country: z.string().regex(COUNTRY_CODE).nullish(),
+});
+
 export const secureUsageMessageSchema = z.object({
   type: z.literal("usage.secure"),
   userId: z.string().min(1).max(64),
@@ -137,6 +150,7 @@ export const queueMessageSchema = z.discriminatedUnion("type", [
   smsMessageSchema,
   stripeEventMessageSchema,
   usageMessageSchema,
+  usageReportsMessageSchema,
   secureUsageMessageSchema,
   signUpMessageSchema,
   recoveryMessageSchema,
@@ -146,6 +160,7 @@ export type MailMessage = z.infer<typeof mailMessageSchema>;
 export type SmsMessage = z.infer<typeof smsMessageSchema>;
 export type StripeEventMessage = z.infer<typeof stripeEventMessageSchema>;
 export type UsageMessage = z.input<typeof usageMessageSchema>;
+export type UsageReportsMessage = z.input<typeof usageReportsMessageSchema>;
 export type SecureUsageMessage = z.input<typeof secureUsageMessageSchema>;
 export type QueueMessage = z.infer<typeof queueMessageSchema>;
 export type SignUpMessage = z.infer<typeof signUpMessageSchema>;
@@ -168,7 +183,7 @@ export async function enqueueAll(queue: Queue, bodies: unknown[]): Promise<void>
   let batch: MessageSendRequest[] = [];
   let bytes = 0;
   for (const body of bodies) {
-    const size = JSON.stringify(body).length + 100;
+    const size = v8Size(body) + 100;
     if (batch.length === MAX_MESSAGES || (batch.length > 0 && bytes + size > MAX_BATCH_BYTES)) {
       await queue.sendBatch(batch);
       batch = [];
@@ -178,4 +193,37 @@ export async function enqueueAll(queue: Queue, bodies: unknown[]): Promise<void>
     bytes += size;
   }
   if (batch.length) await queue.sendBatch(batch);
+}
+
+// V8 stores a string with any character beyond Latin-1 at two bytes a character (JSON escapes those
+// below a space): its JSON length, doubled then, bounds its size in the queue.
+const TWO_BYTE = /[^ -\u00ff]/;
+export function v8Size(value: unknown): number {
+  const json = JSON.stringify(value) ?? "";
+  return TWO_BYTE.test(json) ? json.length * 2 : json.length;
+}
+
+// Queues take at most 128 KB a message.
+const MAX_MESSAGE_BYTES = 120 * 1024;
+
+/**
+ * One account's reports of one request as usage.reports messages: one, unless together they would
+ * pass a message's size (reports carry up to 8 KB of metadata each).
+ */
+export function usageReportsMessages(head: Omit<UsageReportsMessage, "type" | "reports">, reports: unknown[]): UsageReportsMessage[] {
+  const messages: UsageReportsMessage[] = [];
+  let current: unknown[] = [];
+  let bytes = 0;
+  for (const report of reports) {
+    const size = v8Size(report);
+    if (current.length > 0 && bytes + size > MAX_MESSAGE_BYTES) {
+      messages.push({ type: "usage.reports", ...head, reports: current });
+      current = [];
+      bytes = 0;
+    }
+    current.push(report);
+    bytes += size;
+  }
+  if (current.length) messages.push({ type: "usage.reports", ...head, reports: current });
+  return messages;
 }

@@ -3,7 +3,7 @@
 // sends one, so workers/app.ts answers it before the router (ADR 0015); the route module answers
 // the same through React Router for any other spelling of the path.
 import { USAGE_API } from "~/lib/constants";
-import { enqueueAll, type UsageMessage } from "~/lib/queue";
+import { enqueueAll, usageReportsMessages } from "~/lib/queue";
 import { problemsFrom, usageBatchSchema, usageReportSchema } from "~/lib/usage/report";
 import type { AppContext } from "./context";
 import { jsonError, requestCountry } from "./http";
@@ -29,14 +29,10 @@ export async function reportUsage(request: Request, ctx: AppContext): Promise<Re
   const reports = "reports" in parsed.data ? parsed.data.reports : [parsed.data];
   const receivedAt = Date.now();
   const country = deviceId ? deviceCountry(request, deviceId, receivedAt) : null;
-  const messages: UsageMessage[] = reports.map((r) => ({
-    type: "usage.report",
-    userId: user.id,
-    receivedAt,
-    report: { ...r, occurred_at: r.occurred_at ?? receivedAt },
-    deviceId,
-    country,
-  }));
+  const messages = usageReportsMessages(
+    { userId: user.id, receivedAt, deviceId, country },
+    reports.map((r) => ({ ...r, occurred_at: r.occurred_at ?? receivedAt })),
+  );
   await enqueueAll(ctx.queue, messages);
   return Response.json({ accepted: reports.length }, { status: 202 });
 }

@@ -228,3 +228,107 @@ describe("a poison message in a batch of 100", () => {
     expect(await rollupDays(a)).toEqual(await ledgerDayTotals(a));
   });
 });
+
+/** A request's reports in one message, as the API enqueues them (ADR 0020). */
+function reportsMessage(userId: string, count: number, receivedAt = Date.now()) {
+  return { type: "usage.reports", userId, receivedAt, reports: Array.from({ length: count }, () => ({ ...report(), occurred_at: receivedAt })) };
+}
+
+describe("a request's reports in one message (usage.reports)", () => {
+  it("a poison report among 100: the other 99 stored, the message acknowledged, the poison sent again as a message of its own", async () => {
+    const a = await account();
+    const body = reportsMessage(a, 100);
+    const poisonId = (body.reports[42]!.report_id as string).toLowerCase();
+    const { ledgers, calls } = recordingLedgers((input) => input.usage.some((u) => u.id === poisonId));
+    const sent: unknown[] = [];
+    const queue = {
+      send: async (message: unknown) => void sent.push(message),
+      sendBatch: async (messages: Array<{ body: unknown }>) => void sent.push(...messages.map((m) => m.body)),
+    } as unknown as Queue;
+    const batch = createMessageBatch("modelify-events", [{ id: "packed-1", timestamp: new Date(), attempts: 1, body }]);
+    const ctx = createExecutionContext();
+    await handleEventBatch({ db, env: parseConsumerEnv(env), queue, ledgers }, batch);
+    const result = await getQueueResult(batch, ctx);
+
+    expect(result.retryMessages).toEqual([]);
+    expect(result.explicitAcks).toEqual(["packed-1"]);
+    expect(await storedCount(a)).toBe(99);
+    expect(await rollupDays(a)).toEqual(await ledgerDayTotals(a));
+    // One call for the whole message, then report by report; only the poison's call failed.
+    expect(calls[0]).toMatchObject({ failed: true });
+    expect(
+      calls
+        .slice(1)
+        .filter((c) => c.failed)
+        .map((c) => c.usage),
+    ).toEqual([[poisonId]]);
+    // The poison alone, as the API would have sent it by itself: its retries and dead letter are its own.
+    const resent = sent.filter((m) => (m as { type: string }).type === "usage.report") as Array<{ userId: string; report: { report_id: string } }>;
+    expect(resent).toHaveLength(1);
+    expect(resent[0]).toMatchObject({ userId: a });
+    expect(resent[0]!.report.report_id.toLowerCase()).toBe(poisonId);
+  });
+
+  it("a malformed report among 5: dead-lettered alone (redacted), the other 4 stored", async () => {
+    const a = await account();
+    const body = reportsMessage(a, 5);
+    (body.reports[3] as Record<string, unknown>).tokens_input = -1;
+    const batch = createMessageBatch("modelify-events", [{ id: "packed-malformed", timestamp: new Date(), attempts: 1, body }]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks).toEqual(["packed-malformed"]);
+    expect(await storedCount(a)).toBe(4);
+    const letter = await db.query.deadLetters.findFirst({ where: eq(schema.deadLetters.id, "packed-malformed.3") });
+    const kept = JSON.parse(letter!.body);
+    expect(kept).toMatchObject({ kind: "usage.report", userId: a, reason: "malformed" });
+    expect(kept.error).toContain("tokens_input");
+    expect(letter!.body).not.toContain("gpt-4o");
+  });
+
+  it("10,000 reports of one account in one batch: ledger calls of at most 5,000, every report stored once", async () => {
+    const a = await account();
+    const messages = Array.from({ length: 100 }, (_, i) => ({ id: `big-${i}`, timestamp: new Date(), attempts: 1, body: reportsMessage(a, 100) as unknown }));
+    const { ledgers, calls } = recordingLedgers();
+    const queue = { send: async () => {}, sendBatch: async () => {} } as unknown as Queue;
+    const batch = createMessageBatch("modelify-events", messages);
+    const ctx = createExecutionContext();
+    await handleEventBatch({ db, env: parseConsumerEnv(env), queue, ledgers }, batch);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks).toHaveLength(100);
+    expect(calls.map((c) => c.usage.length)).toEqual([5000, 5000]);
+    expect(await storedCount(a)).toBe(10_000);
+    expect(await rollupDays(a)).toEqual(await ledgerDayTotals(a));
+  });
+
+  it("the API sends a request of 100 reports as one message, and one with 100 × 6 KB of metadata in messages under 128 KB", async () => {
+    const { token, userId } = await apiUser();
+    // The EVENTS binding the Worker gets is this object (tests/setup.ts wraps it once): its sends are watched here.
+    const events = env.EVENTS as unknown as Record<"send" | "sendBatch", (...args: unknown[]) => Promise<unknown>>;
+    const { send, sendBatch } = events;
+    const bodies: Array<{ type: string; reports?: unknown[] }> = [];
+    events.send = (body, ...rest) => {
+      bodies.push(body as never);
+      return send.call(events, body, ...rest);
+    };
+    events.sendBatch = (list, ...rest) => {
+      bodies.push(...(list as Array<{ body: never }>).map((m) => m.body));
+      return sendBatch.call(events, list, ...rest);
+    };
+    try {
+      expect((await postUsage(token, { reports: Array.from({ length: 100 }, () => report()) })).status).toBe(202);
+      expect(bodies.map((b) => [b.type, b.reports?.length])).toEqual([["usage.reports", 100]]);
+      bodies.length = 0;
+      const large = Array.from({ length: 100 }, () => report({ metadata: { note: "x".repeat(6000) } }));
+      expect((await postUsage(token, { reports: large })).status).toBe(202);
+      expect(bodies.length).toBeGreaterThan(4);
+      expect(bodies.reduce((sum, b) => sum + (b.reports?.length ?? 0), 0)).toBe(100);
+      for (const b of bodies) expect(JSON.stringify(b).length).toBeLessThan(128 * 1024);
+    } finally {
+      events.send = send;
+      events.sendBatch = sendBatch;
+    }
+    await queueSettled();
+    expect(await storedCount(userId)).toBe(200);
+  });
+});
