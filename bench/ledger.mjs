@@ -390,8 +390,10 @@ async function consumer(base, db, tokens) {
     sentSeconds,
     seconds,
     rowsPerSecond: stored / seconds,
-    // The consumer alone: the backlog left when the last request was answered, over the time it took.
-    drainPerSecond: (stored - storedWhenSent) / (seconds - sentSeconds),
+    // The consumer alone: the backlog left when the last request was answered, over the time it
+    // took (none when the consumer kept pace with the API).
+    backlog: stored - storedWhenSent,
+    drainPerSecond: stored > storedWhenSent ? (stored - storedWhenSent) / (seconds - sentSeconds) : null,
     complete: complete && stored === accepted,
   };
 }
@@ -645,7 +647,7 @@ ${PAGES.map((page) =>
 ${detail("consumer: reports accepted (202) / in the ledgers", (r) => `${f(r.consumer.accepted)} / ${f(r.consumer.stored)}`)}
 ${detail("consumer: seconds until the last request was answered / the last report was in its ledger", (r) => `${f(r.consumer.sentSeconds, 1)} / ${f(r.consumer.seconds, 1)}`)}
 ${detail("consumer: rows/s", (r) => r.consumer.rowsPerSecond)}
-${detail("consumer: rows/s after the last request was answered (the queue's backlog alone)", (r) => r.consumer.drainPerSecond)}
+${detail("consumer: reports not yet in their ledgers when the last request was answered / rows/s draining them", (r) => `${f(r.consumer.backlog)} / ${r.consumer.drainPerSecond === null ? "— (kept pace)" : f(r.consumer.drainPerSecond)}`)}
 ${detail(`consumer's handler alone: seconds for ${f(HANDLER_BATCHES)} batches of 100`, (_, i) => handler[i].seconds, 2)}
 ${[
   ["underLoad", "one process"],
@@ -682,13 +684,13 @@ Statuses of the consumer's requests: ${runs.map((r) => JSON.stringify(r.consumer
   hourly row for each hour of the ${USAGE_DAYS} days, against about one per report for the small one): aggregates stop growing once every day, hour and
   model has its row, whatever the raw rows.
 - **Consumer:** 5 accounts (each with a budget the ledger checks) send ${f(MIX_REQUESTS)} requests of 100 reports each to \`POST /api/v1/usage\` with their bearer
-  tokens, one request in flight per account, all at once, so the queue's batches (up to 100 messages, wrangler.consumer.toml) mix them; the consumer makes
-  one ledger call per account and batch. The clock runs from the first request until the last report is in its ledger, as seen in the cross-account rollup
+  tokens, one request in flight per account, all at once, so the queue's batches (up to 100 messages, wrangler.consumer.toml) mix them; each request's 100 reports
+  travel as one \`usage.reports\` message (ADR 0020), and the consumer makes one ledger call per account and batch. The clock runs from the first request until the last report is in its ledger, as seen in the cross-account rollup
   in D1 (\`usage_rollup\`), which the consumer writes from each ledger call's day totals right after the call. A whole run first, as warm-up.
   The local queue (Miniflare's broker) hands the consumer **one batch at a time** and, after each, waits for a log line to reach wrangler's Node process
   before it sends the next; the API's requests share the same thread. Cloudflare's Queues run consumer invocations side by side instead.
 - **Consumer's handler alone:** the built consumer Worker's \`queue\` handler (workers/consumer.ts, which runs \`handleEventBatch\`) on Miniflare, called by a Worker in
-  the same workerd through a service binding's \`queue()\` (as the local broker calls it), on ${f(HANDLER_BATCHES)} batches of 100 \`usage.report\` messages
+  the same workerd through a service binding's \`queue()\` (as the local broker calls it), on ${f(HANDLER_BATCHES)} batches of 100 single-report \`usage.report\` messages (the worst case: one message per report)
   mixing 5 other accounts (each with a budget) one batch after another, with the real D1 and ledgers of the bench's state, timed inside workerd; a warm-up of 20
   batches first; every message acknowledged and every report in its ledger. No API, no broker, no log round trip.
 - **Under load:** the ${f(SMALL.rows)}-row account's two pages and the control, one view after another, in ${LOAD_SLICES} idle slices of ${SLICE_MS / 1000} s
