@@ -3,6 +3,7 @@
 // Money from usage reports is stored as integer micro-dollars so sums never drift.
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { SUBSCRIPTION_STATUSES } from "../app/lib/billing/statuses";
 
 const now = sql`(unixepoch('subsec') * 1000)`;
 const createdAt = () => integer("created_at").notNull().default(now);
@@ -168,6 +169,12 @@ export const userProfiles = sqliteTable(
     earlyAccessExpiresAt: integer("early_access_expires_at"),
     stripeCustomerId: text("stripe_customer_id").unique(),
     paymentMethodLast4: text("payment_method_last_4"),
+    /**
+     * Whether any of the Stripe customer's subscriptions ever had a trial, as Stripe said when asked
+     * (null: not asked yet). Set once, then kept true by the sync: the subscriptions row holds only
+     * the latest subscription, so its trial_start forgets an earlier trial.
+     */
+    trialUsed: integer("trial_used", { mode: "boolean" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -181,8 +188,7 @@ export const subscriptions = sqliteTable("subscriptions", {
     .notNull()
     .unique()
     .references(() => users.id, { onDelete: "cascade" }),
-  // active, trial, past_due, canceled, unpaid, incomplete, incomplete_expired, paused
-  status: text("status").notNull(),
+  status: text("status", { enum: SUBSCRIPTION_STATUSES }).notNull(),
   stripeSubscriptionId: text("stripe_subscription_id").unique(),
   stripeCustomerId: text("stripe_customer_id"),
   stripePriceId: text("stripe_price_id"),

@@ -3,34 +3,8 @@ import { namesFromMetadata } from "./auth/users.server";
 import { activityUpdateDue, isInactive } from "./auth/session.server";
 import { formatCount, formatUsd, formatUsdExact, isSubCent, plural } from "./format";
 import { displayName, emailLocalPart } from "./names";
-import { countsAsActive, planFor, statusLabel } from "./subscription-rules";
 
 const HOUR = 3600_000;
-
-describe("subscription counts as active: trial or active, with time left or no end", () => {
-  const now = Date.now();
-  it.each([
-    [{ status: "trial", trialEnd: now + HOUR, currentPeriodEnd: null }, true],
-    [{ status: "trial", trialEnd: now - HOUR, currentPeriodEnd: null }, false],
-    [{ status: "trial", trialEnd: null, currentPeriodEnd: null }, false],
-    [{ status: "active", trialEnd: null, currentPeriodEnd: now + HOUR }, true],
-    [{ status: "active", trialEnd: null, currentPeriodEnd: now - HOUR }, false],
-    [{ status: "active", trialEnd: null, currentPeriodEnd: null }, true],
-    [{ status: "past_due", trialEnd: null, currentPeriodEnd: now + HOUR }, false],
-    [null, false],
-  ])("%j → %s", (sub, expected) => {
-    expect(countsAsActive(sub, now)).toBe(expected);
-  });
-
-  it("derives plan and label", () => {
-    expect(planFor({ status: "trial", trialEnd: null, currentPeriodEnd: null })).toEqual({ planName: "paid", planPrice: 4.99 });
-    expect(planFor({ status: "canceled", trialEnd: null, currentPeriodEnd: null })).toEqual({ planName: "free", planPrice: 0 });
-    expect(statusLabel(null)).toBe("Inactive");
-    expect(statusLabel({ status: "trial", trialEnd: null, currentPeriodEnd: null })).toBe("Trial");
-    expect(statusLabel({ status: "active", trialEnd: null, currentPeriodEnd: null })).toBe("Active");
-    expect(statusLabel({ status: "past_due", trialEnd: null, currentPeriodEnd: null })).toBe("Past due");
-  });
-});
 
 describe("names: from the sign-up metadata, else the e-mail's local part, else User", () => {
   it("builds the profile's names from metadata, full name or e-mail, default User", () => {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import type { AdminResult } from "~/lib/billing/admin.server";
+import { ADMIN_STATUSES } from "~/lib/billing/statuses";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { formatDate } from "~/lib/format";
 import { Alert, Button, Card, Input, inputClass, Label } from "../ui";
@@ -46,7 +47,7 @@ export function DebugTab({ adminEmail, submitted, releases }: { adminEmail: stri
               <div>
                 <Label htmlFor="debug-status">Set status</Label>
                 <select id="debug-status" name="status" className={inputClass} defaultValue="active">
-                  {["active", "trial", "past_due", "canceled", "unpaid", "incomplete"].map((s) => (
+                  {ADMIN_STATUSES.map((s) => (
                     <option key={s} value={s}>
                       {s}
                     </option>

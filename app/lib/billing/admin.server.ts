@@ -8,9 +8,9 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { getSubscription, type SubscriptionRow } from "../subscriptions.server";
 import type { Stripe } from "./stripe.server";
+import type { ADMIN_STATUSES } from "./statuses";
 import { subscriptionUpsert } from "./sync.server";
 
-export const ADMIN_STATUSES = ["active", "trial", "past_due", "canceled", "unpaid", "incomplete"] as const;
 const COMPLIMENTARY_DAYS = 365;
 
 export type AdminResult = {
@@ -60,7 +60,7 @@ export async function adminGrantYear(db: Db, actor: { id: string; email: string 
   if (!user) return { ok: false, message: `Failed to fix subscription: no account found for ${email}` };
   const before = (await getSubscription(db, user.id)) ?? null;
   const values = {
-    status: "active",
+    status: "active" as const,
     currentPeriodStart: now,
     currentPeriodEnd: now + COMPLIMENTARY_DAYS * MS.DAY,
     cancelAt: null,

@@ -6,6 +6,7 @@ import { getSubscription } from "../subscriptions.server";
 import { billingSnapshot, type BillingDeps } from "./billing.server";
 import { isPaymentConfigured } from "./stripe.server";
 import { subscriptionView } from "./subscription-view";
+import { mayStartTrial } from "./trial.server";
 
 export const BILLING_VIEWS = ["overview", "payment-methods", "invoices"] as const;
 export type BillingView = (typeof BILLING_VIEWS)[number];
@@ -19,10 +20,11 @@ function capitalise(word: string) {
 }
 
 export async function billingTab(deps: BillingDeps, userId: string, view: BillingView, now = Date.now()) {
-  const [subscription, profile, snapshot] = await Promise.all([
+  const [subscription, profile, snapshot, trialAvailable] = await Promise.all([
     getSubscription(deps.db, userId),
     deps.db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: { paymentMethodLast4: true } }),
     billingSnapshot(deps, userId, { invoices: view === "invoices" }),
+    mayStartTrial(deps, userId, "answer-locally"),
   ]);
   const paymentMethod = snapshot.paymentMethods.find((m) => m.isDefault) ?? snapshot.paymentMethods[0] ?? null;
   const liveCard = paymentMethod
@@ -35,8 +37,7 @@ export async function billingTab(deps: BillingDeps, userId: string, view: Billin
   return {
     view,
     paymentConfigured: isPaymentConfigured(deps.env),
-    // The same rule as the pricing card (pricing.server.ts): one trial per account.
-    trialAvailable: !subscription?.trialStart,
+    trialAvailable,
     subscription: subscriptionView(
       subscription,
       { storedLast4: profile?.paymentMethodLast4 ?? null, hasCustomer: snapshot.customerId !== null, liveCard },

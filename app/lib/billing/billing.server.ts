@@ -5,11 +5,12 @@ import { CHECKOUT, PLAN } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { StripeConfig } from "../config";
-import { countsAsActive } from "../subscription-rules";
 import { getSubscription } from "../subscriptions.server";
 import { BILLING_MESSAGES as B } from "./messages";
+import { countsAsActive, fromStripeStatus, isPaid } from "./statuses";
 import { isPaymentConfigured, type Stripe } from "./stripe.server";
 import { subscriptionUpsert } from "./sync.server";
+import { mayStartTrial } from "./trial.server";
 
 export type BillingDeps = { db: Db; env: StripeConfig; stripe: Stripe | null; origin: string };
 export type BillingUser = { id: string; email: string };
@@ -35,14 +36,6 @@ async function ensureCustomer(db: Db, stripe: Stripe, user: BillingUser): Promis
   return stored?.stripeCustomerId ?? customer.id;
 }
 
-/** A trial is for accounts that never had one, here or on any of the customer's subscriptions. */
-async function hadTrial(db: Db, stripe: Stripe, userId: string, customerId: string): Promise<boolean> {
-  const local = await getSubscription(db, userId);
-  if (local?.trialStart) return true;
-  const subscriptions = await stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 });
-  return subscriptions.data.some((s) => s.trial_start !== null);
-}
-
 /**
  * One account, one checkout at a time: a session opened earlier and still open (with time to
  * pay) is handed out again; otherwise the previous one is expired and a new one is created with
@@ -64,7 +57,7 @@ export async function createCheckout(deps: BillingDeps, user: BillingUser, now =
       if (reusable) return { ok: true, url: reusable };
     }
     const customer = await ensureCustomer(deps.db, stripe, user);
-    const trial = !(await hadTrial(deps.db, stripe, user.id, customer));
+    const trial = await mayStartTrial(deps, user.id, "throw");
     const session = await stripe.checkout.sessions.create(
       {
         mode: "subscription",
@@ -133,7 +126,7 @@ export async function checkoutDetails(deps: BillingDeps, userId: string, session
   if (session.client_reference_id !== userId) return { state: "not-yours" };
   const subscription = typeof session.subscription === "object" ? session.subscription : null;
   const paid = session.payment_status === "paid" || session.payment_status === "no_payment_required";
-  if (session.status !== "complete" || !paid || !subscription || !["trialing", "active"].includes(subscription.status)) return { state: "pending" };
+  if (session.status !== "complete" || !paid || !subscription || !isPaid({ status: fromStripeStatus(subscription.status) })) return { state: "pending" };
   // Store what Stripe confirmed now, as the webhook's consumer will (same statements, so the
   // order they run in does not matter): the subscriber can download straight from this page.
   try {

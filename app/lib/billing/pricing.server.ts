@@ -5,7 +5,8 @@ import { earlyAccessColumns } from "../early-access/keys.server";
 import { schema } from "../db.server";
 import { getSubscription } from "../subscriptions.server";
 import { eq } from "drizzle-orm";
-import { isPaymentConfigured } from "./stripe.server";
+import { getStripe, isPaymentConfigured } from "./stripe.server";
+import { mayStartTrial } from "./trial.server";
 
 export type PricingState = {
   signedIn: boolean;
@@ -20,10 +21,11 @@ export type PricingState = {
 export async function pricingState(db: Db, env: StripeConfig, userId: string | null): Promise<PricingState> {
   const paymentConfigured = isPaymentConfigured(env);
   if (!userId) return { signedIn: false, paymentConfigured, subscribed: false, activated: false, trialAvailable: true };
-  const [subscription, profile] = await Promise.all([
+  const [subscription, profile, trialAvailable] = await Promise.all([
     getSubscription(db, userId),
     db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: earlyAccessColumns }),
+    mayStartTrial({ db, stripe: getStripe(env) }, userId, "answer-locally"),
   ]);
   const activation = activationOf(subscription, profile);
-  return { signedIn: true, paymentConfigured, subscribed: activation.subscription, activated: activation.activated, trialAvailable: !subscription?.trialStart };
+  return { signedIn: true, paymentConfigured, subscribed: activation.subscription, activated: activation.activated, trialAvailable };
 }

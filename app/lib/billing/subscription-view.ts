@@ -1,7 +1,7 @@
 // One subscription, one set of answers: every tab that shows the plan, its status, the next
 // billing date or the card on file reads them from here, so no two places can disagree.
 import { PLAN } from "../constants";
-import { countsAsActive, statusLabel, type SubscriptionLike } from "../subscription-rules";
+import { countsAsActive, isPaid, statusLabel, type SubscriptionLike } from "./statuses";
 
 export type SubscriptionFacts = SubscriptionLike & { cancelAt: number | null };
 
@@ -44,7 +44,7 @@ export function subscriptionView(
   billing: { storedLast4: string | null; hasCustomer: boolean; liveCard?: Card | null },
   now = Date.now(),
 ): SubscriptionView {
-  const paid = sub?.status === "active" || sub?.status === "trial";
+  const paid = isPaid(sub);
   const card = billing.liveCard ?? (billing.storedLast4 ? { last4: billing.storedLast4 } : null);
   return {
     status: statusLabel(sub),

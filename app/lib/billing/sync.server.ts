@@ -6,17 +6,8 @@ import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
+import { fromStripeStatus, isLive, isPaid } from "./statuses";
 import type { Stripe } from "./stripe.server";
-
-export type SubscriptionStatus = "trial" | "active" | "past_due" | "canceled" | "unpaid" | "incomplete" | "incomplete_expired" | "paused";
-
-/** Stripe's statuses in our words: trialing is "trial" (spec), the rest keep their names. */
-function mapStripeStatus(status: Stripe.Subscription.Status): SubscriptionStatus {
-  if (status === "trialing") return "trial";
-  return status as SubscriptionStatus;
-}
-
-const LIVE: ReadonlySet<string> = new Set(["trial", "active", "past_due", "unpaid", "incomplete", "paused"]);
 
 const ms = (seconds: number | null | undefined) => (seconds === null || seconds === undefined ? null : seconds * 1000);
 
@@ -70,9 +61,6 @@ async function findUserId(db: Db, hints: SubscriptionHints, subscription: Stripe
   return null;
 }
 
-// Stripe statuses that still bill (or will): at most one of these per account.
-const BILLING: ReadonlySet<string> = new Set(["trialing", "active", "past_due", "unpaid", "incomplete", "paused"]);
-
 /**
  * One account, one live subscription. When Stripe reports more than one for the customer (two
  * checkouts paid side by side), the oldest trialing or active one stays and the others are
@@ -81,10 +69,12 @@ const BILLING: ReadonlySet<string> = new Set(["trialing", "active", "past_due", 
  */
 async function keepOneLiveSubscription(db: Db, stripe: Stripe, userId: string, customerId: string, incoming: Stripe.Subscription) {
   const all = await stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 });
-  const live = all.data.filter((s) => BILLING.has(s.status));
-  if (live.length <= 1) return { subscription: incoming, audit: [] };
+  // The whole history is at hand: a trial on any subscription, even one cancelled below, is the account's one trial.
+  const trialSeen = all.data.some((s) => s.trial_start !== null);
+  const live = all.data.filter((s) => isLive(fromStripeStatus(s.status)));
+  if (live.length <= 1) return { subscription: incoming, audit: [], trialSeen };
   const byAge = [...live].sort((a, b) => a.created - b.created || a.id.localeCompare(b.id));
-  const keep = byAge.find((s) => s.status === "trialing" || s.status === "active") ?? byAge[0]!;
+  const keep = byAge.find((s) => isPaid({ status: fromStripeStatus(s.status) })) ?? byAge[0]!;
   const audit: BatchItem<"sqlite">[] = [];
   for (const extra of byAge.filter((s) => s.id !== keep.id)) {
     try {
@@ -105,7 +95,7 @@ async function keepOneLiveSubscription(db: Db, stripe: Stripe, userId: string, c
     );
   }
   const subscription = keep.id === incoming.id ? incoming : await stripe.subscriptions.retrieve(keep.id, { expand: ["default_payment_method"] });
-  return { subscription, audit };
+  return { subscription, audit, trialSeen };
 }
 
 function cardLast4(pm: Stripe.Subscription["default_payment_method"]): string | null {
@@ -125,16 +115,18 @@ export async function subscriptionUpsert(db: Db, stripe: Stripe, hints: Subscrip
 
   const stored = await db.query.subscriptions.findFirst({ where: eq(schema.subscriptions.userId, userId) });
   const audit: BatchItem<"sqlite">[] = [];
+  let trialSeen = subscription.trial_start !== null;
   const customer = idOf(subscription.customer as string);
-  if (customer && BILLING.has(subscription.status) && stored?.stripeSubscriptionId !== subscription.id) {
+  if (customer && isLive(fromStripeStatus(subscription.status)) && stored?.stripeSubscriptionId !== subscription.id) {
     // A live subscription we have not stored for this account: make sure it is the only one.
     const resolved = await keepOneLiveSubscription(db, stripe, userId, customer, subscription);
     subscription = resolved.subscription;
     audit.push(...resolved.audit);
+    trialSeen ||= resolved.trialSeen;
   }
 
-  const status = mapStripeStatus(subscription.status);
-  if (stored?.stripeSubscriptionId && stored.stripeSubscriptionId !== subscription.id && LIVE.has(stored.status) && !LIVE.has(status)) {
+  const status = fromStripeStatus(subscription.status);
+  if (stored?.stripeSubscriptionId && stored.stripeSubscriptionId !== subscription.id && isLive(stored.status) && !isLive(status)) {
     return null; // a late event about an older, ended subscription
   }
 
@@ -168,6 +160,8 @@ export async function subscriptionUpsert(db: Db, stripe: Stripe, hints: Subscrip
       .set({
         ...(last4 ? { paymentMethodLast4: last4 } : {}),
         ...(customerId ? { stripeCustomerId: customerId } : {}),
+        // The row above keeps only this subscription's trial; the account's one trial is remembered here.
+        ...(trialSeen ? { trialUsed: true } : {}),
         updatedAt: now,
       })
       .where(eq(schema.userProfiles.userId, userId)),

@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { countsAsActive } from "../subscription-rules";
+import { countsAsActive } from "../billing/statuses";
 import { getSubscription } from "../subscriptions.server";
 import { earlyAccessColumns, hasEarlyAccess } from "./keys.server";
 

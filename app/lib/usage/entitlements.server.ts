@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { activationOf } from "../early-access/activation.server";
-import type { SubscriptionLike } from "../subscription-rules";
+import type { SubscriptionLike } from "../billing/statuses";
 import type { SessionProfile } from "../auth/session.server";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import { type Entitlements, entitlementsFrom, type Plan } from "./windows";
