@@ -9,6 +9,7 @@
 // - the isolate keeps the last few pages in memory too, for the same 60 s.
 // See docs/decisions/0015-usage-route-cost-and-page-cache.md.
 import { isbot } from "isbot";
+import { BoundedMap } from "~/lib/bounded-map";
 import { PAGE_CACHE } from "~/lib/constants";
 import { accessCookie, refreshCookie } from "./cookies";
 
@@ -30,26 +31,13 @@ function hasSessionCookie(request: Request): boolean {
   return cookie.split(";").some((part) => SESSION_COOKIES.includes(part.split("=")[0]!.trim()));
 }
 
-// isbot runs one large regular expression; visitors send a handful of distinct agents, so the
-// answer per agent is kept (a bounded map: an attacker's endless agents only cycle it).
-const crawlerAgents = new Map<string, boolean>();
-function isCrawler(userAgent: string): boolean {
-  let known = crawlerAgents.get(userAgent);
-  if (known === undefined) {
-    known = isbot(userAgent);
-    if (crawlerAgents.size >= 256) crawlerAgents.delete(crawlerAgents.keys().next().value as string);
-    crawlerAgents.set(userAgent, known);
-  }
-  return known;
-}
-
 /** The cache key of a request that may be answered from the edge copy, or null. */
 export function pageCacheKey(request: Request, buildId: string): Request | null {
   if (request.method !== "GET" || hasSessionCookie(request)) return null;
   const url = new URL(request.url);
   if (!CACHEABLE_PAGES.some((re) => re.test(url.pathname))) return null;
   // Crawlers get the whole document at once (entry.server.tsx): a copy of their own.
-  const agent = isCrawler(request.headers.get("User-Agent") ?? "") ? "bot" : "browser";
+  const agent = isbot(request.headers.get("User-Agent") ?? "") ? "bot" : "browser";
   return new Request(`${url.origin}/__page-cache/${encodeURIComponent(buildId)}/${agent}${url.pathname}${url.search}`);
 }
 
@@ -66,13 +54,11 @@ export function edgeCache(): PageCache {
 // bytes rather than a replace over the whole document and its encoding.
 type Copy = { parts: Uint8Array[]; headers: [string, string][]; until: number };
 const utf8 = new TextEncoder();
-const recent = new Map<string, Copy>();
+const recent = new BoundedMap<string, Copy>(PAGE_CACHE.memoryPages);
 const STORED_AT = "X-Page-Cache-Stored-At";
 
 function remember(key: Request, copy: Copy) {
-  recent.delete(key.url);
-  recent.set(key.url, copy);
-  while (recent.size > PAGE_CACHE.memoryPages) recent.delete(recent.keys().next().value as string);
+  recent.set(key.url, copy, copy.until);
 }
 
 function held(html: string, headers: [string, string][], until: number): Copy {
@@ -102,9 +88,8 @@ function answer(copy: Copy, nonce: string): Response {
 
 /** The stored page for this request with `nonce` in place of the placeholder, or null. */
 export async function cachedPage(cache: PageCache, key: Request, nonce: string, now = Date.now()): Promise<Response | null> {
-  const recentCopy = recent.get(key.url);
-  if (recentCopy && recentCopy.until > now) return answer(recentCopy, nonce);
-  if (recentCopy) recent.delete(key.url);
+  const recentCopy = recent.get(key.url, now);
+  if (recentCopy) return answer(recentCopy, nonce);
   const stored = await cache.match(key);
   if (!stored) return null;
   const copy = held(await stored.text(), [...stored.headers], Number(stored.headers.get(STORED_AT) ?? now) + PAGE_CACHE.ttlSeconds * 1000);

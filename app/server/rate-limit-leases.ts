@@ -6,18 +6,22 @@
 // requests spread over isolates; it may be refused a little early when several isolates each hold
 // part of a lease (ADR 0015).
 
+import { BoundedMap } from "~/lib/bounded-map";
+
 type Lease = { window: number; left: number; refused: boolean };
 
 export type RateLimiterCall = (key: string) => Promise<boolean>;
 
 export class RateLimitLeases {
-  private readonly leases = new Map<string, Lease>();
+  private readonly leases: BoundedMap<string, Lease>;
 
   constructor(
     private readonly leaseSize: number,
     private readonly periodMs: number,
-    private readonly maxKeys = 10_000,
-  ) {}
+    maxKeys = 10_000,
+  ) {
+    this.leases = new BoundedMap(maxKeys);
+  }
 
   /** True when `key` may make one more request now; asks `limiter` only when this isolate holds no credit. */
   async allow(key: string, limiter: RateLimiterCall, now = Date.now()): Promise<boolean> {
@@ -54,13 +58,8 @@ export class RateLimitLeases {
     if (lease && lease.window > window) return null;
     if (lease && lease.window === window) return lease;
     const fresh = { window, left: 0, refused: false };
-    // Re-inserted so the Map's order is the order the leases began: the oldest is forgotten first.
-    this.leases.delete(key);
+    // A lease is set when it begins, so the one forgotten first is the one that began longest ago.
     this.leases.set(key, fresh);
-    if (this.leases.size > this.maxKeys) {
-      const oldest = this.leases.keys().next().value;
-      if (oldest !== undefined) this.leases.delete(oldest);
-    }
     return fresh;
   }
 }

@@ -2,6 +2,7 @@
 // enqueues; the consumer Worker writes (idempotent on report_id). Every model call of every app
 // sends one, so workers/app.ts answers it before the router (ADR 0015); the route module answers
 // the same through React Router for any other spelling of the path.
+import { BoundedMap } from "~/lib/bounded-map";
 import { USAGE_API } from "~/lib/constants";
 import { enqueueAll, usageReportsMessages } from "~/lib/queue";
 import { problemsFrom, usageBatchSchema, usageReportSchema } from "~/lib/usage/report";
@@ -40,13 +41,11 @@ export async function reportUsage(request: Request, ctx: AppContext): Promise<Re
 // request.cf is parsed from JSON on its first read in a request, a tenth of this route's CPU: a
 // device's country is read at most once a minute per isolate (the consumer keeps the last one).
 const COUNTRY_RECHECK_MS = 60_000;
-const countryReadAt = new Map<string, number>();
+const countryReadRecently = new BoundedMap<string, true>(USAGE_API.desktopSessionCacheSize);
 
 function deviceCountry(request: Request, deviceId: string, now: number): string | null {
-  const last = countryReadAt.get(deviceId);
-  if (last !== undefined && now - last < COUNTRY_RECHECK_MS) return null;
-  if (countryReadAt.size >= USAGE_API.desktopSessionCacheSize) countryReadAt.clear();
-  countryReadAt.set(deviceId, now);
+  if (countryReadRecently.get(deviceId, now)) return null;
+  countryReadRecently.set(deviceId, true, now + COUNTRY_RECHECK_MS);
   return requestCountry(request);
 }
 

@@ -1,4 +1,5 @@
 import { jwtVerify, SignJWT } from "jose";
+import { BoundedMap } from "../bounded-map";
 
 const ISSUER = "modelify";
 const AUDIENCE = "modelify";
@@ -36,18 +37,13 @@ export async function signAccessToken(claims: AccessClaims, secret: string, ttlM
 // token with every report for its whole life, and the signature check and claim parsing were a
 // tenth of a report's cost. A token is only its own text, so the same text verifies the same way;
 // the expiry is still checked on every use. Keyed by secret too, so a different secret shares none.
-const VERIFIED_LIMIT = 10_000;
-const verified = new Map<string, { claims: AccessClaims; expiresAtMs: number }>();
+const verified = new BoundedMap<string, AccessClaims>(10_000);
 
 /** Returns the claims of a valid, unexpired token, or null for anything else. */
 export async function verifyAccessToken(token: string, secret: string, now = Date.now()): Promise<AccessClaims | null> {
   const memoKey = `${secret.length}:${secret}:${token}`;
-  const known = verified.get(memoKey);
-  if (known) {
-    if (known.expiresAtMs > now) return known.claims;
-    verified.delete(memoKey);
-    return null;
-  }
+  const known = verified.get(memoKey, now);
+  if (known) return known;
   try {
     const { payload } = await jwtVerify(token, await verifyKey(secret), {
       issuer: ISSUER,
@@ -57,8 +53,7 @@ export async function verifyAccessToken(token: string, secret: string, now = Dat
     });
     if (typeof payload.sub !== "string" || typeof payload.sid !== "string" || typeof payload.exp !== "number") return null;
     const claims = { sub: payload.sub, sid: payload.sid };
-    verified.set(memoKey, { claims, expiresAtMs: payload.exp * 1000 });
-    if (verified.size > VERIFIED_LIMIT) verified.delete(verified.keys().next().value as string);
+    verified.set(memoKey, claims, payload.exp * 1000);
     return claims;
   } catch {
     return null;
