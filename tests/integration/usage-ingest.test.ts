@@ -5,7 +5,7 @@
 // secure_usage_reports against drizzle's; those tables are gone, and these are their equivalents.)
 import { createMessageBatch, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { handleEventBatch } from "~/lib/consumer.server";
+import { handleEventBatch } from "~/lib/queue/dispatch.server";
 import { MS } from "~/lib/constants";
 import type { MailMessage } from "~/lib/queue";
 import { type SecureItem, ingestAccount, type UsageItem } from "~/lib/usage/ingest.server";
