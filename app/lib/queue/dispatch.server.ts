@@ -126,43 +126,9 @@ async function handleUsage(deps: ConsumerDeps, queueName: string, usage: Array<P
     return;
   }
   const now = Date.now();
-  const written: Array<{ outcome: AccountOutcome; messages: Array<Message<unknown>> }> = [];
-  const retry = new Set<Message<unknown>>();
-  const resend: UsageMessage[] = [];
-  const deadLettered = new Set<Message<unknown>>();
-  await Promise.all(
-    [...groups].map(async ([userId, group]) => {
-      const account = facts.get(userId);
-      if (!account) {
-        for (const message of new Set([...group.usage, ...group.secure].map((p) => p.message))) {
-          await recordDeadLetter(deps.db, queueName, message, "account_not_found");
-          deadLettered.add(message);
-        }
-        return;
-      }
-      for (const part of partsOf(group)) {
-        const items = { usage: part.usage.map((u) => u.item), secure: part.secure.map((s) => s.item) };
-        try {
-          const result = await ingestAccount(deps.ledgers, userId, items.usage, items.secure, account.budget, now);
-          written.push({ outcome: { userId, result, ...items }, messages: [...part.usage, ...part.secure].map((m) => m.message) });
-        } catch (error) {
-          console.error(JSON.stringify({ event: "usage_account_failed", size: items.usage.length + items.secure.length, error: String(error) }));
-          for (const one of [...part.usage.map((u) => ({ ...u, kind: "usage" as const })), ...part.secure.map((s) => ({ ...s, kind: "secure" as const }))]) {
-            const alone = one.kind === "usage" ? { usage: [one.item as UsageItem], secure: [] } : { usage: [], secure: [one.item as SecureItem] };
-            try {
-              const result = await ingestAccount(deps.ledgers, userId, alone.usage, alone.secure, account.budget, now);
-              written.push({ outcome: { userId, result, ...alone }, messages: [one.message] });
-            } catch (singleError) {
-              console.error(JSON.stringify({ event: "usage_message_failed", id: one.message.id, attempts: one.message.attempts, error: String(singleError) }));
-              if (one.shared) {
-                resend.push({ type: "usage.report", ...(one.item as UsageItem) });
-              } else retry.add(one.message);
-            }
-          }
-        }
-      }
-    }),
-  );
+  const outcome: BatchOutcome = { written: [], retry: new Set(), resend: [], deadLettered: new Set() };
+  await Promise.all([...groups].map(([userId, group]) => ingestGroup(deps, queueName, userId, group, facts.get(userId), now, outcome)));
+  const { written, retry, resend, deadLettered } = outcome;
   if (resend.length) {
     try {
       await enqueue(deps.queue, resend);
@@ -194,6 +160,53 @@ async function handleUsage(deps: ConsumerDeps, queueName: string, usage: Array<P
   } catch (error) {
     // Alerts are best effort: the usage is already stored and must not be retried for them.
     console.error(JSON.stringify({ event: "budget_alert_mail_failed", error: String(error) }));
+  }
+}
+
+/** What a batch's ledger calls came to: what to write to D1, retry, send again alone, or leave dead-lettered. */
+type BatchOutcome = {
+  written: Array<{ outcome: AccountOutcome; messages: Array<Message<unknown>> }>;
+  retry: Set<Message<unknown>>;
+  resend: UsageMessage[];
+  deadLettered: Set<Message<unknown>>;
+};
+
+/** One account's part of the batch into its ledger: whole, or report by report once a call fails. */
+async function ingestGroup(
+  deps: ConsumerDeps,
+  queueName: string,
+  userId: string,
+  group: AccountGroup,
+  account: AccountFacts | undefined,
+  now: number,
+  { written, retry, resend, deadLettered }: BatchOutcome,
+) {
+  if (!account) {
+    for (const message of new Set([...group.usage, ...group.secure].map((p) => p.message))) {
+      await recordDeadLetter(deps.db, queueName, message, "account_not_found");
+      deadLettered.add(message);
+    }
+    return;
+  }
+  for (const part of partsOf(group)) {
+    const items = { usage: part.usage.map((u) => u.item), secure: part.secure.map((s) => s.item) };
+    try {
+      const result = await ingestAccount(deps.ledgers, userId, items.usage, items.secure, account.budget, now);
+      written.push({ outcome: { userId, result, ...items }, messages: [...part.usage, ...part.secure].map((m) => m.message) });
+    } catch (error) {
+      console.error(JSON.stringify({ event: "usage_account_failed", size: items.usage.length + items.secure.length, error: String(error) }));
+      for (const one of [...part.usage.map((u) => ({ ...u, kind: "usage" as const })), ...part.secure.map((s) => ({ ...s, kind: "secure" as const }))]) {
+        const alone = one.kind === "usage" ? { usage: [one.item as UsageItem], secure: [] } : { usage: [], secure: [one.item as SecureItem] };
+        try {
+          const result = await ingestAccount(deps.ledgers, userId, alone.usage, alone.secure, account.budget, now);
+          written.push({ outcome: { userId, result, ...alone }, messages: [one.message] });
+        } catch (singleError) {
+          console.error(JSON.stringify({ event: "usage_message_failed", id: one.message.id, attempts: one.message.attempts, error: String(singleError) }));
+          if (one.shared) resend.push({ type: "usage.report", ...(one.item as UsageItem) });
+          else retry.add(one.message);
+        }
+      }
+    }
   }
 }
 
