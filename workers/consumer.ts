@@ -1,6 +1,6 @@
 // The queue consumer: every message is parsed, handled idempotently and acknowledged one by one,
 // so a poison message is retried alone and then lands in the dead-letter queue.
-import { handleDeadLetters, handleEventBatch } from "~/lib/consumer.server";
+import { handleDeadLetters, handleEventBatch } from "~/lib/queue/dispatch.server";
 import { getDb } from "~/lib/db.server";
 import { parseConsumerEnv } from "./consumer-env";
 

@@ -1,9 +1,9 @@
 // POST /api/stripe/webhook: verify Stripe's signature on the raw body, enqueue, answer fast.
-// The consumer Worker does the work (workers/consumer.ts → handleStripeEvent).
+// The consumer Worker does the work (workers/consumer.ts → lib/billing/stripe-events.server.ts).
 import type { Route } from "./+types/api.stripe.webhook";
 import { verifyWebhook } from "~/lib/billing/stripe.server";
 import { hintsFromEvent } from "~/lib/billing/sync.server";
-import type { StripeEventMessage } from "~/lib/queue";
+import { enqueue, type StripeEventMessage } from "~/lib/queue";
 import { app } from "~/server/context";
 import { jsonError, methodNotAllowed, postOnly } from "~/server/http";
 
@@ -32,6 +32,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const hints = hintsFromEvent(event);
   const message: StripeEventMessage = { type: "stripe.event", eventId: event.id, eventType: event.type, ...hints };
-  await queue.send(message, { contentType: "json" });
+  await enqueue(queue, message);
   return Response.json({ received: true });
 }

@@ -1,7 +1,7 @@
 // POST /api/v1/usage/secure-report: the fallback aggregate report the app sends when single reports could not be delivered,
 // deduplicated on report_hash per user.
 import type { Route } from "./+types/api.v1.usage.secure-report";
-import { enqueueAll, type SecureUsageMessage } from "~/lib/queue";
+import { enqueue, type SecureUsageMessage } from "~/lib/queue";
 import { app } from "~/server/context";
 import { postOnly } from "~/server/http";
 import { authorizeUsageRequest } from "~/server/usage-api";
@@ -19,6 +19,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = schema.safeParse(body);
   if (!parsed.success) return Response.json({ error: "Invalid secure usage report", problems: problemsFrom(parsed.error, false) }, { status: 400 });
   const message: SecureUsageMessage = { type: "usage.secure", userId: user.id, receivedAt: Date.now(), report: parsed.data };
-  await enqueueAll(ctx.queue, [message]);
+  await enqueue(ctx.queue, message);
   return Response.json({ accepted: 1 }, { status: 202 });
 }

@@ -4,13 +4,14 @@
 // the same through React Router for any other spelling of the path.
 import { BoundedMap } from "~/lib/bounded-map";
 import { USAGE_API } from "~/lib/constants";
-import { enqueueAll, usageReportsMessages } from "~/lib/queue";
-import { problemsFrom, usageBatchSchema, usageReportSchema } from "~/lib/usage/report";
+import { enqueue, usageReportsMessages } from "~/lib/queue";
+import { problemsFrom, usageBatchSchema } from "~/lib/usage/report";
+import { usageReportReader } from "~/lib/usage/report-reader";
 import type { AppContext } from "./context";
 import { jsonError, requestCountry } from "./http";
 import { authorizeUsageRequest } from "./usage-api";
 
-const report = usageReportSchema();
+const report = usageReportReader();
 const batchSchema = usageBatchSchema(report);
 
 export const USAGE_REPORT_PATH = "/api/v1/usage";
@@ -30,11 +31,12 @@ export async function reportUsage(request: Request, ctx: AppContext): Promise<Re
   const reports = "reports" in parsed.data ? parsed.data.reports : [parsed.data];
   const receivedAt = Date.now();
   const country = deviceId ? deviceCountry(request, deviceId, receivedAt) : null;
+  // The one place a report's occurred_at is set when the app left it out: it happened when received.
   const messages = usageReportsMessages(
     { userId: user.id, receivedAt, deviceId, country },
     reports.map((r) => ({ ...r, occurred_at: r.occurred_at ?? receivedAt })),
   );
-  await enqueueAll(ctx.queue, messages);
+  await enqueue(ctx.queue, messages);
   return Response.json({ accepted: reports.length }, { status: 202 });
 }
 

@@ -4,7 +4,7 @@
 // How: a marker goes through the queue behind everything else, and the wait ends when its row is
 // in the database. The local queue (Miniflare's broker) hands out messages in the order they were
 // sent, one batch at a time, and the consumer writes a batch's marketing events after every other
-// message of that batch (lib/consumer.server.ts): once the marker's row is there, every message
+// message of that batch (lib/queue/dispatch.server.ts): once the marker's row is there, every message
 // sent before it has been handled. A message the consumer sends while handling another (the mail
 // after a sign-up, a budget alert after usage) is sent before that batch ends, so a second marker
 // covers it; no handler's message sends a third. (A second batch starts before the first is done
@@ -49,7 +49,7 @@ export async function drainQueue(site: { baseUrl: string; stateDir: string }, { 
 
 /**
  * The consumer's failures in a stretch of the site's log: each one means a message will be tried
- * again and, after its last try, dead-lettered (lib/consumer.server.ts logs these events; the
+ * again and, after its last try, dead-lettered (lib/queue/dispatch.server.ts logs these events; the
  * local queue logs the move to the dead-letter queue).
  */
 export function consumerRetries(log: string): string[] {

@@ -4,7 +4,7 @@
 import { createMessageBatch, env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { handleEventBatch } from "~/lib/consumer.server";
+import { handleEventBatch } from "~/lib/queue/dispatch.server";
 import { schema } from "~/lib/db.server";
 import type { MailMessage } from "~/lib/queue";
 import { getBudget, saveBudget } from "~/lib/usage/budget.server";

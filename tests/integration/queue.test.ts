@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { handlers as worker } from "../worker";
-import { handleEventBatch } from "~/lib/consumer.server";
+import { handleEventBatch } from "~/lib/queue/dispatch.server";
 import { schema } from "~/lib/db.server";
 import { parseConsumerEnv } from "../../workers/consumer-env";
 import { pendingMessages, queueSettled } from "../queue-tracker";

@@ -5,7 +5,7 @@
 // secure_usage_reports against drizzle's; those tables are gone, and these are their equivalents.)
 import { createMessageBatch, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { handleEventBatch } from "~/lib/consumer.server";
+import { handleEventBatch } from "~/lib/queue/dispatch.server";
 import { MS } from "~/lib/constants";
 import type { MailMessage } from "~/lib/queue";
 import { type SecureItem, ingestAccount, type UsageItem } from "~/lib/usage/ingest.server";
@@ -16,7 +16,7 @@ import { countingD1, dailyRows, ledger, ledgerDayTotals, rawReports, recordingLe
 
 const user = async () => (await insertUser({ email: uniqueEmail("ingest"), passwordHash: "x", metadata: {}, confirmed: true })).id;
 
-/** Reports covering every column's cases: nulls, booleans, JSON, a numeric conversation id, no occurred_at. */
+/** Reports covering every column's cases: nulls, booleans, JSON, a numeric conversation id (occurred_at is always set: the API sets it). */
 function variedReports(): UsageItem["report"][] {
   const now = Date.now();
   return [
@@ -24,7 +24,7 @@ function variedReports(): UsageItem["report"][] {
     { ...report({ success: false, error_message: "rate limited", metadata: null, app_version: undefined }), occurred_at: now },
     { ...report({ metadata: { conversation_id: 42, nested: { list: [1, "two", null], emoji: "😀\u2028" } } }), occurred_at: now },
     { ...report({ report_id: crypto.randomUUID().toUpperCase(), metadata: undefined, app_instance_id: null }), occurred_at: now },
-    report({ metadata: { conversation_id: "" }, request_type: "embedding" }),
+    { ...report({ metadata: { conversation_id: "" }, request_type: "embedding" }), occurred_at: now },
     { ...report({ cost_usd: 1234.5678915, tokens_used: 0, tokens_input: 0, tokens_output: 0 }), occurred_at: now },
     { ...report({ metadata: { conversation_id: "x".repeat(201) } }), occurred_at: now },
   ] as UsageItem["report"][];
@@ -41,7 +41,7 @@ function expectedUsageRow(r: UsageItem["report"], receivedAt: number, deviceId: 
   return {
     kind: "usage",
     id: r.report_id.toLowerCase(),
-    occurred_at: r.occurred_at ?? receivedAt,
+    occurred_at: r.occurred_at,
     received_at: receivedAt,
     model_name: r.model_name,
     model_provider: r.model_provider,

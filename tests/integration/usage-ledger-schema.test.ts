@@ -4,6 +4,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LedgerStore, type LedgerUsage } from "~/lib/usage/ledger/store";
 import { LEDGER_MIGRATIONS } from "~/lib/usage/ledger/schema";
+import { columnNames, reports, secureReports } from "~/lib/usage/ledger/tables";
 
 function usage(id: string, occurredAt: number): LedgerUsage {
   return {
@@ -70,6 +71,17 @@ describe("usage ledger schema", () => {
       expect(v2.size().reports).toBe(51);
       const requests = (v2.read({ now, dailyFrom: "0000-00-00" }).daily ?? []).reduce((s, r) => s + r.totalRequests, 0);
       expect(requests).toBe(51);
+    });
+  });
+
+  it("has the raw-row columns the drizzle tables name (tables.ts), each of them", async () => {
+    const stub = env.USAGE_LEDGER.get(env.USAGE_LEDGER.idFromName(`schema-${crypto.randomUUID()}`));
+    // Any call brings a new ledger's schema up to date.
+    await stub.read({ now: Date.now(), counts: true });
+    await runInDurableObject(stub, (_instance, state) => {
+      const columnsOf = (table: string) => [...state.storage.sql.exec<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, table)].map((c) => c.name);
+      expect(columnsOf("reports").sort()).toEqual(columnNames(reports).sort());
+      expect(columnsOf("secure_reports").sort()).toEqual(columnNames(secureReports).sort());
     });
   });
 });

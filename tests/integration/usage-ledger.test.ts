@@ -6,7 +6,7 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { handlers as worker } from "../worker";
-import { handleEventBatch } from "~/lib/consumer.server";
+import { handleEventBatch } from "~/lib/queue/dispatch.server";
 import { MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { dayKey } from "~/lib/usage/dates";

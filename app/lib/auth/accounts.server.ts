@@ -9,7 +9,7 @@ import { schema } from "../db.server";
 import { countEvent } from "../limits/counters.server";
 import { enqueueMail } from "../mail/mail.server";
 import { alreadyRegisteredMail, confirmationMail, passwordResetMail } from "../mail/templates";
-import type { RecoveryMessage, SignUpMessage } from "../queue";
+import { enqueue, type RecoveryMessage, type SignUpMessage } from "../queue";
 import { AUTH_MESSAGES as M } from "./messages";
 import { beginAttempt, clearSignInLock, failAttempt, ipSubject, isRefusal, succeedAttempt, type Attempt } from "./lockout";
 import {
@@ -148,7 +148,7 @@ export async function submitSignUp(deps: AuthDeps, input: SignUpInput): Promise<
       origin: deps.origin,
       submittedAt: Date.now(),
     };
-    await deps.queue.send(message, { contentType: "json" });
+    await enqueue(deps.queue, message);
   }
   return { proofNonce: proof.nonce };
 }
@@ -226,7 +226,7 @@ async function markProcessed(db: Db, message: { id: string; type: string }) {
 export async function submitPasswordReset(deps: AuthDeps, email: string): Promise<void> {
   if (!(await withinMailCap(deps))) return;
   const message: RecoveryMessage = { type: "account.recovery", id: crypto.randomUUID(), email, origin: deps.origin };
-  await deps.queue.send(message, { contentType: "json" });
+  await enqueue(deps.queue, message);
 }
 
 /** The consumer half: only a real account gets a link, at most one a minute. */

@@ -7,7 +7,7 @@ import { EARLY_ACCESS, MS } from "../constants";
 import type { Db } from "../db.server";
 import { chunks, schema } from "../db.server";
 import { enqueueMail } from "../mail/mail.server";
-import { enqueueAll, type MailMessage } from "../queue";
+import { enqueue, type MailMessage } from "../queue";
 import { formatActivationKey, type KeyState, keyState } from "./keys";
 import { activationKeyRows, type CreatedKey, createActivationKeys, keyInserts, revokeActivationKey } from "./keys.server";
 import { earlyAccessKeyMail } from "./mail";
@@ -307,7 +307,7 @@ export async function grantTopEntries(deps: AdminDeps, input: { adminId: string;
     id: crypto.randomUUID(),
     ...earlyAccessKeyMail(entry.email, formatActivationKey(created[i]!.key), activationLink(deps.origin, created[i]!.key)),
   }));
-  await enqueueAll(deps.queue, mails);
+  await enqueue(deps.queue, mails);
   const n = entries.length;
   return {
     ok: true,

@@ -3,18 +3,18 @@
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { MailConfig } from "../config";
-import { enqueueAll, type MailMessage } from "../queue";
+import { enqueue, type MailMessage } from "../queue";
 
 export type OutgoingMail = Omit<MailMessage, "type" | "id">;
 
 export async function enqueueMail(queue: Queue, mail: OutgoingMail): Promise<void> {
   const message: MailMessage = { type: "mail.send", id: crypto.randomUUID(), ...mail };
-  await queue.send(message, { contentType: "json" });
+  await enqueue(queue, message);
 }
 
 /** Several mails in as few queue calls as the queue's batch limits allow. */
 export async function enqueueMails(queue: Queue, mails: OutgoingMail[]): Promise<void> {
-  await enqueueAll(
+  await enqueue(
     queue,
     mails.map((mail): MailMessage => ({ type: "mail.send", id: crypto.randomUUID(), ...mail })),
   );

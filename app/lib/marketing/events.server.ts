@@ -6,7 +6,7 @@ import { and, gte, inArray, sql } from "drizzle-orm";
 import { MS } from "../constants";
 import type { Db } from "../db.server";
 import { chunks, schema } from "../db.server";
-import type { MarketingEventMessage } from "../queue";
+import { enqueue, type MarketingEventMessage } from "../queue";
 import { firstUsageByWeek } from "../usage/rollup.server";
 import { emptyFunnel, FUNNEL_STAGES, type FunnelWeek, type MarketingEventName } from "./events";
 
@@ -29,7 +29,10 @@ export function marketingEventMessage(event: MarketingEvent, now = Date.now()): 
 export async function recordMarketingEvents(queue: Queue, events: MarketingEvent[], now = Date.now()): Promise<void> {
   if (events.length === 0) return;
   try {
-    await queue.sendBatch(events.map((event) => ({ body: marketingEventMessage(event, now), contentType: "json" as const })));
+    await enqueue(
+      queue,
+      events.map((event) => marketingEventMessage(event, now)),
+    );
   } catch (error) {
     console.error(JSON.stringify({ event: "marketing_events_not_queued", names: events.map((e) => e.name), error: String(error) }));
   }

@@ -5,13 +5,13 @@ import { eq } from "drizzle-orm";
 import type { SmsConfig } from "../config";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import type { SmsMessage } from "../queue";
+import { enqueue, type SmsMessage } from "../queue";
 
 export type OutgoingSms = Omit<SmsMessage, "type" | "id">;
 
 export async function enqueueSms(queue: Queue, sms: OutgoingSms): Promise<void> {
   const message: SmsMessage = { type: "sms.send", id: crypto.randomUUID(), ...sms };
-  await queue.send(message, { contentType: "json" });
+  await enqueue(queue, message);
 }
 
 class SmsDeliveryError extends Error {}

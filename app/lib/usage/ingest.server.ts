@@ -9,12 +9,12 @@ import { type BudgetSettings, DEFAULT_BUDGET } from "./budget";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import type { BudgetAlert, IngestResult, LedgerSecure, LedgerUsage } from "./ledger/store";
 import { usageAccountsUpsert, usageRollupUpsert } from "./rollup-sql";
-import { toMicros, type SecureReport, type UsageReport } from "./report";
+import { type QueuedUsageReport, toMicros, type SecureReport } from "./report";
 
 export type UsageItem = {
   userId: string;
   receivedAt: number;
-  report: UsageReport & { occurred_at?: number };
+  report: QueuedUsageReport;
   /** The device key (desktop session) that sent it, and the country the request came from. */
   deviceId?: string | null;
   country?: string | null;
@@ -29,7 +29,7 @@ function conversationId(metadata: Record<string, unknown> | null | undefined): s
 export function toLedgerUsage({ receivedAt, report: r, deviceId }: UsageItem): LedgerUsage {
   return {
     id: r.report_id.toLowerCase(),
-    occurredAt: r.occurred_at ?? receivedAt,
+    occurredAt: r.occurred_at,
     receivedAt,
     modelName: r.model_name,
     modelProvider: r.model_provider,

@@ -15,6 +15,7 @@ import { chunks } from "../db.server";
 import { writeShared, type AccountOutcome } from "./ingest.server";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import type { IngestResult, LedgerSecure, LedgerUsage, SentAlert } from "./ledger/store";
+import { fromRow, reports, secureReports } from "./ledger/tables";
 
 export const MOVE = {
   rowsPerCall: 2000,
@@ -138,50 +139,17 @@ async function intoLedger(ledgers: LedgerNamespace, table: LegacyTable, userId: 
   return { userId, result, usage: usage.map((u) => ({ receivedAt: u.receivedAt })), secure: secure.map((s) => ({ receivedAt: s.receivedAt })) };
 }
 
-const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
-
 function toSentAlert(r: Row): SentAlert {
   return { kind: r.kind === "daily" ? "daily" : "monthly", period: String(r.period), sentAt: Number(r.sent_at) };
 }
 
-/** A model_usage row (schema of migrations 0000-0013) as the ledger stores a report. */
+/** A model_usage row (schema of migrations 0000-0013) as the ledger stores a report: the columns have the ledger's names. */
 export function toLedgerUsage(r: Row): LedgerUsage {
-  return {
-    id: String(r.id).toLowerCase(),
-    occurredAt: Number(r.occurred_at),
-    receivedAt: Number(r.received_at),
-    modelName: String(r.model_name),
-    modelProvider: String(r.model_provider),
-    requestType: String(r.request_type),
-    tokensUsed: Number(r.tokens_used),
-    tokensInput: Number(r.tokens_input),
-    tokensOutput: Number(r.tokens_output),
-    costMicros: Number(r.cost_micros),
-    durationMs: Number(r.request_duration_ms),
-    success: Number(r.success) === 1,
-    errorMessage: text(r.error_message),
-    metadata: text(r.metadata),
-    conversationId: text(r.conversation_id),
-    appVersion: text(r.app_version),
-    appInstanceId: text(r.app_instance_id),
-    deviceId: text(r.device_id),
-  };
+  const usage = fromRow(reports, r);
+  return { ...usage, id: usage.id.toLowerCase() };
 }
 
 /** A secure_usage_reports row as the ledger stores a fallback report (created_at: when it was received). */
 export function toLedgerSecure(r: Row): LedgerSecure {
-  return {
-    reportHash: String(r.report_hash),
-    modelName: String(r.model_name),
-    provider: String(r.provider),
-    tokensUsed: Number(r.tokens_used),
-    costMicros: Number(r.cost_micros),
-    requestCount: Number(r.request_count),
-    successCount: Number(r.success_count),
-    errorCount: Number(r.error_count),
-    reportTimestamp: Number(r.report_timestamp),
-    appVersion: text(r.app_version),
-    appInstanceId: text(r.app_instance_id),
-    receivedAt: Number(r.created_at),
-  };
+  return fromRow(secureReports, r, { received_at: "created_at" });
 }

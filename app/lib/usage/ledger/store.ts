@@ -8,45 +8,13 @@ import type { BudgetSettings } from "../budget";
 import { dayKey, monthKey } from "../dates";
 import { type UsageCounts, windowBounds, type WindowName } from "../windows";
 import { LEDGER_MIGRATIONS } from "./schema";
+import { columnNames, reports, secureReports } from "./tables";
 
 /** One model call's report, as the consumer hands it over (the API validated it). */
-export type LedgerUsage = {
-  id: string;
-  occurredAt: number;
-  receivedAt: number;
-  modelName: string;
-  modelProvider: string;
-  requestType: string;
-  tokensUsed: number;
-  tokensInput: number;
-  tokensOutput: number;
-  costMicros: number;
-  durationMs: number;
-  success: boolean;
-  errorMessage: string | null;
-  /** JSON text, or null. */
-  metadata: string | null;
-  conversationId: string | null;
-  appVersion: string | null;
-  appInstanceId: string | null;
-  deviceId: string | null;
-};
+export type LedgerUsage = typeof reports.$inferSelect;
 
 /** A fallback aggregate report (POST /api/v1/usage/secure-report). */
-export type LedgerSecure = {
-  reportHash: string;
-  modelName: string;
-  provider: string;
-  tokensUsed: number;
-  costMicros: number;
-  requestCount: number;
-  successCount: number;
-  errorCount: number;
-  reportTimestamp: number;
-  appVersion: string | null;
-  appInstanceId: string | null;
-  receivedAt: number;
-};
+export type LedgerSecure = typeof secureReports.$inferSelect;
 
 /** How an ingest call treats its reports: `importing` is the move of D1's history (any age, no alerts). */
 export type IngestOptions = { importing?: boolean };
@@ -132,29 +100,11 @@ export type ClaimResult = { granted: boolean; counts: UsageCounts };
 
 type Row = Record<string, SqlStorageValue>;
 
-const REPORT_COLUMNS = [
-  "id",
-  "occurred_at",
-  "received_at",
-  "model_name",
-  "model_provider",
-  "request_type",
-  "tokens_used",
-  "tokens_input",
-  "tokens_output",
-  "cost_micros",
-  "request_duration_ms",
-  "success",
-  "error_message",
-  "metadata",
-  "conversation_id",
-  "app_version",
-  "app_instance_id",
-  "device_id",
-] as const;
+// ingest binds each row's values in these orders: the tables' definition order (tables.ts).
+const REPORT_COLUMNS = columnNames(reports);
+const SECURE_COLUMNS = columnNames(secureReports);
 const INSERT_REPORT = `INSERT INTO reports (${REPORT_COLUMNS.join(", ")}) VALUES (${REPORT_COLUMNS.map(() => "?").join(", ")}) ON CONFLICT DO NOTHING`;
-const INSERT_SECURE = `INSERT INTO secure_reports (report_hash, model_name, provider, tokens_used, cost_micros, request_count, success_count, error_count,
-  report_timestamp, app_version, app_instance_id, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`;
+const INSERT_SECURE = `INSERT INTO secure_reports (${SECURE_COLUMNS.join(", ")}) VALUES (${SECURE_COLUMNS.map(() => "?").join(", ")}) ON CONFLICT DO NOTHING`;
 
 const UPSERT_DAILY = `INSERT INTO daily (date, model_name, model_provider, total_requests, success_count, total_tokens, tokens_input, tokens_output,
     total_cost_micros, total_duration_ms, timed_requests, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -1,12 +1,12 @@
 // The queue's contract: every message on the "events" queue. Producers (the site) validate and
 // enqueue; the consumer Worker parses every message with these schemas before acting on it. No
 // rule here depends on the time of parsing: a retry hours later must parse the same way.
-import { MARKETING, USAGE_API } from "./constants";
-import { COUNTRY_CODE } from "./country";
-import { MARKETING_EVENTS } from "./marketing/events";
-import { E164_PATTERN } from "./phone/code";
-import { z } from "./zod";
-import { queuedSecureReportSchema, queuedUsageReportSchema, readQueuedUsageReport } from "./usage/report";
+import { MARKETING, USAGE_API } from "../constants";
+import { COUNTRY_CODE } from "../country";
+import { MARKETING_EVENTS } from "../marketing/events";
+import { E164_PATTERN } from "../phone/code";
+import { z } from "../zod";
+import { queuedSecureReportSchema, queuedUsageReportSchema } from "../usage/report";
 
 export const mailMessageSchema = z.object({
   type: z.literal("mail.send"),
@@ -46,8 +46,9 @@ export const stripeEventMessageSchema = z.object({
   userId: z.string().max(64).nullable(),
 });
 
-// One validated usage report (or fallback aggregate) of one user, as accepted by the API.
-export const usageMessageRules = z.object({
+// One validated usage report of one user, as accepted by the API; the consumer also sends one
+// again alone when it fails while sharing a usage.reports message with others.
+export const usageMessageSchema = z.object({
   type: z.literal("usage.report"),
   userId: z.string().min(1).max(64),
   receivedAt: z.number().int().positive(),
@@ -56,24 +57,6 @@ export const usageMessageRules = z.object({
   deviceId: z.string().min(1).max(64).nullish(),
   // The request's country as Cloudflare saw it (two letters, or T1 for Tor).
   country: z.string().regex(COUNTRY_CODE).nullish(),
-});
-
-// The consumer reads up to 100 of these per batch: the same rules by hand first (as for the
-// report, readQueuedUsageReport), the schema for anything they do not accept outright.
-export const usageMessageSchema = z.withParser(usageMessageRules, (input) => {
-  if (typeof input !== "object" || input === null) return z.INVALID;
-  const { type, userId, receivedAt, report } = input as Record<string, unknown>;
-  if (type !== "usage.report" || typeof userId !== "string" || userId.length < 1 || userId.length > 64) return z.INVALID;
-  if (!Number.isSafeInteger(receivedAt) || (receivedAt as number) < 1) return z.INVALID;
-  const { deviceId, country } = input as Record<string, unknown>;
-  if (deviceId != null && (typeof deviceId !== "string" || deviceId.length < 1 || deviceId.length > 64)) return z.INVALID;
-  if (country != null && (typeof country !== "string" || !COUNTRY_CODE.test(country))) return z.INVALID;
-  const parsed = readQueuedUsageReport(report);
-  if (parsed === z.INVALID) return parsed;
-  const message: z.output<typeof usageMessageRules> = { type: "usage.report" as const, userId, receivedAt: receivedAt as number, report: parsed };
-  if (deviceId !== undefined) message.deviceId = deviceId as string | null;
-  if (country !== undefined) message.country = country as string | null;
-  return message;
 });
 
 // A request's reports, for one account, in one message (ADR 0020): the API answers a request of up
@@ -166,64 +149,5 @@ export type QueueMessage = z.infer<typeof queueMessageSchema>;
 export type SignUpMessage = z.infer<typeof signUpMessageSchema>;
 export type RecoveryMessage = z.infer<typeof recoveryMessageSchema>;
 export type MarketingEventMessage = z.infer<typeof marketingEventMessageSchema>;
-
-// Queues accept at most 100 messages and 256 KB per sendBatch call.
-const MAX_MESSAGES = 100;
-const MAX_BATCH_BYTES = 250 * 1024;
-
-// These messages travel in V8's structured-clone format (the Workers default): usage reports are
-// sent on every request, and V8's format is the one neither side stringifies and parses again. A
-// single message is one send() (the local queue parses a sendBatch's envelope as JSON and its
-// bodies as base64; production treats both alike).
-export async function enqueueAll(queue: Queue, bodies: unknown[]): Promise<void> {
-  if (bodies.length === 1) {
-    await queue.send(bodies[0], { contentType: "v8" });
-    return;
-  }
-  let batch: MessageSendRequest[] = [];
-  let bytes = 0;
-  for (const body of bodies) {
-    const size = v8Size(body) + 100;
-    if (batch.length === MAX_MESSAGES || (batch.length > 0 && bytes + size > MAX_BATCH_BYTES)) {
-      await queue.sendBatch(batch);
-      batch = [];
-      bytes = 0;
-    }
-    batch.push({ body, contentType: "v8" });
-    bytes += size;
-  }
-  if (batch.length) await queue.sendBatch(batch);
-}
-
-// V8 stores a string with any character beyond Latin-1 at two bytes a character (JSON escapes those
-// below a space): its JSON length, doubled then, bounds its size in the queue.
-const TWO_BYTE = /[^ -\u00ff]/;
-export function v8Size(value: unknown): number {
-  const json = JSON.stringify(value) ?? "";
-  return TWO_BYTE.test(json) ? json.length * 2 : json.length;
-}
-
-// Queues take at most 128 KB a message.
-const MAX_MESSAGE_BYTES = 120 * 1024;
-
-/**
- * One account's reports of one request as usage.reports messages: one, unless together they would
- * pass a message's size (reports carry up to 8 KB of metadata each).
- */
-export function usageReportsMessages(head: Omit<UsageReportsMessage, "type" | "reports">, reports: unknown[]): UsageReportsMessage[] {
-  const messages: UsageReportsMessage[] = [];
-  let current: unknown[] = [];
-  let bytes = 0;
-  for (const report of reports) {
-    const size = v8Size(report);
-    if (current.length > 0 && bytes + size > MAX_MESSAGE_BYTES) {
-      messages.push({ type: "usage.reports", ...head, reports: current });
-      current = [];
-      bytes = 0;
-    }
-    current.push(report);
-    bytes += size;
-  }
-  if (current.length) messages.push({ type: "usage.reports", ...head, reports: current });
-  return messages;
-}
+/** A message as a producer hands it to enqueue: before the schemas' defaults are filled in. */
+export type OutgoingMessage = z.input<typeof queueMessageSchema>;

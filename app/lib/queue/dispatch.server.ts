@@ -1,21 +1,20 @@
-// What the consumer Worker does with each queue message.
-import type { Db } from "./db.server";
-import { schema } from "./db.server";
-import type { MailConfig, SmsConfig, StripeConfig } from "./config";
-import { eq } from "drizzle-orm";
-import { handleRecoveryMessage, handleSignUpMessage } from "./auth/accounts.server";
-import { recordDeadLetter } from "./dead-letters.server";
-import { getStripe } from "./billing/stripe.server";
-import { subscriptionUpsert } from "./billing/sync.server";
-import { deliverMail, enqueueMails } from "./mail/mail.server";
-import { deliverSms } from "./phone/sms.server";
-import { writeMarketingEvents } from "./marketing/events.server";
-import { enqueueAll, type MarketingEventMessage, queueMessageSchema, type StripeEventMessage, type UsageMessage } from "./queue";
-import { LEDGER } from "./constants";
-import { queuedUsageReportSchema } from "./usage/report";
-import { budgetAlertMail } from "./usage/budget.server";
-import { type AccountFacts, type AccountOutcome, accountFacts, ingestAccount, type SecureItem, type UsageItem, writeShared } from "./usage/ingest.server";
-import type { LedgerNamespace } from "./usage/ledger/api";
+// What the consumer Worker does with each queue message: parse it with the queue's schemas, then
+// hand it to the domain that owns it.
+import { handleRecoveryMessage, handleSignUpMessage } from "../auth/accounts.server";
+import { handleStripeEvent } from "../billing/stripe-events.server";
+import type { MailConfig, SmsConfig, StripeConfig } from "../config";
+import { LEDGER } from "../constants";
+import type { Db } from "../db.server";
+import { recordDeadLetter } from "../dead-letters.server";
+import { deliverMail, enqueueMails } from "../mail/mail.server";
+import { writeMarketingEvents } from "../marketing/events.server";
+import { deliverSms } from "../phone/sms.server";
+import { budgetAlertMail } from "../usage/budget.server";
+import { type AccountFacts, type AccountOutcome, accountFacts, ingestAccount, type SecureItem, type UsageItem, writeShared } from "../usage/ingest.server";
+import type { LedgerNamespace } from "../usage/ledger/api";
+import { queuedUsageReportSchema } from "../usage/report";
+import { enqueue } from "./enqueue";
+import { type MarketingEventMessage, queueMessageSchema, type UsageMessage } from "./messages";
 
 export type ConsumerDeps = { db: Db; env: MailConfig & SmsConfig & StripeConfig; queue: Queue; ledgers: LedgerNamespace; fetcher?: typeof fetch };
 
@@ -127,47 +126,12 @@ async function handleUsage(deps: ConsumerDeps, queueName: string, usage: Array<P
     return;
   }
   const now = Date.now();
-  const written: Array<{ outcome: AccountOutcome; messages: Array<Message<unknown>> }> = [];
-  const retry = new Set<Message<unknown>>();
-  const resend: UsageMessage[] = [];
-  const deadLettered = new Set<Message<unknown>>();
-  await Promise.all(
-    [...groups].map(async ([userId, group]) => {
-      const account = facts.get(userId);
-      if (!account) {
-        for (const message of new Set([...group.usage, ...group.secure].map((p) => p.message))) {
-          await recordDeadLetter(deps.db, queueName, message, "account_not_found");
-          deadLettered.add(message);
-        }
-        return;
-      }
-      for (const part of partsOf(group)) {
-        const items = { usage: part.usage.map((u) => u.item), secure: part.secure.map((s) => s.item) };
-        try {
-          const result = await ingestAccount(deps.ledgers, userId, items.usage, items.secure, account.budget, now);
-          written.push({ outcome: { userId, result, ...items }, messages: [...part.usage, ...part.secure].map((m) => m.message) });
-        } catch (error) {
-          console.error(JSON.stringify({ event: "usage_account_failed", size: items.usage.length + items.secure.length, error: String(error) }));
-          for (const one of [...part.usage.map((u) => ({ ...u, kind: "usage" as const })), ...part.secure.map((s) => ({ ...s, kind: "secure" as const }))]) {
-            const alone = one.kind === "usage" ? { usage: [one.item as UsageItem], secure: [] } : { usage: [], secure: [one.item as SecureItem] };
-            try {
-              const result = await ingestAccount(deps.ledgers, userId, alone.usage, alone.secure, account.budget, now);
-              written.push({ outcome: { userId, result, ...alone }, messages: [one.message] });
-            } catch (singleError) {
-              console.error(JSON.stringify({ event: "usage_message_failed", id: one.message.id, attempts: one.message.attempts, error: String(singleError) }));
-              if (one.shared) {
-                const item = one.item as UsageItem;
-                resend.push({ type: "usage.report", ...item, report: { ...item.report, occurred_at: item.report.occurred_at ?? item.receivedAt } });
-              } else retry.add(one.message);
-            }
-          }
-        }
-      }
-    }),
-  );
+  const outcome: BatchOutcome = { written: [], retry: new Set(), resend: [], deadLettered: new Set() };
+  await Promise.all([...groups].map(([userId, group]) => ingestGroup(deps, queueName, userId, group, facts.get(userId), now, outcome)));
+  const { written, retry, resend, deadLettered } = outcome;
   if (resend.length) {
     try {
-      await enqueueAll(deps.queue, resend);
+      await enqueue(deps.queue, resend);
     } catch (error) {
       // Their messages are retried whole: the reports already stored are found and skipped.
       console.error(JSON.stringify({ event: "usage_resend_failed", size: resend.length, error: String(error) }));
@@ -196,6 +160,53 @@ async function handleUsage(deps: ConsumerDeps, queueName: string, usage: Array<P
   } catch (error) {
     // Alerts are best effort: the usage is already stored and must not be retried for them.
     console.error(JSON.stringify({ event: "budget_alert_mail_failed", error: String(error) }));
+  }
+}
+
+/** What a batch's ledger calls came to: what to write to D1, retry, send again alone, or leave dead-lettered. */
+type BatchOutcome = {
+  written: Array<{ outcome: AccountOutcome; messages: Array<Message<unknown>> }>;
+  retry: Set<Message<unknown>>;
+  resend: UsageMessage[];
+  deadLettered: Set<Message<unknown>>;
+};
+
+/** One account's part of the batch into its ledger: whole, or report by report once a call fails. */
+async function ingestGroup(
+  deps: ConsumerDeps,
+  queueName: string,
+  userId: string,
+  group: AccountGroup,
+  account: AccountFacts | undefined,
+  now: number,
+  { written, retry, resend, deadLettered }: BatchOutcome,
+) {
+  if (!account) {
+    for (const message of new Set([...group.usage, ...group.secure].map((p) => p.message))) {
+      await recordDeadLetter(deps.db, queueName, message, "account_not_found");
+      deadLettered.add(message);
+    }
+    return;
+  }
+  for (const part of partsOf(group)) {
+    const items = { usage: part.usage.map((u) => u.item), secure: part.secure.map((s) => s.item) };
+    try {
+      const result = await ingestAccount(deps.ledgers, userId, items.usage, items.secure, account.budget, now);
+      written.push({ outcome: { userId, result, ...items }, messages: [...part.usage, ...part.secure].map((m) => m.message) });
+    } catch (error) {
+      console.error(JSON.stringify({ event: "usage_account_failed", size: items.usage.length + items.secure.length, error: String(error) }));
+      for (const one of [...part.usage.map((u) => ({ ...u, kind: "usage" as const })), ...part.secure.map((s) => ({ ...s, kind: "secure" as const }))]) {
+        const alone = one.kind === "usage" ? { usage: [one.item as UsageItem], secure: [] } : { usage: [], secure: [one.item as SecureItem] };
+        try {
+          const result = await ingestAccount(deps.ledgers, userId, alone.usage, alone.secure, account.budget, now);
+          written.push({ outcome: { userId, result, ...alone }, messages: [one.message] });
+        } catch (singleError) {
+          console.error(JSON.stringify({ event: "usage_message_failed", id: one.message.id, attempts: one.message.attempts, error: String(singleError) }));
+          if (one.shared) resend.push({ type: "usage.report", ...(one.item as UsageItem) });
+          else retry.add(one.message);
+        }
+      }
+    }
   }
 }
 
@@ -233,19 +244,4 @@ export async function handleDeadLetters(db: Db, batch: MessageBatch<unknown>): P
     await recordDeadLetter(db, batch.queue, message, "retries_exhausted");
     message.ack();
   }
-}
-
-/**
- * Applies one Stripe event at most once: the processed-event row is written in the same D1
- * batch as the subscription change, so a redelivery either sees it and stops, or (after a
- * failure) finds nothing written and does the whole thing again.
- */
-async function handleStripeEvent(deps: ConsumerDeps, message: StripeEventMessage): Promise<void> {
-  const done = await deps.db.query.processedMessages.findFirst({ where: eq(schema.processedMessages.id, message.eventId) });
-  if (done) return;
-  const stripe = getStripe(deps.env);
-  if (!stripe) throw new Error("Stripe is not configured");
-  const upsert = await subscriptionUpsert(deps.db, stripe, message);
-  const mark = deps.db.insert(schema.processedMessages).values({ id: message.eventId, kind: `stripe:${message.eventType}`, processedAt: Date.now() });
-  await deps.db.batch([mark, ...(upsert?.statements ?? [])]);
 }

@@ -1,28 +1,14 @@
-// The consumer's hand-written reading of queued usage reports against the zod rules it stands in
-// for: it may hand any report to zod, but must never accept one zod refuses, nor return anything
-// other than what zod returns.
+// The API's hand-written reader of usage reports against the zod rules it stands in for: it may
+// hand any report to zod, but must never accept one zod refuses, nor return anything other than
+// what zod returns.
 import { describe, expect, it } from "vitest";
 import { USAGE_API } from "../constants";
-import { queueMessageSchema, usageMessageRules, usageMessageSchema } from "../queue";
 import { z } from "../zod";
-import {
-  queuedUsageReportRules,
-  queuedUsageReportSchema,
-  readQueuedUsageReport,
-  readUsageReport,
-  usageBatchSchema,
-  usageReportRules,
-  usageReportSchema,
-} from "./report";
+import { usageBatchSchema, usageReportSchema } from "./report";
+import { readUsageReport, usageReportReader } from "./report-reader";
 
 const NOW = Date.parse("2026-11-22T12:00:00Z");
 const UUID = "5b1c7f0e-3a9d-4e2b-8c41-0f6d2a9e7b13";
-
-/** What the API enqueues for a report the app sent: the API's parse, occurred_at set, through JSON. */
-function enqueued(raw: Record<string, unknown>) {
-  const parsed = usageReportRules(() => NOW).parse(raw);
-  return JSON.parse(JSON.stringify({ ...parsed, occurred_at: parsed.occurred_at ?? NOW })) as Record<string, unknown>;
-}
 
 const base = {
   report_id: UUID,
@@ -105,77 +91,9 @@ function sameOutcome(fast: Parse, rules: Parse) {
   else expect(fast.error?.issues).toEqual(rules.error?.issues);
 }
 
-describe("queued usage reports read by hand", () => {
-  it("reads every report the API enqueues without zod, as zod reads it", () => {
-    const reports = [
-      base,
-      { ...base, metadata: null, error_message: null, app_version: null, app_instance_id: null },
-      {
-        report_id: UUID.toUpperCase(),
-        model_name: "  claude  ",
-        model_provider: "anthropic",
-        cost_usd: 0,
-        request_duration_ms: 0,
-        success: false,
-        occurred_at: "2026-11-22T11:00:00Z",
-      },
-      { ...base, tokens_used: undefined, metadata: { conversation_id: 42, deep: { a: [1, { b: null }] } } },
-    ].map(enqueued);
-    for (const report of reports) {
-      const fast = readQueuedUsageReport(report);
-      expect(fast).not.toBe(z.INVALID);
-      expect(fast).toStrictEqual(queuedUsageReportRules.parse(report));
-      const message = { type: "usage.report", userId: "user-1", receivedAt: NOW, report };
-      expect(queueMessageSchema.parse(message)).toStrictEqual(usageMessageRules.parse(message));
-    }
-  });
-
-  it("never accepts a report zod refuses, nor returns anything else than zod, field by field", () => {
-    let accepted = 0;
-    let refused = 0;
-    for (const key of [...Object.keys(base), "extra"]) {
-      for (const value of POOL) {
-        const report: Record<string, unknown> = { ...base, [key]: value };
-        if (value === undefined) delete report[key];
-        const fast = readQueuedUsageReport(report);
-        const rules = queuedUsageReportRules.safeParse(report);
-        if (fast !== z.INVALID) {
-          accepted++;
-          expect(rules.success, `${key} = ${String(value)}`).toBe(true);
-          expect(fast).toStrictEqual(rules.data);
-        }
-        if (!rules.success) refused++;
-        // Through the schema the consumer uses: the same answer, the same problems.
-        sameOutcome(queuedUsageReportSchema.safeParse(report), rules);
-      }
-    }
-    // The pool reaches both sides of the rules.
-    expect(accepted).toBeGreaterThan(100);
-    expect(refused).toBeGreaterThan(400);
-  });
-
-  it("never accepts a message zod refuses", () => {
-    const message = { type: "usage.report", userId: "user-1", receivedAt: NOW, report: base, deviceId: UUID, country: "DE" };
-    for (const key of [...Object.keys(message), "extra"]) {
-      for (const value of [...POOL, "usage.secure", "usage.report", text(64), text(65), "T1", "de", "DEU"]) {
-        const candidate: Record<string, unknown> = { ...message, [key]: value };
-        if (value === undefined) delete candidate[key];
-        sameOutcome(usageMessageSchema.safeParse(candidate), usageMessageRules.safeParse(candidate));
-        const union = queueMessageSchema.safeParse(candidate);
-        const rules = usageMessageRules.safeParse(candidate);
-        if (union.success && union.data.type === "usage.report") {
-          expect(rules.success).toBe(true);
-          expect(union.data).toStrictEqual(rules.data);
-        }
-      }
-    }
-    for (const body of [null, 1, "usage.report", [], {}]) expect(usageMessageSchema.safeParse(body).success).toBe(false);
-  });
-});
-
 describe("reports the app sends, read by hand", () => {
-  const rules = usageReportRules(() => NOW);
-  const schema = usageReportSchema(() => NOW);
+  const rules = usageReportSchema(() => NOW);
+  const schema = usageReportReader(() => NOW);
   const sent = { ...base, occurred_at: NOW - 1000 };
   const OCCURRED = [
     NOW + USAGE_API.maxFutureSkewMs,
