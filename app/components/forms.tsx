@@ -4,7 +4,7 @@
 import { type ComponentProps, type ReactNode, useId } from "react";
 import { cx, Input, inputClass, Label } from "./ui";
 
-export type ListOfErrors = Array<string | null | undefined> | null | undefined;
+type ListOfErrors = Array<string | null | undefined> | null | undefined;
 
 type LabelProps = Omit<ComponentProps<"label">, "htmlFor">;
 
@@ -22,7 +22,7 @@ type Wiring = {
  * A field's error. Only the first is shown: the schemas list the one to fix first, and a second
  * line under a short input reads as noise.
  */
-export function ErrorList({ id, errors, announce }: { id: string; errors?: ListOfErrors; announce?: boolean }) {
+function FirstError({ id, errors, announce }: { id: string; errors?: ListOfErrors; announce?: boolean }) {
   const first = errors?.find(Boolean);
   if (!first) return null;
   return (
@@ -81,7 +81,7 @@ function FieldFrame({
           {hint}
         </p>
       ) : null}
-      <ErrorList id={wiring.errorId} errors={errors} announce={announceErrors} />
+      <FirstError id={wiring.errorId} errors={errors} announce={announceErrors} />
     </div>
   );
 }

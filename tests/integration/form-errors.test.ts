@@ -37,6 +37,7 @@ describe("the budget form", () => {
     const daily = field(html, "budget-dailyBudget");
     expect(daily.control).not.toContain("aria-invalid");
     expect(daily.control).toContain('value="2.50"');
+    expect(daily.control).toMatch(/step="0.01"[^>]*min="0"|min="0"[^>]*step="0.01"/);
     expect(daily.error).toBeUndefined();
     expect(field(html, "budget-monthlyBudget").control).toContain('value="-1"');
     // Its label still names it.

@@ -114,7 +114,8 @@ function EditForm({ view, result }: { view: BudgetView; result?: SubmissionResul
     // As on the server: an empty amount is the spec's "non-numeric", not a missing one.
     onValidate: ({ formData }) => parseWithZod(formData, { schema: budgetFormSchema, disableAutoCoercion: true }),
   });
-  const money = { type: "number", step: "0.01", min: "0" } as const;
+  // Spec: amounts step 0.01 from 0.
+  const money = { step: "0.01", min: "0" };
   return (
     <Card className="mt-6 p-6">
       <h2 className="text-base font-semibold text-slate-900">Edit budget</h2>
@@ -122,12 +123,12 @@ function EditForm({ view, result }: { view: BudgetView; result?: SubmissionResul
         <input type="hidden" name="intent" value="save-budget" />
         <Field
           labelProps={{ children: "Monthly Budget (USD)" }}
-          inputProps={{ ...getInputProps(fields.monthlyBudget, money) }}
+          inputProps={{ ...getInputProps(fields.monthlyBudget, { type: "number" }), ...money }}
           errors={fields.monthlyBudget.errors}
         />
         <Field
           labelProps={{ children: "Daily Budget (USD)" }}
-          inputProps={{ ...getInputProps(fields.dailyBudget, money) }}
+          inputProps={{ ...getInputProps(fields.dailyBudget, { type: "number" }), ...money }}
           errors={fields.dailyBudget.errors}
         />
         <Field
