@@ -5,8 +5,8 @@ import { useEffect, useRef } from "react";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/auth.callback";
 import { AuthShell } from "~/components/auth-shell";
-import { FormField } from "~/components/form-field";
-import { Alert, Button, Input, LinkButton, Spinner } from "~/components/ui";
+import { Field } from "~/components/forms";
+import { Alert, Button, LinkButton, Spinner } from "~/components/ui";
 import { confirmSignUp, signUpLinkState } from "~/lib/auth/accounts.server";
 import { authCallbackError, AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { peekOneTimeToken } from "~/lib/auth/one-time-tokens.server";
@@ -105,9 +105,17 @@ export default function AuthCallback({ loaderData, actionData }: Route.Component
         <Form method="post" className="space-y-4">
           {actionError && actionError !== M.confirmWithPassword ? <Alert tone="error">{actionError}</Alert> : null}
           <input type="hidden" name="token" value={token} />
-          <FormField label="Password" htmlFor="confirm-password" errorId="confirm-password-error">
-            <Input id="confirm-password" name="password" type="password" autoComplete="current-password" required maxLength={PASSWORD.maxLength} />
-          </FormField>
+          <Field
+            labelProps={{ children: "Password" }}
+            inputProps={{
+              id: "confirm-password",
+              name: "password",
+              type: "password",
+              autoComplete: "current-password",
+              required: true,
+              maxLength: PASSWORD.maxLength,
+            }}
+          />
           <Button type="submit" className="w-full" size="lg">
             Confirm and Sign In
           </Button>

@@ -4,9 +4,9 @@ import { useState } from "react";
 import { data, Form, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/auth.reset-password";
 import { AuthShell } from "~/components/auth-shell";
-import { FormField } from "~/components/form-field";
+import { Field } from "~/components/forms";
 import { RedirectAfter } from "~/components/redirect-after";
-import { Alert, Input, LinkButton, SubmitButton } from "~/components/ui";
+import { Alert, LinkButton, SubmitButton } from "~/components/ui";
 import { PasswordStrengthMeter } from "~/components/password-strength-meter";
 import { recoveryLinkAccount, resetPassword } from "~/lib/auth/accounts.server";
 import { maskEmail } from "~/lib/auth/mask-email";
@@ -133,13 +133,22 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             ) : null}
           </div>
         ) : null}
-        <FormField label="New Password" htmlFor={fields.password.id} errorId={fields.password.errorId} errors={fields.password.errors}>
-          <Input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" onInput={(e) => setPassword(e.currentTarget.value)} />
+        <Field
+          labelProps={{ children: "New Password" }}
+          inputProps={{
+            ...getInputProps(fields.password, { type: "password" }),
+            autoComplete: "new-password",
+            onInput: (e) => setPassword(e.currentTarget.value),
+          }}
+          errors={fields.password.errors}
+        >
           <PasswordStrengthMeter password={password} />
-        </FormField>
-        <FormField label="Confirm Password" htmlFor={fields.confirmPassword.id} errorId={fields.confirmPassword.errorId} errors={fields.confirmPassword.errors}>
-          <Input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
-        </FormField>
+        </Field>
+        <Field
+          labelProps={{ children: "Confirm Password" }}
+          inputProps={{ ...getInputProps(fields.confirmPassword, { type: "password" }), autoComplete: "new-password" }}
+          errors={fields.confirmPassword.errors}
+        />
         <SubmitButton pending={busy} idle="Update Password" busy="Updating Password..." />
       </Form>
     </AuthShell>

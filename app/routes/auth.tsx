@@ -6,9 +6,9 @@ import type { Route } from "./+types/auth";
 import { AuthShell } from "~/components/auth-shell";
 import { PasswordStrengthMeter } from "~/components/password-strength-meter";
 import { useMarketingEvent } from "~/components/site/marketing";
-import { FormField } from "~/components/form-field";
+import { Field, SelectField } from "~/components/forms";
 import { RedirectAfter } from "~/components/redirect-after";
-import { Alert, Button, CheckIcon, Input, inputClass, LinkButton, SubmitButton } from "~/components/ui";
+import { Alert, Button, CheckIcon, LinkButton, SubmitButton } from "~/components/ui";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { SECURITY_QUESTIONS } from "~/lib/auth/security-questions";
 import { REDIRECT_DELAY_MS } from "~/lib/constants";
@@ -240,12 +240,16 @@ function SignInForm({ query }: { query: string }) {
     <Form method="post" {...formProps} className="space-y-4">
       <input type="hidden" name="intent" value="signin" />
       {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
-      <FormField label="Email" htmlFor={fields.email.id} errorId={fields.email.errorId} errors={fields.email.errors}>
-        <Input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" placeholder="you@example.com" />
-      </FormField>
-      <FormField label="Password" htmlFor={fields.password.id} errorId={fields.password.errorId} errors={fields.password.errors}>
-        <Input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" />
-      </FormField>
+      <Field
+        labelProps={{ children: "Email" }}
+        inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", placeholder: "you@example.com" }}
+        errors={fields.email.errors}
+      />
+      <Field
+        labelProps={{ children: "Password" }}
+        inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "current-password" }}
+        errors={fields.password.errors}
+      />
       <div className="flex justify-end">
         <Link to={modeLink("forgot-password", query)} className="rounded text-sm font-medium text-brand-700 hover:text-brand-800">
           Forgot password?
@@ -265,9 +269,11 @@ function ForgotPasswordForm() {
       <input type="hidden" name="intent" value="forgot-password" />
       {sent ? <Alert tone="success">{M.resetEmailSent}</Alert> : null}
       {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
-      <FormField label="Email" htmlFor={fields.email.id} errorId={fields.email.errorId} errors={fields.email.errors}>
-        <Input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" placeholder="you@example.com" />
-      </FormField>
+      <Field
+        labelProps={{ children: "Email" }}
+        inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", placeholder: "you@example.com" }}
+        errors={fields.email.errors}
+      />
       <AuthSubmit idle="Send Reset Link" busy="Sending..." />
     </Form>
   );
@@ -281,55 +287,68 @@ function SignUpForm() {
       <input type="hidden" name="intent" value="signup" />
       {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
       <div className="grid gap-4 sm:grid-cols-[1fr_7rem_1fr]">
-        <FormField label="First name" htmlFor={fields.firstName.id} errorId={fields.firstName.errorId} errors={fields.firstName.errors}>
-          <Input {...getInputProps(fields.firstName, { type: "text" })} autoComplete="given-name" />
-        </FormField>
-        <FormField label="Middle initial" htmlFor={fields.initial.id} errorId={fields.initial.errorId} errors={fields.initial.errors}>
-          <Input {...getInputProps(fields.initial, { type: "text" })} autoComplete="additional-name" placeholder="Optional" />
-        </FormField>
-        <FormField label="Last name" htmlFor={fields.lastName.id} errorId={fields.lastName.errorId} errors={fields.lastName.errors}>
-          <Input {...getInputProps(fields.lastName, { type: "text" })} autoComplete="family-name" />
-        </FormField>
+        <Field
+          labelProps={{ children: "First name" }}
+          inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }}
+          errors={fields.firstName.errors}
+        />
+        <Field
+          labelProps={{ children: "Middle initial" }}
+          inputProps={{ ...getInputProps(fields.initial, { type: "text" }), autoComplete: "additional-name", placeholder: "Optional" }}
+          errors={fields.initial.errors}
+        />
+        <Field
+          labelProps={{ children: "Last name" }}
+          inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }}
+          errors={fields.lastName.errors}
+        />
       </div>
-      <FormField label="Email" htmlFor={fields.email.id} errorId={fields.email.errorId} errors={fields.email.errors}>
-        <Input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" placeholder="you@example.com" />
-      </FormField>
-      <FormField
-        label="Phone number"
-        htmlFor={fields.phoneNumber.id}
-        errorId={fields.phoneNumber.errorId}
+      <Field
+        labelProps={{ children: "Email" }}
+        inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", placeholder: "you@example.com" }}
+        errors={fields.email.errors}
+      />
+      <Field
+        labelProps={{ children: "Phone number" }}
+        inputProps={{ ...getInputProps(fields.phoneNumber, { type: "tel" }), autoComplete: "tel", placeholder: "+1 555 123 4567" }}
         errors={fields.phoneNumber.errors}
         hint="Numbers without a country code are treated as +1."
-      >
-        <Input {...getInputProps(fields.phoneNumber, { type: "tel" })} autoComplete="tel" placeholder="+1 555 123 4567" />
-      </FormField>
+      />
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField
-          label="Security question"
-          htmlFor={fields.securityQuestion.id}
-          errorId={fields.securityQuestion.errorId}
+        <SelectField
+          labelProps={{ children: "Security question" }}
+          selectProps={getSelectProps(fields.securityQuestion)}
           errors={fields.securityQuestion.errors}
         >
-          <select {...getSelectProps(fields.securityQuestion)} className={inputClass}>
-            <option value="">Select a security question</option>
-            {SECURITY_QUESTIONS.map((q) => (
-              <option key={q.value} value={q.value}>
-                {q.label}
-              </option>
-            ))}
-          </select>
-        </FormField>
-        <FormField label="Security answer" htmlFor={fields.securityAnswer.id} errorId={fields.securityAnswer.errorId} errors={fields.securityAnswer.errors}>
-          <Input {...getInputProps(fields.securityAnswer, { type: "text" })} autoComplete="off" />
-        </FormField>
+          <option value="">Select a security question</option>
+          {SECURITY_QUESTIONS.map((q) => (
+            <option key={q.value} value={q.value}>
+              {q.label}
+            </option>
+          ))}
+        </SelectField>
+        <Field
+          labelProps={{ children: "Security answer" }}
+          inputProps={{ ...getInputProps(fields.securityAnswer, { type: "text" }), autoComplete: "off" }}
+          errors={fields.securityAnswer.errors}
+        />
       </div>
-      <FormField label="Password" htmlFor={fields.password.id} errorId={fields.password.errorId} errors={fields.password.errors}>
-        <Input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" onInput={(e) => setPassword(e.currentTarget.value)} />
+      <Field
+        labelProps={{ children: "Password" }}
+        inputProps={{
+          ...getInputProps(fields.password, { type: "password" }),
+          autoComplete: "new-password",
+          onInput: (e) => setPassword(e.currentTarget.value),
+        }}
+        errors={fields.password.errors}
+      >
         <PasswordStrengthMeter password={password} />
-      </FormField>
-      <FormField label="Confirm password" htmlFor={fields.confirmPassword.id} errorId={fields.confirmPassword.errorId} errors={fields.confirmPassword.errors}>
-        <Input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" />
-      </FormField>
+      </Field>
+      <Field
+        labelProps={{ children: "Confirm password" }}
+        inputProps={{ ...getInputProps(fields.confirmPassword, { type: "password" }), autoComplete: "new-password" }}
+        errors={fields.confirmPassword.errors}
+      />
       <AuthSubmit idle="Create Account" busy="Creating Account..." />
     </Form>
   );

@@ -10,8 +10,8 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/device";
 import { AuthShell } from "~/components/auth-shell";
-import { FormField } from "~/components/form-field";
-import { Alert, Button, Input, LinkButton, SubmitButton } from "~/components/ui";
+import { Field } from "~/components/forms";
+import { Alert, Button, LinkButton, SubmitButton } from "~/components/ui";
 import { provePassword } from "~/lib/auth/accounts.server";
 import { decideUserCode, lookUpUserCode, type PendingDevice } from "~/lib/auth/device-authorization.server";
 import { DEVICE_MESSAGES as M, PLATFORM_LABELS, formatUserCode, normalizeUserCode } from "~/lib/auth/device-codes";
@@ -178,22 +178,25 @@ function EnterCode({ page }: { page: Extract<PageData, { state: "enter" }> }) {
             <span id="device-code-error">{page.error}</span>
           </Alert>
         ) : null}
-        <FormField label="Code" htmlFor="device-code" errorId="device-code-hint" hint="Eight letters, like BCDF-GHJK. Dashes and case don't matter.">
-          <Input
-            id="device-code"
-            name="code"
-            defaultValue={page.code}
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            maxLength={20}
-            required
-            placeholder="XXXX-XXXX"
-            aria-describedby={page.error ? "device-code-error" : "device-code-hint"}
-            aria-invalid={page.error ? true : undefined}
-            className="text-center font-mono text-lg tracking-[0.2em] uppercase"
-          />
-        </FormField>
+        {/* The refusal is the alert above the field, which the field points at. */}
+        <Field
+          labelProps={{ children: "Code" }}
+          inputProps={{
+            id: "device-code",
+            name: "code",
+            defaultValue: page.code,
+            autoComplete: "off",
+            autoCapitalize: "characters",
+            spellCheck: false,
+            maxLength: 20,
+            required: true,
+            placeholder: "XXXX-XXXX",
+            "aria-describedby": page.error ? "device-code-error" : undefined,
+            "aria-invalid": page.error ? true : undefined,
+            className: "text-center font-mono text-lg tracking-[0.2em] uppercase",
+          }}
+          hint="Eight letters, like BCDF-GHJK. Dashes and case don't matter."
+        />
         <SubmitButton pending={pending} idle="Continue" busy="Checking..." />
       </Form>
       <SignedInAs email={page.email} />
@@ -238,15 +241,17 @@ function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }>
           </Alert>
         ) : null}
         {page.needsPassword ? (
-          <FormField label="Password" htmlFor="device-password" errorId="device-password-hint" hint="You signed in a while ago: confirm it's you to approve.">
-            <Input
-              id="device-password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              aria-describedby={page.error ? "device-password-error" : "device-password-hint"}
-            />
-          </FormField>
+          <Field
+            labelProps={{ children: "Password" }}
+            inputProps={{
+              id: "device-password",
+              name: "password",
+              type: "password",
+              autoComplete: "current-password",
+              "aria-describedby": page.error ? "device-password-error" : undefined,
+            }}
+            hint="You signed in a while ago: confirm it's you to approve."
+          />
         ) : null}
         <p className="text-sm text-slate-600">
           Approve only a device you are using right now: if you did not just start this sign-in in the Modelify app yourself, deny it. An approved device gets

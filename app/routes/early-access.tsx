@@ -6,9 +6,9 @@ import { data, Form, Link, useActionData, useNavigation, type ShouldRevalidateFu
 import type { SubmissionResult } from "@conform-to/react";
 import type { z } from "zod";
 import type { Route } from "./+types/early-access";
-import { FormField } from "~/components/form-field";
+import { Field } from "~/components/forms";
 import { SiteFooter } from "~/components/site-footer";
-import { Alert, Card, CheckIcon, Honeypot, Input, SubmitButton } from "~/components/ui";
+import { Alert, Card, CheckIcon, Honeypot, SubmitButton } from "~/components/ui";
 import { EARLY_ACCESS } from "~/lib/constants";
 import { WAITLIST_MESSAGES as M } from "~/lib/early-access/messages";
 import { waitlistSchema } from "~/lib/early-access/waitlist";
@@ -155,26 +155,29 @@ function WaitlistForm({ refCode }: { refCode: string }) {
         <p className="mt-1 text-sm text-slate-600">We'll only use your details to contact you about early access.</p>
       </div>
       {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
-      <FormField label="Email" htmlFor={fields.email.id} errorId={fields.email.errorId} errors={fields.email.errors}>
-        <Input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" placeholder="you@example.com" />
-      </FormField>
+      <Field
+        labelProps={{ children: "Email" }}
+        inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", placeholder: "you@example.com" }}
+        errors={fields.email.errors}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label="First name" htmlFor={fields.firstName.id} errorId={fields.firstName.errorId} errors={fields.firstName.errors}>
-          <Input {...getInputProps(fields.firstName, { type: "text" })} autoComplete="given-name" />
-        </FormField>
-        <FormField label="Last name" htmlFor={fields.lastName.id} errorId={fields.lastName.errorId} errors={fields.lastName.errors}>
-          <Input {...getInputProps(fields.lastName, { type: "text" })} autoComplete="family-name" />
-        </FormField>
+        <Field
+          labelProps={{ children: "First name" }}
+          inputProps={{ ...getInputProps(fields.firstName, { type: "text" }), autoComplete: "given-name" }}
+          errors={fields.firstName.errors}
+        />
+        <Field
+          labelProps={{ children: "Last name" }}
+          inputProps={{ ...getInputProps(fields.lastName, { type: "text" }), autoComplete: "family-name" }}
+          errors={fields.lastName.errors}
+        />
       </div>
-      <FormField
-        label="Company"
-        htmlFor={fields.company.id}
-        errorId={fields.company.errorId}
+      <Field
+        labelProps={{ children: "Company" }}
+        inputProps={{ ...getInputProps(fields.company, { type: "text" }), autoComplete: "organization", placeholder: "Optional" }}
         errors={fields.company.errors}
         hint="Optional. Teams are invited a little sooner."
-      >
-        <Input {...getInputProps(fields.company, { type: "text" })} autoComplete="organization" placeholder="Optional" />
-      </FormField>
+      />
       {refCode ? <input type="hidden" name="ref" value={refCode} /> : null}
       <Honeypot id="waitlist-website" />
       <SubmitButton pending={pending} idle="Join the Waitlist" busy="Joining..." />

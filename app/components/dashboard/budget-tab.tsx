@@ -1,12 +1,17 @@
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Money } from "~/components/money";
 import { useEffect } from "react";
 import { Form, Link, useNavigate, useNavigation } from "react-router";
 import { BUDGET, BUDGET_DEFAULTS } from "~/lib/constants";
 import { budgetBand, budgetRemainder, usedPercent, type BudgetView } from "~/lib/usage/budget";
-import { Alert, Button, buttonClass, Card, FieldError, inputClass, Label } from "../ui";
+import { budgetFormSchema } from "~/lib/usage/budget-form";
+import { Field } from "../forms";
+import { Alert, Button, buttonClass, Card, Label } from "../ui";
 import { ProgressBar } from "./stat";
 
-export function BudgetTab({ view }: { view: BudgetView }) {
+export function BudgetTab({ view, result }: { view: BudgetView; result?: SubmissionResult<string[]> }) {
+  const formError = result?.error?.[""]?.[0];
   const navigate = useNavigate();
   // Spec: the success message shows for 3 s.
   useEffect(() => {
@@ -33,9 +38,9 @@ export function BudgetTab({ view }: { view: BudgetView }) {
           Budget settings saved successfully!
         </Alert>
       ) : null}
-      {view.formError ? (
+      {formError ? (
         <Alert tone="error" className="mt-4">
-          {view.formError}
+          {formError}
         </Alert>
       ) : null}
 
@@ -44,7 +49,8 @@ export function BudgetTab({ view }: { view: BudgetView }) {
         <BudgetCard title="Daily budget" spent={view.spent.today} budget={view.settings.dailyBudget} testId="daily-budget" />
       </div>
 
-      {view.editing ? <EditForm view={view} /> : null}
+      {/* Keyed by the values it starts from: "Reset to defaults" starts the form again. */}
+      {view.editing ? <EditForm key={view.prefillDefaults ? "defaults" : "saved"} view={view} result={result} /> : null}
 
       <Card className="mt-6 p-6">
         <h2 className="text-base font-semibold text-slate-900">Tips</h2>
@@ -83,7 +89,7 @@ function BudgetCard({ title, spent, budget, testId }: { title: string; spent: nu
   );
 }
 
-function EditForm({ view }: { view: BudgetView }) {
+function EditForm({ view, result }: { view: BudgetView; result?: SubmissionResult<string[]> }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const values = view.prefillDefaults
@@ -94,67 +100,53 @@ function EditForm({ view }: { view: BudgetView }) {
         notificationsEnabled: BUDGET_DEFAULTS.notificationsEnabled,
       }
     : view.settings;
-  const e = view.errors ?? {};
+  const [form, fields] = useForm({
+    id: "budget",
+    lastResult: result,
+    defaultValue: {
+      monthlyBudget: String(values.monthlyBudget),
+      dailyBudget: String(values.dailyBudget),
+      alertThreshold: String(values.alertThreshold),
+      notificationsEnabled: values.notificationsEnabled ? "on" : "",
+    },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    // As on the server: an empty amount is the spec's "non-numeric", not a missing one.
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: budgetFormSchema, disableAutoCoercion: true }),
+  });
+  // Spec: amounts step 0.01 from 0.
+  const money = { step: "0.01", min: "0" };
   return (
     <Card className="mt-6 p-6">
       <h2 className="text-base font-semibold text-slate-900">Edit budget</h2>
-      <Form method="post" action="/dashboard/budget" className="mt-4 grid gap-5 sm:grid-cols-2" key={view.prefillDefaults ? "defaults" : "saved"}>
+      <Form method="post" action="/dashboard/budget" {...getFormProps(form)} className="mt-4 grid gap-5 sm:grid-cols-2">
         <input type="hidden" name="intent" value="save-budget" />
-        <div>
-          <Label htmlFor="monthlyBudget">Monthly Budget (USD)</Label>
-          <input
-            id="monthlyBudget"
-            name="monthlyBudget"
-            type="number"
-            step="0.01"
-            min="0"
-            defaultValue={values.monthlyBudget}
-            className={inputClass}
-            aria-invalid={e.monthlyBudget ? true : undefined}
-            aria-describedby="monthlyBudget-error"
-          />
-          <FieldError id="monthlyBudget-error" errors={e.monthlyBudget} />
-        </div>
-        <div>
-          <Label htmlFor="dailyBudget">Daily Budget (USD)</Label>
-          <input
-            id="dailyBudget"
-            name="dailyBudget"
-            type="number"
-            step="0.01"
-            min="0"
-            defaultValue={values.dailyBudget}
-            className={inputClass}
-            aria-invalid={e.dailyBudget ? true : undefined}
-            aria-describedby="dailyBudget-error"
-          />
-          <FieldError id="dailyBudget-error" errors={e.dailyBudget} />
-        </div>
-        <div>
-          <Label htmlFor="alertThreshold">Alert Threshold (%)</Label>
-          <input
-            id="alertThreshold"
-            name="alertThreshold"
-            type="number"
-            step={BUDGET.alertThresholdStep}
-            min={BUDGET.alertThresholdMin}
-            max={BUDGET.alertThresholdMax}
-            defaultValue={values.alertThreshold}
-            className={inputClass}
-            aria-invalid={e.alertThreshold ? true : undefined}
-            aria-describedby="alertThreshold-error"
-          />
-          <FieldError id="alertThreshold-error" errors={e.alertThreshold} />
-        </div>
+        <Field
+          labelProps={{ children: "Monthly Budget (USD)" }}
+          inputProps={{ ...getInputProps(fields.monthlyBudget, { type: "number" }), ...money }}
+          errors={fields.monthlyBudget.errors}
+        />
+        <Field
+          labelProps={{ children: "Daily Budget (USD)" }}
+          inputProps={{ ...getInputProps(fields.dailyBudget, { type: "number" }), ...money }}
+          errors={fields.dailyBudget.errors}
+        />
+        <Field
+          labelProps={{ children: "Alert Threshold (%)" }}
+          inputProps={{
+            ...getInputProps(fields.alertThreshold, { type: "number" }),
+            step: BUDGET.alertThresholdStep,
+            min: BUDGET.alertThresholdMin,
+            max: BUDGET.alertThresholdMax,
+          }}
+          errors={fields.alertThreshold.errors}
+        />
         <div className="flex items-center gap-3 sm:pt-7">
           <input
-            id="notificationsEnabled"
-            name="notificationsEnabled"
-            type="checkbox"
-            defaultChecked={values.notificationsEnabled}
+            {...getInputProps(fields.notificationsEnabled, { type: "checkbox" })}
             className="h-5 w-5 rounded border-slate-300 text-brand-600 focus:ring-brand-600"
           />
-          <Label htmlFor="notificationsEnabled" className="mb-0">
+          <Label htmlFor={fields.notificationsEnabled.id} className="mb-0">
             Budget Notifications (e-mail alerts)
           </Label>
         </div>

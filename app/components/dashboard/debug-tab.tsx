@@ -1,18 +1,23 @@
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import type { AdminResult } from "~/lib/billing/admin.server";
 import { ADMIN_STATUSES } from "~/lib/billing/statuses";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { formatDate } from "~/lib/format";
-import { Alert, Button, Card, Input, inputClass, Label } from "../ui";
+import { Field, SelectField } from "../forms";
+import { Alert, Button, Card } from "../ui";
 import { PublishBuild } from "./publish-build";
 
 const MESSAGE_MS = 5000; // spec: debug messages auto-dismiss after 5 s
 
+/** A tool's answer; a refused form also carries conform's result, for the errors beside the fields. */
+type AdminAnswer = AdminResult & { result?: SubmissionResult<string[]> };
+
 // Admin-only subscription tools. Every change is audited on the server.
 // `submitted` is the answer of a plain form post (no JavaScript); with it, a fetcher's answer.
-export function DebugTab({ adminEmail, submitted, releases }: { adminEmail: string; submitted?: AdminResult; releases: ReleaseView[] }) {
-  const fetcher = useFetcher<AdminResult>();
+export function DebugTab({ adminEmail, submitted, releases }: { adminEmail: string; submitted?: AdminAnswer; releases: ReleaseView[] }) {
+  const fetcher = useFetcher<AdminAnswer>();
   const [visible, setVisible] = useState(Boolean(submitted));
   const result = fetcher.data ?? submitted;
   useEffect(() => {
@@ -22,17 +27,21 @@ export function DebugTab({ adminEmail, submitted, releases }: { adminEmail: stri
     return () => clearTimeout(timer);
   }, [result]);
   const busy = fetcher.state !== "idle";
+  // The server checks (routes/dashboard/admin.tsx) and its refusals show beside the fields, with or
+  // without JavaScript. The browser's own checks (noValidate off) still stop a mistyped address first.
+  const [form, fields] = useForm({ id: "debug", lastResult: result?.result, defaultValue: { email: adminEmail, status: "active" } });
 
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Subscription tools</h1>
       <p className="mt-1 text-sm text-slate-600">Administrators only. Every change is written to the audit log with your account.</p>
       <Card className="mt-8 p-6">
-        <fetcher.Form method="post" action="/dashboard/admin" className="space-y-4">
-          <div>
-            <Label htmlFor="debug-email">Account e-mail</Label>
-            <Input id="debug-email" name="email" type="email" defaultValue={adminEmail} required />
-          </div>
+        <fetcher.Form method="post" action="/dashboard/admin" {...getFormProps(form)} noValidate={false} className="space-y-4">
+          <Field
+            labelProps={{ children: "Account e-mail" }}
+            inputProps={{ ...getInputProps(fields.email, { type: "email" }), required: true }}
+            errors={fields.email.errors}
+          />
           <div className="flex flex-wrap items-end gap-3">
             <Button type="submit" name="intent" value="lookup" variant="secondary" disabled={busy}>
               Look up
@@ -44,16 +53,13 @@ export function DebugTab({ adminEmail, submitted, releases }: { adminEmail: stri
               Grant one year (emergency fix)
             </Button>
             <div className="flex items-end gap-2">
-              <div>
-                <Label htmlFor="debug-status">Set status</Label>
-                <select id="debug-status" name="status" className={inputClass} defaultValue="active">
-                  {ADMIN_STATUSES.map((s) => (
-                    <option key={s} value={s}>
-                      {s}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <SelectField labelProps={{ children: "Set status" }} selectProps={getSelectProps(fields.status)} errors={fields.status.errors}>
+                {ADMIN_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </SelectField>
               <Button type="submit" name="intent" value="set-status" variant="secondary" disabled={busy}>
                 Apply
               </Button>

@@ -4,7 +4,8 @@ import { DOWNLOAD } from "~/lib/constants";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { DOWNLOAD_OPTIONS, installerFileName, optionById } from "~/lib/downloads/options";
 import { createUploadSchema, formatBytes, VERSION_MAX_LENGTH } from "~/lib/downloads/upload";
-import { Alert, Button, Card, Input, inputClass, Label, useHydrated } from "../ui";
+import { Field, SelectField } from "../forms";
+import { Alert, Button, Card, Label, useHydrated } from "../ui";
 
 const BASE = "/dashboard/admin/releases";
 const PART_ATTEMPTS = 3;
@@ -147,30 +148,31 @@ export function PublishBuild({ releases }: { releases: ReleaseView[] }) {
       </noscript>
       <form onSubmit={publish} className="mt-5 space-y-4" noValidate>
         <div className="grid gap-4 sm:grid-cols-2">
-          <div>
-            <Label htmlFor={`${ids}-option`}>Download option</Label>
-            <select id={`${ids}-option`} className={inputClass} value={optionId} onChange={(e) => setOptionId(e.target.value)} disabled={busy}>
-              {DOWNLOAD_OPTIONS.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {o.name} ({o.id})
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <Label htmlFor={`${ids}-version`}>Version</Label>
-            <Input
-              id={`${ids}-version`}
-              value={version}
-              onChange={(e) => setVersion(e.target.value)}
-              placeholder="1.4.0"
-              maxLength={VERSION_MAX_LENGTH}
-              pattern="\d+\.\d+\.\d+(-[0-9A-Za-z.\-]+)?"
-              required
-              disabled={busy}
-              aria-describedby={`${ids}-name`}
-            />
-          </div>
+          <SelectField
+            labelProps={{ children: "Download option" }}
+            selectProps={{ id: `${ids}-option`, value: optionId, onChange: (e) => setOptionId(e.target.value), disabled: busy }}
+          >
+            {DOWNLOAD_OPTIONS.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name} ({o.id})
+              </option>
+            ))}
+          </SelectField>
+          {/* Described by the file name it will be published as, under the file picker. */}
+          <Field
+            labelProps={{ children: "Version" }}
+            inputProps={{
+              id: `${ids}-version`,
+              value: version,
+              onChange: (e) => setVersion(e.target.value),
+              placeholder: "1.4.0",
+              maxLength: VERSION_MAX_LENGTH,
+              pattern: "\\d+\\.\\d+\\.\\d+(-[0-9A-Za-z.\\-]+)?",
+              required: true,
+              disabled: busy,
+              "aria-describedby": `${ids}-name`,
+            }}
+          />
         </div>
         <div>
           <Label htmlFor={`${ids}-file`}>Installer file</Label>

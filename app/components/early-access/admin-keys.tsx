@@ -5,7 +5,8 @@ import { Form, Link, useNavigation } from "react-router";
 import type { KeyRow, KeyState, Paged } from "~/lib/early-access/admin.server";
 import { maskedActivationKey } from "~/lib/early-access/keys";
 import { formatDate, formatDateTime } from "~/lib/format";
-import { Button, Card, cx, Input, inputClass, Label } from "../ui";
+import { Field, SelectField } from "../forms";
+import { Button, Card, cx } from "../ui";
 import { type AdminSearch, adminHref, KeepFields, Pager } from "./admin-shared";
 
 const STATE_STYLE: Record<KeyState, string> = {
@@ -44,10 +45,10 @@ export function AdminKeys({ search, keys, bulkMax }: { search: AdminSearch; keys
         </div>
         {/* A plain form post: the answer is the CSV file, so the keys are never kept anywhere. */}
         <form method="post" action="/dashboard/admin/early-access/keys.csv" className="flex flex-wrap items-end gap-2">
-          <div>
-            <Label htmlFor="unassigned-count">Unassigned keys</Label>
-            <Input id="unassigned-count" name="count" type="number" min={1} max={bulkMax} defaultValue={10} required className="w-24" />
-          </div>
+          <Field
+            labelProps={{ children: "Unassigned keys" }}
+            inputProps={{ id: "unassigned-count", name: "count", type: "number", min: 1, max: bulkMax, defaultValue: 10, required: true, className: "w-24" }}
+          />
           <Button type="submit" variant="secondary">
             Create N keys (CSV)
           </Button>
@@ -57,20 +58,24 @@ export function AdminKeys({ search, keys, bulkMax }: { search: AdminSearch; keys
 
       <Form method="get" preventScrollReset className="mt-5 flex flex-wrap items-end gap-2" role="search">
         <KeepFields search={search} names={["view", "q", "page"]} />
-        <div>
-          <Label htmlFor="keys-q">Search</Label>
-          <Input id="keys-q" name="kq" type="search" defaultValue={search.kq} placeholder="E-mail or last 4 characters" className="w-64 max-w-full" />
-        </div>
-        <div>
-          <Label htmlFor="keys-state">State</Label>
-          <select id="keys-state" name="kstate" defaultValue={search.kstate} className={cx(inputClass, "w-36")}>
-            {["all", "unused", "used", "expired", "revoked"].map((s) => (
-              <option key={s} value={s}>
-                {s === "all" ? "All" : s[0]!.toUpperCase() + s.slice(1)}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field
+          labelProps={{ children: "Search" }}
+          inputProps={{
+            id: "keys-q",
+            name: "kq",
+            type: "search",
+            defaultValue: search.kq,
+            placeholder: "E-mail or last 4 characters",
+            className: "w-64 max-w-full",
+          }}
+        />
+        <SelectField labelProps={{ children: "State" }} selectProps={{ id: "keys-state", name: "kstate", defaultValue: search.kstate, className: "w-36" }}>
+          {["all", "unused", "used", "expired", "revoked"].map((s) => (
+            <option key={s} value={s}>
+              {s === "all" ? "All" : s[0]!.toUpperCase() + s.slice(1)}
+            </option>
+          ))}
+        </SelectField>
         <Button type="submit" variant="secondary">
           Search
         </Button>

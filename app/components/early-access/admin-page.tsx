@@ -1,6 +1,7 @@
 // The early-access admin page: statistics, then the waitlist, then the keys. `result` is the
 // answer of the last form post (grant, grant the top N, revoke): it sticks below the top bar, so
 // it is in view wherever on the long page the button was.
+import type { SubmissionResult } from "@conform-to/react";
 import type { EarlyAccessStats, KeyRow, Paged, WaitlistRow } from "~/lib/early-access/admin.server";
 import { Alert } from "../ui";
 import { AdminKeys } from "./admin-keys";
@@ -21,7 +22,7 @@ export function EarlyAccessAdmin({
   keys: Paged<KeyRow>;
   stats: EarlyAccessStats;
   bulkMax: number;
-  result?: { ok: boolean; message: string };
+  result?: { ok: boolean; message: string; grantTop?: SubmissionResult<string[]> };
 }) {
   return (
     <>
@@ -36,7 +37,7 @@ export function EarlyAccessAdmin({
       ) : null}
       <div className="mt-8 space-y-8">
         <AdminStats stats={stats} />
-        <AdminWaitlist search={search} waitlist={waitlist} bulkMax={bulkMax} />
+        <AdminWaitlist search={search} waitlist={waitlist} bulkMax={bulkMax} grantTop={result?.grantTop} />
         <AdminKeys search={search} keys={keys} bulkMax={bulkMax} />
       </div>
     </>

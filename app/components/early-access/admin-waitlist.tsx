@@ -1,14 +1,29 @@
 // The waitlist as admins see it: who is waiting (by priority, then who came first) or everyone
 // (newest first), searchable, with a grant button per waiting entry and "grant the top N".
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, Link, useNavigation } from "react-router";
 import type { Paged, WaitlistRow } from "~/lib/early-access/admin.server";
 import { formatDate } from "~/lib/format";
-import { Button, Card, cx, Input, Label } from "../ui";
+import { Field } from "../forms";
+import { Button, Card, cx } from "../ui";
 import { type AdminSearch, adminHref, KeepFields, Pager } from "./admin-shared";
 
-export function AdminWaitlist({ search, waitlist, bulkMax }: { search: AdminSearch; waitlist: Paged<WaitlistRow>; bulkMax: number }) {
+export function AdminWaitlist({
+  search,
+  waitlist,
+  bulkMax,
+  grantTop,
+}: {
+  search: AdminSearch;
+  waitlist: Paged<WaitlistRow>;
+  bulkMax: number;
+  /** The server's refusal of "grant the top N" (routes/dashboard/admin-early-access.tsx), shown beside its field. */
+  grantTop?: SubmissionResult<string[]>;
+}) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
+  // Checked on the server; the browser's own range check (noValidate off) still answers first.
+  const [form, fields] = useForm({ id: "grant-top", lastResult: grantTop, defaultValue: { count: "10" } });
   const views = [
     { view: "waiting" as const, label: "Waiting" },
     { view: "all" as const, label: "All entries" },
@@ -40,10 +55,17 @@ export function AdminWaitlist({ search, waitlist, bulkMax }: { search: AdminSear
       <div className="mt-5 flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
         <Form method="get" preventScrollReset className="flex flex-wrap items-end gap-2" role="search">
           <KeepFields search={search} names={["view", "kstate", "kq", "kpage"]} />
-          <div>
-            <Label htmlFor="waitlist-q">Search</Label>
-            <Input id="waitlist-q" name="q" type="search" defaultValue={search.q} placeholder="E-mail, name or company" className="w-64 max-w-full" />
-          </div>
+          <Field
+            labelProps={{ children: "Search" }}
+            inputProps={{
+              id: "waitlist-q",
+              name: "q",
+              type: "search",
+              defaultValue: search.q,
+              placeholder: "E-mail, name or company",
+              className: "w-64 max-w-full",
+            }}
+          />
           <Button type="submit" variant="secondary">
             Search
           </Button>
@@ -53,12 +75,13 @@ export function AdminWaitlist({ search, waitlist, bulkMax }: { search: AdminSear
             </Link>
           ) : null}
         </Form>
-        <Form method="post" className="flex flex-wrap items-end gap-2">
+        <Form method="post" {...getFormProps(form)} noValidate={false} className="flex flex-wrap items-end gap-2">
           <input type="hidden" name="intent" value="grant-top" />
-          <div>
-            <Label htmlFor="grant-top-count">Grant the top</Label>
-            <Input id="grant-top-count" name="count" type="number" min={1} max={bulkMax} defaultValue={10} required className="w-24" />
-          </div>
+          <Field
+            labelProps={{ children: "Grant the top" }}
+            inputProps={{ ...getInputProps(fields.count, { type: "number" }), min: 1, max: bulkMax, required: true, className: "w-24" }}
+            errors={fields.count.errors}
+          />
           <Button type="submit" disabled={busy}>
             Grant the top N
           </Button>

@@ -4,7 +4,8 @@
 // as a plain form whose answer /activate renders.
 import { Form, Link, useFetcher, useNavigation } from "react-router";
 import { formatDate } from "~/lib/format";
-import { Alert, inputClass, cx, Label, SubmitButton } from "../ui";
+import { Field } from "../forms";
+import { Alert, SubmitButton } from "../ui";
 
 export type RedeemActionData = { ok: true; message: string; expiresAt: number } | { ok: false; message: string };
 
@@ -36,36 +37,27 @@ export function RedeemKeyForm({
       </div>
     );
   }
-  const errorId = "activation-key-error";
   return (
     <PostForm method="post" action="/activate" className={compact ? "space-y-3" : "space-y-4"}>
-      <div>
-        <Label htmlFor="activation-key">Activation key</Label>
-        <input
-          id="activation-key"
-          name="key"
-          type="text"
-          required
-          maxLength={40}
-          defaultValue={defaultKey ?? ""}
-          autoComplete="off"
-          autoCapitalize="characters"
-          spellCheck={false}
-          placeholder="XXXX-XXXX-XXXX-XXXX"
-          aria-invalid={result && !result.ok ? true : undefined}
-          aria-describedby={result && !result.ok ? errorId : "activation-key-hint"}
-          className={cx(inputClass, "font-mono uppercase tracking-wider placeholder:normal-case placeholder:tracking-normal")}
-        />
-        {result && !result.ok ? (
-          <p id={errorId} role="alert" className="mt-1.5 text-sm text-red-700">
-            {result.message}
-          </p>
-        ) : (
-          <p id="activation-key-hint" className="mt-1.5 text-xs text-slate-500">
-            16 letters and numbers, with or without dashes.
-          </p>
-        )}
-      </div>
+      <Field
+        labelProps={{ children: "Activation key" }}
+        inputProps={{
+          id: "activation-key",
+          name: "key",
+          type: "text",
+          required: true,
+          maxLength: 40,
+          defaultValue: defaultKey ?? "",
+          autoComplete: "off",
+          autoCapitalize: "characters",
+          spellCheck: false,
+          placeholder: "XXXX-XXXX-XXXX-XXXX",
+          className: "font-mono uppercase tracking-wider placeholder:normal-case placeholder:tracking-normal",
+        }}
+        errors={result && !result.ok ? [result.message] : undefined}
+        announceErrors
+        hint="16 letters and numbers, with or without dashes."
+      />
       <SubmitButton pending={pending} idle="Activate Early Access" busy="Activating..." size={compact ? "sm" : "lg"} className={compact ? "" : "w-full"} />
     </PostForm>
   );

@@ -10,7 +10,8 @@ import { needsNewCode, type PhoneFailure, parsePhoneFailure, parseWaitMinutes, p
 import { PHONE_MESSAGES } from "~/lib/profile/messages";
 import type { PhoneStatus } from "~/lib/profile/view";
 import { UrlModal, withParam } from "../modal";
-import { Alert, buttonClass, CheckIcon, cx, IconTile, inputClass, Label, Spinner, useHydrated } from "../ui";
+import { Field } from "../forms";
+import { Alert, buttonClass, CheckIcon, IconTile, Spinner, useHydrated } from "../ui";
 
 const ROUTE = "/dashboard/profile/phone";
 const PHONE_ICON = "M8.5 2.5h7A1.5 1.5 0 0 1 17 4v16a1.5 1.5 0 0 1-1.5 1.5h-7A1.5 1.5 0 0 1 7 20V4a1.5 1.5 0 0 1 1.5-1.5zM11 18.5h2";
@@ -311,26 +312,26 @@ function VerifyingStep({
       ) : null}
       <form method="post" action={ROUTE} onSubmit={onVerify} className="mt-4">
         <input type="hidden" name="intent" value="verify" />
-        <Label htmlFor="phone-code">Verification code</Label>
-        <input
-          ref={codeInput}
-          id="phone-code"
-          name="code"
-          className={cx(inputClass, "text-center font-mono text-lg tracking-[0.5em]")}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern={`\\d{${PHONE_CODE.digits}}`}
-          maxLength={PHONE_CODE.digits}
-          required
-          placeholder="000000"
-          value={code}
-          onChange={onCodeChange}
-          aria-invalid={view.codeRefused ? true : undefined}
-          aria-describedby="phone-code-hint"
+        {/* A refused code is the alert above; the field is marked invalid and keeps its hint. */}
+        <Field
+          labelProps={{ children: "Verification code" }}
+          inputProps={{
+            ref: codeInput,
+            id: "phone-code",
+            name: "code",
+            className: "text-center font-mono text-lg tracking-[0.5em]",
+            inputMode: "numeric",
+            autoComplete: "one-time-code",
+            pattern: `\\d{${PHONE_CODE.digits}}`,
+            maxLength: PHONE_CODE.digits,
+            required: true,
+            placeholder: "000000",
+            value: code,
+            onChange: onCodeChange,
+            "aria-invalid": view.codeRefused ? true : undefined,
+          }}
+          hint={`${PHONE_CODE.digits} digits, numbers only.`}
         />
-        <p id="phone-code-hint" className="mt-1.5 text-xs text-slate-500">
-          {PHONE_CODE.digits} digits, numbers only.
-        </p>
         <button type="submit" className={buttonClass("primary", "md", "mt-4 w-full")} disabled={verifyDisabled}>
           {busy === "verify" ? <Spinner className="h-4 w-4" label="Verifying" /> : null}
           {busy === "verify" ? "Verifying..." : "Verify"}

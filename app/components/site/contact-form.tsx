@@ -9,8 +9,8 @@ import { Form, useFetcher, useNavigation } from "react-router";
 import type { z } from "zod";
 import { SUPPORT } from "~/lib/constants";
 import { supportMessageSchema } from "~/lib/support/validation";
-import { FormField } from "../form-field";
-import { Alert, CheckIcon, cx, Honeypot, Input, inputClass, SubmitButton } from "../ui";
+import { Field, SelectField, TextareaField } from "../forms";
+import { Alert, CheckIcon, Honeypot, SubmitButton } from "../ui";
 
 export type ContactActionData = { result: SubmissionResult<string[]>; sent?: { message: string } };
 
@@ -69,26 +69,28 @@ export function ContactForm({
     <PostForm method="post" action="/contact" {...getFormProps(form)} className="space-y-4">
       {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField label={<>Name {star}</>} htmlFor={fields.name.id} errorId={fields.name.errorId} errors={fields.name.errors}>
-          <Input {...getInputProps(fields.name, { type: "text" })} autoComplete="name" />
-        </FormField>
-        <FormField label={<>Email {star}</>} htmlFor={fields.email.id} errorId={fields.email.errorId} errors={fields.email.errors}>
-          <Input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" placeholder="you@example.com" />
-        </FormField>
+        <Field
+          labelProps={{ children: <>Name {star}</> }}
+          inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name" }}
+          errors={fields.name.errors}
+        />
+        <Field
+          labelProps={{ children: <>Email {star}</> }}
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", placeholder: "you@example.com" }}
+          errors={fields.email.errors}
+        />
       </div>
-      <FormField label={<>Subject {star}</>} htmlFor={fields.subject.id} errorId={fields.subject.errorId} errors={fields.subject.errors}>
-        <Input {...getInputProps(fields.subject, { type: "text" })} />
-      </FormField>
-      <FormField label="Priority" htmlFor={fields.priority.id} errorId={fields.priority.errorId} errors={fields.priority.errors}>
-        <select {...getSelectProps(fields.priority)} className={inputClass}>
-          <option value="low">Low</option>
-          <option value="medium">Medium</option>
-          <option value="high">High</option>
-        </select>
-      </FormField>
-      <FormField label={<>Message {star}</>} htmlFor={fields.message.id} errorId={fields.message.errorId} errors={fields.message.errors}>
-        <textarea {...getTextareaProps(fields.message)} rows={5} className={cx(inputClass, "resize-y")} />
-      </FormField>
+      <Field labelProps={{ children: <>Subject {star}</> }} inputProps={getInputProps(fields.subject, { type: "text" })} errors={fields.subject.errors} />
+      <SelectField labelProps={{ children: "Priority" }} selectProps={getSelectProps(fields.priority)} errors={fields.priority.errors}>
+        <option value="low">Low</option>
+        <option value="medium">Medium</option>
+        <option value="high">High</option>
+      </SelectField>
+      <TextareaField
+        labelProps={{ children: <>Message {star}</> }}
+        textareaProps={{ ...getTextareaProps(fields.message), rows: 5 }}
+        errors={fields.message.errors}
+      />
       <Honeypot id="contact-website" />
       <SubmitButton pending={pending} idle="Send Message" busy="Sending..." />
     </PostForm>

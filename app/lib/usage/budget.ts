@@ -19,8 +19,6 @@ export type BudgetView = {
   editing: boolean;
   prefillDefaults: boolean;
   saved: boolean;
-  errors: Record<string, string[] | undefined> | null;
-  formError: string | null;
 };
 
 export type BudgetBand = "green" | "orange" | "yellow" | "red";

@@ -2,6 +2,7 @@
 // through the URL (so it works without JavaScript), granting, revoking and the statistics.
 // Admins only: anyone else gets the 404 of a page that does not exist, in every loader and action.
 // Unassigned keys are created by ./admin-keys-csv.ts, whose answer is the CSV download itself.
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import type { Route } from "./+types/admin-early-access";
 import { EarlyAccessAdmin } from "~/components/early-access/admin-page";
@@ -29,9 +30,13 @@ const searchSchema = z.object({
 });
 
 const id = z.string().trim().min(1).max(64);
+const COUNT_RANGE = `Enter a number from 1 to ${EARLY_ACCESS.bulkMax}.`;
 const formSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("grant"), waitlistId: id }),
-  z.object({ intent: z.literal("grant-top"), count: z.coerce.number().int().min(1).max(EARLY_ACCESS.bulkMax) }),
+  z.object({
+    intent: z.literal("grant-top"),
+    count: z.coerce.number({ error: COUNT_RANGE }).int({ error: COUNT_RANGE }).min(1, { error: COUNT_RANGE }).max(EARLY_ACCESS.bulkMax, { error: COUNT_RANGE }),
+  }),
   z.object({ intent: z.literal("revoke"), keyId: id }),
 ]);
 
@@ -60,17 +65,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = requireAdmin(context);
   const read = await readForm(request);
   if (!read.ok) return data({ ok: false, message: read.message }, { status: read.status });
-  const parsed = formSchema.safeParse(Object.fromEntries(read.formData));
-  if (!parsed.success) {
-    const intent = read.formData.get("intent");
-    const message =
-      intent === "grant-top"
-        ? `Enter a number from 1 to ${EARLY_ACCESS.bulkMax}.`
-        : "That request could not be understood. Please use the buttons on the page.";
-    return data({ ok: false, message }, { status: 400 });
+  const submission = parseWithZod(read.formData, { schema: formSchema });
+  if (submission.status !== "success") {
+    // "Grant the top N" is the one form a person types into: its refusal also shows beside its field.
+    if (read.formData.get("intent") === "grant-top") return data({ ok: false, message: COUNT_RANGE, grantTop: submission.reply() }, { status: 400 });
+    return data({ ok: false, message: "That request could not be understood. Please use the buttons on the page." }, { status: 400 });
   }
   const { db, queue, origin } = app(context);
-  const input = parsed.data;
+  const input = submission.value;
   const outcome =
     input.intent === "grant"
       ? await grantEarlyAccess({ db, queue, origin }, { adminId: admin.id, waitlistId: input.waitlistId })

@@ -1,6 +1,7 @@
 // The admin area (the spec's debug tab): subscription tools for administrators, each change
 // audited, and publishing a build (the upload itself goes to ./admin-releases.ts). Anyone else
 // gets a 404 inside the dashboard.
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import type { Route } from "./+types/admin";
 import { DebugTab } from "~/components/dashboard/debug-tab";
@@ -8,17 +9,20 @@ import { TabError } from "~/components/dashboard/tab-error";
 import { listReleases } from "~/lib/downloads/upload.server";
 import { adminGrantYear, adminLookup, adminSetStatus, adminSignOutEverywhere, adminSyncFromStripe } from "~/lib/billing/admin.server";
 import { ADMIN_STATUSES } from "~/lib/billing/statuses";
+import { AUTH_MESSAGES } from "~/lib/auth/messages";
 import { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/auth";
 import { app } from "~/server/context";
 import { readForm } from "~/server/http";
 
+const INVALID = "Please enter a valid email address and choose an action.";
+const email = z.email({ error: AUTH_MESSAGES.invalidEmail }).max(254, { error: AUTH_MESSAGES.invalidEmail });
 const formSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("lookup"), email: z.email().max(254) }),
-  z.object({ intent: z.literal("grant-year"), email: z.email().max(254) }),
-  z.object({ intent: z.literal("sync"), email: z.email().max(254) }),
-  z.object({ intent: z.literal("set-status"), email: z.email().max(254), status: z.enum(ADMIN_STATUSES) }),
-  z.object({ intent: z.literal("sign-out-everywhere"), email: z.email().max(254) }),
+  z.object({ intent: z.literal("lookup"), email }),
+  z.object({ intent: z.literal("grant-year"), email }),
+  z.object({ intent: z.literal("sync"), email }),
+  z.object({ intent: z.literal("set-status"), email, status: z.enum(ADMIN_STATUSES, { error: "Choose one of the listed statuses." }) }),
+  z.object({ intent: z.literal("sign-out-everywhere"), email }),
 ]);
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -30,10 +34,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = requireAdmin(context);
   const read = await readForm(request);
   if (!read.ok) return data({ ok: false, message: read.message }, { status: read.status });
-  const parsed = formSchema.safeParse(Object.fromEntries(read.formData));
-  if (!parsed.success) return data({ ok: false, message: "Please enter a valid email address and choose an action." }, { status: 400 });
+  const submission = parseWithZod(read.formData, { schema: formSchema });
+  // Each refusal beside its field, and the summary where the tools' answers show.
+  if (submission.status !== "success") return data({ ok: false, message: INVALID, result: submission.reply() }, { status: 400 });
   const { db, stripe } = app(context);
-  const input = parsed.data;
+  const input = submission.value;
   switch (input.intent) {
     case "lookup":
       return adminLookup(db, admin, input.email);

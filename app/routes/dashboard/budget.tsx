@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/budget";
 import { BudgetTab } from "~/components/dashboard/budget-tab";
@@ -6,10 +7,9 @@ import type { BudgetView } from "~/lib/usage/budget";
 import { budgetFormSchema } from "~/lib/usage/budget-form";
 import { getBudget, saveBudget } from "~/lib/usage/budget.server";
 import { ledgerFor } from "~/lib/usage/ledger/api";
-import { z } from "~/lib/zod";
 import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
-import { readForm } from "~/server/http";
+import { formErrorResult, readForm } from "~/server/http";
 
 const SAVE_FAILED = "Failed to save budget settings. Please try again.";
 
@@ -24,8 +24,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     editing: params.get("edit") === "1",
     prefillDefaults: params.get("defaults") === "1",
     saved: params.get("saved") === "1",
-    errors: null,
-    formError: null,
   };
   return { view };
 }
@@ -34,24 +32,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context);
   const read = await readForm(request);
-  if (!read.ok) return data({ budgetError: read.message, errors: null }, { status: read.status });
-  if (read.formData.get("intent") !== "save-budget") return data({ budgetError: "Unknown action.", errors: null }, { status: 400 });
-  const parsed = budgetFormSchema.safeParse(Object.fromEntries(read.formData));
-  if (!parsed.success) {
-    return data({ budgetError: SAVE_FAILED, errors: z.flattenError(parsed.error).fieldErrors as Record<string, string[] | undefined> }, { status: 400 });
-  }
+  if (!read.ok) return data({ result: formErrorResult(read.message) }, { status: read.status });
+  if (read.formData.get("intent") !== "save-budget") return data({ result: formErrorResult("Unknown action.") }, { status: 400 });
+  // Strings as sent: an empty number field is the spec's "non-numeric" and gets its default,
+  // which conform's coercion (empty means missing) would turn into a refusal.
+  const submission = parseWithZod(read.formData, { schema: budgetFormSchema, disableAutoCoercion: true });
+  if (submission.status !== "success") return data({ result: submission.reply({ formErrors: [SAVE_FAILED] }) }, { status: 400 });
   try {
-    await saveBudget(app(context).db, user.id, parsed.data);
+    await saveBudget(app(context).db, user.id, submission.value);
   } catch (error) {
     console.error(JSON.stringify({ event: "budget_save_failed", error: String(error) }));
-    return data({ budgetError: SAVE_FAILED, errors: null }, { status: 503 });
+    return data({ result: submission.reply({ formErrors: [SAVE_FAILED] }) }, { status: 503 });
   }
   throw redirect("/dashboard/budget?saved=1");
 }
 
 export default function Budget({ loaderData, actionData }: Route.ComponentProps) {
-  const view = actionData ? { ...loaderData.view, editing: true, errors: actionData.errors, formError: actionData.budgetError } : loaderData.view;
-  return <BudgetTab view={view} />;
+  // A refused post shows the form again, with what was sent and why it was refused.
+  const view = actionData ? { ...loaderData.view, editing: true } : loaderData.view;
+  return <BudgetTab view={view} result={actionData?.result} />;
 }
 
 export const ErrorBoundary = TabError;
