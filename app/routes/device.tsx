@@ -23,7 +23,8 @@ import { formatDateTime, formatTimeAgo } from "~/lib/format";
 import { pageMeta } from "~/lib/site/meta";
 import { getAuth, isOwnNavigation } from "~/server/auth";
 import { app } from "~/server/context";
-import { keepRetryAfter, readForm, retryAfter, singleValue } from "~/server/http";
+import { readForm, singleValue } from "~/server/requests";
+import { keepRetryAfter, retryAfter } from "~/server/responses";
 
 export const meta = () => pageMeta("Sign In the Desktop App | Modelify", { noindex: true });
 

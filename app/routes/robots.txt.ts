@@ -2,7 +2,7 @@
 import type { Route } from "./+types/robots.txt";
 import { robotsTxt } from "~/lib/site/crawl";
 import { app } from "~/server/context";
-import { getOnly } from "~/server/http";
+import { getOnly } from "~/server/responses";
 
 export const action = getOnly;
 

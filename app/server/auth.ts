@@ -12,7 +12,7 @@ import {
 } from "~/lib/auth/session.server";
 import { authContext, type AppContext } from "./context";
 import { accessCookie, clearSessionCookies, readCookie, refreshCookie, sessionCookies } from "./cookies";
-import { jsonError } from "./http";
+import { jsonError } from "./responses";
 
 /**
  * Reads the session cookies: a valid access token is checked against its (revocable) session;

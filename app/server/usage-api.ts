@@ -3,7 +3,8 @@ import { authenticateUsageToken } from "~/lib/auth/session.server";
 import { USAGE_API } from "~/lib/constants";
 import type { AppContext } from "./context";
 import { bearerToken, invalidToken, sessionEnded } from "./auth";
-import { jsonError, methodNotAllowed, readJson } from "./http";
+import { readJson } from "./requests";
+import { jsonError, methodNotAllowed } from "./responses";
 import { RateLimitLeases } from "./rate-limit-leases";
 
 // Per isolate: most reports are allowed from a lease without a round trip to the limiter.

@@ -6,7 +6,8 @@ import { USAGE_API } from "~/lib/constants";
 import { enqueueAll, usageReportsMessages } from "~/lib/queue";
 import { problemsFrom, usageBatchSchema, usageReportSchema } from "~/lib/usage/report";
 import type { AppContext } from "./context";
-import { jsonError, requestCountry } from "./http";
+import { requestCountry } from "./requests";
+import { jsonError } from "./responses";
 import { authorizeUsageRequest } from "./usage-api";
 
 const report = usageReportSchema();

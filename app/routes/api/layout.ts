@@ -2,7 +2,7 @@
 import type { Route } from "./+types/layout";
 import { app, configErrorContext } from "~/server/context";
 import { API_BOOKMARK_HEADER, apiBookmark } from "~/server/d1-session";
-import { jsonError } from "~/server/http";
+import { jsonError } from "~/server/responses";
 
 const apiMiddleware: Route.MiddlewareFunction = async ({ request, context }, next) => {
   if (context.get(configErrorContext)) return jsonError(503, "The service is not configured. Please try again later.");

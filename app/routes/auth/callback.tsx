@@ -15,7 +15,8 @@ import { PASSWORD } from "~/lib/constants";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { headersWithCookies, pendingKeyCookie, readCookie, recoveryCookie, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
-import { formErrorResult, keepRetryAfter, readForm, retryAfter } from "~/server/http";
+import { readForm } from "~/server/requests";
+import { formErrorResult, keepRetryAfter, retryAfter } from "~/server/responses";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Completing Authentication | Modelify");

@@ -10,7 +10,8 @@ import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { forgotPasswordSchema, signInSchema, signUpSchema } from "~/lib/auth/validation";
 import { app } from "~/server/context";
 import { headersWithCookies, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
-import { formErrorResult, readForm, retryAfter } from "~/server/http";
+import { readForm } from "~/server/requests";
+import { formErrorResult, retryAfter } from "~/server/responses";
 
 export type AuthSuccess = { kind: "signin"; destination: SignInDestination; returning: boolean } | { kind: "signup" } | { kind: "reset"; message: string };
 

@@ -15,7 +15,7 @@ import { REDIRECT_DELAY_MS } from "~/lib/constants";
 import { parseMode, type AuthMode } from "~/lib/auth/modes";
 import { getAuth } from "~/server/auth";
 import { readCookie, returningCookie } from "~/server/cookies";
-import { keepRetryAfter } from "~/server/http";
+import { keepRetryAfter } from "~/server/responses";
 import { authAction, destinationFor, type AuthActionData } from "./index.server";
 import type { AuthFormSchema } from "./index.validate";
 import { pageMeta } from "~/lib/site/meta";

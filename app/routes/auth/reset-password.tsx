@@ -18,7 +18,8 @@ import { REDIRECT_DELAY_MS } from "~/lib/constants";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { clearCookie, headersWithCookies, readCookie, recoveryCookie, signedInCookies } from "~/server/cookies";
-import { formErrorResult, readForm } from "~/server/http";
+import { readForm } from "~/server/requests";
+import { formErrorResult } from "~/server/responses";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Reset Your Password | Modelify");

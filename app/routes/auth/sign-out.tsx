@@ -5,7 +5,8 @@ import { revokeSession } from "~/lib/auth/session.server";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { clearSessionCookies, headersWithCookies } from "~/server/cookies";
-import { readForm, safeRedirectPath } from "~/server/http";
+import { safeRedirectPath } from "~/server/redirects";
+import { readForm } from "~/server/requests";
 
 export async function loader() {
   throw redirect("/");

@@ -9,7 +9,7 @@ import { ledgerFor } from "~/lib/usage/ledger/api";
 import { z } from "~/lib/zod";
 import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
-import { readForm } from "~/server/http";
+import { readForm } from "~/server/requests";
 
 const SAVE_FAILED = "Failed to save budget settings. Please try again.";
 

@@ -2,7 +2,7 @@
 import type { Route } from "./+types/usage.csv";
 import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
-import { getOnly } from "~/server/http";
+import { getOnly } from "~/server/responses";
 import { usageCsv } from "~/lib/usage/analytics.server";
 
 export const action = getOnly;

@@ -1,7 +1,8 @@
 import type { Route } from "./+types/outbox.json";
 import { listOutbox } from "~/lib/mail/outbox.server";
 import { app } from "~/server/context";
-import { getOnly, queryParamKeepingPlus } from "~/server/http";
+import { queryParamKeepingPlus } from "~/server/requests";
+import { getOnly } from "~/server/responses";
 import { requireLocalMachine } from "~/server/local-only";
 
 export const action = getOnly;

@@ -10,7 +10,7 @@ import { getRelease } from "~/lib/downloads/releases.server";
 import { isAccountActivated } from "~/lib/early-access/activation.server";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { getOnly } from "~/server/http";
+import { getOnly } from "~/server/responses";
 
 export const action = getOnly;
 

@@ -8,7 +8,8 @@ import { prepareDownload } from "~/lib/downloads/releases.server";
 import { z } from "~/lib/zod";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { postOnly, readForm } from "~/server/http";
+import { readForm } from "~/server/requests";
+import { postOnly } from "~/server/responses";
 
 export const loader = postOnly;
 

@@ -9,7 +9,7 @@ import { cancelEmailChangeFromLink, peekEmailChangeCancel } from "~/lib/profile/
 import { EMAIL_CHANGE_MESSAGES } from "~/lib/profile/messages";
 import { app } from "~/server/context";
 import { clearSessionCookies, headersWithCookies } from "~/server/cookies";
-import { readForm } from "~/server/http";
+import { readForm } from "~/server/requests";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Cancel E-mail Change | Modelify");

@@ -10,7 +10,7 @@ import { confirmEmailChange, peekEmailChange } from "~/lib/profile/email-change.
 import { EMAIL_CHANGE_MESSAGES } from "~/lib/profile/messages";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { readForm } from "~/server/http";
+import { readForm } from "~/server/requests";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Confirm Your New E-mail | Modelify");

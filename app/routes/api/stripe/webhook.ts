@@ -5,7 +5,7 @@ import { verifyWebhook } from "~/lib/billing/stripe.server";
 import { hintsFromEvent } from "~/lib/billing/sync.server";
 import type { StripeEventMessage } from "~/lib/queue";
 import { app } from "~/server/context";
-import { jsonError, methodNotAllowed, postOnly } from "~/server/http";
+import { jsonError, methodNotAllowed, postOnly } from "~/server/responses";
 
 const MAX_BODY_BYTES = 256 * 1024;
 

@@ -1,5 +1,5 @@
 // GET /api/v1/health: liveness for monitors (and the benchmark's baseline route).
-import { getOnly } from "~/server/http";
+import { getOnly } from "~/server/responses";
 
 export const action = getOnly;
 

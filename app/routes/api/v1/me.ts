@@ -4,7 +4,7 @@ import type { Route } from "./+types/me";
 import { accountActivation } from "~/lib/early-access/activation.server";
 import { requireApiUser } from "~/server/auth";
 import { app } from "~/server/context";
-import { getOnly } from "~/server/http";
+import { getOnly } from "~/server/responses";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = app(context);

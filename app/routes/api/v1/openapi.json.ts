@@ -1,4 +1,4 @@
-import { getOnly } from "~/server/http";
+import { getOnly } from "~/server/responses";
 import { buildOpenApi } from "~/lib/openapi";
 
 export const action = getOnly;

@@ -10,7 +10,7 @@ import { ADMIN_STATUSES, adminGrantYear, adminLookup, adminSetStatus, adminSignO
 import { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/auth";
 import { app } from "~/server/context";
-import { readForm } from "~/server/http";
+import { readForm } from "~/server/requests";
 
 const formSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("lookup"), email: z.email().max(254) }),

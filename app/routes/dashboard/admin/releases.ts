@@ -8,7 +8,8 @@ import { completeUploadSchema, createUploadSchema, partQuerySchema, uploadRefSch
 import type { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/auth";
 import { app } from "~/server/context";
-import { jsonError, methodNotAllowed, readJson } from "~/server/http";
+import { readJson } from "~/server/requests";
+import { jsonError, methodNotAllowed } from "~/server/responses";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 

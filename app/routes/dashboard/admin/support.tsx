@@ -9,7 +9,7 @@ import { closeSupportMessage, listSupportMessages } from "~/lib/support/support.
 import { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/auth";
 import { app } from "~/server/context";
-import { readForm, singleValue } from "~/server/http";
+import { readForm, singleValue } from "~/server/requests";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Support | Modelify");

@@ -10,7 +10,7 @@ import { storeProfileImage } from "~/lib/profile/images.server";
 import { imageMaxBytes } from "~/lib/profile/messages";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { postOnly } from "~/server/http";
+import { postOnly } from "~/server/responses";
 import { readUploadedFile, type UploadBody } from "~/server/upload-body";
 
 const NO_STORE = { "Cache-Control": "no-store" };

@@ -17,7 +17,8 @@ import { ensureProfile, profileView, saveProfile } from "~/lib/profile/profile.s
 import { profileFormSchema } from "~/lib/profile/validation";
 import { getAuth, requireUser } from "~/server/auth";
 import { app } from "~/server/context";
-import { formErrorResult, keepRetryAfter, readForm } from "~/server/http";
+import { readForm } from "~/server/requests";
+import { formErrorResult, keepRetryAfter } from "~/server/responses";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Profile | Modelify");

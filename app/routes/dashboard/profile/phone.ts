@@ -10,7 +10,8 @@ import { PHONE_FAILURE_STATUS, phoneFailureMessage, type PhoneFailed } from "~/l
 import { z } from "~/lib/zod";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { postOnly, readForm, retryAfter, singleValue } from "~/server/http";
+import { readForm, singleValue } from "~/server/requests";
+import { postOnly, retryAfter } from "~/server/responses";
 
 export const loader = postOnly;
 

@@ -10,7 +10,8 @@ import { SESSION_MESSAGES } from "~/lib/profile/messages";
 import { z } from "~/lib/zod";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { jsonError, postOnly, readForm } from "~/server/http";
+import { readForm } from "~/server/requests";
+import { jsonError, postOnly } from "~/server/responses";
 
 export const loader = postOnly;
 

@@ -5,7 +5,7 @@
 import type { Route } from "./+types/live";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { getOnly } from "~/server/http";
+import { getOnly } from "~/server/responses";
 
 export const action = getOnly;
 

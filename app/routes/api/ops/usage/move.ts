@@ -4,7 +4,7 @@
 import type { Route } from "./+types/move";
 import { moveLegacyUsage } from "~/lib/usage/move.server";
 import { app } from "~/server/context";
-import { jsonError, methodNotAllowed } from "~/server/http";
+import { jsonError, methodNotAllowed } from "~/server/responses";
 import { opsNotFound, opsRefusal } from "~/server/ops-auth";
 
 export function loader({ context }: Route.LoaderArgs) {

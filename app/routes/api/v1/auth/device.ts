@@ -5,7 +5,8 @@ import { allowCodeRequest, startDeviceAuthorization } from "~/lib/auth/device-au
 import { DEVICE_ERRORS, deviceAuthorizationRequestSchema } from "~/lib/auth/device-codes";
 import { DEVICE_AUTH } from "~/lib/constants";
 import { app } from "~/server/context";
-import { methodNotAllowed, oauthError, postOnly, readOAuthBody, requestCountry } from "~/server/http";
+import { readOAuthBody, requestCountry } from "~/server/requests";
+import { methodNotAllowed, oauthError, postOnly } from "~/server/responses";
 
 export const loader = postOnly;
 

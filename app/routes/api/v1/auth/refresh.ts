@@ -3,7 +3,8 @@ import { apiRefreshRequestSchema } from "~/lib/auth/validation";
 import type { Route } from "./+types/refresh";
 import { refreshSession } from "~/lib/auth/session.server";
 import { app } from "~/server/context";
-import { jsonError, methodNotAllowed, postOnly, readJson } from "~/server/http";
+import { readJson } from "~/server/requests";
+import { jsonError, methodNotAllowed, postOnly } from "~/server/responses";
 import { tokenResponse } from "./token";
 
 const REASONS = {

@@ -9,7 +9,8 @@ import { findUserById } from "~/lib/auth/users.server";
 import { apiTokenRequestSchema } from "~/lib/auth/validation";
 import { DEVICE_AUTH } from "~/lib/constants";
 import { app } from "~/server/context";
-import { jsonError, methodNotAllowed, oauthError, postOnly, readOAuthBody, retryAfter } from "~/server/http";
+import { readOAuthBody } from "~/server/requests";
+import { jsonError, methodNotAllowed, oauthError, postOnly, retryAfter } from "~/server/responses";
 
 export const loader = postOnly;
 

@@ -9,7 +9,8 @@ import { ENTITLEMENTS, FREE_TIER } from "~/lib/constants";
 import { claimEntitlement } from "~/lib/usage/entitlements.server";
 import { requireApiUser } from "~/server/auth";
 import { app } from "~/server/context";
-import { methodNotAllowed, postOnly, readEmptyBody, retryAfter } from "~/server/http";
+import { readEmptyBody } from "~/server/requests";
+import { methodNotAllowed, postOnly, retryAfter } from "~/server/responses";
 
 export const loader = postOnly;
 

@@ -5,7 +5,7 @@ import type { Route } from "./+types/index";
 import { accountEntitlements } from "~/lib/usage/entitlements.server";
 import { requireApiUser } from "~/server/auth";
 import { app } from "~/server/context";
-import { getOnly } from "~/server/http";
+import { getOnly } from "~/server/responses";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = app(context);

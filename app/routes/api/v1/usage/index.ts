@@ -3,7 +3,7 @@
 // (a trailing slash) and 405 for other methods.
 import type { Route } from "./+types/index";
 import { app } from "~/server/context";
-import { postOnly } from "~/server/http";
+import { postOnly } from "~/server/responses";
 import { reportUsage } from "~/server/usage-report";
 
 export const loader = postOnly;

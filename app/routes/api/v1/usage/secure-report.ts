@@ -3,7 +3,7 @@
 import type { Route } from "./+types/secure-report";
 import { enqueueAll, type SecureUsageMessage } from "~/lib/queue";
 import { app } from "~/server/context";
-import { postOnly } from "~/server/http";
+import { postOnly } from "~/server/responses";
 import { authorizeUsageRequest } from "~/server/usage-api";
 import { problemsFrom, secureReportSchema } from "~/lib/usage/report";
 

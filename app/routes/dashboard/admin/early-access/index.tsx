@@ -11,7 +11,7 @@ import { earlyAccessStats, grantEarlyAccess, grantTopEntries, KEY_STATES, listKe
 import { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/auth";
 import { app } from "~/server/context";
-import { readForm } from "~/server/http";
+import { readForm } from "~/server/requests";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Early Access | Modelify");

@@ -8,7 +8,8 @@ import { createUnassignedKeys, keysCsv } from "~/lib/early-access/admin.server";
 import { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/auth";
 import { app } from "~/server/context";
-import { jsonError, methodNotAllowed, readForm } from "~/server/http";
+import { readForm } from "~/server/requests";
+import { jsonError, methodNotAllowed } from "~/server/responses";
 
 const NO_STORE = { "Cache-Control": "private, no-store" };
 const formSchema = z.object({ count: z.coerce.number().int().min(1).max(EARLY_ACCESS.bulkMax) });

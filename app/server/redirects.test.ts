@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirectPath } from "./http";
+import { safeRedirectPath } from "./redirects";
 
 describe("redirect targets", () => {
   it("never redirects off-site", () => {

@@ -1,6 +1,5 @@
-// Speaking HTTP: reading request bodies defensively (size-capped; a malformed body is a 4xx,
-// never a 500), JSON errors of the API, safe redirect targets.
-import type { HeadersFunction } from "react-router";
+// Reading requests defensively: bodies size-capped (a malformed body is a 4xx, never a 500), a
+// body a route did not read drained before the answer, a query parameter, the client's country.
 import { COUNTRY_CODE } from "~/lib/country";
 
 const FORM_MAX_BYTES = 32 * 1024;
@@ -66,11 +65,6 @@ export function singleValue(form: FormData, name: string): FormDataEntryValue | 
   return values.length === 1 ? values[0] : undefined;
 }
 
-/** A conform SubmissionResult that carries one form-level error. */
-export function formErrorResult(message: string) {
-  return { status: "error" as const, error: { "": [message] } };
-}
-
 /** JSON bodies of the API: { "error": "…" } answers for anything malformed. */
 export async function readJson(request: Request, maxBytes = JSON_MAX_BYTES): Promise<unknown> {
   const type = request.headers.get("Content-Type") ?? "";
@@ -126,46 +120,6 @@ export function queryParamKeepingPlus(url: URL, name: string): string | null {
   return new URLSearchParams(url.search.replace(/\+/g, "%2B")).get(name);
 }
 
-const REDIRECT_BASE = "http://modelify.invalid";
-
-/**
- * Only same-site paths: never an open redirect. Browsers drop tabs and newlines and read a
- * backslash as a slash, so `/<TAB>/evil.example` would leave the site: such characters are
- * refused, and what is left must resolve to our own origin.
- */
-export function safeRedirectPath(value: unknown, fallback = "/"): string {
-  if (typeof value !== "string" || value.length > 2048 || !value.startsWith("/")) return fallback;
-  if (/[\p{Cc}\s\\]/u.test(value)) return fallback;
-  let url: URL;
-  try {
-    url = new URL(value, REDIRECT_BASE);
-  } catch {
-    return fallback;
-  }
-  if (url.origin !== REDIRECT_BASE) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
-}
-
-export function jsonError(status: number, error: string, headers?: HeadersInit): Response {
-  return Response.json({ error }, { status, headers });
-}
-
-/** 405 with the methods the route does take (Allow). */
-export const methodNotAllowed = (allow: "POST" | "GET" = "POST") => jsonError(405, "Method not allowed", { Allow: allow === "GET" ? "GET, HEAD" : allow });
-export const getOnly = () => methodNotAllowed("GET");
-export const postOnly = () => methodNotAllowed("POST");
-
-// Methods the site answers; anything else (PROPFIND, TRACE, …) stops in the Worker entry with a
-// plain 405 instead of reaching the router.
-export const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
-
-export function unknownMethod(request: Request): Response {
-  const headers = { Allow: "GET, HEAD, POST" };
-  return new URL(request.url).pathname.startsWith("/api/")
-    ? Response.json({ error: "Method not allowed" }, { status: 405, headers })
-    : new Response("Method not allowed", { status: 405, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
-}
-
 // Bytes of an unread request body read and dropped before answering (see drainUnreadBody).
 const DRAIN_MAX_BYTES = 16 * 1024 * 1024;
 
@@ -193,22 +147,6 @@ export async function drainUnreadBody(request: Request, response: Response): Pro
     return new Response("Malformed request body", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   }
 }
-
-/** A 429's Retry-After (RFC 9110 10.2.3): whole seconds, rounded up, at least 1. */
-export function retryAfter(seconds: number): { "Retry-After": string } {
-  return { "Retry-After": String(Math.max(1, Math.ceil(seconds))) };
-}
-
-/**
- * The `headers` export of a page whose loader or action can answer 429: React Router passes only
- * a loader's or action's Set-Cookie on to the answer, so without this its Retry-After is lost.
- */
-export const keepRetryAfter: HeadersFunction = ({ parentHeaders, loaderHeaders, actionHeaders }) => {
-  const headers = new Headers(parentHeaders);
-  const wait = actionHeaders.get("Retry-After") ?? loaderHeaders.get("Retry-After");
-  if (wait) headers.set("Retry-After", wait);
-  return headers;
-};
 
 /** The client's country as Cloudflare saw it (two letters; XX unknown, T1 Tor), or null. */
 export function requestCountry(request: Request): string | null {
@@ -245,9 +183,4 @@ export async function readOAuthBody(request: Request): Promise<Record<string, un
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw Response.json({ error: "invalid_request", error_description: "The body must be a JSON object" }, { status: 400 });
   return body as Record<string, unknown>;
-}
-
-/** An OAuth error (RFC 6749 5.2): never cached. */
-export function oauthError(status: number, error: string, description: string, extra: Record<string, unknown> = {}, headers: HeadersInit = {}): Response {
-  return Response.json({ error, error_description: description, ...extra }, { status, headers: { "Cache-Control": "no-store", ...headers } });
 }
