@@ -16,8 +16,8 @@ import { parseMode, type AuthMode } from "~/lib/auth/modes";
 import { getAuth } from "~/server/auth";
 import { readCookie, returningCookie } from "~/server/cookies";
 import { keepRetryAfter } from "~/server/responses";
-import { authAction, destinationFor, type AuthActionData } from "./index.server";
-import type { AuthFormSchema } from "./index.validate";
+import { authAction, destinationFor, type AuthActionData } from "./auth.server";
+import type { AuthFormSchema } from "./auth.validate";
 import { pageMeta } from "~/lib/site/meta";
 
 const SIGN_IN_DESTINATION_NAMES = { "/pricing": "pricing", "/activate": "your activation key", "/dashboard": "dashboard" } as const;
@@ -170,10 +170,10 @@ function AlreadySignedIn({ email }: { email: string }) {
 // The forms' own check in the browser (zod, the schemas, conform's zod adapter) loads when a form
 // is first focused, not with the page. Until then nothing is checked here and a submit waits for
 // it; should it fail to load (null), the server's check of the same schemas is the only one.
-let validation: typeof import("./index.validate") | null | undefined;
+let validation: typeof import("./auth.validate") | null | undefined;
 let loadingValidation: Promise<void> | undefined;
 const loadValidation = () =>
-  (loadingValidation ??= import("./index.validate").then(
+  (loadingValidation ??= import("./auth.validate").then(
     (module) => {
       validation = module;
     },

@@ -1,6 +1,6 @@
 // The browser's check of the /auth forms, loaded by routes/auth/index.tsx when a form is first focused:
 // zod, the schemas and conform's zod adapter are about 28 KiB gzip that the page itself does not
-// need. The server checks the same schemas (index.server.ts).
+// need. The server checks the same schemas (auth.server.ts).
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
