@@ -9,10 +9,10 @@ export default [
       route("pricing", "routes/pricing.tsx"),
       route("changelog", "routes/changelog.tsx"),
       ...prefix("auth", [
-        index("routes/auth.tsx"),
-        route("callback", "routes/auth.callback.tsx"),
-        route("reset-password", "routes/auth.reset-password.tsx"),
-        route("success", "routes/auth.success.tsx"),
+        index("routes/auth/index.tsx"),
+        route("callback", "routes/auth/callback.tsx"),
+        route("reset-password", "routes/auth/reset-password.tsx"),
+        route("success", "routes/auth/success.tsx"),
       ]),
       route("verify-phone", "routes/verify-phone.tsx"),
       route("early-access", "routes/early-access.tsx"),
@@ -22,71 +22,71 @@ export default [
       route("contact", "routes/contact.tsx"),
       route("api-setup", "routes/api-setup.tsx"),
       route("legal/:doc", "routes/legal.tsx"),
-      route("profile/confirm-email", "routes/profile.confirm-email.tsx"),
-      route("profile/cancel-email-change", "routes/profile.cancel-email-change.tsx"),
-      ...prefix("billing", [route("checkout", "routes/billing.checkout.tsx"), route("portal", "routes/billing.portal.tsx")]),
+      route("profile/confirm-email", "routes/profile/confirm-email.tsx"),
+      route("profile/cancel-email-change", "routes/profile/cancel-email-change.tsx"),
+      ...prefix("billing", [route("checkout", "routes/billing/checkout.tsx"), route("portal", "routes/billing/portal.tsx")]),
     ]),
-    route("auth/sign-out", "routes/auth.sign-out.tsx"),
+    route("auth/sign-out", "routes/auth/sign-out.tsx"),
     // First-party marketing events from the browser (page views; answers 204).
     route("events", "routes/events.ts"),
-    ...prefix("downloads", [route("prepare", "routes/downloads.prepare.ts"), route("file/:token", "routes/downloads.file.ts")]),
+    ...prefix("downloads", [route("prepare", "routes/downloads/prepare.ts"), route("file/:token", "routes/downloads/file.ts")]),
 
     // The signed-in dashboard: one layout (sidebar, sign-out), one route per tab.
     route("dashboard", "routes/dashboard/layout.tsx", [
-      index("routes/dashboard/overview.tsx"),
-      route("usage", "routes/dashboard/usage.tsx"),
+      index("routes/dashboard/index.tsx"),
+      route("usage", "routes/dashboard/usage/index.tsx"),
       route("analytics", "routes/dashboard/analytics.tsx"),
       route("billing", "routes/dashboard/billing.tsx"),
       route("budget", "routes/dashboard/budget.tsx"),
       route("downloads", "routes/dashboard/downloads.tsx"),
-      route("profile", "routes/dashboard/profile.tsx"),
-      route("admin", "routes/dashboard/admin.tsx"),
-      route("admin/early-access", "routes/dashboard/admin-early-access.tsx"),
-      route("admin/support", "routes/dashboard/admin-support.tsx"),
-      route("admin/funnel", "routes/dashboard/admin-funnel.tsx"),
+      route("profile", "routes/dashboard/profile/index.tsx"),
+      route("admin", "routes/dashboard/admin/index.tsx"),
+      route("admin/early-access", "routes/dashboard/admin/early-access/index.tsx"),
+      route("admin/support", "routes/dashboard/admin/support.tsx"),
+      route("admin/funnel", "routes/dashboard/admin/funnel.tsx"),
     ]),
-    route("dashboard/usage.csv", "routes/dashboard/usage-csv.ts"),
+    route("dashboard/usage.csv", "routes/dashboard/usage.csv.ts"),
     // The usage tab's WebSocket to the account's own ledger (live totals).
-    route("dashboard/usage/live", "routes/dashboard/usage-live.ts"),
-    route("dashboard/admin/releases/:step", "routes/dashboard/admin-releases.ts"),
-    route("dashboard/admin/early-access/keys.csv", "routes/dashboard/admin-keys-csv.ts"),
+    route("dashboard/usage/live", "routes/dashboard/usage/live.ts"),
+    route("dashboard/admin/releases/:step", "routes/dashboard/admin/releases.ts"),
+    route("dashboard/admin/early-access/keys.csv", "routes/dashboard/admin/early-access/keys.csv.ts"),
     // The profile's own writes: pictures, phone codes, sessions (each answers JSON or redirects).
-    route("dashboard/profile/image", "routes/dashboard/profile-image.ts"),
-    route("dashboard/profile/phone", "routes/dashboard/profile-phone.ts"),
-    route("dashboard/profile/sessions", "routes/dashboard/profile-sessions.ts"),
+    route("dashboard/profile/image", "routes/dashboard/profile/image.ts"),
+    route("dashboard/profile/phone", "routes/dashboard/profile/phone.ts"),
+    route("dashboard/profile/sessions", "routes/dashboard/profile/sessions.ts"),
     // Profile pictures from R2, for their owner only.
     route("profile-images/:userId/:file", "routes/profile-images.ts"),
 
     // Local development only (404 anywhere else).
-    ...prefix("dev", [route("outbox", "routes/dev.outbox.tsx"), route("outbox.json", "routes/dev.outbox-json.ts")]),
+    ...prefix("dev", [route("outbox", "routes/dev/outbox.tsx"), route("outbox.json", "routes/dev/outbox.json.ts")]),
 
     // /waitlist, /fast-waitlist, /old-waitlist, /debug, /main and anything unknown go home.
     route("*", "routes/redirect-home.ts"),
   ]),
 
   // For crawlers.
-  route("robots.txt", "routes/robots.ts"),
-  route("sitemap.xml", "routes/sitemap.ts"),
+  route("robots.txt", "routes/robots.txt.ts"),
+  route("sitemap.xml", "routes/sitemap.xml.ts"),
 
   // The JSON API of the desktop app and Stripe's webhook: bearer tokens and signatures, no cookies.
   ...prefix("api", [
-    layout("routes/api.layout.ts", [
+    layout("routes/api/layout.ts", [
       ...prefix("v1", [
-        route("auth/device", "routes/api.v1.auth.device.ts"),
-        route("auth/token", "routes/api.v1.auth.token.ts"),
-        route("auth/refresh", "routes/api.v1.auth.refresh.ts"),
-        route("me", "routes/api.v1.me.ts"),
-        route("entitlements", "routes/api.v1.entitlements.ts"),
-        route("entitlements/claim", "routes/api.v1.entitlements.claim.ts"),
-        route("usage", "routes/api.v1.usage.ts"),
-        route("usage/secure-report", "routes/api.v1.usage.secure-report.ts"),
-        route("health", "routes/api.v1.health.ts"),
-        route("openapi.json", "routes/api.v1.openapi.ts"),
+        route("auth/device", "routes/api/v1/auth/device.ts"),
+        route("auth/token", "routes/api/v1/auth/token.ts"),
+        route("auth/refresh", "routes/api/v1/auth/refresh.ts"),
+        route("me", "routes/api/v1/me.ts"),
+        route("entitlements", "routes/api/v1/entitlements/index.ts"),
+        route("entitlements/claim", "routes/api/v1/entitlements/claim.ts"),
+        route("usage", "routes/api/v1/usage/index.ts"),
+        route("usage/secure-report", "routes/api/v1/usage/secure-report.ts"),
+        route("health", "routes/api/v1/health.ts"),
+        route("openapi.json", "routes/api/v1/openapi.json.ts"),
       ]),
-      route("stripe/webhook", "routes/api.stripe.webhook.ts"),
+      route("stripe/webhook", "routes/api/stripe/webhook.ts"),
       // Operators only (Authorization: Bearer <OPS_TOKEN>; 404 without one configured).
-      route("ops/usage/move", "routes/api.ops.usage.move.ts"),
-      route("*", "routes/api.not-found.ts", { id: "api-not-found" }),
+      route("ops/usage/move", "routes/api/ops/usage/move.ts"),
+      route("*", "routes/api/not-found.ts", { id: "api-not-found" }),
     ]),
   ]),
 ] satisfies RouteConfig;

@@ -246,8 +246,8 @@ try {
   const client = `${buildDir}/client`;
   const manifest = readClientManifest(client);
   const js = {
-    auth: routeJsBytes(client, routeChain(manifest, "routes/auth")),
-    dashboard: routeJsBytes(client, routeChain(manifest, "routes/dashboard/overview")),
+    auth: routeJsBytes(client, routeChain(manifest, "routes/auth/index")),
+    dashboard: routeJsBytes(client, routeChain(manifest, "routes/dashboard/index")),
   };
 
   const category = ["performance", "accessibility", "best-practices", "seo"];

@@ -33,9 +33,9 @@ export function floorJsBytes() {
 export const PAGES = [
   { path: "/", route: "routes/home" },
   { path: "/pricing", route: "routes/pricing" },
-  { path: "/auth", route: "routes/auth" },
-  { path: "/dashboard", route: "routes/dashboard/overview" },
-  { path: "/dashboard/usage", route: "routes/dashboard/usage" },
+  { path: "/auth", route: "routes/auth/index" },
+  { path: "/dashboard", route: "routes/dashboard/index" },
+  { path: "/dashboard/usage", route: "routes/dashboard/usage/index" },
 ];
 
 /** The manifest React Router's client reads; the newest if an old build left more than one. */
@@ -76,7 +76,7 @@ const gzipBytes = (buildClientDir, urlPath) => gzipSync(readFileSync(join(buildC
 
 /**
  * Gzip bytes (level 9) of the JavaScript loaded for these route ids (give the whole chain, e.g.
- * routeChain(manifest, "routes/auth")), the entry included, each file counted once.
+ * routeChain(manifest, "routes/auth/index")), the entry included, each file counted once.
  */
 export function routeJsBytes(buildClientDir, routeIds) {
   const manifest = readClientManifest(buildClientDir);

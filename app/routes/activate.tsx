@@ -17,7 +17,8 @@ import { ensureProfile } from "~/lib/profile/profile.server";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { clearCookie, headersWithCookies, pendingKeyCookie, readCookie, setCookie } from "~/server/cookies";
-import { keepRetryAfter, readForm, retryAfter, singleValue } from "~/server/http";
+import { readForm, singleValue } from "~/server/requests";
+import { keepRetryAfter, retryAfter } from "~/server/responses";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Activate Early Access | Modelify", { noindex: true });

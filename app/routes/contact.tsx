@@ -10,7 +10,8 @@ import { sendSupportMessage } from "~/lib/support/support.server";
 import { supportMessageSchema } from "~/lib/support/validation";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { formErrorResult, readForm } from "~/server/http";
+import { readForm } from "~/server/requests";
+import { formErrorResult } from "~/server/responses";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Contact Support | Modelify");

@@ -13,17 +13,17 @@ import { AuthShell } from "~/components/auth-shell";
 import { Field } from "~/components/forms";
 import { Alert, Button, LinkButton, SubmitButton } from "~/components/ui";
 import { provePassword } from "~/lib/auth/accounts.server";
-import { decideUserCode, lookUpUserCode, type PendingDevice } from "~/lib/auth/device-authorization.server";
+import { decideUserCode, lookUpUserCode, type PendingDevice, sessionIsFresh } from "~/lib/auth/device-authorization.server";
 import { DEVICE_MESSAGES as M, PLATFORM_LABELS, formatUserCode, normalizeUserCode } from "~/lib/auth/device-codes";
 import { AUTH_MESSAGES } from "~/lib/auth/messages";
 import { findUserById } from "~/lib/auth/users.server";
-import { DEVICE_AUTH } from "~/lib/constants";
 import { countryInSentence } from "~/lib/country";
 import { formatDateTime, formatTimeAgo } from "~/lib/format";
 import { pageMeta } from "~/lib/site/meta";
 import { getAuth, isOwnNavigation } from "~/server/auth";
 import { app } from "~/server/context";
-import { keepRetryAfter, readForm, retryAfter, singleValue } from "~/server/http";
+import { readForm, singleValue } from "~/server/requests";
+import { keepRetryAfter, retryAfter } from "~/server/responses";
 
 export const meta = () => pageMeta("Sign In the Desktop App | Modelify", { noindex: true });
 
@@ -57,17 +57,10 @@ const tooManyCodes = (email: string, code: string, retryAfterSeconds: number) =>
     { status: 429, headers: retryAfter(retryAfterSeconds) },
   );
 
-async function sessionIsFresh(context: Route.LoaderArgs["context"], now = Date.now()): Promise<boolean> {
-  const { session } = getAuth(context);
-  if (!session) return false;
-  const row = await app(context).db.query.sessions.findFirst({ columns: { createdAt: true }, where: (s, { eq }) => eq(s.id, session.id) });
-  return row !== undefined && now - row.createdAt <= DEVICE_AUTH.freshSignInMs;
-}
-
 /** The page for a code (a counted lookup): the device it names, or the code form again with why not. */
 async function pageForCode(context: Route.LoaderArgs["context"], userId: string, email: string, code: string) {
   const lookup = await lookUpUserCode(app(context).db, userId, code);
-  if (lookup.ok) return data<PageData>(confirmPage(email, lookup.device, !(await sessionIsFresh(context)), null));
+  if (lookup.ok) return data<PageData>(confirmPage(email, lookup.device, !(await sessionIsFresh(app(context).db, getAuth(context).session?.id)), null));
   if (lookup.reason === "locked") return tooManyCodes(email, code, lookup.retryAfterSeconds);
   return data<PageData>({ state: "enter", email, code, error: M.invalidCode }, { status: 404 });
 }
@@ -113,7 +106,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<PageData>({ state: "enter", email: user.email, code, error: M.invalidCode }, { status: 400 });
   }
 
-  if (intent === "approve" && !(await sessionIsFresh(context))) {
+  if (intent === "approve" && !(await sessionIsFresh(db, getAuth(context).session?.id))) {
     const password = singleValue(read.formData, "password");
     const askAgain = (error: string, init: ResponseInit) => data<PageData>(confirmPage(user.email, lookup.device, true, error), init);
     if (typeof password !== "string" || password.length === 0 || password.length > 200) return askAgain(M.passwordRequired, { status: 401 });

@@ -15,7 +15,8 @@ import { waitlistSchema } from "~/lib/early-access/waitlist";
 import { joinWaitlist } from "~/lib/early-access/waitlist.server";
 import { filledHoneypot } from "~/lib/honeypot";
 import { app } from "~/server/context";
-import { formErrorResult, readForm } from "~/server/http";
+import { readForm } from "~/server/requests";
+import { formErrorResult } from "~/server/responses";
 
 export const meta = () => [
   { title: "Early Access | Modelify" },

@@ -9,7 +9,8 @@ import { browserEventSchema } from "~/lib/marketing/events";
 import { recordMarketingEvents } from "~/lib/marketing/events.server";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { jsonError, postOnly, readJson } from "~/server/http";
+import { readJson } from "~/server/requests";
+import { jsonError, postOnly } from "~/server/responses";
 
 export const loader = postOnly;
 

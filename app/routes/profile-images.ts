@@ -7,7 +7,7 @@ import { imageUserIdSchema } from "~/lib/profile/images";
 import { readProfileImage } from "~/lib/profile/images.server";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { getOnly } from "~/server/http";
+import { getOnly } from "~/server/responses";
 
 export const action = getOnly;
 

@@ -15,7 +15,8 @@ import { PHONE_MESSAGES } from "~/lib/profile/messages";
 import { z } from "~/lib/zod";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { keepRetryAfter, queryParamKeepingPlus, readForm, retryAfter, singleValue } from "~/server/http";
+import { queryParamKeepingPlus, readForm, singleValue } from "~/server/requests";
+import { keepRetryAfter, retryAfter } from "~/server/responses";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Verify Phone | Modelify");

@@ -12,7 +12,7 @@ import {
 } from "~/lib/auth/session.server";
 import { authContext, type AppContext } from "./context";
 import { accessCookie, clearSessionCookies, readCookie, refreshCookie, sessionCookies } from "./cookies";
-import { jsonError } from "./http";
+import { jsonError } from "./responses";
 
 /**
  * Reads the session cookies: a valid access token is checked against its (revocable) session;
@@ -55,28 +55,38 @@ export function requireAdmin(context: Readonly<RouterContextProvider>): SessionU
   return user;
 }
 
-/**
- * The user behind `Authorization: Bearer <access token>`; throws a JSON 401 otherwise, with
- * `code: "session_ended"` when the token's device key was revoked.
- */
+/** The user behind `Authorization: Bearer <access token>` (see requireBearer). */
 export async function requireApiUser(request: Request, app: AppContext): Promise<SessionUser> {
-  const auth = await authenticateBearerToken(app.db, app.env.JWT_SECRET, bearerToken(request));
-  if (auth && "ended" in auth) throw sessionEnded();
-  if (!auth?.user) throw invalidToken();
+  const auth = await requireBearer(request, (token) => authenticateBearerToken(app.db, app.env.JWT_SECRET, token));
   return auth.user;
 }
 
+/**
+ * Every API route's bearer check, whichever lookup it uses (the usage routes' skips a recent
+ * desktop session's row): the token's holder, or a JSON 401 thrown, with `code: "session_ended"`
+ * when the token's session (a device key) ended.
+ */
+export async function requireBearer<Holder extends object>(
+  request: Request,
+  authenticate: (token: string) => Promise<Holder | { ended: true } | null>,
+): Promise<Holder> {
+  const holder = await authenticate(bearerToken(request));
+  if (!holder) throw invalidToken();
+  if ("ended" in holder) throw sessionEnded();
+  return holder;
+}
+
 /** The token of `Authorization: Bearer <token>`; throws a JSON 401 when there is none. */
-export function bearerToken(request: Request): string {
+function bearerToken(request: Request): string {
   const match = /^Bearer ([A-Za-z0-9._-]{20,4096})$/.exec(request.headers.get("Authorization") ?? "");
   if (!match) throw jsonError(401, "Missing or malformed Authorization header", { "WWW-Authenticate": "Bearer" });
   return match[1]!;
 }
 
-export const invalidToken = () => jsonError(401, "Invalid or expired access token", { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+const invalidToken = () => jsonError(401, "Invalid or expired access token", { "WWW-Authenticate": 'Bearer error="invalid_token"' });
 
 /** A valid token of a session that ended: revoked in the dashboard, signed out, or reset. The app shows the error and signs in again. */
-export const sessionEnded = () =>
+const sessionEnded = () =>
   Response.json(
     { error: "This device was signed out of your Modelify account. Sign in again from the app.", code: "session_ended" },
     { status: 401, headers: { "WWW-Authenticate": 'Bearer error="invalid_token", error_description="session ended"', "Cache-Control": "no-store" } },

@@ -4,7 +4,7 @@
 // and it is never logged.
 import { timingSafeEqual } from "~/lib/crypto";
 import type { AppEnv } from "./env";
-import { jsonError } from "./http";
+import { jsonError } from "./responses";
 
 const encoder = new TextEncoder();
 

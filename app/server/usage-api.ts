@@ -2,8 +2,9 @@
 import { authenticateUsageToken } from "~/lib/auth/session.server";
 import { USAGE_API } from "~/lib/constants";
 import type { AppContext } from "./context";
-import { bearerToken, invalidToken, sessionEnded } from "./auth";
-import { jsonError, methodNotAllowed, readJson } from "./http";
+import { requireBearer } from "./auth";
+import { readJson } from "./requests";
+import { jsonError, methodNotAllowed } from "./responses";
 import { RateLimitLeases } from "./rate-limit-leases";
 
 // Per isolate: most reports are allowed from a lease without a round trip to the limiter.
@@ -36,9 +37,7 @@ export async function authorizeUsageRequest(
   maxBytes?: number,
 ): Promise<{ user: { id: string }; deviceId: string | null; body: unknown } | Response> {
   if (request.method !== "POST") return methodNotAllowed();
-  const user = await authenticateUsageToken(app.db, app.env.JWT_SECRET, bearerToken(request));
-  if (!user) throw invalidToken();
-  if ("ended" in user) throw sessionEnded();
+  const user = await requireBearer(request, (token) => authenticateUsageToken(app.db, app.env.JWT_SECRET, token));
   // Spec: 1,000 requests per minute per API key. A desktop app's key is its device session.
   const [limited, body] = await Promise.all([
     rateLimited(app.usageLimiter, user.deviceId ?? user.id),

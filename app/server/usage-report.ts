@@ -8,7 +8,8 @@ import { enqueue, usageReportsMessages } from "~/lib/queue";
 import { problemsFrom, usageBatchSchema } from "~/lib/usage/report";
 import { usageReportReader } from "~/lib/usage/report-reader";
 import type { AppContext } from "./context";
-import { jsonError, requestCountry } from "./http";
+import { requestCountry } from "./requests";
+import { jsonError } from "./responses";
 import { authorizeUsageRequest } from "./usage-api";
 
 const report = usageReportReader();

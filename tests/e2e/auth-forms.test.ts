@@ -1,4 +1,4 @@
-// The /auth forms' own check loads with the first focus, not with the page (routes/auth.tsx): the
+// The /auth forms' own check loads with the first focus, not with the page (routes/auth/index.tsx): the
 // forms behave as before while it is on its way, and without it or without JavaScript the
 // server's check shows the same words in the same places.
 import type { Page, Request } from "@playwright/test";

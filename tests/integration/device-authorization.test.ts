@@ -5,10 +5,10 @@
 import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.server";
+import { sessionIsFresh, sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.server";
 import { sha256Hex } from "~/lib/crypto";
 import { ingestAccount, type UsageItem, writeShared } from "~/lib/usage/ingest.server";
-import { USAGE_API } from "~/lib/constants";
+import { DEVICE_AUTH, USAGE_API } from "~/lib/constants";
 import { formatDateTime } from "~/lib/format";
 import { schema } from "~/lib/db.server";
 import { Browser, db, inOneMinute, linkPath, ORIGIN, signedInAs, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
@@ -545,6 +545,16 @@ describe("the /device page (the user approves or denies)", () => {
     await ageSession(browser, 11);
     const code = await newCode();
     expect((await approve(browser, code.user_code)).status).toBe(200);
+  });
+
+  it("counts a session as fresh up to the window's last millisecond, and no session as not fresh", async () => {
+    const { browser } = await signedInAs("user");
+    const sid = sidOf(browser);
+    const { createdAt } = (await db.query.sessions.findFirst({ where: eq(schema.sessions.id, sid) }))!;
+    expect(await sessionIsFresh(db, sid, createdAt + DEVICE_AUTH.freshSignInMs)).toBe(true);
+    expect(await sessionIsFresh(db, sid, createdAt + DEVICE_AUTH.freshSignInMs + 1)).toBe(false);
+    expect(await sessionIsFresh(db, undefined)).toBe(false);
+    expect(await sessionIsFresh(db, crypto.randomUUID())).toBe(false);
   });
 });
 

@@ -3,9 +3,10 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { signAccessToken } from "~/lib/auth/jwt";
 import { authenticateUsageToken, revokeUserSessions } from "~/lib/auth/session.server";
 import { endSession } from "~/lib/auth/sessions-list.server";
-import { USAGE_API } from "~/lib/constants";
+import { SESSION, USAGE_API } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { accessCookie } from "~/server/cookies";
 import { createConfirmedUser, db, queueSettled } from "./helpers";
@@ -82,5 +83,38 @@ describe("usage reporting after a revocation", () => {
     await queueSettled();
     expect((await rawReports(a.userId)).map((r) => r.device_id)).toEqual([sessionIdOf(a.token)]);
     expect((await rawReports(b.userId)).map((r) => r.device_id)).toEqual([sessionIdOf(b.token), sessionIdOf(b.token)]);
+  });
+});
+
+describe("the API's bearer check", () => {
+  /** What a refusal says: its status, body and WWW-Authenticate. */
+  const refusal = async (response: Response) => ({ status: response.status, body: await response.json(), challenge: response.headers.get("WWW-Authenticate") });
+  const meWith = (headers: Record<string, string>) => SELF.fetch("http://localhost/api/v1/me", { headers });
+  const usageWith = (headers: Record<string, string>) =>
+    SELF.fetch("http://localhost/api/v1/usage", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...headers },
+      body: JSON.stringify(report()),
+    });
+
+  it("refuses a token the same way on the usage routes as on every other API route", async () => {
+    const { token, userId } = await apiUser();
+    const sid = sessionIdOf(token);
+    const ended = await apiUser();
+    await revokeElsewhere(sessionIdOf(ended.token));
+    const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
+    const cases: Record<string, Record<string, string>> = {
+      missing: {},
+      malformed: { Authorization: "Basic dXNlcjpwYXNz" },
+      "signed with another secret": bearer(await signAccessToken({ sub: userId, sid }, "another-secret-of-at-least-32-chars!!", SESSION.accessTokenTtlMs)),
+      "naming another user's session": bearer(await signAccessToken({ sub: crypto.randomUUID(), sid }, SECRET, SESSION.accessTokenTtlMs)),
+      "of a session that ended": bearer(ended.token),
+    };
+    for (const [name, headers] of Object.entries(cases)) {
+      const [fromMe, fromUsage] = [await refusal(await meWith(headers)), await refusal(await usageWith(headers))];
+      expect(fromMe.status, name).toBe(401);
+      expect(fromUsage, name).toEqual(fromMe);
+    }
+    expect((await refusal(await meWith(bearer(ended.token)))).body).toMatchObject({ code: "session_ended" });
   });
 });

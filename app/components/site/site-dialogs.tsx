@@ -6,7 +6,7 @@ import { ApiKeyGuide } from "./api-key-guide";
 import { FeaturesDialogBody } from "./features-dialog";
 import { LegalDocument, LegalTabs } from "./legal-document";
 import { ContactAside, ContactForm } from "./contact-form";
-import type { SiteModal } from "./site-modals";
+import type { SiteModal } from "./site-modal-names";
 
 export default function SiteDialog({ open, inbox, defaults }: { open: SiteModal; inbox: string; defaults?: { name?: string; email?: string } }) {
   const { pathname, search } = useLocation();

@@ -5,9 +5,7 @@
 import { lazy, Suspense } from "react";
 import { useLocation } from "react-router";
 import { withParams } from "../modal";
-
-export const SITE_MODALS = ["contact", "api-guide", "docs", "features"] as const;
-export type SiteModal = (typeof SITE_MODALS)[number];
+import { SITE_MODALS, type SiteModal } from "./site-modal-names";
 
 type DialogsModule = typeof import("./site-dialogs");
 let loaded: DialogsModule | null = null;

@@ -159,6 +159,16 @@ export async function lookUpUserCode(db: Db, userId: string, input: unknown, now
 }
 
 /**
+ * Approving gives the device a long-lived key, so only a recent sign-in approves as it is; the
+ * session of an older one (or none) gives the password again.
+ */
+export async function sessionIsFresh(db: Db, sessionId: string | undefined, now = Date.now()): Promise<boolean> {
+  if (!sessionId) return false;
+  const row = await db.query.sessions.findFirst({ columns: { createdAt: true }, where: eq(schema.sessions.id, sessionId) });
+  return row !== undefined && now - row.createdAt <= DEVICE_AUTH.freshSignInMs;
+}
+
+/**
  * Approves or denies a pending code for this user. Only a pending, unexpired code changes (one
  * statement), so a code approved or denied by anyone, or used, is refused.
  */

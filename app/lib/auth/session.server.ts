@@ -5,7 +5,7 @@ import { ACTIVITY_UPDATE_INTERVAL_MS, INACTIVITY_LIMIT_MS, SESSION } from "../co
 import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { signAccessToken, verifyAccessToken } from "./jwt";
+import { type AccessClaims, signAccessToken, verifyAccessToken } from "./jwt";
 import { forgetLiveDesktopSessions, recallLiveDesktopSession, rememberLiveDesktopSession } from "./live-desktop-sessions.server";
 import { newRefreshToken, readRefreshToken } from "./refresh-token";
 
@@ -38,7 +38,8 @@ export type SessionProfile = {
   earlyAccessExpiresAt: number | null;
 };
 
-export type AuthState = { user: SessionUser; session: { id: string; client: SessionClient } } | { user: null; session: null };
+type SignedInState = { user: SessionUser; session: { id: string; client: SessionClient } };
+export type AuthState = SignedInState | { user: null; session: null };
 
 export type IssuedTokens = {
   sessionId: string;
@@ -116,7 +117,7 @@ type SessionUserRow = {
   signedInBefore: number;
 } & { [K in keyof SessionProfile]: SessionProfile[K] | null };
 
-function toAuthState(row: SessionUserRow): AuthState {
+function toAuthState(row: SessionUserRow): SignedInState {
   return {
     session: { id: row.sessionId, client: row.client },
     user: {
@@ -159,18 +160,24 @@ export async function authenticateAccessToken(db: Db, secret: string, token: str
   return auth && "ended" in auth ? null : auth;
 }
 
-/**
- * The API's check of a bearer token: its user, `{ ended: true }` for a well-signed token whose
- * session is gone (revoked in the dashboard, signed out, reset, replaced), so the app can say so
- * and sign in again rather than retry, or null for a token that is not ours.
- */
-export async function authenticateBearerToken(db: Db, secret: string, token: string, now = Date.now()): Promise<AuthState | { ended: true } | null> {
+/** The API's check of a bearer token: its user, `{ ended: true }` (see liveSessionOfClaims), or null for a token that is not ours. */
+export async function authenticateBearerToken(db: Db, secret: string, token: string, now = Date.now()): Promise<SignedInState | { ended: true } | null> {
   const claims = await verifyAccessToken(token, secret);
   if (!claims) return null;
+  const row = await liveSessionOfClaims(db, claims, now);
+  return row && !("ended" in row) ? toAuthState(row) : row;
+}
+
+/**
+ * Both bearer checks' core, after the signature: the live session the token names. A well-signed
+ * token whose session is gone was revoked in the dashboard, signed out, reset or replaced:
+ * `{ ended: true }`, so the app says so and signs in again rather than retry. A session of
+ * another user: not ours, null.
+ */
+async function liveSessionOfClaims(db: Db, claims: AccessClaims, now: number): Promise<SessionUserRow | { ended: true } | null> {
   const row = await loadLiveSession(db, claims.sid, now);
   if (!row) return { ended: true };
-  if (row.userId !== claims.sub) return null;
-  return toAuthState(row);
+  return row.userId === claims.sub ? row : null;
 }
 
 /**
@@ -183,11 +190,8 @@ export async function authenticateUsageToken(db: Db, secret: string, token: stri
   if (!claims) return null;
   const remembered = recallLiveDesktopSession(claims.sid, now);
   if (remembered) return remembered.userId === claims.sub ? { id: claims.sub, deviceId: claims.sid } : null;
-  const row = await loadLiveSession(db, claims.sid, now);
-  // A well-signed token whose session is gone was revoked (or signed out, or replaced): the app
-  // should say so and sign in again, not retry.
-  if (!row) return { ended: true };
-  if (row.userId !== claims.sub) return null;
+  const row = await liveSessionOfClaims(db, claims, now);
+  if (!row || "ended" in row) return row;
   if (row.client !== "desktop") return { id: row.userId, deviceId: null };
   rememberLiveDesktopSession(row.sessionId, row.userId, now);
   return { id: row.userId, deviceId: row.sessionId };

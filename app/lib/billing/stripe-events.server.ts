@@ -1,4 +1,4 @@
-// What the consumer does with a verified Stripe webhook (api.stripe.webhook enqueues it as a
+// What the consumer does with a verified Stripe webhook (routes/api/stripe/webhook.ts enqueues it as a
 // stripe.event message): the subscription it is about, re-read from Stripe and stored.
 import { eq } from "drizzle-orm";
 import type { StripeConfig } from "../config";

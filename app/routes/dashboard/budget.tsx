@@ -9,7 +9,8 @@ import { getBudget, saveBudget } from "~/lib/usage/budget.server";
 import { ledgerFor } from "~/lib/usage/ledger/api";
 import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
-import { formErrorResult, readForm } from "~/server/http";
+import { readForm } from "~/server/requests";
+import { formErrorResult } from "~/server/responses";
 
 const SAVE_FAILED = "Failed to save budget settings. Please try again.";
 

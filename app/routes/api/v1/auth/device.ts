@@ -1,0 +1,44 @@
+// POST /api/v1/auth/device: RFC 8628's device authorization request. The desktop app names
+// itself and gets a device code to poll /api/v1/auth/token with, and a user code for /device.
+import type { Route } from "./+types/device";
+import { allowCodeRequest, startDeviceAuthorization } from "~/lib/auth/device-authorization.server";
+import { DEVICE_ERRORS, deviceAuthorizationRequestSchema } from "~/lib/auth/device-codes";
+import { DEVICE_AUTH } from "~/lib/constants";
+import { app } from "~/server/context";
+import { readOAuthBody, requestCountry } from "~/server/requests";
+import { methodNotAllowed, oauthError, postOnly } from "~/server/responses";
+
+export const loader = postOnly;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
+  const body = await readOAuthBody(request);
+  const parsed = deviceAuthorizationRequestSchema.safeParse(body);
+  if (!parsed.success) return oauthError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request body");
+  if (parsed.data.client_id !== DEVICE_AUTH.clientId) return oauthError(401, "invalid_client", DEVICE_ERRORS.invalid_client);
+  const ctx = app(context);
+  const allowance = await allowCodeRequest(ctx.db, ctx.ip);
+  if (!allowance.allowed) {
+    return oauthError(429, "rate_limited", DEVICE_ERRORS.rate_limited, {}, { "Retry-After": String(allowance.retryAfterSeconds) });
+  }
+  const { device_name, platform, app_version, app_instance_id } = parsed.data;
+  const grant = await startDeviceAuthorization(ctx.db, {
+    deviceName: device_name,
+    platform,
+    appVersion: app_version,
+    appInstanceId: app_instance_id,
+    country: requestCountry(request),
+  });
+  const verificationUri = `${ctx.origin}/device`;
+  return Response.json(
+    {
+      device_code: grant.deviceCode,
+      user_code: grant.userCode,
+      verification_uri: verificationUri,
+      verification_uri_complete: `${verificationUri}?code=${grant.userCode}`,
+      expires_in: grant.expiresIn,
+      interval: grant.interval,
+    },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}

@@ -1,0 +1,19 @@
+// GET /api/v1/entitlements: whether the signed-in account may make a model call now, with its
+// plan's limits, what is used and left in each window, and when a refused call may be retried
+// (lib/usage/entitlements.server.ts). The desktop app asks before a call.
+import type { Route } from "./+types/index";
+import { accountEntitlements } from "~/lib/usage/entitlements.server";
+import { requireApiUser } from "~/server/auth";
+import { app } from "~/server/context";
+import { getOnly } from "~/server/responses";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const ctx = app(context);
+  const user = await requireApiUser(request, ctx);
+  const entitlements = await accountEntitlements(ctx, user.id, user.profile);
+  const headers: Record<string, string> = { "Cache-Control": "no-store" };
+  if (entitlements.retry_after_seconds !== null) headers["Retry-After"] = String(entitlements.retry_after_seconds);
+  return Response.json(entitlements, { headers });
+}
+
+export const action = getOnly;

@@ -1,0 +1,12 @@
+import { getOnly } from "~/server/responses";
+import { buildOpenApi } from "~/lib/openapi";
+
+export const action = getOnly;
+
+// Built once per isolate: the description only changes with a deploy.
+let document: ReturnType<typeof buildOpenApi> | undefined;
+
+export function loader() {
+  document ??= buildOpenApi();
+  return Response.json(document, { headers: { "Cache-Control": "public, max-age=300" } });
+}

@@ -1,0 +1,13 @@
+// POST /api/v1/usage through React Router. workers/app.ts answers the exact path before the
+// router (server/usage-report.ts); this route answers the same for other spellings of it
+// (a trailing slash) and 405 for other methods.
+import type { Route } from "./+types/index";
+import { app } from "~/server/context";
+import { postOnly } from "~/server/responses";
+import { reportUsage } from "~/server/usage-report";
+
+export const loader = postOnly;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return reportUsage(request, app(context));
+}

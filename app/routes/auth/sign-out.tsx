@@ -1,0 +1,28 @@
+import { data, redirect } from "react-router";
+import type { Route } from "./+types/sign-out";
+import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
+import { revokeSession } from "~/lib/auth/session.server";
+import { getAuth } from "~/server/auth";
+import { app } from "~/server/context";
+import { clearSessionCookies, headersWithCookies } from "~/server/cookies";
+import { safeRedirectPath } from "~/server/redirects";
+import { readForm } from "~/server/requests";
+
+export async function loader() {
+  throw redirect("/");
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const read = await readForm(request);
+  const redirectTo = safeRedirectPath(read.ok ? read.formData.get("redirectTo") : null, "/");
+  const { session } = getAuth(context);
+  if (session) {
+    try {
+      await revokeSession(app(context).db, session.id, "sign_out");
+    } catch (error) {
+      console.error(JSON.stringify({ event: "sign_out_failed", error: String(error) }));
+      return data({ error: M.signOutFailed }, { status: 503 });
+    }
+  }
+  throw redirect(redirectTo, { headers: headersWithCookies(await clearSessionCookies(new URL(request.url))) });
+}

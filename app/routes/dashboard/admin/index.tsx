@@ -1,0 +1,60 @@
+// The admin area (the spec's debug tab): subscription tools for administrators, each change
+// audited, and publishing a build (the upload itself goes to ./releases.ts). Anyone else
+// gets a 404 inside the dashboard.
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data } from "react-router";
+import type { Route } from "./+types/index";
+import { DebugTab } from "~/components/dashboard/debug-tab";
+import { TabError } from "~/components/dashboard/tab-error";
+import { listReleases } from "~/lib/downloads/upload.server";
+import { adminGrantYear, adminLookup, adminSetStatus, adminSignOutEverywhere, adminSyncFromStripe } from "~/lib/billing/admin.server";
+import { ADMIN_STATUSES } from "~/lib/billing/statuses";
+import { AUTH_MESSAGES } from "~/lib/auth/messages";
+import { z } from "~/lib/zod";
+import { requireAdmin } from "~/server/auth";
+import { app } from "~/server/context";
+import { readForm } from "~/server/requests";
+
+const INVALID = "Please enter a valid email address and choose an action.";
+const email = z.email({ error: AUTH_MESSAGES.invalidEmail }).max(254, { error: AUTH_MESSAGES.invalidEmail });
+const formSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("lookup"), email }),
+  z.object({ intent: z.literal("grant-year"), email }),
+  z.object({ intent: z.literal("sync"), email }),
+  z.object({ intent: z.literal("set-status"), email, status: z.enum(ADMIN_STATUSES, { error: "Choose one of the listed statuses." }) }),
+  z.object({ intent: z.literal("sign-out-everywhere"), email }),
+]);
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const admin = requireAdmin(context);
+  return { email: admin.email, releases: await listReleases(app(context).db) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = requireAdmin(context);
+  const read = await readForm(request);
+  if (!read.ok) return data({ ok: false, message: read.message }, { status: read.status });
+  const submission = parseWithZod(read.formData, { schema: formSchema });
+  // Each refusal beside its field, and the summary where the tools' answers show.
+  if (submission.status !== "success") return data({ ok: false, message: INVALID, result: submission.reply() }, { status: 400 });
+  const { db, stripe } = app(context);
+  const input = submission.value;
+  switch (input.intent) {
+    case "lookup":
+      return adminLookup(db, admin, input.email);
+    case "grant-year":
+      return adminGrantYear(db, admin, input.email);
+    case "set-status":
+      return adminSetStatus(db, admin, input.email, input.status);
+    case "sync":
+      return adminSyncFromStripe(db, stripe, admin, input.email);
+    case "sign-out-everywhere":
+      return adminSignOutEverywhere(db, admin, input.email);
+  }
+}
+
+export default function Admin({ loaderData, actionData }: Route.ComponentProps) {
+  return <DebugTab adminEmail={loaderData.email} submitted={actionData} releases={loaderData.releases} />;
+}
+
+export const ErrorBoundary = TabError;

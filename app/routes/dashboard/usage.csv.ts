@@ -1,0 +1,21 @@
+// GET /dashboard/usage.csv: the spec's usage export (last 30 days) for the signed-in user.
+import type { Route } from "./+types/usage.csv";
+import { requireUser } from "~/server/auth";
+import { app } from "~/server/context";
+import { getOnly } from "~/server/responses";
+import { usageCsv } from "~/lib/usage/analytics.server";
+
+export const action = getOnly;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const body = await usageCsv(app(context), user);
+  const date = new Date().toISOString().slice(0, 10);
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="modelify-usage-${date}.csv"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

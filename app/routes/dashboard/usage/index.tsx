@@ -1,0 +1,27 @@
+import type { Route } from "./+types/index";
+import { TabError } from "~/components/dashboard/tab-error";
+import { UsageTab } from "~/components/dashboard/usage-tab";
+import { parseRange, usageTab } from "~/lib/usage/analytics.server";
+import { entitlementsFrom, planOf } from "~/lib/usage/entitlements.server";
+import { parseUsageUi } from "~/lib/usage/usage-view";
+import { requireUser } from "~/server/auth";
+import { app } from "~/server/context";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const ctx = app(context);
+  const params = new URL(request.url).searchParams;
+  const now = Date.now();
+  // One ledger call: the figures, and the counts the desktop app gets from GET /api/v1/entitlements.
+  const [{ counts, ...data }, plan] = await Promise.all([
+    usageTab(ctx, user.id, parseRange(params.get("range")), now),
+    planOf(ctx.db, user.id, user.profile, now),
+  ]);
+  return { email: user.email, ui: parseUsageUi(params), data, entitlements: entitlementsFrom(counts, plan, now) };
+}
+
+export default function Usage({ loaderData }: Route.ComponentProps) {
+  return <UsageTab data={loaderData.data} ui={loaderData.ui} email={loaderData.email} entitlements={loaderData.entitlements} />;
+}
+
+export const ErrorBoundary = TabError;

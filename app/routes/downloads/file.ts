@@ -1,0 +1,55 @@
+// GET /downloads/file/:token: an installer from R2, for the signed-in subscriber the link was
+// made for, while it is fresh. Range requests resume an interrupted download (206); If-Range
+// makes sure a resumed download never mixes two builds.
+import { data } from "react-router";
+import type { Route } from "./+types/file";
+import { verifyDownloadToken } from "~/lib/downloads/link";
+import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
+import { contentRange, decideRange } from "~/lib/downloads/range";
+import { getRelease } from "~/lib/downloads/releases.server";
+import { isAccountActivated } from "~/lib/early-access/activation.server";
+import { getAuth } from "~/server/auth";
+import { app } from "~/server/context";
+import { getOnly } from "~/server/responses";
+
+export const action = getOnly;
+
+/** The site's error page with the reason and a way to a fresh link (root ErrorBoundary). */
+const refuse = (status: 403 | 404, message: string) => data({ kind: "download-link", message }, { status });
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { db, bucket, env } = app(context);
+  const verified = await verifyDownloadToken(env.JWT_SECRET, params.token);
+  if (!verified.ok) throw refuse(403, verified.reason === "expired" ? DOWNLOAD_MESSAGES.linkExpired : DOWNLOAD_MESSAGES.linkInvalid);
+  const { user } = getAuth(context);
+  if (!user) throw refuse(403, DOWNLOAD_MESSAGES.signInRequired);
+  if (user.id !== verified.claim.userId) throw refuse(403, DOWNLOAD_MESSAGES.linkOtherUser);
+  if (!(await isAccountActivated(db, user.id))) throw refuse(403, DOWNLOAD_MESSAGES.subscriptionRequired);
+  const release = await getRelease(db, verified.claim.releaseId);
+  if (!release) throw refuse(404, DOWNLOAD_MESSAGES.notPublished);
+
+  const size = release.byteSize;
+  const etag = `"${release.sha256}"`;
+  const ifRange = request.headers.get("If-Range");
+  const decision = ifRange && ifRange !== etag ? ({ kind: "full" } as const) : decideRange(request.headers.get("Range"), size);
+  const headers = new Headers({
+    "Content-Type": "application/octet-stream",
+    "Content-Disposition": `attachment; filename="${release.fileName}"`,
+    "Accept-Ranges": "bytes",
+    ETag: etag,
+    "Last-Modified": new Date(release.publishedAt).toUTCString(),
+    "Cache-Control": "private, no-store",
+  });
+  if (decision.kind === "unsatisfiable") {
+    headers.set("Content-Range", `bytes */${size}`);
+    return new Response(null, { status: 416, headers });
+  }
+  const range = decision.kind === "partial" ? decision.range : undefined;
+  headers.set("Content-Length", String(range ? range.length : size));
+  if (range) headers.set("Content-Range", contentRange(range, size));
+  const status = range ? 206 : 200;
+  if (request.method === "HEAD") return new Response(null, { status, headers });
+  const object = await bucket.get(release.r2Key, range ? { range } : undefined);
+  if (!object) throw refuse(404, DOWNLOAD_MESSAGES.notPublished);
+  return new Response(object.body, { status, headers });
+}
