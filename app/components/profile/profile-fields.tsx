@@ -10,7 +10,7 @@ import type { z } from "~/lib/zod";
 import { FormField } from "../form-field";
 import { cx, Input, inputClass } from "../ui";
 
-export type ProfileFieldset = ReturnType<FormMetadata<z.input<typeof profileFormSchema>>["getFieldset"]>;
+type ProfileFieldset = ReturnType<FormMetadata<z.input<typeof profileFormSchema>>["getFieldset"]>;
 
 type FieldsProps = {
   fields: ProfileFieldset;
