@@ -1,0 +1,28 @@
+import { Link } from "react-router";
+import type { OverviewUsage } from "~/lib/usage/analytics.server";
+import { budgetBand, budgetRemainder, usedPercent } from "~/lib/usage/budget";
+import { Money } from "../../money";
+import { Card } from "../../ui";
+import { ProgressBar } from "../stat";
+
+export function BudgetStatusCard({ budget }: { budget: OverviewUsage["budget"] }) {
+  const percent = usedPercent(budget.spent, budget.monthly);
+  return (
+    <Card className="p-5">
+      <p className="text-sm font-medium text-slate-500">Budget Status</p>
+      <p className="mt-2 text-lg font-semibold text-slate-900">
+        <Money value={budget.spent} />{" "}
+        <span className="text-sm font-normal text-slate-500">
+          / <Money value={budget.monthly} />
+        </span>
+      </p>
+      <ProgressBar percent={percent} tone={budgetBand(percent)} label="Monthly budget used" />
+      <div className="mt-2 flex items-center justify-between text-xs text-slate-500">
+        <span data-testid="overview-budget-remainder">{budgetRemainder(budget.monthly, budget.spent)}</span>
+        <Link to="/dashboard/budget" className="font-semibold text-brand-700 hover:text-brand-800">
+          Manage
+        </Link>
+      </div>
+    </Card>
+  );
+}

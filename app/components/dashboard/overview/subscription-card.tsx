@@ -1,0 +1,50 @@
+import type { AccountOverview } from "~/lib/account/overview.server";
+import type { NextBilling } from "~/lib/billing/subscription-view";
+import { formatDate } from "~/lib/format";
+import { Card, cx, LinkButton } from "../../ui";
+
+// Spec: the date the current period ends, else "Subscribe to access features"; a subscription
+// that will not renew says so, as the billing tab does.
+function nextBillingText(next: NextBilling): { value: string; hint: string | null } {
+  if (next.kind === "none") return { value: "Subscribe to access features", hint: null };
+  if (next.date === null) return { value: next.label, hint: null };
+  return { value: formatDate(next.date), hint: next.kind === "renews" ? null : next.label };
+}
+
+export function SubscriptionCard({ subscription, activated }: { subscription: AccountOverview["subscription"]; activated: boolean }) {
+  const next = nextBillingText(subscription.nextBilling);
+  return (
+    <Card className="p-6">
+      <div className="flex items-start justify-between gap-4">
+        <div>
+          <h2 className="text-sm font-medium text-slate-500">Subscription</h2>
+          <p className="mt-2 text-lg font-semibold text-slate-900">{subscription.plan.summary}</p>
+        </div>
+        <span
+          data-testid="subscription-status"
+          className={cx("rounded-full px-3 py-1 text-xs font-semibold", subscription.active ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-700")}
+        >
+          {subscription.status}
+        </span>
+      </div>
+      <dl className="mt-4 space-y-2 text-sm">
+        <div className="flex justify-between gap-3">
+          <dt className="text-slate-500">Next billing</dt>
+          <dd className="text-right font-semibold text-slate-900" data-testid="overview-next-billing">
+            {next.value}
+            {next.hint ? <span className="block text-xs font-normal text-slate-500">{next.hint}</span> : null}
+          </dd>
+        </div>
+        <div className="flex justify-between gap-3">
+          <dt className="text-slate-500">Card on file</dt>
+          <dd className="font-semibold text-slate-900">{subscription.card.text}</dd>
+        </div>
+      </dl>
+      {activated ? null : (
+        <LinkButton to="/pricing" size="sm" className="mt-5">
+          Get Subscription
+        </LinkButton>
+      )}
+    </Card>
+  );
+}
