@@ -16,9 +16,6 @@ export const MAX_PART_NUMBER = 10_000;
 /** The most parts an installer of the largest allowed size can need. */
 export const maxParts = (partBytes = DOWNLOAD.uploadPartBytes, maxBytes = DOWNLOAD.maxInstallerBytes) => Math.ceil(maxBytes / partBytes);
 
-/** How many parts a file of `size` bytes is sent in. */
-export const partCount = (size: number, partBytes = DOWNLOAD.uploadPartBytes) => Math.max(1, Math.ceil(size / partBytes));
-
 const OPTION_IDS = DOWNLOAD_OPTIONS.map((o) => o.id) as [string, ...string[]];
 
 export const versionSchema = z
