@@ -45,4 +45,3 @@ export function demoUsage(now = Date.now()) {
   const userId = DEMO_USERS[0].id;
   return { userId, usage: ledgerUsage(generateUsage({ userId, days: 60, count: 3000, now, seed: Math.floor(now / 86400_000) })) };
 }
-
