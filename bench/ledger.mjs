@@ -20,7 +20,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { buildDirFor, buildSite, hashSecret, readDevVars } from "../scripts/lib.mjs";
+import { buildDirFor, buildSite, importAppModule, readDevVars } from "../scripts/lib.mjs";
 import { signInCookie } from "../scripts/lighthouse.mjs";
 import { serveTestSite } from "../scripts/serve-test-site.mjs";
 import { generateUsage, ledgerUsage } from "../scripts/usage-fixtures.mjs";
@@ -65,7 +65,8 @@ const DRAIN_TIMEOUT_MS = 180_000;
 // Fixtures: the accounts in D1, the two measured ledgers filled through UsageLedger.ingest
 
 async function insertUsers(db, now) {
-  const hash = hashSecret(PASSWORD);
+  const { hashSecret } = await importAppModule("app/lib/auth/password.ts");
+  const hash = await hashSecret(PASSWORD);
   const statements = [];
   for (const u of [LARGE, SMALL, ...MIXERS, ...HANDLER_MIX, ...INGESTERS]) {
     statements.push(

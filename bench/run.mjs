@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
-import { buildDirFor, buildSite, hashSecret, run, sqlString } from "../scripts/lib.mjs";
+import { buildDirFor, buildSite, importAppModule, run, sqlString } from "../scripts/lib.mjs";
 import { floorJsBytes, readClientManifest, routeChain, routeJsBytes } from "../scripts/bundle-size.mjs";
 import { lighthouseScores, signInCookie, startCompressingProxy } from "../scripts/lighthouse.mjs";
 import { serveTestSite } from "../scripts/serve-test-site.mjs";
@@ -56,8 +56,9 @@ const LIGHTHOUSE_PAGES = ["/", "/pricing", "/auth", "/dashboard"];
 // ---------------------------------------------------------------------------------------------
 // Fixtures
 
-function usersSql(now) {
-  const hash = hashSecret(PASSWORD);
+async function usersSql(now) {
+  const { hashSecret } = await importAppModule("app/lib/auth/password.ts");
+  const hash = await hashSecret(PASSWORD);
   const lines = [];
   for (const u of senders) {
     lines.push(
@@ -72,7 +73,7 @@ function usersSql(now) {
 async function fixtures(stateDir) {
   mkdirSync(".wrangler", { recursive: true });
   const file = ".wrangler/bench-fixtures.sql";
-  writeFileSync(file, usersSql(Date.now()));
+  writeFileSync(file, await usersSql(Date.now()));
   await run("wrangler", ["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--file", file], { stdio: ["ignore", "ignore", "inherit"] });
 }
 

@@ -335,19 +335,6 @@ export const budgets = sqliteTable("budgets", {
   updatedAt: updatedAt(),
 });
 
-export const contactMessages = sqliteTable("contact_messages", {
-  id: text("id").primaryKey(),
-  userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
-  name: text("name").notNull(),
-  email: text("email").notNull(),
-  subject: text("subject").notNull(),
-  message: text("message").notNull(),
-  priority: text("priority", { enum: ["low", "medium", "high"] })
-    .notNull()
-    .default("medium"),
-  createdAt: createdAt(),
-});
-
 // Queue messages that failed every retry, kept for inspection.
 export const deadLetters = sqliteTable("dead_letters", {
   id: text("id").primaryKey(),

@@ -1,6 +1,6 @@
 // Helpers shared by the local set-up, test and bench scripts.
 import { spawn } from "node:child_process";
-import { pbkdf2Sync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 
 export function run(command, args, options = {}) {
@@ -12,15 +12,6 @@ export function run(command, args, options = {}) {
       else reject(new Error(`${command} ${args.join(" ")} exited with ${code ?? signal}`));
     });
   });
-}
-
-const b64url = (buf) => buf.toString("base64url");
-
-/** Same format as app/lib/auth/password.ts (PBKDF2-SHA256, 100,000 iterations, 16-byte salt). */
-export function hashSecret(secret, iterations = 100_000) {
-  const salt = randomBytes(16);
-  const hash = pbkdf2Sync(secret, salt, iterations, 32, "sha256");
-  return `pbkdf2_sha256$${iterations}$${b64url(salt)}$${b64url(hash)}`;
 }
 
 export function sqlString(value) {
@@ -164,4 +155,13 @@ export async function bundleWorkerModule(entry) {
     logLevel: "error",
   });
   return result.outputFiles[0].text;
+}
+
+/**
+ * A module of the app (TypeScript, "~/" paths, packages) loaded into this Node process, bundled as
+ * bundleWorkerModule does: scripts use the app's own code instead of copies of it.
+ */
+export async function importAppModule(entry) {
+  const code = await bundleWorkerModule(entry);
+  return import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
 }

@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DEMO_VERSION, bindingTarget, publishDemoBuilds } from "./release-publish.mjs";
-import { DEMO_USERS, demoUsage, seedSql } from "./seed.mjs";
+import { DEMO_USERS, demoUsage, seedAccounts } from "./seed.mjs";
 import { LEGACY_USAGE_DROP, moveLocalLegacyUsage } from "./local-usage-move.mjs";
 import { bundleWorkerModule } from "./lib.mjs";
 
@@ -18,8 +18,9 @@ const LEDGER_BINDING = "USAGE_LEDGER";
 const SEED_WORKER = "workers/local-seed.ts";
 
 /**
- * workers/local-seed.ts (the UsageLedger class and a handler that fills a ledger) as one ES module
- * for Miniflare, bundled with the esbuild wrangler installs: about 0.1 s, beside the other imports.
+ * workers/local-seed.ts (the demo accounts, the UsageLedger class and a handler that fills a ledger) as one ES module
+ * for Miniflare, bundled with the esbuild wrangler installs: about 0.5 s (drizzle is most of it),
+ * beside the other imports.
  */
 function bundleSeedWorker() {
   return bundleWorkerModule(SEED_WORKER);
@@ -123,7 +124,7 @@ export async function prepareLocalState({ stateDir = ".wrangler/state", config =
         .bind(...emails)
         .first("n")) ?? 0;
     if (present < DEMO_USERS.length) {
-      await batch(seedSql());
+      await seedAccounts(mf);
       done.push(`seeded ${emails.join(", ")}`);
     } else done.push("demo accounts present");
 
@@ -150,4 +151,12 @@ export async function prepareLocalState({ stateDir = ".wrangler/state", config =
     await mf.dispose();
   }
   return `Local state (${stateDir}): ${done.join(", ")} in ${((performance.now() - started) / 1000).toFixed(1)} s`;
+}
+
+// `npm run seed [-- --persist-to DIR]`: the whole local state (as `npm run setup`), in .wrangler/state
+// or DIR. Run from here, not from seed.mjs: this module imports seed.mjs, so a seed.mjs still
+// evaluating its own top-level await as the entry point would wait on itself.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const at = process.argv.indexOf("--persist-to");
+  console.log(await prepareLocalState(at === -1 ? {} : { stateDir: process.argv[at + 1] }));
 }

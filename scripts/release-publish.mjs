@@ -13,15 +13,12 @@ import { createHash } from "node:crypto";
 import { createReadStream, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { DOWNLOAD_OPTIONS, findOption, installerFileName } from "../app/lib/downloads/options.ts";
-import { sqlString } from "./lib.mjs";
+// The app's own rules, loaded as they are: these two modules import nothing.
+import { DOWNLOAD } from "../app/lib/constants.ts";
+import { DOWNLOAD_OPTIONS, findOption, installerFileName, releaseKey, VERSION_MAX_LENGTH, VERSION_PATTERN } from "../app/lib/downloads/options.ts";
+import { importAppModule, sqlString } from "./lib.mjs";
 
 export const BUCKET = "modelify-files";
-// The same rules as app/lib/downloads/upload.ts and releases.server.ts (releaseKey).
-const VERSION_PATTERN = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
-const VERSION_MAX_LENGTH = 40;
-const MAX_BYTES = 2 * 1024 * 1024 * 1024; // DOWNLOAD.maxInstallerBytes
-export const releaseKey = (option, version) => `releases/${version}/${installerFileName(option, version)}`;
 
 export const DEMO_VERSION = "1.0.0-demo";
 const DEMO_BYTES = 48 * 1024;
@@ -95,28 +92,37 @@ async function putFile(target, { option, version, file, demo = false }) {
   await target.put(key, file, "application/octet-stream");
   return {
     id: crypto.randomUUID(),
-    option_id: option.id,
+    optionId: option.id,
     platform: option.platform,
     architecture: option.arch,
     version,
-    file_name: installerFileName(option, version),
-    r2_key: key,
-    byte_size: byteSize,
+    fileName: installerFileName(option, version),
+    r2Key: key,
+    byteSize,
     sha256,
     recommended: option.recommended,
     demo,
-    published_by: null,
-    published_at: Date.now(),
+    publishedBy: null,
+    publishedAt: Date.now(),
   };
+}
+
+/** The releases table's column name of each field, from the app's drizzle schema. */
+async function releaseColumns() {
+  const [{ releases }, { getTableColumns, getTableName }] = await Promise.all([importAppModule("drizzle/schema.ts"), import("drizzle-orm")]);
+  const columns = Object.fromEntries(Object.entries(getTableColumns(releases)).map(([field, column]) => [field, column.name]));
+  return { table: getTableName(releases), columns };
 }
 
 /** Inserts releases rows in one statement; the unique (option, version) index refuses a duplicate. */
 async function insertRows(target, rows) {
-  const sql = `INSERT INTO releases (${Object.keys(rows[0]).join(", ")}) VALUES ${rows.map((row) => `(${Object.values(row).map(sqlString).join(", ")})`).join(", ")}`;
+  const { table, columns } = await releaseColumns();
+  const fields = Object.keys(rows[0]);
+  const sql = `INSERT INTO ${table} (${fields.map((field) => columns[field]).join(", ")}) VALUES ${rows.map((row) => `(${fields.map((field) => sqlString(row[field])).join(", ")})`).join(", ")}`;
   try {
     await target.query(sql);
   } catch (error) {
-    if (/UNIQUE/i.test(String(error))) throw new UsageError(`${rows.map((r) => `${r.option_id} ${r.version}`).join(", ")}: already published.`);
+    if (/UNIQUE/i.test(String(error))) throw new UsageError(`${rows.map((r) => `${r.optionId} ${r.version}`).join(", ")}: already published.`);
     throw error;
   }
 }
@@ -175,7 +181,7 @@ async function main(argv) {
   if (values["demo-builds"]) {
     if (values.remote) throw new UsageError("Demo builds are for local state only.");
     const rows = await publishDemoBuilds(target);
-    if (rows.length) console.log(`Published demo builds (${DEMO_VERSION}) for ${rows.map((r) => r.option_id).join(", ")}`);
+    if (rows.length) console.log(`Published demo builds (${DEMO_VERSION}) for ${rows.map((r) => r.optionId).join(", ")}`);
     return;
   }
 
@@ -190,7 +196,7 @@ async function main(argv) {
     throw new UsageError(`No such file: ${positionals[0]}`);
   }
   if (size === 0) throw new UsageError(`${basename(file)} is empty.`);
-  if (size > MAX_BYTES) throw new UsageError(`${basename(file)} is larger than the 2 GB an installer may be.`);
+  if (size > DOWNLOAD.maxInstallerBytes) throw new UsageError(`${basename(file)} is larger than the 2 GB an installer may be.`);
   const option = findOption(values.platform ?? "", values.arch ?? "");
   if (!option)
     throw new UsageError(
@@ -205,7 +211,7 @@ async function main(argv) {
   const row = await publishFile(target, { option, version, file, demo: values.demo });
   console.log(
     `Published ${option.name} ${version}${row.demo ? " (demo)" : ""} to ${values.remote ? "Cloudflare" : `local state${persistTo ? ` in ${persistTo}` : ""}`}\n` +
-      `  file    ${row.file_name}\n  key     ${BUCKET}/${row.r2_key}\n  size    ${row.byte_size} bytes\n  sha256  ${row.sha256}`,
+      `  file    ${row.fileName}\n  key     ${BUCKET}/${row.r2Key}\n  size    ${row.byteSize} bytes\n  sha256  ${row.sha256}`,
   );
 }
 

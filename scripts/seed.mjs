@@ -1,11 +1,21 @@
 // The demo accounts of the local state: a confirmed demo user with two months of usage history
-// (for its usage ledger) and an admin (D1 rows). scripts/local-state.mjs applies both; safe to run
-// again: existing rows are kept, so a password changed locally stays changed.
-import { hashSecret, sqlString } from "./lib.mjs";
+// (for its usage ledger) and an admin (D1 rows). scripts/local-state.mjs applies both through the
+// local seed Worker (workers/local-seed.ts: the app's own password hashing and drizzle schema); safe
+// to run again: existing rows are kept, so a password changed locally stays changed.
 import { generateUsage, ledgerUsage } from "./usage-fixtures.mjs";
 
+// Fictional numbers (555-01xx): their verification codes land in the local outbox. The shape is
+// DemoAccount in workers/local-seed.ts.
 export const DEMO_USERS = [
-  { id: "00000000-0000-4000-8000-000000000001", email: "demo@modelify.dev", password: "Modelify-Demo-2026", role: "user", firstName: "Demo", lastName: "User" },
+  {
+    id: "00000000-0000-4000-8000-000000000001",
+    email: "demo@modelify.dev",
+    password: "Modelify-Demo-2026",
+    role: "user",
+    firstName: "Demo",
+    lastName: "User",
+    phoneNumber: "+15555550100",
+  },
   {
     id: "00000000-0000-4000-8000-000000000002",
     email: "admin@modelify.dev",
@@ -13,43 +23,17 @@ export const DEMO_USERS = [
     role: "admin",
     firstName: "Admin",
     lastName: "User",
+    phoneNumber: "+15555550101",
   },
 ];
 
-export function seedSql(now = Date.now()) {
-  const lines = [];
-  for (const u of DEMO_USERS) {
-    const metadata = JSON.stringify({ first_name: u.firstName, last_name: u.lastName });
-    lines.push(
-      `INSERT OR IGNORE INTO users (id, email, password_hash, email_confirmed_at, role, metadata, created_at, updated_at) VALUES (${[
-        u.id,
-        u.email,
-        hashSecret(u.password),
-        now,
-        u.role,
-        metadata,
-        now,
-        now,
-      ]
-        .map(sqlString)
-        .join(", ")});`,
-      `INSERT OR IGNORE INTO user_profiles (id, user_id, email, first_name, last_name, phone_number, timezone, created_at, updated_at) VALUES (${[
-        u.id,
-        u.id,
-        u.email,
-        u.firstName,
-        u.lastName,
-        // A fictional number (555-01xx): its verification code lands in the local outbox.
-        u.role === "admin" ? "+15555550101" : "+15555550100",
-        "UTC",
-        now,
-        now,
-      ]
-        .map(sqlString)
-        .join(", ")});`,
-    );
-  }
-  return `${lines.join("\n")}\n`;
+/**
+ * Writes the demo accounts through the local seed Worker running on `mf` (a Miniflare).
+ * @param {{ dispatchFetch: (url: string, init: RequestInit) => Promise<Response> }} mf
+ */
+export async function seedAccounts(mf, now = Date.now()) {
+  const response = await mf.dispatchFetch("http://local-seed/accounts", { method: "POST", body: JSON.stringify({ accounts: DEMO_USERS, now }) });
+  if (!response.ok) throw new Error(`Seeding the demo accounts failed: ${response.status} ${await response.text()}`);
 }
 
 /**
@@ -60,10 +44,4 @@ export function seedSql(now = Date.now()) {
 export function demoUsage(now = Date.now()) {
   const userId = DEMO_USERS[0].id;
   return { userId, usage: ledgerUsage(generateUsage({ userId, days: 60, count: 3000, now, seed: Math.floor(now / 86400_000) })) };
-}
-
-// `npm run seed [-- --persist-to DIR]`: the whole local state (as `npm run setup`), in .wrangler/state or DIR.
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const { migrateAndSeed } = await import("./lib.mjs");
-  await migrateAndSeed(process.argv.includes("--persist-to") ? process.argv[process.argv.indexOf("--persist-to") + 1] : undefined);
 }

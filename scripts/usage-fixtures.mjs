@@ -78,7 +78,7 @@ export function generateUsage({ userId, days = 30, count = 1200, now = Date.now(
   return rows;
 }
 
-/** The rows as a usage ledger stores them (LedgerUsage in app/lib/usage/ledger/store.ts): the
+/** The rows as a usage ledger stores them (LedgerUsage in app/lib/usage/ledger/types.ts): the
  * local seed (scripts/local-state.mjs) hands these to the demo account's ledger. */
 export function ledgerUsage(rows) {
   return rows.map((r) => ({

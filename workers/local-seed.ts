@@ -1,12 +1,15 @@
 // A Worker for the local set-up only (scripts/local-state.mjs bundles it and runs it on Miniflare;
-// never built or deployed): the site Worker's UsageLedger class under the site Worker's name, so
-// the demo account's usage history is written by the ledger's own code into the Durable Object
-// files `wrangler dev --persist-to` opens later. Kept to the ledger's own modules (no drizzle, no
-// zod) so that bundling it costs a fresh `npm start` about 0.1 s.
+// never built or deployed): the demo accounts, written with the app's own password hashing and
+// drizzle schema, and the site Worker's UsageLedger class under the site Worker's name, so the demo
+// account's usage history is written by the ledger's own code into the Durable Object files
+// `wrangler dev --persist-to` opens later.
+import { drizzle } from "drizzle-orm/d1";
+import { hashSecret } from "~/lib/auth/password";
 import { LEDGER } from "~/lib/constants";
 import { ledgerFor } from "~/lib/usage/ledger/api";
-import type { IngestResult, LedgerUsage } from "~/lib/usage/ledger/store";
+import type { IngestResult, LedgerUsage } from "~/lib/usage/ledger/types";
 import { usageAccountsUpsert, usageRollupUpsert } from "~/lib/usage/rollup-sql";
+import { userProfiles, users } from "~drizzle/schema";
 
 export { UsageLedger } from "./usage-ledger";
 
@@ -14,11 +17,14 @@ type SeedEnv = { DB: D1Database; USAGE_LEDGER: DurableObjectNamespace };
 export type SeedRequest = { userId: string; usage: LedgerUsage[]; now: number };
 /** `id`: the ledger's object id (the name of its SQLite file, which the caller checks for). */
 export type SeedResponse = { id: string; stored: number; skipped: boolean };
+export type DemoAccount = { id: string; email: string; password: string; role: "user" | "admin"; firstName: string; lastName: string; phoneNumber: string };
+export type AccountsRequest = { accounts: DemoAccount[]; now: number };
 
 export default {
-  // POST a SeedRequest: stores the reports unless the ledger already holds some, then the shared
-  // figures in D1.
+  // POST /accounts an AccountsRequest: the demo accounts. POST a SeedRequest: stores the reports
+  // unless the ledger already holds some, then the shared figures in D1.
   async fetch(request: Request, env: SeedEnv): Promise<Response> {
+    if (new URL(request.url).pathname === "/accounts") return seedAccounts(env.DB, (await request.json()) as AccountsRequest);
     const { userId, usage, now } = (await request.json()) as SeedRequest;
     const id = env.USAGE_LEDGER.idFromName(userId).toString();
     const ledger = ledgerFor(env.USAGE_LEDGER, userId);
@@ -48,4 +54,41 @@ async function writeShared(db: D1Database, userId: string, results: IngestResult
     statements.push(db.prepare(usageAccountsUpsert(1)).bind(userId, first, lastReceivedAt));
   }
   if (statements.length) await db.batch(statements);
+}
+
+/** Confirmed accounts with their profiles; rows already there are kept, so a password changed locally stays changed. */
+async function seedAccounts(d1: D1Database, { accounts, now }: AccountsRequest): Promise<Response> {
+  const db = drizzle(d1);
+  const hashes = await Promise.all(accounts.map((a) => hashSecret(a.password)));
+  const statements = accounts.flatMap((a, i) => [
+    db
+      .insert(users)
+      .values({
+        id: a.id,
+        email: a.email,
+        passwordHash: hashes[i]!,
+        emailConfirmedAt: now,
+        role: a.role,
+        metadata: { first_name: a.firstName, last_name: a.lastName },
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing(),
+    db
+      .insert(userProfiles)
+      .values({
+        id: a.id,
+        userId: a.id,
+        email: a.email,
+        firstName: a.firstName,
+        lastName: a.lastName,
+        phoneNumber: a.phoneNumber,
+        timezone: "UTC",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing(),
+  ]);
+  if (statements.length) await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  return Response.json({ accounts: accounts.length });
 }

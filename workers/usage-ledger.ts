@@ -5,7 +5,8 @@ import { DurableObject } from "cloudflare:workers";
 import { LEDGER, MS } from "~/lib/constants";
 import type { BudgetSettings } from "~/lib/usage/budget";
 import { type ArchiveResult, archiveKey, type UsageLedgerApi } from "~/lib/usage/ledger/api";
-import { LedgerStore, type LedgerQuery, type LedgerSecure, type LedgerUsage, type SentAlert } from "~/lib/usage/ledger/store";
+import { LedgerStore } from "~/lib/usage/ledger/store";
+import type { LedgerQuery, LedgerSecure, LedgerUsage, SentAlert } from "~/lib/usage/ledger/types";
 
 type LedgerEnv = { BUCKET: R2Bucket };
 

@@ -5,8 +5,8 @@ import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { signDownloadToken } from "~/lib/downloads/link";
 import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
-import { optionById } from "~/lib/downloads/options";
-import { publishRelease, releaseKey } from "~/lib/downloads/releases.server";
+import { optionById, releaseKey } from "~/lib/downloads/options";
+import { publishRelease } from "~/lib/downloads/releases.server";
 import { schema } from "~/lib/db.server";
 import { Browser, createConfirmedUser, db, ORIGIN } from "./helpers";
 

@@ -11,7 +11,7 @@ import { FREE_TIER, MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { type ClaimOutcome, claimEntitlement, type Entitlements, windowBounds } from "~/lib/usage/entitlements.server";
 import { ledgerFor } from "~/lib/usage/ledger/api";
-import type { LedgerUsage } from "~/lib/usage/ledger/store";
+import type { LedgerUsage } from "~/lib/usage/ledger/types";
 import { type Browser, db, inOneMinute, ORIGIN, uniqueIp } from "./helpers";
 import { apiUser, postUsage, report, waitForRows } from "./usage-helpers";
 

@@ -12,7 +12,7 @@ import { archiveOldUsage } from "~/lib/usage/archive.server";
 import { monthKey, startOfMonth } from "~/lib/usage/dates";
 import { writeShared } from "~/lib/usage/ingest.server";
 import { archiveKey } from "~/lib/usage/ledger/api";
-import type { LedgerSecure, LedgerUsage } from "~/lib/usage/ledger/store";
+import type { LedgerSecure, LedgerUsage } from "~/lib/usage/ledger/types";
 import { handlers } from "../worker";
 import { db, uniqueEmail } from "./helpers";
 import { ledger } from "./usage-helpers";

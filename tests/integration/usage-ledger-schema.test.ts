@@ -2,7 +2,8 @@
 // keeping every row and still storing each report id once.
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { LedgerStore, type LedgerUsage } from "~/lib/usage/ledger/store";
+import { LedgerStore } from "~/lib/usage/ledger/store";
+import type { LedgerUsage } from "~/lib/usage/ledger/types";
 import { LEDGER_MIGRATIONS } from "~/lib/usage/ledger/schema";
 import { columnNames, reports, secureReports } from "~/lib/usage/ledger/tables";
 

@@ -1,5 +1,6 @@
-// The six installer builds the site offers, with the spec's ids, and what each platform needs.
-// Sizes and versions are not here: they come from the published releases (releases table).
+// The six installer builds the site offers, with the spec's ids, what each platform needs, and how
+// a build's version and file are named. Sizes and published versions are not here: they come from
+// the releases table. Imports nothing, so that `npm run release:publish` (Node) loads it as it is.
 
 export const PLATFORMS = ["windows", "mac", "linux"] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -106,3 +107,10 @@ export function detectOption(userAgent: string | null | undefined): DownloadOpti
 export function installerFileName(option: DownloadOption, version: string): string {
   return `Modelify-${version}-${option.id}.${option.extension}`;
 }
+
+/** Where a build's file is kept in R2. */
+export const releaseKey = (option: DownloadOption, version: string) => `releases/${version}/${installerFileName(option, version)}`;
+
+/** Semantic versions, optionally with a pre-release suffix: 1.4.0, 1.0.0-demo, 2.0.0-rc.1. */
+export const VERSION_PATTERN = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+export const VERSION_MAX_LENGTH = 40;

@@ -48,8 +48,6 @@ async function newestRelease(db: Db, option: DownloadOption): Promise<Release | 
   return db.query.releases.findFirst({ where: eq(schema.releases.optionId, option.id), orderBy: desc(schema.releases.publishedAt) });
 }
 
-export const releaseKey = (option: DownloadOption, version: string) => `releases/${version}/${installerFileName(option, version)}`;
-
 export type PublishInput = { optionId: string; version: string; r2Key: string; publishedBy: string | null; demo?: boolean };
 export type PublishResult = { ok: true; release: Release } | { ok: false; status: 400 | 404 | 409; message: string };
 

@@ -4,20 +4,16 @@
 // Worker completes it and records the release.
 import { DOWNLOAD } from "../constants";
 import { z } from "../zod";
-import { DOWNLOAD_OPTIONS, type DownloadOption, installerFileName, optionById } from "./options";
+import { DOWNLOAD_OPTIONS, type DownloadOption, installerFileName, optionById, VERSION_MAX_LENGTH, VERSION_PATTERN } from "./options";
 
-/** Semantic versions, optionally with a pre-release suffix: 1.4.0, 1.0.0-demo, 2.0.0-rc.1. */
-export const VERSION_PATTERN = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
-export const VERSION_MAX_LENGTH = 40;
+// The admin's form reads the length from here.
+export { VERSION_MAX_LENGTH };
 
 /** R2's own limit on part numbers; the size cap below allows far fewer. */
 export const MAX_PART_NUMBER = 10_000;
 
 /** The most parts an installer of the largest allowed size can need. */
 export const maxParts = (partBytes = DOWNLOAD.uploadPartBytes, maxBytes = DOWNLOAD.maxInstallerBytes) => Math.ceil(maxBytes / partBytes);
-
-/** How many parts a file of `size` bytes is sent in. */
-export const partCount = (size: number, partBytes = DOWNLOAD.uploadPartBytes) => Math.max(1, Math.ceil(size / partBytes));
 
 const OPTION_IDS = DOWNLOAD_OPTIONS.map((o) => o.id) as [string, ...string[]];
 

@@ -26,8 +26,3 @@ export const TIMEZONES = [
 export function timezoneLabel(value: string): string {
   return TIMEZONES.find((t) => t.value === value)?.label ?? value;
 }
-
-export function securityQuestionLabel(value: string | null): string | null {
-  if (!value) return null;
-  return PROFILE_SECURITY_QUESTIONS.find((q) => q.value === value)?.label ?? null;
-}

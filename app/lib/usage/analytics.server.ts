@@ -8,7 +8,7 @@ import { schema } from "../db.server";
 import { getBudget } from "./budget.server";
 import { dayKey, lastDays, monthKey, startOfMonth, startOfPreviousMonth, startOfUtcDay } from "./dates";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
-import type { DailyRow, RecentReport } from "./ledger/store";
+import type { DailyRow, RecentReport } from "./ledger/types";
 import { figures, type ModelFigures, type ModelStats } from "./models";
 import { csvRow } from "../csv";
 
@@ -81,6 +81,30 @@ async function withDeviceNames(db: Db, recent: RecentReport[]) {
   return recent.map(({ deviceId, ...r }) => ({ ...r, deviceName: deviceId ? (names.get(deviceId) ?? null) : null }));
 }
 
+/** The overview's weekly chart: the last USAGE.weeklyUsageWeeks weeks of seven days, oldest first. */
+function weeklyTotals(rows: DailyRow[], now: number) {
+  const days = lastDays(USAGE.weeklyUsageWeeks * 7, now);
+  const byDay = new Map<string, Totals>();
+  for (const r of rows) {
+    const t = byDay.get(r.date) ?? zero();
+    add(t, r);
+    byDay.set(r.date, t);
+  }
+  return Array.from({ length: USAGE.weeklyUsageWeeks }, (_, w) => {
+    const week = days.slice(w * 7, w * 7 + 7);
+    const t = zero();
+    for (const d of week) {
+      const v = byDay.get(d);
+      if (v) {
+        t.requests += v.requests;
+        t.tokens += v.tokens;
+        t.costMicros += v.costMicros;
+      }
+    }
+    return { label: `${week[0]!.slice(5)} – ${week[6]!.slice(5)}`, requests: t.requests, tokens: t.tokens, cost: t.costMicros / 1e6 };
+  });
+}
+
 export async function overviewUsage({ db, ledgers }: UsageSource, userId: string, now = Date.now()) {
   const monthStart = dayKey(startOfMonth(now));
   const previousStart = dayKey(startOfPreviousMonth(now));
@@ -100,26 +124,7 @@ export async function overviewUsage({ db, ledgers }: UsageSource, userId: string
   const last = total(lastMonthRows);
   const models = perModel(thisMonthRows);
 
-  const days = lastDays(USAGE.weeklyUsageWeeks * 7, now);
-  const byDay = new Map<string, Totals>();
-  for (const r of rows) {
-    const t = byDay.get(r.date) ?? zero();
-    add(t, r);
-    byDay.set(r.date, t);
-  }
-  const weekly = Array.from({ length: USAGE.weeklyUsageWeeks }, (_, w) => {
-    const week = days.slice(w * 7, w * 7 + 7);
-    const t = zero();
-    for (const d of week) {
-      const v = byDay.get(d);
-      if (v) {
-        t.requests += v.requests;
-        t.tokens += v.tokens;
-        t.costMicros += v.costMicros;
-      }
-    }
-    return { label: `${week[0]!.slice(5)} – ${week[6]!.slice(5)}`, requests: t.requests, tokens: t.tokens, cost: t.costMicros / 1e6 };
-  });
+  const weekly = weeklyTotals(rows, now);
 
   const monthCost = month.costMicros / 1e6;
   const avgResponseMs = month.timed ? month.durationMs / month.timed : null;

@@ -6,7 +6,7 @@ import { schema } from "../db.server";
 import { formatUsd } from "../format";
 import type { OutgoingMail } from "../mail/mail.server";
 import { DEFAULT_BUDGET, type BudgetSettings } from "./budget";
-import type { BudgetAlert } from "./ledger/store";
+import type { BudgetAlert } from "./ledger/types";
 
 export async function getBudget(db: Db, userId: string): Promise<BudgetSettings> {
   const row = await db.query.budgets.findFirst({ where: eq(schema.budgets.userId, userId) });

@@ -7,7 +7,7 @@ import type { Db } from "../db.server";
 import { chunks, schema } from "../db.server";
 import { type BudgetSettings, DEFAULT_BUDGET } from "./budget";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
-import type { BudgetAlert, IngestResult, LedgerSecure, LedgerUsage } from "./ledger/store";
+import type { BudgetAlert, IngestResult, LedgerSecure, LedgerUsage } from "./ledger/types";
 import { usageAccountsUpsert, usageRollupUpsert } from "./rollup-sql";
 import { type QueuedUsageReport, toMicros, type SecureReport } from "./report";
 

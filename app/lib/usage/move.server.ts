@@ -14,7 +14,7 @@ import type { Db } from "../db.server";
 import { chunks } from "../db.server";
 import { writeShared, type AccountOutcome } from "./ingest.server";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
-import type { IngestResult, LedgerSecure, LedgerUsage, SentAlert } from "./ledger/store";
+import type { IngestResult, LedgerSecure, LedgerUsage, SentAlert } from "./ledger/types";
 import { fromRow, reports, secureReports } from "./ledger/tables";
 
 export const MOVE = {

@@ -2,7 +2,7 @@
 // the class offers, and the stub for an account. Pages make one call per page (read with the
 // parts they need); the consumer makes one call per account and batch.
 import type { BudgetSettings } from "../budget";
-import type { ClaimResult, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, SentAlert } from "./store";
+import type { ClaimResult, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, SentAlert } from "./types";
 
 export type ArchiveResult = { months: string[]; rows: number; remaining: number };
 

@@ -1,0 +1,166 @@
+// The read half of a ledger (store.ts): the figures a page asks for in its one call, the spend the
+// budget alerts compare, and the window counts a free account's claims are decided on.
+import { MS } from "../../constants";
+import { dayKey, monthKey } from "../dates";
+import { type UsageCounts, windowBounds, type WindowName } from "../windows";
+import type { DailyRow, DayTotals, HourlyRow, LedgerQuery, LedgerRead, RecentReport } from "./types";
+
+type Row = Record<string, SqlStorageValue>;
+
+export const num = (v: SqlStorageValue | undefined) => Number(v ?? 0);
+
+export function readLedger(sql: SqlStorage, q: LedgerQuery): LedgerRead {
+  const out: LedgerRead = {};
+  if (q.dailyFrom !== undefined) out.daily = dailyRows(sql, q.dailyFrom);
+  if (q.hourlyFrom !== undefined) out.hourly = hourlyRows(sql, q.hourlyFrom);
+  if (q.recent) out.recent = recentReports(sql, q.recent);
+  if (q.conversationsIn !== undefined) {
+    out.conversations = num(sql.exec(`SELECT count(*) AS n FROM conversations WHERE month = ?`, q.conversationsIn).one().n);
+  }
+  if (q.models) {
+    out.models = sql
+      .exec(`SELECT DISTINCT model_name, model_provider FROM daily`)
+      .toArray()
+      .map((r) => ({ modelName: String(r.model_name), modelProvider: String(r.model_provider) }));
+  }
+  if (q.counts) out.counts = windowCounts(sql, q.now);
+  if (q.devicesIn !== undefined) {
+    out.devices = sql
+      .exec(`SELECT device_id, requests, cost_micros FROM device_months WHERE month = ?`, q.devicesIn)
+      .toArray()
+      .map((r) => ({ deviceId: String(r.device_id), requests: num(r.requests), costMicros: num(r.cost_micros) }));
+  }
+  if (q.spend) out.spend = spend(sql, q.now);
+  return out;
+}
+
+function dailyRows(sql: SqlStorage, from: string): DailyRow[] {
+  return sql
+    .exec(`SELECT * FROM daily WHERE date >= ? ORDER BY date, model_name, model_provider`, from)
+    .toArray()
+    .map((r: Row) => ({
+      date: String(r.date),
+      modelName: String(r.model_name),
+      modelProvider: String(r.model_provider),
+      totalRequests: num(r.total_requests),
+      successCount: num(r.success_count),
+      totalTokens: num(r.total_tokens),
+      tokensInput: num(r.tokens_input),
+      tokensOutput: num(r.tokens_output),
+      totalCostMicros: num(r.total_cost_micros),
+      totalDurationMs: num(r.total_duration_ms),
+      timedRequests: num(r.timed_requests),
+      lastUsedAt: num(r.last_used_at),
+    }));
+}
+
+function hourlyRows(sql: SqlStorage, from: string): HourlyRow[] {
+  return sql
+    .exec(`SELECT date, hour, total_requests, total_tokens, total_cost_micros FROM hourly WHERE date >= ? ORDER BY date, hour`, from)
+    .toArray()
+    .map((r) => ({
+      date: String(r.date),
+      hour: num(r.hour),
+      totalRequests: num(r.total_requests),
+      totalTokens: num(r.total_tokens),
+      totalCostMicros: num(r.total_cost_micros),
+    }));
+}
+
+function recentReports(sql: SqlStorage, limit: number): RecentReport[] {
+  return sql
+    .exec(
+      `SELECT id, model_name, model_provider, request_type, tokens_used, cost_micros, request_duration_ms, success, occurred_at, device_id
+       FROM reports ORDER BY occurred_at DESC LIMIT ?`,
+      limit,
+    )
+    .toArray()
+    .map((r) => ({
+      id: String(r.id),
+      modelName: String(r.model_name),
+      modelProvider: String(r.model_provider),
+      requestType: String(r.request_type),
+      tokens: num(r.tokens_used),
+      costMicros: num(r.cost_micros),
+      durationMs: num(r.request_duration_ms),
+      success: num(r.success) === 1,
+      occurredAt: num(r.occurred_at),
+      deviceId: r.device_id === null ? null : String(r.device_id),
+    }));
+}
+
+/** The whole totals of each of `dates`, over every model. */
+export function dayTotals(sql: SqlStorage, dates: string[]): DayTotals[] {
+  return dates.sort().map((date) => {
+    const row = sql
+      .exec(
+        `SELECT coalesce(sum(total_requests), 0) AS requests, coalesce(sum(total_tokens), 0) AS tokens, coalesce(sum(total_cost_micros), 0) AS cost
+         FROM daily WHERE date = ?`,
+        date,
+      )
+      .one();
+    return { date, requests: num(row.requests), tokens: num(row.tokens), costMicros: num(row.cost) };
+  });
+}
+
+/** Spend this month and today in micro-dollars. */
+export function spend(sql: SqlStorage, now: number): { monthMicros: number; dayMicros: number } {
+  const row = sql
+    .exec(
+      `SELECT coalesce(sum(total_cost_micros), 0) AS month, coalesce(sum(CASE WHEN date = ? THEN total_cost_micros END), 0) AS day
+       FROM daily WHERE date >= ?`,
+      dayKey(now),
+      `${monthKey(now)}-01`,
+    )
+    .one();
+  return { monthMicros: num(row.month), dayMicros: num(row.day) };
+}
+
+/**
+ * Requests in each window of `now`: the greater of the reports counted and the claims granted
+ * (a claimed call that has not reported yet still counts; an app that does not claim is counted
+ * by its reports). Tokens only by reports.
+ */
+export function windowCounts(sql: SqlStorage, now: number): UsageCounts {
+  const w = windowBounds(now);
+  const day = dayKey(now);
+  const reported = sql
+    .exec(
+      `SELECT
+        (SELECT coalesce(sum(total_requests), 0) FROM minutes WHERE minute = ?1) AS minute,
+        (SELECT coalesce(sum(total_requests), 0) FROM hourly WHERE date = ?2 AND hour = ?3) AS hour,
+        (SELECT coalesce(sum(total_requests), 0) FROM daily WHERE date = ?2) AS day,
+        (SELECT coalesce(sum(total_requests), 0) FROM daily WHERE date >= ?4 AND date < ?5) AS month_requests,
+        (SELECT coalesce(sum(total_tokens), 0) FROM daily WHERE date >= ?4 AND date < ?5) AS month_tokens`,
+      w.minute.start / MS.MINUTE,
+      day,
+      new Date(now).getUTCHours(),
+      dayKey(w.month.start),
+      dayKey(w.month.end),
+    )
+    .one();
+  const claimed = claimedCounts(sql, now);
+  return {
+    minute: Math.max(num(reported.minute), claimed.minute),
+    hour: Math.max(num(reported.hour), claimed.hour),
+    day: Math.max(num(reported.day), claimed.day),
+    monthRequests: Math.max(num(reported.month_requests), claimed.month),
+    monthTokens: num(reported.month_tokens),
+  };
+}
+
+function claimedCounts(sql: SqlStorage, now: number): Record<WindowName, number> {
+  const w = windowBounds(now);
+  const out: Record<WindowName, number> = { minute: 0, hour: 0, day: 0, month: 0 };
+  const rows = sql
+    .exec(
+      `SELECT window, count FROM claims WHERE (window = 'minute' AND start = ?) OR (window = 'hour' AND start = ?) OR (window = 'day' AND start = ?) OR (window = 'month' AND start = ?)`,
+      w.minute.start,
+      w.hour.start,
+      w.day.start,
+      w.month.start,
+    )
+    .toArray();
+  for (const r of rows) out[String(r.window) as WindowName] = num(r.count);
+  return out;
+}

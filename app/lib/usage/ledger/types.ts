@@ -1,0 +1,92 @@
+// What an account's usage ledger takes and gives back (ADR 0020): the shapes of store.ts's calls,
+// which the Durable Object (workers/usage-ledger.ts), its RPC stub (api.ts) and their callers share.
+import type { UsageCounts } from "../windows";
+import type { reports, secureReports } from "./tables";
+
+/** One model call's report, as the consumer hands it over (the API validated it). */
+export type LedgerUsage = typeof reports.$inferSelect;
+
+/** A fallback aggregate report (POST /api/v1/usage/secure-report). */
+export type LedgerSecure = typeof secureReports.$inferSelect;
+
+/** How an ingest call treats its reports: `importing` is the move of D1's history (any age, no alerts). */
+export type IngestOptions = { importing?: boolean };
+/** A budget alert sent in the past (the move carries D1's budget_alerts over). */
+export type SentAlert = { kind: "monthly" | "daily"; period: string; sentAt: number };
+
+export type BudgetAlert = { kind: "monthly" | "daily"; period: string; limit: number; spent: number; threshold: number };
+/** An account's whole totals of one day: what the cross-account rollup in D1 stores. */
+export type DayTotals = { date: string; requests: number; tokens: number; costMicros: number };
+
+export type IngestResult = {
+  stored: number;
+  duplicates: number;
+  /** Reports older than the retention window: never stored (their first copy may be archived). */
+  expired: number;
+  alerts: BudgetAlert[];
+  /** The whole totals of every day the call's reports fall on, stored or not (a retried batch re-sends them). */
+  days: DayTotals[];
+  /** Grows with every call that stored something: the rollup keeps the newest figures. */
+  version: number;
+  /** When the account's first report was received (the funnel's usage step). */
+  firstReceivedAt: number | null;
+};
+
+export type DailyRow = {
+  date: string;
+  modelName: string;
+  modelProvider: string;
+  totalRequests: number;
+  successCount: number;
+  totalTokens: number;
+  tokensInput: number;
+  tokensOutput: number;
+  totalCostMicros: number;
+  totalDurationMs: number;
+  timedRequests: number;
+  lastUsedAt: number;
+};
+export type HourlyRow = { date: string; hour: number; totalRequests: number; totalTokens: number; totalCostMicros: number };
+export type RecentReport = {
+  id: string;
+  modelName: string;
+  modelProvider: string;
+  requestType: string;
+  tokens: number;
+  costMicros: number;
+  durationMs: number;
+  success: boolean;
+  occurredAt: number;
+  deviceId: string | null;
+};
+
+/** What a page asks of the ledger, in one call: each part is read only when asked for. */
+export type LedgerQuery = {
+  now: number;
+  /** Daily rows from this day (inclusive, 'YYYY-MM-DD'). */
+  dailyFrom?: string;
+  hourlyFrom?: string;
+  recent?: number;
+  /** Distinct conversations of this month ('YYYY-MM'). */
+  conversationsIn?: string;
+  /** Every model the account ever used. */
+  models?: boolean;
+  counts?: boolean;
+  /** Requests and cost per device key in this month. */
+  devicesIn?: string;
+  /** Spend this month and today (the budget tab). */
+  spend?: boolean;
+};
+
+export type LedgerRead = {
+  daily?: DailyRow[];
+  hourly?: HourlyRow[];
+  recent?: RecentReport[];
+  conversations?: number;
+  models?: Array<{ modelName: string; modelProvider: string }>;
+  counts?: UsageCounts;
+  devices?: Array<{ deviceId: string; requests: number; costMicros: number }>;
+  spend?: { monthMicros: number; dayMicros: number };
+};
+
+export type ClaimResult = { granted: boolean; counts: UsageCounts };
