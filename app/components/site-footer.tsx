@@ -5,7 +5,7 @@ import { Logo } from "./ui";
 
 const INSTAGRAM_URL = "https://www.instagram.com/modelify.app";
 
-// Spec §2 Footer: Product (Features dialog, Pricing, Download, Changelog), Support (Contact
+// The footer (ADR 0013): Product (Features dialog, Pricing, Download, Changelog), Support (Contact
 // Support, FAQ, Documentation, API Setup Guide), Instagram, and the policy dialogs; the account
 // links follow who is signed in (the site layout's loader knows).
 /** One link of a footer list. */

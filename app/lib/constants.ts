@@ -275,7 +275,7 @@ export const EARLY_ACCESS = {
   pageSize: 25,
 } as const;
 
-// Spec §9 timings of the site's dialogs.
+// Timings of the site's dialogs (ADR 0013).
 export const MODAL = {
   exitMs: 300, // modals fade out, then unmount
   copyFeedbackMs: 2 * SECOND, // the check icon after copying a sample key
@@ -283,7 +283,7 @@ export const MODAL = {
 
 export const SUPPORT = {
   responseHours: 24, // "A response within 24 hours is promised."
-  // Spec §9: the confirmation shows 3 s, then the form is cleared and shown again.
+  // The confirmation shows 3 s, then the form is cleared and shown again.
   successShownMs: 3 * SECOND,
   priorities: ["low", "medium", "high"] as const,
   defaultPriority: "medium" as const,
@@ -295,13 +295,13 @@ export const SUPPORT = {
   perAddress: { limit: 3, windowMs: 1 * HOUR },
 } as const;
 
-// First-party marketing events and the admin funnel (spec §7; ADR 0013). Not in the spec: the
+// First-party marketing events and the admin funnel (ADR 0013). Not in the spec: the
 // funnel's span and the cap on browser events, so nobody can flood the table through us.
 export const MARKETING = {
   funnelWeeks: 8,
   browserEventsPerIp: { limit: 120, windowMs: 1 * HOUR },
   pathMax: 200,
-  // Spec §7: the pixel is checked every 100 ms until its script has loaded.
+  // The pixel is checked every 100 ms until its script has loaded.
   pixelInitRetryMs: 100,
   pixelInitGiveUpMs: 10 * SECOND,
 } as const;

@@ -1,4 +1,4 @@
-// The Edit Profile dialog (spec §2 Profile page, §4 Profile editing): photo and cover uploads,
+// The Edit Profile dialog (ADR 0011): photo and cover uploads,
 // personal information and security settings, with the 10 s auto-save, a local backup restored
 // within 24 h, a confirmation before leaving with unsaved changes, Reset All Changes, Reset
 // Username and the Confirm Username Change dialog. Without JavaScript it is a plain form.

@@ -1,4 +1,4 @@
-// The Edit Profile form's fields (spec §4 Profile editing): personal information and security
+// The Edit Profile form's fields (ADR 0011): personal information and security
 // settings. Ids, aria-invalid and aria-describedby come from conform through each FormField.
 import { type FormMetadata, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { PROFILE, USERNAME } from "~/lib/constants";

@@ -1,4 +1,4 @@
-// The Edit Profile dialog's auto-save (spec §4 Profile editing): an unsaved change starts a 10 s
+// The Edit Profile dialog's auto-save (ADR 0011): an unsaved change starts a 10 s
 // countdown that ends in a save, the page also saves when the tab becomes hidden, and leaving
 // with unsaved changes asks the browser's confirmation.
 import { useCallback, useEffect, useRef, useState } from "react";

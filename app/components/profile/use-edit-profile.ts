@@ -1,6 +1,6 @@
 // The Edit Profile dialog's behaviour in one place: the unsaved-changes flags and backup, the
-// saves, the auto-save countdown and the username confirmation, wired together (spec §4 Profile
-// editing). The dialog itself only draws what this returns.
+// saves, the auto-save countdown and the username confirmation, wired together (ADR 0011). The
+// dialog itself only draws what this returns.
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type FormEvent, type RefObject, useEffect, useRef, useState } from "react";

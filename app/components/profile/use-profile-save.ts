@@ -1,5 +1,5 @@
 // The Edit Profile dialog's saves through its fetcher: the Save button's ("save") and the
-// countdown's ("autosave"), each writing the local backup first (spec §4 Profile editing).
+// countdown's ("autosave"), each writing the local backup first (ADR 0011).
 import type { SubmissionResult } from "@conform-to/react";
 import { type RefObject, useCallback, useEffect, useRef } from "react";
 import { useFetcher } from "react-router";

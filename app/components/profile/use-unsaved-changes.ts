@@ -1,5 +1,5 @@
 // The Edit Profile dialog's unsaved-changes flags, kept in step with the form and its local
-// backup, and the backup restored when the dialog opens (spec §4 Profile editing).
+// backup, and the backup restored when the dialog opens (ADR 0011).
 import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { clearBackup, freshBackup, writeBackup } from "~/lib/profile/backup";
 import { savedValues, unsavedChanges } from "~/lib/profile/unsaved-changes";

@@ -1,7 +1,7 @@
 // The Contact Support form, in the modal (?modal=contact) and on /contact. It posts to /contact:
 // through a fetcher where it is a modal, as the page's own form on /contact, and as a plain form
 // without JavaScript. After a message is sent the confirmation shows for SUPPORT.successShownMs,
-// then the form comes back empty (spec §2, §9).
+// then the form comes back empty (ADR 0013).
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState } from "react";

@@ -87,7 +87,7 @@ function loadPixel(pixelId: string) {
   document.head.appendChild(script);
   fbq("init", pixelId);
   fbq("track", "PageView");
-  // Spec §7: the pixel is checked every 100 ms until it has loaded; a blocker means it never does,
+  // The pixel is checked every 100 ms until it has loaded; a blocker means it never does,
   // which is logged and otherwise ignored.
   const started = Date.now();
   const timer = window.setInterval(() => {

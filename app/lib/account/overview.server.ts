@@ -12,7 +12,7 @@ export type AccountOverview = {
   /** "Welcome" on the account's first session, "Welcome back" after. */
   greeting: "Welcome" | "Welcome back";
   subscription: SubscriptionView;
-  /** Spec §4: early access or an active subscription. */
+  /** Early access or an active subscription (ADR 0012). */
   activated: boolean;
   earlyAccess: { active: boolean; expiresAt: number | null };
   insights: { plan: string; lastLogin: string; accountCreated: string; profileCompletion: "Complete" | "Incomplete" };

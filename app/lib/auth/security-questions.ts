@@ -1,4 +1,4 @@
-// The five security questions of sign-up (spec §5), apart from the schemas so that the sign-up
+// The five security questions of sign-up, apart from the schemas so that the sign-up
 // form can list them without loading zod.
 export const SECURITY_QUESTIONS = [
   { value: "favorite_color", label: "What is your favorite color?" },

@@ -12,7 +12,7 @@ export type PricingState = {
   signedIn: boolean;
   paymentConfigured: boolean;
   subscribed: boolean;
-  /** Subscribed or an early-access member (spec §4): what unlocks downloads. */
+  /** Subscribed or an early-access member (ADR 0012): what unlocks downloads. */
   activated: boolean;
   trialAvailable: boolean;
 };

@@ -1,4 +1,4 @@
-// How a page reads the answer of POST /downloads/prepare: the spec's download error texts (§8).
+// How a page reads the answer of POST /downloads/prepare: the download error texts (DOWNLOAD_MESSAGES).
 import { DOWNLOAD_MESSAGES } from "./messages";
 
 export type DownloadAnswer = { ok: true; url: string } | { ok: false; error: string };

@@ -1,4 +1,4 @@
-// Spec §4: an account is activated with early access or an active subscription. Everything that
+// An account is activated with early access or an active subscription (ADR 0012). Everything that
 // unlocks the product (downloads, Model Analytics, what the dashboard and the API report) asks here.
 import { eq } from "drizzle-orm";
 import type { Db } from "../db.server";

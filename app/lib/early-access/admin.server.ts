@@ -1,4 +1,4 @@
-// The admin side of the early-access programme (spec §2 "Early-access administration"): the
+// The admin side of the early-access programme (ADR 0012): the
 // waitlist and key lists, granting (one entry or the top N), unassigned keys, revoking, and the
 // statistics. Every change writes the audit log with the admin as actor, as the billing tools do.
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte, gt, or, type SQL, sql } from "drizzle-orm";
@@ -57,7 +57,7 @@ export type WaitlistRow = {
 };
 export type Paged<T> = { rows: T[]; total: number; page: number; pageCount: number };
 
-/** "waiting": not yet granted, highest priority first, then who joined first (spec §7); "all": newest first. */
+/** "waiting": not yet granted, highest priority first, then who joined first; "all": newest first. */
 export async function listWaitlist(db: Db, input: { view: WaitlistView; q: string; page: number }): Promise<Paged<WaitlistRow>> {
   const name = sql`coalesce(${w.firstName}, '') || ' ' || coalesce(${w.lastName}, '')`;
   const where = and(

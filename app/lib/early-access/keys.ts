@@ -1,4 +1,4 @@
-// Activation keys (spec §3, §5): 16 characters of A-Z and 0-9 from crypto.getRandomValues, shown
+// Activation keys (ADR 0012): 16 characters of A-Z and 0-9 from crypto.getRandomValues, shown
 // grouped 4-4-4-4. Only a hash and the last four characters are stored; a key is typed or pasted
 // with or without dashes and in any case.
 import { EARLY_ACCESS } from "../constants";

@@ -1,4 +1,4 @@
-// The marketing events (spec §7) and the funnel built from them (ADR 0013). Pure: names, who may
+// The marketing events and the funnel built from them (ADR 0013). Pure: names, who may
 // send which, and the week arithmetic, shared by the site, the consumer and the admin page.
 import { MARKETING, MS } from "../constants";
 import { z } from "../zod";

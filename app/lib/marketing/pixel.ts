@@ -1,4 +1,4 @@
-// The optional advertising pixel (spec §7: Meta's pixel, which takes the same event names). It is
+// The optional advertising pixel (Meta's pixel, which takes the same event names; ADR 0013). It is
 // loaded only when META_PIXEL_ID is configured and the visitor said yes; the choice is kept in
 // this browser's localStorage (no cookie of ours), and "no" is the default until asked.
 export const PIXEL_SCRIPT_ORIGIN = "https://connect.facebook.net";

@@ -1,4 +1,4 @@
-// The Edit Profile dialog's local backup (spec §4 Profile editing): saving writes what the form
+// The Edit Profile dialog's local backup (ADR 0011): saving writes what the form
 // holds to the browser's storage first, a successful save clears it, and a backup under 24 h old
 // is restored when the dialog opens again. Storage may be full, disabled or missing (the server
 // renders this code too): every call then does nothing, and the server save still happens.

@@ -64,7 +64,7 @@ export function isOtherImageFormat(bytes: Uint8Array): boolean {
 
 const BASE_NAMES: Record<ImageKind, "profile" | "cover"> = { avatar: "profile", cover: "cover" };
 
-/** The file name inside the user's folder: profile.png, cover.webp (spec §7 Storage). */
+/** The file name inside the user's folder: profile.png, cover.webp (ADR 0011). */
 export const imageFileName = (kind: ImageKind, ext: ImageExt) => `${BASE_NAMES[kind]}.${ext}`;
 
 /** The R2 key: {userId}/profile.{ext} or {userId}/cover.{ext}. */

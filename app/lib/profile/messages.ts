@@ -1,4 +1,4 @@
-// The texts of the profile page, its uploads and phone verification (spec §8, Profile and Phone).
+// The texts of the profile page, its uploads and phone verification.
 // Texts marked "ours" are not in the spec: limits and states the spec's app did not have.
 import { PROFILE_IMAGES } from "../constants";
 

@@ -1,4 +1,4 @@
-// The choices the profile offers (spec §5: ten security questions and nine timezones).
+// The choices the profile offers: ten security questions and nine timezones.
 import { SECURITY_QUESTIONS } from "../auth/security-questions";
 
 // The five of sign-up first, so a question chosen at sign-up is one of the profile's ten.

@@ -1,5 +1,5 @@
-// What the Edit Profile dialog counts as unsaved (spec §4 Profile editing: "any change sets an
-// unsaved-changes flag, which starts a 10 s auto-save countdown"), compared with the saved profile.
+// What the Edit Profile dialog counts as unsaved (ADR 0011: any change sets an unsaved-changes
+// flag, which starts a 10 s auto-save countdown), compared with the saved profile.
 import type { ProfileFormField, ProfileFormValues } from "./validation";
 import { PROFILE_FORM_FIELDS } from "./validation";
 import type { ProfileView } from "./view";

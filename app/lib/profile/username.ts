@@ -1,4 +1,4 @@
-// Username rules (spec §5): 3 to 20 characters of letters, digits, underscore and hyphen; no word
+// Username rules: 3 to 20 characters of letters, digits, underscore and hyphen; no word
 // from a fixed profanity list; none of the reserved terms admin, mod, support, help.
 import { USERNAME } from "../constants";
 import { PROFILE_MESSAGES as M } from "./messages";

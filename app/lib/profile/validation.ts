@@ -1,4 +1,4 @@
-// The Edit Profile form's schema (spec §5 Profile save). The same schema validates in the browser
+// The Edit Profile form's schema (ADR 0011). The same schema validates in the browser
 // and on the server, so a user sees the spec's messages either way.
 import { PASSWORD, SIGN_UP, PROFILE } from "../constants";
 import { z } from "../zod";

@@ -1,4 +1,4 @@
-// The landing page's eight questions (spec §2 FAQ). The spec's own FAQ promised a 14-day trial
+// The landing page's eight questions. The product spec's own FAQ promised a 14-day trial
 // without a card and 500 MB of disk; what the product does is a 7-day trial that needs payment
 // details, and the installers need 2 GB, so the answers say that (ADR 0013).
 import { EARLY_ACCESS, PLAN } from "../constants";

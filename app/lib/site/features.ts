@@ -1,4 +1,4 @@
-// The Features dialog (spec §2): eight tabs of three or four cards, and the key statistics.
+// The Features dialog: eight tabs of three or four cards, and the key statistics.
 export type FeatureCard = { title: string; text: string };
 export type FeatureTab = { id: string; label: string; cards: FeatureCard[] };
 

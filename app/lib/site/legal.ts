@@ -1,4 +1,4 @@
-// The documentation and policy texts (spec §2 "Documentation and policy modal"), with the spec's
+// The documentation and policy texts (the Documentation and policy dialogs), with the spec's
 // facts: last updated January 20, 2025; terms version 1.0; no children under 13; 18+ or a
 // guardian's consent; liability capped at 12 months of fees; 30 days' notice of price changes;
 // 99.9% uptime, RTO under 4 hours, RPO under 1 hour; 1,000 API requests per minute.

@@ -5,7 +5,7 @@ import { RedeemKeyForm } from "../../early-access/redeem-form";
 import { buttonClass, Card } from "../../ui";
 
 /**
- * Early access (spec §4): a member sees until when; an account that is not activated yet can
+ * Early access (ADR 0012): a member sees until when; an account that is not activated yet can
  * redeem a key here (filled in when one waits from its e-mail link). A subscriber sees nothing.
  */
 export function EarlyAccessCard({ account, pendingKey }: { account: AccountOverview; pendingKey: string | null }) {

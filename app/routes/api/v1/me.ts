@@ -1,5 +1,5 @@
 // GET /api/v1/me: who the desktop app is signed in as, and whether the account is activated
-// (an active subscription or early access, spec §4).
+// (an active subscription or early access, ADR 0012).
 import type { Route } from "./+types/me";
 import { accountActivation } from "~/lib/early-access/activation.server";
 import { requireApiUser } from "~/server/auth";

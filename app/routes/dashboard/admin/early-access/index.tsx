@@ -1,4 +1,4 @@
-// The early-access administration (spec §2): the waitlist and the keys, searchable and paged
+// The early-access administration (ADR 0012): the waitlist and the keys, searchable and paged
 // through the URL (so it works without JavaScript), granting, revoking and the statistics.
 // Admins only: anyone else gets the 404 of a page that does not exist, in every loader and action.
 // Unassigned keys are created by ./keys.csv.ts, whose answer is the CSV download itself.
