@@ -193,6 +193,79 @@ export function HelpLinks({ className }: { className?: string }) {
   );
 }
 
+/** One build to choose in the dialog: a radio card, dashed and disabled while it is not published. */
+function VersionChoice({
+  option,
+  release,
+  autofocus,
+  disabled,
+  onChoose,
+}: {
+  option: DownloadOption;
+  release: ReleaseView | undefined;
+  autofocus: boolean;
+  disabled: boolean;
+  onChoose: () => void;
+}) {
+  const id = `download-${option.id}`;
+  return (
+    <label
+      htmlFor={id}
+      className={cx(
+        "flex gap-3 rounded-xl border p-4 transition-colors",
+        release
+          ? "cursor-pointer border-slate-200 hover:border-brand-300 has-[input:checked]:border-brand-600 has-[input:checked]:bg-brand-50/50 has-[input:focus-visible]:outline-2 has-[input:focus-visible]:outline-offset-2 has-[input:focus-visible]:outline-brand-600"
+          : "cursor-not-allowed border-dashed border-slate-200 bg-slate-50",
+      )}
+    >
+      <input
+        id={id}
+        type="radio"
+        name="arch"
+        value={option.arch}
+        required
+        data-autofocus={autofocus ? "" : undefined}
+        disabled={!release || disabled}
+        onChange={onChoose}
+        className="mt-1 h-4 w-4 shrink-0 accent-brand-600 focus-visible:outline-none"
+      />
+      <span className="min-w-0 flex-1">
+        <span className="flex flex-wrap items-center gap-2">
+          <span className="font-semibold text-slate-900">{option.name}</span>
+          {option.recommended ? <RecommendedBadge /> : null}
+        </span>
+        <span className="mt-0.5 block text-sm text-slate-600">{option.description}</span>
+        <BuildFacts release={release} className="mt-1 block" />
+        {release ? <Checksum release={release} className="mt-1" /> : null}
+      </span>
+    </label>
+  );
+}
+
+/**
+ * The dialog's submit label. Before hydration no state knows the choice, so CSS reads the
+ * checked radio instead (the form carries `group`).
+ */
+function DownloadButtonLabel({ busy, hydrated, chosen }: { busy: boolean; hydrated: boolean; chosen: DownloadOption | undefined }) {
+  if (busy) {
+    return (
+      <>
+        <span aria-hidden="true">
+          <Spinner className="h-5 w-5" />
+        </span>
+        {DOWNLOAD_MESSAGES.preparing}
+      </>
+    );
+  }
+  if (hydrated) return chosen ? `Download ${chosen.name}` : DOWNLOAD_MESSAGES.selectVersion;
+  return (
+    <>
+      <span className="group-has-[input:checked]:hidden">{DOWNLOAD_MESSAGES.selectVersion}</span>
+      <span className="hidden group-has-[input:checked]:inline">Download</span>
+    </>
+  );
+}
+
 /** The landing page's dialog: requirements, a choice among the platform's builds, and the download. */
 export function DownloadDialog({ platform, releases, closeTo }: { platform: Platform; releases: readonly ReleaseView[]; closeTo: string }) {
   const navigate = useNavigate();
@@ -202,6 +275,7 @@ export function DownloadDialog({ platform, releases, closeTo }: { platform: Plat
   useCloseAfterStart(download.started, () => navigate(closeTo, { replace: true, preventScrollReset: true }));
   const options = optionsFor(platform);
   const chosen = options.find((o) => o.arch === selected);
+  const firstPublished = options.find((o) => releaseFor(releases, o));
   const busy = download.busy !== null;
 
   return (
@@ -215,47 +289,19 @@ export function DownloadDialog({ platform, releases, closeTo }: { platform: Plat
         <fieldset>
           <legend className="text-sm font-semibold text-slate-900">Version</legend>
           <div className="mt-3 space-y-3">
-            {options.map((option) => {
-              const release = releaseFor(releases, option);
-              const first = release !== undefined && option === options.find((o) => releaseFor(releases, o));
-              const id = `download-${option.id}`;
-              return (
-                <label
-                  key={option.id}
-                  htmlFor={id}
-                  className={cx(
-                    "flex gap-3 rounded-xl border p-4 transition-colors",
-                    release
-                      ? "cursor-pointer border-slate-200 hover:border-brand-300 has-[input:checked]:border-brand-600 has-[input:checked]:bg-brand-50/50 has-[input:focus-visible]:outline-2 has-[input:focus-visible]:outline-offset-2 has-[input:focus-visible]:outline-brand-600"
-                      : "cursor-not-allowed border-dashed border-slate-200 bg-slate-50",
-                  )}
-                >
-                  <input
-                    id={id}
-                    type="radio"
-                    name="arch"
-                    value={option.arch}
-                    required
-                    data-autofocus={first ? "" : undefined}
-                    disabled={!release || busy}
-                    onChange={() => {
-                      setSelected(option.arch);
-                      download.reset();
-                    }}
-                    className="mt-1 h-4 w-4 shrink-0 accent-brand-600 focus-visible:outline-none"
-                  />
-                  <span className="min-w-0 flex-1">
-                    <span className="flex flex-wrap items-center gap-2">
-                      <span className="font-semibold text-slate-900">{option.name}</span>
-                      {option.recommended ? <RecommendedBadge /> : null}
-                    </span>
-                    <span className="mt-0.5 block text-sm text-slate-600">{option.description}</span>
-                    <BuildFacts release={release} className="mt-1 block" />
-                    {release ? <Checksum release={release} className="mt-1" /> : null}
-                  </span>
-                </label>
-              );
-            })}
+            {options.map((option) => (
+              <VersionChoice
+                key={option.id}
+                option={option}
+                release={releaseFor(releases, option)}
+                autofocus={option === firstPublished}
+                disabled={busy}
+                onChoose={() => {
+                  setSelected(option.arch);
+                  download.reset();
+                }}
+              />
+            ))}
           </div>
         </fieldset>
 
@@ -267,25 +313,7 @@ export function DownloadDialog({ platform, releases, closeTo }: { platform: Plat
         </div>
 
         <button type="submit" disabled={busy || (hydrated && !chosen)} className={buttonClass("primary", "lg", "mt-5 w-full")}>
-          {busy ? (
-            <>
-              <span aria-hidden="true">
-                <Spinner className="h-5 w-5" />
-              </span>
-              {DOWNLOAD_MESSAGES.preparing}
-            </>
-          ) : hydrated ? (
-            chosen ? (
-              `Download ${chosen.name}`
-            ) : (
-              DOWNLOAD_MESSAGES.selectVersion
-            )
-          ) : (
-            <>
-              <span className="group-has-[input:checked]:hidden">{DOWNLOAD_MESSAGES.selectVersion}</span>
-              <span className="hidden group-has-[input:checked]:inline">Download</span>
-            </>
-          )}
+          <DownloadButtonLabel busy={busy} hydrated={hydrated} chosen={chosen} />
         </button>
       </DownloadForm>
       <HelpLinks className="mt-4 text-center" />

@@ -36,6 +36,50 @@ function gate(access: DownloadAccess, platform: Platform, pathname: string, sear
   return `${withParam(pathname, search, "download", platform)}#download`;
 }
 
+/** One platform's card, its button gated by who is looking. */
+function PlatformCard({ platform, access, releases }: { platform: Platform; access: DownloadAccess; releases: readonly ReleaseView[] }) {
+  const { pathname, search } = useLocation();
+  const card = CARDS[platform];
+  const build = suggestedBuild(releases, platform);
+  return (
+    <li className="flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm" data-testid={`download-card-${platform}`}>
+      <IconTile d={card.icon} />
+      <h3 className="mt-4 text-lg font-semibold text-slate-900">{PLATFORM_LABELS[platform]}</h3>
+      <p className="text-sm font-medium text-slate-700">{card.format}</p>
+      <p className="mt-1 text-sm text-slate-600">{card.detail}</p>
+      <BuildFacts release={build?.release} className="mt-3 block" />
+      <Link
+        to={gate(access, platform, pathname, search)}
+        preventScrollReset={access === "subscriber"}
+        className={buttonClass(access === "subscriber" ? "primary" : "secondary", "md", "mt-6 w-full")}
+      >
+        Download for {PLATFORM_LABELS[platform]}
+      </Link>
+    </li>
+  );
+}
+
+function GettingStartedSteps() {
+  return (
+    <ol className="mx-auto mt-16 grid max-w-5xl gap-8 sm:grid-cols-3">
+      {STEPS.map((step, i) => (
+        <li key={step.title} className="flex gap-4 sm:flex-col sm:items-center sm:text-center">
+          <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white" aria-hidden="true">
+            {i + 1}
+          </span>
+          <div>
+            <h3 className="font-semibold text-slate-900">
+              <span className="sr-only">Step {i + 1}: </span>
+              {step.title}
+            </h3>
+            <p className="mt-1 text-sm leading-6 text-slate-600">{step.text}</p>
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 export function DownloadSection({
   access,
   releases,
@@ -63,26 +107,9 @@ export function DownloadSection({
         </div>
 
         <ul className="mt-12 grid gap-6 md:grid-cols-3">
-          {PLATFORMS.map((platform) => {
-            const card = CARDS[platform];
-            const build = suggestedBuild(releases, platform);
-            return (
-              <li key={platform} className="flex flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm" data-testid={`download-card-${platform}`}>
-                <IconTile d={card.icon} />
-                <h3 className="mt-4 text-lg font-semibold text-slate-900">{PLATFORM_LABELS[platform]}</h3>
-                <p className="text-sm font-medium text-slate-700">{card.format}</p>
-                <p className="mt-1 text-sm text-slate-600">{card.detail}</p>
-                <BuildFacts release={build?.release} className="mt-3 block" />
-                <Link
-                  to={gate(access, platform, pathname, search)}
-                  preventScrollReset={access === "subscriber"}
-                  className={buttonClass(access === "subscriber" ? "primary" : "secondary", "md", "mt-6 w-full")}
-                >
-                  Download for {PLATFORM_LABELS[platform]}
-                </Link>
-              </li>
-            );
-          })}
+          {PLATFORMS.map((platform) => (
+            <PlatformCard key={platform} platform={platform} access={access} releases={releases} />
+          ))}
         </ul>
         {access === "visitor" ? (
           <p className="mt-6 text-center text-sm text-slate-600">
@@ -94,22 +121,7 @@ export function DownloadSection({
           </p>
         ) : null}
 
-        <ol className="mx-auto mt-16 grid max-w-5xl gap-8 sm:grid-cols-3">
-          {STEPS.map((step, i) => (
-            <li key={step.title} className="flex gap-4 sm:flex-col sm:items-center sm:text-center">
-              <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white" aria-hidden="true">
-                {i + 1}
-              </span>
-              <div>
-                <h3 className="font-semibold text-slate-900">
-                  <span className="sr-only">Step {i + 1}: </span>
-                  {step.title}
-                </h3>
-                <p className="mt-1 text-sm leading-6 text-slate-600">{step.text}</p>
-              </div>
-            </li>
-          ))}
-        </ol>
+        <GettingStartedSteps />
       </div>
 
       {openPlatform && access === "subscriber" ? (

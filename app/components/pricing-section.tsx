@@ -19,6 +19,7 @@ export function PricingSection({ state }: { state: PricingState }) {
   const { pathname, search } = useLocation();
   const params = new URLSearchParams(search);
   const closeTo = (key: string) => withParam(pathname, search, key, null);
+  const checkoutTo = withParam(pathname, search, "checkout", "open");
   const section = useRef<HTMLElement>(null);
   useSeenEvent(section, "PricingView");
 
@@ -57,31 +58,7 @@ export function PricingSection({ state }: { state: PricingState }) {
             ))}
           </ul>
           <div className="mt-8">
-            {!state.signedIn ? (
-              <>
-                <LinkButton to="/auth?mode=signup&from=pricing&subscribe=true" className="w-full" size="lg">
-                  Sign Up to Start
-                </LinkButton>
-                <p className="mt-4 text-center text-sm text-slate-600">
-                  Already have an account?{" "}
-                  <Link to="/auth?mode=signin&from=pricing&subscribe=true" className="font-semibold text-brand-700 hover:text-brand-800">
-                    Sign In to Subscribe
-                  </Link>
-                </p>
-              </>
-            ) : state.subscribed ? (
-              <LinkButton to="/dashboard/billing" className="w-full" size="lg">
-                Manage Subscription
-              </LinkButton>
-            ) : state.paymentConfigured ? (
-              <LinkButton to={withParam(pathname, search, "checkout", "open")} preventScrollReset className="w-full" size="lg">
-                {state.trialAvailable ? "Start Free Trial" : "Subscribe"}
-              </LinkButton>
-            ) : (
-              <Button className="w-full" size="lg" disabled>
-                Payment System Not Configured
-              </Button>
-            )}
+            <PricingAction state={state} checkoutTo={checkoutTo} />
           </div>
           <p className="mt-6 text-center text-xs text-slate-500">
             <Link to={withParam(pathname, search, "terms", "open")} preventScrollReset className="underline hover:text-slate-700">
@@ -92,10 +69,48 @@ export function PricingSection({ state }: { state: PricingState }) {
       </div>
 
       {params.get("checkout") === "open" && state.signedIn && !state.subscribed ? (
-        <CheckoutModal closeTo={closeTo("checkout")} retryTo={withParam(pathname, search, "checkout", "open")} state={state} />
+        <CheckoutModal closeTo={closeTo("checkout")} retryTo={checkoutTo} state={state} />
       ) : null}
       {params.get("terms") === "open" ? <TermsModal closeTo={closeTo("terms")} /> : null}
     </section>
+  );
+}
+
+/** The card's call to action: sign up, manage, check out, or say that payments are not set up. */
+function PricingAction({ state, checkoutTo }: { state: PricingState; checkoutTo: string }) {
+  if (!state.signedIn) {
+    return (
+      <>
+        <LinkButton to="/auth?mode=signup&from=pricing&subscribe=true" className="w-full" size="lg">
+          Sign Up to Start
+        </LinkButton>
+        <p className="mt-4 text-center text-sm text-slate-600">
+          Already have an account?{" "}
+          <Link to="/auth?mode=signin&from=pricing&subscribe=true" className="font-semibold text-brand-700 hover:text-brand-800">
+            Sign In to Subscribe
+          </Link>
+        </p>
+      </>
+    );
+  }
+  if (state.subscribed) {
+    return (
+      <LinkButton to="/dashboard/billing" className="w-full" size="lg">
+        Manage Subscription
+      </LinkButton>
+    );
+  }
+  if (state.paymentConfigured) {
+    return (
+      <LinkButton to={checkoutTo} preventScrollReset className="w-full" size="lg">
+        {state.trialAvailable ? "Start Free Trial" : "Subscribe"}
+      </LinkButton>
+    );
+  }
+  return (
+    <Button className="w-full" size="lg" disabled>
+      Payment System Not Configured
+    </Button>
   );
 }
 

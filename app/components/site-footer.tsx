@@ -17,8 +17,39 @@ function FooterLink(props: LinkProps) {
   );
 }
 
-export function SiteFooter() {
+/** The copyright line, Instagram and the policy dialogs. */
+function FooterBottomBar() {
   const year = new Date().getFullYear();
+  const modalHref = useModalHref();
+  return (
+    <div className="border-t border-slate-200">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-6 text-xs text-slate-500 sm:px-6">
+        <p>© {year} Modelify. All rights reserved.</p>
+        <a href={INSTAGRAM_URL} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1.5 rounded hover:text-slate-900">
+          <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+            <rect x="3" y="3" width="18" height="18" rx="5" />
+            <circle cx="12" cy="12" r="4" />
+            <circle cx="17.5" cy="6.5" r="0.5" fill="currentColor" />
+          </svg>
+          Instagram
+        </a>
+        <ul className="flex flex-wrap gap-4">
+          <FooterLink to={modalHref("docs", { doc: "privacy" })} preventScrollReset>
+            Privacy Policy
+          </FooterLink>
+          <FooterLink to={modalHref("docs", { doc: "terms" })} preventScrollReset>
+            Terms of Service
+          </FooterLink>
+          <FooterLink to={modalHref("docs", { doc: "security" })} preventScrollReset>
+            Security
+          </FooterLink>
+        </ul>
+      </div>
+    </div>
+  );
+}
+
+export function SiteFooter() {
   const modalHref = useModalHref();
   const signedIn = Boolean(useSiteData()?.user);
   return (
@@ -72,30 +103,7 @@ export function SiteFooter() {
           </ul>
         </div>
       </div>
-      <div className="border-t border-slate-200">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-6 text-xs text-slate-500 sm:px-6">
-          <p>© {year} Modelify. All rights reserved.</p>
-          <a href={INSTAGRAM_URL} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1.5 rounded hover:text-slate-900">
-            <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-              <rect x="3" y="3" width="18" height="18" rx="5" />
-              <circle cx="12" cy="12" r="4" />
-              <circle cx="17.5" cy="6.5" r="0.5" fill="currentColor" />
-            </svg>
-            Instagram
-          </a>
-          <ul className="flex flex-wrap gap-4">
-            <FooterLink to={modalHref("docs", { doc: "privacy" })} preventScrollReset>
-              Privacy Policy
-            </FooterLink>
-            <FooterLink to={modalHref("docs", { doc: "terms" })} preventScrollReset>
-              Terms of Service
-            </FooterLink>
-            <FooterLink to={modalHref("docs", { doc: "security" })} preventScrollReset>
-              Security
-            </FooterLink>
-          </ul>
-        </div>
-      </div>
+      <FooterBottomBar />
     </footer>
   );
 }

@@ -34,6 +34,86 @@ function KeyDetails({ row }: { row: KeyRow }) {
   }
 }
 
+/** A plain form post: the answer is the CSV file, so the keys are never kept anywhere. */
+function CreateKeysForm({ bulkMax }: { bulkMax: number }) {
+  return (
+    <form method="post" action="/dashboard/admin/early-access/keys.csv" className="flex flex-wrap items-end gap-2">
+      <Field
+        labelProps={{ children: "Unassigned keys" }}
+        inputProps={{ id: "unassigned-count", name: "count", type: "number", min: 1, max: bulkMax, defaultValue: 10, required: true, className: "w-24" }}
+      />
+      <Button type="submit" variant="secondary">
+        Create N keys (CSV)
+      </Button>
+    </form>
+  );
+}
+
+function KeySearch({ search }: { search: AdminSearch }) {
+  return (
+    <Form method="get" preventScrollReset className="mt-5 flex flex-wrap items-end gap-2" role="search">
+      <KeepFields search={search} names={["view", "q", "page"]} />
+      <Field
+        labelProps={{ children: "Search" }}
+        inputProps={{
+          id: "keys-q",
+          name: "kq",
+          type: "search",
+          defaultValue: search.kq,
+          placeholder: "E-mail or last 4 characters",
+          className: "w-64 max-w-full",
+        }}
+      />
+      <SelectField labelProps={{ children: "State" }} selectProps={{ id: "keys-state", name: "kstate", defaultValue: search.kstate, className: "w-36" }}>
+        {["all", "unused", "used", "expired", "revoked"].map((s) => (
+          <option key={s} value={s}>
+            {s === "all" ? "All" : s[0]!.toUpperCase() + s.slice(1)}
+          </option>
+        ))}
+      </SelectField>
+      <Button type="submit" variant="secondary">
+        Search
+      </Button>
+      {search.kq || search.kstate !== "all" ? (
+        <Link
+          to={adminHref(search, { kq: "", kstate: "all", kpage: 1 })}
+          preventScrollReset
+          className="px-2 py-2.5 text-sm font-medium text-brand-700 hover:underline"
+        >
+          Clear
+        </Link>
+      ) : null}
+    </Form>
+  );
+}
+
+function KeyTableRow({ row, busy }: { row: KeyRow; busy: boolean }) {
+  return (
+    <tr className="align-middle">
+      <td className="py-2.5 pr-4 font-mono whitespace-nowrap text-slate-900">{maskedActivationKey(row.last4)}</td>
+      <td className="py-2.5 pr-4">
+        <span className={cx("rounded-full px-2 py-0.5 text-xs font-semibold", STATE_STYLE[row.state])}>{row.state}</span>
+      </td>
+      <td className="py-2.5 pr-4 whitespace-nowrap text-slate-600">
+        <KeyDetails row={row} />
+      </td>
+      <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">{row.sentTo ?? "—"}</td>
+      <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">{formatDate(row.createdAt)}</td>
+      <td className="py-2.5 text-right">
+        {row.state === "unused" ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="revoke" />
+            <input type="hidden" name="keyId" value={row.id} />
+            <Button type="submit" size="sm" variant="secondary" disabled={busy}>
+              Revoke
+            </Button>
+          </Form>
+        ) : null}
+      </td>
+    </tr>
+  );
+}
+
 export function AdminKeys({ search, keys, bulkMax }: { search: AdminSearch; keys: Paged<KeyRow>; bulkMax: number }) {
   const busy = useNavigation().state === "submitting";
   return (
@@ -43,52 +123,11 @@ export function AdminKeys({ search, keys, bulkMax }: { search: AdminSearch; keys
           <h2 className="text-lg font-semibold text-slate-900">Activation keys</h2>
           <p className="mt-1 text-sm text-slate-600">Newest first. Keys are stored hashed: only their last four characters are shown.</p>
         </div>
-        {/* A plain form post: the answer is the CSV file, so the keys are never kept anywhere. */}
-        <form method="post" action="/dashboard/admin/early-access/keys.csv" className="flex flex-wrap items-end gap-2">
-          <Field
-            labelProps={{ children: "Unassigned keys" }}
-            inputProps={{ id: "unassigned-count", name: "count", type: "number", min: 1, max: bulkMax, defaultValue: 10, required: true, className: "w-24" }}
-          />
-          <Button type="submit" variant="secondary">
-            Create N keys (CSV)
-          </Button>
-        </form>
+        <CreateKeysForm bulkMax={bulkMax} />
       </div>
       <p className="mt-2 text-xs text-slate-500">The downloaded file is the only copy of the new keys: keep it safe.</p>
 
-      <Form method="get" preventScrollReset className="mt-5 flex flex-wrap items-end gap-2" role="search">
-        <KeepFields search={search} names={["view", "q", "page"]} />
-        <Field
-          labelProps={{ children: "Search" }}
-          inputProps={{
-            id: "keys-q",
-            name: "kq",
-            type: "search",
-            defaultValue: search.kq,
-            placeholder: "E-mail or last 4 characters",
-            className: "w-64 max-w-full",
-          }}
-        />
-        <SelectField labelProps={{ children: "State" }} selectProps={{ id: "keys-state", name: "kstate", defaultValue: search.kstate, className: "w-36" }}>
-          {["all", "unused", "used", "expired", "revoked"].map((s) => (
-            <option key={s} value={s}>
-              {s === "all" ? "All" : s[0]!.toUpperCase() + s.slice(1)}
-            </option>
-          ))}
-        </SelectField>
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-        {search.kq || search.kstate !== "all" ? (
-          <Link
-            to={adminHref(search, { kq: "", kstate: "all", kpage: 1 })}
-            preventScrollReset
-            className="px-2 py-2.5 text-sm font-medium text-brand-700 hover:underline"
-          >
-            Clear
-          </Link>
-        ) : null}
-      </Form>
+      <KeySearch search={search} />
 
       {/* relative: the screen-reader-only header is positioned, and must be clipped with the table. */}
       <div className="relative mt-5 overflow-x-auto">
@@ -107,28 +146,7 @@ export function AdminKeys({ search, keys, bulkMax }: { search: AdminSearch; keys
           </thead>
           <tbody className="divide-y divide-slate-100">
             {keys.rows.map((row) => (
-              <tr key={row.id} className="align-middle">
-                <td className="py-2.5 pr-4 font-mono whitespace-nowrap text-slate-900">{maskedActivationKey(row.last4)}</td>
-                <td className="py-2.5 pr-4">
-                  <span className={cx("rounded-full px-2 py-0.5 text-xs font-semibold", STATE_STYLE[row.state])}>{row.state}</span>
-                </td>
-                <td className="py-2.5 pr-4 whitespace-nowrap text-slate-600">
-                  <KeyDetails row={row} />
-                </td>
-                <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">{row.sentTo ?? "—"}</td>
-                <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">{formatDate(row.createdAt)}</td>
-                <td className="py-2.5 text-right">
-                  {row.state === "unused" ? (
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="revoke" />
-                      <input type="hidden" name="keyId" value={row.id} />
-                      <Button type="submit" size="sm" variant="secondary" disabled={busy}>
-                        Revoke
-                      </Button>
-                    </Form>
-                  ) : null}
-                </td>
-              </tr>
+              <KeyTableRow key={row.id} row={row} busy={busy} />
             ))}
           </tbody>
         </table>

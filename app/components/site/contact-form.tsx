@@ -14,6 +14,33 @@ import { Alert, CheckIcon, Honeypot, SubmitButton } from "../ui";
 
 export type ContactActionData = { result: SubmissionResult<string[]>; sent?: { message: string } };
 
+/**
+ * The confirmation of a sent message, shown for SUPPORT.successShownMs. `shownFor` is the answer
+ * whose confirmation has run its time: a new answer shows it again.
+ */
+function useSentConfirmation(data: ContactActionData | null) {
+  const [shownFor, setShownFor] = useState<ContactActionData | null>(null);
+  const sent = data?.sent && shownFor !== data ? data.sent : null;
+  useEffect(() => {
+    if (!data?.sent) return;
+    const timer = window.setTimeout(() => setShownFor(data), SUPPORT.successShownMs);
+    return () => window.clearTimeout(timer);
+  }, [data]);
+  return { sent, shownFor };
+}
+
+function ContactSent({ message }: { message: string }) {
+  return (
+    <div role="status" className="py-6 text-center" data-testid="contact-sent">
+      <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-emerald-50">
+        <CheckIcon className="h-6 w-6 text-emerald-600" bold />
+      </span>
+      <p className="mt-4 font-semibold text-slate-900">{message}</p>
+      <p className="mt-1 text-sm text-slate-600">A confirmation is on its way to your inbox.</p>
+    </div>
+  );
+}
+
 export function ContactForm({
   onPage,
   answer,
@@ -27,14 +54,7 @@ export function ContactForm({
   const navigation = useNavigation();
   const data = (onPage ? null : fetcher.data) ?? answer ?? null;
   const pending = onPage ? navigation.state === "submitting" && navigation.formAction === "/contact" : fetcher.state !== "idle";
-  // Which answer the confirmation belongs to: a new one shows it again.
-  const [shownFor, setShownFor] = useState<ContactActionData | null>(null);
-  const sent = data?.sent && shownFor !== data ? data.sent : null;
-  useEffect(() => {
-    if (!data?.sent) return;
-    const timer = window.setTimeout(() => setShownFor(data), SUPPORT.successShownMs);
-    return () => window.clearTimeout(timer);
-  }, [data]);
+  const { sent, shownFor } = useSentConfirmation(data);
 
   const [form, fields] = useForm<z.input<typeof supportMessageSchema>, z.output<typeof supportMessageSchema>>({
     id: sent ? "contact-sent" : `contact-${shownFor ? "again" : "first"}`,
@@ -47,17 +67,7 @@ export function ContactForm({
     },
   });
 
-  if (sent) {
-    return (
-      <div role="status" className="py-6 text-center" data-testid="contact-sent">
-        <span className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-emerald-50">
-          <CheckIcon className="h-6 w-6 text-emerald-600" bold />
-        </span>
-        <p className="mt-4 font-semibold text-slate-900">{sent.message}</p>
-        <p className="mt-1 text-sm text-slate-600">A confirmation is on its way to your inbox.</p>
-      </div>
-    );
-  }
+  if (sent) return <ContactSent message={sent.message} />;
 
   const PostForm = onPage ? Form : fetcher.Form;
   const star = (
