@@ -9,6 +9,8 @@ import { type Outcome, type Progress, useBuildUpload } from "./publish-upload";
 
 /** The admin's "Publish a build" panel: a multipart upload to R2 with progress, and the published builds. */
 export function PublishBuild({ releases }: { releases: ReleaseView[] }) {
+  // Taken here, where it was before the panel was split, so the fields' ids stay the same.
+  const ids = useId();
   return (
     <Card className="mt-8 p-6">
       <h2 className="text-lg font-semibold text-slate-900">Publish a build</h2>
@@ -21,14 +23,13 @@ export function PublishBuild({ releases }: { releases: ReleaseView[] }) {
           Uploading a build needs JavaScript. Without it, publish with <code>npm run release:publish</code>.
         </p>
       </noscript>
-      <UploadForm />
+      <UploadForm ids={ids} />
       <PublishedBuilds releases={releases} />
     </Card>
   );
 }
 
-function UploadForm() {
-  const ids = useId();
+function UploadForm({ ids }: { ids: string }) {
   const hydrated = useHydrated();
   const [optionId, setOptionId] = useState(DOWNLOAD_OPTIONS[0]!.id);
   const [version, setVersion] = useState("");
