@@ -66,8 +66,6 @@ export function ChartFrame({
   children: ReactNode;
 }) {
   const ticks = valueTicks(y.ticks(4), format, integer);
-  const wide = shownLabels(data.length, maxTicks);
-  const narrow = shownLabels(data.length, MOBILE_MAX_LABELS);
   const empty = data.every((d) => d.value === 0);
   return (
     <div className="relative mt-2 w-full select-none" style={{ height }} data-chart={title}>
@@ -89,37 +87,8 @@ export function ChartFrame({
         </Group>
       </svg>
       {overlay}
-      {ticks.map((t) => (
-        <span
-          key={t.label}
-          data-chart-label=""
-          data-chart-axis="y"
-          aria-hidden="true"
-          className="absolute -translate-y-1/2 text-right text-[11px] leading-none text-slate-500 tabular-nums"
-          style={{ top: topOf(y(t.value)), right: `calc(100% - ${MARGIN.left - 6}px)` }}
-        >
-          {t.label}
-        </span>
-      ))}
-      {data.map((d, i) => {
-        if (!wide.has(i) && !narrow.has(i)) return null;
-        return (
-          <span
-            key={d.label}
-            data-chart-label=""
-            data-chart-axis="x"
-            aria-hidden="true"
-            className={cx(
-              "absolute -translate-x-1/2 whitespace-nowrap text-[11px] leading-none text-slate-500",
-              wide.has(i) ? (narrow.has(i) ? "block" : "hidden sm:block") : "block sm:hidden",
-            )}
-            style={{ left: leftOf((x(d.label) ?? 0) + x.bandwidth() / 2, innerW), top: topOf(innerH) + 10 }}
-          >
-            <span className="sm:hidden">{d.short ?? d.label}</span>
-            <span className="hidden sm:inline">{d.label}</span>
-          </span>
-        );
-      })}
+      <ValueLabels ticks={ticks} y={y} />
+      <CategoryLabels data={data} x={x} innerW={innerW} innerH={innerH} maxTicks={maxTicks} />
       {empty ? (
         <p className="absolute inset-x-0 text-center text-sm text-slate-500" style={{ top: topOf(innerH / 2) - 10 }} data-testid="chart-empty">
           No data in this period
@@ -127,6 +96,50 @@ export function ChartFrame({
       ) : null}
     </div>
   );
+}
+
+/** The value axis: one label per grid line, right-aligned against the plot's left edge. */
+function ValueLabels({ ticks, y }: { ticks: ReturnType<typeof valueTicks>; y: ReturnType<typeof plotArea>["y"] }) {
+  return ticks.map((t) => (
+    <span
+      key={t.label}
+      data-chart-label=""
+      data-chart-axis="y"
+      aria-hidden="true"
+      className="absolute -translate-y-1/2 text-right text-[11px] leading-none text-slate-500 tabular-nums"
+      style={{ top: topOf(y(t.value)), right: `calc(100% - ${MARGIN.left - 6}px)` }}
+    >
+      {t.label}
+    </span>
+  ));
+}
+
+/**
+ * The category axis: a phone shows fewer (and shorter) labels than a wider screen, so each label
+ * says at which widths it shows; a label in neither set is not rendered at all.
+ */
+function CategoryLabels({ data, x, innerW, innerH, maxTicks }: { data: Point[]; x: BandScale; innerW: number; innerH: number; maxTicks: number }) {
+  const wide = shownLabels(data.length, maxTicks);
+  const narrow = shownLabels(data.length, MOBILE_MAX_LABELS);
+  return data.map((d, i) => {
+    if (!wide.has(i) && !narrow.has(i)) return null;
+    return (
+      <span
+        key={d.label}
+        data-chart-label=""
+        data-chart-axis="x"
+        aria-hidden="true"
+        className={cx(
+          "absolute -translate-x-1/2 whitespace-nowrap text-[11px] leading-none text-slate-500",
+          wide.has(i) ? (narrow.has(i) ? "block" : "hidden sm:block") : "block sm:hidden",
+        )}
+        style={{ left: leftOf((x(d.label) ?? 0) + x.bandwidth() / 2, innerW), top: topOf(innerH) + 10 }}
+      >
+        <span className="sm:hidden">{d.short ?? d.label}</span>
+        <span className="hidden sm:inline">{d.label}</span>
+      </span>
+    );
+  });
 }
 
 export function BarChart({ data, format, height = 220, title, width = WIDTH, integer }: ChartProps) {

@@ -49,73 +49,14 @@ export function AnalyticsTab({
   category: CategoryFilter;
   sort: SortKey;
 }) {
-  const { pathname, search } = useLocation();
-  const requests = models.reduce((s, m) => s + m.requests, 0);
-  const successes = models.reduce((s, m) => s + m.successCount, 0);
-  const cost = models.reduce((s, m) => s + m.costMicros, 0) / 1e6;
   return (
     <>
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Model Analytics</h1>
-          <p className="mt-1 text-sm text-slate-600">Your models over the last 30 days.</p>
-        </div>
-        <Link to={`${pathname}${search}`} reloadDocument className={buttonClass("secondary")}>
-          Refresh
-        </Link>
-      </div>
-
-      <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard title="Models used" value={String(models.length)} />
-        <StatCard title="Requests" value={formatCount(requests)} />
-        <StatCard title="Success rate" value={requests ? `${((successes / requests) * 100).toFixed(1)}%` : "—"} />
-        <StatCard title="Total cost" value={<Money value={cost} />} />
-      </div>
-
+      <AnalyticsHeader />
+      <AnalyticsTotals models={models} />
       <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
-        <nav aria-label="Category" className="flex flex-wrap gap-1">
-          {(Object.keys(CATEGORIES) as CategoryFilter[]).map((c) => (
-            <Link
-              key={c}
-              to={withParams(pathname, search, { category: c })}
-              preventScrollReset
-              aria-current={c === category ? "true" : undefined}
-              className={cx(
-                "rounded-full px-3 py-1.5 text-sm font-medium",
-                c === category ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200 hover:bg-slate-50",
-              )}
-            >
-              {CATEGORIES[c]}
-            </Link>
-          ))}
-        </nav>
-        <form method="get" className="flex items-center gap-2">
-          <input type="hidden" name="tab" value="analytics" />
-          <input type="hidden" name="category" value={category} />
-          <label htmlFor="sort" className="text-sm text-slate-600">
-            Sort by
-          </label>
-          <select
-            id="sort"
-            name="sort"
-            defaultValue={sort}
-            className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm"
-            onChange={(e) => e.currentTarget.form?.requestSubmit()}
-          >
-            {(Object.keys(SORTS) as SortKey[]).map((s) => (
-              <option key={s} value={s}>
-                {SORTS[s]}
-              </option>
-            ))}
-          </select>
-          <noscript>
-            <button type="submit" className={buttonClass("secondary", "sm")}>
-              Apply
-            </button>
-          </noscript>
-        </form>
+        <CategoryNav category={category} />
+        <SortForm category={category} sort={sort} />
       </div>
-
       {shown.length === 0 ? (
         <div className="mt-6">
           <EmptyState title={models.length ? "No models in this category" : "No model usage yet"}>
@@ -126,53 +67,147 @@ export function AnalyticsTab({
         <ul className="mt-6 grid gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="model-cards">
           {shown.map((m) => (
             <li key={`${m.modelProvider}/${m.modelName}`}>
-              <Card className="h-full p-5">
-                <div className="flex items-start justify-between gap-3">
-                  <div className="min-w-0">
-                    <h2 className="truncate font-semibold text-slate-900">{m.modelName}</h2>
-                    <p className="text-xs text-slate-500">{m.modelProvider}</p>
-                  </div>
-                  <span className={cx("rounded-full px-2.5 py-0.5 text-xs font-semibold", CATEGORY_BADGE[m.category])}>{CATEGORIES[m.category]}</span>
-                </div>
-                <dl className="mt-4 grid grid-cols-2 gap-3 text-sm">
-                  <Fact label="Requests" value={formatCount(m.requests)} />
-                  <Fact label="Success rate" value={`${m.successRate.toFixed(1)}%`} />
-                  <Fact label="Avg response" value={formatMs(m.avgResponseMs)} />
-                  <Fact label="Avg cost" value={<Money value={m.avgCostUsd} />} />
-                  <Fact label="Per 1K tokens" value={m.costPer1kTokensUsd === null ? "—" : <Money value={m.costPer1kTokensUsd} />} />
-                  <Fact label="Last used" value={m.lastUsedAt ? formatDateTime(m.lastUsedAt) : "—"} />
-                </dl>
-              </Card>
+              <ModelCard model={m} />
             </li>
           ))}
         </ul>
       )}
-
-      <Card className="mt-6 p-6">
-        <h2 className="text-base font-semibold text-slate-900">Smart Recommendations</h2>
-        {recommendations.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">Nothing to suggest yet: recommendations appear once you have used a few models.</p>
-        ) : (
-          <ul className="mt-4 space-y-3" data-testid="recommendations">
-            {recommendations.map((r) => (
-              <li key={r.id} className="rounded-xl border border-slate-200 p-4">
-                <div className="flex flex-wrap items-center gap-2">
-                  <span className={cx("rounded-full px-2 py-0.5 text-xs font-semibold capitalize", PRIORITY[r.priority])}>{r.priority}</span>
-                  <span className="text-xs font-medium uppercase tracking-wide text-slate-500">{r.type.replace("-", " ")}</span>
-                </div>
-                <p className="mt-2 font-semibold text-slate-900">{r.title}</p>
-                <p className="mt-1 text-sm text-slate-600">{r.description}</p>
-                {r.estimatedSavings ? (
-                  <p className="mt-1 text-sm font-medium text-emerald-700">
-                    Could save about <Money value={r.estimatedSavings} /> a month
-                  </p>
-                ) : null}
-              </li>
-            ))}
-          </ul>
-        )}
-      </Card>
+      <Recommendations recommendations={recommendations} />
     </>
+  );
+}
+
+function AnalyticsHeader() {
+  const { pathname, search } = useLocation();
+  return (
+    <div className="flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Model Analytics</h1>
+        <p className="mt-1 text-sm text-slate-600">Your models over the last 30 days.</p>
+      </div>
+      <Link to={`${pathname}${search}`} reloadDocument className={buttonClass("secondary")}>
+        Refresh
+      </Link>
+    </div>
+  );
+}
+
+/** Totals over every model, whatever the category filter shows. */
+function AnalyticsTotals({ models }: { models: ModelFigures[] }) {
+  const requests = models.reduce((s, m) => s + m.requests, 0);
+  const successes = models.reduce((s, m) => s + m.successCount, 0);
+  const cost = models.reduce((s, m) => s + m.costMicros, 0) / 1e6;
+  return (
+    <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <StatCard title="Models used" value={String(models.length)} />
+      <StatCard title="Requests" value={formatCount(requests)} />
+      <StatCard title="Success rate" value={requests ? `${((successes / requests) * 100).toFixed(1)}%` : "—"} />
+      <StatCard title="Total cost" value={<Money value={cost} />} />
+    </div>
+  );
+}
+
+function CategoryNav({ category }: { category: CategoryFilter }) {
+  const { pathname, search } = useLocation();
+  return (
+    <nav aria-label="Category" className="flex flex-wrap gap-1">
+      {(Object.keys(CATEGORIES) as CategoryFilter[]).map((c) => (
+        <Link
+          key={c}
+          to={withParams(pathname, search, { category: c })}
+          preventScrollReset
+          aria-current={c === category ? "true" : undefined}
+          className={cx(
+            "rounded-full px-3 py-1.5 text-sm font-medium",
+            c === category ? "bg-brand-600 text-white" : "bg-white text-slate-700 ring-1 ring-slate-200 hover:bg-slate-50",
+          )}
+        >
+          {CATEGORIES[c]}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+/** A GET form, so sorting works without JavaScript (the Apply button); with it, choosing submits. */
+function SortForm({ category, sort }: { category: CategoryFilter; sort: SortKey }) {
+  return (
+    <form method="get" className="flex items-center gap-2">
+      <input type="hidden" name="tab" value="analytics" />
+      <input type="hidden" name="category" value={category} />
+      <label htmlFor="sort" className="text-sm text-slate-600">
+        Sort by
+      </label>
+      <select
+        id="sort"
+        name="sort"
+        defaultValue={sort}
+        className="rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm"
+        onChange={(e) => e.currentTarget.form?.requestSubmit()}
+      >
+        {(Object.keys(SORTS) as SortKey[]).map((s) => (
+          <option key={s} value={s}>
+            {SORTS[s]}
+          </option>
+        ))}
+      </select>
+      <noscript>
+        <button type="submit" className={buttonClass("secondary", "sm")}>
+          Apply
+        </button>
+      </noscript>
+    </form>
+  );
+}
+
+function ModelCard({ model: m }: { model: ModelFigures }) {
+  return (
+    <Card className="h-full p-5">
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h2 className="truncate font-semibold text-slate-900">{m.modelName}</h2>
+          <p className="text-xs text-slate-500">{m.modelProvider}</p>
+        </div>
+        <span className={cx("rounded-full px-2.5 py-0.5 text-xs font-semibold", CATEGORY_BADGE[m.category])}>{CATEGORIES[m.category]}</span>
+      </div>
+      <dl className="mt-4 grid grid-cols-2 gap-3 text-sm">
+        <Fact label="Requests" value={formatCount(m.requests)} />
+        <Fact label="Success rate" value={`${m.successRate.toFixed(1)}%`} />
+        <Fact label="Avg response" value={formatMs(m.avgResponseMs)} />
+        <Fact label="Avg cost" value={<Money value={m.avgCostUsd} />} />
+        <Fact label="Per 1K tokens" value={m.costPer1kTokensUsd === null ? "—" : <Money value={m.costPer1kTokensUsd} />} />
+        <Fact label="Last used" value={m.lastUsedAt ? formatDateTime(m.lastUsedAt) : "—"} />
+      </dl>
+    </Card>
+  );
+}
+
+function Recommendations({ recommendations }: { recommendations: Recommendation[] }) {
+  return (
+    <Card className="mt-6 p-6">
+      <h2 className="text-base font-semibold text-slate-900">Smart Recommendations</h2>
+      {recommendations.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-600">Nothing to suggest yet: recommendations appear once you have used a few models.</p>
+      ) : (
+        <ul className="mt-4 space-y-3" data-testid="recommendations">
+          {recommendations.map((r) => (
+            <li key={r.id} className="rounded-xl border border-slate-200 p-4">
+              <div className="flex flex-wrap items-center gap-2">
+                <span className={cx("rounded-full px-2 py-0.5 text-xs font-semibold capitalize", PRIORITY[r.priority])}>{r.priority}</span>
+                <span className="text-xs font-medium uppercase tracking-wide text-slate-500">{r.type.replace("-", " ")}</span>
+              </div>
+              <p className="mt-2 font-semibold text-slate-900">{r.title}</p>
+              <p className="mt-1 text-sm text-slate-600">{r.description}</p>
+              {r.estimatedSavings ? (
+                <p className="mt-1 text-sm font-medium text-emerald-700">
+                  Could save about <Money value={r.estimatedSavings} /> a month
+                </p>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
   );
 }
 

@@ -1,21 +1,12 @@
-import { Money } from "~/components/money";
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import { FREE_TIER, PLAN } from "~/lib/constants";
 import { formatDate } from "~/lib/format";
 import type { BillingData, BillingView } from "~/lib/billing/billing-tab.server";
 import { UrlModal, withParam, withParams } from "../modal";
-import { Alert, Button, buttonClass, Card, cx, Spinner } from "../ui";
+import { Alert, Button, buttonClass, Card, cx } from "../ui";
+import { InvoicesView } from "./billing-invoices";
 
 const VIEW_LABELS: Record<BillingView, string> = { overview: "Overview", "payment-methods": "Payment Methods", invoices: "Invoices" };
-
-// Spec: void and uncollectible use failure styling; unknown statuses are neutral.
-const STATUS_STYLES: Record<string, string> = {
-  paid: "bg-emerald-50 text-emerald-700",
-  open: "bg-amber-50 text-amber-800",
-  draft: "bg-slate-100 text-slate-700",
-  void: "bg-red-50 text-red-700",
-  uncollectible: "bg-red-50 text-red-700",
-};
 
 export function BillingTab({ billing }: { billing: BillingData }) {
   const { pathname, search } = useLocation();
@@ -28,61 +19,8 @@ export function BillingTab({ billing }: { billing: BillingData }) {
 
   return (
     <>
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Billing</h1>
-          <p className="mt-1 text-sm text-slate-600">Your plan, payment methods and invoices.</p>
-        </div>
-        <div className="flex flex-col items-end gap-2">
-          <div className="flex gap-3">
-            {/* The portal needs a Stripe customer (made at the first checkout): no dead end before that. */}
-            {hasCustomer ? (
-              <Link to={portalConfirm} preventScrollReset className={buttonClass("secondary")}>
-                Manage with Stripe
-              </Link>
-            ) : (
-              <button type="button" disabled aria-describedby="portal-unavailable" className={buttonClass("secondary")}>
-                Manage with Stripe
-              </button>
-            )}
-            {/* Premium is the only paid plan: nothing to upgrade to once on it. */}
-            {subscription.paid ? null : (
-              <Link to={withParam(pathname, search, "plans", "open")} preventScrollReset className={buttonClass("primary")}>
-                Upgrade Plan
-              </Link>
-            )}
-          </div>
-          {hasCustomer ? null : (
-            <p id="portal-unavailable" className="text-xs text-slate-500">
-              Stripe's customer portal opens once you have subscribed.
-            </p>
-          )}
-        </div>
-      </div>
-
-      <div className="mt-8 grid gap-4 sm:grid-cols-3">
-        <Card className="p-5">
-          <p className="text-sm font-medium text-slate-500">Current Plan</p>
-          <p className="mt-2 text-lg font-semibold text-slate-900">{subscription.plan.name}</p>
-          <p className="text-sm text-slate-600">
-            {subscription.plan.price} · {subscription.paid ? subscription.status : "Free"}
-          </p>
-        </Card>
-        <Card className="p-5">
-          <p className="text-sm font-medium text-slate-500">Next Billing</p>
-          <p className="mt-2 text-lg font-semibold text-slate-900" data-testid="next-billing">
-            {subscription.nextBilling.date ? formatDate(subscription.nextBilling.date) : subscription.nextBilling.label}
-          </p>
-          {subscription.nextBilling.date ? <p className="text-sm text-slate-600">{subscription.nextBilling.label}</p> : null}
-        </Card>
-        <Card className="p-5">
-          <p className="text-sm font-medium text-slate-500">Payment Method</p>
-          <p className="mt-2 text-lg font-semibold text-slate-900" data-testid="payment-method">
-            {subscription.card.text}
-          </p>
-          {subscription.card.detail ? <p className="text-sm text-slate-600">{subscription.card.detail}</p> : null}
-        </Card>
-      </div>
+      <BillingHeader paid={subscription.paid} hasCustomer={hasCustomer} portalConfirm={portalConfirm} />
+      <SummaryCards subscription={subscription} />
 
       <nav aria-label="Billing sections" className="mt-8 flex gap-1 border-b border-slate-200">
         {(Object.keys(VIEW_LABELS) as BillingView[]).map((view) => (
@@ -111,6 +49,71 @@ export function BillingTab({ billing }: { billing: BillingData }) {
         <PlanPicker closeTo={close("plans")} billing={billing} portalConfirm={withParams(pathname, search, { plans: null, confirm: "portal" })} />
       ) : null}
     </>
+  );
+}
+
+function BillingHeader({ paid, hasCustomer, portalConfirm }: { paid: boolean; hasCustomer: boolean; portalConfirm: string }) {
+  const { pathname, search } = useLocation();
+  return (
+    <div className="flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Billing</h1>
+        <p className="mt-1 text-sm text-slate-600">Your plan, payment methods and invoices.</p>
+      </div>
+      <div className="flex flex-col items-end gap-2">
+        <div className="flex gap-3">
+          {/* The portal needs a Stripe customer (made at the first checkout): no dead end before that. */}
+          {hasCustomer ? (
+            <Link to={portalConfirm} preventScrollReset className={buttonClass("secondary")}>
+              Manage with Stripe
+            </Link>
+          ) : (
+            <button type="button" disabled aria-describedby="portal-unavailable" className={buttonClass("secondary")}>
+              Manage with Stripe
+            </button>
+          )}
+          {/* Premium is the only paid plan: nothing to upgrade to once on it. */}
+          {paid ? null : (
+            <Link to={withParam(pathname, search, "plans", "open")} preventScrollReset className={buttonClass("primary")}>
+              Upgrade Plan
+            </Link>
+          )}
+        </div>
+        {hasCustomer ? null : (
+          <p id="portal-unavailable" className="text-xs text-slate-500">
+            Stripe's customer portal opens once you have subscribed.
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function SummaryCards({ subscription }: { subscription: BillingData["subscription"] }) {
+  return (
+    <div className="mt-8 grid gap-4 sm:grid-cols-3">
+      <Card className="p-5">
+        <p className="text-sm font-medium text-slate-500">Current Plan</p>
+        <p className="mt-2 text-lg font-semibold text-slate-900">{subscription.plan.name}</p>
+        <p className="text-sm text-slate-600">
+          {subscription.plan.price} · {subscription.paid ? subscription.status : "Free"}
+        </p>
+      </Card>
+      <Card className="p-5">
+        <p className="text-sm font-medium text-slate-500">Next Billing</p>
+        <p className="mt-2 text-lg font-semibold text-slate-900" data-testid="next-billing">
+          {subscription.nextBilling.date ? formatDate(subscription.nextBilling.date) : subscription.nextBilling.label}
+        </p>
+        {subscription.nextBilling.date ? <p className="text-sm text-slate-600">{subscription.nextBilling.label}</p> : null}
+      </Card>
+      <Card className="p-5">
+        <p className="text-sm font-medium text-slate-500">Payment Method</p>
+        <p className="mt-2 text-lg font-semibold text-slate-900" data-testid="payment-method">
+          {subscription.card.text}
+        </p>
+        {subscription.card.detail ? <p className="text-sm text-slate-600">{subscription.card.detail}</p> : null}
+      </Card>
+    </div>
   );
 }
 
@@ -177,92 +180,6 @@ function PaymentMethodsView({ billing, portalConfirm }: { billing: BillingData; 
             </li>
           ))}
         </ul>
-      )}
-    </Card>
-  );
-}
-
-function InvoicesView({ billing, portalConfirm }: { billing: BillingData; portalConfirm: string }) {
-  const invoices = billing.snapshot.invoices;
-  const navigation = useNavigation();
-  const refreshing = navigation.state === "loading" && navigation.location?.search.includes("view=invoices");
-  return (
-    <Card className="p-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-lg font-semibold text-slate-900">Invoices</h2>
-        <div className="flex gap-2">
-          <Link to="/dashboard/billing?view=invoices" preventScrollReset className={buttonClass("ghost", "sm")}>
-            {refreshing ? <Spinner className="h-4 w-4" label="Refreshing" /> : null} Refresh
-          </Link>
-          {billing.snapshot.customerId ? (
-            <Link to={portalConfirm} preventScrollReset className={buttonClass("secondary", "sm")}>
-              Manage in Stripe
-            </Link>
-          ) : null}
-        </div>
-      </div>
-      {invoices === null ? (
-        <Alert tone="error" className="mt-4">
-          {billing.snapshot.error ?? "Failed to load invoices"}
-        </Alert>
-      ) : invoices.length === 0 ? (
-        <div className="mt-6 rounded-xl border border-dashed border-slate-300 p-8 text-center">
-          <h3 className="font-semibold text-slate-900">No Invoices Yet</h3>
-          <p className="mt-2 text-sm text-slate-600">Stripe Billing History: your receipts will appear here after your first payment.</p>
-          <Link to="/pricing" className={buttonClass("secondary", "sm", "mt-4")}>
-            View Pricing
-          </Link>
-        </div>
-      ) : (
-        <div className="mt-4 overflow-x-auto">
-          <table className="w-full min-w-[36rem] text-left text-sm">
-            <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th className="py-2 pr-4 font-medium">Invoice</th>
-                <th className="py-2 pr-4 font-medium">Date</th>
-                <th className="py-2 pr-4 font-medium">Amount</th>
-                <th className="py-2 pr-4 font-medium">Status</th>
-                <th className="py-2 font-medium">Actions</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {invoices.map((inv) => (
-                <tr key={inv.id}>
-                  <td className="py-3 pr-4 font-medium text-slate-900">{inv.number}</td>
-                  <td className="py-3 pr-4 text-slate-600">{formatDate(inv.date)}</td>
-                  <td className="py-3 pr-4 text-slate-900">
-                    {inv.currency === "USD" ? <Money value={inv.amount} /> : `${inv.amount.toFixed(2)} ${inv.currency}`}
-                  </td>
-                  <td className="py-3 pr-4">
-                    <span
-                      className={cx("rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize", STATUS_STYLES[inv.status] ?? "bg-slate-100 text-slate-700")}
-                    >
-                      {inv.status}
-                    </span>
-                  </td>
-                  <td className="py-3">
-                    {inv.pdfUrl || inv.hostedUrl ? (
-                      <span className="flex gap-3">
-                        {inv.pdfUrl ? (
-                          <a className="font-medium text-brand-700 hover:text-brand-800" href={inv.pdfUrl} target="_blank" rel="noreferrer">
-                            PDF
-                          </a>
-                        ) : null}
-                        {inv.hostedUrl ? (
-                          <a className="font-medium text-brand-700 hover:text-brand-800" href={inv.hostedUrl} target="_blank" rel="noreferrer">
-                            View
-                          </a>
-                        ) : null}
-                      </span>
-                    ) : (
-                      <span className="text-xs text-slate-500">Invoice download not available for this invoice.</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
       )}
     </Card>
   );

@@ -65,23 +65,7 @@ export function DebugTab({ adminEmail, submitted, releases }: { adminEmail: stri
               </Button>
             </div>
           </div>
-          <div className="border-t border-slate-100 pt-4">
-            <p className="text-sm text-slate-600" id="sign-out-everywhere-hint">
-              For an account reported as compromised: ends every session and desktop app key, approved device codes, a pending e-mail change and unused e-mail
-              links.
-            </p>
-            <Button
-              type="submit"
-              name="intent"
-              value="sign-out-everywhere"
-              variant="secondary"
-              className="mt-3"
-              disabled={busy}
-              aria-describedby="sign-out-everywhere-hint"
-            >
-              Sign out everywhere
-            </Button>
-          </div>
+          <SignOutEverywhere busy={busy} />
         </fetcher.Form>
         {result && visible ? (
           <Alert tone={result.ok ? "success" : "error"} className="mt-5">
@@ -90,44 +74,73 @@ export function DebugTab({ adminEmail, submitted, releases }: { adminEmail: stri
         ) : null}
       </Card>
 
-      {result?.subscription ? (
-        <Card className="mt-6 p-6">
-          <h2 className="text-lg font-semibold text-slate-900">Subscription</h2>
-          <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
-            {(
-              [
-                ["Status", result.subscription.status],
-                ["Stripe subscription", result.subscription.stripeSubscriptionId ?? "—"],
-                ["Stripe customer", result.subscription.stripeCustomerId ?? "—"],
-                ["Period end", result.subscription.currentPeriodEnd ? formatDate(result.subscription.currentPeriodEnd) : "—"],
-                ["Trial end", result.subscription.trialEnd ? formatDate(result.subscription.trialEnd) : "—"],
-                ["Cancel at", result.subscription.cancelAt ? formatDate(result.subscription.cancelAt) : "—"],
-              ] as const
-            ).map(([label, value]) => (
-              <div key={label} className="flex justify-between gap-4 border-b border-slate-100 py-1.5">
-                <dt className="text-slate-500">{label}</dt>
-                <dd className="font-medium text-slate-900">{value}</dd>
-              </div>
-            ))}
-          </dl>
-        </Card>
-      ) : null}
-      {result?.audit?.length ? (
-        <Card className="mt-6 p-6">
-          <h2 className="text-lg font-semibold text-slate-900">Audit log</h2>
-          <ul className="mt-3 divide-y divide-slate-100 text-sm">
-            {result.audit.map((a) => (
-              <li key={`${a.createdAt}-${a.action}`} className="flex justify-between gap-4 py-2">
-                <span className="font-mono text-slate-800">{a.action}</span>
-                <span className="text-slate-500">
-                  {a.actor} · {new Date(a.createdAt).toISOString().replace("T", " ").slice(0, 16)} UTC
-                </span>
-              </li>
-            ))}
-          </ul>
-        </Card>
-      ) : null}
+      {result?.subscription ? <SubscriptionCard subscription={result.subscription} /> : null}
+      {result?.audit?.length ? <AuditCard audit={result.audit} /> : null}
       <PublishBuild releases={releases} />
     </>
+  );
+}
+
+function SignOutEverywhere({ busy }: { busy: boolean }) {
+  return (
+    <div className="border-t border-slate-100 pt-4">
+      <p className="text-sm text-slate-600" id="sign-out-everywhere-hint">
+        For an account reported as compromised: ends every session and desktop app key, approved device codes, a pending e-mail change and unused e-mail links.
+      </p>
+      <Button
+        type="submit"
+        name="intent"
+        value="sign-out-everywhere"
+        variant="secondary"
+        className="mt-3"
+        disabled={busy}
+        aria-describedby="sign-out-everywhere-hint"
+      >
+        Sign out everywhere
+      </Button>
+    </div>
+  );
+}
+
+function SubscriptionCard({ subscription }: { subscription: NonNullable<AdminResult["subscription"]> }) {
+  return (
+    <Card className="mt-6 p-6">
+      <h2 className="text-lg font-semibold text-slate-900">Subscription</h2>
+      <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+        {(
+          [
+            ["Status", subscription.status],
+            ["Stripe subscription", subscription.stripeSubscriptionId ?? "—"],
+            ["Stripe customer", subscription.stripeCustomerId ?? "—"],
+            ["Period end", subscription.currentPeriodEnd ? formatDate(subscription.currentPeriodEnd) : "—"],
+            ["Trial end", subscription.trialEnd ? formatDate(subscription.trialEnd) : "—"],
+            ["Cancel at", subscription.cancelAt ? formatDate(subscription.cancelAt) : "—"],
+          ] as const
+        ).map(([label, value]) => (
+          <div key={label} className="flex justify-between gap-4 border-b border-slate-100 py-1.5">
+            <dt className="text-slate-500">{label}</dt>
+            <dd className="font-medium text-slate-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </Card>
+  );
+}
+
+function AuditCard({ audit }: { audit: NonNullable<AdminResult["audit"]> }) {
+  return (
+    <Card className="mt-6 p-6">
+      <h2 className="text-lg font-semibold text-slate-900">Audit log</h2>
+      <ul className="mt-3 divide-y divide-slate-100 text-sm">
+        {audit.map((a) => (
+          <li key={`${a.createdAt}-${a.action}`} className="flex justify-between gap-4 py-2">
+            <span className="font-mono text-slate-800">{a.action}</span>
+            <span className="text-slate-500">
+              {a.actor} · {new Date(a.createdAt).toISOString().replace("T", " ").slice(0, 16)} UTC
+            </span>
+          </li>
+        ))}
+      </ul>
+    </Card>
   );
 }

@@ -122,13 +122,16 @@ function SubscriptionRequired({ error }: { error: string | null }) {
   );
 }
 
-function SubscriberDownloads({ data }: { data: Extract<DownloadsTabData, { subscribed: true }> }) {
-  const { pathname, search } = useLocation();
+type Subscribed = Extract<DownloadsTabData, { subscribed: true }>;
+type Downloader = ReturnType<typeof useDownloader>;
+/** Each download button has its own key, so only the pressed one shows the spinner. */
+type StartFor = (key: string) => (platform: string, arch: string) => void;
+
+function SubscriberDownloads({ data }: { data: Subscribed }) {
   const download = useDownloader();
   const detected = useDetectedOption(data.detected);
-  const recommended = releaseFor(data.releases, detected);
   const alertRef = useRef<HTMLDivElement>(null);
-  const start = (key: string) => (platform: string, arch: string) => download.start(key, platform, arch);
+  const start: StartFor = (key) => (platform, arch) => download.start(key, platform, arch);
   const error = download.error ?? (download.started ? null : data.error);
   const requirementsFor = data.versions ?? detected.platform;
 
@@ -145,114 +148,10 @@ function SubscriberDownloads({ data }: { data: Extract<DownloadsTabData, { subsc
         {download.started ? <Alert tone="success">Your download has started. Check your browser's downloads.</Alert> : null}
       </div>
 
-      <Card className="mt-6 p-6 sm:p-8">
-        <div className="flex flex-col gap-6 md:flex-row md:items-start md:justify-between">
-          <div className="min-w-0">
-            <p className="text-sm font-medium text-brand-700">Recommended for this computer</p>
-            <h2 className="mt-1 text-xl font-semibold text-slate-900">Modelify for {PLATFORM_LABELS[detected.platform]}</h2>
-            <p className="mt-1 text-sm text-slate-600" data-testid="detected-os">
-              We detected {PLATFORM_LABELS[detected.platform]}. Suggested build: {detected.name} ({detected.description}).
-            </p>
-            <BuildFacts release={recommended} className="mt-2 block" />
-            {recommended ? <Checksum release={recommended} className="mt-1 max-w-xl" /> : null}
-          </div>
-          <div className="flex shrink-0 flex-col gap-3 sm:flex-row md:flex-col">
-            <DownloadForm platform={detected.platform} arch={detected.arch} onStart={start("now")}>
-              <SubmitButton busy={download.busy === "now"} disabled={!recommended || download.busy !== null} size="lg" className="w-full">
-                <TabIcon name="downloads" className="h-5 w-5" />
-                Download Now
-              </SubmitButton>
-            </DownloadForm>
-            <Link
-              to={data.versions ? withParam(pathname, search, "versions", null) : withParam(pathname, search, "versions", detected.platform)}
-              preventScrollReset
-              aria-expanded={data.versions !== null}
-              aria-controls="all-versions"
-              className={buttonClass("secondary", "lg")}
-            >
-              All Versions
-              <ChevronDownIcon className={cx("h-4 w-4 transition-transform", data.versions && "rotate-180")} />
-            </Link>
-          </div>
-        </div>
-
-        {data.versions ? (
-          <div id="all-versions" className="mt-8 border-t border-slate-100 pt-6">
-            <nav aria-label="Operating systems" className="flex gap-1 border-b border-slate-200">
-              {PLATFORMS.map((p) => (
-                <Link
-                  key={p}
-                  to={withParam(pathname, search, "versions", p)}
-                  preventScrollReset
-                  replace
-                  aria-current={data.versions === p ? "page" : undefined}
-                  className={cx(
-                    "-mb-px border-b-2 px-4 py-2.5 text-sm font-medium",
-                    data.versions === p ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900",
-                  )}
-                >
-                  {PLATFORM_LABELS[p]}
-                </Link>
-              ))}
-            </nav>
-            <ul className="mt-4 divide-y divide-slate-100">
-              {optionsFor(data.versions).map((option) => {
-                const release = releaseFor(data.releases, option);
-                const key = `version-${option.id}`;
-                return (
-                  <li key={option.id} className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between" data-testid={`build-${option.id}`}>
-                    <div className="min-w-0">
-                      <p className="flex flex-wrap items-center gap-2">
-                        <span className="font-semibold text-slate-900">{option.name}</span>
-                        {option.recommended ? <RecommendedBadge /> : null}
-                      </p>
-                      <p className="text-sm text-slate-600">{option.description}</p>
-                      <BuildFacts release={release} className="mt-1 block" />
-                      {release ? <Checksum release={release} className="mt-1" /> : null}
-                    </div>
-                    <DownloadForm platform={option.platform} arch={option.arch} onStart={start(key)} className="shrink-0">
-                      <SubmitButton busy={download.busy === key} disabled={!release || download.busy !== null} variant="secondary" className="w-full sm:w-auto">
-                        {release ? "Download" : "Not available"}
-                      </SubmitButton>
-                    </DownloadForm>
-                  </li>
-                );
-              })}
-            </ul>
-          </div>
-        ) : null}
-      </Card>
+      <RecommendedBuild data={data} detected={detected} download={download} start={start} />
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
-        <Card className="p-6">
-          <h2 className="text-lg font-semibold text-slate-900">Recent Downloads</h2>
-          {data.history.length === 0 ? (
-            <p className="mt-3 text-sm text-slate-600">No downloads yet. Your downloads will appear here.</p>
-          ) : (
-            <ul className="mt-3 divide-y divide-slate-100" data-testid="recent-downloads">
-              {data.history.map((item) => {
-                const option = findOption(item.platform, item.architecture);
-                const key = `history-${item.id}`;
-                return (
-                  <li key={item.id} className="flex items-center justify-between gap-4 py-3">
-                    <div className="min-w-0">
-                      <p className="text-sm font-medium text-slate-900">{option?.name ?? `${item.platform} ${item.architecture}`}</p>
-                      <p className="text-xs text-slate-500">
-                        {item.version ? `v${item.version} · ` : null}
-                        {formatDateTime(item.downloadedAt)}
-                      </p>
-                    </div>
-                    <DownloadForm platform={item.platform} arch={item.architecture} onStart={start(key)} className="shrink-0">
-                      <SubmitButton busy={download.busy === key} disabled={download.busy !== null} variant="secondary" size="sm">
-                        Re-download
-                      </SubmitButton>
-                    </DownloadForm>
-                  </li>
-                );
-              })}
-            </ul>
-          )}
-        </Card>
+        <RecentDownloads history={data.history} download={download} start={start} />
         <Card className="p-6">
           <h2 className="text-lg font-semibold text-slate-900">{PLATFORM_LABELS[requirementsFor]} system requirements</h2>
           <SystemRequirements platform={requirementsFor} plain className="mt-3" />
@@ -260,29 +159,159 @@ function SubscriberDownloads({ data }: { data: Extract<DownloadsTabData, { subsc
         </Card>
       </div>
 
-      <Card className="mt-6 scroll-mt-24 p-6 sm:p-8" id="installation-guide">
-        <h2 className="text-lg font-semibold text-slate-900">Installation guide</h2>
-        <ol className="mt-4 grid gap-6 md:grid-cols-3">
-          <Step n={1} title="Download">
-            Use Download Now for this computer, or pick a build under All Versions. Compare the file's SHA-256 with the one shown here if you want to be sure.
-          </Step>
-          <Step n={2} title="Install">
-            Windows: run the .msi installer. macOS: open the .dmg and drag Modelify to Applications. Linux: make the AppImage executable (
-            <code className="font-mono text-xs">chmod +x</code>) and run it.
-          </Step>
-          <Step n={3} title="Setup">
-            Open Modelify, sign in with this account, and add your provider API keys under Settings, then API Keys.
-          </Step>
-        </ol>
-        <p className="mt-6 text-sm text-slate-600">
-          Stuck? Write to{" "}
-          <a href={`mailto:${SUPPORT_EMAIL}`} className="font-medium text-brand-700 underline-offset-2 hover:underline">
-            {SUPPORT_EMAIL}
-          </a>
-          .
-        </p>
-      </Card>
+      <InstallationGuide />
     </>
+  );
+}
+
+/** The build for this computer, and behind All Versions (a URL parameter) every build by OS. */
+function RecommendedBuild({ data, detected, download, start }: { data: Subscribed; detected: DownloadOption; download: Downloader; start: StartFor }) {
+  const { pathname, search } = useLocation();
+  const recommended = releaseFor(data.releases, detected);
+  return (
+    <Card className="mt-6 p-6 sm:p-8">
+      <div className="flex flex-col gap-6 md:flex-row md:items-start md:justify-between">
+        <div className="min-w-0">
+          <p className="text-sm font-medium text-brand-700">Recommended for this computer</p>
+          <h2 className="mt-1 text-xl font-semibold text-slate-900">Modelify for {PLATFORM_LABELS[detected.platform]}</h2>
+          <p className="mt-1 text-sm text-slate-600" data-testid="detected-os">
+            We detected {PLATFORM_LABELS[detected.platform]}. Suggested build: {detected.name} ({detected.description}).
+          </p>
+          <BuildFacts release={recommended} className="mt-2 block" />
+          {recommended ? <Checksum release={recommended} className="mt-1 max-w-xl" /> : null}
+        </div>
+        <div className="flex shrink-0 flex-col gap-3 sm:flex-row md:flex-col">
+          <DownloadForm platform={detected.platform} arch={detected.arch} onStart={start("now")}>
+            <SubmitButton busy={download.busy === "now"} disabled={!recommended || download.busy !== null} size="lg" className="w-full">
+              <TabIcon name="downloads" className="h-5 w-5" />
+              Download Now
+            </SubmitButton>
+          </DownloadForm>
+          <Link
+            to={data.versions ? withParam(pathname, search, "versions", null) : withParam(pathname, search, "versions", detected.platform)}
+            preventScrollReset
+            aria-expanded={data.versions !== null}
+            aria-controls="all-versions"
+            className={buttonClass("secondary", "lg")}
+          >
+            All Versions
+            <ChevronDownIcon className={cx("h-4 w-4 transition-transform", data.versions && "rotate-180")} />
+          </Link>
+        </div>
+      </div>
+
+      {data.versions ? <AllVersions versions={data.versions} releases={data.releases} download={download} start={start} /> : null}
+    </Card>
+  );
+}
+
+function AllVersions({ versions, releases, download, start }: { versions: Platform; releases: ReleaseView[]; download: Downloader; start: StartFor }) {
+  const { pathname, search } = useLocation();
+  return (
+    <div id="all-versions" className="mt-8 border-t border-slate-100 pt-6">
+      <nav aria-label="Operating systems" className="flex gap-1 border-b border-slate-200">
+        {PLATFORMS.map((p) => (
+          <Link
+            key={p}
+            to={withParam(pathname, search, "versions", p)}
+            preventScrollReset
+            replace
+            aria-current={versions === p ? "page" : undefined}
+            className={cx(
+              "-mb-px border-b-2 px-4 py-2.5 text-sm font-medium",
+              versions === p ? "border-brand-600 text-brand-700" : "border-transparent text-slate-600 hover:text-slate-900",
+            )}
+          >
+            {PLATFORM_LABELS[p]}
+          </Link>
+        ))}
+      </nav>
+      <ul className="mt-4 divide-y divide-slate-100">
+        {optionsFor(versions).map((option) => {
+          const release = releaseFor(releases, option);
+          const key = `version-${option.id}`;
+          return (
+            <li key={option.id} className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between" data-testid={`build-${option.id}`}>
+              <div className="min-w-0">
+                <p className="flex flex-wrap items-center gap-2">
+                  <span className="font-semibold text-slate-900">{option.name}</span>
+                  {option.recommended ? <RecommendedBadge /> : null}
+                </p>
+                <p className="text-sm text-slate-600">{option.description}</p>
+                <BuildFacts release={release} className="mt-1 block" />
+                {release ? <Checksum release={release} className="mt-1" /> : null}
+              </div>
+              <DownloadForm platform={option.platform} arch={option.arch} onStart={start(key)} className="shrink-0">
+                <SubmitButton busy={download.busy === key} disabled={!release || download.busy !== null} variant="secondary" className="w-full sm:w-auto">
+                  {release ? "Download" : "Not available"}
+                </SubmitButton>
+              </DownloadForm>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+function RecentDownloads({ history, download, start }: { history: DownloadHistoryItem[]; download: Downloader; start: StartFor }) {
+  return (
+    <Card className="p-6">
+      <h2 className="text-lg font-semibold text-slate-900">Recent Downloads</h2>
+      {history.length === 0 ? (
+        <p className="mt-3 text-sm text-slate-600">No downloads yet. Your downloads will appear here.</p>
+      ) : (
+        <ul className="mt-3 divide-y divide-slate-100" data-testid="recent-downloads">
+          {history.map((item) => {
+            const option = findOption(item.platform, item.architecture);
+            const key = `history-${item.id}`;
+            return (
+              <li key={item.id} className="flex items-center justify-between gap-4 py-3">
+                <div className="min-w-0">
+                  <p className="text-sm font-medium text-slate-900">{option?.name ?? `${item.platform} ${item.architecture}`}</p>
+                  <p className="text-xs text-slate-500">
+                    {item.version ? `v${item.version} · ` : null}
+                    {formatDateTime(item.downloadedAt)}
+                  </p>
+                </div>
+                <DownloadForm platform={item.platform} arch={item.architecture} onStart={start(key)} className="shrink-0">
+                  <SubmitButton busy={download.busy === key} disabled={download.busy !== null} variant="secondary" size="sm">
+                    Re-download
+                  </SubmitButton>
+                </DownloadForm>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+function InstallationGuide() {
+  return (
+    <Card className="mt-6 scroll-mt-24 p-6 sm:p-8" id="installation-guide">
+      <h2 className="text-lg font-semibold text-slate-900">Installation guide</h2>
+      <ol className="mt-4 grid gap-6 md:grid-cols-3">
+        <Step n={1} title="Download">
+          Use Download Now for this computer, or pick a build under All Versions. Compare the file's SHA-256 with the one shown here if you want to be sure.
+        </Step>
+        <Step n={2} title="Install">
+          Windows: run the .msi installer. macOS: open the .dmg and drag Modelify to Applications. Linux: make the AppImage executable (
+          <code className="font-mono text-xs">chmod +x</code>) and run it.
+        </Step>
+        <Step n={3} title="Setup">
+          Open Modelify, sign in with this account, and add your provider API keys under Settings, then API Keys.
+        </Step>
+      </ol>
+      <p className="mt-6 text-sm text-slate-600">
+        Stuck? Write to{" "}
+        <a href={`mailto:${SUPPORT_EMAIL}`} className="font-medium text-brand-700 underline-offset-2 hover:underline">
+          {SUPPORT_EMAIL}
+        </a>
+        .
+      </p>
+    </Card>
   );
 }
 

@@ -16,6 +16,42 @@ const RELOAD_GAP_MS = 1_000;
 
 export type LiveState = { connected: boolean; updatedAt: number | null };
 
+/**
+ * Reloads: one at a time; news during one brings exactly one more, RELOAD_GAP_MS after the last
+ * began. A hidden tab waits until shown (`onVisible`).
+ */
+function reloadQueue(revalidate: () => Promise<void>, onReloaded: () => void, stopped: () => boolean) {
+  let reloading = false;
+  let pending = false;
+
+  async function reload() {
+    pending = true;
+    if (reloading || document.visibilityState === "hidden") return;
+    reloading = true;
+    try {
+      while (pending && !stopped()) {
+        pending = false;
+        const started = Date.now();
+        await revalidate();
+        if (stopped()) return;
+        onReloaded();
+        const wait = RELOAD_GAP_MS - (Date.now() - started);
+        if (pending && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    } catch {
+      // The next report (or reconnect) tries again; the page keeps what it shows.
+    } finally {
+      reloading = false;
+    }
+  }
+
+  function onVisible() {
+    if (document.visibilityState === "visible" && pending) void reload();
+  }
+
+  return { reload, onVisible };
+}
+
 export function useLiveUsage(): LiveState {
   const { revalidate } = useRevalidator();
   const revalidateRef = useRef(revalidate);
@@ -30,30 +66,11 @@ export function useLiveUsage(): LiveState {
     let wasOpen = false;
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
     let pingTimer: ReturnType<typeof setInterval> | undefined;
-    // Reloads: one at a time; news during one brings exactly one more. A hidden tab waits until shown.
-    let reloading = false;
-    let pending = false;
-
-    async function reload() {
-      pending = true;
-      if (reloading || document.visibilityState === "hidden") return;
-      reloading = true;
-      try {
-        while (pending && !stopped) {
-          pending = false;
-          const started = Date.now();
-          await revalidateRef.current();
-          if (stopped) return;
-          setUpdatedAt(Date.now());
-          const wait = RELOAD_GAP_MS - (Date.now() - started);
-          if (pending && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        }
-      } catch {
-        // The next report (or reconnect) tries again; the page keeps what it shows.
-      } finally {
-        reloading = false;
-      }
-    }
+    const { reload, onVisible } = reloadQueue(
+      () => revalidateRef.current(),
+      () => setUpdatedAt(Date.now()),
+      () => stopped,
+    );
 
     function connect() {
       if (stopped) return;
@@ -87,10 +104,6 @@ export function useLiveUsage(): LiveState {
         failures++;
         retryTimer = setTimeout(connect, delay * (0.75 + Math.random() * 0.5));
       };
-    }
-
-    function onVisible() {
-      if (document.visibilityState === "visible" && pending) void reload();
     }
 
     connect();

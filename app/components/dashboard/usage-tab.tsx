@@ -10,7 +10,7 @@ import { BarChart } from "../charts";
 import { LineChart } from "../line-chart";
 import { withParams } from "../modal";
 import { Alert, buttonClass, Card, cx, segmentClass } from "../ui";
-import { LiveStatus, useLiveUsage } from "./live-usage";
+import { type LiveState, LiveStatus, useLiveUsage } from "./live-usage";
 import { EmptyState, ProgressBar } from "./stat";
 
 function Toggle({ options, current, param }: { options: Record<string, string>; current: string; param: string }) {
@@ -34,62 +34,18 @@ function Toggle({ options, current, param }: { options: Record<string, string>; 
 }
 
 export function UsageTab({ data, ui, email, entitlements }: { data: UsageTabData; ui: UsageUi; email: string; entitlements: Entitlements }) {
-  const [exporting, setExporting] = useState(false);
-  const [exportError, setExportError] = useState<string | null>(null);
   const series = data.series.map((p) => ({ label: p.label, value: p[ui.metric] }));
   const format = ui.metric === "spend" ? (n: number) => formatUsd(n) : (n: number) => formatCount(n);
-  const budgetPercent = usedPercent(data.budget.monthSpend, data.budget.monthly);
+  const csv = useCsvExport();
   // With JavaScript the figures follow new reports as the ledger stores them.
   const live = useLiveUsage();
 
-  // With JavaScript the CSV is fetched so a failure can say so; without, the link downloads it.
-  async function exportCsv(event: React.MouseEvent<HTMLAnchorElement>) {
-    event.preventDefault();
-    setExporting(true);
-    setExportError(null);
-    try {
-      const response = await fetch("/dashboard/usage.csv");
-      if (!response.ok) throw new Error(String(response.status));
-      const url = URL.createObjectURL(await response.blob());
-      const a = document.createElement("a");
-      a.href = url;
-      a.download = `modelify-usage-${new Date().toISOString().slice(0, 10)}.csv`;
-      a.click();
-      URL.revokeObjectURL(url);
-    } catch {
-      setExportError("Failed to export data. Please try again.");
-      window.alert("Failed to export data. Please try again.");
-    } finally {
-      setExporting(false);
-    }
-  }
-
   return (
     <>
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Usage Analytics</h1>
-          <div className="mt-2 flex flex-wrap items-center gap-2 text-xs">
-            <span className="rounded-full bg-brand-50 px-2.5 py-1 font-semibold text-brand-700" data-testid="days-of-data">
-              {data.daysWithData > 0 ? `${plural(data.daysWithData, "day")} of data` : "No usage data available"}
-            </span>
-            <span className="rounded-full bg-slate-100 px-2.5 py-1 font-medium text-slate-700">Default project</span>
-            <LiveStatus {...live} />
-          </div>
-        </div>
-        <a
-          href="/dashboard/usage.csv"
-          download
-          onClick={exportCsv}
-          className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
-          aria-busy={exporting}
-        >
-          {exporting ? "Exporting..." : "Export Usage Data"}
-        </a>
-      </div>
-      {exportError ? (
+      <UsageHeader daysWithData={data.daysWithData} live={live} csv={csv} />
+      {csv.error ? (
         <Alert tone="error" className="mt-4">
-          {exportError}
+          {csv.error}
         </Alert>
       ) : null}
 
@@ -106,124 +62,198 @@ export function UsageTab({ data, ui, email, entitlements }: { data: UsageTabData
           <p className="text-sm text-slate-500">{data.range === "1d" ? "Today, by hour (UTC)" : `Last ${data.range.replace("d", " days")}`}</p>
           <LineChart title={`${METRICS[ui.metric]} over time`} data={series} format={format} integer={ui.metric !== "spend"} />
         </Card>
-        <Card className="p-6">
-          <h2 className="text-base font-semibold text-slate-900">Summary</h2>
-          <dl className="mt-4 space-y-4 text-sm">
-            <div>
-              <dt className="text-slate-500">Total spend</dt>
-              <dd className="text-2xl font-semibold text-slate-900" data-testid="total-spend">
-                <Money value={data.totals.spend} />
-              </dd>
-            </div>
-            <div>
-              <dt className="flex justify-between text-slate-500">
-                <span>Monthly budget</span>
-                <span>
-                  <Money value={data.budget.monthSpend} /> / <Money value={data.budget.monthly} />
-                </span>
-              </dt>
-              <dd>
-                <ProgressBar percent={budgetPercent} tone={budgetBand(budgetPercent)} label="Monthly budget used" />
-              </dd>
-            </div>
-            <MiniBar label="Total tokens" value={formatCount(data.totals.tokens)} current={data.totals.tokens} previous={data.previous.tokens} />
-            <MiniBar
-              label="Total requests"
-              value={formatCount(data.totals.requests)}
-              current={data.totals.requests}
-              previous={data.previous.requests}
-              testId="total-requests"
-            />
-            <p className="text-xs text-slate-500">Light bars: the {data.range.replace("d", "")} days before.</p>
-          </dl>
-        </Card>
+        <SummaryCard data={data} />
       </div>
 
-      <Card className="mt-6 p-6">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <h2 className="text-base font-semibold text-slate-900">Engagement</h2>
-          <Toggle options={ENGAGEMENT} current={ui.engagement} param="engagement" />
-        </div>
-        {ui.engagement === "activity" ? (
-          <BarChart
-            width={1100}
-            title="Requests by day"
-            data={data.activityByDay.map((d) => ({ label: d.label, value: d.requests }))}
-            format={(n) => formatCount(n)}
-            integer
-          />
-        ) : ui.engagement === "services" ? (
-          data.models.length ? (
-            <BarChart
-              width={1100}
-              title="Requests by model"
-              data={data.models.slice(0, 10).map((m) => ({ label: m.name, short: m.name.length > 10 ? `${m.name.slice(0, 9)}…` : m.name, value: m.requests }))}
-              format={(n) => formatCount(n)}
-              integer
-            />
-          ) : (
-            <div className="mt-4">
-              <EmptyState title="No service usage data available" />
-            </div>
-          )
-        ) : (
-          <BarChart
-            width={1100}
-            title="Requests by hour of day (UTC)"
-            data={data.peakHours.map((h) => ({ label: String(h.hour).padStart(2, "0"), value: h.requests }))}
-            format={(n) => formatCount(n)}
-            integer
-          />
-        )}
-      </Card>
+      <EngagementCard data={data} engagement={ui.engagement} />
+      <BreakdownCard data={data} view={ui.view} email={email} />
+    </>
+  );
+}
 
-      <Card className="mt-6 p-6">
-        <Toggle options={USAGE_VIEWS} current={ui.view} param="view" />
-        <div className="mt-5">
-          {ui.view === "user" ? (
-            <div className="space-y-4">
-              <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl bg-slate-50 p-4 text-sm">
-                <span className="font-medium text-slate-900">{email}</span>
-                <span className="text-slate-600">
-                  {formatCount(data.totals.requests)} requests · <Money value={data.totals.spend} />
-                </span>
-              </div>
-              <p className="text-sm text-slate-500">Team Management: shared budgets and seats for teams are coming soon.</p>
+/** With JavaScript the CSV is fetched so a failure can say so; without, the link downloads it. */
+function useCsvExport() {
+  const [exporting, setExporting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function exportCsv(event: React.MouseEvent<HTMLAnchorElement>) {
+    event.preventDefault();
+    setExporting(true);
+    setError(null);
+    try {
+      const response = await fetch("/dashboard/usage.csv");
+      if (!response.ok) throw new Error(String(response.status));
+      const url = URL.createObjectURL(await response.blob());
+      const a = document.createElement("a");
+      a.href = url;
+      a.download = `modelify-usage-${new Date().toISOString().slice(0, 10)}.csv`;
+      a.click();
+      URL.revokeObjectURL(url);
+    } catch {
+      setError("Failed to export data. Please try again.");
+      window.alert("Failed to export data. Please try again.");
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  return { exporting, error, exportCsv };
+}
+
+function UsageHeader({ daysWithData, live, csv }: { daysWithData: number; live: LiveState; csv: ReturnType<typeof useCsvExport> }) {
+  return (
+    <div className="flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Usage Analytics</h1>
+        <div className="mt-2 flex flex-wrap items-center gap-2 text-xs">
+          <span className="rounded-full bg-brand-50 px-2.5 py-1 font-semibold text-brand-700" data-testid="days-of-data">
+            {daysWithData > 0 ? `${plural(daysWithData, "day")} of data` : "No usage data available"}
+          </span>
+          <span className="rounded-full bg-slate-100 px-2.5 py-1 font-medium text-slate-700">Default project</span>
+          <LiveStatus {...live} />
+        </div>
+      </div>
+      <a
+        href="/dashboard/usage.csv"
+        download
+        onClick={csv.exportCsv}
+        className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
+        aria-busy={csv.exporting}
+      >
+        {csv.exporting ? "Exporting..." : "Export Usage Data"}
+      </a>
+    </div>
+  );
+}
+
+function SummaryCard({ data }: { data: UsageTabData }) {
+  const budgetPercent = usedPercent(data.budget.monthSpend, data.budget.monthly);
+  return (
+    <Card className="p-6">
+      <h2 className="text-base font-semibold text-slate-900">Summary</h2>
+      <dl className="mt-4 space-y-4 text-sm">
+        <div>
+          <dt className="text-slate-500">Total spend</dt>
+          <dd className="text-2xl font-semibold text-slate-900" data-testid="total-spend">
+            <Money value={data.totals.spend} />
+          </dd>
+        </div>
+        <div>
+          <dt className="flex justify-between text-slate-500">
+            <span>Monthly budget</span>
+            <span>
+              <Money value={data.budget.monthSpend} /> / <Money value={data.budget.monthly} />
+            </span>
+          </dt>
+          <dd>
+            <ProgressBar percent={budgetPercent} tone={budgetBand(budgetPercent)} label="Monthly budget used" />
+          </dd>
+        </div>
+        <MiniBar label="Total tokens" value={formatCount(data.totals.tokens)} current={data.totals.tokens} previous={data.previous.tokens} />
+        <MiniBar
+          label="Total requests"
+          value={formatCount(data.totals.requests)}
+          current={data.totals.requests}
+          previous={data.previous.requests}
+          testId="total-requests"
+        />
+        <p className="text-xs text-slate-500">Light bars: the {data.range.replace("d", "")} days before.</p>
+      </dl>
+    </Card>
+  );
+}
+
+function EngagementCard({ data, engagement }: { data: UsageTabData; engagement: UsageUi["engagement"] }) {
+  return (
+    <Card className="mt-6 p-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-base font-semibold text-slate-900">Engagement</h2>
+        <Toggle options={ENGAGEMENT} current={engagement} param="engagement" />
+      </div>
+      {engagement === "activity" ? (
+        <BarChart
+          width={1100}
+          title="Requests by day"
+          data={data.activityByDay.map((d) => ({ label: d.label, value: d.requests }))}
+          format={(n) => formatCount(n)}
+          integer
+        />
+      ) : engagement === "services" ? (
+        data.models.length ? (
+          <BarChart
+            width={1100}
+            title="Requests by model"
+            data={data.models.slice(0, 10).map((m) => ({ label: m.name, short: m.name.length > 10 ? `${m.name.slice(0, 9)}…` : m.name, value: m.requests }))}
+            format={(n) => formatCount(n)}
+            integer
+          />
+        ) : (
+          <div className="mt-4">
+            <EmptyState title="No service usage data available" />
+          </div>
+        )
+      ) : (
+        <BarChart
+          width={1100}
+          title="Requests by hour of day (UTC)"
+          data={data.peakHours.map((h) => ({ label: String(h.hour).padStart(2, "0"), value: h.requests }))}
+          format={(n) => formatCount(n)}
+          integer
+        />
+      )}
+    </Card>
+  );
+}
+
+/** The usage per user, per model (services) or per provider key, as the view toggle chooses. */
+function BreakdownCard({ data, view, email }: { data: UsageTabData; view: UsageUi["view"]; email: string }) {
+  return (
+    <Card className="mt-6 p-6">
+      <Toggle options={USAGE_VIEWS} current={view} param="view" />
+      <div className="mt-5">
+        {view === "user" ? (
+          <div className="space-y-4">
+            <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl bg-slate-50 p-4 text-sm">
+              <span className="font-medium text-slate-900">{email}</span>
+              <span className="text-slate-600">
+                {formatCount(data.totals.requests)} requests · <Money value={data.totals.spend} />
+              </span>
             </div>
-          ) : ui.view === "services" ? (
-            data.models.length === 0 ? (
-              <EmptyState title="No service usage data available" />
-            ) : (
-              <Table
-                head={["Model", "Provider", "Success", "Avg response", "Requests", "Cost"]}
-                rows={data.models.map((m) => [
-                  m.name,
-                  m.provider,
-                  `${m.successRate.toFixed(1)}%`,
-                  formatMs(m.avgResponseMs),
-                  formatCount(m.requests),
-                  <Money key="cost" value={m.cost} />,
-                ])}
-                testId="services-table"
-              />
-            )
-          ) : data.providers.length === 0 ? (
-            <EmptyState title="No API key usage data available" />
+            <p className="text-sm text-slate-500">Team Management: shared budgets and seats for teams are coming soon.</p>
+          </div>
+        ) : view === "services" ? (
+          data.models.length === 0 ? (
+            <EmptyState title="No service usage data available" />
           ) : (
             <Table
-              head={["Provider key", "Models", "Requests", "Tokens", "Cost"]}
-              rows={data.providers.map((p) => [
-                p.provider,
-                p.models.join(", "),
-                formatCount(p.requests),
-                formatCount(p.tokens),
-                <Money key="cost" value={p.cost} />,
+              head={["Model", "Provider", "Success", "Avg response", "Requests", "Cost"]}
+              rows={data.models.map((m) => [
+                m.name,
+                m.provider,
+                `${m.successRate.toFixed(1)}%`,
+                formatMs(m.avgResponseMs),
+                formatCount(m.requests),
+                <Money key="cost" value={m.cost} />,
               ])}
+              testId="services-table"
             />
-          )}
-        </div>
-      </Card>
-    </>
+          )
+        ) : data.providers.length === 0 ? (
+          <EmptyState title="No API key usage data available" />
+        ) : (
+          <Table
+            head={["Provider key", "Models", "Requests", "Tokens", "Cost"]}
+            rows={data.providers.map((p) => [
+              p.provider,
+              p.models.join(", "),
+              formatCount(p.requests),
+              formatCount(p.tokens),
+              <Money key="cost" value={p.cost} />,
+            ])}
+          />
+        )}
+      </div>
+    </Card>
   );
 }
 

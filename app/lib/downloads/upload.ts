@@ -6,9 +6,6 @@ import { DOWNLOAD } from "../constants";
 import { z } from "../zod";
 import { DOWNLOAD_OPTIONS, type DownloadOption, installerFileName, optionById, VERSION_MAX_LENGTH, VERSION_PATTERN } from "./options";
 
-// The admin's form reads the length from here.
-export { VERSION_MAX_LENGTH };
-
 /** R2's own limit on part numbers; the size cap below allows far fewer. */
 export const MAX_PART_NUMBER = 10_000;
 
