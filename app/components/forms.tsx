@@ -86,10 +86,31 @@ function FieldFrame({
   );
 }
 
-/** A text-like input with its label, hint and error; `children` go right under the input (a strength meter). */
-export function Field({ inputProps, children, ...field }: Wiring & { inputProps: ComponentProps<"input"> & { key?: string | null }; children?: ReactNode }) {
+/** Fixed text joined to the input's left edge, such as the @ before a username. */
+function Prefixed({ prefix, children }: { prefix: ReactNode; children: ReactNode }) {
+  return (
+    <div className="flex rounded-lg shadow-sm">
+      <span className="inline-flex items-center rounded-l-lg border border-r-0 border-slate-300 bg-slate-50 px-3 text-sm text-slate-500">{prefix}</span>
+      {children}
+    </div>
+  );
+}
+
+/**
+ * A text-like input with its label, hint and error; `children` go right under the input (a
+ * strength meter); `prefix` is fixed text joined to its left edge.
+ */
+export function Field({
+  inputProps,
+  prefix,
+  children,
+  ...field
+}: Wiring & { inputProps: ComponentProps<"input"> & { key?: string | null }; prefix?: ReactNode; children?: ReactNode }) {
   const wiring = useWiring(inputProps, field.errors, field.hint);
-  return <FieldFrame {...field} wiring={wiring} control={<Input key={wiring.key} {...wiring.control} />} after={children} />;
+  if (prefix === undefined) return <FieldFrame {...field} wiring={wiring} control={<Input key={wiring.key} {...wiring.control} />} after={children} />;
+  const { className, ...control } = wiring.control;
+  const input = <Input key={wiring.key} {...control} className={cx("rounded-l-none shadow-none", className)} />;
+  return <FieldFrame {...field} wiring={wiring} control={<Prefixed prefix={prefix}>{input}</Prefixed>} after={children} />;
 }
 
 /** A select with its label and error; `children` are its options. */

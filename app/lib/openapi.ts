@@ -148,8 +148,166 @@ const BEARER_UNAUTHORIZED =
 const FREE_TIER_LIMITS = `${FREE_TIER.perMinute} requests a minute, ${FREE_TIER.perHour} an hour, ${FREE_TIER.perDay} a day, ${FREE_TIER.requestsPerMonth} requests and ${FREE_TIER.tokensPerMonth} tokens a month`;
 const USAGE_RATE_LIMITED = `Over ${USAGE_API.requestsPerMinute} requests per minute per device key (each signed-in device has its own; not per account); see Retry-After`;
 
-export function buildOpenApi() {
+/** The desktop sign-in: the device grant, its token endpoint (with the legacy password grant) and refresh. */
+function authPaths() {
+  return {
+    "/api/v1/auth/device": {
+      post: {
+        summary: "Start the desktop sign-in: device authorization request (RFC 8628 3.1)",
+        description: `The app names the device and gets a device code to poll /api/v1/auth/token with, and a user code the user enters on the /device page in the browser. The page shows the user when the code was requested and from which country (the request's, as Cloudflare sees it), so ask for codes only when the user starts a sign-in. At most ${DEVICE_AUTH.requestsPerIp.max} requests per client address in ${DEVICE_AUTH.requestsPerIp.windowMs / 60_000} minutes.`,
+        requestBody: oauthRequest(schemaOf(deviceAuthorizationRequestSchema, "input"), deviceAuthorizationRequestSchema),
+        responses: {
+          "200": body("Codes", deviceAuthorizationBody),
+          "400": body("invalid_request: a field is missing or invalid", oauthErrorBody(["invalid_request"])),
+          "401": body(`invalid_client: client_id is not "${DEVICE_AUTH.clientId}"`, oauthErrorBody(["invalid_client"])),
+          "415": body("invalid_request: the body is neither JSON nor form-encoded", oauthErrorBody(["invalid_request"])),
+          "429": body(
+            `rate_limited: over ${DEVICE_AUTH.requestsPerIp.max} requests per client address in ${DEVICE_AUTH.requestsPerIp.windowMs / 60_000} minutes; see Retry-After`,
+            oauthErrorBody(["rate_limited"]),
+          ),
+        },
+      },
+    },
+    "/api/v1/auth/token": {
+      post: {
+        summary: "Get tokens: the device code grant, or the LEGACY (deprecated) e-mail and password grant",
+        description: `Two grants. Device code grant (RFC 8628 3.4), for every current app version: grant_type "${DEVICE_CODE_GRANT}", the device_code from /api/v1/auth/device and client_id "${DEVICE_AUTH.clientId}", form-encoded or JSON; poll every interval seconds until the user approves the device on /device. Password grant, LEGACY and deprecated: e-mail and password as JSON, with no grant_type or grant_type "password"; kept for app versions released before the device grant; new versions must use the device grant: the app never sees the password, and each device gets its own revocable key.`,
+        requestBody: oauthRequest(
+          { oneOf: [schemaOf(deviceGrantRequestSchema, "input"), schemaOf(passwordGrantRequestSchema, "input")] },
+          deviceGrantRequestSchema,
+        ),
+        responses: {
+          "200": body("Tokens; with the device code grant also the device", grantedTokensBody),
+          "400": body(
+            `Device code grant, RFC 8628 3.5: authorization_pending (not approved yet: poll again after interval seconds), slow_down (polled too soon: the body's interval is the new interval, ${DEVICE_AUTH.slowDownSeconds} s more for every slow_down; keep it), access_denied (the user denied the device: stop), expired_token (the code expired: start again with /api/v1/auth/device), invalid_grant (unknown or already used device code: start again), invalid_request (a field is missing or invalid), unsupported_grant_type (neither grant). LEGACY password grant: { error } for an invalid body.`,
+            z.union([deviceGrantErrorBody, errorBody]),
+          ),
+          "401": body(
+            `Device code grant: invalid_client (client_id is not "${DEVICE_AUTH.clientId}"). LEGACY password grant: bad credentials, as { error }.`,
+            z.union([oauthErrorBody(["invalid_client"]), errorBody]),
+          ),
+          "403": body("LEGACY password grant: e-mail not confirmed", errorBody),
+          "415": body("invalid_request: the body is neither JSON nor form-encoded", oauthErrorBody(["invalid_request"])),
+          "429": body("LEGACY password grant: locked; see Retry-After", errorBody),
+        },
+      },
+    },
+    "/api/v1/auth/refresh": {
+      post: {
+        summary: "Exchange a refresh token for new tokens",
+        requestBody: request(apiRefreshRequestSchema),
+        responses: {
+          "200": body("Tokens", tokensBody),
+          "400": body("Invalid body", errorBody),
+          "401": body("Invalid, expired or signed-out session", errorBody),
+          "409": body("Token was just rotated by a concurrent refresh", errorBody),
+        },
+      },
+    },
+  };
+}
+
+/** The account and what it may do: /me, entitlements and the claim before each model call. */
+function accountPaths() {
+  return {
+    "/api/v1/me": {
+      get: {
+        summary: "The signed-in account",
+        security: [{ bearer: [] }],
+        responses: { "200": body("Account", accountBody), "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody) },
+      },
+    },
+    "/api/v1/entitlements": {
+      get: {
+        summary: `What the account may do now, for display: the free tier allows ${FREE_TIER_LIMITS}. Before a model call, claim it with POST /api/v1/entitlements/claim.`,
+        description:
+          "Requests in each window count the greater of the calls claimed and the calls reported; tokens count the reports. Reports reach the count through the queue, about a second after they are sent. Nothing is counted by this read.",
+        security: [{ bearer: [] }],
+        responses: {
+          "200": body("Plan, limits, use per window, and when a refused call may be retried", entitlementsBody),
+          "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody),
+        },
+      },
+    },
+    "/api/v1/entitlements/claim": {
+      post: {
+        summary: `Claim one model call before making it: the free tier allows ${FREE_TIER_LIMITS}; subscribers and early-access members are always granted.`,
+        description: `Ask before each model call, and make the call only when granted. A free account's claims are decided and counted by its usage ledger one at a time, so parallel claims from all its devices get exactly the calls its limits allow: a granted claim counts at once in the minute, hour, day and month, before its report arrives. Each window counts the greater of the calls claimed and the calls reported (an app that reports without claiming is still counted); tokens count the reports. A refused claim counts nothing: wait Retry-After seconds (the end of the last exhausted window) and claim again. Subscribers and early-access members are granted without counting and never wait; for them the windows' used figures are not read here (GET /api/v1/entitlements shows them). Send no body, or an empty JSON object. Use GET /api/v1/entitlements to show the figures without claiming.`,
+        security: [{ bearer: [] }],
+        requestBody: {
+          required: false,
+          content: {
+            "application/json": {
+              schema: { type: "object", additionalProperties: false, maxProperties: 0, description: "Nothing: no body, or {}" },
+            },
+          },
+        },
+        responses: {
+          "200": body(
+            "Granted: make the call. The figures include this claim; allowed and retry_after_seconds say whether a next call would be granted now",
+            claimGrantedBody,
+          ),
+          "400": body("A body other than nothing or {}", errorBody),
+          "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody),
+          "413": body(`A body over ${ENTITLEMENTS.claimMaxBodyBytes} bytes`, errorBody),
+          "415": body("A body that is not JSON", errorBody),
+          "429": {
+            ...body(
+              "Refused: a free-tier limit is reached. Do not make the call; claim again after Retry-After seconds (also retry_after_seconds and allowed_at). Nothing was counted",
+              claimRefusedBody,
+            ),
+            headers: {
+              "Retry-After": {
+                description: "Seconds until every exhausted window has ended (at least 1)",
+                schema: { type: "integer", minimum: 1 },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** Usage reports, and the liveness check. */
+function usagePaths() {
   const report = usageReportSchema();
+  return {
+    "/api/v1/usage": {
+      post: {
+        summary: `Report model calls: one report, or { reports: [...] } with up to ${USAGE_API.maxReportsPerRequest}`,
+        security: [{ bearer: [] }],
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: { oneOf: [schemaOf(report, "input"), schemaOf(usageBatchSchema(report), "input")] } } },
+        },
+        responses: {
+          "202": body("Accepted for storage", acceptedBody),
+          "400": body("Invalid: the whole batch is refused; problems lists each report index and reason", problemsBody),
+          "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody),
+          "413": body(`Body over ${USAGE_API.maxBodyBytes} bytes`, errorBody),
+          "429": body(USAGE_RATE_LIMITED, errorBody),
+        },
+      },
+    },
+    "/api/v1/usage/secure-report": {
+      post: {
+        summary: "Fallback aggregate report when individual reports could not be sent",
+        security: [{ bearer: [] }],
+        requestBody: request(secureReportSchema()),
+        responses: {
+          "202": body("Accepted", acceptedBody),
+          "400": body("Invalid", problemsBody),
+          "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody),
+          "429": body(USAGE_RATE_LIMITED, errorBody),
+        },
+      },
+    },
+    "/api/v1/health": { get: { summary: "Liveness", responses: { "200": { description: "OK" } } } },
+  };
+}
+
+export function buildOpenApi() {
   return {
     openapi: "3.1.0",
     info: {
@@ -168,147 +326,6 @@ export function buildOpenApi() {
         },
       },
     },
-    paths: {
-      "/api/v1/auth/device": {
-        post: {
-          summary: "Start the desktop sign-in: device authorization request (RFC 8628 3.1)",
-          description: `The app names the device and gets a device code to poll /api/v1/auth/token with, and a user code the user enters on the /device page in the browser. The page shows the user when the code was requested and from which country (the request's, as Cloudflare sees it), so ask for codes only when the user starts a sign-in. At most ${DEVICE_AUTH.requestsPerIp.max} requests per client address in ${DEVICE_AUTH.requestsPerIp.windowMs / 60_000} minutes.`,
-          requestBody: oauthRequest(schemaOf(deviceAuthorizationRequestSchema, "input"), deviceAuthorizationRequestSchema),
-          responses: {
-            "200": body("Codes", deviceAuthorizationBody),
-            "400": body("invalid_request: a field is missing or invalid", oauthErrorBody(["invalid_request"])),
-            "401": body(`invalid_client: client_id is not "${DEVICE_AUTH.clientId}"`, oauthErrorBody(["invalid_client"])),
-            "415": body("invalid_request: the body is neither JSON nor form-encoded", oauthErrorBody(["invalid_request"])),
-            "429": body(
-              `rate_limited: over ${DEVICE_AUTH.requestsPerIp.max} requests per client address in ${DEVICE_AUTH.requestsPerIp.windowMs / 60_000} minutes; see Retry-After`,
-              oauthErrorBody(["rate_limited"]),
-            ),
-          },
-        },
-      },
-      "/api/v1/auth/token": {
-        post: {
-          summary: "Get tokens: the device code grant, or the LEGACY (deprecated) e-mail and password grant",
-          description: `Two grants. Device code grant (RFC 8628 3.4), for every current app version: grant_type "${DEVICE_CODE_GRANT}", the device_code from /api/v1/auth/device and client_id "${DEVICE_AUTH.clientId}", form-encoded or JSON; poll every interval seconds until the user approves the device on /device. Password grant, LEGACY and deprecated: e-mail and password as JSON, with no grant_type or grant_type "password"; kept for app versions released before the device grant; new versions must use the device grant: the app never sees the password, and each device gets its own revocable key.`,
-          requestBody: oauthRequest(
-            { oneOf: [schemaOf(deviceGrantRequestSchema, "input"), schemaOf(passwordGrantRequestSchema, "input")] },
-            deviceGrantRequestSchema,
-          ),
-          responses: {
-            "200": body("Tokens; with the device code grant also the device", grantedTokensBody),
-            "400": body(
-              `Device code grant, RFC 8628 3.5: authorization_pending (not approved yet: poll again after interval seconds), slow_down (polled too soon: the body's interval is the new interval, ${DEVICE_AUTH.slowDownSeconds} s more for every slow_down; keep it), access_denied (the user denied the device: stop), expired_token (the code expired: start again with /api/v1/auth/device), invalid_grant (unknown or already used device code: start again), invalid_request (a field is missing or invalid), unsupported_grant_type (neither grant). LEGACY password grant: { error } for an invalid body.`,
-              z.union([deviceGrantErrorBody, errorBody]),
-            ),
-            "401": body(
-              `Device code grant: invalid_client (client_id is not "${DEVICE_AUTH.clientId}"). LEGACY password grant: bad credentials, as { error }.`,
-              z.union([oauthErrorBody(["invalid_client"]), errorBody]),
-            ),
-            "403": body("LEGACY password grant: e-mail not confirmed", errorBody),
-            "415": body("invalid_request: the body is neither JSON nor form-encoded", oauthErrorBody(["invalid_request"])),
-            "429": body("LEGACY password grant: locked; see Retry-After", errorBody),
-          },
-        },
-      },
-      "/api/v1/auth/refresh": {
-        post: {
-          summary: "Exchange a refresh token for new tokens",
-          requestBody: request(apiRefreshRequestSchema),
-          responses: {
-            "200": body("Tokens", tokensBody),
-            "400": body("Invalid body", errorBody),
-            "401": body("Invalid, expired or signed-out session", errorBody),
-            "409": body("Token was just rotated by a concurrent refresh", errorBody),
-          },
-        },
-      },
-      "/api/v1/me": {
-        get: {
-          summary: "The signed-in account",
-          security: [{ bearer: [] }],
-          responses: { "200": body("Account", accountBody), "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody) },
-        },
-      },
-      "/api/v1/entitlements": {
-        get: {
-          summary: `What the account may do now, for display: the free tier allows ${FREE_TIER_LIMITS}. Before a model call, claim it with POST /api/v1/entitlements/claim.`,
-          description:
-            "Requests in each window count the greater of the calls claimed and the calls reported; tokens count the reports. Reports reach the count through the queue, about a second after they are sent. Nothing is counted by this read.",
-          security: [{ bearer: [] }],
-          responses: {
-            "200": body("Plan, limits, use per window, and when a refused call may be retried", entitlementsBody),
-            "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody),
-          },
-        },
-      },
-      "/api/v1/entitlements/claim": {
-        post: {
-          summary: `Claim one model call before making it: the free tier allows ${FREE_TIER_LIMITS}; subscribers and early-access members are always granted.`,
-          description: `Ask before each model call, and make the call only when granted. A free account's claims are decided and counted by its usage ledger one at a time, so parallel claims from all its devices get exactly the calls its limits allow: a granted claim counts at once in the minute, hour, day and month, before its report arrives. Each window counts the greater of the calls claimed and the calls reported (an app that reports without claiming is still counted); tokens count the reports. A refused claim counts nothing: wait Retry-After seconds (the end of the last exhausted window) and claim again. Subscribers and early-access members are granted without counting and never wait; for them the windows' used figures are not read here (GET /api/v1/entitlements shows them). Send no body, or an empty JSON object. Use GET /api/v1/entitlements to show the figures without claiming.`,
-          security: [{ bearer: [] }],
-          requestBody: {
-            required: false,
-            content: {
-              "application/json": {
-                schema: { type: "object", additionalProperties: false, maxProperties: 0, description: "Nothing: no body, or {}" },
-              },
-            },
-          },
-          responses: {
-            "200": body(
-              "Granted: make the call. The figures include this claim; allowed and retry_after_seconds say whether a next call would be granted now",
-              claimGrantedBody,
-            ),
-            "400": body("A body other than nothing or {}", errorBody),
-            "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody),
-            "413": body(`A body over ${ENTITLEMENTS.claimMaxBodyBytes} bytes`, errorBody),
-            "415": body("A body that is not JSON", errorBody),
-            "429": {
-              ...body(
-                "Refused: a free-tier limit is reached. Do not make the call; claim again after Retry-After seconds (also retry_after_seconds and allowed_at). Nothing was counted",
-                claimRefusedBody,
-              ),
-              headers: {
-                "Retry-After": {
-                  description: "Seconds until every exhausted window has ended (at least 1)",
-                  schema: { type: "integer", minimum: 1 },
-                },
-              },
-            },
-          },
-        },
-      },
-      "/api/v1/usage": {
-        post: {
-          summary: `Report model calls: one report, or { reports: [...] } with up to ${USAGE_API.maxReportsPerRequest}`,
-          security: [{ bearer: [] }],
-          requestBody: {
-            required: true,
-            content: { "application/json": { schema: { oneOf: [schemaOf(report, "input"), schemaOf(usageBatchSchema(report), "input")] } } },
-          },
-          responses: {
-            "202": body("Accepted for storage", acceptedBody),
-            "400": body("Invalid: the whole batch is refused; problems lists each report index and reason", problemsBody),
-            "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody),
-            "413": body(`Body over ${USAGE_API.maxBodyBytes} bytes`, errorBody),
-            "429": body(USAGE_RATE_LIMITED, errorBody),
-          },
-        },
-      },
-      "/api/v1/usage/secure-report": {
-        post: {
-          summary: "Fallback aggregate report when individual reports could not be sent",
-          security: [{ bearer: [] }],
-          requestBody: request(secureReportSchema()),
-          responses: {
-            "202": body("Accepted", acceptedBody),
-            "400": body("Invalid", problemsBody),
-            "401": body(BEARER_UNAUTHORIZED, bearerAuthErrorBody),
-            "429": body(USAGE_RATE_LIMITED, errorBody),
-          },
-        },
-      },
-      "/api/v1/health": { get: { summary: "Liveness", responses: { "200": { description: "OK" } } } },
-    },
+    paths: { ...authPaths(), ...accountPaths(), ...usagePaths() },
   };
 }

@@ -73,70 +73,79 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Activate({ loaderData, actionData }: Route.ComponentProps) {
   const answer = actionData ?? null;
   if (answer?.ok || loaderData.state === "form") {
-    const pendingKey = loaderData.state === "form" ? loaderData.pendingKey : null;
-    return (
-      <AuthShell
-        title="Activate Early Access"
-        subtitle={`Enter the activation key from your e-mail. It unlocks the desktop app, downloads and Model Analytics for ${EARLY_ACCESS.accessDays} days.`}
-        footer={
-          <>
-            No key yet?{" "}
-            <Link to="/early-access" className="rounded font-semibold text-brand-700 hover:text-brand-800">
-              Join the waitlist
-            </Link>
-          </>
-        }
-      >
-        {pendingKey && !answer ? (
-          <Alert tone="info" className="mb-4">
-            The key from your e-mail is filled in. Activate it when you're ready.
-          </Alert>
-        ) : null}
-        {loaderData.state === "form" && loaderData.subscribed && !answer ? (
-          <Alert tone="info" className="mb-4">
-            Your subscription already unlocks everything. A key adds early access alongside it.
-          </Alert>
-        ) : null}
-        <RedeemKeyForm defaultKey={pendingKey} answer={answer} onActivatePage />
-        {answer?.ok ? (
-          <div className="mt-6 grid gap-3 sm:grid-cols-2">
-            <LinkButton to="/dashboard">Go to Dashboard</LinkButton>
-            <LinkButton to="/dashboard/downloads" variant="secondary">
-              Download the App
-            </LinkButton>
-          </div>
-        ) : null}
-      </AuthShell>
-    );
+    const form = loaderData.state === "form" ? loaderData : null;
+    return <RedeemPage pendingKey={form?.pendingKey ?? null} subscribed={form?.subscribed ?? false} answer={answer} />;
   }
-
-  if (loaderData.state === "member") {
-    return (
-      <AuthShell title="You're an Early-Access Member">
-        <Alert tone="success">
-          {M.alreadyActive}
-          {loaderData.expiresAt ? ` It is active until ${formatDate(loaderData.expiresAt)}.` : null}
-        </Alert>
-        <LinkButton to="/dashboard" className="mt-6 w-full">
-          Go to Dashboard
-        </LinkButton>
-      </AuthShell>
-    );
-  }
-
-  if (loaderData.state === "badLink") {
-    return (
-      <AuthShell title="Activate Early Access">
-        <Alert tone="error">{`This link does not hold a complete key. ${M.invalidKey}`}</Alert>
-        <LinkButton to={loaderData.signedIn ? "/activate" : "/auth?mode=signin&from=activate"} className="mt-6 w-full">
-          {loaderData.signedIn ? "Enter the Key" : "Sign In to Enter the Key"}
-        </LinkButton>
-      </AuthShell>
-    );
-  }
-
+  if (loaderData.state === "member") return <MemberPage expiresAt={loaderData.expiresAt} />;
+  if (loaderData.state === "badLink") return <BadLinkPage signedIn={loaderData.signedIn} />;
   // Signed out (or signed out since the page loaded).
-  const last4 = loaderData.state === "signedOut" ? loaderData.pendingKeyLast4 : null;
+  return <SignedOutPage last4={loaderData.state === "signedOut" ? loaderData.pendingKeyLast4 : null} answer={answer} />;
+}
+
+/** The key form, and after a redeemed key the way on. */
+function RedeemPage({ pendingKey, subscribed, answer }: { pendingKey: string | null; subscribed: boolean; answer: RedeemActionData | null }) {
+  return (
+    <AuthShell
+      title="Activate Early Access"
+      subtitle={`Enter the activation key from your e-mail. It unlocks the desktop app, downloads and Model Analytics for ${EARLY_ACCESS.accessDays} days.`}
+      footer={
+        <>
+          No key yet?{" "}
+          <Link to="/early-access" className="rounded font-semibold text-brand-700 hover:text-brand-800">
+            Join the waitlist
+          </Link>
+        </>
+      }
+    >
+      {pendingKey && !answer ? (
+        <Alert tone="info" className="mb-4">
+          The key from your e-mail is filled in. Activate it when you're ready.
+        </Alert>
+      ) : null}
+      {subscribed && !answer ? (
+        <Alert tone="info" className="mb-4">
+          Your subscription already unlocks everything. A key adds early access alongside it.
+        </Alert>
+      ) : null}
+      <RedeemKeyForm defaultKey={pendingKey} answer={answer} onActivatePage />
+      {answer?.ok ? (
+        <div className="mt-6 grid gap-3 sm:grid-cols-2">
+          <LinkButton to="/dashboard">Go to Dashboard</LinkButton>
+          <LinkButton to="/dashboard/downloads" variant="secondary">
+            Download the App
+          </LinkButton>
+        </div>
+      ) : null}
+    </AuthShell>
+  );
+}
+
+function MemberPage({ expiresAt }: { expiresAt: number | null }) {
+  return (
+    <AuthShell title="You're an Early-Access Member">
+      <Alert tone="success">
+        {M.alreadyActive}
+        {expiresAt ? ` It is active until ${formatDate(expiresAt)}.` : null}
+      </Alert>
+      <LinkButton to="/dashboard" className="mt-6 w-full">
+        Go to Dashboard
+      </LinkButton>
+    </AuthShell>
+  );
+}
+
+function BadLinkPage({ signedIn }: { signedIn: boolean }) {
+  return (
+    <AuthShell title="Activate Early Access">
+      <Alert tone="error">{`This link does not hold a complete key. ${M.invalidKey}`}</Alert>
+      <LinkButton to={signedIn ? "/activate" : "/auth?mode=signin&from=activate"} className="mt-6 w-full">
+        {signedIn ? "Enter the Key" : "Sign In to Enter the Key"}
+      </LinkButton>
+    </AuthShell>
+  );
+}
+
+function SignedOutPage({ last4, answer }: { last4: string | null; answer: RedeemActionData | null }) {
   return (
     <AuthShell
       title="Activate Early Access"

@@ -2,7 +2,7 @@
 // anything by itself (link previews and scanners open links too), so the page posts the code back
 // to itself: at once with JavaScript, with a Verify button without it. The code's wrong-attempt
 // limit and single use apply exactly as in the profile's dialog.
-import { useEffect, useRef } from "react";
+import { type RefObject, useEffect, useRef } from "react";
 import { data, Form, Link, useNavigate } from "react-router";
 import type { Route } from "./+types/verify-phone";
 import { AuthShell } from "~/components/auth-shell";
@@ -107,78 +107,87 @@ export default function VerifyPhone({ loaderData, actionData }: Route.ComponentP
     if (verifying) formRef.current?.requestSubmit();
   }, [verifying]);
 
-  if (loaderData.state === "invalid") {
-    return (
-      <AuthShell title="Verification Failed">
-        <Alert tone="error">{PHONE_MESSAGES.invalidLink}</Alert>
-        <LinkButton to="/dashboard" variant="secondary" className="mt-6 w-full">
+  if (loaderData.state === "invalid") return <InvalidLink />;
+  if (loaderData.state === "signin" || (actionData && !actionData.ok && actionData.error === PHONE_MESSAGES.notAuthenticated)) return <SignInFirst />;
+  if (actionData?.ok) return <Verified phone={actionData.phone} />;
+  if (actionData && !actionData.ok) return <VerificationFailed error={actionData.error} />;
+  return <Verifying code={loaderData.code} phone={loaderData.phone} formRef={formRef} />;
+}
+
+function InvalidLink() {
+  return (
+    <AuthShell title="Verification Failed">
+      <Alert tone="error">{PHONE_MESSAGES.invalidLink}</Alert>
+      <LinkButton to="/dashboard" variant="secondary" className="mt-6 w-full">
+        Back to App
+      </LinkButton>
+    </AuthShell>
+  );
+}
+
+function SignInFirst() {
+  return (
+    <AuthShell title="Verification Failed">
+      <Alert tone="error">{PHONE_MESSAGES.notAuthenticated}</Alert>
+      <p className="mt-4 text-sm text-slate-600">Sign in to the account this number belongs to, then open the link from your text message again.</p>
+      <div className="mt-6 grid gap-3 sm:grid-cols-2">
+        <LinkButton to="/auth?mode=signin">Sign In</LinkButton>
+        <Link to="/dashboard" className={backToApp}>
           Back to App
-        </LinkButton>
-      </AuthShell>
-    );
-  }
+        </Link>
+      </div>
+    </AuthShell>
+  );
+}
 
-  if (loaderData.state === "signin" || (actionData && !actionData.ok && actionData.error === PHONE_MESSAGES.notAuthenticated)) {
-    return (
-      <AuthShell title="Verification Failed">
-        <Alert tone="error">{PHONE_MESSAGES.notAuthenticated}</Alert>
-        <p className="mt-4 text-sm text-slate-600">Sign in to the account this number belongs to, then open the link from your text message again.</p>
-        <div className="mt-6 grid gap-3 sm:grid-cols-2">
-          <LinkButton to="/auth?mode=signin">Sign In</LinkButton>
-          <Link to="/dashboard" className={backToApp}>
-            Back to App
-          </Link>
-        </div>
-      </AuthShell>
-    );
-  }
+function Verified({ phone }: { phone: string }) {
+  return (
+    <AuthShell title="Phone Verified!" subtitle={`${phone} is now verified on your account.`}>
+      <Alert tone="success">{PHONE_MESSAGES.verified}</Alert>
+      <p className="mt-4 text-sm font-medium text-slate-700">Next steps:</p>
+      <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-600">
+        <li>Your profile now shows your number as verified.</li>
+        <li>You can change the number any time in your profile; a new number needs a new code.</li>
+        <li>Head back to the dashboard to download the app and track your usage.</li>
+      </ul>
+      <LinkButton to="/dashboard" className="mt-6 w-full">
+        Go to Dashboard
+      </LinkButton>
+      <AfterVerified phone={phone} />
+    </AuthShell>
+  );
+}
 
-  if (actionData?.ok) {
-    return (
-      <AuthShell title="Phone Verified!" subtitle={`${actionData.phone} is now verified on your account.`}>
-        <Alert tone="success">{PHONE_MESSAGES.verified}</Alert>
-        <p className="mt-4 text-sm font-medium text-slate-700">Next steps:</p>
-        <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-600">
-          <li>Your profile now shows your number as verified.</li>
-          <li>You can change the number any time in your profile; a new number needs a new code.</li>
-          <li>Head back to the dashboard to download the app and track your usage.</li>
-        </ul>
-        <LinkButton to="/dashboard" className="mt-6 w-full">
-          Go to Dashboard
-        </LinkButton>
-        <AfterVerified phone={actionData.phone} />
-      </AuthShell>
-    );
-  }
+function VerificationFailed({ error }: { error: string }) {
+  return (
+    <AuthShell title="Verification Failed">
+      <Alert tone="error">{error}</Alert>
+      <p className="mt-4 text-sm font-medium text-slate-700">This can happen when:</p>
+      <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-600">
+        <li>The verification link has expired</li>
+        <li>The verification code is invalid</li>
+        <li>The phone number does not match your account</li>
+        <li>A network or server error occurred</li>
+      </ul>
+      <div className="mt-6 grid gap-3 sm:grid-cols-2">
+        <ReloadLink>Try Again</ReloadLink>
+        <Link to="/dashboard" className={backToApp}>
+          Back to App
+        </Link>
+      </div>
+    </AuthShell>
+  );
+}
 
-  if (actionData && !actionData.ok) {
-    return (
-      <AuthShell title="Verification Failed">
-        <Alert tone="error">{actionData.error}</Alert>
-        <p className="mt-4 text-sm font-medium text-slate-700">This can happen when:</p>
-        <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-slate-600">
-          <li>The verification link has expired</li>
-          <li>The verification code is invalid</li>
-          <li>The phone number does not match your account</li>
-          <li>A network or server error occurred</li>
-        </ul>
-        <div className="mt-6 grid gap-3 sm:grid-cols-2">
-          <ReloadLink>Try Again</ReloadLink>
-          <Link to="/dashboard" className={backToApp}>
-            Back to App
-          </Link>
-        </div>
-      </AuthShell>
-    );
-  }
-
+/** The code posted back at once (the page submits the form), or with Verify without JavaScript. */
+function Verifying({ code, phone, formRef }: { code: string; phone: string; formRef: RefObject<HTMLFormElement | null> }) {
   return (
     <AuthShell title="Verifying Phone Number">
       <div className="flex flex-col items-center gap-4">
         <Spinner className="h-8 w-8 text-brand-600" label="Verifying phone number" />
         <Form method="post" ref={formRef}>
-          <input type="hidden" name="code" value={loaderData.code} />
-          <input type="hidden" name="phone" value={loaderData.phone} />
+          <input type="hidden" name="code" value={code} />
+          <input type="hidden" name="phone" value={phone} />
           <noscript>
             <Button type="submit">Verify</Button>
           </noscript>

@@ -37,11 +37,35 @@ function parseAnswer(text: string): Answer {
   }
 }
 
-export function ImageUpload({ kind, currentUrl, onUploaded }: { kind: ImageKind; currentUrl: string | null; onUploaded?: (url: string) => void }) {
-  const id = useId();
-  const text = TEXT[kind];
-  const inputId = `${id}-file`;
-  const hintId = `${id}-hint`;
+/** Sends the file with XMLHttpRequest, for its upload progress; `report` hears the progress and the outcome. */
+function uploadImage(
+  kind: ImageKind,
+  file: File,
+  report: { progress: (percent: number) => void; done: (status: Status, url?: string) => void },
+): XMLHttpRequest {
+  const xhr = new XMLHttpRequest();
+  xhr.open("POST", `/dashboard/profile/image?kind=${kind}`);
+  xhr.setRequestHeader("Accept", "application/json");
+  xhr.setRequestHeader("Content-Type", ACCEPTED_CONTENT_TYPES.includes(file.type) ? file.type : "application/octet-stream");
+  xhr.timeout = PROFILE_IMAGES.uploadTimeoutMs;
+  xhr.upload.onprogress = (event) => {
+    if (event.lengthComputable) report.progress(Math.min(100, Math.round((event.loaded / Math.max(event.total, 1)) * 100)));
+  };
+  xhr.onload = () => {
+    const answer = parseAnswer(xhr.responseText);
+    if (xhr.status === 200 && answer?.ok && answer.url) report.done({ tone: "success", message: answer.message ?? uploadedMessage(kind) }, answer.url);
+    else report.done({ tone: "error", message: answer?.error ?? UPLOAD_MESSAGES.failed(`the server answered ${xhr.status}. Please try again.`) });
+  };
+  xhr.onerror = () => report.done({ tone: "error", message: UPLOAD_MESSAGES.network });
+  xhr.ontimeout = () => report.done({ tone: "error", message: UPLOAD_MESSAGES.timedOut });
+  return xhr;
+}
+
+/**
+ * The upload's state: the picture shown (the one being sent, else the saved one), the progress
+ * while sending, and the outcome; a newer pick or unmounting abandons the upload under way.
+ */
+function useImageUpload(kind: ImageKind, currentUrl: string | null, onUploaded?: (url: string) => void) {
   const [searchParams] = useSearchParams();
   const fromQuery = uploadNoticeFromQuery(searchParams);
   const [status, setStatus] = useState<Status | null>(fromQuery?.kind === kind ? fromQuery : null);
@@ -72,31 +96,17 @@ export function ImageUpload({ kind, currentUrl, onUploaded }: { kind: ImageKind;
 
   function send(file: File) {
     xhrRef.current?.abort();
-    const xhr = new XMLHttpRequest();
+    const xhr = uploadImage(kind, file, {
+      progress: (value) => {
+        if (xhrRef.current === xhr) setPercent(value);
+      },
+      done: (next, url) => {
+        if (xhrRef.current !== xhr) return;
+        finish(next, url);
+        if (url) onUploadedRef.current?.(url);
+      },
+    });
     xhrRef.current = xhr;
-    xhr.open("POST", `/dashboard/profile/image?kind=${kind}`);
-    xhr.setRequestHeader("Accept", "application/json");
-    xhr.setRequestHeader("Content-Type", ACCEPTED_CONTENT_TYPES.includes(file.type) ? file.type : "application/octet-stream");
-    xhr.timeout = PROFILE_IMAGES.uploadTimeoutMs;
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && xhrRef.current === xhr) setPercent(Math.min(100, Math.round((event.loaded / Math.max(event.total, 1)) * 100)));
-    };
-    xhr.onload = () => {
-      if (xhrRef.current !== xhr) return;
-      const answer = parseAnswer(xhr.responseText);
-      if (xhr.status === 200 && answer?.ok && answer.url) {
-        finish({ tone: "success", message: answer.message ?? uploadedMessage(kind) }, answer.url);
-        onUploadedRef.current?.(answer.url);
-      } else {
-        finish({ tone: "error", message: answer?.error ?? UPLOAD_MESSAGES.failed(`the server answered ${xhr.status}. Please try again.`) });
-      }
-    };
-    xhr.onerror = () => {
-      if (xhrRef.current === xhr) finish({ tone: "error", message: UPLOAD_MESSAGES.network });
-    };
-    xhr.ontimeout = () => {
-      if (xhrRef.current === xhr) finish({ tone: "error", message: UPLOAD_MESSAGES.timedOut });
-    };
     setStatus(null);
     setPercent(0);
     setLocalPreview(URL.createObjectURL(file));
@@ -121,7 +131,15 @@ export function ImageUpload({ kind, currentUrl, onUploaded }: { kind: ImageKind;
     pick(inputRef.current?.files?.[0]);
   };
 
-  const previewSrc = localPreview ?? shownUrl;
+  return { status, previewSrc: localPreview ?? shownUrl, percent, inputRef, onChange, onSubmit };
+}
+
+export function ImageUpload({ kind, currentUrl, onUploaded }: { kind: ImageKind; currentUrl: string | null; onUploaded?: (url: string) => void }) {
+  const id = useId();
+  const text = TEXT[kind];
+  const inputId = `${id}-file`;
+  const hintId = `${id}-hint`;
+  const { status, previewSrc, percent, inputRef, onChange, onSubmit } = useImageUpload(kind, currentUrl, onUploaded);
   const uploading = percent !== null;
 
   return (
@@ -161,20 +179,24 @@ export function ImageUpload({ kind, currentUrl, onUploaded }: { kind: ImageKind;
           </noscript>
         </div>
       </div>
-      {uploading ? (
-        <div
-          role="progressbar"
-          aria-label={text.uploading}
-          aria-valuenow={percent}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          className="h-2 w-full overflow-hidden rounded-full bg-slate-100"
-        >
-          <div className="h-full rounded-full bg-brand-600 transition-[width] duration-150" style={{ width: `${percent}%` }} />
-        </div>
-      ) : null}
+      {uploading ? <UploadProgress label={text.uploading} percent={percent} /> : null}
       {status ? <Alert tone={status.tone}>{status.message}</Alert> : null}
     </form>
+  );
+}
+
+function UploadProgress({ label, percent }: { label: string; percent: number }) {
+  return (
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuenow={percent}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      className="h-2 w-full overflow-hidden rounded-full bg-slate-100"
+    >
+      <div className="h-full rounded-full bg-brand-600 transition-[width] duration-150" style={{ width: `${percent}%` }} />
+    </div>
   );
 }
 

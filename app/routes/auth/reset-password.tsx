@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
+import { type ComponentProps, useState } from "react";
 import { data, Form, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { AuthShell } from "~/components/auth-shell";
@@ -82,30 +82,8 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
     onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
   });
 
-  if (actionData && "updated" in actionData) {
-    return (
-      <AuthShell title="Password Updated!">
-        <Alert tone="success">Your password has been changed and every other session was signed out. Taking you to your dashboard...</Alert>
-        <RedirectAfter to="/dashboard" delayMs={REDIRECT_DELAY_MS.resetPassword} />
-      </AuthShell>
-    );
-  }
-
-  if (!loaderData.valid || (actionData && "invalidLink" in actionData)) {
-    return (
-      <AuthShell title="Invalid Reset Link" subtitle={M.invalidResetLink}>
-        <LinkButton to="/auth?mode=signin" className="w-full">
-          Return to Sign In
-        </LinkButton>
-        <p className="mt-4 text-center text-sm text-slate-600">
-          Need a new link?{" "}
-          <a className="font-semibold text-brand-700 hover:text-brand-800" href="/auth?mode=forgot-password">
-            Request another reset e-mail
-          </a>
-        </p>
-      </AuthShell>
-    );
-  }
+  if (actionData && "updated" in actionData) return <PasswordUpdated />;
+  if (!loaderData.valid || (actionData && "invalidLink" in actionData)) return <InvalidResetLink />;
 
   const busy = navigation.state === "submitting";
   return (
@@ -116,23 +94,13 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       <Form method="post" {...getFormProps(form)} className="space-y-4">
         {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
         {loaderData.signedInAs ? (
-          <div className="space-y-3 rounded-lg border border-amber-200 bg-amber-50 p-4">
-            <p className="text-sm text-amber-900">{M.resetOtherAccount(loaderData.signedInAs, loaderData.account)}</p>
-            <label className="flex items-start gap-2 text-sm font-medium text-amber-950" htmlFor={fields.confirmOtherAccount.id}>
-              <input
-                {...getInputProps(fields.confirmOtherAccount, { type: "checkbox", value: "yes" })}
-                className="mt-0.5 h-4 w-4 rounded border-amber-400 text-brand-600 focus:ring-2 focus:ring-brand-500"
-              />
-              <span>
-                Yes, reset the password of {loaderData.account} and sign out {loaderData.signedInAs} in this browser.
-              </span>
-            </label>
-            {fields.confirmOtherAccount.errors?.length ? (
-              <p id={fields.confirmOtherAccount.errorId} className="text-sm font-medium text-red-700">
-                {fields.confirmOtherAccount.errors[0]}
-              </p>
-            ) : null}
-          </div>
+          <ConfirmOtherAccount
+            account={loaderData.account}
+            signedInAs={loaderData.signedInAs}
+            inputProps={getInputProps(fields.confirmOtherAccount, { type: "checkbox", value: "yes" })}
+            errorId={fields.confirmOtherAccount.errorId}
+            errors={fields.confirmOtherAccount.errors}
+          />
         ) : null}
         <Field
           labelProps={{ children: "New Password" }}
@@ -153,5 +121,62 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         <SubmitButton pending={busy} idle="Update Password" busy="Updating Password..." />
       </Form>
     </AuthShell>
+  );
+}
+
+function PasswordUpdated() {
+  return (
+    <AuthShell title="Password Updated!">
+      <Alert tone="success">Your password has been changed and every other session was signed out. Taking you to your dashboard...</Alert>
+      <RedirectAfter to="/dashboard" delayMs={REDIRECT_DELAY_MS.resetPassword} />
+    </AuthShell>
+  );
+}
+
+function InvalidResetLink() {
+  return (
+    <AuthShell title="Invalid Reset Link" subtitle={M.invalidResetLink}>
+      <LinkButton to="/auth?mode=signin" className="w-full">
+        Return to Sign In
+      </LinkButton>
+      <p className="mt-4 text-center text-sm text-slate-600">
+        Need a new link?{" "}
+        <a className="font-semibold text-brand-700 hover:text-brand-800" href="/auth?mode=forgot-password">
+          Request another reset e-mail
+        </a>
+      </p>
+    </AuthShell>
+  );
+}
+
+/** Another account is signed in here: resetting this one signs it out, so it is asked for first. */
+function ConfirmOtherAccount({
+  account,
+  signedInAs,
+  inputProps,
+  errorId,
+  errors,
+}: {
+  account: string;
+  signedInAs: string;
+  inputProps: ComponentProps<"input">;
+  errorId: string;
+  errors?: string[];
+}) {
+  return (
+    <div className="space-y-3 rounded-lg border border-amber-200 bg-amber-50 p-4">
+      <p className="text-sm text-amber-900">{M.resetOtherAccount(signedInAs, account)}</p>
+      <label className="flex items-start gap-2 text-sm font-medium text-amber-950" htmlFor={inputProps.id}>
+        <input {...inputProps} className="mt-0.5 h-4 w-4 rounded border-amber-400 text-brand-600 focus:ring-2 focus:ring-brand-500" />
+        <span>
+          Yes, reset the password of {account} and sign out {signedInAs} in this browser.
+        </span>
+      </label>
+      {errors?.length ? (
+        <p id={errorId} className="text-sm font-medium text-red-700">
+          {errors[0]}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 // The dashboard's frame: sidebar (icon rail that expands on hover), mobile tab strip, account and
 // sign-out. Each tab is a child route with its own loader, action and error boundary.
-import { useEffect, useRef } from "react";
+import { type RefObject, useEffect, useRef } from "react";
 import { isRouteErrorResponse, Link, NavLink, Outlet, redirect, useLocation, useRouteError } from "react-router";
 import type { Route } from "./+types/layout";
 import { TabIcon } from "~/components/dashboard/icons";
@@ -85,86 +85,8 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="min-h-screen bg-slate-50">
-      {/* Desktop: a narrow icon rail that expands on hover or keyboard focus. */}
-      <aside
-        aria-label="Dashboard"
-        className="group fixed inset-y-0 left-0 z-30 hidden w-16 flex-col overflow-hidden border-r border-slate-200 bg-white transition-[width] duration-200 hover:w-64 focus-within:w-64 lg:flex"
-      >
-        <Link to="/" className="flex h-16 items-center px-4" aria-label="Modelify home">
-          <span className="shrink-0">
-            <Logo className="[&>span:last-child]:opacity-0 group-hover:[&>span:last-child]:opacity-100 group-focus-within:[&>span:last-child]:opacity-100" />
-          </span>
-        </Link>
-        <nav className="flex-1 space-y-1 px-2 py-4">
-          {tabs.map((t) => (
-            <NavLink
-              key={t.path}
-              to={t.path}
-              end
-              className={({ isActive }) =>
-                cx(
-                  "flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium whitespace-nowrap",
-                  isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900",
-                )
-              }
-            >
-              <TabIcon name={t.icon} className="h-5 w-5 shrink-0" />
-              <span className="opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">{t.label}</span>
-            </NavLink>
-          ))}
-        </nav>
-        <div className="border-t border-slate-200 p-2">
-          <div className="flex items-center gap-3 px-2 py-2">
-            <span
-              className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-700"
-              aria-hidden="true"
-            >
-              {sidebarName.charAt(0).toUpperCase()}
-            </span>
-            <div className="min-w-0 opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">
-              <p className="truncate text-sm font-semibold text-slate-900">{sidebarName}</p>
-              <p className="truncate text-xs text-slate-500">{email}</p>
-            </div>
-          </div>
-          <Link
-            to={signOutTo}
-            preventScrollReset
-            className="mt-1 flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium whitespace-nowrap text-slate-600 hover:bg-red-50 hover:text-red-700"
-          >
-            <TabIcon name="signout" className="h-5 w-5 shrink-0" />
-            <span className="opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">Sign Out</span>
-          </Link>
-        </div>
-      </aside>
-
-      {/* Mobile and tablet: a top bar with the account and a scrollable tab strip. */}
-      <header className="sticky top-0 z-30 border-b border-slate-200 bg-white lg:hidden">
-        <div className="flex h-14 items-center justify-between px-4">
-          <Link to="/" aria-label="Modelify home">
-            <Logo />
-          </Link>
-          <div className="flex items-center gap-3">
-            <span className="hidden max-w-40 truncate text-sm text-slate-600 sm:block">{email}</span>
-            <Link to={signOutTo} preventScrollReset className="rounded-lg px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100">
-              Sign Out
-            </Link>
-          </div>
-        </div>
-        <nav aria-label="Dashboard tabs" className="flex gap-1 overflow-x-auto px-2 pb-2" ref={mobileNav}>
-          {tabs.map((t) => (
-            <NavLink
-              key={t.path}
-              to={t.path}
-              end
-              className={({ isActive }) =>
-                cx("shrink-0 rounded-lg px-3 py-1.5 text-sm font-medium", isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100")
-              }
-            >
-              {t.label}
-            </NavLink>
-          ))}
-        </nav>
-      </header>
+      <Sidebar tabs={tabs} sidebarName={sidebarName} email={email} signOutTo={signOutTo} />
+      <MobileHeader tabs={tabs} email={email} signOutTo={signOutTo} navRef={mobileNav} />
 
       <main id="main" className="px-4 py-6 sm:px-6 lg:ml-16 lg:px-10 lg:py-10">
         <div className="mx-auto max-w-6xl">
@@ -174,6 +96,94 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 
       {confirmSignOut ? <SignOutDialog cancelTo={cancelTo} /> : null}
     </div>
+  );
+}
+
+type FrameProps = { tabs: Tab[]; email: string; signOutTo: string };
+
+/** Desktop: a narrow icon rail that expands on hover or keyboard focus. */
+function Sidebar({ tabs, sidebarName, email, signOutTo }: FrameProps & { sidebarName: string }) {
+  return (
+    <aside
+      aria-label="Dashboard"
+      className="group fixed inset-y-0 left-0 z-30 hidden w-16 flex-col overflow-hidden border-r border-slate-200 bg-white transition-[width] duration-200 hover:w-64 focus-within:w-64 lg:flex"
+    >
+      <Link to="/" className="flex h-16 items-center px-4" aria-label="Modelify home">
+        <span className="shrink-0">
+          <Logo className="[&>span:last-child]:opacity-0 group-hover:[&>span:last-child]:opacity-100 group-focus-within:[&>span:last-child]:opacity-100" />
+        </span>
+      </Link>
+      <nav className="flex-1 space-y-1 px-2 py-4">
+        {tabs.map((t) => (
+          <NavLink
+            key={t.path}
+            to={t.path}
+            end
+            className={({ isActive }) =>
+              cx(
+                "flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium whitespace-nowrap",
+                isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900",
+              )
+            }
+          >
+            <TabIcon name={t.icon} className="h-5 w-5 shrink-0" />
+            <span className="opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">{t.label}</span>
+          </NavLink>
+        ))}
+      </nav>
+      <div className="border-t border-slate-200 p-2">
+        <div className="flex items-center gap-3 px-2 py-2">
+          <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-700" aria-hidden="true">
+            {sidebarName.charAt(0).toUpperCase()}
+          </span>
+          <div className="min-w-0 opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">
+            <p className="truncate text-sm font-semibold text-slate-900">{sidebarName}</p>
+            <p className="truncate text-xs text-slate-500">{email}</p>
+          </div>
+        </div>
+        <Link
+          to={signOutTo}
+          preventScrollReset
+          className="mt-1 flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium whitespace-nowrap text-slate-600 hover:bg-red-50 hover:text-red-700"
+        >
+          <TabIcon name="signout" className="h-5 w-5 shrink-0" />
+          <span className="opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">Sign Out</span>
+        </Link>
+      </div>
+    </aside>
+  );
+}
+
+/** Mobile and tablet: a top bar with the account and a scrollable tab strip. */
+function MobileHeader({ tabs, email, signOutTo, navRef }: FrameProps & { navRef: RefObject<HTMLElement | null> }) {
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white lg:hidden">
+      <div className="flex h-14 items-center justify-between px-4">
+        <Link to="/" aria-label="Modelify home">
+          <Logo />
+        </Link>
+        <div className="flex items-center gap-3">
+          <span className="hidden max-w-40 truncate text-sm text-slate-600 sm:block">{email}</span>
+          <Link to={signOutTo} preventScrollReset className="rounded-lg px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100">
+            Sign Out
+          </Link>
+        </div>
+      </div>
+      <nav aria-label="Dashboard tabs" className="flex gap-1 overflow-x-auto px-2 pb-2" ref={navRef}>
+        {tabs.map((t) => (
+          <NavLink
+            key={t.path}
+            to={t.path}
+            end
+            className={({ isActive }) =>
+              cx("shrink-0 rounded-lg px-3 py-1.5 text-sm font-medium", isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100")
+            }
+          >
+            {t.label}
+          </NavLink>
+        ))}
+      </nav>
+    </header>
   );
 }
 
