@@ -3,7 +3,7 @@
 // replaces its own section and leaves the others' figures as they were measured.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
-export const RESULTS_FILE = "bench/results.md";
+const RESULTS_FILE = "bench/results.md";
 
 export function writeResultsSection(name, markdown, file = RESULTS_FILE) {
   const open = `<!-- bench:${name} -->`;

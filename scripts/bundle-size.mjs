@@ -18,7 +18,7 @@ import { gzipSync } from "node:zlib";
  * React Router's default template (bench/floor), built with this repository's versions and
  * measured the same way (about 110 KiB gzip).
  */
-export const BUDGET_RATIO = 1.25;
+const BUDGET_RATIO = 1.25;
 const FLOOR_PROJECT = "bench/floor";
 const FLOOR_BUILD = ".build/bench-floor";
 
@@ -30,7 +30,7 @@ export function floorJsBytes() {
 }
 
 /** Pages to report: their URL and the id of the leaf route that renders them (app/routes.ts). */
-export const PAGES = [
+const PAGES = [
   { path: "/", route: "routes/home" },
   { path: "/pricing", route: "routes/pricing" },
   { path: "/auth", route: "routes/auth/index" },
@@ -61,7 +61,7 @@ export function routeChain(manifest, leafId) {
 }
 
 /** The unique JavaScript files (URL paths such as /assets/x.js) for these route ids and the entry. */
-export function routeJsFiles(manifest, routeIds) {
+function routeJsFiles(manifest, routeIds) {
   const files = new Set([manifest.entry.module, ...manifest.entry.imports]);
   for (const id of routeIds) {
     const route = manifest.routes[id];
@@ -84,7 +84,7 @@ export function routeJsBytes(buildClientDir, routeIds) {
 }
 
 /** The framework's share: the entry module and its imports, which every page loads. */
-export function entryJsBytes(buildClientDir) {
+function entryJsBytes(buildClientDir) {
   return routeJsBytes(buildClientDir, []);
 }
 

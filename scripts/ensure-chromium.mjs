@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { run } from "./lib.mjs";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 export async function ensureChromium() {
   if (existsSync(CHROMIUM)) return CHROMIUM;

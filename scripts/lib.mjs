@@ -67,7 +67,7 @@ export function setDevVars(file, changes) {
 }
 
 /** `npm start` and `wrangler deploy` use this build; react-router.config.ts reads the same variable. */
-export const SITE_BUILD_DIR = "build";
+const SITE_BUILD_DIR = "build";
 /** Where the tests, benchmarks and screenshots build, apart from the build a running site serves. */
 export const buildDirFor = (name) => `.build/${name}`;
 

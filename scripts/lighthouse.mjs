@@ -29,7 +29,11 @@ export const CATEGORIES = ["performance", "accessibility", "best-practices", "se
 export const PAGES = ["/", "/pricing", "/auth", "/dashboard"];
 const DEMO = { email: "demo@modelify.dev", password: "Modelify-Demo-2026" };
 
-/** Installs the pinned Lighthouse into .cache/lighthouse once (about 186 MB: kept out of node_modules). */
+/**
+ * Installs the pinned Lighthouse into .cache/lighthouse once (about 186 MB: kept out of node_modules).
+ * Returns an import() that resolves a package from there: lighthouse and chrome-launcher are not
+ * the project's dependencies, and the project's resolution would not find them.
+ */
 export function ensureLighthouse() {
   const manifest = `${CACHE_DIR}/node_modules/lighthouse/package.json`;
   const installed = existsSync(manifest) ? JSON.parse(readFileSync(manifest, "utf8")).version : null;
@@ -43,7 +47,8 @@ export function ensureLighthouse() {
     });
     if (result.status !== 0) throw new Error(`npm install lighthouse@${LIGHTHOUSE_VERSION} failed`);
   }
-  return createRequire(`${CACHE_DIR}/package.json`);
+  const require = createRequire(`${CACHE_DIR}/package.json`);
+  return (name) => import(pathToFileURL(require.resolve(name)).href);
 }
 
 // What Cloudflare compresses (text and structured text); fonts and images are compressed already.
@@ -70,11 +75,14 @@ function compressor(encoding) {
     : zlib.createGzip({ flush: zlib.constants.Z_SYNC_FLUSH, level: 6 });
 }
 
+// The system's openssl (Debian's, as Chromium is), not a package of the project.
+const OPENSSL = "openssl";
+
 // The certificate of the local HTTPS proxy: self-signed for localhost, made once per run.
 function selfSignedCertificate() {
   const dir = mkdtempSync(join(tmpdir(), "modelify-lighthouse-"));
   const result = spawnSync(
-    "openssl",
+    OPENSSL,
     [
       "req",
       "-x509",
@@ -212,9 +220,9 @@ function summarize(path, lhr) {
  * Returns [{ path, scores, metrics, failing, consoleErrors, lhr }].
  */
 export async function lighthouseScores({ baseUrl, paths = PAGES, cookie = null, cookiePaths = /^\/dashboard(\/|$)/, chromeFlags = [] }) {
-  const require = ensureLighthouse();
-  const { default: lighthouse } = await import(pathToFileURL(require.resolve("lighthouse")).href);
-  const { launch } = await import(pathToFileURL(require.resolve("chrome-launcher")).href);
+  const importFromCache = ensureLighthouse();
+  const { default: lighthouse } = await importFromCache("lighthouse");
+  const { launch } = await importFromCache("chrome-launcher");
   const chromePath = await ensureChromium();
   // No GPU here: software compositing, as the browser tests run (tests/e2e/browser.ts).
   const chrome = await launch({ chromePath, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", ...chromeFlags], logLevel: "silent" });

@@ -16,7 +16,7 @@ import { Alert, buttonClass, CheckIcon, cx, Spinner, useHydrated } from "./ui";
 
 export const SUPPORT_EMAIL = "support@modelify.dev";
 /** The installation guide on the Downloads tab (download, install, set up API keys). */
-export const SETUP_GUIDE_HREF = "/dashboard/downloads#installation-guide";
+const SETUP_GUIDE_HREF = "/dashboard/downloads#installation-guide";
 
 /** Starts the browser's download of a signed link without leaving the page. */
 function triggerFile(url: string) {

@@ -29,7 +29,7 @@ export const API_BOOKMARK_HEADER = "X-D1-Bookmark";
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 const MAX_BOOKMARK_LENGTH = 59;
 
-export function isBookmark(value: unknown): value is string {
+function isBookmark(value: unknown): value is string {
   return typeof value === "string" && value.length <= MAX_BOOKMARK_LENGTH && BOOKMARK.test(value);
 }
 
@@ -57,7 +57,7 @@ function cookieBookmark(request: Request): string | null {
 }
 
 /** The bookmark a request brought back: the browser's cookie, else an API client's header. */
-export function requestBookmark(request: Request): string | null {
+function requestBookmark(request: Request): string | null {
   const fromCookie = cookieBookmark(request);
   if (fromCookie) return fromCookie;
   const fromHeader = request.headers.get(API_BOOKMARK_HEADER)?.trim();
@@ -91,7 +91,7 @@ function withoutSession(d1: D1Database): D1DatabaseSession {
 }
 
 /** The session's bookmark now, when it is one we would accept back; else null. */
-export function currentBookmark(d1: D1RequestSession): string | null {
+function currentBookmark(d1: D1RequestSession): string | null {
   try {
     const bookmark = d1.session.getBookmark();
     return isBookmark(bookmark) ? bookmark : null;

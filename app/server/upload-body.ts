@@ -5,7 +5,7 @@
 // body through or make the Worker buffer it.
 
 // The form's boundaries, part headers and file name around the file itself.
-export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 // After refusing a body that grew past the cap, this much more is read and dropped so the client
 // gets our answer rather than a reset connection (see drainUnreadBody in ./requests); then we stop.
 const DISCARD_MAX_BYTES = 16 * 1024 * 1024;

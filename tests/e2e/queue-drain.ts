@@ -21,7 +21,7 @@ import { expect } from "@playwright/test";
 import { nextClientAddress } from "./browser.ts";
 import { queryD1In } from "./local-d1.ts";
 
-export const DRAIN_PATH_PREFIX = "/e2e-drain/";
+const DRAIN_PATH_PREFIX = "/e2e-drain/";
 
 /** Returns the markers' paths (each is one marketing_events row). */
 export async function drainQueue(site: { baseUrl: string; stateDir: string }, { rounds = 2, timeoutMs = 15_000 } = {}): Promise<string[]> {

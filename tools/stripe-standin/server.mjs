@@ -14,8 +14,6 @@ import { createPages } from "./pages.mjs";
 import { createState } from "./state.mjs";
 import { createWebhooks } from "./webhooks.mjs";
 
-export { parseStripeForm } from "./http.mjs";
-
 /**
  * Starts the stand-in. `publicUrl` (default: `url`) is the origin used in hosted page links.
  * @param {{ port?: number, host?: string, webhookUrl?: string | null, webhookSecret?: string, publicUrl?: string }} [options]

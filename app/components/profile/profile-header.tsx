@@ -7,12 +7,12 @@ import { buttonClass, Card, cx, LineIcon } from "../ui";
 
 const joinedFormat = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 
-export function fullName(profile: Pick<ProfileView, "firstName" | "initial" | "lastName">): string {
+function fullName(profile: Pick<ProfileView, "firstName" | "initial" | "lastName">): string {
   const initial = profile.initial ? `${profile.initial.replace(/\.$/, "")}.` : "";
   return [profile.firstName, initial, profile.lastName].filter(Boolean).join(" ") || "Your name";
 }
 
-export function initials(profile: Pick<ProfileView, "firstName" | "lastName" | "email">): string {
+function initials(profile: Pick<ProfileView, "firstName" | "lastName" | "email">): string {
   const letters = `${profile.firstName.charAt(0)}${profile.lastName.charAt(0)}`.trim();
   return (letters || profile.email.charAt(0)).toUpperCase();
 }
@@ -33,7 +33,7 @@ const STATUS: Record<PhoneStatus, { label: string; className: string }> = {
   unverified: { label: "Unverified", className: "bg-slate-100 text-slate-700 ring-slate-200" },
 };
 
-export function PhoneStatusBadge({ status }: { status: PhoneStatus }) {
+function PhoneStatusBadge({ status }: { status: PhoneStatus }) {
   const s = STATUS[status];
   return <span className={cx("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ring-inset", s.className)}>{s.label}</span>;
 }
@@ -105,7 +105,7 @@ export function ProfileHeader({ profile, editTo, phoneAction }: { profile: Profi
   );
 }
 
-export function Avatar({ profile, className }: { profile: ProfileView; className: string }) {
+function Avatar({ profile, className }: { profile: ProfileView; className: string }) {
   if (profile.avatarUrl) {
     return <img src={profile.avatarUrl} alt="Profile" className={cx("relative shrink-0 rounded-full bg-white object-cover", className)} data-testid="avatar" />;
   }

@@ -17,7 +17,7 @@ declare global {
 }
 
 /** Records one event: first-party always, and on the pixel when it is there. */
-export function sendMarketingEvent(name: BrowserEventName): void {
+function sendMarketingEvent(name: BrowserEventName): void {
   try {
     void fetch("/events", {
       method: "POST",

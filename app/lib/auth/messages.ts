@@ -55,7 +55,7 @@ export const AUTH_MESSAGES = {
  * words come from here, never from the URL (a link could otherwise make the site say anything).
  * The codes are the hosted auth service's of the spec; any other code gets the generic text.
  */
-export const AUTH_CALLBACK_ERRORS: Record<string, string> = {
+const AUTH_CALLBACK_ERRORS: Record<string, string> = {
   access_denied: "Access was denied. Please sign in again.",
   otp_expired: AUTH_MESSAGES.invalidConfirmationLink,
   invalid_request: AUTH_MESSAGES.invalidConfirmationLink,

@@ -8,7 +8,7 @@ import { isPaymentConfigured } from "./stripe.server";
 import { subscriptionView } from "./subscription-view";
 import { mayStartTrial } from "./trial.server";
 
-export const BILLING_VIEWS = ["overview", "payment-methods", "invoices"] as const;
+const BILLING_VIEWS = ["overview", "payment-methods", "invoices"] as const;
 export type BillingView = (typeof BILLING_VIEWS)[number];
 
 export function parseBillingView(value: string | null): BillingView {

@@ -160,7 +160,7 @@ export async function createPortal(deps: BillingDeps, userId: string): Promise<{
   }
 }
 
-export type InvoiceRow = {
+type InvoiceRow = {
   id: string;
   number: string;
   date: number;
@@ -173,7 +173,7 @@ export type InvoiceRow = {
   hostedUrl: string | null;
 };
 
-export type PaymentMethodRow = { id: string; isDefault: boolean; brand: string; last4: string; expMonth: number; expYear: number; funding: string };
+type PaymentMethodRow = { id: string; isDefault: boolean; brand: string; last4: string; expMonth: number; expYear: number; funding: string };
 
 export type BillingSnapshot = {
   customerId: string | null;

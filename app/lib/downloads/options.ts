@@ -5,8 +5,8 @@
 export const PLATFORMS = ["windows", "mac", "linux"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
-export const ARCHITECTURES = ["x64", "x86", "intel", "apple-silicon", "arm64"] as const;
-export type Architecture = (typeof ARCHITECTURES)[number];
+const ARCHITECTURES = ["x64", "x86", "intel", "apple-silicon", "arm64"] as const;
+type Architecture = (typeof ARCHITECTURES)[number];
 
 export type DownloadOption = {
   id: string;
@@ -64,7 +64,7 @@ export const DOWNLOAD_OPTIONS: readonly DownloadOption[] = [
 export const PLATFORM_LABELS: Record<Platform, string> = { windows: "Windows", mac: "macOS", linux: "Linux" };
 
 /** The spec's default OS when the browser's cannot be told. */
-export const DEFAULT_PLATFORM: Platform = "windows";
+const DEFAULT_PLATFORM: Platform = "windows";
 
 export const SYSTEM_REQUIREMENTS: Record<Platform, string[]> = {
   windows: ["Windows 10 or 11", "4 GB RAM (8 GB recommended)", "2 GB free disk space", "Internet connection for AI providers"],
@@ -88,7 +88,7 @@ export function optionsFor(platform: Platform): DownloadOption[] {
  * The visitor's OS from the User-Agent (server side) or navigator data (client side). Apple
  * Silicon cannot be told from a Mac's User-Agent, so Macs get the spec's recommended build.
  */
-export function detectPlatform(userAgent: string | null | undefined): Platform {
+function detectPlatform(userAgent: string | null | undefined): Platform {
   const ua = userAgent ?? "";
   if (/Windows/i.test(ua)) return "windows";
   if (/Macintosh|Mac OS X/i.test(ua) && !/iPhone|iPad/i.test(ua)) return "mac";

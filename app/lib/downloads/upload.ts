@@ -7,21 +7,21 @@ import { z } from "../zod";
 import { DOWNLOAD_OPTIONS, type DownloadOption, installerFileName, optionById, VERSION_MAX_LENGTH, VERSION_PATTERN } from "./options";
 
 /** R2's own limit on part numbers; the size cap below allows far fewer. */
-export const MAX_PART_NUMBER = 10_000;
+const MAX_PART_NUMBER = 10_000;
 
 /** The most parts an installer of the largest allowed size can need. */
 export const maxParts = (partBytes = DOWNLOAD.uploadPartBytes, maxBytes = DOWNLOAD.maxInstallerBytes) => Math.ceil(maxBytes / partBytes);
 
 const OPTION_IDS = DOWNLOAD_OPTIONS.map((o) => o.id) as [string, ...string[]];
 
-export const versionSchema = z
+const versionSchema = z
   .string()
   .trim()
   .min(1, "Please enter a version.")
   .max(VERSION_MAX_LENGTH, `A version has at most ${VERSION_MAX_LENGTH} characters.`)
   .regex(VERSION_PATTERN, "A version looks like 1.4.0 or 1.4.0-beta.1.");
 
-export const optionIdSchema = z.enum(OPTION_IDS, { error: "Unknown build: choose one of the six download options." });
+const optionIdSchema = z.enum(OPTION_IDS, { error: "Unknown build: choose one of the six download options." });
 
 export const createUploadSchema = z.object({
   optionId: optionIdSchema,

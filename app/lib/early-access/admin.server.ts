@@ -16,13 +16,13 @@ const w = schema.waitlist;
 const k = schema.activationKeys;
 const WEEK = 7 * MS.DAY;
 /** Weeks of activations the statistics chart shows. */
-export const ACTIVATION_WEEKS = 8;
+const ACTIVATION_WEEKS = 8;
 
 export type AdminDeps = { db: Db; queue: Queue; origin: string };
 export type AdminOutcome = { ok: true; message: string } | { ok: false; status: 404 | 409; message: string };
 
 /** The link in the key's e-mail: /activate fills the form with the key. */
-export function activationLink(origin: string, key: string): string {
+function activationLink(origin: string, key: string): string {
   return `${origin}/activate?key=${formatActivationKey(key)}`;
 }
 
@@ -175,7 +175,7 @@ export type EarlyAccessStats = {
 };
 
 /** Monday 00:00 UTC of the ISO week holding `ms`. */
-export function isoWeekStart(ms: number): number {
+function isoWeekStart(ms: number): number {
   const day = new Date(ms);
   const midnight = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate());
   return midnight - ((day.getUTCDay() + 6) % 7) * MS.DAY;

@@ -36,7 +36,7 @@ export const FUNNEL_STAGES = [
   { key: "trials", label: "Trials", event: "StartTrial" },
   { key: "paid", label: "Paid", event: "Subscribe" },
 ] as const satisfies ReadonlyArray<{ key: string; label: string; event: MarketingEventName | null }>;
-export type FunnelStageKey = (typeof FUNNEL_STAGES)[number]["key"];
+type FunnelStageKey = (typeof FUNNEL_STAGES)[number]["key"];
 export type FunnelWeek = { weekStart: number } & Record<FunnelStageKey, number>;
 
 /** A path as recorded: no query or fragment (they can carry personal data), bounded. */

@@ -40,7 +40,7 @@ const storedCodeSchema = z.object({
   sentAt: z.number().int(),
   expiresAt: z.number().int(),
 });
-export type StoredPhoneCode = z.infer<typeof storedCodeSchema>;
+type StoredPhoneCode = z.infer<typeof storedCodeSchema>;
 
 /** The KV key of a user's code: one live code per user. */
 export const phoneCodeKey = (userId: string) => `phone-code:${userId}`;

@@ -24,7 +24,7 @@ import {
 } from "./images";
 import { imageMaxBytes } from "./messages";
 
-export type StoreRefusal = { ok: false; code: "too-large" | "not-an-image" | "invalid-type" | "storage" | "failed" | "busy" | "no-profile" };
+type StoreRefusal = { ok: false; code: "too-large" | "not-an-image" | "invalid-type" | "storage" | "failed" | "busy" | "no-profile" };
 export type StoreResult = { ok: true; url: string; ext: ImageExt; key: string } | StoreRefusal;
 
 // Longer than any put of a 10 MB picture plus two D1 statements; a request that dies holding it

@@ -8,10 +8,10 @@ import type { ImageKind } from "./view";
 export type { ImageKind };
 
 /** The four formats the spec accepts. SVG is not one: it is a document that can carry script. */
-export const IMAGE_EXTS = ["jpg", "png", "gif", "webp"] as const;
+const IMAGE_EXTS = ["jpg", "png", "gif", "webp"] as const;
 export type ImageExt = (typeof IMAGE_EXTS)[number];
 
-export const IMAGE_KINDS = ["avatar", "cover"] as const satisfies readonly ImageKind[];
+const IMAGE_KINDS = ["avatar", "cover"] as const satisfies readonly ImageKind[];
 export const imageKindSchema = z.enum(IMAGE_KINDS);
 
 const CONTENT_TYPES: Record<ImageExt, string> = {
@@ -65,7 +65,7 @@ export function isOtherImageFormat(bytes: Uint8Array): boolean {
 const BASE_NAMES: Record<ImageKind, "profile" | "cover"> = { avatar: "profile", cover: "cover" };
 
 /** The file name inside the user's folder: profile.png, cover.webp (ADR 0011). */
-export const imageFileName = (kind: ImageKind, ext: ImageExt) => `${BASE_NAMES[kind]}.${ext}`;
+const imageFileName = (kind: ImageKind, ext: ImageExt) => `${BASE_NAMES[kind]}.${ext}`;
 
 /** The R2 key: {userId}/profile.{ext} or {userId}/cover.{ext}. */
 export const imageKey = (userId: string, kind: ImageKind, ext: ImageExt) => `${userId}/${imageFileName(kind, ext)}`;
@@ -92,9 +92,9 @@ export function parseImageFile(file: string): ImageFile | null {
 export const imageUserIdSchema = z.string().regex(/^[0-9a-f-]{36}$/i);
 
 /** Why an upload was refused, as a short code (the no-JavaScript form's redirect carries it). */
-export const UPLOAD_ERROR_CODES = ["too-large", "not-an-image", "invalid-type", "storage", "failed", "busy", "no-profile", "sign-in"] as const;
+const UPLOAD_ERROR_CODES = ["too-large", "not-an-image", "invalid-type", "storage", "failed", "busy", "no-profile", "sign-in"] as const;
 export type UploadErrorCode = (typeof UPLOAD_ERROR_CODES)[number];
-export const uploadErrorCodeSchema = z.enum(UPLOAD_ERROR_CODES);
+const uploadErrorCodeSchema = z.enum(UPLOAD_ERROR_CODES);
 
 /** The text for a refusal code; the page shows it after a form upload (`?uploadError=…`). */
 export function uploadErrorMessage(code: UploadErrorCode, kind: ImageKind): string {

@@ -50,7 +50,7 @@ export function containsProfanity(username: string): boolean {
   return false;
 }
 
-export function containsReservedTerm(username: string): boolean {
+function containsReservedTerm(username: string): boolean {
   const lower = username.toLowerCase();
   return RESERVED_TERMS.some((term) => lower.includes(term));
 }

@@ -8,7 +8,7 @@ import { E164_PATTERN } from "../phone/code";
 import { z } from "../zod";
 import { queuedSecureReportSchema, queuedUsageReportSchema } from "../usage/report";
 
-export const mailMessageSchema = z.object({
+const mailMessageSchema = z.object({
   type: z.literal("mail.send"),
   id: z.uuid(),
   to: z.email(),
@@ -21,7 +21,7 @@ export const mailMessageSchema = z.object({
 
 // A text message: to an E.164 number (what normalisePhone makes of a profile's number), at most
 // 1600 characters (the longest concatenated SMS providers accept).
-export const smsMessageSchema = z.object({
+const smsMessageSchema = z.object({
   type: z.literal("sms.send"),
   id: z.uuid(),
   to: z.string().regex(E164_PATTERN),
@@ -37,7 +37,7 @@ const stripeId = z
 
 // A verified Stripe webhook: the event id (deduplication) and what it is about. The consumer
 // re-reads the subscription from Stripe rather than trusting the event's copy of it.
-export const stripeEventMessageSchema = z.object({
+const stripeEventMessageSchema = z.object({
   type: z.literal("stripe.event"),
   eventId: stripeId,
   eventType: z.string().min(1).max(100),
@@ -48,7 +48,7 @@ export const stripeEventMessageSchema = z.object({
 
 // One validated usage report of one user, as accepted by the API; the consumer also sends one
 // again alone when it fails while sharing a usage.reports message with others.
-export const usageMessageSchema = z.object({
+const usageMessageSchema = z.object({
   type: z.literal("usage.report"),
   userId: z.string().min(1).max(64),
   receivedAt: z.number().int().positive(),
@@ -63,7 +63,7 @@ export const usageMessageSchema = z.object({
 // to 100 reports with one message (more only when it is large), so the queue's ceiling of 5,000
 // messages/s per queue is not a ceiling on reports. The consumer reads each report on its own, so
 // a malformed or poison report is dead-lettered or retried alone (as a usage.report of its own).
-export const usageReportsMessageSchema = z.object({
+const usageReportsMessageSchema = z.object({
   type: z.literal("usage.reports"),
   userId: z.string().min(1).max(64),
   receivedAt: z.number().int().positive(),
@@ -72,7 +72,7 @@ export const usageReportsMessageSchema = z.object({
   country: z.string().regex(COUNTRY_CODE).nullish(),
 });
 
-export const secureUsageMessageSchema = z.object({
+const secureUsageMessageSchema = z.object({
   type: z.literal("usage.secure"),
   userId: z.string().min(1).max(64),
   receivedAt: z.number().int().positive(),
@@ -90,7 +90,7 @@ const passwordHash = z.string().regex(/^pbkdf2_sha256\$\d{1,6}\$[A-Za-z0-9_-]{1,
 // A valid sign-up form. The site answers every sign-up the same way, whether the address has an
 // account or not, and leaves the lookup to the consumer, so neither the answer, its headers, its
 // timing nor its database work tells anyone which addresses are registered. Only hashes travel.
-export const signUpMessageSchema = z.object({
+const signUpMessageSchema = z.object({
   type: z.literal("account.signup"),
   id: z.uuid(),
   email: accountEmail,
@@ -110,7 +110,7 @@ export const signUpMessageSchema = z.object({
 });
 
 // A forgot-password request, answered generically by the site for the same reason.
-export const recoveryMessageSchema = z.object({
+const recoveryMessageSchema = z.object({
   type: z.literal("account.recovery"),
   id: z.uuid(),
   email: accountEmail,
@@ -118,7 +118,7 @@ export const recoveryMessageSchema = z.object({
 });
 
 // One first-party marketing event (lib/marketing/events.ts): no personal data beyond a user id.
-export const marketingEventMessageSchema = z.object({
+const marketingEventMessageSchema = z.object({
   type: z.literal("marketing.event"),
   name: z.enum(MARKETING_EVENTS),
   occurredAt: z.number().int().positive(),

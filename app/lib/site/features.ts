@@ -1,5 +1,5 @@
 // The Features dialog: eight tabs of three or four cards, and the key statistics.
-export type FeatureCard = { title: string; text: string };
+type FeatureCard = { title: string; text: string };
 export type FeatureTab = { id: string; label: string; cards: FeatureCard[] };
 
 export const KEY_STATISTICS = [
@@ -9,7 +9,7 @@ export const KEY_STATISTICS = [
   { value: "100/100", label: "Security Score" },
 ] as const;
 
-export const EXPORT_FORMATS = ["Word", "Markdown", "JSON", "Notion CSV", "Google Docs HTML"] as const;
+const EXPORT_FORMATS = ["Word", "Markdown", "JSON", "Notion CSV", "Google Docs HTML"] as const;
 
 export const FEATURE_TABS: FeatureTab[] = [
   {

@@ -13,15 +13,15 @@ export type LegalDocId = (typeof LEGAL_DOCS)[number];
 export function legalDocById(id: string | null | undefined): LegalDocId | undefined {
   return LEGAL_DOCS.find((d) => d === id);
 }
-export type LegalSection = { heading: string; paragraphs: string[]; list?: string[] };
+type LegalSection = { heading: string; paragraphs: string[]; list?: string[] };
 export type LegalDoc = { id: LegalDocId; tab: string; title: string; updated: string; version?: string; intro: string; sections: LegalSection[] };
 
-export const LAST_UPDATED = "January 20, 2025";
-export const TERMS_VERSION = "1.0";
-export const SERVICE_LEVELS = { uptime: "99.9%", rto: "under 4 hours", rpo: "under 1 hour" } as const;
-export const MIN_AGE = { children: 13, terms: 18 } as const;
-export const LIABILITY_CAP_MONTHS = 12;
-export const PRICE_CHANGE_NOTICE_DAYS = 30;
+const LAST_UPDATED = "January 20, 2025";
+const TERMS_VERSION = "1.0";
+const SERVICE_LEVELS = { uptime: "99.9%", rto: "under 4 hours", rpo: "under 1 hour" } as const;
+const MIN_AGE = { children: 13, terms: 18 } as const;
+const LIABILITY_CAP_MONTHS = 12;
+const PRICE_CHANGE_NOTICE_DAYS = 30;
 
 export const LEGAL: Record<LegalDocId, LegalDoc> = {
   privacy: {

@@ -1,7 +1,7 @@
 // The API key setup guide (the dialog and /api-setup, ADR 0013): fifteen cloud providers and
 // the local option. Prices and limits change: each entry says where its numbers come from, and
 // `reviewed` is when these texts were last checked against the provider's pages.
-export type GuideStep = { title: string; description: string; action?: { label: string; url: string }; note?: string; sampleKey?: string };
+type GuideStep = { title: string; description: string; action?: { label: string; url: string }; note?: string; sampleKey?: string };
 export type ProviderGuide = {
   id: string;
   name: string;

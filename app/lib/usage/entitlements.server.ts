@@ -14,7 +14,7 @@ import type { SessionProfile } from "../auth/session.server";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import { type Entitlements, entitlementsFrom, type Plan } from "./windows";
 
-export { entitlementsFrom, windowBounds, type Entitlements, type Plan, type UsageCounts, type WindowName } from "./windows";
+export { entitlementsFrom, type Entitlements, type Plan } from "./windows";
 
 /** The account's plan now: a live subscription, else live early access, else free. */
 export async function planOf(

@@ -7,7 +7,7 @@ import type { Db } from "../db.server";
 import { chunks, schema } from "../db.server";
 import { type BudgetSettings, DEFAULT_BUDGET } from "./budget";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
-import type { BudgetAlert, IngestResult, LedgerSecure, LedgerUsage } from "./ledger/types";
+import type { IngestResult, LedgerSecure, LedgerUsage } from "./ledger/types";
 import { usageAccountsUpsert, usageRollupUpsert } from "./rollup-sql";
 import { type QueuedUsageReport, toMicros, type SecureReport } from "./report";
 
@@ -49,7 +49,7 @@ export function toLedgerUsage({ receivedAt, report: r, deviceId }: UsageItem): L
   };
 }
 
-export function toLedgerSecure({ receivedAt, report: r }: SecureItem): LedgerSecure {
+function toLedgerSecure({ receivedAt, report: r }: SecureItem): LedgerSecure {
   return {
     reportHash: r.report_hash,
     modelName: r.model_name,
@@ -176,5 +176,3 @@ function lastUseByDevice(usage: AccountOutcome["usage"]): Array<[string, number,
   }
   return [...latest.values()];
 }
-
-export type { BudgetAlert };

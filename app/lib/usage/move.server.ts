@@ -150,6 +150,6 @@ export function toLedgerUsage(r: Row): LedgerUsage {
 }
 
 /** A secure_usage_reports row as the ledger stores a fallback report (created_at: when it was received). */
-export function toLedgerSecure(r: Row): LedgerSecure {
+function toLedgerSecure(r: Row): LedgerSecure {
   return fromRow(secureReports, r, { received_at: "created_at" });
 }

@@ -7,7 +7,7 @@ import { startOfMonth, startOfUtcDay } from "./dates";
 export type Plan = "free" | "premium" | "early_access";
 export type WindowName = "minute" | "hour" | "day" | "month";
 
-export type EntitlementWindow = {
+type EntitlementWindow = {
   window: WindowName;
   unit: "requests" | "tokens";
   /** null: no limit on this plan. */

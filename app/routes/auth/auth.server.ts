@@ -13,7 +13,7 @@ import { headersWithCookies, setCookie, signedInCookies, signUpProofCookie } fro
 import { readForm } from "~/server/requests";
 import { formErrorResult, retryAfter } from "~/server/responses";
 
-export type AuthSuccess = { kind: "signin"; destination: SignInDestination; returning: boolean } | { kind: "signup" } | { kind: "reset"; message: string };
+type AuthSuccess = { kind: "signin"; destination: SignInDestination; returning: boolean } | { kind: "signup" } | { kind: "reset"; message: string };
 
 export type AuthActionData = { result: SubmissionResult<string[]>; success?: AuthSuccess };
 

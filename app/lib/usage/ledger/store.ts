@@ -207,7 +207,7 @@ export class LedgerStore {
 }
 
 /** [start, end) of a 'YYYY-MM' month in epoch ms. */
-export function monthRange(month: string): [number, number] {
+function monthRange(month: string): [number, number] {
   const [y, m] = month.split("-").map(Number) as [number, number];
   return [Date.UTC(y, m - 1, 1), Date.UTC(y, m, 1)];
 }
