@@ -160,7 +160,7 @@ export async function createPortal(deps: BillingDeps, userId: string): Promise<{
   }
 }
 
-type InvoiceRow = {
+export type InvoiceRow = {
   id: string;
   number: string;
   date: number;
