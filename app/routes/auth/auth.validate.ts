@@ -11,10 +11,6 @@ const AUTH_FORM_SCHEMAS = { signin: signInSchema, signup: signUpSchema, "forgot-
 
 export type AuthFormSchema<Mode extends AuthMode> = (typeof AUTH_FORM_SCHEMAS)[Mode];
 
-/**
- * @public routes/auth/index.tsx imports this module on demand and calls this through the module
- * object it keeps, a use knip does not follow.
- */
 export function validateAuthForm<Mode extends AuthMode>(mode: Mode, formData: FormData) {
   // parseWithZod takes its value type from a schema's type, which an index into the table by a
   // type parameter does not give it.

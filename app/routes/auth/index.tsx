@@ -170,15 +170,15 @@ function AlreadySignedIn({ email }: { email: string }) {
 // The forms' own check in the browser (zod, the schemas, conform's zod adapter) loads when a form
 // is first focused, not with the page. Until then nothing is checked here and a submit waits for
 // it; should it fail to load (null), the server's check of the same schemas is the only one.
-let validation: typeof import("./auth.validate") | null | undefined;
+let validateAuthForm: typeof import("./auth.validate")["validateAuthForm"] | null | undefined;
 let loadingValidation: Promise<void> | undefined;
 const loadValidation = () =>
   (loadingValidation ??= import("./auth.validate").then(
     (module) => {
-      validation = module;
+      validateAuthForm = module.validateAuthForm;
     },
     () => {
-      validation = null;
+      validateAuthForm = null;
     },
   ));
 
@@ -192,20 +192,20 @@ function useAuthForm<Mode extends AuthMode>(mode: Mode) {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate({ formData }) {
-      if (validation) return validation.validateAuthForm(mode, formData);
+      if (validateAuthForm) return validateAuthForm(mode, formData);
       return parse<z.output<AuthFormSchema<Mode>>, string[]>(formData, {
         resolve(payload, intent) {
           // Without a verdict a submit goes on (null), to onSubmit below. A field's check (an
           // intent, which conform sends as a submit too) must not reach the server: it stops here
           // with every error shown kept as it is (null for each name), and runs when the schemas arrive.
           if (!intent) return { error: null };
-          if (validation === undefined && intent.type === "validate" && intent.payload.name) pending.current.fields.add(intent.payload.name);
+          if (validateAuthForm === undefined && intent.type === "validate" && intent.payload.name) pending.current.fields.add(intent.payload.name);
           return { error: Object.fromEntries(["", ...Object.keys(payload)].map((name) => [name, null])) };
         },
       });
     },
     onSubmit(event) {
-      if (validation !== undefined) return;
+      if (validateAuthForm !== undefined) return;
       // Stopped here as usual once the check is in, rather than costing a sign-up attempt on the server.
       event.preventDefault();
       if (pending.current.submit) return;
@@ -219,9 +219,9 @@ function useAuthForm<Mode extends AuthMode>(mode: Mode) {
     },
   });
   const onFocus = () => {
-    if (validation !== undefined) return;
+    if (validateAuthForm !== undefined) return;
     void loadValidation().then(() => {
-      if (validation) for (const name of pending.current.fields) form.validate({ name });
+      if (validateAuthForm) for (const name of pending.current.fields) form.validate({ name });
       pending.current.fields.clear();
     });
   };
