@@ -11,6 +11,8 @@ export default [
       ...prefix("auth", [
         index("routes/auth/index.tsx"),
         route("callback", "routes/auth/callback.tsx"),
+        // The second step of a sign-in with two-factor on: the code (issue 29).
+        route("two-factor", "routes/auth/two-factor.tsx"),
         route("reset-password", "routes/auth/reset-password.tsx"),
         route("success", "routes/auth/success.tsx"),
       ]),

@@ -434,3 +434,31 @@ export const checkoutSessions = sqliteTable(
   },
   (t) => [index("checkout_sessions_user_idx").on(t.userId, t.createdAt)],
 );
+
+// Two-factor sign-in with an authenticator app (RFC 6238, issue 29). One row per user: the TOTP
+// secret, encrypted with a key derived from JWT_SECRET (it must be read back to check codes, so it
+// cannot be hashed); enabled_at is null while the setup waits for its first code. last_step is the
+// 30 s time step of the last accepted code: a code is accepted once (no replay inside its window).
+export const twoFactor = sqliteTable("two_factor", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  secretEnc: text("secret_enc").notNull(),
+  enabledAt: integer("enabled_at"),
+  lastStep: integer("last_step"),
+  createdAt: createdAt(),
+});
+
+// Ten recovery codes per enabling, stored only as SHA-256 hashes (they are 80 random bits), each usable once.
+export const twoFactorRecoveryCodes = sqliteTable(
+  "two_factor_recovery_codes",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
+);

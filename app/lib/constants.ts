@@ -38,6 +38,9 @@ export const SIGN_UP = {
 export const LOCKOUT = {
   signIn: { maxFailures: 4, lockMs: 15 * MINUTE }, // locked after more than 4
   signUp: { maxFailures: 3, lockMs: 30 * MINUTE }, // locked after more than 3
+  // Wrong two-factor codes (issue 29: "the sign-in lockout's rules"), counted per account apart
+  // from the password's failures, so a right password cannot reset the code's count.
+  twoFactor: { maxFailures: 4, lockMs: 15 * MINUTE },
 } as const;
 
 // Not in the spec: the per-address guard. Many people share an IP (offices, mobile carriers), so
@@ -46,6 +49,21 @@ export const LOCKOUT = {
 export const IP_GUARD = {
   signIn: { failures: 30, windowMs: 15 * MINUTE, delayMs: 2 * SECOND },
   signUp: { failures: 30, windowMs: 30 * MINUTE, delayMs: 2 * SECOND },
+  twoFactor: { failures: 30, windowMs: 15 * MINUTE, delayMs: 2 * SECOND },
+} as const;
+
+// Two-factor sign-in (issue 29): RFC 6238 codes as authenticator apps make them; one step of
+// clock drift either way; ten recovery codes; a password-proven sign-in waits this long for its code.
+export const TWO_FACTOR = {
+  issuer: "Modelify",
+  algorithm: "SHA-1",
+  digits: 6,
+  periodSeconds: 30,
+  window: 1,
+  recoveryCodes: 10,
+  recoveryCodeBytes: 10,
+  pendingSignInMs: 10 * MINUTE,
+  setupTtlMs: 30 * MINUTE,
 } as const;
 
 // Not in the spec: caps on requests that send e-mail (sign-up, password reset), so nobody can use

@@ -171,7 +171,7 @@ function authPaths() {
     "/api/v1/auth/token": {
       post: {
         summary: "Get tokens: the device code grant, or the LEGACY (deprecated) e-mail and password grant",
-        description: `Two grants. Device code grant (RFC 8628 3.4), for every current app version: grant_type "${DEVICE_CODE_GRANT}", the device_code from /api/v1/auth/device and client_id "${DEVICE_AUTH.clientId}", form-encoded or JSON; poll every interval seconds until the user approves the device on /device. Password grant, LEGACY and deprecated: e-mail and password as JSON, with no grant_type or grant_type "password"; kept for app versions released before the device grant; new versions must use the device grant: the app never sees the password, and each device gets its own revocable key.`,
+        description: `Two grants. Device code grant (RFC 8628 3.4), for every current app version: grant_type "${DEVICE_CODE_GRANT}", the device_code from /api/v1/auth/device and client_id "${DEVICE_AUTH.clientId}", form-encoded or JSON; poll every interval seconds until the user approves the device on /device. Password grant, LEGACY and deprecated: e-mail and password as JSON (and two_factor_code when the account has two-factor sign-in on), with no grant_type or grant_type "password"; kept for app versions released before the device grant; new versions must use the device grant: the app never sees the password, and each device gets its own revocable key.`,
         requestBody: oauthRequest(
           { oneOf: [schemaOf(deviceGrantRequestSchema, "input"), schemaOf(passwordGrantRequestSchema, "input")] },
           deviceGrantRequestSchema,
@@ -183,8 +183,8 @@ function authPaths() {
             z.union([deviceGrantErrorBody, errorBody]),
           ),
           "401": body(
-            `Device code grant: invalid_client (client_id is not "${DEVICE_AUTH.clientId}"). LEGACY password grant: bad credentials, as { error }.`,
-            z.union([oauthErrorBody(["invalid_client"]), errorBody]),
+            `Device code grant: invalid_client (client_id is not "${DEVICE_AUTH.clientId}"). LEGACY password grant: bad credentials, as { error }; for an account with two-factor sign-in on, the right password without two_factor_code answers two_factor_required (ask the user for the 6-digit code from the authenticator app, or a recovery code, and send the request again with it in two_factor_code), and a wrong or already used code answers invalid_two_factor_code. Wrong codes count toward the account's lock (429).`,
+            z.union([oauthErrorBody(["invalid_client", "two_factor_required", "invalid_two_factor_code"]), errorBody]),
           ),
           "403": body("LEGACY password grant: e-mail not confirmed", errorBody),
           "415": body("invalid_request: the body is neither JSON nor form-encoded", oauthErrorBody(["invalid_request"])),

@@ -16,7 +16,9 @@ import { provePassword } from "~/lib/auth/accounts.server";
 import { decideUserCode, lookUpUserCode, type PendingDevice, sessionIsFresh } from "~/lib/auth/device-authorization.server";
 import { DEVICE_MESSAGES as M, PLATFORM_LABELS, formatUserCode, normalizeUserCode } from "~/lib/auth/device-codes";
 import { AUTH_MESSAGES } from "~/lib/auth/messages";
+import { twoFactorEnabled, verifySecondFactor } from "~/lib/auth/two-factor.server";
 import { findUserById } from "~/lib/auth/users.server";
+import { LOCKOUT } from "~/lib/constants";
 import { countryInSentence } from "~/lib/country";
 import { formatDateTime, formatTimeAgo } from "~/lib/format";
 import { pageMeta } from "~/lib/site/meta";
@@ -34,7 +36,7 @@ type RequestFacts = { summary: string; at: string };
 
 type PageData =
   | { state: "enter"; email: string; code: string; error: string | null; prefilled?: boolean }
-  | { state: "confirm"; email: string; device: PendingDevice; requested: RequestFacts; needsPassword: boolean; error: string | null }
+  | { state: "confirm"; email: string; device: PendingDevice; requested: RequestFacts; needsPassword: boolean; needsCode: boolean; error: string | null }
   | { state: "approved"; deviceName: string }
   | { state: "denied" };
 
@@ -42,14 +44,22 @@ function requestFacts(device: PendingDevice, now = Date.now()): RequestFacts {
   return { summary: M.requested(formatTimeAgo(device.requestedAt, now), countryInSentence(device.country)), at: formatDateTime(device.requestedAt) };
 }
 
-const confirmPage = (email: string, device: PendingDevice, needsPassword: boolean, error: string | null): PageData => ({
+const confirmPage = (email: string, device: PendingDevice, needs: { password: boolean; code: boolean }, error: string | null): PageData => ({
   state: "confirm",
   email,
   device,
   requested: requestFacts(device),
-  needsPassword,
+  needsPassword: needs.password,
+  needsCode: needs.code,
   error,
 });
+
+/** What approving asks for: the password on an old session, a two-factor code whenever two-factor is on. */
+async function approvalNeeds(context: Route.LoaderArgs["context"], userId: string) {
+  const { db } = app(context);
+  const [fresh, code] = await Promise.all([sessionIsFresh(db, getAuth(context).session?.id), twoFactorEnabled(db, userId)]);
+  return { password: !fresh, code };
+}
 
 const tooManyCodes = (email: string, code: string, retryAfterSeconds: number) =>
   data<PageData>(
@@ -60,7 +70,7 @@ const tooManyCodes = (email: string, code: string, retryAfterSeconds: number) =>
 /** The page for a code (a counted lookup): the device it names, or the code form again with why not. */
 async function pageForCode(context: Route.LoaderArgs["context"], userId: string, email: string, code: string) {
   const lookup = await lookUpUserCode(app(context).db, userId, code);
-  if (lookup.ok) return data<PageData>(confirmPage(email, lookup.device, !(await sessionIsFresh(app(context).db, getAuth(context).session?.id)), null));
+  if (lookup.ok) return data<PageData>(confirmPage(email, lookup.device, await approvalNeeds(context, userId), null));
   if (lookup.reason === "locked") return tooManyCodes(email, code, lookup.retryAfterSeconds);
   return data<PageData>({ state: "enter", email, code, error: M.invalidCode }, { status: 404 });
 }
@@ -98,7 +108,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "lookup") return pageForCode(context, user.id, user.email, code);
   if (intent !== "approve" && intent !== "deny") return data<PageData>({ state: "enter", email: user.email, code, error: M.invalidCode }, { status: 400 });
 
-  const { db, ip } = app(context);
+  const deps = app(context);
+  const { db, ip } = deps;
   // Counted against the wrong-code allowance like any lookup: posting codes is guessing too.
   const lookup = await lookUpUserCode(db, user.id, code);
   if (!lookup.ok) {
@@ -106,14 +117,22 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<PageData>({ state: "enter", email: user.email, code, error: M.invalidCode }, { status: 400 });
   }
 
-  if (intent === "approve" && !(await sessionIsFresh(db, getAuth(context).session?.id))) {
+  const needs = await approvalNeeds(context, user.id);
+  const askAgain = (error: string, init: ResponseInit) => data<PageData>(confirmPage(user.email, lookup.device, needs, error), init);
+  if (intent === "approve" && needs.password) {
     const password = singleValue(read.formData, "password");
-    const askAgain = (error: string, init: ResponseInit) => data<PageData>(confirmPage(user.email, lookup.device, true, error), init);
     if (typeof password !== "string" || password.length === 0 || password.length > 200) return askAgain(M.passwordRequired, { status: 401 });
     const row = await findUserById(db, user.id);
     const proven = row ? await provePassword(db, row, password, ip) : ({ ok: false, reason: "wrong" } as const);
     if (!proven.ok && proven.reason !== "wrong") return askAgain(AUTH_MESSAGES.signInLocked, { status: 429, headers: retryAfter(proven.retryAfterSeconds) });
     if (!proven.ok) return askAgain(M.wrongPassword, { status: 401 });
+  }
+  if (intent === "approve" && needs.code) {
+    const code = singleValue(read.formData, "twoFactorCode");
+    if (typeof code !== "string" || code.trim() === "") return askAgain(AUTH_MESSAGES.twoFactorRequired, { status: 401 });
+    const second = await verifySecondFactor(deps, user.id, code);
+    if (second === "locked") return askAgain(AUTH_MESSAGES.twoFactorLocked, { status: 429, headers: retryAfter(LOCKOUT.twoFactor.lockMs / 1000) });
+    if (second === "invalid") return askAgain(AUTH_MESSAGES.twoFactorInvalid, { status: 401 });
   }
 
   const decision = intent === "approve" ? "approved" : "denied";
@@ -244,6 +263,20 @@ function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }>
               "aria-describedby": page.error ? "device-password-error" : undefined,
             }}
             hint="You signed in a while ago: confirm it's you to approve."
+          />
+        ) : null}
+        {page.needsCode ? (
+          <Field
+            labelProps={{ children: "Authentication code" }}
+            inputProps={{
+              id: "device-two-factor-code",
+              name: "twoFactorCode",
+              autoComplete: "one-time-code",
+              maxLength: 64,
+              spellCheck: false,
+              "aria-describedby": page.error ? "device-password-error" : undefined,
+            }}
+            hint="Two-factor sign-in is on: the 6-digit code from your authenticator app, or a recovery code."
           />
         ) : null}
         <p className="text-sm text-slate-600">

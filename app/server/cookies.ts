@@ -1,7 +1,7 @@
 // The site's cookies, on React Router's createCookie: HttpOnly and SameSite=Lax unless said
 // otherwise, Secure whenever the request came over https (plain-http localhost cannot set Secure).
 import { createCookie, type Cookie } from "react-router";
-import { EARLY_ACCESS, ONE_TIME_TOKEN } from "~/lib/constants";
+import { EARLY_ACCESS, ONE_TIME_TOKEN, TWO_FACTOR } from "~/lib/constants";
 
 const defaults = { httpOnly: true, sameSite: "lax" as const, path: "/" };
 
@@ -14,6 +14,10 @@ export const returningCookie = createCookie("mfy_returning", { ...defaults, http
 export const recoveryCookie = createCookie("mfy_recovery", { ...defaults, path: "/auth", maxAge: ONE_TIME_TOKEN.recoveryTtlMs / 1000 });
 // The nonce of the browser that proved a pending sign-up's password (lib/auth/signup-proof.server.ts).
 export const signUpProofCookie = createCookie("mfy_signup_proof", { ...defaults, path: "/auth", maxAge: ONE_TIME_TOKEN.signupTtlMs / 1000 });
+
+// A sign-in whose password was right, waiting for its two-factor code on /auth/two-factor (signed:
+// lib/auth/two-factor-secret.ts). No session exists until the code is right.
+export const pendingTwoFactorCookie = createCookie("mfy_2fa_pending", { ...defaults, path: "/auth", maxAge: TWO_FACTOR.pendingSignInMs / 1000 });
 
 // An activation key opened from its e-mail link waits here (never in the URL or a Referer) until
 // its owner has signed in or up and redeems it on /activate or the dashboard.

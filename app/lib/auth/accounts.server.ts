@@ -2,7 +2,7 @@
 // consumer (which does the address-dependent half of sign-up and password reset).
 import { milestoneInsert, milestoneKey, recordMarketingEvents } from "../marketing/events.server";
 import { and, eq, isNull, lte } from "drizzle-orm";
-import { MAIL_CAP, ONE_TIME_TOKEN } from "../constants";
+import { LOCKOUT, MAIL_CAP, ONE_TIME_TOKEN } from "../constants";
 import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
@@ -24,6 +24,7 @@ import { hashSecret, normaliseSecurityAnswer, verifyAgainstDummy, verifySecret }
 import { revokeAccountAccess } from "./revocation.server";
 import { createSession, type IssuedTokens, type SessionClient } from "./session.server";
 import { newSignUpProof } from "./signup-proof.server";
+import { twoFactorEnabled, verifySecondFactor } from "./two-factor.server";
 import { findUserByEmail, findUserById, markEmailConfirmed, recordSignIn, setPasswordHash, type UserRow } from "./users.server";
 import { normalisePhone } from "./validation";
 
@@ -58,13 +59,15 @@ async function withinMailCap(deps: Pick<AuthDeps, "db" | "ip">): Promise<boolean
 // ---------------------------------------------------------------------------------- sign-in
 
 export type SignInSuccess = { ok: true; user: UserRow; tokens: IssuedTokens; returning: boolean };
+/** The password was right and the account has two-factor on: a code is "required" (none sent) or was "invalid". */
+export type TwoFactorNeeded = Failure & { status: 401; twoFactor: "required" | "invalid"; userId: string };
 /** An unconfirmed account: a fresh link was e-mailed, bound to this browser by `proofNonce`. */
 export type Unconfirmed = Failure & { status: 403; proofNonce?: string };
 
 export async function signIn(
   deps: AuthDeps,
-  input: { email: string; password: string; client: SessionClient },
-): Promise<SignInSuccess | Failure | Unconfirmed> {
+  input: { email: string; password: string; client: SessionClient; twoFactorCode?: string },
+): Promise<SignInSuccess | Failure | Unconfirmed | TwoFactorNeeded> {
   const attempt = await beginAttempt(deps.db, "signIn", { email: input.email, ip: deps.ip });
   if (isRefusal(attempt)) return refused(attempt.retryAfterSeconds);
 
@@ -75,10 +78,25 @@ export async function signIn(
 
   if (user.emailConfirmedAt === null) return resendConfirmation(deps, user, input.client);
 
+  // Two-factor on: no session until a code is right (the web asks for it on its own page).
+  if (await twoFactorEnabled(deps.db, user.id)) {
+    if (input.twoFactorCode === undefined) return { ok: false, status: 401, error: M.twoFactorRequired, twoFactor: "required", userId: user.id };
+    const second = await verifySecondFactor(deps, user.id, input.twoFactorCode);
+    if (second === "locked") return { ok: false, status: 429, error: M.twoFactorLocked, retryAfterSeconds: LOCKOUT.twoFactor.lockMs / 1000 };
+    if (second === "invalid") return { ok: false, status: 401, error: M.twoFactorInvalid, twoFactor: "invalid", userId: user.id };
+  }
+  return completeSignIn(deps, user, input.client);
+}
+
+/**
+ * The end of every sign-in once each factor it needs is proven (the password and a code, or a
+ * passkey): records it and creates the session.
+ */
+export async function completeSignIn(deps: AuthDeps, user: UserRow, client: SessionClient): Promise<SignInSuccess> {
   const { returning } = await recordSignIn(deps.db, user);
-  const tokens = await createSession(deps.db, deps.env.JWT_SECRET, { userId: user.id, client: input.client, userAgent: deps.userAgent });
+  const tokens = await createSession(deps.db, deps.env.JWT_SECRET, { userId: user.id, client, userAgent: deps.userAgent });
   // The site's funnel: sign-ins on the web (the desktop app's are product use, not marketing).
-  if (input.client === "web") await recordMarketingEvents(deps.queue, [{ name: "AuthComplete", userId: user.id }]);
+  if (client === "web") await recordMarketingEvents(deps.queue, [{ name: "AuthComplete", userId: user.id }]);
   return { ok: true, user, tokens, returning };
 }
 

@@ -12,7 +12,7 @@ import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { clearCounter, countEvent, currentCount, releaseAttempt, reserveAttempt, secondsUntil } from "../limits/counters.server";
 
-export type LockoutScope = keyof typeof LOCKOUT; // "signIn" | "signUp"
+export type LockoutScope = keyof typeof LOCKOUT; // "signIn" | "signUp" | "twoFactor"
 
 /** IPv6 clients usually hold a whole /64: count the prefix, not each address. */
 export function ipSubject(ip: string): string {
@@ -22,6 +22,7 @@ export function ipSubject(ip: string): string {
   return `${groups.slice(0, 4).join(":")}::/64`;
 }
 
+/** The account's key: its e-mail address (or, for two-factor codes, its user id). */
 export async function accountKey(scope: LockoutScope, email: string): Promise<string> {
   return `lockout:${scope}:account:${await sha256Hex(email.trim().toLowerCase())}`;
 }
@@ -91,12 +92,12 @@ export async function failAttempt(db: Db, attempt: Attempt, now = Date.now()): P
 }
 
 /**
- * The attempt was not a failure. A successful sign-in forgets the account's failures; a valid
+ * The attempt was not a failure. A successful sign-in (or two-factor code) forgets the account's failures; a valid
  * sign-up form only gives its own reservation back.
  */
 export async function succeedAttempt(db: Db, attempt: Attempt): Promise<void> {
   if (!attempt.accountKey) return;
-  if (attempt.scope === "signIn") await clearCounter(db, attempt.accountKey);
+  if (attempt.scope !== "signUp") await clearCounter(db, attempt.accountKey);
   else await releaseAttempt(db, attempt.accountKey, LOCKOUT[attempt.scope].maxFailures);
 }
 

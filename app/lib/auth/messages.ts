@@ -26,6 +26,10 @@ export const AUTH_MESSAGES = {
   networkIssue: "Network connection issue. Please check your internet connection and try again.",
 
   signInLocked: "Too many failed attempts. Account locked for 15 minutes.",
+  twoFactorRequired: "Enter the 6-digit code from your authenticator app, or a recovery code.",
+  twoFactorInvalid: "That code is not right, or it was used already. Try the newest code from your app.",
+  twoFactorLocked: "Too many wrong codes. Two-factor sign-in is locked for 15 minutes.",
+  twoFactorExpired: "This sign-in waited too long for its code. Please sign in again.",
   signUpLocked: "Too many failed signup attempts. Please wait 30 minutes before trying again.",
   waitSeconds: (seconds: number) => `Too many attempts. Please wait ${seconds} seconds before trying again.`,
 

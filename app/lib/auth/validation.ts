@@ -57,7 +57,15 @@ function chosenPassword(required: string) {
 }
 
 /** POST /api/v1/auth/token: the desktop app signs in with the account's e-mail and password. */
-export const apiTokenRequestSchema = z.object({ email: emailSchema, password: passwordSchema });
+export const apiTokenRequestSchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  two_factor_code: z
+    .string()
+    .max(64, "two_factor_code is invalid")
+    .optional()
+    .meta({ description: "When the account has two-factor sign-in on: the 6-digit code from the authenticator app, or a recovery code" }),
+});
 
 /** POST /api/v1/auth/refresh: a refresh token, each usable once. */
 export const apiRefreshRequestSchema = z.object({

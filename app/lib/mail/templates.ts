@@ -116,3 +116,44 @@ export function emailChangeRequestedNotice(to: string, newEmail: string, cancelL
     links: [cancelLink],
   };
 }
+
+export function twoFactorEnabledMail(to: string): OutgoingMail {
+  return {
+    to,
+    subject: "Two-factor sign-in is on for your Modelify account",
+    text: [
+      "Two-factor sign-in was turned on for your Modelify account.",
+      "From now on, signing in, approving the desktop app and the app's password sign-in ask for a code from your authenticator app or a recovery code.",
+      "",
+      "If you did not do this, reset your password at once and contact us.",
+    ].join("\n"),
+    links: [],
+  };
+}
+
+export function twoFactorDisabledMail(to: string): OutgoingMail {
+  return {
+    to,
+    subject: "Two-factor sign-in is off for your Modelify account",
+    text: [
+      "Two-factor sign-in was turned off for your Modelify account: signing in now asks for the password only.",
+      "",
+      "If you did not do this, reset your password at once and turn two-factor sign-in on again.",
+    ].join("\n"),
+    links: [],
+  };
+}
+
+export function recoveryCodeUsedMail(to: string, codesLeft: number): OutgoingMail {
+  return {
+    to,
+    subject: "A recovery code of your Modelify account was used",
+    text: [
+      "One of your two-factor recovery codes was just used instead of a code from your authenticator app. It cannot be used again.",
+      `Recovery codes left: ${codesLeft}.`,
+      "",
+      "If you did not do this, reset your password at once and contact us.",
+    ].join("\n"),
+    links: [],
+  };
+}

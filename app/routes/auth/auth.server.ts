@@ -1,7 +1,7 @@
 // Server side of /auth: one action, three forms (sign-in, sign-up, forgot password).
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import type { RouterContextProvider } from "react-router";
 import { signIn, submitPasswordReset, submitSignUp } from "~/lib/auth/accounts.server";
 import { formatUserCode, normalizeUserCode } from "~/lib/auth/device-codes";
@@ -9,7 +9,8 @@ import { beginAttempt, failAttempt, isRefusal, succeedAttempt } from "~/lib/auth
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { forgotPasswordSchema, signInSchema, signUpSchema } from "~/lib/auth/validation";
 import { app } from "~/server/context";
-import { headersWithCookies, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
+import { signPendingSignIn } from "~/lib/auth/two-factor-secret";
+import { headersWithCookies, pendingTwoFactorCookie, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
 import { readForm } from "~/server/requests";
 import { formErrorResult, retryAfter } from "~/server/responses";
 
@@ -49,6 +50,11 @@ export async function authAction(request: Request, context: Readonly<RouterConte
     const submission = parseWithZod(formData, { schema: signInSchema });
     if (submission.status !== "success") return reply({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
     const outcome = await attempt(() => signIn(deps, { ...submission.value, client: "web" }), M.signInUnexpected);
+    if (!outcome.ok && "twoFactor" in outcome) {
+      // The password was right: its code comes on the next page; no session before that.
+      const pending = await setCookie(pendingTwoFactorCookie, url, await signPendingSignIn(deps.env.JWT_SECRET, outcome.userId));
+      throw redirect(`/auth/two-factor${url.search}`, { headers: headersWithCookies([pending]) });
+    }
     if (!outcome.ok) {
       // An unconfirmed account's fresh link is bound to this browser (it just proved the password).
       const proof = "proofNonce" in outcome && outcome.proofNonce ? [await setCookie(signUpProofCookie, url, outcome.proofNonce)] : [];

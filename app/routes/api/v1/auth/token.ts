@@ -36,7 +36,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const parsed = apiTokenRequestSchema.safeParse(body);
   if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Invalid request body");
-  const outcome = await signIn(ctx, { ...parsed.data, client: "desktop" });
+  const { two_factor_code: twoFactorCode, ...credentials } = parsed.data;
+  const outcome = await signIn(ctx, { ...credentials, twoFactorCode, client: "desktop" });
+  // Two-factor on: an OAuth-style error names what the app must ask the user for.
+  if (!outcome.ok && "twoFactor" in outcome) {
+    return oauthError(401, outcome.twoFactor === "required" ? "two_factor_required" : "invalid_two_factor_code", outcome.error);
+  }
   if (!outcome.ok) return jsonError(outcome.status, outcome.error, outcome.retryAfterSeconds ? retryAfter(outcome.retryAfterSeconds) : undefined);
   return tokenResponse(outcome.tokens, { id: outcome.user.id, email: outcome.user.email });
 }
