@@ -1,0 +1,166 @@
+// Two-factor sign-in with an authenticator app (issue 29), through the real runtime: the lock on
+// wrong codes under a parallel burst, recovery codes used once, no replayed TOTP code, and every
+// sign-in path (web, /device approval, the legacy password grant) asking for a code.
+import { env, SELF } from "cloudflare:test";
+import { generateTOTP } from "@epic-web/totp";
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { confirmSetup, pendingSetup } from "~/lib/auth/two-factor-setup.server";
+import { TOTP_OPTIONS, twoFactorEnabled, twoFactorStatus, verifySecondFactor, type TwoFactorDeps } from "~/lib/auth/two-factor.server";
+import { LOCKOUT, TWO_FACTOR } from "~/lib/constants";
+import { schema } from "~/lib/db.server";
+import { Browser, createConfirmedUser, db, ORIGIN, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
+
+const deps = (): TwoFactorDeps => ({ db, queue: env.EVENTS, env: { JWT_SECRET: env.JWT_SECRET }, ip: uniqueIp() });
+const totp = async (secret: string) => (await generateTOTP({ secret, ...TOTP_OPTIONS })).otp;
+const wrongCode = (right: string) => String((Number(right) + 500_000) % 1_000_000).padStart(6, "0");
+
+/** A confirmed, signed-in account with two-factor on: its secret and recovery codes. */
+async function twoFactorAccount() {
+  const account = await createConfirmedUser();
+  const setup = await pendingSetup(deps(), account);
+  if (!setup) throw new Error("two-factor already on");
+  const confirmed = await confirmSetup(deps(), account, await totp(setup.secret));
+  if (!confirmed.ok) throw new Error(`setup refused: ${confirmed.reason}`);
+  // The setup's code took the current time step: sign-ins in this test wait for the next one.
+  await db.update(schema.twoFactor).set({ lastStep: 0 }).where(eq(schema.twoFactor.userId, account.id));
+  return { ...account, secret: setup.secret, recoveryCodes: confirmed.recoveryCodes };
+}
+
+describe("turning two-factor on", () => {
+  it("renders the QR code from the otpauth:// URI, keeps the secret encrypted and the recovery codes hashed, and e-mails the change", async () => {
+    const account = await createConfirmedUser();
+    const setup = await pendingSetup(deps(), account);
+    expect(setup!.uri).toMatch(/^otpauth:\/\/totp\/Modelify:.+\?.*secret=/);
+    expect(setup!.uri).toContain("algorithm=SHA1");
+    expect(setup!.qrSvg).toMatch(/^<svg/);
+    expect(await twoFactorEnabled(db, account.id)).toBe(false);
+    expect((await confirmSetup(deps(), account, wrongCode(await totp(setup!.secret)))).ok).toBe(false);
+    const confirmed = await confirmSetup(deps(), account, await totp(setup!.secret));
+    expect(confirmed.ok && confirmed.recoveryCodes).toHaveLength(TWO_FACTOR.recoveryCodes);
+    expect(await twoFactorEnabled(db, account.id)).toBe(true);
+    const row = await db.query.twoFactor.findFirst({ where: eq(schema.twoFactor.userId, account.id) });
+    expect(row!.secretEnc).not.toContain(setup!.secret);
+    const stored = await db.query.twoFactorRecoveryCodes.findMany({ where: eq(schema.twoFactorRecoveryCodes.userId, account.id) });
+    expect(stored).toHaveLength(TWO_FACTOR.recoveryCodes);
+    for (const code of confirmed.ok ? confirmed.recoveryCodes : []) expect(stored.some((r) => r.codeHash.includes(code))).toBe(false);
+    await waitForMail(account.email, /Two-factor sign-in is on/);
+  });
+});
+
+describe("verifySecondFactor", () => {
+  it("checks at most the lockout's allowance of 20 parallel wrong codes, then refuses the right code until the lock ends", async () => {
+    const account = await twoFactorAccount();
+    const now = Date.now();
+    const wrong = wrongCode(await totp(account.secret));
+    const results = await Promise.all(Array.from({ length: 20 }, () => verifySecondFactor(deps(), account.id, wrong, now)));
+    expect(results.filter((r) => r === "invalid").length).toBeLessThanOrEqual(LOCKOUT.twoFactor.maxFailures + 1);
+    expect(results.filter((r) => r === "locked").length).toBeGreaterThanOrEqual(20 - (LOCKOUT.twoFactor.maxFailures + 1));
+    expect(results).not.toContain("ok");
+    const right = await totp(account.secret);
+    expect(await verifySecondFactor(deps(), account.id, right, now + 1000)).toBe("locked");
+    expect(await verifySecondFactor(deps(), account.id, right, now + LOCKOUT.twoFactor.lockMs - 1000)).toBe("locked");
+    expect(await verifySecondFactor(deps(), account.id, right, now + LOCKOUT.twoFactor.lockMs + 1000)).toBe("ok");
+  });
+
+  it("accepts one recovery code once, even twice in parallel, and e-mails its use", async () => {
+    const account = await twoFactorAccount();
+    const code = account.recoveryCodes[0]!;
+    const results = await Promise.all([verifySecondFactor(deps(), account.id, code), verifySecondFactor(deps(), account.id, code.toUpperCase())]);
+    expect(results.filter((r) => r === "ok")).toHaveLength(1);
+    expect(results.filter((r) => r === "invalid")).toHaveLength(1);
+    expect(await verifySecondFactor(deps(), account.id, code)).toBe("invalid");
+    expect(await twoFactorStatus(db, account.id)).toMatchObject({ enabled: true, recoveryCodesLeft: TWO_FACTOR.recoveryCodes - 1 });
+    await waitForMail(account.email, /recovery code .* was used/);
+  });
+
+  it("refuses a TOTP code replayed inside its window, also in parallel", async () => {
+    const account = await twoFactorAccount();
+    const code = await totp(account.secret);
+    const results = await Promise.all([verifySecondFactor(deps(), account.id, code), verifySecondFactor(deps(), account.id, code)]);
+    expect(results.filter((r) => r === "ok")).toHaveLength(1);
+    expect(await verifySecondFactor(deps(), account.id, code)).toBe("invalid");
+  });
+});
+
+describe("signing in with two-factor on", () => {
+  it("creates no session on the password alone; /auth/two-factor takes the code once", async () => {
+    const account = await twoFactorAccount();
+    const browser = new Browser();
+    const password = await browser.post("/auth?mode=signin", { intent: "signin", email: account.email, password: STRONG_PASSWORD });
+    expect(password.status).toBe(302);
+    expect(password.headers.get("Location")).toBe("/auth/two-factor?mode=signin");
+    expect(browser.cookies.has("mfy_access")).toBe(false);
+    expect((await browser.get("/dashboard")).status).toBe(302);
+    expect((await browser.get("/auth/two-factor")).status).toBe(200);
+
+    const code = await totp(account.secret);
+    const wrong = await browser.post("/auth/two-factor", { code: wrongCode(code) });
+    expect(wrong.status).toBe(401);
+    expect(browser.cookies.has("mfy_access")).toBe(false);
+    const right = await browser.post("/auth/two-factor", { code });
+    expect(right.status).toBe(302);
+    expect(right.headers.get("Location")).toBe("/dashboard");
+    expect(browser.cookies.has("mfy_access")).toBe(true);
+    expect((await browser.get("/dashboard")).status).toBe(200);
+
+    // Another browser with the password and the same code: the replay is refused.
+    const other = new Browser();
+    await other.post("/auth?mode=signin", { intent: "signin", email: account.email, password: STRONG_PASSWORD });
+    expect((await other.post("/auth/two-factor", { code })).status).toBe(401);
+    expect(other.cookies.has("mfy_access")).toBe(false);
+  });
+
+  it("refuses /auth/two-factor without a password-proven pending sign-in or with a forged one", async () => {
+    const account = await twoFactorAccount();
+    const browser = new Browser();
+    expect((await browser.get("/auth/two-factor")).status).toBe(302);
+    browser.cookies.set("mfy_2fa_pending", `${account.id}.${Date.now() + 60_000}.AAAA`);
+    const forged = await browser.post("/auth/two-factor", { code: await totp(account.secret) });
+    expect(forged.status).toBe(302);
+    expect(forged.headers.get("Location")).toBe("/auth?mode=signin");
+    expect(browser.cookies.has("mfy_access")).toBe(false);
+  });
+
+  it("the legacy password grant answers two_factor_required without a code and tokens with one", async () => {
+    const account = await twoFactorAccount();
+    const grant = (body: Record<string, string>) =>
+      SELF.fetch(`${ORIGIN}/api/v1/auth/token`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
+        body: JSON.stringify({ email: account.email, password: STRONG_PASSWORD, ...body }),
+      });
+    const without = await grant({});
+    expect(without.status).toBe(401);
+    expect(await without.json()).toMatchObject({ error: "two_factor_required" });
+    const code = await totp(account.secret);
+    const wrong = await grant({ two_factor_code: wrongCode(code) });
+    expect(await wrong.json()).toMatchObject({ error: "invalid_two_factor_code" });
+    const right = await grant({ two_factor_code: code });
+    expect(right.status).toBe(200);
+    expect(await right.json()).toMatchObject({ token_type: "Bearer", user: { id: account.id } });
+    expect(await (await grant({ two_factor_code: code })).json()).toMatchObject({ error: "invalid_two_factor_code" });
+  });
+
+  it("device approval on /device asks for a code and approves nothing without it", async () => {
+    const account = await twoFactorAccount();
+    const started = await SELF.fetch(`${ORIGIN}/api/v1/auth/device`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
+      body: JSON.stringify({ client_id: "modelify-desktop", device_name: "Two-factor laptop", platform: "macos", app_version: "2.3.4", app_instance_id: crypto.randomUUID() }),
+    });
+    const { user_code: userCode } = (await started.json()) as { user_code: string };
+    const lookup = await account.browser.post("/device", { intent: "lookup", code: userCode });
+    expect(await lookup.text()).toContain("Authentication code");
+    const refused = await account.browser.post("/device", { intent: "approve", code: userCode });
+    expect(refused.status).toBe(401);
+    const wrong = await account.browser.post("/device", { intent: "approve", code: userCode, twoFactorCode: "999999-not-a-code" });
+    expect(wrong.status).toBe(401);
+    const approvedRows = () => db.query.deviceAuthorizations.findMany({ where: and(eq(schema.deviceAuthorizations.userId, account.id), eq(schema.deviceAuthorizations.status, "approved")) });
+    expect(await approvedRows()).toHaveLength(0);
+    const approved = await account.browser.post("/device", { intent: "approve", code: userCode, twoFactorCode: await totp(account.secret) });
+    expect(approved.status).toBe(200);
+    expect(await approved.text()).toContain("Device Approved");
+    expect(await approvedRows()).toHaveLength(1);
+  });
+});
