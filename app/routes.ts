@@ -42,6 +42,7 @@ export default [
       route("budget", "routes/dashboard/budget.tsx"),
       route("downloads", "routes/dashboard/downloads.tsx"),
       route("profile", "routes/dashboard/profile/index.tsx"),
+      route("profile/two-factor", "routes/dashboard/profile/two-factor.tsx"),
       route("admin", "routes/dashboard/admin/index.tsx"),
       route("admin/early-access", "routes/dashboard/admin/early-access/index.tsx"),
       route("admin/support", "routes/dashboard/admin/support.tsx"),

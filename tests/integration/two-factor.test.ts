@@ -11,7 +11,8 @@ import { LOCKOUT, TWO_FACTOR } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { Browser, createConfirmedUser, db, ORIGIN, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
 
-const deps = (): TwoFactorDeps => ({ db, queue: env.EVENTS, env: { JWT_SECRET: env.JWT_SECRET }, ip: uniqueIp() });
+const SECRET = (env as unknown as { JWT_SECRET: string }).JWT_SECRET;
+const deps = (): TwoFactorDeps => ({ db, queue: env.EVENTS, env: { JWT_SECRET: SECRET }, ip: uniqueIp() });
 const totp = async (secret: string) => (await generateTOTP({ secret, ...TOTP_OPTIONS })).otp;
 const wrongCode = (right: string) => String((Number(right) + 500_000) % 1_000_000).padStart(6, "0");
 
@@ -45,6 +46,39 @@ describe("turning two-factor on", () => {
     expect(stored).toHaveLength(TWO_FACTOR.recoveryCodes);
     for (const code of confirmed.ok ? confirmed.recoveryCodes : []) expect(stored.some((r) => r.codeHash.includes(code))).toBe(false);
     await waitForMail(account.email, /Two-factor sign-in is on/);
+  });
+});
+
+describe("the profile's two-factor page", () => {
+  it("turns it on with the page's secret and a code, shows ten recovery codes once, and turns off only with the password and a code", async () => {
+    const account = await createConfirmedUser();
+    const profile = await (await account.browser.get("/dashboard/profile")).text();
+    expect(profile).toContain("Two-factor authentication");
+    const page = await (await account.browser.get("/dashboard/profile/two-factor")).text();
+    expect(page).toContain('src="data:image/svg+xml;base64,');
+    const secret = /data-testid="two-factor-secret"[^>]*>([A-Z2-7]+)</.exec(page)?.[1];
+    expect(secret).toBeTruthy();
+    expect((await account.browser.post("/dashboard/profile/two-factor", { intent: "confirm", code: "12" })).status).toBe(400);
+    const on = await account.browser.post("/dashboard/profile/two-factor", { intent: "confirm", code: await totp(secret!) });
+    expect(on.status).toBe(200);
+    expect((await on.text()).match(/<li>[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}<\/li>/g)).toHaveLength(TWO_FACTOR.recoveryCodes);
+    expect(await twoFactorEnabled(db, account.id)).toBe(true);
+    const manage = await (await account.browser.get("/dashboard/profile/two-factor")).text();
+    expect(manage).not.toContain("two-factor-secret");
+    expect(manage).not.toMatch(/<li>[a-z2-7]{4}-/);
+
+    await db.update(schema.twoFactor).set({ lastStep: 0 }).where(eq(schema.twoFactor.userId, account.id));
+    const code = await totp(secret!);
+    const noPassword = await account.browser.post("/dashboard/profile/two-factor", { intent: "disable", password: "Wrong-Password-1", code });
+    expect(noPassword.status).toBe(401);
+    expect(await twoFactorEnabled(db, account.id)).toBe(true);
+    const noCode = await account.browser.post("/dashboard/profile/two-factor", { intent: "disable", password: STRONG_PASSWORD, code: "000000-x" });
+    expect(noCode.status).toBe(401);
+    const off = await account.browser.post("/dashboard/profile/two-factor", { intent: "disable", password: STRONG_PASSWORD, code });
+    expect(off.status).toBe(303);
+    expect(await twoFactorEnabled(db, account.id)).toBe(false);
+    expect(await db.query.twoFactorRecoveryCodes.findMany({ where: eq(schema.twoFactorRecoveryCodes.userId, account.id) })).toHaveLength(0);
+    await waitForMail(account.email, /Two-factor sign-in is off/);
   });
 });
 
@@ -147,7 +181,13 @@ describe("signing in with two-factor on", () => {
     const started = await SELF.fetch(`${ORIGIN}/api/v1/auth/device`, {
       method: "POST",
       headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
-      body: JSON.stringify({ client_id: "modelify-desktop", device_name: "Two-factor laptop", platform: "macos", app_version: "2.3.4", app_instance_id: crypto.randomUUID() }),
+      body: JSON.stringify({
+        client_id: "modelify-desktop",
+        device_name: "Two-factor laptop",
+        platform: "macos",
+        app_version: "2.3.4",
+        app_instance_id: crypto.randomUUID(),
+      }),
     });
     const { user_code: userCode } = (await started.json()) as { user_code: string };
     const lookup = await account.browser.post("/device", { intent: "lookup", code: userCode });
@@ -156,7 +196,10 @@ describe("signing in with two-factor on", () => {
     expect(refused.status).toBe(401);
     const wrong = await account.browser.post("/device", { intent: "approve", code: userCode, twoFactorCode: "999999-not-a-code" });
     expect(wrong.status).toBe(401);
-    const approvedRows = () => db.query.deviceAuthorizations.findMany({ where: and(eq(schema.deviceAuthorizations.userId, account.id), eq(schema.deviceAuthorizations.status, "approved")) });
+    const approvedRows = () =>
+      db.query.deviceAuthorizations.findMany({
+        where: and(eq(schema.deviceAuthorizations.userId, account.id), eq(schema.deviceAuthorizations.status, "approved")),
+      });
     expect(await approvedRows()).toHaveLength(0);
     const approved = await account.browser.post("/device", { intent: "approve", code: userCode, twoFactorCode: await totp(account.secret) });
     expect(approved.status).toBe(200);

@@ -11,6 +11,7 @@ import { provePassword } from "./accounts.server";
 import { beginAttempt, failAttempt, isRefusal, succeedAttempt } from "./lockout";
 import { decryptSecret, encryptSecret, hashRecoveryCode, newRecoveryCode } from "./two-factor-secret";
 import { acceptTotp, setupPicture, TOTP_OPTIONS, type TwoFactorDeps, verifySecondFactor } from "./two-factor.server";
+import { z } from "../zod";
 import { findUserById } from "./users.server";
 
 const t = schema.twoFactor;
@@ -18,7 +19,7 @@ const codes = schema.twoFactorRecoveryCodes;
 
 type Account = { id: string; email: string };
 
-export type PendingSetup = { secret: string; uri: string; qrSvg: string };
+export type PendingSetup = { secret: string; uri: string; qrSvg: string; qrDataUri: string };
 
 /** The setup in progress (a fresh secret when none is, or it is older than its time): null when two-factor is on already. */
 export async function pendingSetup(deps: Pick<TwoFactorDeps, "db" | "env">, user: Account, now = Date.now()): Promise<PendingSetup | null> {
@@ -71,7 +72,8 @@ export async function disableTwoFactor(deps: TwoFactorDeps, userId: string, inpu
   const user = await findUserById(deps.db, userId);
   if (!user) return { ok: false, reason: "wrong-password" };
   const proven = await provePassword(deps.db, user, input.password, deps.ip);
-  if (!proven.ok) return proven.reason === "wrong" ? { ok: false, reason: "wrong-password" } : { ok: false, reason: "locked", retryAfterSeconds: proven.retryAfterSeconds };
+  if (!proven.ok)
+    return proven.reason === "wrong" ? { ok: false, reason: "wrong-password" } : { ok: false, reason: "locked", retryAfterSeconds: proven.retryAfterSeconds };
   const second = await verifySecondFactor(deps, userId, input.code);
   if (second !== "ok") return { ok: false, reason: second };
   await deps.db.batch([deps.db.delete(codes).where(eq(codes.userId, userId)), deps.db.delete(t).where(eq(t.userId, userId))]);
@@ -79,3 +81,19 @@ export async function disableTwoFactor(deps: TwoFactorDeps, userId: string, inpu
   console.log(JSON.stringify({ event: "two_factor_disabled", userId }));
   return { ok: true };
 }
+
+/** The setup page's two forms, as the server checks them. */
+export const twoFactorFormSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("confirm"),
+    code: z
+      .string()
+      .trim()
+      .regex(/^\d{3} ?\d{3}$/, "Enter the 6-digit code your app shows."),
+  }),
+  z.object({
+    intent: z.literal("disable"),
+    password: z.string().min(1, "Enter your password.").max(200),
+    code: z.string().trim().min(1, "Enter a code from your app, or a recovery code.").max(64),
+  }),
+]);

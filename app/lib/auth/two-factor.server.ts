@@ -46,7 +46,7 @@ export async function twoFactorStatus(db: Db, userId: string): Promise<TwoFactor
 }
 
 /** The current 30 s time step, as RFC 6238 counts it. */
-export function currentStep(now = Date.now()): number {
+function currentStep(now = Date.now()): number {
   return Math.floor(now / 1000 / TWO_FACTOR.periodSeconds);
 }
 
@@ -67,7 +67,7 @@ export async function acceptTotp(db: Db, userId: string, secret: string, otp: st
 }
 
 /** Uses up a recovery code: true for exactly one of any number of parallel uses. */
-async function useRecoveryCode(deps: TwoFactorDeps, userId: string, input: string, now: number): Promise<boolean> {
+async function spendRecoveryCode(deps: TwoFactorDeps, userId: string, input: string, now: number): Promise<boolean> {
   if (normaliseRecoveryCode(input).length === 0) return false;
   const used = await deps.db
     .update(codes)
@@ -94,7 +94,7 @@ export async function verifySecondFactor(deps: TwoFactorDeps, userId: string, co
   const otp = asTotpCode(input);
   let ok = false;
   if (row && otp) ok = await acceptTotp(deps.db, userId, await decryptSecret(deps.env.JWT_SECRET, row.secretEnc), otp, true);
-  else if (row) ok = await useRecoveryCode(deps, userId, input, now);
+  else if (row) ok = await spendRecoveryCode(deps, userId, input, now);
   if (ok) {
     await succeedAttempt(deps.db, attempt);
     return "ok";
@@ -105,8 +105,9 @@ export async function verifySecondFactor(deps: TwoFactorDeps, userId: string, co
 }
 
 /** The otpauth:// URI an authenticator app reads, and its QR code as an SVG drawn on the server. */
-export function setupPicture(secret: string, accountName: string): { uri: string; qrSvg: string } {
+export function setupPicture(secret: string, accountName: string): { uri: string; qrSvg: string; qrDataUri: string } {
   const uri = getTOTPAuthUri({ secret, accountName, issuer: TWO_FACTOR.issuer, ...TOTP_OPTIONS });
-  return { uri, qrSvg: renderSVG(uri, { border: 2 }) };
+  const qrSvg = renderSVG(uri, { border: 2 });
+  // An <img> of the SVG (data: images are allowed by the CSP): nothing of it is parsed as the page's markup.
+  return { uri, qrSvg, qrDataUri: `data:image/svg+xml;base64,${btoa(qrSvg)}` };
 }
-

@@ -1,0 +1,39 @@
+// The profile's "Two-factor authentication" card (issue 29): whether sign-in asks for a code from
+// an authenticator app, and the way to turn it on or off (the /dashboard/profile/two-factor page).
+import { useSearchParams } from "react-router";
+import type { TwoFactorStatus } from "~/lib/auth/two-factor.server";
+import { formatDate, plural } from "~/lib/format";
+import { Alert, Card, LinkButton } from "../ui";
+
+const PAGE = "/dashboard/profile/two-factor";
+
+export function TwoFactorCard({ status }: { status: TwoFactorStatus }) {
+  const [params] = useSearchParams();
+  const turnedOff = params.get("twoFactor") === "off";
+  return (
+    <section aria-labelledby="two-factor-title">
+      <Card className="p-6">
+        <div className="flex flex-wrap items-start justify-between gap-4">
+          <div className="min-w-0 flex-1">
+            <h2 id="two-factor-title" className="text-lg font-semibold text-slate-900">
+              Two-factor authentication
+            </h2>
+            <p className="mt-1 text-sm text-slate-600">
+              {status.enabled
+                ? `On since ${formatDate(status.enabledAt)}. Signing in, approving the desktop app and the app's password sign-in ask for a code from your authenticator app. ${plural(status.recoveryCodesLeft, "recovery code")} left.`
+                : "Off. Add a code from an authenticator app (such as 1Password, Google Authenticator or Authy) to your password, so a stolen password alone cannot open your account."}
+            </p>
+          </div>
+          <LinkButton to={PAGE} variant={status.enabled ? "secondary" : "primary"}>
+            {status.enabled ? "Turn Off" : "Turn On"}
+          </LinkButton>
+        </div>
+        {turnedOff && !status.enabled ? (
+          <Alert tone="success" className="mt-4">
+            Two-factor authentication is off. We e-mailed you about the change.
+          </Alert>
+        ) : null}
+      </Card>
+    </section>
+  );
+}
