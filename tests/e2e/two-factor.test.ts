@@ -1,0 +1,70 @@
+// Acceptance (issue 29): turning two-factor sign-in on from the profile (the secret read off the
+// page, the code made here as an authenticator app would), signing out, and signing in again with
+// the password and then a code. SHOTS_DIR set: screenshots of the new screens at 1280 and 390 px.
+import { generateTOTP } from "@epic-web/totp";
+import type { Page } from "@playwright/test";
+import { signIn, signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { expect, test } from "./fixtures.ts";
+
+const TOTP = { algorithm: "SHA-1", digits: 6, period: 30 } as const;
+
+async function shoot(page: Page, name: string) {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** The app's next code: a code differs from the last one used (a code is accepted once). */
+async function freshCode(secret: string, used: string): Promise<string> {
+  for (;;) {
+    const { otp } = await generateTOTP({ secret, ...TOTP });
+    if (otp !== used) return otp;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+test("turning two-factor on, signing out, and signing in with a code", async ({ page }) => {
+  test.setTimeout(120_000);
+  const email = uniqueEmail("totp");
+  const password = "Sunny-Day-42";
+  await signUpAndConfirm(page, email, password);
+
+  await page.goto("/dashboard/profile");
+  const card = page.getByRole("region", { name: "Two-factor authentication" });
+  await expect(card).toContainText("Off.");
+  await shoot(page, "profile-card-off");
+  await card.getByRole("link", { name: "Turn On" }).click();
+  await page.waitForURL((url) => url.pathname === "/dashboard/profile/two-factor");
+  await expect(page.getByRole("img", { name: /QR code/ })).toBeVisible();
+  const secret = (await page.getByTestId("two-factor-secret").textContent())?.trim() ?? "";
+  expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+  await shoot(page, "setup");
+
+  const setupCode = (await generateTOTP({ secret, ...TOTP })).otp;
+  await page.getByLabel("Code from the app").fill(setupCode);
+  await page.getByRole("button", { name: "Turn On Two-Factor" }).click();
+  await expect(page.getByTestId("recovery-codes").getByRole("listitem")).toHaveCount(10);
+  await shoot(page, "recovery-codes");
+  await page.getByRole("link", { name: /Back to Profile/ }).click();
+  await expect(card).toContainText("On since");
+  await expect(card).toContainText("10 recovery codes left");
+  await shoot(page, "profile-card-on");
+
+  await page.getByRole("link", { name: "Sign Out" }).first().click();
+  await page.getByRole("dialog", { name: "Sign Out" }).getByRole("button", { name: "Sign Out" }).click();
+  await page.waitForURL((url) => url.pathname === "/auth" || url.pathname === "/");
+
+  await signIn(page, email, password);
+  await page.waitForURL((url) => url.pathname === "/auth/two-factor");
+  await shoot(page, "sign-in-code");
+  // No session yet: the dashboard still sends this browser to sign in.
+  expect((await page.context().cookies()).some((c) => c.name === "mfy_access")).toBe(false);
+  await page.getByLabel("Authentication code").fill(await freshCode(secret, setupCode));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await page.waitForURL((url) => url.pathname === "/dashboard");
+  expect((await page.context().cookies()).some((c) => c.name === "mfy_access")).toBe(true);
+});
