@@ -10,6 +10,9 @@ import { EditProfileModal } from "~/components/profile/profile-editor";
 import { ProfileHeader } from "~/components/profile/profile-header";
 import { Alert } from "~/components/ui";
 import { SessionsCard } from "~/components/profile/sessions-card";
+import { DangerZoneCard } from "~/components/profile/danger-zone-card";
+import { YourDataCard } from "~/components/profile/your-data-card";
+import { listExports } from "~/lib/account/export.server";
 import { listActiveSessions } from "~/lib/auth/sessions-list.server";
 import { requestEmailChange } from "~/lib/profile/email-change.server";
 import { PROFILE_MESSAGES as M } from "~/lib/profile/messages";
@@ -29,11 +32,16 @@ const SECRET_FIELDS = ["securityAnswer", "currentPassword"];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db } = app(context);
-  const [row, sessions] = await Promise.all([ensureProfile(db, user), listActiveSessions(app(context), user.id, getAuth(context).session?.id ?? null)]);
+  const [row, sessions, exports] = await Promise.all([
+    ensureProfile(db, user),
+    listActiveSessions(app(context), user.id, getAuth(context).session?.id ?? null),
+    listExports(db, user.id),
+  ]);
   const params = new URL(request.url).searchParams;
   return {
     profile: profileView(row, user),
     sessions,
+    exports,
     emailPending: params.get("emailPending") === "1" && row.pendingEmail !== null,
     editing: params.get("edit") === "1",
     verifyingPhone: params.get("phone") === "verify",
@@ -97,7 +105,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, sessions, editing, saved, verifyingPhone, emailPending } = loaderData;
+  const { profile, sessions, exports, editing, saved, verifyingPhone, emailPending } = loaderData;
   const { pathname, search } = useLocation();
   const revalidator = useRevalidator();
   const closePhoneTo = withParams(pathname, search, { phone: null, phoneError: null, phoneResult: null, phoneWait: null });
@@ -116,6 +124,12 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       />
       <div className="mt-6">
         <SessionsCard sessions={sessions} />
+      </div>
+      <div className="mt-6">
+        <YourDataCard exports={exports} />
+      </div>
+      <div className="mt-6">
+        <DangerZoneCard />
       </div>
       {editing ? (
         <EditProfileModal
