@@ -86,6 +86,20 @@ describe("delete my account", () => {
     expect(await db.query.users.findFirst({ where: eq(schema.users.id, userId) })).toBeDefined();
   });
 
+  it("counts wrong passwords on the sign-in lockout: a burst of 20 gets at most its allowance checked, then even the right one waits", async () => {
+    const { browser, userId } = await apiUser();
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => browser.post("/dashboard/profile/delete", { password: `Wrong-Password-${i}` })));
+    const statuses = burst.map((r) => r.status);
+    // The sign-in lockout checks at most 5 wrong passwords (the 5th locks); the rest are refused unread.
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(15);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    const right = await browser.post("/dashboard/profile/delete", { password: STRONG_PASSWORD });
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await db.query.users.findFirst({ where: eq(schema.users.id, userId) })).toBeDefined();
+  });
+
   it("deletes every row, object and credential of the account; the address can sign up again", async () => {
     const account = await fullAccount();
     const { browser, email, userId } = account;

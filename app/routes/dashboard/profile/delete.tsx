@@ -51,6 +51,9 @@ export default function DeleteAccount({ loaderData, actionData }: Route.Componen
     id: "delete-account",
     lastResult: actionData?.result,
     shouldValidate: "onBlur",
+    // Cleared while typing, so the error's line is gone before the button is pressed (a blur on
+    // the press would otherwise move the button out from under the pointer).
+    shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: deleteAccountSchema }),
   });
   return (
