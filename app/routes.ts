@@ -43,6 +43,7 @@ export default [
       route("downloads", "routes/dashboard/downloads.tsx"),
       route("profile", "routes/dashboard/profile/index.tsx"),
       route("profile/two-factor", "routes/dashboard/profile/two-factor.tsx"),
+      route("profile/delete", "routes/dashboard/profile/delete.tsx"),
       route("admin", "routes/dashboard/admin/index.tsx"),
       route("admin/early-access", "routes/dashboard/admin/early-access/index.tsx"),
       route("admin/support", "routes/dashboard/admin/support.tsx"),
@@ -57,6 +58,9 @@ export default [
     route("dashboard/profile/image", "routes/dashboard/profile/image.ts"),
     route("dashboard/profile/phone", "routes/dashboard/profile/phone.ts"),
     route("dashboard/profile/sessions", "routes/dashboard/profile/sessions.ts"),
+    // "Download my data": ask for an export (POST), and fetch a ready one (its owner only).
+    route("dashboard/profile/export", "routes/dashboard/profile/export.ts"),
+    route("dashboard/profile/export/:id", "routes/dashboard/profile/export-file.ts"),
     // Profile pictures from R2, for their owner only.
     route("profile-images/:userId/:file", "routes/profile-images.ts"),
 

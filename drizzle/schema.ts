@@ -462,3 +462,24 @@ export const twoFactorRecoveryCodes = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
 );
+
+// "Download my data" (issue 29): one row per export an account asked for. The consumer writes the
+// JSON to R2 under exports/<userId>/<id>.json and marks the row ready; the link works for its
+// owner until expires_at. Deleted with the account.
+export const dataExports = sqliteTable(
+  "data_exports",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["pending", "ready", "failed"] })
+      .notNull()
+      .default("pending"),
+    byteSize: integer("byte_size"),
+    readyAt: integer("ready_at"),
+    expiresAt: integer("expires_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("data_exports_user_idx").on(t.userId, t.createdAt)],
+);

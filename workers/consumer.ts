@@ -8,6 +8,6 @@ export default {
   async queue(batch, env) {
     const db = getDb(env.DB);
     if (batch.queue.endsWith("-dlq")) return handleDeadLetters(db, batch);
-    return handleEventBatch({ db, env: parseConsumerEnv(env), queue: env.EVENTS, ledgers: env.USAGE_LEDGER }, batch);
+    return handleEventBatch({ db, env: parseConsumerEnv(env), queue: env.EVENTS, ledgers: env.USAGE_LEDGER, bucket: env.BUCKET }, batch);
   },
 } satisfies ExportedHandler<ConsumerEnv>;

@@ -11,10 +11,12 @@ import type { LedgerQuery, LedgerSecure, LedgerUsage, SentAlert } from "~/lib/us
 type LedgerEnv = { BUCKET: R2Bucket };
 
 export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedgerApi {
-  private readonly store: LedgerStore;
-  constructor(ctx: DurableObjectState, env: LedgerEnv) {
-    super(ctx, env);
-    this.store = new LedgerStore(ctx.storage.sql);
+  private opened: LedgerStore | null = null;
+
+  // Opened on first use (its tables are made then), so an erased ledger stays empty until used again.
+  private get store(): LedgerStore {
+    this.opened ??= new LedgerStore(this.ctx.storage.sql);
+    return this.opened;
   }
 
   async ingest(input: { usage: LedgerUsage[]; secure: LedgerSecure[]; budget: BudgetSettings | null; now: number; importing?: boolean }) {
@@ -82,6 +84,27 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
     const byKey = new Map<string, Record<string, unknown>>();
     for (const row of [...archived, ...this.store.rawRows(month)]) byKey.set(rowKey(row), row);
     return [...byKey.values()];
+  }
+
+  /** Every raw report the account has, archived months included (the data export), oldest month first. */
+  async exportReports(owner: string) {
+    const months = new Set([...this.store.monthsBefore(Number.MAX_SAFE_INTEGER), ...this.store.archivedMonths().map((m) => m.month)]);
+    const reports: Array<Record<string, unknown>> = [];
+    for (const month of [...months].sort()) reports.push(...(await this.rawReports(month, owner)));
+    return reports;
+  }
+
+  /** Deletes everything the ledger holds (the account is being deleted) and closes its open usage tabs. */
+  async erase() {
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.close(1000, "account deleted");
+      } catch {
+        // Already closed.
+      }
+    }
+    await this.ctx.storage.deleteAll();
+    this.opened = null;
   }
 
   // Live totals for the usage tab: a WebSocket per open tab, accepted with the hibernation API

@@ -169,6 +169,15 @@ export const EMAIL_CHANGE = {
   requestsPerUser: { limit: 5, windowMs: 1 * HOUR },
 } as const;
 
+// "Download my data" (issue 29): one export per account per hour (counted atomically, so two
+// requests at once make one job); the file's link works for 24 hours, for its owner only.
+export const DATA_EXPORT = {
+  perUser: { limit: 1, windowMs: 1 * HOUR },
+  linkTtlMs: 24 * HOUR,
+  /** Exports listed on the profile (the newest first). */
+  listed: 3,
+} as const;
+
 export const BUDGET_DEFAULTS = {
   monthlyBudgetUsd: 10,
   dailyBudgetUsd: 0.5,

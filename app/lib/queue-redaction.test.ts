@@ -128,6 +128,11 @@ const SAMPLES: Record<QueueMessageType, Record<string, unknown>> = {
     email: "forgetful@example.com",
     origin: "http://localhost",
   },
+  "account.export": {
+    type: "account.export",
+    exportId: "61c2f374-8293-4eb5-a051-6c7d8e9fa0b1",
+    userId: USER_ID,
+  },
   "marketing.event": {
     type: "marketing.event",
     name: "Lead",
@@ -145,6 +150,7 @@ const KEPT: Partial<Record<QueueMessageType, string[]>> = {
   "usage.reports": ["userId"],
   "usage.secure": ["userId"],
   "marketing.event": ["userId"],
+  "account.export": ["userId"],
 };
 
 /** Every string and long number in a value, with the key it sits under (a digit or two would match anywhere). */

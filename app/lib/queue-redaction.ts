@@ -36,6 +36,7 @@ export const REDACTION_RULES: Rules = {
   "sms.send": () => ({ userId: null }),
   "account.signup": () => ({ userId: null }),
   "account.recovery": () => ({ userId: null }),
+  "account.export": (m) => ({ userId: accountId(m.userId) }),
   "stripe.event": (m) => ({ userId: accountId(m.userId), stripeEvent: { id: m.eventId, type: m.eventType } }),
   "usage.report": (m) => ({ userId: accountId(m.userId) }),
   "usage.reports": (m) => ({ userId: accountId(m.userId) }),

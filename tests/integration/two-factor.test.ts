@@ -207,3 +207,25 @@ describe("signing in with two-factor on", () => {
     expect(await approvedRows()).toHaveLength(1);
   });
 });
+
+describe("deleting a two-factor account", () => {
+  it("asks for a code as well as the password; a missing or wrong code deletes nothing, the right one deletes the two-factor rows with the account", async () => {
+    const account = await twoFactorAccount();
+    const page = await account.browser.get("/dashboard/profile/delete");
+    expect(await page.text()).toContain('name="code"');
+    const exists = async () => (await db.query.users.findFirst({ where: eq(schema.users.id, account.id) })) !== undefined;
+
+    const missing = await account.browser.post("/dashboard/profile/delete", { password: STRONG_PASSWORD });
+    expect(missing.status).toBe(401);
+    const code = await totp(account.secret);
+    const wrong = await account.browser.post("/dashboard/profile/delete", { password: STRONG_PASSWORD, code: wrongCode(code) });
+    expect(wrong.status).toBe(401);
+    expect(await exists()).toBe(true);
+
+    const right = await account.browser.post("/dashboard/profile/delete", { password: STRONG_PASSWORD, code });
+    expect(right.status).toBe(302);
+    expect(await exists()).toBe(false);
+    expect(await db.select().from(schema.twoFactor).where(eq(schema.twoFactor.userId, account.id))).toEqual([]);
+    expect(await db.select().from(schema.twoFactorRecoveryCodes).where(eq(schema.twoFactorRecoveryCodes.userId, account.id))).toEqual([]);
+  });
+});

@@ -11,7 +11,7 @@ import { forgetLiveDesktopSessions } from "./live-desktop-sessions.server";
 const s = schema.sessions;
 const grants = schema.deviceAuthorizations;
 
-export type RevocationReason = "password_reset" | "ended_by_user" | "ended_by_admin" | "email_change_cancelled";
+export type RevocationReason = "password_reset" | "ended_by_user" | "ended_by_admin" | "email_change_cancelled" | "account_deleted";
 
 /**
  * Ends every credential of the user in one D1 transaction, except the session `keepSessionId`

@@ -157,3 +157,19 @@ export function recoveryCodeUsedMail(to: string, codesLeft: number): OutgoingMai
     links: [],
   };
 }
+
+export function accountDeletedMail(to: string): OutgoingMail {
+  return {
+    to,
+    subject: "Your Modelify account is deleted",
+    text: [
+      "Your Modelify account and the data it held are deleted, as you asked.",
+      "",
+      "Any subscription was cancelled at once; there is no refund for the part of the month already paid.",
+      "We keep only what the privacy policy names: the security audit log, with your address replaced by a hash, and the invoices our payment provider must keep.",
+      "",
+      "You can sign up again with this address at any time: it will be a new account.",
+    ].join("\n"),
+    links: [],
+  };
+}

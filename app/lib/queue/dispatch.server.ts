@@ -1,5 +1,6 @@
 // What the consumer Worker does with each queue message: parse it with the queue's schemas, then
 // hand it to the domain that owns it.
+import { buildExport } from "../account/export.server";
 import { handleRecoveryMessage, handleSignUpMessage } from "../auth/accounts.server";
 import { handleStripeEvent } from "../billing/stripe-events.server";
 import type { MailConfig, SmsConfig, StripeConfig } from "../config";
@@ -16,7 +17,15 @@ import { queuedUsageReportSchema } from "../usage/report";
 import { enqueue } from "./enqueue";
 import { type MarketingEventMessage, queueMessageSchema, type UsageMessage } from "./messages";
 
-export type ConsumerDeps = { db: Db; env: MailConfig & SmsConfig & StripeConfig; queue: Queue; ledgers: LedgerNamespace; fetcher?: typeof fetch };
+export type ConsumerDeps = {
+  db: Db;
+  env: MailConfig & SmsConfig & StripeConfig;
+  queue: Queue;
+  ledgers: LedgerNamespace;
+  /** R2: data exports are written here (the consumer Worker always has it; tests of other messages may leave it out). */
+  bucket?: R2Bucket;
+  fetcher?: typeof fetch;
+};
 
 export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<unknown>): Promise<void> {
   const usage: Array<Pending<UsageItem>> = [];
@@ -72,6 +81,10 @@ export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<u
           break;
         case "account.signup":
           await handleSignUpMessage(deps, parsed.data);
+          break;
+        case "account.export":
+          if (!deps.bucket) throw new Error("account.export needs the R2 bucket");
+          await buildExport({ ...deps, bucket: deps.bucket }, parsed.data);
           break;
         case "account.recovery":
           await handleRecoveryMessage(deps, parsed.data);

@@ -127,7 +127,15 @@ const marketingEventMessageSchema = z.object({
   dedupeKey: z.string().min(1).max(200).nullable(),
 });
 
+// "Download my data" (issue 29): the consumer gathers the account's data into one JSON file in R2.
+const accountExportMessageSchema = z.object({
+  type: z.literal("account.export"),
+  exportId: z.uuid(),
+  userId: z.string().min(1).max(64),
+});
+
 export const queueMessageSchema = z.discriminatedUnion("type", [
+  accountExportMessageSchema,
   marketingEventMessageSchema,
   mailMessageSchema,
   smsMessageSchema,
@@ -148,6 +156,7 @@ export type SecureUsageMessage = z.input<typeof secureUsageMessageSchema>;
 export type QueueMessage = z.infer<typeof queueMessageSchema>;
 export type SignUpMessage = z.infer<typeof signUpMessageSchema>;
 export type RecoveryMessage = z.infer<typeof recoveryMessageSchema>;
+export type AccountExportMessage = z.infer<typeof accountExportMessageSchema>;
 export type MarketingEventMessage = z.infer<typeof marketingEventMessageSchema>;
 /** A message as a producer hands it to enqueue: before the schemas' defaults are filled in. */
 export type OutgoingMessage = z.input<typeof queueMessageSchema>;

@@ -4,7 +4,7 @@
 // 99.9% uptime, RTO under 4 hours, RPO under 1 hour; 1,000 API requests per minute.
 // The API tab documents the API this platform really serves (chat and agents run in the desktop
 // app against the user's own providers, so they have no endpoint here).
-import { PLAN, SUPPORT, USAGE_API } from "../constants";
+import { DATA_EXPORT, MS, PLAN, SUPPORT, USAGE_API } from "../constants";
 
 export const LEGAL_DOCS = ["privacy", "terms", "security", "api"] as const;
 export type LegalDocId = (typeof LEGAL_DOCS)[number];
@@ -61,7 +61,17 @@ export const LEGAL: Record<LegalDocId, LegalDoc> = {
       {
         heading: "Your choices",
         paragraphs: [
-          "You can see and change your profile at any time, sign out other devices, export your usage as CSV, and ask us to delete your account by contacting support. We keep billing records as long as tax law requires.",
+          `You can see and change your profile at any time, sign out other devices, and export your usage as CSV. From your profile you can download everything we hold about you as one JSON file ("Your data"; the link works for ${DATA_EXPORT.linkTtlMs / MS.HOUR} hours), and delete your account yourself ("Danger zone").`,
+        ],
+      },
+      {
+        heading: "When you delete your account",
+        paragraphs: [
+          "Your subscription is cancelled at once (without a refund for the partial month), every session and device key is signed out, and your profile, pictures, usage (including archived months), budgets, download history, early access and waitlist entry, support messages, phone codes and data exports are deleted. Two things stay, and only these:",
+        ],
+        list: [
+          "The security audit log, with your e-mail address and account id replaced by a one-way hash, so past account and billing actions can still be checked.",
+          "What Stripe keeps for invoices: tax law requires invoices and payment records to be kept for years.",
         ],
       },
       {

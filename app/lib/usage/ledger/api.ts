@@ -17,6 +17,10 @@ export interface UsageLedgerApi {
   archive(now: number, userId: string): Promise<ArchiveResult>;
   /** Every raw report of a month, archived or not (the data export). */
   rawReports(month: string, userId: string): Promise<Array<Record<string, unknown>>>;
+  /** Every raw report of every month, archived or not (the data export). */
+  exportReports(userId: string): Promise<Array<Record<string, unknown>>>;
+  /** Deletes all the ledger's storage (the account is being deleted). */
+  erase(): Promise<void>;
   size(): Promise<{ reports: number; secure: number; archivedMonths: Array<{ month: string; rows: number }> }>;
 }
 

@@ -12,6 +12,9 @@ import { Alert } from "~/components/ui";
 import { SessionsCard } from "~/components/profile/sessions-card";
 import { TwoFactorCard } from "~/components/profile/two-factor-card";
 import { twoFactorStatus } from "~/lib/auth/two-factor.server";
+import { DangerZoneCard } from "~/components/profile/danger-zone-card";
+import { YourDataCard } from "~/components/profile/your-data-card";
+import { listExports } from "~/lib/account/export.server";
 import { listActiveSessions } from "~/lib/auth/sessions-list.server";
 import { requestEmailChange } from "~/lib/profile/email-change.server";
 import { PROFILE_MESSAGES as M } from "~/lib/profile/messages";
@@ -31,16 +34,18 @@ const SECRET_FIELDS = ["securityAnswer", "currentPassword"];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db } = app(context);
-  const [row, sessions, twoFactor] = await Promise.all([
+  const [row, sessions, twoFactor, exports] = await Promise.all([
     ensureProfile(db, user),
     listActiveSessions(app(context), user.id, getAuth(context).session?.id ?? null),
     twoFactorStatus(db, user.id),
+    listExports(db, user.id),
   ]);
   const params = new URL(request.url).searchParams;
   return {
     profile: profileView(row, user),
     sessions,
     twoFactor,
+    exports,
     emailPending: params.get("emailPending") === "1" && row.pendingEmail !== null,
     editing: params.get("edit") === "1",
     verifyingPhone: params.get("phone") === "verify",
@@ -104,7 +109,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, sessions, twoFactor, editing, saved, verifyingPhone, emailPending } = loaderData;
+  const { profile, sessions, twoFactor, exports, editing, saved, verifyingPhone, emailPending } = loaderData;
   const { pathname, search } = useLocation();
   const revalidator = useRevalidator();
   const closePhoneTo = withParams(pathname, search, { phone: null, phoneError: null, phoneResult: null, phoneWait: null });
@@ -126,6 +131,12 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       </div>
       <div className="mt-6">
         <TwoFactorCard status={twoFactor} />
+      </div>
+      <div className="mt-6">
+        <YourDataCard exports={exports} />
+      </div>
+      <div className="mt-6">
+        <DangerZoneCard />
       </div>
       {editing ? (
         <EditProfileModal

@@ -1,0 +1,84 @@
+// The profile's "Your data": "Download my data" as one JSON file. The button posts a plain form to
+// /dashboard/profile/export (it works without JavaScript); the file is prepared in the background
+// and its link, shown here, works for its owner for a limited time.
+import { useSearchParams } from "react-router";
+import type { ExportView } from "~/lib/account/export.server";
+import { EXPORT_MESSAGES } from "~/lib/account/messages";
+import { formatDate, formatDateTime } from "~/lib/format";
+import { Alert, buttonClass, Card } from "../ui";
+
+const NOTICES = {
+  requested: { tone: "success", text: EXPORT_MESSAGES.requested },
+  "too-many": { tone: "error", text: EXPORT_MESSAGES.tooMany },
+} as const;
+
+function Notice() {
+  const [params] = useSearchParams();
+  const outcome = params.get("export");
+  const notice = outcome && Object.hasOwn(NOTICES, outcome) ? NOTICES[outcome as keyof typeof NOTICES] : null;
+  return notice ? (
+    <Alert tone={notice.tone} className="mt-4">
+      {notice.text}
+    </Alert>
+  ) : null;
+}
+
+function ExportRow({ item }: { item: ExportView }) {
+  const asked = `Asked for ${formatDate(item.createdAt)}`;
+  if (item.status === "ready") {
+    return (
+      <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
+        <span className="text-sm text-slate-700">
+          {asked} · ready{item.expiresAt ? `, link works until ${formatDateTime(item.expiresAt)}` : ""}
+        </span>
+        <a href={`/dashboard/profile/export/${item.id}`} download className={buttonClass("secondary", "sm", "w-full sm:w-auto")}>
+          Download JSON
+        </a>
+      </li>
+    );
+  }
+  const label = { pending: "being prepared", failed: "could not be prepared", expired: "link expired" }[item.status];
+  return (
+    <li className="py-3 text-sm text-slate-700">
+      {asked} · {label}
+      {item.status === "pending" ? (
+        <>
+          {" "}
+          <a href="/dashboard/profile#your-data" className="font-medium text-brand-700 underline">
+            Reload
+          </a>
+        </>
+      ) : null}
+    </li>
+  );
+}
+
+export function YourDataCard({ exports }: { exports: ExportView[] }) {
+  return (
+    <section aria-labelledby="your-data-title" id="your-data">
+      <Card className="p-6">
+        <h2 id="your-data-title" className="text-lg font-semibold text-slate-900">
+          Your data
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          Download everything we hold about you as one JSON file: account, profile, sessions and devices, usage (including archived months), budgets, downloads,
+          subscription and invoices, early access, support messages and security log entries. It takes a minute or two to prepare; the link works for{" "}
+          {EXPORT_MESSAGES.linkHours} hours. One export an hour.
+        </p>
+        <Notice />
+        {exports.length > 0 ? (
+          <ul className="mt-4 divide-y divide-slate-100" aria-label="Your data exports">
+            {exports.map((item) => (
+              <ExportRow key={item.id} item={item} />
+            ))}
+          </ul>
+        ) : null}
+        <form method="post" action="/dashboard/profile/export" className="mt-4 border-t border-slate-100 pt-4">
+          <button type="submit" className={buttonClass("secondary", "sm", "w-full sm:w-auto")}>
+            Download my data
+          </button>
+        </form>
+      </Card>
+    </section>
+  );
+}

@@ -1,0 +1,169 @@
+// "Delete my account" (issue 29, GDPR Art. 17): after the owner proves it again, the Stripe
+// subscription is cancelled at once (no refund for the partial month, as for any cancellation),
+// every session and device key ends, pictures, usage archives and exports leave R2, the usage
+// ledger is emptied, and every D1 row about the account is deleted. What stays is what the
+// privacy policy names: the audit log, with the address and the account's id only as a hash, and
+// what Stripe keeps for invoices. The address may sign up again as a new account.
+import { eq, or, sql } from "drizzle-orm";
+import { revokeAccountAccess } from "../auth/revocation.server";
+import { findUserById } from "../auth/users.server";
+import type { Stripe } from "../billing/stripe.server";
+import { sha256Hex } from "../crypto";
+import type { Db } from "../db.server";
+import { schema } from "../db.server";
+import { enqueueMail } from "../mail/mail.server";
+import { accountDeletedMail } from "../mail/templates";
+import { phoneCodeKey } from "../phone/codes.server";
+import { type LedgerNamespace, ledgerFor } from "../usage/ledger/api";
+import { DELETION_MESSAGES as M } from "./messages";
+import { type ReProof, reProve } from "./re-proof.server";
+
+export type DeletionDeps = {
+  db: Db;
+  kv: KVNamespace;
+  bucket: R2Bucket;
+  ledgers: LedgerNamespace;
+  stripe: Stripe | null;
+  queue: Queue;
+  ip: string | null;
+  env: { JWT_SECRET: string };
+};
+
+export type DeletionResult =
+  | { ok: true }
+  | { ok: false; status: 400 | 401 | 429 | 502; error: string; field?: "password" | "code"; retryAfterSeconds?: number };
+
+/** The R2 prefixes that hold an account's objects: pictures, archived usage, data exports. */
+export function accountPrefixes(userId: string): string[] {
+  return [`${userId}/`, `usage-archive/${userId}/`, `exports/${userId}/`];
+}
+
+// Stripe statuses that can still charge the customer.
+const ENDED = new Set(["canceled", "incomplete_expired"]);
+
+function refusal(proof: Exclude<ReProof, { ok: true }>): DeletionResult {
+  if (proof.reason === "locked") return { ok: false, status: 429, error: M.locked, field: proof.field, retryAfterSeconds: proof.retryAfterSeconds ?? 60 };
+  if (proof.field === "code") return { ok: false, status: 401, error: proof.reason === "missing" ? M.codeRequired : M.codeWrong, field: "code" };
+  return { ok: false, status: 401, error: M.passwordWrong, field: "password" };
+}
+
+/** Deletes the account of `userId` once its password (and second factor) prove it is the owner. */
+export async function deleteAccount(deps: DeletionDeps, userId: string, input: { password: string; code?: string }): Promise<DeletionResult> {
+  const user = await findUserById(deps.db, userId);
+  if (!user) return { ok: false, status: 401, error: M.passwordWrong, field: "password" };
+  const proof = await reProve(deps, user, input);
+  if (!proof.ok) return refusal(proof);
+
+  // First what costs money: if Stripe cannot be reached, nothing is deleted and the user may retry.
+  if (!(await cancelSubscriptions(deps, userId))) return { ok: false, status: 502, error: M.billingFailed };
+  await revokeAccountAccess(deps.db, userId, "account_deleted");
+  const profile = await deps.db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: { phoneNumber: true } });
+  await Promise.all([
+    ...accountPrefixes(userId).map((prefix) => deletePrefix(deps.bucket, prefix)),
+    ledgerFor(deps.ledgers, userId).erase(),
+    deps.kv.delete(phoneCodeKey(userId)),
+  ]);
+  await deleteRows(deps.db, { id: userId, email: user.email, phone: profile?.phoneNumber ?? null });
+  await enqueueMail(deps.queue, accountDeletedMail(user.email));
+  console.log(JSON.stringify({ event: "account_deleted" }));
+  return { ok: true };
+}
+
+/** Cancels every subscription of the account's Stripe customer that can still charge, at once and without proration. */
+async function cancelSubscriptions(deps: Pick<DeletionDeps, "db" | "stripe">, userId: string): Promise<boolean> {
+  const [profile, stored] = await Promise.all([
+    deps.db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: { stripeCustomerId: true } }),
+    deps.db.query.subscriptions.findFirst({ where: eq(schema.subscriptions.userId, userId), columns: { stripeSubscriptionId: true, status: true } }),
+  ]);
+  const customerId = profile?.stripeCustomerId ?? null;
+  const storedId = stored && !ENDED.has(stored.status) ? stored.stripeSubscriptionId : null;
+  if (!customerId && !storedId) return true;
+  const { stripe } = deps;
+  if (!stripe) return false;
+  try {
+    const ids = new Set<string>(storedId ? [storedId] : []);
+    if (customerId) {
+      const all = await stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 });
+      for (const s of all.data) if (!ENDED.has(s.status)) ids.add(s.id);
+    }
+    for (const id of ids) {
+      try {
+        await stripe.subscriptions.cancel(id, { prorate: false, invoice_now: false }, { idempotencyKey: `modelify-account-deleted-${id}` });
+      } catch (error) {
+        // Cancelled already (by Stripe or a concurrent request): the outcome is the same.
+        if ((error as { statusCode?: number }).statusCode !== 400) throw error;
+      }
+    }
+    return true;
+  } catch (error) {
+    console.error(JSON.stringify({ event: "account_delete_billing_failed", error: String(error) }));
+    return false;
+  }
+}
+
+/** Deletes every R2 object under `prefix`, a page (up to 1,000 keys) at a time. */
+async function deletePrefix(bucket: R2Bucket, prefix: string): Promise<void> {
+  for (;;) {
+    const page = await bucket.list({ prefix, limit: 1000 });
+    if (page.objects.length === 0) return;
+    await bucket.delete(page.objects.map((o) => o.key));
+    if (!page.truncated) return;
+  }
+}
+
+/**
+ * Every D1 row about the account, in one transaction. The audit log stays, with the address and the
+ * account's id replaced by the hash of the address; the account's marks elsewhere (attempt counters
+ * and dead letters whose key or body names the account) go.
+ */
+async function deleteRows(db: Db, account: { id: string; email: string; phone: string | null }): Promise<void> {
+  const { id, email } = account;
+  const hash = `sha256:${await sha256Hex(email)}`;
+  const t = schema;
+  const audit = t.auditLog;
+  const hashed = sql`replace(replace(${audit.details}, ${email}, ${hash}), ${id}, ${hash})`;
+  const counterKeys = [sql`${t.attemptCounters.key} LIKE ${`%${id}%`}`];
+  if (account.phone) counterKeys.push(sql`${t.attemptCounters.key} = ${`phone-send:number:${account.phone}`}`);
+  await db.batch([
+    db
+      .update(audit)
+      .set({ details: sql`json_set(${hashed}, '$.subject', ${hash})`, targetUserId: null })
+      .where(eq(audit.targetUserId, id)),
+    db
+      .update(audit)
+      .set({ details: sql`json_set(${hashed}, '$.actor', ${hash})`, actorUserId: null })
+      .where(eq(audit.actorUserId, id)),
+    db
+      .insert(audit)
+      .values({ id: crypto.randomUUID(), actorUserId: null, targetUserId: null, action: "account.deleted", details: { subject: hash }, createdAt: Date.now() }),
+    db.delete(t.supportMessages).where(or(eq(t.supportMessages.userId, id), eq(t.supportMessages.email, email))),
+    db.update(t.supportMessages).set({ closedBy: null }).where(eq(t.supportMessages.closedBy, id)),
+    db.delete(t.waitlist).where(eq(t.waitlist.email, email)),
+    db.delete(t.activationKeys).where(or(eq(t.activationKeys.userId, id), eq(t.activationKeys.sentTo, email))),
+    db.update(t.activationKeys).set({ createdBy: null }).where(eq(t.activationKeys.createdBy, id)),
+    db.update(t.activationKeys).set({ revokedBy: null }).where(eq(t.activationKeys.revokedBy, id)),
+    db.delete(t.marketingEvents).where(eq(t.marketingEvents.userId, id)),
+    db.delete(t.attemptCounters).where(or(...counterKeys)),
+    db.delete(t.deadLetters).where(sql`${t.deadLetters.body} LIKE ${`%${id}%`}`),
+    ...ACCOUNT_TABLES.map((table) => db.delete(table).where(eq(table.userId, id))),
+    db.delete(t.users).where(eq(t.users.id, id)),
+  ]);
+}
+
+// The tables whose rows belong to one account (user_id), deleted with it. Their foreign keys
+// cascade too; deleting them by name keeps the list readable and independent of that.
+const ACCOUNT_TABLES = [
+  schema.sessions,
+  schema.deviceAuthorizations,
+  schema.oneTimeTokens,
+  schema.userProfiles,
+  schema.subscriptions,
+  schema.checkoutSessions,
+  schema.usageRollup,
+  schema.usageAccounts,
+  schema.downloadHistory,
+  schema.budgets,
+  schema.dataExports,
+  schema.twoFactor,
+  schema.twoFactorRecoveryCodes,
+] as const;

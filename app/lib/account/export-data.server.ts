@@ -1,0 +1,197 @@
+// What "Download my data" holds (issue 29, GDPR Art. 20): every D1 row about the account, its
+// usage from the ledger (within retention and the months archived to R2), and its subscription and
+// invoices from Stripe. Secrets (password and token hashes) are left out: they are ours, not data
+// about the person, and would only help an attacker who got the file.
+import { eq, or } from "drizzle-orm";
+import { getStripe } from "../billing/stripe.server";
+import type { StripeConfig } from "../config";
+import type { Db } from "../db.server";
+import { schema } from "../db.server";
+import { type LedgerNamespace, ledgerFor } from "../usage/ledger/api";
+
+export type ExportDeps = { db: Db; ledgers: LedgerNamespace; env: StripeConfig };
+
+// Never written to an export.
+const SECRET_COLUMNS = new Set([
+  "passwordHash",
+  "refreshTokenHash",
+  "previousRefreshTokenHash",
+  "tokenHash",
+  "proofHash",
+  "codeHash",
+  "deviceCodeHash",
+  "userCodeHash",
+  "securityAnswerHash",
+  "security_answer_hash",
+  // The authenticator app's shared secret (encrypted): a credential, not data about the user.
+  "secretEnc",
+]);
+
+function withoutSecrets<T extends Record<string, unknown>>(row: T): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (SECRET_COLUMNS.has(key)) continue;
+    out[key] = value && typeof value === "object" && !Array.isArray(value) ? withoutSecrets(value as Record<string, unknown>) : value;
+  }
+  return out;
+}
+
+/**
+ * The D1 tables an export covers, by name: every table holding rows about an account. A test
+ * compares this list with the schema's tables that refer to users (tests/integration/account-data.test.ts),
+ * so a new table cannot be forgotten here.
+ */
+export const EXPORTED_TABLES = [
+  "users",
+  "user_profiles",
+  "sessions",
+  "device_authorizations",
+  "one_time_tokens",
+  "subscriptions",
+  "checkout_sessions",
+  "usage_rollup",
+  "usage_accounts",
+  "download_history",
+  "budgets",
+  "waitlist",
+  "activation_keys",
+  "support_messages",
+  "marketing_events",
+  "audit_log",
+  "data_exports",
+  "two_factor",
+  "two_factor_recovery_codes",
+] as const;
+type ExportedTable = (typeof EXPORTED_TABLES)[number];
+
+async function tableRows(db: Db, user: { id: string; email: string }): Promise<Record<ExportedTable, Array<Record<string, unknown>>>> {
+  const t = schema;
+  const { id, email } = user;
+  const [
+    users,
+    profiles,
+    sessions,
+    grants,
+    tokens,
+    subs,
+    checkouts,
+    rollup,
+    accounts,
+    downloads,
+    budgets,
+    waitlist,
+    keys,
+    support,
+    events,
+    audit,
+    exports,
+    twoFactor,
+    recoveryCodes,
+  ] = await db.batch([
+    db.select().from(t.users).where(eq(t.users.id, id)),
+    db.select().from(t.userProfiles).where(eq(t.userProfiles.userId, id)),
+    db.select().from(t.sessions).where(eq(t.sessions.userId, id)),
+    db.select().from(t.deviceAuthorizations).where(eq(t.deviceAuthorizations.userId, id)),
+    db.select().from(t.oneTimeTokens).where(eq(t.oneTimeTokens.userId, id)),
+    db.select().from(t.subscriptions).where(eq(t.subscriptions.userId, id)),
+    db.select().from(t.checkoutSessions).where(eq(t.checkoutSessions.userId, id)),
+    db.select().from(t.usageRollup).where(eq(t.usageRollup.userId, id)),
+    db.select().from(t.usageAccounts).where(eq(t.usageAccounts.userId, id)),
+    db.select().from(t.downloadHistory).where(eq(t.downloadHistory.userId, id)),
+    db.select().from(t.budgets).where(eq(t.budgets.userId, id)),
+    db.select().from(t.waitlist).where(eq(t.waitlist.email, email)),
+    db
+      .select()
+      .from(t.activationKeys)
+      .where(or(eq(t.activationKeys.userId, id), eq(t.activationKeys.sentTo, email))),
+    db
+      .select()
+      .from(t.supportMessages)
+      .where(or(eq(t.supportMessages.userId, id), eq(t.supportMessages.email, email))),
+    db.select().from(t.marketingEvents).where(eq(t.marketingEvents.userId, id)),
+    db
+      .select()
+      .from(t.auditLog)
+      .where(or(eq(t.auditLog.targetUserId, id), eq(t.auditLog.actorUserId, id))),
+    db.select().from(t.dataExports).where(eq(t.dataExports.userId, id)),
+    db.select().from(t.twoFactor).where(eq(t.twoFactor.userId, id)),
+    db.select().from(t.twoFactorRecoveryCodes).where(eq(t.twoFactorRecoveryCodes.userId, id)),
+  ]);
+  const rows = {
+    users,
+    user_profiles: profiles,
+    sessions,
+    device_authorizations: grants,
+    one_time_tokens: tokens,
+    subscriptions: subs,
+    checkout_sessions: checkouts,
+    usage_rollup: rollup,
+    usage_accounts: accounts,
+    download_history: downloads,
+    budgets,
+    waitlist,
+    activation_keys: keys,
+    support_messages: support,
+    marketing_events: events,
+    audit_log: audit,
+    data_exports: exports,
+    two_factor: twoFactor,
+    two_factor_recovery_codes: recoveryCodes,
+  } satisfies Record<ExportedTable, Array<Record<string, unknown>>>;
+  return Object.fromEntries(Object.entries(rows).map(([name, list]) => [name, list.map((r) => withoutSecrets(r))])) as Record<
+    ExportedTable,
+    Array<Record<string, unknown>>
+  >;
+}
+
+type StripeRecords = { customerId: string | null; subscriptions: Array<Record<string, unknown>>; invoices: Array<Record<string, unknown>> };
+
+/** The customer's subscriptions and invoices as Stripe keeps them (amounts in the currency's smallest unit). */
+async function stripeRecords(env: StripeConfig, customerId: string | null): Promise<StripeRecords> {
+  const stripe = getStripe(env);
+  if (!stripe || !customerId) return { customerId, subscriptions: [], invoices: [] };
+  const [subs, invoices] = await Promise.all([
+    stripe.subscriptions.list({ customer: customerId, status: "all", limit: 100 }),
+    stripe.invoices.list({ customer: customerId, limit: 100 }),
+  ]);
+  return {
+    customerId,
+    subscriptions: subs.data.map((s) => ({ id: s.id, status: s.status, created: s.created, canceledAt: s.canceled_at, endedAt: s.ended_at })),
+    invoices: invoices.data.map((i) => ({
+      id: i.id,
+      number: i.number,
+      created: i.created,
+      status: i.status,
+      currency: i.currency,
+      total: i.total,
+      amountPaid: i.amount_paid,
+      pdfUrl: i.invoice_pdf ?? null,
+    })),
+  };
+}
+
+export type AccountData = {
+  format: "modelify-account-export";
+  version: 1;
+  generatedAt: string;
+  account: { id: string; email: string };
+  tables: Record<ExportedTable, Array<Record<string, unknown>>>;
+  usageReports: Array<Record<string, unknown>>;
+  stripe: StripeRecords;
+};
+
+/** Everything held about the account, as one JSON-ready object. */
+export async function gatherAccountData(deps: ExportDeps, user: { id: string; email: string }, now = Date.now()): Promise<AccountData> {
+  const tables = await tableRows(deps.db, user);
+  const customerId = (tables.user_profiles[0]?.stripeCustomerId as string | null | undefined) ?? null;
+  const [usageReports, stripe] = await Promise.all([ledgerFor(deps.ledgers, user.id).exportReports(user.id), stripeRecords(deps.env, customerId)]);
+  return {
+    format: "modelify-account-export",
+    version: 1,
+    generatedAt: new Date(now).toISOString(),
+    account: { id: user.id, email: user.email },
+    tables,
+    usageReports,
+    stripe,
+  };
+}

@@ -1,0 +1,86 @@
+// "Download my data" (issue 29): asking for an export enqueues a job (the page answers at once);
+// the consumer gathers the data (export-data.server.ts) into one JSON file in R2 under
+// exports/<userId>/<id>.json; the profile then shows a link that works for its owner only, for
+// DATA_EXPORT.linkTtlMs. One export per account per hour, counted by one atomic statement, so two
+// requests at once make one job.
+import { and, desc, eq } from "drizzle-orm";
+import type { StripeConfig } from "../config";
+import { DATA_EXPORT } from "../constants";
+import type { Db } from "../db.server";
+import { schema } from "../db.server";
+import { countEvent, secondsUntil } from "../limits/counters.server";
+import { type AccountExportMessage, enqueue } from "../queue";
+import type { LedgerNamespace } from "../usage/ledger/api";
+import { gatherAccountData } from "./export-data.server";
+
+const exportsTable = schema.dataExports;
+
+const exportObjectKey = (userId: string, id: string) => `exports/${userId}/${id}.json`;
+
+export type ExportRequest = { ok: true; id: string } | { ok: false; retryAfterSeconds: number };
+
+/** Asks for an export of the account's data: a job on the queue, unless one was asked for within the hour. */
+export async function requestExport(deps: { db: Db; queue: Queue }, userId: string, now = Date.now()): Promise<ExportRequest> {
+  const counted = await countEvent(deps.db, `data-export:user:${userId}`, DATA_EXPORT.perUser.windowMs, now);
+  if (counted.count > DATA_EXPORT.perUser.limit) return { ok: false, retryAfterSeconds: secondsUntil(counted.expiresAt, now) };
+  const id = crypto.randomUUID();
+  await deps.db.insert(exportsTable).values({ id, userId, status: "pending", createdAt: now });
+  await enqueue(deps.queue, { type: "account.export", exportId: id, userId });
+  console.log(JSON.stringify({ event: "data_export_requested", exportId: id }));
+  return { ok: true, id };
+}
+
+export type ExportView = {
+  id: string;
+  status: "pending" | "ready" | "failed" | "expired";
+  createdAt: number;
+  expiresAt: number | null;
+  byteSize: number | null;
+};
+
+/** The account's latest exports for the profile's "Your data" card, newest first. */
+export async function listExports(db: Db, userId: string, now = Date.now()): Promise<ExportView[]> {
+  const rows = await db.select().from(exportsTable).where(eq(exportsTable.userId, userId)).orderBy(desc(exportsTable.createdAt)).limit(DATA_EXPORT.listed);
+  return rows.map((r) => ({
+    id: r.id,
+    status: r.status === "ready" && r.expiresAt !== null && r.expiresAt <= now ? "expired" : r.status,
+    createdAt: r.createdAt,
+    expiresAt: r.expiresAt,
+    byteSize: r.byteSize,
+  }));
+}
+
+/** The consumer's half: gathers the data, writes the file, and marks the export ready. */
+export async function buildExport(deps: { db: Db; bucket: R2Bucket; ledgers: LedgerNamespace; env: StripeConfig }, message: AccountExportMessage) {
+  const row = await deps.db.query.dataExports.findFirst({ where: and(eq(exportsTable.id, message.exportId), eq(exportsTable.userId, message.userId)) });
+  // Done already (a redelivered message), or the account was deleted meanwhile.
+  if (row?.status !== "pending") return;
+  const user = await deps.db.query.users.findFirst({ where: eq(schema.users.id, message.userId), columns: { id: true, email: true } });
+  if (!user) return;
+  const now = Date.now();
+  const body = JSON.stringify(await gatherAccountData(deps, user, now), null, 2);
+  const bytes = new TextEncoder().encode(body);
+  await deps.bucket.put(exportObjectKey(user.id, row.id), bytes, { httpMetadata: { contentType: "application/json; charset=utf-8" } });
+  await deps.db
+    .update(exportsTable)
+    .set({ status: "ready", byteSize: bytes.byteLength, readyAt: now, expiresAt: now + DATA_EXPORT.linkTtlMs })
+    .where(eq(exportsTable.id, row.id));
+  console.log(JSON.stringify({ event: "data_export_ready", exportId: row.id, bytes: bytes.byteLength }));
+}
+
+/** A ready, unexpired export of this user as a download; null for anything else (another user's id included). */
+export async function exportFile(deps: { db: Db; bucket: R2Bucket }, userId: string, id: string, now = Date.now()): Promise<Response | null> {
+  const row = await deps.db.query.dataExports.findFirst({ where: and(eq(exportsTable.id, id), eq(exportsTable.userId, userId)) });
+  if (row?.status !== "ready" || row.expiresAt === null || row.expiresAt <= now) return null;
+  const object = await deps.bucket.get(exportObjectKey(userId, id));
+  if (!object) return null;
+  const day = new Date(row.createdAt).toISOString().slice(0, 10);
+  return new Response(object.body, {
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Disposition": `attachment; filename="modelify-data-${day}.json"`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

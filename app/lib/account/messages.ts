@@ -1,0 +1,20 @@
+// The words of "Delete my account" and "Download my data" (issue 29).
+import { DATA_EXPORT } from "../constants";
+
+const hours = (ms: number) => Math.round(ms / 3_600_000);
+
+export const DELETION_MESSAGES = {
+  passwordRequired: "Enter your password to delete your account.",
+  passwordWrong: "That password is not right.",
+  locked: "Too many wrong passwords. Try again later.",
+  codeRequired: "Enter a code from your authenticator app or a recovery code.",
+  codeWrong: "That code is not right.",
+  billingFailed: "We could not cancel your subscription with our payment provider, so nothing was deleted. Try again in a few minutes.",
+} as const;
+
+export const EXPORT_MESSAGES = {
+  requested: "We are preparing your data. It takes a minute or two: reload this page to see the link.",
+  tooMany: `You can ask for one export an hour. The link to your latest export works for ${hours(DATA_EXPORT.linkTtlMs)} hours.`,
+  notFound: "That export is not available. It may have expired: ask for a new one.",
+  linkHours: hours(DATA_EXPORT.linkTtlMs),
+} as const;

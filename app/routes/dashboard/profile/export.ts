@@ -1,0 +1,31 @@
+// POST /dashboard/profile/export: "Download my data" asks for an export. Plain form posts get a
+// 303 back to the profile (?export=requested | too-many) for the "Your data" card to show; with
+// Accept: application/json the answer is JSON (202, or 429 with Retry-After).
+import { redirect } from "react-router";
+import type { Route } from "./+types/export";
+import { requestExport } from "~/lib/account/export.server";
+import { EXPORT_MESSAGES } from "~/lib/account/messages";
+import { SESSION_MESSAGES } from "~/lib/profile/messages";
+import { getAuth } from "~/server/auth";
+import { app } from "~/server/context";
+import { readForm } from "~/server/requests";
+import { jsonError, postOnly, retryAfter } from "~/server/responses";
+
+export const loader = postOnly;
+
+const NO_STORE = { "Cache-Control": "no-store" };
+const wantsJson = (request: Request) => (request.headers.get("Accept") ?? "").includes("application/json");
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = getAuth(context);
+  if (!user) return wantsJson(request) ? jsonError(401, SESSION_MESSAGES.signInRequired, NO_STORE) : redirect("/auth", 303);
+  const read = await readForm(request);
+  if (!read.ok) return jsonError(read.status, read.message, NO_STORE);
+  const outcome = await requestExport(app(context), user.id);
+  if (!outcome.ok) {
+    if (wantsJson(request)) return jsonError(429, EXPORT_MESSAGES.tooMany, { ...NO_STORE, ...retryAfter(outcome.retryAfterSeconds) });
+    return redirect("/dashboard/profile?export=too-many#your-data", { status: 303, headers: retryAfter(outcome.retryAfterSeconds) });
+  }
+  if (wantsJson(request)) return Response.json({ id: outcome.id, status: "pending" }, { status: 202, headers: NO_STORE });
+  return redirect("/dashboard/profile?export=requested#your-data", 303);
+}

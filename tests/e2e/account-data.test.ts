@@ -1,0 +1,64 @@
+// Issue 29 in a browser: "Download my data" from the profile's "Your data" card (a link once the
+// file is ready), then "Delete my account" from the Danger zone, with a subscription: the page
+// says what happens, a wrong password is refused, the right one deletes and signs out.
+// Screenshots at 1280 and 390 px go to /tmp/shots-29/deletion/ (SHOTS_DIR overrides).
+import { mkdirSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { signUpAndConfirm, subscribeWithTestCard, uniqueEmail, waitForMail } from "./browser.ts";
+import { expect, test } from "./fixtures.ts";
+
+const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots-29/deletion";
+
+async function shoot(page: Page, name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    // From the top: a full-page shot of a scrolled page draws the sticky header mid-page.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test("download my data, then delete the account", async ({ newClient }) => {
+  test.setTimeout(120_000);
+  const email = uniqueEmail("leaving");
+  const page = await newClient();
+  await signUpAndConfirm(page, email);
+  await subscribeWithTestCard(page);
+
+  await page.goto("/dashboard/profile");
+  const data = page.getByRole("region", { name: "Your data" });
+  await data.getByRole("button", { name: "Download my data" }).click();
+  await page.waitForURL((url) => url.searchParams.get("export") === "requested");
+  await expect(data.getByText("We are preparing your data.")).toBeVisible();
+  await expect(async () => {
+    await page.reload();
+    await expect(data.getByRole("link", { name: "Download JSON" })).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  const [download] = await Promise.all([page.waitForEvent("download"), data.getByRole("link", { name: "Download JSON" }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^modelify-data-\d{4}-\d{2}-\d{2}\.json$/);
+  // A second export within the hour is refused, and the page says why.
+  await data.getByRole("button", { name: "Download my data" }).click();
+  await page.waitForURL((url) => url.searchParams.get("export") === "too-many");
+  await expect(data.getByText("You can ask for one export an hour.")).toBeVisible();
+  await shoot(page, "profile-your-data-and-danger-zone");
+
+  await page.getByRole("region", { name: "Danger zone" }).getByRole("link", { name: "Delete my account" }).click();
+  await page.waitForURL((url) => url.pathname === "/dashboard/profile/delete");
+  await expect(page.getByRole("heading", { level: 1, name: "Delete my account" })).toBeVisible();
+  await expect(page.getByText("There is no refund for the part of the month already paid.")).toBeVisible();
+  await shoot(page, "delete-page");
+
+  await page.getByLabel("Your password").fill("Wrong-Password-1");
+  await page.getByRole("button", { name: "Delete my account" }).click();
+  await expect(page.getByText("That password is not right.")).toBeVisible();
+  await shoot(page, "delete-wrong-password");
+
+  await page.getByLabel("Your password").fill("Sunny-Day-42");
+  await page.getByRole("button", { name: "Delete my account" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+  await waitForMail(email, /Your Modelify account is deleted/);
+  await page.goto("/dashboard/profile");
+  await page.waitForURL((url) => url.pathname === "/auth");
+});

@@ -1,0 +1,234 @@
+// Issue 29: "Delete my account" and "Download my data", through the real Worker, queue, D1, R2,
+// usage ledger and the Stripe stand-in.
+import { env, SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { accountPrefixes } from "~/lib/account/deletion.server";
+import { type AccountData, EXPORTED_TABLES } from "~/lib/account/export-data.server";
+import { schema } from "~/lib/db.server";
+import { phoneCodeKey } from "~/lib/phone/codes.server";
+import { Browser, db, queueSettled, signUpAndConfirm, STRONG_PASSWORD, uniqueIp, waitFor, waitForMail } from "./helpers";
+import { eventsFor, payCheckout, STANDIN, standin, deliver, waitProcessed } from "./stripe-helpers";
+import { apiUser, postUsage, report, storedCount } from "./usage-helpers";
+
+/** An account holding a record of every kind: subscription, device key, usage, pictures, archive, budget, downloads, support, waitlist, audit. */
+async function fullAccount() {
+  const account = await apiUser();
+  const { browser, email, userId } = account;
+  // A paid subscription through the stand-in's checkout.
+  const checkout = await browser.post("/billing/checkout", {});
+  expect(checkout.status).toBe(302);
+  expect((await payCheckout(checkout.headers.get("Location")!)).status).toBe(303);
+  const profile = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId) });
+  const events = await eventsFor(profile!.stripeCustomerId!);
+  for (const event of events) await deliver(event);
+  for (const event of events) await waitProcessed(event.id);
+  const subscription = await db.query.subscriptions.findFirst({ where: eq(schema.subscriptions.userId, userId) });
+  expect(subscription?.status).toMatch(/trial|active/);
+  // Usage through the API (the device key), into the ledger and D1's rollup.
+  expect((await postUsage(account.token, { reports: [report(), report()] })).status).toBeLessThan(300);
+  await waitFor(async () => (await storedCount(userId)) >= 2, "usage rows");
+  await waitFor(async () => (await db.select().from(schema.usageAccounts).where(eq(schema.usageAccounts.userId, userId))).length === 1, "usage account row");
+  const now = Date.now();
+  await db.batch([
+    db.insert(schema.budgets).values({ userId, monthlyBudget: 20, dailyBudget: 2, alertThreshold: 80, notificationsEnabled: true }),
+    db.insert(schema.downloadHistory).values({ id: crypto.randomUUID(), userId, platform: "windows", architecture: "x64" }),
+    db.insert(schema.supportMessages).values({ id: crypto.randomUUID(), userId, name: "Ada", email, subject: "Help", message: "A question" }),
+    db.insert(schema.waitlist).values({ id: crypto.randomUUID(), email, firstName: "Ada" }),
+    db
+      .insert(schema.auditLog)
+      .values({ id: crypto.randomUUID(), actorUserId: null, targetUserId: userId, action: "test.note", details: { email, userId }, createdAt: now }),
+  ]);
+  await env.BUCKET.put(`${userId}/profile.png`, new Uint8Array([137, 80, 78, 71]));
+  await env.BUCKET.put(`usage-archive/${userId}/2025-01.ndjson.gz`, new Uint8Array([1, 2, 3]));
+  await env.KV.put(phoneCodeKey(userId), JSON.stringify({ id: "x" }));
+  return { ...account, subscriptionId: subscription!.stripeSubscriptionId!, customerId: profile!.stripeCustomerId! };
+}
+
+type Column = { name: string; type: string };
+
+/** Every table of D1 (the app's, not SQLite's or D1's own) and its columns, as the schema says now. */
+async function schemaTables(): Promise<Array<{ name: string; columns: Column[]; refersToUsers: boolean }>> {
+  const tables = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%'",
+  ).all<{ name: string }>();
+  return Promise.all(
+    tables.results.map(async ({ name }) => {
+      const columns = (await env.DB.prepare(`SELECT name, type FROM pragma_table_info(?)`).bind(name).all<Column>()).results;
+      const keys = (await env.DB.prepare(`SELECT "table" AS target FROM pragma_foreign_key_list(?)`).bind(name).all<{ target: string }>()).results;
+      return { name, columns, refersToUsers: name === "users" || keys.some((k) => k.target === "users") };
+    }),
+  );
+}
+
+async function postJson(browser: Browser, path: string) {
+  return browser.post(path, {}, { Accept: "application/json" });
+}
+
+describe("delete my account", () => {
+  it("refuses a wrong password and deletes nothing", async () => {
+    const { browser, userId } = await apiUser();
+    const page = await browser.get("/dashboard/profile/delete");
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("There is no refund for the part of the month already paid.");
+    expect(html).toContain("the security audit log, with your address replaced by a hash");
+    const wrong = await browser.post("/dashboard/profile/delete", { password: "not-the-password" });
+    expect(wrong.status).toBe(401);
+    expect(await db.query.users.findFirst({ where: eq(schema.users.id, userId) })).toBeDefined();
+    // Without an Origin of ours, the mutation is refused before it is read (React Router's own
+    // check answers 400 on page actions, ours 403 elsewhere).
+    const foreign = await browser.post("/dashboard/profile/delete", { password: STRONG_PASSWORD }, { Origin: "https://evil.example" });
+    expect([400, 403]).toContain(foreign.status);
+    const foreignExport = await browser.post("/dashboard/profile/export", {}, { Origin: "https://evil.example" });
+    expect([400, 403]).toContain(foreignExport.status);
+    expect(await db.query.dataExports.findFirst({ where: eq(schema.dataExports.userId, userId) })).toBeUndefined();
+    expect(await db.query.users.findFirst({ where: eq(schema.users.id, userId) })).toBeDefined();
+  });
+
+  it("counts wrong passwords on the sign-in lockout: a burst of 20 gets at most its allowance checked, then even the right one waits", async () => {
+    const { browser, userId } = await apiUser();
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => browser.post("/dashboard/profile/delete", { password: `Wrong-Password-${i}` })));
+    const statuses = burst.map((r) => r.status);
+    // The sign-in lockout checks at most 5 wrong passwords (the 5th locks); the rest are refused unread.
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(15);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    const right = await browser.post("/dashboard/profile/delete", { password: STRONG_PASSWORD });
+    expect(right.status).toBe(429);
+    expect(Number(right.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await db.query.users.findFirst({ where: eq(schema.users.id, userId) })).toBeDefined();
+  });
+
+  it("deletes every row, object and credential of the account; the address can sign up again", async () => {
+    const account = await fullAccount();
+    const { browser, email, userId } = account;
+    const tokens = await (
+      await SELF.fetch("http://localhost/api/v1/auth/token", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
+        body: JSON.stringify({ email, password: STRONG_PASSWORD }),
+      })
+    ).json<{ access_token: string; refresh_token: string }>();
+    const oldCookies = new Browser();
+    oldCookies.cookies = new Map(browser.cookies);
+    // An export on record (the file in R2 under exports/<id>/), so its deletion is checked too.
+    expect((await postJson(browser, "/dashboard/profile/export")).status).toBe(202);
+    await waitFor(async () => (await db.query.dataExports.findFirst({ where: eq(schema.dataExports.userId, userId) }))?.status === "ready", "export ready");
+
+    const deleted = await browser.post("/dashboard/profile/delete", { password: STRONG_PASSWORD });
+    expect(deleted.status).toBe(302);
+    expect(deleted.headers.get("Location")).toBe("/?accountDeleted=1");
+    await queueSettled();
+
+    // D1: no table has a column holding the account's id, and none but the outbox holds its address.
+    for (const table of await schemaTables()) {
+      for (const column of table.columns) {
+        const byId = await env.DB.prepare(`SELECT count(*) AS n FROM "${table.name}" WHERE CAST("${column.name}" AS TEXT) LIKE ?`)
+          .bind(`%${userId}%`)
+          .first<{ n: number }>();
+        expect(byId!.n, `${table.name}.${column.name} holds the account's id`).toBe(0);
+        if (table.name === "outbox") continue;
+        const byEmail = await env.DB.prepare(`SELECT count(*) AS n FROM "${table.name}" WHERE CAST("${column.name}" AS TEXT) LIKE ?`)
+          .bind(`%${email}%`)
+          .first<{ n: number }>();
+        expect(byEmail!.n, `${table.name}.${column.name} holds the address`).toBe(0);
+      }
+    }
+    // The audit log keeps the account's entries with the address as a hash only.
+    const audit = await db.select().from(schema.auditLog).where(eq(schema.auditLog.action, "test.note"));
+    expect(audit.some((row) => String(row.details.subject).startsWith("sha256:"))).toBe(true);
+
+    // R2: nothing under the account's prefixes; the ledger and KV are empty.
+    for (const prefix of accountPrefixes(userId)) expect((await env.BUCKET.list({ prefix })).objects, prefix).toEqual([]);
+    expect(await storedCount(userId)).toBe(0);
+    expect(await env.KV.get(phoneCodeKey(userId))).toBeNull();
+
+    // Every credential is dead: the old cookies, the device key and its refresh token.
+    expect((await postJson(oldCookies, "/dashboard/profile/sessions")).status).toBe(401);
+    expect((await oldCookies.get("/dashboard/profile")).headers.get("Location")).toBe("/auth");
+    for (const token of [account.token, tokens.access_token]) {
+      expect((await SELF.fetch("http://localhost/api/v1/me", { headers: { Authorization: `Bearer ${token}` } })).status).toBe(401);
+    }
+    const refresh = await SELF.fetch("http://localhost/api/v1/auth/refresh", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ refresh_token: tokens.refresh_token }),
+    });
+    expect(refresh.status).toBe(401);
+
+    // Stripe: the subscription is cancelled at once; the customer (and its invoices) stay.
+    const subscription = await standin<{ status: string }>(`/v1/subscriptions/${account.subscriptionId}`);
+    expect(subscription.status).toBe("canceled");
+    expect(STANDIN).toBeTruthy();
+
+    await waitForMail(email, /Your Modelify account is deleted/);
+    // The address signs up again, as a new account.
+    const again = await signUpAndConfirm(email);
+    const fresh = await db.query.users.findFirst({ where: eq(schema.users.email, email) });
+    expect(fresh?.id).toBeDefined();
+    expect(fresh!.id).not.toBe(userId);
+    expect((await again.browser.get("/dashboard/profile")).status).toBe(200);
+  });
+});
+
+describe("download my data", () => {
+  it("covers every table that refers to an account", async () => {
+    const keyed = (await schemaTables()).filter((t) => t.refersToUsers).map((t) => t.name);
+    for (const name of keyed) expect(EXPORTED_TABLES as readonly string[], `${name} is missing from the export`).toContain(name);
+  });
+
+  it("two requests at once make one job; the file holds a record of each kind, for its owner only, for a limited time", async () => {
+    const account = await fullAccount();
+    const { browser, userId } = account;
+    const [a, b] = await Promise.all([postJson(browser, "/dashboard/profile/export"), postJson(browser, "/dashboard/profile/export")]);
+    expect([a.status, b.status].sort()).toEqual([202, 429]);
+    expect(Number([a, b].find((r) => r.status === 429)!.headers.get("Retry-After"))).toBeGreaterThan(0);
+    await waitFor(async () => (await db.query.dataExports.findFirst({ where: eq(schema.dataExports.userId, userId) }))?.status === "ready", "export ready");
+    const rows = await db.select().from(schema.dataExports).where(eq(schema.dataExports.userId, userId));
+    expect(rows).toHaveLength(1);
+    const id = rows[0]!.id;
+
+    const profile = await (await browser.get("/dashboard/profile")).text();
+    expect(profile).toContain(`/dashboard/profile/export/${id}`);
+    const file = await browser.get(`/dashboard/profile/export/${id}`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("Content-Disposition")).toMatch(/attachment/);
+    const data = await file.json<AccountData>();
+    for (const kind of [
+      "users",
+      "user_profiles",
+      "sessions",
+      "subscriptions",
+      "checkout_sessions",
+      "usage_rollup",
+      "usage_accounts",
+      "download_history",
+      "budgets",
+      "waitlist",
+      "support_messages",
+      "audit_log",
+      "data_exports",
+    ] as const) {
+      expect(data.tables[kind].length, kind).toBeGreaterThan(0);
+    }
+    expect(data.tables.sessions.some((s) => s.client === "desktop")).toBe(true);
+    expect(data.usageReports.length).toBeGreaterThanOrEqual(2);
+    expect(data.stripe.invoices.length).toBeGreaterThan(0);
+    expect(data.stripe.subscriptions.length).toBeGreaterThan(0);
+    // No secret travels in the file.
+    const text = JSON.stringify(data);
+    for (const secret of ["passwordHash", "refreshTokenHash", "securityAnswerHash", "security_answer_hash", "pbkdf2_sha256"])
+      expect(text).not.toContain(secret);
+
+    // Another account gets nothing; nor does anyone once the link has expired.
+    const other = await apiUser();
+    expect((await other.browser.get(`/dashboard/profile/export/${id}`)).status).toBe(404);
+    expect((await new Browser().get(`/dashboard/profile/export/${id}`)).status).toBe(401);
+    await db
+      .update(schema.dataExports)
+      .set({ expiresAt: Date.now() - 1 })
+      .where(eq(schema.dataExports.id, id));
+    expect((await browser.get(`/dashboard/profile/export/${id}`)).status).toBe(404);
+  });
+});
