@@ -27,6 +27,8 @@ export default [
       ...prefix("billing", [route("checkout", "routes/billing/checkout.tsx"), route("portal", "routes/billing/portal.tsx")]),
     ]),
     route("auth/sign-out", "routes/auth/sign-out.tsx"),
+    // Passkey sign-in (WebAuthn): a challenge, then the passkey's answer (JSON; issue 29).
+    ...prefix("auth/passkey", [route("options", "routes/auth/passkey/options.ts"), route("verify", "routes/auth/passkey/verify.ts")]),
     // First-party marketing events from the browser (page views; answers 204).
     route("events", "routes/events.ts"),
     ...prefix("downloads", [route("prepare", "routes/downloads/prepare.ts"), route("file/:token", "routes/downloads/file.ts")]),
@@ -54,6 +56,7 @@ export default [
     route("dashboard/profile/image", "routes/dashboard/profile/image.ts"),
     route("dashboard/profile/phone", "routes/dashboard/profile/phone.ts"),
     route("dashboard/profile/sessions", "routes/dashboard/profile/sessions.ts"),
+    route("dashboard/profile/passkeys", "routes/dashboard/profile/passkeys.ts"),
     // Profile pictures from R2, for their owner only.
     route("profile-images/:userId/:file", "routes/profile-images.ts"),
 

@@ -10,6 +10,8 @@ import { EditProfileModal } from "~/components/profile/profile-editor";
 import { ProfileHeader } from "~/components/profile/profile-header";
 import { Alert } from "~/components/ui";
 import { SessionsCard } from "~/components/profile/sessions-card";
+import { PasskeysCard } from "~/components/profile/passkeys-card";
+import { listPasskeys } from "~/lib/auth/passkeys.server";
 import { listActiveSessions } from "~/lib/auth/sessions-list.server";
 import { requestEmailChange } from "~/lib/profile/email-change.server";
 import { PROFILE_MESSAGES as M } from "~/lib/profile/messages";
@@ -29,11 +31,16 @@ const SECRET_FIELDS = ["securityAnswer", "currentPassword"];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db } = app(context);
-  const [row, sessions] = await Promise.all([ensureProfile(db, user), listActiveSessions(app(context), user.id, getAuth(context).session?.id ?? null)]);
+  const [row, sessions, passkeys] = await Promise.all([
+    ensureProfile(db, user),
+    listActiveSessions(app(context), user.id, getAuth(context).session?.id ?? null),
+    listPasskeys(db, user.id),
+  ]);
   const params = new URL(request.url).searchParams;
   return {
     profile: profileView(row, user),
     sessions,
+    passkeys,
     emailPending: params.get("emailPending") === "1" && row.pendingEmail !== null,
     editing: params.get("edit") === "1",
     verifyingPhone: params.get("phone") === "verify",
@@ -97,7 +104,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, sessions, editing, saved, verifyingPhone, emailPending } = loaderData;
+  const { profile, sessions, passkeys, editing, saved, verifyingPhone, emailPending } = loaderData;
   const { pathname, search } = useLocation();
   const revalidator = useRevalidator();
   const closePhoneTo = withParams(pathname, search, { phone: null, phoneError: null, phoneResult: null, phoneWait: null });
@@ -116,6 +123,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       />
       <div className="mt-6">
         <SessionsCard sessions={sessions} />
+      </div>
+      <div className="mt-6">
+        <PasskeysCard passkeys={passkeys} />
       </div>
       {editing ? (
         <EditProfileModal
