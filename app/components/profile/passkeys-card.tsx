@@ -64,61 +64,53 @@ export function PasskeysCard({ passkeys }: { passkeys: PasskeyView[] }) {
 }
 
 function PasskeyRow({ passkey }: { passkey: PasskeyView }) {
-  const [renaming, setRenaming] = useState(false);
   const factsId = `passkey-${passkey.id}-facts`;
   return (
-    <li className="flex flex-col gap-3 py-4" data-testid="passkey">
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <div className="flex min-w-0 items-start gap-3">
-          <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
-            <LineIcon d={KEY_ICON} />
-          </span>
-          <div className="min-w-0">
-            <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
-              <span className="break-words font-medium text-slate-900">{passkey.name}</span>
-              {passkey.synced ? <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-700">Synced</span> : null}
-            </p>
-            <p id={factsId} className="mt-0.5 text-sm text-slate-600">
-              Added {formatDate(passkey.createdAt)}
-              <span aria-hidden="true"> · </span>
-              <span className="sr-only">. </span>
-              {passkey.lastUsedAt ? `Last used ${formatDateTime(passkey.lastUsedAt)}` : "Never used to sign in"}
-            </p>
-          </div>
-        </div>
-        <div className="flex shrink-0 gap-2 pl-13 sm:pl-0">
-          <button
-            type="button"
-            className={buttonClass("secondary", "sm")}
-            aria-expanded={renaming}
-            aria-label={`Rename passkey: ${passkey.name}`}
-            onClick={() => setRenaming((open) => !open)}
-          >
-            Rename
-          </button>
-          <form method="post" action={ACTION}>
-            <input type="hidden" name="intent" value="remove" />
-            <input type="hidden" name="id" value={passkey.id} />
-            <button type="submit" aria-label={`Remove passkey: ${passkey.name}`} aria-describedby={factsId} className={buttonClass("secondary", "sm")}>
-              Remove
-            </button>
-          </form>
+    <li className="flex flex-col gap-3 py-4 sm:flex-row sm:items-start sm:justify-between" data-testid="passkey">
+      <div className="flex min-w-0 items-start gap-3">
+        <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
+          <LineIcon d={KEY_ICON} />
+        </span>
+        <div className="min-w-0">
+          <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
+            <span className="break-words font-medium text-slate-900">{passkey.name}</span>
+            {passkey.synced ? <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-700">Synced</span> : null}
+          </p>
+          <p id={factsId} className="mt-0.5 text-sm text-slate-600">
+            Added {formatDate(passkey.createdAt)}
+            <span aria-hidden="true"> · </span>
+            <span className="sr-only">. </span>
+            {passkey.lastUsedAt ? `Last used ${formatDateTime(passkey.lastUsedAt)}` : "Never used to sign in"}
+          </p>
+          {/* A disclosure, so renaming works without JavaScript too. */}
+          <details className="mt-2">
+            <summary className="w-fit cursor-pointer rounded text-sm font-medium text-brand-700 hover:text-brand-800">
+              Rename<span className="sr-only"> passkey: {passkey.name}</span>
+            </summary>
+            <RenameForm passkey={passkey} />
+          </details>
         </div>
       </div>
-      {renaming ? <RenameForm passkey={passkey} /> : null}
+      <form method="post" action={ACTION} className="shrink-0 pl-13 sm:pl-0">
+        <input type="hidden" name="intent" value="remove" />
+        <input type="hidden" name="id" value={passkey.id} />
+        <button type="submit" aria-label={`Remove passkey: ${passkey.name}`} aria-describedby={factsId} className={buttonClass("secondary", "sm")}>
+          Remove
+        </button>
+      </form>
     </li>
   );
 }
 
 function RenameForm({ passkey }: { passkey: PasskeyView }) {
   return (
-    <form method="post" action={ACTION} className="flex flex-col gap-2 sm:flex-row sm:items-end">
+    <form method="post" action={ACTION} className="mt-2 flex flex-col gap-2 sm:flex-row sm:items-end">
       <input type="hidden" name="intent" value="rename" />
       <input type="hidden" name="id" value={passkey.id} />
       <Field
         className="flex-1"
         labelProps={{ children: "New name" }}
-        inputProps={{ name: "name", defaultValue: passkey.name, required: true, maxLength: PASSKEY.nameMaxLength, autoComplete: "off", autoFocus: true }}
+        inputProps={{ name: "name", defaultValue: passkey.name, required: true, maxLength: PASSKEY.nameMaxLength, autoComplete: "off" }}
       />
       <button type="submit" className={buttonClass("primary", "sm", "sm:mb-0.5")}>
         Save name
