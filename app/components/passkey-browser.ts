@@ -13,11 +13,15 @@ async function errorOf(response: Response): Promise<string> {
   return body?.error ?? M.signInFailed;
 }
 
-/** The prompt closed by its user (or replaced by another) is not an error worth a message. */
-function promptError(error: unknown, silentAbort: boolean): string | null {
+/**
+ * The prompt's failure as text: closed by its user (or replaced by another) is worth no message
+ * where `silentAbort`; an authenticator that already holds one of the account's passkeys says so.
+ */
+function promptError(error: unknown, silentAbort: boolean, fallback: string): string | null {
   const name = error instanceof Error ? error.name : "";
   if (name === "NotAllowedError" || name === "AbortError") return silentAbort ? null : M.cancelled;
-  return M.signInFailed;
+  if (name === "InvalidStateError") return M.alreadyOnDevice;
+  return fallback;
 }
 
 /** Adds a passkey named `name` to the signed-in account (the profile's card). */
@@ -33,7 +37,7 @@ export async function addPasskey(name: string): Promise<Outcome> {
   try {
     response = await startRegistration({ optionsJSON: options });
   } catch (error) {
-    return { ok: false, error: promptError(error, false) };
+    return { ok: false, error: promptError(error, false, M.notVerified) };
   }
   const saved = await post({ intent: "register", name, response: JSON.stringify(response) });
   return saved.ok ? { ok: true } : { ok: false, error: await errorOf(saved) };
@@ -57,7 +61,7 @@ export async function signInWithPasskey(search: string, autofill: boolean, signa
   try {
     response = await startAuthentication({ optionsJSON: options, useBrowserAutofill: autofill });
   } catch (error) {
-    return { ok: false, error: promptError(error, autofill) };
+    return { ok: false, error: promptError(error, autofill, M.signInFailed) };
   }
   const verified = await fetch(`/auth/passkey/verify${search}`, {
     method: "POST",

@@ -11,6 +11,7 @@ export const PASSKEY_MESSAGES = {
   notVerified: "The passkey could not be verified. Please try again.",
   unknownPasskey: "This passkey is not registered with Modelify. Sign in with your password, then add it from your profile.",
   alreadyRegistered: "This passkey is already registered.",
+  alreadyOnDevice: "This device or password manager already holds a passkey for your account.",
   invalid: "The passkey request was not valid. Please try again.",
   notFound: "That passkey was not found.",
   added: "Passkey added. You can now sign in with it.",
