@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { PASSKEY } from "~/lib/constants";
 import { PASSKEY_MESSAGES as M } from "~/lib/auth/passkey-messages";
+import { sweepExpiredChallenges } from "~/lib/auth/passkeys.server";
 import { schema } from "~/lib/db.server";
 import { Browser, createConfirmedUser, db, ORIGIN, uniqueIp } from "./helpers";
 import { SoftPasskey } from "./passkey-authenticator";
@@ -159,6 +160,19 @@ describe("passkeys", () => {
     expect((await db.query.passkeys.findFirst({ where: eq(schema.passkeys.id, passkey.id) }))?.counter).toBe(10);
     const garbage = await verify({ id: "x", response: {} });
     expect(garbage.response.status).toBe(400);
+  });
+
+  it("the hourly sweep drops challenges nobody answered and keeps live ones", async () => {
+    const expired = (await signInOptions()).challenge;
+    const live = (await signInOptions()).challenge;
+    await db
+      .update(schema.passkeyChallenges)
+      .set({ expiresAt: Date.now() - 1 })
+      .where(eq(schema.passkeyChallenges.challenge, expired));
+    expect(await sweepExpiredChallenges(db)).toBeGreaterThanOrEqual(1);
+    const left = await db.select({ challenge: schema.passkeyChallenges.challenge }).from(schema.passkeyChallenges);
+    expect(left.map((row) => row.challenge)).toContain(live);
+    expect(left.map((row) => row.challenge)).not.toContain(expired);
   });
 
   it(`caps sign-in challenges per IP: ${PASSKEY.signInOptionsPerIp.limit} of a parallel burst, then 429 with Retry-After`, async () => {
