@@ -29,6 +29,8 @@ export default [
       ...prefix("billing", [route("checkout", "routes/billing/checkout.tsx"), route("portal", "routes/billing/portal.tsx")]),
     ]),
     route("auth/sign-out", "routes/auth/sign-out.tsx"),
+    // Passkey sign-in (WebAuthn): a challenge, then the passkey's answer (JSON; issue 29).
+    ...prefix("auth/passkey", [route("options", "routes/auth/passkey/options.ts"), route("verify", "routes/auth/passkey/verify.ts")]),
     // First-party marketing events from the browser (page views; answers 204).
     route("events", "routes/events.ts"),
     ...prefix("downloads", [route("prepare", "routes/downloads/prepare.ts"), route("file/:token", "routes/downloads/file.ts")]),
@@ -61,6 +63,7 @@ export default [
     // "Download my data": ask for an export (POST), and fetch a ready one (its owner only).
     route("dashboard/profile/export", "routes/dashboard/profile/export.ts"),
     route("dashboard/profile/export/:id", "routes/dashboard/profile/export-file.ts"),
+    route("dashboard/profile/passkeys", "routes/dashboard/profile/passkeys.ts"),
     // Profile pictures from R2, for their owner only.
     route("profile-images/:userId/:file", "routes/profile-images.ts"),
 

@@ -483,3 +483,39 @@ export const dataExports = sqliteTable(
   },
   (t) => [index("data_exports_user_idx").on(t.userId, t.createdAt)],
 );
+
+// Passkeys (WebAuthn credentials) a user registered from the profile (issue 29). The credential
+// id (base64url) is the key; the public key is COSE bytes as base64url; the counter is the
+// authenticator's sign count, checked and raised on every sign-in.
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    publicKey: text("public_key").notNull(),
+    counter: integer("counter").notNull().default(0),
+    transports: text("transports", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    deviceType: text("device_type", { enum: ["singleDevice", "multiDevice"] }).notNull(),
+    backedUp: integer("backed_up", { mode: "boolean" }).notNull().default(false),
+    lastUsedAt: integer("last_used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("passkeys_user_idx").on(t.userId)],
+);
+
+// WebAuthn challenges handed out by the options endpoints: single use (deleted by the statement
+// that reads them) and short-lived. A registration challenge belongs to the signed-in user who
+// asked for it; a sign-in challenge belongs to nobody until a passkey answers it.
+export const passkeyChallenges = sqliteTable(
+  "passkey_challenges",
+  {
+    challenge: text("challenge").primaryKey(),
+    purpose: text("purpose", { enum: ["register", "authenticate"] }).notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("passkey_challenges_expiry_idx").on(t.expiresAt)],
+);

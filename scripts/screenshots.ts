@@ -264,7 +264,7 @@ try {
     ] as const) {
       await page.goto(`/auth?mode=${mode}`);
       await page.waitForLoadState("networkidle");
-      await page.getByRole("button", { name: button }).click();
+      await page.getByRole("button", { name: button, exact: true }).click();
       await page.getByText(error).waitFor();
       await page.screenshot({ path: `screenshots/auth-${name}-errors-${label}.png`, fullPage: true });
     }

@@ -7,6 +7,7 @@ import { isLocal } from "~/lib/config";
 import { sweepDeadLetters } from "~/lib/dead-letters.server";
 import { getDb } from "~/lib/db.server";
 import { sweepExpiredCounters } from "~/lib/limits/counters.server";
+import { sweepExpiredChallenges } from "~/lib/auth/passkeys.server";
 import { archiveOldUsage } from "~/lib/usage/archive.server";
 import { appContext, configErrorContext, createAppContext, nonceContext } from "~/server/context";
 import { metered } from "~/server/db";
@@ -93,8 +94,9 @@ export default {
         archiveOldUsage(db, env.USAGE_LEDGER, controller.scheduledTime),
         sweepDeviceAuthorizations(db),
         sweepDeadLetters(db, controller.scheduledTime),
-      ]).then(([revoked, counters, archive, deviceCodes, deadLetters]) => {
-        console.log(JSON.stringify({ event: "hourly_sweep", revoked, counters, archive, deviceCodes, deadLetters }));
+        sweepExpiredChallenges(db),
+      ]).then(([revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges]) => {
+        console.log(JSON.stringify({ event: "hourly_sweep", revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges }));
       }),
     );
   },

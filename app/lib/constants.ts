@@ -333,4 +333,16 @@ export const MARKETING = {
   pixelInitGiveUpMs: 10 * SECOND,
 } as const;
 
+// Passkeys (WebAuthn, issue 29). Not in the spec: a challenge lives 5 minutes (the browser's
+// prompt times out with it), the options endpoints are capped per IP (sign-in, public) and per
+// account (registration), and an account holds at most 20 passkeys with names up to 60 characters.
+export const PASSKEY = {
+  rpName: "Modelify",
+  challengeTtlMs: 5 * MINUTE,
+  signInOptionsPerIp: { limit: 30, windowMs: 15 * MINUTE },
+  registerOptionsPerUser: { limit: 20, windowMs: 1 * HOUR },
+  maxPerUser: 20,
+  nameMaxLength: 60,
+} as const;
+
 export const MS = { SECOND, MINUTE, HOUR, DAY } as const;

@@ -6,8 +6,12 @@ import { afterRender, clientContextOptions, hydrated } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 const CHECK = /\/assets\/auth\.validate-[\w-]+\.js$/;
-// The form's own requests (React Router posts to /auth.data), not the page-view beacon to /events.
-const isAuthPost = (request: Request) => request.method() === "POST" && new URL(request.url()).pathname.startsWith("/auth");
+// The form's own requests (React Router posts to /auth.data), not the page-view beacon to /events
+// nor the passkey autofill's challenge (/auth/passkey/options).
+const isAuthPost = (request: Request) => {
+  const { pathname } = new URL(request.url());
+  return request.method() === "POST" && pathname.startsWith("/auth") && !pathname.startsWith("/auth/passkey/");
+};
 
 /** The sign-up page, hydrated, with the check's module held back until `release()`. */
 async function signUpWithCheckHeld(page: Page) {
@@ -77,7 +81,7 @@ test("when the check cannot load, leaving a field asks nothing and the server's 
   await afterRender(page);
   expect(posts).toEqual([]);
   const answer = page.waitForResponse((response) => isAuthPost(response.request()));
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
   expect((await answer).status()).toBe(400);
   await expect(page.getByText("Please enter a valid email address")).toBeVisible();
   await expect(page.getByText("Password must be at least 8 characters long")).toBeVisible();
@@ -89,7 +93,7 @@ test("without JavaScript every form posts and shows the server's words", async (
   const page = await context.newPage();
   await page.goto("/auth?mode=signin");
   await page.getByLabel("Email").fill("ada.example.com");
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await expect(page.getByText("Please enter a valid email address")).toBeVisible();
   await expect(page.getByText("Password must be at least 8 characters long")).toBeVisible();
 

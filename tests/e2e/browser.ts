@@ -157,7 +157,7 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.goto("/auth?mode=signin");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
 }
 
 /** Signs up through the form and confirms through the outbox link: the page ends on /dashboard. */

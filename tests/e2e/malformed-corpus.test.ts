@@ -8,7 +8,8 @@
 // and after, queue work included: both are taken once the queue has handled everything sent before
 // (queue-drain.ts), and no message may have failed in the consumer meanwhile (it would come back as
 // a retry and a dead letter later). Nobody else uses this site while the corpus runs.
-// `attempt_counters` is left out: it counts failed attempts by design.
+// `attempt_counters` is left out: it counts failed attempts by design; so is `passkey_challenges`:
+// anyone may ask for a sign-in challenge (five minutes, single use), as a sign-in page is for anyone.
 // Broken chunk framing is answered by the local runtime's HTTP layer, not the app: see
 // localRuntimeDefect. CORPUS_DUMP=<file> writes every outcome as JSON lines.
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
@@ -43,7 +44,7 @@ const WEBHOOK_SECRET = "whsec_local_modelify_standin";
 let LOCAL_JWT_SECRET: string | null = null;
 
 /** Tables that may change while the corpus runs. */
-const UNCOUNTED_TABLES = new Set(["attempt_counters", "d1_migrations"]);
+const UNCOUNTED_TABLES = new Set(["attempt_counters", "passkey_challenges", "d1_migrations"]);
 const isInternalTable = (name: string) => name.startsWith("sqlite_") || name.startsWith("_cf_");
 
 // ------------------------------------------------------------------------------------ routes
@@ -180,6 +181,24 @@ const ROUTES: RouteSpec[] = [
     signedIn: "cookie",
     fields: { intent: "end", sessionId: "not-a-session" },
     crossSiteFields: { intent: "end-others" },
+  },
+  // Passkeys (issue 29): a sign-in challenge takes no body; an answer must be a WebAuthn response;
+  // the profile's forms act only on the caller's own passkeys.
+  { name: "/auth/passkey/options", path: "/auth/passkey/options", body: "none", methods: API_POST, fields: {} },
+  {
+    name: "/auth/passkey/verify",
+    path: "/auth/passkey/verify",
+    body: "json",
+    methods: API_POST,
+    fields: { response: { id: "AAAA", rawId: "AAAA", type: "public-key", response: { clientDataJSON: "e30", authenticatorData: "AA", signature: "AA" } } },
+  },
+  {
+    name: "/dashboard/profile/passkeys",
+    path: "/dashboard/profile/passkeys",
+    body: "form",
+    methods: API_POST,
+    signedIn: "cookie",
+    fields: { intent: "rename", id: "not-a-passkey", name: "" },
   },
   // Contact Support (issue 12): every field invalid, so a variant that fixes one still sends nothing.
   {

@@ -8,7 +8,7 @@ test("offline sign-in shows the network connection message with Try Again", asyn
   await page.getByLabel("Email").fill("demo@modelify.dev");
   await page.getByLabel("Password").fill("Modelify-Demo-2026");
   await context.setOffline(true);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await page.getByText("Network connection issue. Please check your internet connection and try again.").waitFor();
   await page.getByRole("link", { name: "Try Again" }).waitFor();
   await context.setOffline(false);

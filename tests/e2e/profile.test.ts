@@ -116,7 +116,7 @@ test.describe("without JavaScript", () => {
     await page.goto("/auth?mode=signin");
     await page.getByLabel("Email").fill("demo@modelify.dev");
     await page.getByLabel("Password").fill("Modelify-Demo-2026");
-    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
     await page.waitForURL((url) => url.pathname === "/dashboard");
 
     await page.goto("/dashboard/profile");

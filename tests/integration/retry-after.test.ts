@@ -17,6 +17,7 @@ import {
   MAIL_CAP,
   MARKETING,
   ONE_TIME_TOKEN,
+  PASSKEY,
   PHONE_CODE,
   SUPPORT,
   USAGE_API,
@@ -246,6 +247,28 @@ describe("the public site", () => {
     const wait = expectRetryAfter(answer, seconds(MARKETING.browserEventsPerIp.windowMs), "events");
     expect(wait).toBeGreaterThanOrEqual(1232);
     expect(wait).toBeLessThanOrEqual(1234);
+  });
+});
+
+describe("passkeys", () => {
+  it("sign-in challenges per client address, with the real remaining wait", async () => {
+    const ip = uniqueIp();
+    await presetCounter(`passkey:signin:ip:${ipSubject(ip)}`, PASSKEY.signInOptionsPerIp.limit, 321_000);
+    const answer = await SELF.fetch(`${ORIGIN}/auth/passkey/options`, { method: "POST", headers: { Origin: ORIGIN, "CF-Connecting-IP": ip } });
+    const wait = expectRetryAfter(answer, seconds(PASSKEY.signInOptionsPerIp.windowMs), "passkey sign-in challenges");
+    expect(wait).toBeGreaterThanOrEqual(319);
+    expect(wait).toBeLessThanOrEqual(321);
+  });
+
+  it("registration challenges per account", async () => {
+    const { browser } = await signedInAs("user");
+    const answers = await Promise.all(
+      Array.from({ length: PASSKEY.registerOptionsPerUser.limit + 1 }, () =>
+        browser.post("/dashboard/profile/passkeys", { intent: "options" }, { Accept: "application/json" }),
+      ),
+    );
+    expect(refusals(answers)).toHaveLength(1);
+    expectRetryAfter(refusals(answers)[0]!, seconds(PASSKEY.registerOptionsPerUser.windowMs), "passkey registration challenges");
   });
 });
 

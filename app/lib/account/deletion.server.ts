@@ -166,4 +166,6 @@ const ACCOUNT_TABLES = [
   schema.dataExports,
   schema.twoFactor,
   schema.twoFactorRecoveryCodes,
+  schema.passkeys,
+  schema.passkeyChallenges,
 ] as const;

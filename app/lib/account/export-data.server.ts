@@ -25,6 +25,8 @@ const SECRET_COLUMNS = new Set([
   "security_answer_hash",
   // The authenticator app's shared secret (encrypted): a credential, not data about the user.
   "secretEnc",
+  // An unanswered WebAuthn challenge: single use, minutes long, nothing about the user.
+  "challenge",
 ]);
 
 function withoutSecrets<T extends Record<string, unknown>>(row: T): Record<string, unknown> {
@@ -61,84 +63,54 @@ export const EXPORTED_TABLES = [
   "data_exports",
   "two_factor",
   "two_factor_recovery_codes",
+  "passkeys",
+  "passkey_challenges",
 ] as const;
 type ExportedTable = (typeof EXPORTED_TABLES)[number];
 
-async function tableRows(db: Db, user: { id: string; email: string }): Promise<Record<ExportedTable, Array<Record<string, unknown>>>> {
+/** The query of each exported table: the account's rows, by its id (or its address where a row names only that). */
+function tableQueries(db: Db, { id, email }: { id: string; email: string }) {
   const t = schema;
-  const { id, email } = user;
-  const [
-    users,
-    profiles,
-    sessions,
-    grants,
-    tokens,
-    subs,
-    checkouts,
-    rollup,
-    accounts,
-    downloads,
-    budgets,
-    waitlist,
-    keys,
-    support,
-    events,
-    audit,
-    exports,
-    twoFactor,
-    recoveryCodes,
-  ] = await db.batch([
-    db.select().from(t.users).where(eq(t.users.id, id)),
-    db.select().from(t.userProfiles).where(eq(t.userProfiles.userId, id)),
-    db.select().from(t.sessions).where(eq(t.sessions.userId, id)),
-    db.select().from(t.deviceAuthorizations).where(eq(t.deviceAuthorizations.userId, id)),
-    db.select().from(t.oneTimeTokens).where(eq(t.oneTimeTokens.userId, id)),
-    db.select().from(t.subscriptions).where(eq(t.subscriptions.userId, id)),
-    db.select().from(t.checkoutSessions).where(eq(t.checkoutSessions.userId, id)),
-    db.select().from(t.usageRollup).where(eq(t.usageRollup.userId, id)),
-    db.select().from(t.usageAccounts).where(eq(t.usageAccounts.userId, id)),
-    db.select().from(t.downloadHistory).where(eq(t.downloadHistory.userId, id)),
-    db.select().from(t.budgets).where(eq(t.budgets.userId, id)),
-    db.select().from(t.waitlist).where(eq(t.waitlist.email, email)),
-    db
+  return {
+    users: db.select().from(t.users).where(eq(t.users.id, id)),
+    user_profiles: db.select().from(t.userProfiles).where(eq(t.userProfiles.userId, id)),
+    sessions: db.select().from(t.sessions).where(eq(t.sessions.userId, id)),
+    device_authorizations: db.select().from(t.deviceAuthorizations).where(eq(t.deviceAuthorizations.userId, id)),
+    one_time_tokens: db.select().from(t.oneTimeTokens).where(eq(t.oneTimeTokens.userId, id)),
+    subscriptions: db.select().from(t.subscriptions).where(eq(t.subscriptions.userId, id)),
+    checkout_sessions: db.select().from(t.checkoutSessions).where(eq(t.checkoutSessions.userId, id)),
+    usage_rollup: db.select().from(t.usageRollup).where(eq(t.usageRollup.userId, id)),
+    usage_accounts: db.select().from(t.usageAccounts).where(eq(t.usageAccounts.userId, id)),
+    download_history: db.select().from(t.downloadHistory).where(eq(t.downloadHistory.userId, id)),
+    budgets: db.select().from(t.budgets).where(eq(t.budgets.userId, id)),
+    waitlist: db.select().from(t.waitlist).where(eq(t.waitlist.email, email)),
+    activation_keys: db
       .select()
       .from(t.activationKeys)
       .where(or(eq(t.activationKeys.userId, id), eq(t.activationKeys.sentTo, email))),
-    db
+    support_messages: db
       .select()
       .from(t.supportMessages)
       .where(or(eq(t.supportMessages.userId, id), eq(t.supportMessages.email, email))),
-    db.select().from(t.marketingEvents).where(eq(t.marketingEvents.userId, id)),
-    db
+    marketing_events: db.select().from(t.marketingEvents).where(eq(t.marketingEvents.userId, id)),
+    audit_log: db
       .select()
       .from(t.auditLog)
       .where(or(eq(t.auditLog.targetUserId, id), eq(t.auditLog.actorUserId, id))),
-    db.select().from(t.dataExports).where(eq(t.dataExports.userId, id)),
-    db.select().from(t.twoFactor).where(eq(t.twoFactor.userId, id)),
-    db.select().from(t.twoFactorRecoveryCodes).where(eq(t.twoFactorRecoveryCodes.userId, id)),
-  ]);
-  const rows = {
-    users,
-    user_profiles: profiles,
-    sessions,
-    device_authorizations: grants,
-    one_time_tokens: tokens,
-    subscriptions: subs,
-    checkout_sessions: checkouts,
-    usage_rollup: rollup,
-    usage_accounts: accounts,
-    download_history: downloads,
-    budgets,
-    waitlist,
-    activation_keys: keys,
-    support_messages: support,
-    marketing_events: events,
-    audit_log: audit,
-    data_exports: exports,
-    two_factor: twoFactor,
-    two_factor_recovery_codes: recoveryCodes,
-  } satisfies Record<ExportedTable, Array<Record<string, unknown>>>;
-  return Object.fromEntries(Object.entries(rows).map(([name, list]) => [name, list.map((r) => withoutSecrets(r))])) as Record<
+    data_exports: db.select().from(t.dataExports).where(eq(t.dataExports.userId, id)),
+    two_factor: db.select().from(t.twoFactor).where(eq(t.twoFactor.userId, id)),
+    two_factor_recovery_codes: db.select().from(t.twoFactorRecoveryCodes).where(eq(t.twoFactorRecoveryCodes.userId, id)),
+    passkeys: db.select().from(t.passkeys).where(eq(t.passkeys.userId, id)),
+    passkey_challenges: db.select().from(t.passkeyChallenges).where(eq(t.passkeyChallenges.userId, id)),
+  } satisfies Record<ExportedTable, unknown>;
+}
+
+async function tableRows(db: Db, user: { id: string; email: string }): Promise<Record<ExportedTable, Array<Record<string, unknown>>>> {
+  const queries = tableQueries(db, user);
+  // One round trip for every table.
+  const [first, ...rest] = EXPORTED_TABLES.map((name) => queries[name]);
+  const results = (await db.batch([first!, ...rest])) as Array<Array<Record<string, unknown>>>;
+  return Object.fromEntries(EXPORTED_TABLES.map((name, i) => [name, results[i]!.map((r) => withoutSecrets(r))])) as Record<
     ExportedTable,
     Array<Record<string, unknown>>
   >;

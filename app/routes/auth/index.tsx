@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { Form, Link, redirect, useActionData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/index";
 import { AuthShell } from "~/components/auth-shell";
+import { PasskeySignIn } from "~/components/passkey-sign-in";
 import { PasswordStrengthMeter } from "~/components/password-strength-meter";
 import { useMarketingEvent } from "~/components/site/marketing";
 import { Field, SelectField } from "~/components/forms";
@@ -126,7 +127,16 @@ export default function AuthPage({ loaderData }: Route.ComponentProps) {
         )
       }
     >
-      {mode === "signin" ? <SignInForm query={query} /> : mode === "signup" ? <SignUpForm /> : <ForgotPasswordForm />}
+      {mode === "signin" ? (
+        <>
+          <SignInForm query={query} />
+          <PasskeySignIn search={query} />
+        </>
+      ) : mode === "signup" ? (
+        <SignUpForm />
+      ) : (
+        <ForgotPasswordForm />
+      )}
     </AuthShell>
   );
 }
@@ -242,7 +252,7 @@ function SignInForm({ query }: { query: string }) {
       {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
       <Field
         labelProps={{ children: "Email" }}
-        inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email", placeholder: "you@example.com" }}
+        inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "username webauthn", placeholder: "you@example.com" }}
         errors={fields.email.errors}
       />
       <Field

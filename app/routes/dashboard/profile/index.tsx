@@ -15,6 +15,8 @@ import { twoFactorStatus } from "~/lib/auth/two-factor.server";
 import { DangerZoneCard } from "~/components/profile/danger-zone-card";
 import { YourDataCard } from "~/components/profile/your-data-card";
 import { listExports } from "~/lib/account/export.server";
+import { PasskeysCard } from "~/components/profile/passkeys-card";
+import { listPasskeys } from "~/lib/auth/passkeys.server";
 import { listActiveSessions } from "~/lib/auth/sessions-list.server";
 import { requestEmailChange } from "~/lib/profile/email-change.server";
 import { PROFILE_MESSAGES as M } from "~/lib/profile/messages";
@@ -34,10 +36,11 @@ const SECRET_FIELDS = ["securityAnswer", "currentPassword"];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db } = app(context);
-  const [row, sessions, twoFactor, exports] = await Promise.all([
+  const [row, sessions, twoFactor, passkeys, exports] = await Promise.all([
     ensureProfile(db, user),
     listActiveSessions(app(context), user.id, getAuth(context).session?.id ?? null),
     twoFactorStatus(db, user.id),
+    listPasskeys(db, user.id),
     listExports(db, user.id),
   ]);
   const params = new URL(request.url).searchParams;
@@ -45,6 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     profile: profileView(row, user),
     sessions,
     twoFactor,
+    passkeys,
     exports,
     emailPending: params.get("emailPending") === "1" && row.pendingEmail !== null,
     editing: params.get("edit") === "1",
@@ -109,7 +113,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, sessions, twoFactor, exports, editing, saved, verifyingPhone, emailPending } = loaderData;
+  const { profile, sessions, twoFactor, passkeys, exports, editing, saved, verifyingPhone, emailPending } = loaderData;
   const { pathname, search } = useLocation();
   const revalidator = useRevalidator();
   const closePhoneTo = withParams(pathname, search, { phone: null, phoneError: null, phoneResult: null, phoneWait: null });
@@ -131,6 +135,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       </div>
       <div className="mt-6">
         <TwoFactorCard status={twoFactor} />
+      </div>
+      <div className="mt-6">
+        <PasskeysCard passkeys={passkeys} />
       </div>
       <div className="mt-6">
         <YourDataCard exports={exports} />

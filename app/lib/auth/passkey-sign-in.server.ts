@@ -1,0 +1,25 @@
+// A passkey sign-in: the answer to a sign-in challenge opens a web session for the passkey's
+// owner at once. A passkey verifies its user (PIN or biometrics) on a device they hold, so it
+// satisfies two-factor: no second step follows.
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { recordMarketingEvents } from "../marketing/events.server";
+import type { AuthDeps } from "./accounts.server";
+import { PASSKEY_MESSAGES as M } from "./passkey-messages";
+import { relyingParty, verifyPasskeySignIn, type PasskeyFailure } from "./passkeys.server";
+import { createSession, type IssuedTokens } from "./session.server";
+import { findUserById, recordSignIn } from "./users.server";
+
+export async function signInWithPasskey(
+  deps: AuthDeps,
+  response: AuthenticationResponseJSON,
+): Promise<{ ok: true; userId: string; tokens: IssuedTokens; returning: boolean } | PasskeyFailure> {
+  const verified = await verifyPasskeySignIn(deps.db, relyingParty(deps.origin), response);
+  if (!verified.ok) return verified;
+  const user = await findUserById(deps.db, verified.userId);
+  if (!user || user.emailConfirmedAt === null) return { ok: false, status: 401, error: M.unknownPasskey };
+  const { returning } = await recordSignIn(deps.db, user);
+  const tokens = await createSession(deps.db, deps.env.JWT_SECRET, { userId: user.id, client: "web", userAgent: deps.userAgent });
+  await recordMarketingEvents(deps.queue, [{ name: "AuthComplete", userId: user.id }]);
+  console.info(JSON.stringify({ event: "passkey_signin", userId: user.id }));
+  return { ok: true, userId: user.id, tokens, returning };
+}

@@ -1,0 +1,105 @@
+// Acceptance (issue 29): in Chromium with the DevTools virtual authenticator, register a passkey
+// from the profile, sign out, sign in with it ("Sign in with a passkey"), remove it, and then it no
+// longer signs in. The authenticator keeps its credential throughout, as a phone would.
+import type { Page } from "@playwright/test";
+import { hydrated, signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { expect, test } from "./fixtures.ts";
+
+async function addVirtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+  });
+  return {
+    credentials: async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
+  };
+}
+
+async function signOut(page: Page) {
+  await page.getByRole("link", { name: "Sign Out" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Sign Out" });
+  await dialog.getByRole("button", { name: "Sign Out" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+}
+
+/**
+ * Chrome's virtual authenticator answers the e-mail field's autofill request by itself; where a
+ * test means the button, the page is told autofill is unavailable, so the button is the only way.
+ */
+async function withoutAutofill(page: Page) {
+  await page.addInitScript(() => {
+    Object.defineProperty(PublicKeyCredential, "isConditionalMediationAvailable", { value: async () => false });
+  });
+}
+
+async function signInWithPasskey(page: Page) {
+  await page.goto("/auth?mode=signin");
+  await hydrated(page);
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+}
+
+test("register a passkey, sign out, sign in with it, remove it, and then it no longer works", async ({ page }) => {
+  const authenticator = await addVirtualAuthenticator(page);
+  await withoutAutofill(page);
+  const email = uniqueEmail("passkey");
+  await signUpAndConfirm(page, email);
+
+  await page.goto("/dashboard/profile");
+  await hydrated(page);
+  const card = page.getByRole("region", { name: "Passkeys" });
+  await expect(card.getByText("You have no passkeys yet.")).toBeVisible();
+  await card.getByLabel("Passkey name").fill("Work laptop");
+  await card.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(card.getByRole("status").filter({ hasText: "Passkey added." })).toBeVisible();
+  await expect(card.getByTestId("passkey")).toHaveCount(1);
+  await expect(card.getByTestId("passkey")).toContainText("Work laptop");
+  await expect(card.getByTestId("passkey")).toContainText("Never used to sign in");
+  expect(await authenticator.credentials()).toHaveLength(1);
+
+  await signOut(page);
+  await signInWithPasskey(page);
+  await page.waitForURL((url) => url.pathname === "/dashboard");
+
+  await page.goto("/dashboard/profile");
+  await expect(card.getByTestId("passkey")).toContainText("Last used");
+  // Renamed through a disclosure and a plain form.
+  await card.getByText("Rename passkey: Work laptop").click();
+  await card.getByLabel("New name").fill("Old laptop");
+  await card.getByRole("button", { name: "Save name" }).click();
+  await page.waitForURL((url) => url.searchParams.get("passkeys") === "renamed");
+  await expect(card.getByTestId("passkey")).toContainText("Old laptop");
+
+  await card.getByRole("button", { name: "Remove passkey: Old laptop" }).click();
+  await page.waitForURL((url) => url.searchParams.get("passkeys") === "removed");
+  await expect(card.getByTestId("passkey")).toHaveCount(0);
+
+  await signOut(page);
+  // The authenticator still holds the credential and answers, but the site no longer knows it.
+  expect(await authenticator.credentials()).toHaveLength(1);
+  await signInWithPasskey(page);
+  await expect(page.getByRole("alert").filter({ hasText: "This passkey is not registered with Modelify." })).toBeVisible();
+  await expect(page).toHaveURL(/\/auth/);
+  await page.goto("/dashboard");
+  await page.waitForURL((url) => url.pathname === "/auth");
+});
+
+test("the e-mail field's autofill offers the passkey, and picking it signs in", async ({ page }) => {
+  await addVirtualAuthenticator(page);
+  const email = uniqueEmail("passkey-autofill");
+  await signUpAndConfirm(page, email);
+  await page.goto("/dashboard/profile");
+  await hydrated(page);
+  const card = page.getByRole("region", { name: "Passkeys" });
+  await card.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(card.getByRole("status").filter({ hasText: "Passkey added." })).toBeVisible();
+  await signOut(page);
+
+  // No click: the browser's autofill request (conditional mediation) is answered by the
+  // authenticator as a user picking the passkey under the e-mail field would.
+  await page.goto("/auth?mode=signin&from=pricing");
+  await expect(page.getByLabel("Email")).toHaveAttribute("autocomplete", "username webauthn");
+  await page.waitForURL((url) => url.pathname === "/pricing");
+  await page.goto("/dashboard/profile");
+  await expect(card.getByTestId("passkey")).toContainText("Last used");
+});
