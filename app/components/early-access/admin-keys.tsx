@@ -51,7 +51,7 @@ function CreateKeysForm({ bulkMax }: { bulkMax: number }) {
 
 function KeySearch({ search }: { search: AdminSearch }) {
   return (
-    <Form method="get" preventScrollReset className="mt-5 flex flex-wrap items-end gap-2" role="search">
+    <Form method="get" preventScrollReset className="mt-5 flex flex-wrap items-end gap-2" role="search" aria-label="Keys">
       <KeepFields search={search} names={["view", "q", "page"]} />
       <Field
         labelProps={{ children: "Search" }}

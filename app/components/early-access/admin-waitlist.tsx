@@ -33,7 +33,7 @@ function WaitlistViews({ search }: { search: AdminSearch }) {
 
 function WaitlistSearch({ search }: { search: AdminSearch }) {
   return (
-    <Form method="get" preventScrollReset className="flex flex-wrap items-end gap-2" role="search">
+    <Form method="get" preventScrollReset className="flex flex-wrap items-end gap-2" role="search" aria-label="Waitlist">
       <KeepFields search={search} names={["view", "kstate", "kq", "kpage"]} />
       <Field
         labelProps={{ children: "Search" }}
