@@ -1,5 +1,5 @@
 // `npm run lighthouse`: Lighthouse (mobile, default simulated throttling) on /, /pricing, /auth and
-// /dashboard (signed in as the demo user), against the production build served the way production
+// the dashboard's tabs (signed in as the demo user), against the production build served the way production
 // serves it: workerd behind a proxy that, like Cloudflare's edge, compresses text with brotli or
 // gzip and speaks HTTP/2 over TLS. Builds into .build/lighthouse and serves it on a free port with
 // its own state, so a running `npm start` is left alone
@@ -26,7 +26,19 @@ import { serveTestSite } from "./serve-test-site.mjs";
 export const LIGHTHOUSE_VERSION = "12.8.2";
 const CACHE_DIR = resolve(".cache/lighthouse");
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
-export const PAGES = ["/", "/pricing", "/auth", "/dashboard"];
+// The dashboard's tabs are signed in as the demo account (its session cookie goes to /dashboard and below).
+export const PAGES = [
+  "/",
+  "/pricing",
+  "/auth",
+  "/dashboard",
+  "/dashboard/usage",
+  "/dashboard/profile",
+  "/dashboard/analytics",
+  "/dashboard/billing",
+  "/dashboard/budget",
+  "/dashboard/downloads",
+];
 const DEMO = { email: "demo@modelify.dev", password: "Modelify-Demo-2026" };
 
 /**

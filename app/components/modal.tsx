@@ -79,9 +79,10 @@ export function UrlModal({ closeTo, labelledBy, children, wide }: { closeTo: str
         className={cx("fixed inset-0 z-50 flex items-center justify-center p-4 transition-opacity duration-300", closing ? "opacity-0" : "opacity-100")}
         data-state={closing ? "closing" : "open"}
       >
+        {/* The backdrop closes for a pointer; the named Close is inside the dialog (no content outside a landmark). */}
         <ModalCloseLink
           to={closeTo}
-          aria-label="Close"
+          aria-hidden="true"
           tabIndex={-1}
           className="absolute inset-0 bg-slate-900/50 motion-safe:animate-[fade-in_300ms_ease-out]"
         />

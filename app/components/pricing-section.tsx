@@ -15,7 +15,9 @@ const FEATURES = [
   "Premium support",
 ];
 
-export function PricingSection({ state }: { state: PricingState }) {
+/** `pageHeading`: the section is the page (/pricing), so its title is the page's <h1>, not a section's <h2>. */
+export function PricingSection({ state, pageHeading = false }: { state: PricingState; pageHeading?: boolean }) {
+  const [Title, PlanTitle] = pageHeading ? (["h1", "h2"] as const) : (["h2", "h3"] as const);
   const { pathname, search } = useLocation();
   const params = new URLSearchParams(search);
   const closeTo = (key: string) => withParam(pathname, search, key, null);
@@ -27,12 +29,12 @@ export function PricingSection({ state }: { state: PricingState }) {
     <section ref={section} id="pricing" className="scroll-mt-20 py-20 sm:py-24">
       <div className="mx-auto max-w-6xl px-4 sm:px-6">
         <div className="mx-auto max-w-2xl text-center">
-          <h2 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Simple, honest pricing</h2>
+          <Title className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Simple, honest pricing</Title>
           <p className="mt-4 text-lg text-slate-600">One plan with everything. You pay model providers directly with your own API keys.</p>
         </div>
         <Card className="mx-auto mt-12 max-w-md p-8">
           <div className="flex items-center justify-between">
-            <h3 className="text-lg font-semibold text-slate-900">{PLAN.name}</h3>
+            <PlanTitle className="text-lg font-semibold text-slate-900">{PLAN.name}</PlanTitle>
             {state.trialAvailable ? (
               <span className="rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-700" data-testid="pricing-trial-badge">
                 {PLAN.trialDays}-day free trial

@@ -27,7 +27,7 @@ export default function ApiSetup() {
             Modelify uses your own API keys. Choose a provider to see how to get a key, or run local models with none.
           </p>
           <Card className="mt-8 p-5 sm:p-8">
-            <ApiKeyGuide />
+            <ApiKeyGuide headingLevel={2} />
           </Card>
         </div>
       </main>

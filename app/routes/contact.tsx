@@ -55,7 +55,7 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
     <AuthShell wide title="Contact Support" subtitle="Tell us what's going on and we'll get back to you by e-mail.">
       <ContactForm onPage answer={actionData ?? null} defaults={loaderData.defaults} />
       <div className="mt-8 border-t border-slate-100 pt-6">
-        <ContactAside inbox={loaderData.inbox} />
+        <ContactAside inbox={loaderData.inbox} headingLevel={2} />
       </div>
     </AuthShell>
   );

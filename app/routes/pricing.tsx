@@ -17,7 +17,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <main id="main" className="bg-gradient-to-b from-brand-50 via-white to-white pt-16">
-        <PricingSection state={loaderData.pricing} />
+        <PricingSection state={loaderData.pricing} pageHeading />
       </main>
       <SiteFooter />
     </>

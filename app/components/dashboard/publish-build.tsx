@@ -164,7 +164,8 @@ function PublishedBuilds({ releases }: { releases: ReleaseView[] }) {
       {releases.length === 0 ? (
         <p className="mt-2 text-sm text-slate-600">No builds are published yet.</p>
       ) : (
-        <div className="mt-3 overflow-x-auto">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region takes focus so a keyboard can scroll it (axe scrollable-region-focusable)
+        <section className="mt-3 overflow-x-auto" aria-label="Published builds" tabIndex={0}>
           <table className="w-full text-left text-sm">
             <thead className="text-slate-500">
               <tr>
@@ -193,7 +194,7 @@ function PublishedBuilds({ releases }: { releases: ReleaseView[] }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
     </>
   );

@@ -9,6 +9,7 @@ export function TabError() {
   if (!notFound) console.error(error);
   return (
     <div role="alert">
+      <h1 className="sr-only">{notFound ? "Page not found" : "This tab could not load"}</h1>
       <Alert tone="error">{notFound ? "This page does not exist." : "Failed to load tab content. Please try again."}</Alert>
       <div className="mt-4 flex gap-3">
         {notFound ? null : <ReloadLink>Try Again</ReloadLink>}

@@ -157,8 +157,8 @@ function SummaryCard({ data }: { data: UsageTabData }) {
           previous={data.previous.requests}
           testId="total-requests"
         />
-        <p className="text-xs text-slate-500">Light bars: the {data.range.replace("d", "")} days before.</p>
       </dl>
+      <p className="mt-4 text-xs text-slate-500">Light bars: the {data.range.replace("d", "")} days before.</p>
     </Card>
   );
 }
@@ -340,8 +340,8 @@ function FreeLimits({ entitlements }: { entitlements: Entitlements }) {
               <dt className="text-sm text-slate-500">{label}</dt>
               <dd className="mt-1 text-sm font-semibold text-slate-900">
                 {`${w.used.toLocaleString("en-US")} of ${w.limit!.toLocaleString("en-US")} ${w.unit}`}
+                <ProgressBar percent={percent} tone={budgetBand(percent)} label={`${label}: ${w.unit} used`} />
               </dd>
-              <ProgressBar percent={percent} tone={budgetBand(percent)} label={`${label}: ${w.unit} used`} />
             </div>
           );
         })}

@@ -51,7 +51,7 @@ function CreateKeysForm({ bulkMax }: { bulkMax: number }) {
 
 function KeySearch({ search }: { search: AdminSearch }) {
   return (
-    <Form method="get" preventScrollReset className="mt-5 flex flex-wrap items-end gap-2" role="search">
+    <Form method="get" preventScrollReset className="mt-5 flex flex-wrap items-end gap-2" role="search" aria-label="Keys">
       <KeepFields search={search} names={["view", "q", "page"]} />
       <Field
         labelProps={{ children: "Search" }}
@@ -130,7 +130,8 @@ export function AdminKeys({ search, keys, bulkMax }: { search: AdminSearch; keys
       <KeySearch search={search} />
 
       {/* relative: the screen-reader-only header is positioned, and must be clipped with the table. */}
-      <div className="relative mt-5 overflow-x-auto">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region takes focus so a keyboard can scroll it (axe scrollable-region-focusable) */}
+      <section className="relative mt-5 overflow-x-auto" aria-label="Keys table" tabIndex={0}>
         <table className="w-full min-w-[44rem] text-left text-sm" data-testid="keys-table">
           <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
             <tr>
@@ -153,7 +154,7 @@ export function AdminKeys({ search, keys, bulkMax }: { search: AdminSearch; keys
         {keys.rows.length === 0 ? (
           <p className="py-6 text-center text-sm text-slate-500">{search.kq || search.kstate !== "all" ? "No key matches." : "No key has been created yet."}</p>
         ) : null}
-      </div>
+      </section>
       <Pager label="Key pages" page={keys.page} pageCount={keys.pageCount} total={keys.total} hrefFor={(kpage) => adminHref(search, { kpage })} />
     </Card>
   );

@@ -33,7 +33,7 @@ function WaitlistViews({ search }: { search: AdminSearch }) {
 
 function WaitlistSearch({ search }: { search: AdminSearch }) {
   return (
-    <Form method="get" preventScrollReset className="flex flex-wrap items-end gap-2" role="search">
+    <Form method="get" preventScrollReset className="flex flex-wrap items-end gap-2" role="search" aria-label="Waitlist">
       <KeepFields search={search} names={["view", "kstate", "kq", "kpage"]} />
       <Field
         labelProps={{ children: "Search" }}
@@ -131,7 +131,8 @@ export function AdminWaitlist({
         <GrantTopForm bulkMax={bulkMax} lastResult={grantTop} busy={busy} />
       </div>
 
-      <div className="relative mt-5 overflow-x-auto">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region takes focus so a keyboard can scroll it (axe scrollable-region-focusable) */}
+      <section className="relative mt-5 overflow-x-auto" aria-label="Waitlist table" tabIndex={0}>
         <table className="w-full min-w-[44rem] text-left text-sm" data-testid="waitlist-table">
           <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
             <tr>
@@ -154,7 +155,7 @@ export function AdminWaitlist({
             {search.q ? "No entry matches this search." : search.view === "waiting" ? "Nobody is waiting." : "The waitlist is empty."}
           </p>
         ) : null}
-      </div>
+      </section>
       <Pager
         label="Waitlist pages"
         page={waitlist.page}

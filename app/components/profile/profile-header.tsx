@@ -120,16 +120,18 @@ function Avatar({ profile, className }: { profile: ProfileView; className: strin
   );
 }
 
+// A term and its value as the direct children of the <dl>'s group (a <div> may hold only <dt> and
+// <dd> there); the icon sits in the term, beside both lines.
 function Detail({ icon, label, children }: { icon: string; label: string; children: ReactNode }) {
   return (
-    <div className="flex gap-3">
-      <span className="mt-0.5 text-slate-400">
-        <LineIcon d={icon} className="h-5 w-5" />
-      </span>
-      <div className="min-w-0">
-        <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
-        <dd className="mt-0.5 text-sm text-slate-900">{children}</dd>
-      </div>
+    <div className="relative min-w-0 pl-8">
+      <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">
+        <span className="absolute top-0.5 left-0 text-slate-400">
+          <LineIcon d={icon} className="h-5 w-5" />
+        </span>
+        {label}
+      </dt>
+      <dd className="mt-0.5 text-sm text-slate-900">{children}</dd>
     </div>
   );
 }

@@ -8,7 +8,10 @@ import { GUIDE_REVIEWED, PROVIDERS, providerById, type ProviderGuide } from "~/l
 import { withParams } from "../modal";
 import { CheckIcon, cx, segmentClass, useHydrated } from "../ui";
 
-export function ApiKeyGuide() {
+/** Where its headings start: 3 under a dialog's <h2> title, 2 under the /api-setup page's <h1>. */
+type HeadingLevel = 2 | 3;
+
+export function ApiKeyGuide({ headingLevel = 3 }: { headingLevel?: HeadingLevel }) {
   const { pathname, search } = useLocation();
   const params = new URLSearchParams(search);
   const provider = providerById(params.get("provider"));
@@ -67,7 +70,7 @@ export function ApiKeyGuide() {
           ))}
         </ul>
       ) : (
-        <ProviderSteps provider={provider} />
+        <ProviderSteps provider={provider} headingLevel={headingLevel} />
       )}
 
       <p className="mt-6 text-xs text-slate-500">
@@ -84,11 +87,12 @@ export function ApiKeyGuide() {
   );
 }
 
-function ProviderSteps({ provider }: { provider: ProviderGuide }) {
+function ProviderSteps({ provider, headingLevel }: { provider: ProviderGuide; headingLevel: HeadingLevel }) {
+  const [Title, StepTitle] = headingLevel === 2 ? (["h2", "h3"] as const) : (["h3", "h4"] as const);
   return (
     <div className="mt-5" data-testid="guide-steps">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h3 className="text-lg font-semibold text-slate-900">{provider.name}</h3>
+        <Title className="text-lg font-semibold text-slate-900">{provider.name}</Title>
         <a href={provider.website} target="_blank" rel="noreferrer" className="rounded text-sm font-medium text-brand-700 hover:text-brand-800">
           {new URL(provider.website).host} <span aria-hidden="true">↗</span>
         </a>
@@ -110,7 +114,7 @@ function ProviderSteps({ provider }: { provider: ProviderGuide }) {
               {i + 1}
             </span>
             <div className="min-w-0 flex-1">
-              <h4 className="font-semibold text-slate-900">{step.title}</h4>
+              <StepTitle className="font-semibold text-slate-900">{step.title}</StepTitle>
               <p className="mt-1 text-sm leading-6 text-slate-600">{step.description}</p>
               {step.action ? (
                 <a

@@ -107,22 +107,23 @@ export function ContactForm({
   );
 }
 
-/** The side information beside the form. */
-export function ContactAside({ inbox }: { inbox: string }) {
+/** The side information beside the form; its headings are <h3> under a dialog's <h2> title, <h2> under the /contact page's <h1>. */
+export function ContactAside({ inbox, headingLevel = 3 }: { inbox: string; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <aside className="space-y-4 text-sm text-slate-600">
       <div>
-        <h3 className="font-semibold text-slate-900">Response time</h3>
+        <Heading className="font-semibold text-slate-900">Response time</Heading>
         <p className="mt-1">We answer every message within {SUPPORT.responseHours} hours, usually much sooner.</p>
       </div>
       <div>
-        <h3 className="font-semibold text-slate-900">E-mail</h3>
+        <Heading className="font-semibold text-slate-900">E-mail</Heading>
         <a className="mt-1 inline-block rounded font-medium text-brand-700 hover:text-brand-800" href={`mailto:${inbox}`}>
           {inbox}
         </a>
       </div>
       <div>
-        <h3 className="font-semibold text-slate-900">Before you write</h3>
+        <Heading className="font-semibold text-slate-900">Before you write</Heading>
         <p className="mt-1">Most setup questions are answered in the FAQ and the API key setup guide.</p>
       </div>
     </aside>

@@ -1,4 +1,4 @@
-// The dashboard's frame: sidebar (icon rail that expands on hover), mobile tab strip, account and
+// The dashboard's frame: sidebar (each tab's icon and label, from 1024 px), mobile tab strip, account and
 // sign-out. Each tab is a child route with its own loader, action and error boundary.
 import { type RefObject, useEffect, useRef } from "react";
 import { isRouteErrorResponse, Link, NavLink, Outlet, redirect, useLocation, useRouteError } from "react-router";
@@ -88,7 +88,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
       <Sidebar tabs={tabs} sidebarName={sidebarName} email={email} signOutTo={signOutTo} />
       <MobileHeader tabs={tabs} email={email} signOutTo={signOutTo} navRef={mobileNav} />
 
-      <main id="main" className="px-4 py-6 sm:px-6 lg:ml-16 lg:px-10 lg:py-10">
+      <main id="main" className="px-4 py-6 sm:px-6 lg:ml-64 lg:px-10 lg:py-10">
         <div className="mx-auto max-w-6xl">
           <Outlet />
         </div>
@@ -101,17 +101,12 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 
 type FrameProps = { tabs: Tab[]; email: string; signOutTo: string };
 
-/** Desktop: a narrow icon rail that expands on hover or keyboard focus. */
+/** From 1024 px: a rail with each tab's icon and its label beside it (no hover needed to learn where Billing is, and touch screens see it too). */
 function Sidebar({ tabs, sidebarName, email, signOutTo }: FrameProps & { sidebarName: string }) {
   return (
-    <aside
-      aria-label="Dashboard"
-      className="group fixed inset-y-0 left-0 z-30 hidden w-16 flex-col overflow-hidden border-r border-slate-200 bg-white transition-[width] duration-200 hover:w-64 focus-within:w-64 lg:flex"
-    >
+    <aside aria-label="Dashboard" className="fixed inset-y-0 left-0 z-30 hidden w-64 flex-col overflow-y-auto border-r border-slate-200 bg-white lg:flex">
       <Link to="/" className="flex h-16 items-center px-4" aria-label="Modelify home">
-        <span className="shrink-0">
-          <Logo className="[&>span:last-child]:opacity-0 group-hover:[&>span:last-child]:opacity-100 group-focus-within:[&>span:last-child]:opacity-100" />
-        </span>
+        <Logo />
       </Link>
       <nav className="flex-1 space-y-1 px-2 py-4">
         {tabs.map((t) => (
@@ -127,7 +122,7 @@ function Sidebar({ tabs, sidebarName, email, signOutTo }: FrameProps & { sidebar
             }
           >
             <TabIcon name={t.icon} className="h-5 w-5 shrink-0" />
-            <span className="opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">{t.label}</span>
+            <span>{t.label}</span>
           </NavLink>
         ))}
       </nav>
@@ -136,7 +131,7 @@ function Sidebar({ tabs, sidebarName, email, signOutTo }: FrameProps & { sidebar
           <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-700" aria-hidden="true">
             {sidebarName.charAt(0).toUpperCase()}
           </span>
-          <div className="min-w-0 opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">
+          <div className="min-w-0">
             <p className="truncate text-sm font-semibold text-slate-900">{sidebarName}</p>
             <p className="truncate text-xs text-slate-500">{email}</p>
           </div>
@@ -147,7 +142,7 @@ function Sidebar({ tabs, sidebarName, email, signOutTo }: FrameProps & { sidebar
           className="mt-1 flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium whitespace-nowrap text-slate-600 hover:bg-red-50 hover:text-red-700"
         >
           <TabIcon name="signout" className="h-5 w-5 shrink-0" />
-          <span className="opacity-0 transition-opacity group-hover:opacity-100 group-focus-within:opacity-100">Sign Out</span>
+          <span>Sign Out</span>
         </Link>
       </div>
     </aside>
