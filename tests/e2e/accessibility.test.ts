@@ -181,6 +181,10 @@ for (const viewport of VIEWPORTS) {
       // The admin's pass is for what the demo account may not open (asked without rendering).
       const demo = state.name === "admin" ? await request.newContext({ baseURL, extraHTTPHeaders: { "CF-Connecting-IP": nextClientAddress() } }) : null;
       if (demo) await demo.post("/auth?mode=signin", { form: { intent: "signin", ...ACCOUNTS.demo }, headers: { Origin: baseURL! }, maxRedirects: 0 });
+      // Signed in, the public pages differ from their signed-out selves only in the site header:
+      // it is checked on the home page, and each public page's body in the signed-out pass.
+      const anonymous = state.account ? await request.newContext({ baseURL, extraHTTPHeaders: { "CF-Connecting-IP": nextClientAddress() } }) : null;
+      const publicPage = async (url: string) => url !== "/" && anonymous !== null && (await anonymous.get(url, { maxRedirects: 0 })).status() === 200;
 
       const findings: Finding[] = [];
       const coverage: Coverage = { pages: new Set(), dialogs: new Set() };
@@ -188,6 +192,7 @@ for (const viewport of VIEWPORTS) {
       const seen = new Set<string>();
       for (const url of urls) {
         if (demo && (await demo.get(url, { maxRedirects: 0 })).status() === 200) continue;
+        if (await publicPage(url)) continue;
         const landed = await open(page, url);
         // Sent elsewhere (a sign-in, a tab this account may not see): checked where it lands.
         if (landed.pathname !== url) {
@@ -200,6 +205,7 @@ for (const viewport of VIEWPORTS) {
       }
       await context.close();
       await demo?.dispose();
+      await anonymous?.dispose();
 
       console.log(
         `axe at ${viewport.width} px, ${state.name}: ${coverage.pages.size} pages, ${coverage.dialogs.size} dialogs (${[...coverage.dialogs].join(", ")}), ${findings.length} violations, ${((Date.now() - started) / 1000).toFixed(1)} s`,
