@@ -64,6 +64,8 @@ export const TWO_FACTOR = {
   recoveryCodeBytes: 10,
   pendingSignInMs: 10 * MINUTE,
   setupTtlMs: 30 * MINUTE,
+  // The longest answer a code field takes: a 6-digit code or a recovery code, with room for spaces.
+  codeMaxLength: 64,
 } as const;
 
 // Not in the spec: caps on requests that send e-mail (sign-up, password reset), so nobody can use

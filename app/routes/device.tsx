@@ -18,7 +18,7 @@ import { DEVICE_MESSAGES as M, PLATFORM_LABELS, formatUserCode, normalizeUserCod
 import { AUTH_MESSAGES } from "~/lib/auth/messages";
 import { twoFactorEnabled, verifySecondFactor } from "~/lib/auth/two-factor.server";
 import { findUserById } from "~/lib/auth/users.server";
-import { LOCKOUT } from "~/lib/constants";
+import { LOCKOUT, TWO_FACTOR } from "~/lib/constants";
 import { countryInSentence } from "~/lib/country";
 import { formatDateTime, formatTimeAgo } from "~/lib/format";
 import { pageMeta } from "~/lib/site/meta";
@@ -272,7 +272,7 @@ function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }>
               id: "device-two-factor-code",
               name: "twoFactorCode",
               autoComplete: "one-time-code",
-              maxLength: 64,
+              maxLength: TWO_FACTOR.codeMaxLength,
               spellCheck: false,
               "aria-describedby": page.error ? "device-password-error" : undefined,
             }}

@@ -1,4 +1,5 @@
 // The "Delete my account" form, checked the same way in the browser and on the server.
+import { TWO_FACTOR } from "../constants";
 import { z } from "../zod";
 import { DELETION_MESSAGES as M } from "./messages";
 
@@ -8,7 +9,7 @@ export const deleteAccountSchema = z.object({
   code: z
     .string()
     .trim()
-    .max(64)
+    .max(TWO_FACTOR.codeMaxLength)
     .regex(/^[A-Za-z0-9-]*$/, M.codeWrong)
     .optional(),
 });

@@ -94,6 +94,6 @@ export const twoFactorFormSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("disable"),
     password: z.string().min(1, "Enter your password.").max(200),
-    code: z.string().trim().min(1, "Enter a code from your app, or a recovery code.").max(64),
+    code: z.string().trim().min(1, "Enter a code from your app, or a recovery code.").max(TWO_FACTOR.codeMaxLength),
   }),
 ]);

@@ -1,7 +1,7 @@
 // zod schemas for every auth form. The same schema validates in the browser (conform)
 // and on the server, so the messages a user sees are the spec's either way.
 import { z } from "../zod";
-import { PASSWORD, SIGN_UP } from "../constants";
+import { PASSWORD, SIGN_UP, TWO_FACTOR } from "../constants";
 import { isCommonPassword } from "./common-passwords";
 import { AUTH_MESSAGES as M } from "./messages";
 import { passwordStrength } from "./password-strength";
@@ -62,7 +62,7 @@ export const apiTokenRequestSchema = z.object({
   password: passwordSchema,
   two_factor_code: z
     .string()
-    .max(64, "two_factor_code is invalid")
+    .max(TWO_FACTOR.codeMaxLength, "two_factor_code is invalid")
     .optional()
     .meta({ description: "When the account has two-factor sign-in on: the 6-digit code from the authenticator app, or a recovery code" }),
 });

@@ -12,7 +12,7 @@ import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { readPendingSignIn } from "~/lib/auth/two-factor-secret";
 import { verifySecondFactor } from "~/lib/auth/two-factor.server";
 import { findUserById } from "~/lib/auth/users.server";
-import { LOCKOUT } from "~/lib/constants";
+import { LOCKOUT, TWO_FACTOR } from "~/lib/constants";
 import { pageMeta } from "~/lib/site/meta";
 import { app } from "~/server/context";
 import { clearCookie, headersWithCookies, pendingTwoFactorCookie, readCookie, signedInCookies } from "~/server/cookies";
@@ -86,7 +86,7 @@ export default function TwoFactorStep({ loaderData, actionData }: Route.Componen
             inputMode: "text",
             autoFocus: true,
             required: true,
-            maxLength: 64,
+            maxLength: TWO_FACTOR.codeMaxLength,
             spellCheck: false,
             "aria-describedby": error ? "two-factor-error" : undefined,
             "aria-invalid": error ? true : undefined,

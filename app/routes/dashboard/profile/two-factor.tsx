@@ -13,7 +13,7 @@ import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
 import { readForm } from "~/server/requests";
 import { keepRetryAfter, retryAfter } from "~/server/responses";
-import { LOCKOUT } from "~/lib/constants";
+import { LOCKOUT, TWO_FACTOR } from "~/lib/constants";
 
 export const meta = () => pageMeta("Two-Factor Authentication | Modelify");
 
@@ -184,7 +184,7 @@ function TurnOff({ error, field }: { error: string | null; field: "code" | "pass
             name: "code",
             autoComplete: "one-time-code",
             required: true,
-            maxLength: 64,
+            maxLength: TWO_FACTOR.codeMaxLength,
             "aria-invalid": field === "code" ? true : undefined,
             "aria-describedby": error ? "two-factor-off-error" : undefined,
           }}
