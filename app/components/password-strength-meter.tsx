@@ -1,8 +1,11 @@
 // The strength meter under a new password (sign-up and reset): the same five rules and the
 // same threshold the server applies (lib/auth/validation.ts), so a password it calls Fair or
 // better is one the server accepts (unless it is on the common-password list).
+import { type FieldMetadata, getInputProps } from "@conform-to/react";
+import { useState } from "react";
 import { passwordStrength, strengthColour, strengthLabel } from "~/lib/auth/password-strength";
 import { PASSWORD } from "~/lib/constants";
+import { Field } from "./forms";
 import { cx } from "./ui";
 
 const METER_COLOURS = { green: "bg-emerald-500", yellow: "bg-yellow-400", orange: "bg-orange-500", red: "bg-red-500" } as const;
@@ -38,5 +41,34 @@ export function PasswordStrengthMeter({ password }: { password: string }) {
         ))}
       </ul>
     </div>
+  );
+}
+
+/** A new password with its strength meter, then its confirmation: sign-up and the password reset. */
+export function NewPasswordFields({
+  password,
+  confirmPassword,
+  labels,
+}: {
+  password: FieldMetadata<string>;
+  confirmPassword: FieldMetadata<string>;
+  labels: { password: string; confirm: string };
+}) {
+  const [typed, setTyped] = useState("");
+  return (
+    <>
+      <Field
+        labelProps={{ children: labels.password }}
+        inputProps={{ ...getInputProps(password, { type: "password" }), autoComplete: "new-password", onInput: (e) => setTyped(e.currentTarget.value) }}
+        errors={password.errors}
+      >
+        <PasswordStrengthMeter password={typed} />
+      </Field>
+      <Field
+        labelProps={{ children: labels.confirm }}
+        inputProps={{ ...getInputProps(confirmPassword, { type: "password" }), autoComplete: "new-password" }}
+        errors={confirmPassword.errors}
+      />
+    </>
   );
 }

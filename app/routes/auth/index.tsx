@@ -1,11 +1,11 @@
 import { getFormProps, getInputProps, getSelectProps, parse, useForm } from "@conform-to/react";
-import { useRef, useState } from "react";
+import { useRef } from "react";
 import type { z } from "zod";
 import { Form, Link, redirect, useActionData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/index";
 import { AuthShell } from "~/components/auth-shell";
 import { PasskeySignIn } from "~/components/passkey-sign-in";
-import { PasswordStrengthMeter } from "~/components/password-strength-meter";
+import { NewPasswordFields } from "~/components/password-strength-meter";
 import { useMarketingEvent } from "~/components/site/marketing";
 import { Field, SelectField } from "~/components/forms";
 import { RedirectAfter } from "~/components/redirect-after";
@@ -291,7 +291,6 @@ function ForgotPasswordForm() {
 
 function SignUpForm() {
   const [form, fields, formProps] = useAuthForm("signup");
-  const [password, setPassword] = useState("");
   return (
     <Form method="post" {...formProps} className="space-y-4">
       <input type="hidden" name="intent" value="signup" />
@@ -343,22 +342,7 @@ function SignUpForm() {
           errors={fields.securityAnswer.errors}
         />
       </div>
-      <Field
-        labelProps={{ children: "Password" }}
-        inputProps={{
-          ...getInputProps(fields.password, { type: "password" }),
-          autoComplete: "new-password",
-          onInput: (e) => setPassword(e.currentTarget.value),
-        }}
-        errors={fields.password.errors}
-      >
-        <PasswordStrengthMeter password={password} />
-      </Field>
-      <Field
-        labelProps={{ children: "Confirm password" }}
-        inputProps={{ ...getInputProps(fields.confirmPassword, { type: "password" }), autoComplete: "new-password" }}
-        errors={fields.confirmPassword.errors}
-      />
+      <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} labels={{ password: "Password", confirm: "Confirm password" }} />
       <AuthSubmit idle="Create Account" busy="Creating Account..." />
     </Form>
   );

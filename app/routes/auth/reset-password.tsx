@@ -1,13 +1,12 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { type ComponentProps, useState } from "react";
+import type { ComponentProps } from "react";
 import { data, Form, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { AuthShell } from "~/components/auth-shell";
-import { Field } from "~/components/forms";
 import { RedirectAfter } from "~/components/redirect-after";
 import { Alert, LinkButton, SubmitButton } from "~/components/ui";
-import { PasswordStrengthMeter } from "~/components/password-strength-meter";
+import { NewPasswordFields } from "~/components/password-strength-meter";
 import { recoveryLinkAccount, resetPassword } from "~/lib/auth/accounts.server";
 import { maskEmail } from "~/lib/auth/mask-email";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
@@ -73,7 +72,6 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const [password, setPassword] = useState("");
   const [form, fields] = useForm({
     id: "reset-password",
     lastResult: actionData?.result,
@@ -102,21 +100,10 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             errors={fields.confirmOtherAccount.errors}
           />
         ) : null}
-        <Field
-          labelProps={{ children: "New Password" }}
-          inputProps={{
-            ...getInputProps(fields.password, { type: "password" }),
-            autoComplete: "new-password",
-            onInput: (e) => setPassword(e.currentTarget.value),
-          }}
-          errors={fields.password.errors}
-        >
-          <PasswordStrengthMeter password={password} />
-        </Field>
-        <Field
-          labelProps={{ children: "Confirm Password" }}
-          inputProps={{ ...getInputProps(fields.confirmPassword, { type: "password" }), autoComplete: "new-password" }}
-          errors={fields.confirmPassword.errors}
+        <NewPasswordFields
+          password={fields.password}
+          confirmPassword={fields.confirmPassword}
+          labels={{ password: "New Password", confirm: "Confirm Password" }}
         />
         <SubmitButton pending={busy} idle="Update Password" busy="Updating Password..." />
       </Form>
