@@ -11,7 +11,7 @@ import { cx } from "./ui";
 const METER_COLOURS = { green: "bg-emerald-500", yellow: "bg-yellow-400", orange: "bg-orange-500", red: "bg-red-500" } as const;
 const METER_TEXT = { green: "text-emerald-700", yellow: "text-yellow-700", orange: "text-orange-700", red: "text-red-700" } as const;
 
-export function PasswordStrengthMeter({ password }: { password: string }) {
+function PasswordStrengthMeter({ password }: { password: string }) {
   const score = passwordStrength(password);
   const colour = strengthColour(score);
   const rules: Array<[string, boolean]> = [
