@@ -2,6 +2,7 @@
 // /auth/success with the details → the dashboard shows the trial, because the webhook went
 // through the queue and the consumer.
 import { baseUrl, signIn, signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { expectAccessibleDialog } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
 
 test("a new subscriber starts the free trial through Stripe Checkout", async ({ page }) => {
@@ -56,6 +57,10 @@ test("a new subscriber starts the free trial through Stripe Checkout", async ({ 
   await expect(page.getByTestId("next-billing")).toHaveText(trialEnd!);
   await page.goto("/dashboard/billing?view=invoices");
   await page.getByText(/MDLFY-\d{4}/).waitFor();
+  // The Stripe portal's confirmation, shown only to an account with a Stripe customer (none of the
+  // accessibility sweep's accounts has one).
+  await page.goto("/dashboard/billing?confirm=portal");
+  await expectAccessibleDialog(page, "portal-title");
 });
 
 test("two browsers of one account checking out side by side end with one subscription", async ({ page: a, newClient }) => {

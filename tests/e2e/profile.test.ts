@@ -1,5 +1,6 @@
 // The profile journey of issue 10 in a real browser: username with its confirmation dialog,
 // auto-save after 10 s, the local backup restored after a reload, Reset All Changes.
+import { expectAccessibleDialog } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
 import { afterRender, hydrated, signUpAndConfirm, uniqueEmail, waitForMail } from "./browser.ts";
 
@@ -23,6 +24,7 @@ test("a user sets a username, edits fields that auto-save after 10 s and gets un
   await dialog.getByRole("button", { name: "Confirm Username Change" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Confirm Username Change" });
   await expect(confirm).toContainText(`@${username}`);
+  await expectAccessibleDialog(page, "confirm-username-title");
   await page.keyboard.press("Escape");
   await expect(confirm).toBeHidden();
   await expect(dialog).toBeVisible();

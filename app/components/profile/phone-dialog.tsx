@@ -254,7 +254,7 @@ export function PhoneVerifyButton({ status, className }: { status: PhoneStatus; 
   return (
     <form method="post" action={PHONE_ROUTE} onSubmit={open} className={className}>
       <input type="hidden" name="intent" value="send" />
-      <button type="submit" className={buttonClass("secondary", "sm")}>
+      <button type="submit" aria-haspopup="dialog" className={buttonClass("secondary", "sm")}>
         {status === "pending" ? "Enter code" : "Verify phone"}
       </button>
     </form>
