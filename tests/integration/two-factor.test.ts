@@ -6,7 +6,9 @@ import { generateTOTP } from "@epic-web/totp";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { confirmSetup, pendingSetup } from "~/lib/auth/two-factor-setup.server";
-import { TOTP_OPTIONS, twoFactorEnabled, twoFactorStatus, verifySecondFactor, type TwoFactorDeps } from "~/lib/auth/two-factor.server";
+import { type SecondFactorResult, TOTP_OPTIONS, twoFactorEnabled, twoFactorStatus, verifySecondFactor, type TwoFactorDeps } from "~/lib/auth/two-factor.server";
+import { accountKey } from "~/lib/auth/lockout";
+import { AUTH_MESSAGES } from "~/lib/auth/messages";
 import { LOCKOUT, TWO_FACTOR } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { Browser, createConfirmedUser, db, ORIGIN, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
@@ -14,6 +16,7 @@ import { Browser, createConfirmedUser, db, ORIGIN, STRONG_PASSWORD, uniqueIp, wa
 const SECRET = (env as unknown as { JWT_SECRET: string }).JWT_SECRET;
 const deps = (): TwoFactorDeps => ({ db, queue: env.EVENTS, env: { JWT_SECRET: SECRET }, ip: uniqueIp() });
 const totp = async (secret: string) => (await generateTOTP({ secret, ...TOTP_OPTIONS })).otp;
+const verdict = (result: SecondFactorResult) => (result.ok ? "ok" : result.reason);
 const wrongCode = (right: string) => String((Number(right) + 500_000) % 1_000_000).padStart(6, "0");
 
 /** A confirmed, signed-in account with two-factor on: its secret and recovery codes. */
@@ -83,27 +86,35 @@ describe("the profile's two-factor page", () => {
 });
 
 describe("verifySecondFactor", () => {
-  it("checks at most the lockout's allowance of 20 parallel wrong codes, then refuses the right code until the lock ends", async () => {
+  it("checks at most the lockout's allowance of 20 parallel wrong codes, then refuses the right code until the lock ends, saying how long is left", async () => {
     const account = await twoFactorAccount();
     const now = Date.now();
     const wrong = wrongCode(await totp(account.secret));
-    const results = await Promise.all(Array.from({ length: 20 }, () => verifySecondFactor(deps(), account.id, wrong, now)));
+    const results = (await Promise.all(Array.from({ length: 20 }, () => verifySecondFactor(deps(), account.id, wrong, now)))).map(verdict);
     expect(results.filter((r) => r === "invalid").length).toBeLessThanOrEqual(LOCKOUT.twoFactor.maxFailures + 1);
     expect(results.filter((r) => r === "locked").length).toBeGreaterThanOrEqual(20 - (LOCKOUT.twoFactor.maxFailures + 1));
     expect(results).not.toContain("ok");
     const right = await totp(account.secret);
-    expect(await verifySecondFactor(deps(), account.id, right, now + 1000)).toBe("locked");
-    expect(await verifySecondFactor(deps(), account.id, right, now + LOCKOUT.twoFactor.lockMs - 1000)).toBe("locked");
-    expect(await verifySecondFactor(deps(), account.id, right, now + LOCKOUT.twoFactor.lockMs + 1000)).toBe("ok");
+    // The lock ends lockMs after the failure that caused it: a later refusal answers the time left, not the whole lock.
+    const lockSeconds = LOCKOUT.twoFactor.lockMs / 1000;
+    expect(await verifySecondFactor(deps(), account.id, right, now + 1000)).toEqual({ ok: false, reason: "locked", retryAfterSeconds: lockSeconds - 1 });
+    expect(await verifySecondFactor(deps(), account.id, right, now + LOCKOUT.twoFactor.lockMs - 1000)).toEqual({
+      ok: false,
+      reason: "locked",
+      retryAfterSeconds: 1,
+    });
+    expect(verdict(await verifySecondFactor(deps(), account.id, right, now + LOCKOUT.twoFactor.lockMs + 1000))).toBe("ok");
   });
 
   it("accepts one recovery code once, even twice in parallel, and e-mails its use", async () => {
     const account = await twoFactorAccount();
     const code = account.recoveryCodes[0]!;
-    const results = await Promise.all([verifySecondFactor(deps(), account.id, code), verifySecondFactor(deps(), account.id, code.toUpperCase())]);
+    const results = (await Promise.all([verifySecondFactor(deps(), account.id, code), verifySecondFactor(deps(), account.id, code.toUpperCase())])).map(
+      verdict,
+    );
     expect(results.filter((r) => r === "ok")).toHaveLength(1);
     expect(results.filter((r) => r === "invalid")).toHaveLength(1);
-    expect(await verifySecondFactor(deps(), account.id, code)).toBe("invalid");
+    expect(verdict(await verifySecondFactor(deps(), account.id, code))).toBe("invalid");
     expect(await twoFactorStatus(db, account.id)).toMatchObject({ enabled: true, recoveryCodesLeft: TWO_FACTOR.recoveryCodes - 1 });
     await waitForMail(account.email, /recovery code .* was used/);
   });
@@ -111,9 +122,9 @@ describe("verifySecondFactor", () => {
   it("refuses a TOTP code replayed inside its window, also in parallel", async () => {
     const account = await twoFactorAccount();
     const code = await totp(account.secret);
-    const results = await Promise.all([verifySecondFactor(deps(), account.id, code), verifySecondFactor(deps(), account.id, code)]);
+    const results = (await Promise.all([verifySecondFactor(deps(), account.id, code), verifySecondFactor(deps(), account.id, code)])).map(verdict);
     expect(results.filter((r) => r === "ok")).toHaveLength(1);
-    expect(await verifySecondFactor(deps(), account.id, code)).toBe("invalid");
+    expect(verdict(await verifySecondFactor(deps(), account.id, code))).toBe("invalid");
   });
 });
 
@@ -205,6 +216,79 @@ describe("signing in with two-factor on", () => {
     expect(approved.status).toBe(200);
     expect(await approved.text()).toContain("Device Approved");
     expect(await approvedRows()).toHaveLength(1);
+  });
+});
+
+/** The account's two-factor lock as wrong codes left it, ending `remainingMs` from now. */
+async function lockCodes(userId: string, remainingMs: number) {
+  const key = await accountKey("twoFactor", userId);
+  const values = { count: LOCKOUT.twoFactor.maxFailures + 2, expiresAt: Date.now() + remainingMs };
+  await db
+    .insert(schema.attemptCounters)
+    .values({ key, ...values })
+    .onConflictDoUpdate({ target: schema.attemptCounters.key, set: values });
+}
+
+/** A 429 whose Retry-After is the time left in a lock of `remainingSeconds` (not the whole lock). */
+function expectTimeLeft(response: Response, remainingSeconds: number, what: string) {
+  expect(response.status, what).toBe(429);
+  const wait = Number(response.headers.get("Retry-After"));
+  expect(wait, `${what}: Retry-After`).toBeLessThanOrEqual(remainingSeconds);
+  // Allows for the seconds the requests themselves take.
+  expect(wait, `${what}: Retry-After`).toBeGreaterThan(remainingSeconds - 30);
+}
+
+describe("a locked two-factor code", () => {
+  it("answers the time left in the lock everywhere a code is asked for", async () => {
+    const account = await twoFactorAccount();
+    const remaining = 5 * 60;
+    // Well inside the 15-minute lock, so a Retry-After of the whole lock would fail each check.
+    expect(remaining).toBeLessThan(LOCKOUT.twoFactor.lockMs / 1000 - 60);
+    await lockCodes(account.id, remaining * 1000);
+    const code = await totp(account.secret);
+
+    const browser = new Browser();
+    await browser.post("/auth?mode=signin", { intent: "signin", email: account.email, password: STRONG_PASSWORD });
+    expectTimeLeft(await browser.post("/auth/two-factor", { code }), remaining, "sign-in's code step");
+
+    const grant = await SELF.fetch(`${ORIGIN}/api/v1/auth/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
+      body: JSON.stringify({ email: account.email, password: STRONG_PASSWORD, two_factor_code: code }),
+    });
+    expectTimeLeft(grant, remaining, "legacy password grant");
+
+    const started = await SELF.fetch(`${ORIGIN}/api/v1/auth/device`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
+      body: JSON.stringify({
+        client_id: "modelify-desktop",
+        device_name: "Locked laptop",
+        platform: "linux",
+        app_version: "2.3.4",
+        app_instance_id: crypto.randomUUID(),
+      }),
+    });
+    const { user_code: userCode } = (await started.json()) as { user_code: string };
+    expectTimeLeft(await account.browser.post("/device", { intent: "approve", code: userCode, twoFactorCode: code }), remaining, "device approval");
+
+    const off = await account.browser.post("/dashboard/profile/two-factor", { intent: "disable", password: STRONG_PASSWORD, code });
+    expectTimeLeft(off, remaining, "turning two-factor off");
+    expect(await off.text()).toContain(AUTH_MESSAGES.twoFactorLocked);
+
+    expectTimeLeft(await account.browser.post("/dashboard/profile/delete", { password: STRONG_PASSWORD, code }), remaining, "deleting the account");
+    expect(await twoFactorEnabled(db, account.id)).toBe(true);
+    expect(await db.query.users.findFirst({ where: eq(schema.users.id, account.id) })).toBeDefined();
+  });
+
+  it("answers the time left when turning it on", async () => {
+    const account = await createConfirmedUser();
+    const setup = await pendingSetup(deps(), account);
+    const remaining = 2 * 60;
+    await lockCodes(account.id, remaining * 1000);
+    const on = await account.browser.post("/dashboard/profile/two-factor", { intent: "confirm", code: await totp(setup!.secret) });
+    expectTimeLeft(on, remaining, "turning two-factor on");
+    expect(await twoFactorEnabled(db, account.id)).toBe(false);
   });
 });
 

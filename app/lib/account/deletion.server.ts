@@ -42,7 +42,7 @@ export function accountPrefixes(userId: string): string[] {
 const ENDED = new Set(["canceled", "incomplete_expired"]);
 
 function refusal(proof: Exclude<ReProof, { ok: true }>): DeletionResult {
-  if (proof.reason === "locked") return { ok: false, status: 429, error: M.locked, field: proof.field, retryAfterSeconds: proof.retryAfterSeconds ?? 60 };
+  if (proof.reason === "locked") return { ok: false, status: 429, error: M.locked, field: proof.field, retryAfterSeconds: proof.retryAfterSeconds };
   if (proof.field === "code") return { ok: false, status: 401, error: proof.reason === "missing" ? M.codeRequired : M.codeWrong, field: "code" };
   return { ok: false, status: 401, error: M.passwordWrong, field: "password" };
 }

@@ -39,18 +39,21 @@ export async function pendingSetup(deps: Pick<TwoFactorDeps, "db" | "env">, user
   return { secret, ...setupPicture(secret, user.email) };
 }
 
-export type SetupOutcome = { ok: true; recoveryCodes: string[] } | { ok: false; reason: "invalid" | "locked" | "expired" };
+export type SetupOutcome =
+  | { ok: true; recoveryCodes: string[] }
+  | { ok: false; reason: "invalid" | "expired" }
+  | { ok: false; reason: "locked"; retryAfterSeconds: number };
 
 /** The first code of the app: turns two-factor on and returns the recovery codes (the only time they exist in clear). */
 export async function confirmSetup(deps: TwoFactorDeps, user: Account, code: string, now = Date.now()): Promise<SetupOutcome> {
   const row = await deps.db.query.twoFactor.findFirst({ where: and(eq(t.userId, user.id), isNull(t.enabledAt)) });
   if (!row || row.createdAt <= now - TWO_FACTOR.setupTtlMs) return { ok: false, reason: "expired" };
   const attempt = await beginAttempt(deps.db, "twoFactor", { email: user.id, ip: deps.ip }, now);
-  if (isRefusal(attempt)) return { ok: false, reason: "locked" };
+  if (isRefusal(attempt)) return { ok: false, reason: "locked", retryAfterSeconds: attempt.retryAfterSeconds };
   const secret = await decryptSecret(deps.env.JWT_SECRET, row.secretEnc);
   if (!(await acceptTotp(deps.db, user.id, secret, code.replace(/\s/g, "").slice(0, 12), false))) {
-    const { locked } = await failAttempt(deps.db, attempt, now);
-    return { ok: false, reason: locked ? "locked" : "invalid" };
+    const failure = await failAttempt(deps.db, attempt, now);
+    return failure.locked ? { ok: false, reason: "locked", retryAfterSeconds: failure.retryAfterSeconds } : { ok: false, reason: "invalid" };
   }
   await succeedAttempt(deps.db, attempt);
   const recoveryCodes = Array.from({ length: TWO_FACTOR.recoveryCodes }, newRecoveryCode);
@@ -65,17 +68,23 @@ export async function confirmSetup(deps: TwoFactorDeps, user: Account, code: str
   return { ok: true, recoveryCodes };
 }
 
-export type DisableOutcome = { ok: true } | { ok: false; reason: "wrong-password" | "invalid" | "locked"; retryAfterSeconds?: number };
+export type DisableOutcome =
+  | { ok: true }
+  | { ok: false; reason: "wrong-password" | "invalid" }
+  /** The lock of the factor that was refused, and the time left in it. */
+  | { ok: false; reason: "locked"; factor: "password" | "code"; retryAfterSeconds: number };
 
 /** Turning it off takes the password (under the sign-in lockout) and a code (under the two-factor one). */
 export async function disableTwoFactor(deps: TwoFactorDeps, userId: string, input: { password: string; code: string }): Promise<DisableOutcome> {
   const user = await findUserById(deps.db, userId);
   if (!user) return { ok: false, reason: "wrong-password" };
   const proven = await provePassword(deps.db, user, input.password, deps.ip);
-  if (!proven.ok)
-    return proven.reason === "wrong" ? { ok: false, reason: "wrong-password" } : { ok: false, reason: "locked", retryAfterSeconds: proven.retryAfterSeconds };
+  if (!proven.ok) {
+    if (proven.reason === "wrong") return { ok: false, reason: "wrong-password" };
+    return { ok: false, reason: "locked", factor: "password", retryAfterSeconds: proven.retryAfterSeconds };
+  }
   const second = await verifySecondFactor(deps, userId, input.code);
-  if (second !== "ok") return { ok: false, reason: second };
+  if (!second.ok) return second.reason === "locked" ? { ...second, factor: "code" } : second;
   await deps.db.batch([deps.db.delete(codes).where(eq(codes.userId, userId)), deps.db.delete(t).where(eq(t.userId, userId))]);
   await enqueueMail(deps.queue, twoFactorDisabledMail(user.email));
   console.log(JSON.stringify({ event: "two_factor_disabled", userId }));

@@ -13,7 +13,7 @@ import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
 import { readForm } from "~/server/requests";
 import { keepRetryAfter, retryAfter } from "~/server/responses";
-import { LOCKOUT, TWO_FACTOR } from "~/lib/constants";
+import { TWO_FACTOR } from "~/lib/constants";
 
 export const meta = () => pageMeta("Two-Factor Authentication | Modelify");
 
@@ -23,9 +23,10 @@ type ActionData = { error: string | null; field?: "code" | "password"; recoveryC
 
 const SETUP_ERRORS = {
   invalid: M.twoFactorInvalid,
-  locked: M.twoFactorLocked,
   expired: "The setup took too long: scan the new QR code and try again.",
 } as const;
+
+const locked = (retryAfterSeconds: number) => ({ status: 429, headers: retryAfter(retryAfterSeconds) });
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
@@ -41,20 +42,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!read.ok) return data<ActionData>({ error: read.message }, { status: read.status });
   const parsed = twoFactorFormSchema.safeParse(Object.fromEntries(read.formData));
   if (!parsed.success) return data<ActionData>({ error: parsed.error.issues[0]?.message ?? M.unexpected }, { status: 400 });
-  const locked = { status: 429, headers: retryAfter(LOCKOUT.twoFactor.lockMs / 1000) };
   if (parsed.data.intent === "confirm") {
     const outcome = await confirmSetup(deps, user, parsed.data.code);
     if (outcome.ok) return data<ActionData>({ error: null, recoveryCodes: outcome.recoveryCodes }, { headers: { "Cache-Control": "no-store" } });
-    return data<ActionData>({ error: SETUP_ERRORS[outcome.reason], field: "code" }, outcome.reason === "locked" ? locked : { status: 400 });
+    if (outcome.reason === "locked") return data<ActionData>({ error: M.twoFactorLocked, field: "code" }, locked(outcome.retryAfterSeconds));
+    return data<ActionData>({ error: SETUP_ERRORS[outcome.reason], field: "code" }, { status: 400 });
   }
   const outcome = await disableTwoFactor(deps, user.id, parsed.data);
   if (outcome.ok) throw redirect("/dashboard/profile?twoFactor=off#two-factor-title", 303);
   if (outcome.reason === "wrong-password") return data<ActionData>({ error: "That password is not right.", field: "password" }, { status: 401 });
   if (outcome.reason === "locked") {
-    return data<ActionData>(
-      { error: outcome.retryAfterSeconds ? M.signInLocked : M.twoFactorLocked },
-      { status: 429, headers: retryAfter(outcome.retryAfterSeconds ?? LOCKOUT.twoFactor.lockMs / 1000) },
-    );
+    return data<ActionData>({ error: outcome.factor === "password" ? M.signInLocked : M.twoFactorLocked }, locked(outcome.retryAfterSeconds));
   }
   return data<ActionData>({ error: M.twoFactorInvalid, field: "code" }, { status: 401 });
 }
