@@ -5,7 +5,7 @@ import { env, SELF } from "cloudflare:test";
 import { generateTOTP } from "@epic-web/totp";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { confirmSetup, pendingSetup } from "~/lib/auth/two-factor-setup.server";
+import { confirmSetup, pendingSetup, startSetup } from "~/lib/auth/two-factor-setup.server";
 import { type SecondFactorResult, TOTP_OPTIONS, twoFactorEnabled, twoFactorStatus, verifySecondFactor, type TwoFactorDeps } from "~/lib/auth/two-factor.server";
 import { accountKey } from "~/lib/auth/lockout";
 import { AUTH_MESSAGES } from "~/lib/auth/messages";
@@ -22,7 +22,7 @@ const wrongCode = (right: string) => String((Number(right) + 500_000) % 1_000_00
 /** A confirmed, signed-in account with two-factor on: its secret and recovery codes. */
 async function twoFactorAccount() {
   const account = await createConfirmedUser();
-  const setup = await pendingSetup(deps(), account);
+  const setup = await startSetup(deps(), account);
   if (!setup) throw new Error("two-factor already on");
   const confirmed = await confirmSetup(deps(), account, await totp(setup.secret));
   if (!confirmed.ok) throw new Error(`setup refused: ${confirmed.reason}`);
@@ -34,7 +34,8 @@ async function twoFactorAccount() {
 describe("turning two-factor on", () => {
   it("renders the QR code from the otpauth:// URI, keeps the secret encrypted and the recovery codes hashed, and e-mails the change", async () => {
     const account = await createConfirmedUser();
-    const setup = await pendingSetup(deps(), account);
+    expect(await pendingSetup(deps(), account)).toBeNull();
+    const setup = await startSetup(deps(), account);
     expect(setup!.uri).toMatch(/^otpauth:\/\/totp\/Modelify:.+\?.*secret=/);
     expect(setup!.uri).toContain("algorithm=SHA1");
     expect(setup!.qrSvg).toMatch(/^<svg/);
@@ -42,6 +43,7 @@ describe("turning two-factor on", () => {
     expect((await confirmSetup(deps(), account, wrongCode(await totp(setup!.secret)))).ok).toBe(false);
     const confirmed = await confirmSetup(deps(), account, await totp(setup!.secret));
     expect(confirmed.ok && confirmed.recoveryCodes).toHaveLength(TWO_FACTOR.recoveryCodes);
+    expect(await pendingSetup(deps(), account)).toBeNull();
     expect(await twoFactorEnabled(db, account.id)).toBe(true);
     const row = await db.query.twoFactor.findFirst({ where: eq(schema.twoFactor.userId, account.id) });
     expect(row!.secretEnc).not.toContain(setup!.secret);
@@ -52,15 +54,45 @@ describe("turning two-factor on", () => {
   });
 });
 
+describe("a setup waiting for its first code", () => {
+  it("is read, not made, by the page; outlives TWO_FACTOR.setupTtlMs only as a new secret made by a start", async () => {
+    const account = await createConfirmedUser();
+    const now = Date.now();
+    const first = await startSetup(deps(), account, now);
+    expect((await pendingSetup(deps(), account, now + 1000))?.secret).toBe(first!.secret);
+    expect((await startSetup(deps(), account, now + 1000))?.secret).toBe(first!.secret);
+    const later = now + TWO_FACTOR.setupTtlMs + 1000;
+    expect(await pendingSetup(deps(), account, later)).toBeNull();
+    const second = await startSetup(deps(), account, later);
+    expect(second!.secret).not.toBe(first!.secret);
+  });
+});
+
 describe("the profile's two-factor page", () => {
   it("turns it on with the page's secret and a code, shows ten recovery codes once, and turns off only with the password and a code", async () => {
     const account = await createConfirmedUser();
     const profile = await (await account.browser.get("/dashboard/profile")).text();
     expect(profile).toContain("Two-factor authentication");
+    const secretOf = (html: string) => /data-testid="two-factor-secret"[^>]*>([A-Z2-7]+)</.exec(html)?.[1];
+    // Opening the page changes nothing: no secret is made until "Set up" is posted.
+    const before = await (await account.browser.get("/dashboard/profile/two-factor")).text();
+    expect(before).toContain("Set Up Two-Factor");
+    expect(secretOf(before)).toBeUndefined();
+    expect(await db.query.twoFactor.findFirst({ where: eq(schema.twoFactor.userId, account.id) })).toBeUndefined();
+    // Posted from another site, it is refused before it is read.
+    const foreign = await account.browser.post("/dashboard/profile/two-factor", { intent: "start" }, { Origin: "https://evil.example" });
+    expect([400, 403]).toContain(foreign.status);
+    expect(await db.query.twoFactor.findFirst({ where: eq(schema.twoFactor.userId, account.id) })).toBeUndefined();
+    const start = await account.browser.post("/dashboard/profile/two-factor", { intent: "start" });
+    expect(start.status).toBe(303);
+    expect(start.headers.get("Location")).toBe("/dashboard/profile/two-factor");
     const page = await (await account.browser.get("/dashboard/profile/two-factor")).text();
     expect(page).toContain('src="data:image/svg+xml;base64,');
-    const secret = /data-testid="two-factor-secret"[^>]*>([A-Z2-7]+)</.exec(page)?.[1];
+    const secret = secretOf(page);
     expect(secret).toBeTruthy();
+    // A second start (another tab) keeps the waiting secret, so the first tab's codes still work.
+    expect((await account.browser.post("/dashboard/profile/two-factor", { intent: "start" })).status).toBe(303);
+    expect(secretOf(await (await account.browser.get("/dashboard/profile/two-factor")).text())).toBe(secret);
     expect((await account.browser.post("/dashboard/profile/two-factor", { intent: "confirm", code: "12" })).status).toBe(400);
     const on = await account.browser.post("/dashboard/profile/two-factor", { intent: "confirm", code: await totp(secret!) });
     expect(on.status).toBe(200);
@@ -82,6 +114,61 @@ describe("the profile's two-factor page", () => {
     expect(await twoFactorEnabled(db, account.id)).toBe(false);
     expect(await db.query.twoFactorRecoveryCodes.findMany({ where: eq(schema.twoFactorRecoveryCodes.userId, account.id) })).toHaveLength(0);
     await waitForMail(account.email, /Two-factor sign-in is off/);
+  });
+});
+
+const recoveryCodesOf = (html: string) => [...html.matchAll(/<li>([a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4})<\/li>/g)].map((m) => m[1]!);
+
+describe("new recovery codes", () => {
+  it("take the password and a code; replace all ten (the old ones stop working), are shown once and e-mailed", async () => {
+    const account = await twoFactorAccount();
+    const regenerate = (fields: Record<string, string>) => account.browser.post("/dashboard/profile/two-factor", { intent: "regenerate", ...fields });
+    const manage = await (await account.browser.get("/dashboard/profile/two-factor")).text();
+    expect(manage).toContain("Make New Recovery Codes");
+    const code = await totp(account.secret);
+
+    const wrongPassword = await regenerate({ password: "Wrong-Password-1", code });
+    expect(wrongPassword.status).toBe(401);
+    expect(await wrongPassword.text()).toContain("That password is not right.");
+    const wrong = await regenerate({ password: STRONG_PASSWORD, code: wrongCode(code) });
+    expect(wrong.status).toBe(401);
+    expect(recoveryCodesOf(await wrong.text())).toEqual([]);
+    expect((await regenerate({ password: STRONG_PASSWORD, code: "" })).status).toBe(400);
+
+    const right = await regenerate({ password: STRONG_PASSWORD, code });
+    expect(right.status).toBe(200);
+    expect(right.headers.get("Cache-Control")).toMatch(/no-store/);
+    const html = await right.text();
+    expect(html).toContain("the old ones no longer work");
+    const fresh = recoveryCodesOf(html);
+    expect(fresh).toHaveLength(TWO_FACTOR.recoveryCodes);
+    for (const old of account.recoveryCodes) expect(fresh).not.toContain(old);
+    // Shown once: the page afterwards holds none of them.
+    expect(recoveryCodesOf(await (await account.browser.get("/dashboard/profile/two-factor")).text())).toEqual([]);
+    await waitForMail(account.email, /New recovery codes/);
+
+    expect(verdict(await verifySecondFactor(deps(), account.id, account.recoveryCodes[1]!))).toBe("invalid");
+    expect(verdict(await verifySecondFactor(deps(), account.id, fresh[0]!))).toBe("ok");
+    expect(await twoFactorStatus(db, account.id)).toMatchObject({ enabled: true, recoveryCodesLeft: TWO_FACTOR.recoveryCodes - 1 });
+  });
+
+  it("take a recovery code as the proof, which is spent like any other, and answer a locked code with the time left", async () => {
+    const account = await twoFactorAccount();
+    const proof = account.recoveryCodes[0]!;
+    const right = await account.browser.post("/dashboard/profile/two-factor", { intent: "regenerate", password: STRONG_PASSWORD, code: proof });
+    expect(right.status).toBe(200);
+    const fresh = recoveryCodesOf(await right.text());
+    expect(fresh).toHaveLength(TWO_FACTOR.recoveryCodes);
+    expect(await twoFactorStatus(db, account.id)).toMatchObject({ recoveryCodesLeft: TWO_FACTOR.recoveryCodes });
+    const again = await account.browser.post("/dashboard/profile/two-factor", { intent: "regenerate", password: STRONG_PASSWORD, code: proof });
+    expect(again.status).toBe(401);
+
+    await lockCodes(account.id, 60_000);
+    const locked = await account.browser.post("/dashboard/profile/two-factor", { intent: "regenerate", password: STRONG_PASSWORD, code: fresh[0]! });
+    expectTimeLeft(locked, 60, "new recovery codes");
+    // The refused proof changed nothing: the codes shown last are still the account's.
+    await db.delete(schema.attemptCounters).where(eq(schema.attemptCounters.key, await accountKey("twoFactor", account.id)));
+    expect(verdict(await verifySecondFactor(deps(), account.id, fresh[0]!))).toBe("ok");
   });
 });
 
@@ -283,7 +370,7 @@ describe("a locked two-factor code", () => {
 
   it("answers the time left when turning it on", async () => {
     const account = await createConfirmedUser();
-    const setup = await pendingSetup(deps(), account);
+    const setup = await startSetup(deps(), account);
     const remaining = 2 * 60;
     await lockCodes(account.id, remaining * 1000);
     const on = await account.browser.post("/dashboard/profile/two-factor", { intent: "confirm", code: await totp(setup!.secret) });
