@@ -186,6 +186,13 @@ export const DATA_EXPORT = {
   sweepPage: 90,
 } as const;
 
+// "Delete my account": the first request that proves the owner claims the deletion; any other at
+// the same time is refused. The claim ends on its own after claimMs, so a deletion cut off half
+// way (the Worker stopped) may be asked for again; a whole one takes seconds.
+export const ACCOUNT_DELETION = {
+  claimMs: 5 * MINUTE,
+} as const;
+
 export const BUDGET_DEFAULTS = {
   monthlyBudgetUsd: 10,
   dailyBudgetUsd: 0.5,

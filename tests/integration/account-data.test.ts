@@ -5,9 +5,11 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { handlers } from "../worker";
 import { accountPrefixes } from "~/lib/account/deletion.server";
+import { DELETION_MESSAGES } from "~/lib/account/messages";
 import { type AccountData, EXPORTED_TABLES } from "~/lib/account/export-data.server";
 import { requestExport } from "~/lib/account/export.server";
 import { DATA_EXPORT } from "~/lib/constants";
+import { sha256Hex } from "~/lib/crypto";
 import { schema } from "~/lib/db.server";
 import { phoneCodeKey } from "~/lib/phone/codes.server";
 import { Browser, db, queueSettled, signUpAndConfirm, STRONG_PASSWORD, uniqueIp, waitFor, waitForMail } from "./helpers";
@@ -172,6 +174,31 @@ describe("delete my account", () => {
     expect(fresh?.id).toBeDefined();
     expect(fresh!.id).not.toBe(userId);
     expect((await again.browser.get("/dashboard/profile")).status).toBe(200);
+  });
+});
+
+describe("deletions at once", () => {
+  it("a burst of deletions of one account: exactly one deletes it, the others are told it is under way", async () => {
+    const { browser, email, userId } = await apiUser();
+    // Five: the sign-in lockout's allowance, so every request's password is checked.
+    const burst = await Promise.all(Array.from({ length: 5 }, () => browser.post("/dashboard/profile/delete", { password: STRONG_PASSWORD })));
+    const deleted = burst.filter((r) => r.status === 302 && r.headers.get("Location") === "/?accountDeleted=1");
+    expect(deleted).toHaveLength(1);
+    const others = burst.filter((r) => !deleted.includes(r));
+    const told = others.filter((r) => r.status === 409);
+    expect(told.length).toBeGreaterThan(0);
+    for (const answer of told) expect(await answer.text()).toContain(DELETION_MESSAGES.alreadyDeleting);
+    // One that began after the deletion ended its session is sent to sign in.
+    for (const answer of others.filter((r) => r.status !== 409)) expect(answer.headers.get("Location")).toBe("/auth");
+    expect(await db.query.users.findFirst({ where: eq(schema.users.id, userId) })).toBeUndefined();
+
+    // One deletion ran: one audit entry and one mail.
+    await queueSettled();
+    const subject = `sha256:${await sha256Hex(email)}`;
+    const audit = await db.select().from(schema.auditLog).where(eq(schema.auditLog.action, "account.deleted"));
+    expect(audit.filter((row) => row.details.subject === subject)).toHaveLength(1);
+    const mails = await db.select().from(schema.outbox).where(eq(schema.outbox.to, email));
+    expect(mails.filter((m) => /Your Modelify account is deleted/.test(m.subject))).toHaveLength(1);
   });
 });
 
