@@ -473,7 +473,8 @@ export const dataExports = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    status: text("status", { enum: ["pending", "ready", "failed"] })
+    // "expired": the link's time ran out and the hourly cron deleted the file from R2.
+    status: text("status", { enum: ["pending", "ready", "failed", "expired"] })
       .notNull()
       .default("pending"),
     byteSize: integer("byte_size"),

@@ -1,6 +1,7 @@
 // The site Worker: one request context per request, React Router for pages and the API, the
 // security headers on every answer, and the hourly cron.
 import { createRequestHandler, RouterContextProvider } from "react-router";
+import { sweepExpiredExports } from "~/lib/account/export.server";
 import { sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.server";
 import { sweepInactiveSessions } from "~/lib/auth/session.server";
 import { isLocal } from "~/lib/config";
@@ -95,8 +96,9 @@ export default {
         sweepDeviceAuthorizations(db),
         sweepDeadLetters(db, controller.scheduledTime),
         sweepExpiredChallenges(db),
-      ]).then(([revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges]) => {
-        console.log(JSON.stringify({ event: "hourly_sweep", revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges }));
+        sweepExpiredExports({ db, bucket: env.BUCKET }, controller.scheduledTime),
+      ]).then(([revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges, exports]) => {
+        console.log(JSON.stringify({ event: "hourly_sweep", revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges, exports }));
       }),
     );
   },

@@ -7,7 +7,7 @@ import { parseConsumerEnv } from "./consumer-env";
 export default {
   async queue(batch, env) {
     const db = getDb(env.DB);
-    if (batch.queue.endsWith("-dlq")) return handleDeadLetters(db, batch);
+    if (batch.queue.endsWith("-dlq")) return handleDeadLetters({ db, bucket: env.BUCKET }, batch);
     return handleEventBatch({ db, env: parseConsumerEnv(env), queue: env.EVENTS, ledgers: env.USAGE_LEDGER, bucket: env.BUCKET }, batch);
   },
 } satisfies ExportedHandler<ConsumerEnv>;

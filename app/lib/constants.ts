@@ -172,12 +172,25 @@ export const EMAIL_CHANGE = {
 } as const;
 
 // "Download my data" (issue 29): one export per account per hour (counted atomically, so two
-// requests at once make one job); the file's link works for 24 hours, for its owner only.
+// requests at once make one job); the file's link works for 24 hours, for its owner only, and the
+// hourly cron then deletes the file.
 export const DATA_EXPORT = {
   perUser: { limit: 1, windowMs: 1 * HOUR },
   linkTtlMs: 24 * HOUR,
   /** Exports listed on the profile (the newest first). */
   listed: 3,
+  /**
+   * Expired files the hourly sweep deletes per page: one R2 delete (at most 1,000 keys) and one
+   * D1 update (at most 100 bound parameters) each; it pages until none is left.
+   */
+  sweepPage: 90,
+} as const;
+
+// "Delete my account": the first request that proves the owner claims the deletion; any other at
+// the same time is refused. The claim ends on its own after claimMs, so a deletion cut off half
+// way (the Worker stopped) may be asked for again; a whole one takes seconds.
+export const ACCOUNT_DELETION = {
+  claimMs: 5 * MINUTE,
 } as const;
 
 export const BUDGET_DEFAULTS = {

@@ -18,7 +18,7 @@ import { DEVICE_MESSAGES as M, PLATFORM_LABELS, formatUserCode, normalizeUserCod
 import { AUTH_MESSAGES } from "~/lib/auth/messages";
 import { twoFactorEnabled, verifySecondFactor } from "~/lib/auth/two-factor.server";
 import { findUserById } from "~/lib/auth/users.server";
-import { LOCKOUT, TWO_FACTOR } from "~/lib/constants";
+import { TWO_FACTOR } from "~/lib/constants";
 import { countryInSentence } from "~/lib/country";
 import { formatDateTime, formatTimeAgo } from "~/lib/format";
 import { pageMeta } from "~/lib/site/meta";
@@ -131,8 +131,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     const code = singleValue(read.formData, "twoFactorCode");
     if (typeof code !== "string" || code.trim() === "") return askAgain(AUTH_MESSAGES.twoFactorRequired, { status: 401 });
     const second = await verifySecondFactor(deps, user.id, code);
-    if (second === "locked") return askAgain(AUTH_MESSAGES.twoFactorLocked, { status: 429, headers: retryAfter(LOCKOUT.twoFactor.lockMs / 1000) });
-    if (second === "invalid") return askAgain(AUTH_MESSAGES.twoFactorInvalid, { status: 401 });
+    if (!second.ok && second.reason === "locked")
+      return askAgain(AUTH_MESSAGES.twoFactorLocked, { status: 429, headers: retryAfter(second.retryAfterSeconds) });
+    if (!second.ok) return askAgain(AUTH_MESSAGES.twoFactorInvalid, { status: 401 });
   }
 
   const decision = intent === "approve" ? "approved" : "denied";

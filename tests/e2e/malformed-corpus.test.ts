@@ -200,6 +200,16 @@ const ROUTES: RouteSpec[] = [
     signedIn: "cookie",
     fields: { intent: "rename", id: "not-a-passkey", name: "" },
   },
+  // Its GET only reads (the setup's secret is made by the "start" POST), and that POST is ours only.
+  {
+    name: "/dashboard/profile/two-factor",
+    path: "/dashboard/profile/two-factor",
+    body: "form",
+    methods: PAGE,
+    signedIn: "cookie",
+    fields: { intent: "corpus-unknown", code: "12", password: "" },
+    crossSiteFields: { intent: "start" },
+  },
   // Contact Support (issue 12): every field invalid, so a variant that fixes one still sends nothing.
   {
     name: "/contact",

@@ -1,9 +1,10 @@
 // Acceptance (issue 29): turning two-factor sign-in on from the profile (the secret read off the
 // page, the code made here as an authenticator app would), signing out, and signing in again with
-// the password and then a code. SHOTS_DIR set: screenshots of the new screens at 1280 and 390 px.
+// the password and then a code; without JavaScript, turning it on and making new recovery codes.
+// SHOTS_DIR set: screenshots of the new screens at 1280 and 390 px.
 import { generateTOTP } from "@epic-web/totp";
 import type { Page } from "@playwright/test";
-import { signIn, signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { clientContextOptions, signIn, signUpAndConfirm, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 const TOTP = { algorithm: "SHA-1", digits: 6, period: 30 } as const;
@@ -53,7 +54,8 @@ test("turning two-factor on, signing out, and signing in with a code", async ({ 
   const card = page.getByRole("region", { name: "Two-factor authentication" });
   await expect(card).toContainText("Off.");
   await shoot(page, "profile-card-off");
-  await card.getByRole("link", { name: "Turn On" }).click();
+  // "Turn On" posts (it makes the setup's secret); the page it lands on only reads it.
+  await card.getByRole("button", { name: "Turn On", exact: true }).click();
   await page.waitForURL((url) => url.pathname === "/dashboard/profile/two-factor");
   await expect(page.getByRole("img", { name: /QR code/ })).toBeVisible();
   const secret = (await page.getByTestId("two-factor-secret").textContent())?.trim() ?? "";
@@ -83,4 +85,53 @@ test("turning two-factor on, signing out, and signing in with a code", async ({ 
   await page.getByRole("button", { name: "Verify" }).click();
   await page.waitForURL((url) => url.pathname === "/dashboard");
   expect((await page.context().cookies()).some((c) => c.name === "mfy_access")).toBe(true);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("turning two-factor on and making new recovery codes work with plain form posts", async ({ page, browser }) => {
+    test.setTimeout(90_000);
+    const email = uniqueEmail("totp-nojs");
+    const password = "Sunny-Day-42";
+    // The account is made in a browser with JavaScript (its confirmation page posts by script); this one has none.
+    const scripted = await browser.newContext({ ...clientContextOptions(), javaScriptEnabled: true });
+    await signUpAndConfirm(await scripted.newPage(), email, password);
+    await scripted.close();
+    await signIn(page, email, password);
+    await page.waitForURL((url) => url.pathname === "/dashboard");
+
+    await page.goto("/dashboard/profile/two-factor");
+    await expect(page.getByTestId("two-factor-secret")).toHaveCount(0);
+    await page.getByRole("button", { name: "Set Up Two-Factor" }).click();
+    await page.waitForURL((url) => url.pathname === "/dashboard/profile/two-factor");
+    const secret = (await page.getByTestId("two-factor-secret").textContent())?.trim() ?? "";
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    await page.getByLabel("Code from the app").fill((await generateTOTP({ secret, ...TOTP })).otp);
+    await page.getByRole("button", { name: "Turn On Two-Factor" }).click();
+    const first = page.getByTestId("recovery-codes").getByRole("listitem");
+    await expect(first).toHaveCount(10);
+    const oldCodes = await first.allTextContents();
+
+    await page.goto("/dashboard/profile");
+    const card = page.getByRole("region", { name: "Two-factor authentication" });
+    await expect(card).toContainText("10 recovery codes left");
+    await card.getByRole("link", { name: "Manage" }).click();
+    const renew = page.getByRole("region", { name: "New recovery codes" });
+    await renew.getByLabel("Password").fill(password);
+    await renew.getByLabel("Authentication code").fill("not-a-code");
+    await renew.getByRole("button", { name: "Make New Recovery Codes" }).click();
+    await expect(page.getByRole("region", { name: "New recovery codes" }).getByText("That code is not right")).toBeVisible();
+
+    await page.getByRole("region", { name: "New recovery codes" }).getByLabel("Password").fill(password);
+    await page.getByRole("region", { name: "New recovery codes" }).getByLabel("Authentication code").fill(oldCodes[0]!);
+    await page.getByRole("button", { name: "Make New Recovery Codes" }).click();
+    await expect(page.getByText("the old ones no longer work")).toBeVisible();
+    const fresh = await page.getByTestId("recovery-codes").getByRole("listitem").allTextContents();
+    expect(fresh).toHaveLength(10);
+    for (const code of oldCodes) expect(fresh).not.toContain(code);
+    await shoot(page, "new-recovery-codes");
+    await page.getByRole("link", { name: /Back to Profile/ }).click();
+    await expect(page.getByRole("region", { name: "Two-factor authentication" })).toContainText("10 recovery codes left");
+  });
 });

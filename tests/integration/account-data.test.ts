@@ -1,10 +1,15 @@
 // Issue 29: "Delete my account" and "Download my data", through the real Worker, queue, D1, R2,
 // usage ledger and the Stripe stand-in.
-import { env, SELF } from "cloudflare:test";
-import { eq } from "drizzle-orm";
+import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { handlers } from "../worker";
 import { accountPrefixes } from "~/lib/account/deletion.server";
+import { DELETION_MESSAGES } from "~/lib/account/messages";
 import { type AccountData, EXPORTED_TABLES } from "~/lib/account/export-data.server";
+import { requestExport } from "~/lib/account/export.server";
+import { DATA_EXPORT } from "~/lib/constants";
+import { sha256Hex } from "~/lib/crypto";
 import { schema } from "~/lib/db.server";
 import { phoneCodeKey } from "~/lib/phone/codes.server";
 import { Browser, db, queueSettled, signUpAndConfirm, STRONG_PASSWORD, uniqueIp, waitFor, waitForMail } from "./helpers";
@@ -172,6 +177,31 @@ describe("delete my account", () => {
   });
 });
 
+describe("deletions at once", () => {
+  it("a burst of deletions of one account: exactly one deletes it, the others are told it is under way", async () => {
+    const { browser, email, userId } = await apiUser();
+    // Five: the sign-in lockout's allowance, so every request's password is checked.
+    const burst = await Promise.all(Array.from({ length: 5 }, () => browser.post("/dashboard/profile/delete", { password: STRONG_PASSWORD })));
+    const deleted = burst.filter((r) => r.status === 302 && r.headers.get("Location") === "/?accountDeleted=1");
+    expect(deleted).toHaveLength(1);
+    const others = burst.filter((r) => !deleted.includes(r));
+    const told = others.filter((r) => r.status === 409);
+    expect(told.length).toBeGreaterThan(0);
+    for (const answer of told) expect(await answer.text()).toContain(DELETION_MESSAGES.alreadyDeleting);
+    // One that began after the deletion ended its session is sent to sign in.
+    for (const answer of others.filter((r) => r.status !== 409)) expect(answer.headers.get("Location")).toBe("/auth");
+    expect(await db.query.users.findFirst({ where: eq(schema.users.id, userId) })).toBeUndefined();
+
+    // One deletion ran: one audit entry and one mail.
+    await queueSettled();
+    const subject = `sha256:${await sha256Hex(email)}`;
+    const audit = await db.select().from(schema.auditLog).where(eq(schema.auditLog.action, "account.deleted"));
+    expect(audit.filter((row) => row.details.subject === subject)).toHaveLength(1);
+    const mails = await db.select().from(schema.outbox).where(eq(schema.outbox.to, email));
+    expect(mails.filter((m) => /Your Modelify account is deleted/.test(m.subject))).toHaveLength(1);
+  });
+});
+
 describe("download my data", () => {
   it("covers every table that refers to an account", async () => {
     const keyed = (await schemaTables()).filter((t) => t.refersToUsers).map((t) => t.name);
@@ -230,5 +260,97 @@ describe("download my data", () => {
       .set({ expiresAt: Date.now() - 1 })
       .where(eq(schema.dataExports.id, id));
     expect((await browser.get(`/dashboard/profile/export/${id}`)).status).toBe(404);
+  });
+});
+
+const exportRow = (id: string) => db.query.dataExports.findFirst({ where: eq(schema.dataExports.id, id) });
+const exportKey = (userId: string, id: string) => `exports/${userId}/${id}.json`;
+
+/** The account's one export, once the consumer has made it. */
+async function readyExport(browser: Browser, userId: string): Promise<string> {
+  expect((await postJson(browser, "/dashboard/profile/export")).status).toBe(202);
+  let id = "";
+  await waitFor(async () => {
+    const row = await db.query.dataExports.findFirst({ where: and(eq(schema.dataExports.userId, userId), eq(schema.dataExports.status, "ready")) });
+    id = row?.id ?? "";
+    return id !== "";
+  }, "export ready");
+  return id;
+}
+
+async function hourlyCron(scheduledTime: number) {
+  const ctx = createExecutionContext();
+  await handlers.scheduled(createScheduledController({ cron: "0 * * * *", scheduledTime }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+/** An export message that used up its retries, handed to the consumer's dead-letter queue. */
+async function deadLetterExport(exportId: string, userId: string) {
+  const batch = createMessageBatch("modelify-events-dlq", [
+    { id: `dlq-export-${exportId}`, timestamp: new Date(), attempts: 4, body: { type: "account.export", exportId, userId } },
+  ]);
+  const ctx = createExecutionContext();
+  await handlers.queue(batch, env, ctx);
+  return getQueueResult(batch, ctx);
+}
+
+describe("an export's end", () => {
+  it("the hourly cron deletes expired files from R2, page after page, and marks their exports expired; live ones stay", async () => {
+    const { browser, userId } = await apiUser();
+    const id = await readyExport(browser, userId);
+    const other = await apiUser();
+    const live = await readyExport(other.browser, other.userId);
+    expect(await env.BUCKET.head(exportKey(userId, id))).not.toBeNull();
+    const now = Date.now();
+    await db
+      .update(schema.dataExports)
+      .set({ expiresAt: now - 1 })
+      .where(eq(schema.dataExports.id, id));
+    // More expired exports than one page of the sweep (rows of a made-up past, in statements under D1's 100 parameters).
+    const old = Array.from({ length: DATA_EXPORT.sweepPage + 5 }, () => ({
+      id: crypto.randomUUID(),
+      userId,
+      status: "ready" as const,
+      byteSize: 2,
+      readyAt: now - DATA_EXPORT.linkTtlMs - 1000,
+      expiresAt: now - 1000,
+      createdAt: now - DATA_EXPORT.linkTtlMs - 2000,
+    }));
+    for (let i = 0; i < old.length; i += 10) await db.insert(schema.dataExports).values(old.slice(i, i + 10));
+    await Promise.all(old.map((row) => env.BUCKET.put(exportKey(userId, row.id), "{}")));
+
+    await hourlyCron(now);
+    expect((await env.BUCKET.list({ prefix: `exports/${userId}/` })).objects).toEqual([]);
+    const rows = await db.select().from(schema.dataExports).where(eq(schema.dataExports.userId, userId));
+    expect(rows).toHaveLength(old.length + 1);
+    expect(rows.every((row) => row.status === "expired")).toBe(true);
+    expect(await env.BUCKET.head(exportKey(other.userId, live))).not.toBeNull();
+    expect((await exportRow(live))?.status).toBe("ready");
+    expect((await browser.get(`/dashboard/profile/export/${id}`)).status).toBe(404);
+    expect(await (await browser.get("/dashboard/profile")).text()).toContain("link expired");
+    expect((await other.browser.get(`/dashboard/profile/export/${live}`)).status).toBe(200);
+  });
+
+  it("a dead-lettered export ends failed, its half-written file goes, and the user may ask again at once; a late dead letter leaves a ready export alone", async () => {
+    const { browser, userId } = await apiUser();
+    // A job that never runs (a queue that drops it), so the dead letter finds its export pending.
+    const dropped = { send: async () => {}, sendBatch: async () => {} } as unknown as Queue;
+    const asked = await requestExport({ db, queue: dropped }, userId);
+    if (!asked.ok) throw new Error("export refused");
+    expect((await postJson(browser, "/dashboard/profile/export")).status).toBe(429);
+    await env.BUCKET.put(exportKey(userId, asked.id), "{ half");
+
+    const result = await deadLetterExport(asked.id, userId);
+    expect(result.explicitAcks).toEqual([`dlq-export-${asked.id}`]);
+    expect((await exportRow(asked.id))?.status).toBe("failed");
+    expect(await env.BUCKET.head(exportKey(userId, asked.id))).toBeNull();
+    expect(await db.query.deadLetters.findFirst({ where: eq(schema.deadLetters.id, `dlq-export-${asked.id}`) })).toBeTruthy();
+    expect(await (await browser.get("/dashboard/profile")).text()).toContain("could not be prepared");
+
+    const again = await readyExport(browser, userId);
+    expect(again).not.toBe(asked.id);
+    await deadLetterExport(again, userId);
+    expect((await exportRow(again))?.status).toBe("ready");
+    expect(await env.BUCKET.head(exportKey(userId, again))).not.toBeNull();
   });
 });

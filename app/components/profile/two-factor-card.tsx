@@ -1,9 +1,10 @@
 // The profile's "Two-factor authentication" card (issue 29): whether sign-in asks for a code from
-// an authenticator app, and the way to turn it on or off (the /dashboard/profile/two-factor page).
-import { useSearchParams } from "react-router";
+// an authenticator app, and the way to turn it on or manage it (the /dashboard/profile/two-factor
+// page). "Turn On" is a POST: it makes the setup's secret, which a GET must not.
+import { Form, useSearchParams } from "react-router";
 import type { TwoFactorStatus } from "~/lib/auth/two-factor.server";
 import { formatDate, plural } from "~/lib/format";
-import { Alert, Card, LinkButton } from "../ui";
+import { Alert, Button, Card, LinkButton } from "../ui";
 
 const PAGE = "/dashboard/profile/two-factor";
 
@@ -24,9 +25,16 @@ export function TwoFactorCard({ status }: { status: TwoFactorStatus }) {
                 : "Off. Add a code from an authenticator app (such as 1Password, Google Authenticator or Authy) to your password, so a stolen password alone cannot open your account."}
             </p>
           </div>
-          <LinkButton to={PAGE} variant={status.enabled ? "secondary" : "primary"}>
-            {status.enabled ? "Turn Off" : "Turn On"}
-          </LinkButton>
+          {status.enabled ? (
+            <LinkButton to={PAGE} variant="secondary">
+              Manage
+            </LinkButton>
+          ) : (
+            <Form method="post" action={PAGE}>
+              <input type="hidden" name="intent" value="start" />
+              <Button type="submit">Turn On</Button>
+            </Form>
+          )}
         </div>
         {turnedOff && !status.enabled ? (
           <Alert tone="success" className="mt-4">

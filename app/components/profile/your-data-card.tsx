@@ -37,7 +37,7 @@ function ExportRow({ item }: { item: ExportView }) {
       </li>
     );
   }
-  const label = { pending: "being prepared", failed: "could not be prepared", expired: "link expired" }[item.status];
+  const label = { pending: "being prepared", failed: "could not be prepared: ask again", expired: "link expired" }[item.status];
   return (
     <li className="py-3 text-sm text-slate-700">
       {asked} · {label}

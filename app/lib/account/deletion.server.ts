@@ -3,14 +3,18 @@
 // every session and device key ends, pictures, usage archives and exports leave R2, the usage
 // ledger is emptied, and every D1 row about the account is deleted. What stays is what the
 // privacy policy names: the audit log, with the address and the account's id only as a hash, and
-// what Stripe keeps for invoices. The address may sign up again as a new account.
+// what Stripe keeps for invoices. The address may sign up again as a new account. Of requests at
+// once (a double click, two tabs), the first to prove the owner claims the deletion; the others
+// are told it is under way (409) and delete nothing.
 import { eq, or, sql } from "drizzle-orm";
 import { revokeAccountAccess } from "../auth/revocation.server";
 import { findUserById } from "../auth/users.server";
 import type { Stripe } from "../billing/stripe.server";
+import { ACCOUNT_DELETION } from "../constants";
 import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
+import { clearCounter, countEvent } from "../limits/counters.server";
 import { enqueueMail } from "../mail/mail.server";
 import { accountDeletedMail } from "../mail/templates";
 import { phoneCodeKey } from "../phone/codes.server";
@@ -31,7 +35,7 @@ export type DeletionDeps = {
 
 export type DeletionResult =
   | { ok: true }
-  | { ok: false; status: 400 | 401 | 429 | 502; error: string; field?: "password" | "code"; retryAfterSeconds?: number };
+  | { ok: false; status: 400 | 401 | 409 | 429 | 502; error: string; field?: "password" | "code"; retryAfterSeconds?: number };
 
 /** The R2 prefixes that hold an account's objects: pictures, archived usage, data exports. */
 export function accountPrefixes(userId: string): string[] {
@@ -42,20 +46,38 @@ export function accountPrefixes(userId: string): string[] {
 const ENDED = new Set(["canceled", "incomplete_expired"]);
 
 function refusal(proof: Exclude<ReProof, { ok: true }>): DeletionResult {
-  if (proof.reason === "locked") return { ok: false, status: 429, error: M.locked, field: proof.field, retryAfterSeconds: proof.retryAfterSeconds ?? 60 };
+  if (proof.reason === "locked") return { ok: false, status: 429, error: M.locked, field: proof.field, retryAfterSeconds: proof.retryAfterSeconds };
   if (proof.field === "code") return { ok: false, status: 401, error: proof.reason === "missing" ? M.codeRequired : M.codeWrong, field: "code" };
   return { ok: false, status: 401, error: M.passwordWrong, field: "password" };
 }
 
+/**
+ * The deletion's claim, an atomic counter (one statement, so of any number of requests at once
+ * exactly one counts first). Its key holds a hash of the id: deleteRows removes every counter
+ * naming the id, and the claim must outlive the deletion, or a request that proved the password
+ * just before the rows went would find no claim and run the deletion again.
+ */
+async function claimKey(userId: string): Promise<string> {
+  return `account-deletion:${await sha256Hex(userId)}`;
+}
+
+const alreadyDeleting: DeletionResult = { ok: false, status: 409, error: M.alreadyDeleting };
+
 /** Deletes the account of `userId` once its password (and second factor) prove it is the owner. */
 export async function deleteAccount(deps: DeletionDeps, userId: string, input: { password: string; code?: string }): Promise<DeletionResult> {
   const user = await findUserById(deps.db, userId);
-  if (!user) return { ok: false, status: 401, error: M.passwordWrong, field: "password" };
+  // Its session was live when the request began: the account went since, with another request.
+  if (!user) return alreadyDeleting;
   const proof = await reProve(deps, user, input);
   if (!proof.ok) return refusal(proof);
+  const claim = await claimKey(userId);
+  if ((await countEvent(deps.db, claim, ACCOUNT_DELETION.claimMs)).count > 1) return alreadyDeleting;
 
-  // First what costs money: if Stripe cannot be reached, nothing is deleted and the user may retry.
-  if (!(await cancelSubscriptions(deps, userId))) return { ok: false, status: 502, error: M.billingFailed };
+  // First what costs money: if Stripe cannot be reached, nothing is deleted and the user may retry at once.
+  if (!(await cancelSubscriptions(deps, userId))) {
+    await clearCounter(deps.db, claim);
+    return { ok: false, status: 502, error: M.billingFailed };
+  }
   await revokeAccountAccess(deps.db, userId, "account_deleted");
   const profile = await deps.db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: { phoneNumber: true } });
   await Promise.all([

@@ -1,14 +1,15 @@
 // "Download my data" (issue 29): asking for an export enqueues a job (the page answers at once);
 // the consumer gathers the data (export-data.server.ts) into one JSON file in R2 under
 // exports/<userId>/<id>.json; the profile then shows a link that works for its owner only, for
-// DATA_EXPORT.linkTtlMs. One export per account per hour, counted by one atomic statement, so two
-// requests at once make one job.
-import { and, desc, eq } from "drizzle-orm";
+// DATA_EXPORT.linkTtlMs, after which the hourly cron deletes the file. One export per account per
+// hour, counted by one atomic statement, so two requests at once make one job. A job that fails
+// for good (its message dead-lettered) ends "failed" and gives the hour's allowance back.
+import { and, desc, eq, inArray, lte } from "drizzle-orm";
 import type { StripeConfig } from "../config";
 import { DATA_EXPORT } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { countEvent, secondsUntil } from "../limits/counters.server";
+import { clearCounter, countEvent, secondsUntil } from "../limits/counters.server";
 import { type AccountExportMessage, enqueue } from "../queue";
 import type { LedgerNamespace } from "../usage/ledger/api";
 import { gatherAccountData } from "./export-data.server";
@@ -16,12 +17,13 @@ import { gatherAccountData } from "./export-data.server";
 const exportsTable = schema.dataExports;
 
 const exportObjectKey = (userId: string, id: string) => `exports/${userId}/${id}.json`;
+const allowanceKey = (userId: string) => `data-export:user:${userId}`;
 
 export type ExportRequest = { ok: true; id: string } | { ok: false; retryAfterSeconds: number };
 
 /** Asks for an export of the account's data: a job on the queue, unless one was asked for within the hour. */
 export async function requestExport(deps: { db: Db; queue: Queue }, userId: string, now = Date.now()): Promise<ExportRequest> {
-  const counted = await countEvent(deps.db, `data-export:user:${userId}`, DATA_EXPORT.perUser.windowMs, now);
+  const counted = await countEvent(deps.db, allowanceKey(userId), DATA_EXPORT.perUser.windowMs, now);
   if (counted.count > DATA_EXPORT.perUser.limit) return { ok: false, retryAfterSeconds: secondsUntil(counted.expiresAt, now) };
   const id = crypto.randomUUID();
   await deps.db.insert(exportsTable).values({ id, userId, status: "pending", createdAt: now });
@@ -66,6 +68,54 @@ export async function buildExport(deps: { db: Db; bucket: R2Bucket; ledgers: Led
     .set({ status: "ready", byteSize: bytes.byteLength, readyAt: now, expiresAt: now + DATA_EXPORT.linkTtlMs })
     .where(eq(exportsTable.id, row.id));
   console.log(JSON.stringify({ event: "data_export_ready", exportId: row.id, bytes: bytes.byteLength }));
+}
+
+/**
+ * A job whose message was dead-lettered (its retries used up): the export ends "failed" instead of
+ * "being prepared" for ever, a file it may have written before failing goes, and the hour's
+ * allowance is given back, since the failure was ours: the user may ask again at once.
+ */
+export async function failExport(deps: { db: Db; bucket: R2Bucket }, message: AccountExportMessage): Promise<void> {
+  const failed = await deps.db
+    .update(exportsTable)
+    .set({ status: "failed" })
+    .where(and(eq(exportsTable.id, message.exportId), eq(exportsTable.userId, message.userId), eq(exportsTable.status, "pending")))
+    .returning({ id: exportsTable.id });
+  // Ready already (a late success), or gone with its account: nothing to undo.
+  if (failed.length === 0) return;
+  await Promise.all([deps.bucket.delete(exportObjectKey(message.userId, message.exportId)), clearCounter(deps.db, allowanceKey(message.userId))]);
+  console.log(JSON.stringify({ event: "data_export_failed", exportId: message.exportId }));
+}
+
+/**
+ * The hourly cron: deletes the files of exports whose link has expired and marks them "expired", a
+ * page at a time. The file goes first, so a failed delete leaves the row to be swept next hour.
+ */
+export async function sweepExpiredExports(deps: { db: Db; bucket: R2Bucket }, now = Date.now()): Promise<number> {
+  let swept = 0;
+  for (;;) {
+    const due = await deps.db
+      .select({ id: exportsTable.id, userId: exportsTable.userId })
+      .from(exportsTable)
+      .where(and(eq(exportsTable.status, "ready"), lte(exportsTable.expiresAt, now)))
+      .limit(DATA_EXPORT.sweepPage);
+    if (due.length === 0) return swept;
+    await deps.bucket.delete(due.map((row) => exportObjectKey(row.userId, row.id)));
+    await deps.db
+      .update(exportsTable)
+      .set({ status: "expired" })
+      .where(
+        and(
+          inArray(
+            exportsTable.id,
+            due.map((row) => row.id),
+          ),
+          eq(exportsTable.status, "ready"),
+        ),
+      );
+    swept += due.length;
+    if (due.length < DATA_EXPORT.sweepPage) return swept;
+  }
 }
 
 /** A ready, unexpired export of this user as a download; null for anything else (another user's id included). */

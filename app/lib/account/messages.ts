@@ -10,6 +10,7 @@ export const DELETION_MESSAGES = {
   codeRequired: "Enter a code from your authenticator app or a recovery code.",
   codeWrong: "That code is not right.",
   billingFailed: "We could not cancel your subscription with our payment provider, so nothing was deleted. Try again in a few minutes.",
+  alreadyDeleting: "This account is already being deleted: another request of yours got there first.",
 } as const;
 
 export const EXPORT_MESSAGES = {

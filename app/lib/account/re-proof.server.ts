@@ -8,7 +8,11 @@ import type { Db } from "../db.server";
 /** Whether the account must give a code (or recovery code) as well as its password. */
 export const secondFactorRequired = (db: Db, userId: string): Promise<boolean> => twoFactorEnabled(db, userId);
 
-export type ReProof = { ok: true } | { ok: false; field: "password" | "code"; reason: "wrong" | "locked" | "missing"; retryAfterSeconds?: number };
+export type ReProof =
+  | { ok: true }
+  | { ok: false; field: "password" | "code"; reason: "wrong" | "missing" }
+  /** Either lock, with the time left in it (the 429's Retry-After). */
+  | { ok: false; field: "password" | "code"; reason: "locked"; retryAfterSeconds: number };
 
 /** The password, then the code when the account has two-factor on. */
 export async function reProve(
@@ -24,6 +28,7 @@ export async function reProve(
   if (!(await secondFactorRequired(deps.db, user.id))) return { ok: true };
   if (!input.code) return { ok: false, field: "code", reason: "missing" };
   const outcome = await verifySecondFactor(deps, user.id, input.code);
-  if (outcome === "ok") return { ok: true };
-  return { ok: false, field: "code", reason: outcome === "locked" ? "locked" : "wrong" };
+  if (outcome.ok) return { ok: true };
+  if (outcome.reason === "locked") return { ok: false, field: "code", reason: "locked", retryAfterSeconds: outcome.retryAfterSeconds };
+  return { ok: false, field: "code", reason: "wrong" };
 }

@@ -2,7 +2,7 @@
 // consumer (which does the address-dependent half of sign-up and password reset).
 import { milestoneInsert, milestoneKey, recordMarketingEvents } from "../marketing/events.server";
 import { and, eq, isNull, lte } from "drizzle-orm";
-import { LOCKOUT, MAIL_CAP, ONE_TIME_TOKEN } from "../constants";
+import { MAIL_CAP, ONE_TIME_TOKEN } from "../constants";
 import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
@@ -82,8 +82,8 @@ export async function signIn(
   if (await twoFactorEnabled(deps.db, user.id)) {
     if (input.twoFactorCode === undefined) return { ok: false, status: 401, error: M.twoFactorRequired, twoFactor: "required", userId: user.id };
     const second = await verifySecondFactor(deps, user.id, input.twoFactorCode);
-    if (second === "locked") return { ok: false, status: 429, error: M.twoFactorLocked, retryAfterSeconds: LOCKOUT.twoFactor.lockMs / 1000 };
-    if (second === "invalid") return { ok: false, status: 401, error: M.twoFactorInvalid, twoFactor: "invalid", userId: user.id };
+    if (!second.ok && second.reason === "locked") return { ok: false, status: 429, error: M.twoFactorLocked, retryAfterSeconds: second.retryAfterSeconds };
+    if (!second.ok) return { ok: false, status: 401, error: M.twoFactorInvalid, twoFactor: "invalid", userId: user.id };
   }
   return completeSignIn(deps, user, input.client);
 }
@@ -320,8 +320,8 @@ export async function provePassword(db: Db, user: { email: string; passwordHash:
   const attempt = await beginAttempt(db, "signIn", { email: user.email, ip });
   if (isRefusal(attempt)) return { ok: false, reason: "refused", retryAfterSeconds: attempt.retryAfterSeconds };
   if (!(await verifySecret(password, user.passwordHash))) {
-    const { locked, retryAfterSeconds } = await failAttempt(db, attempt);
-    return locked && retryAfterSeconds ? { ok: false, reason: "locked", retryAfterSeconds } : { ok: false, reason: "wrong" };
+    const failure = await failAttempt(db, attempt);
+    return failure.locked ? { ok: false, reason: "locked", retryAfterSeconds: failure.retryAfterSeconds } : { ok: false, reason: "wrong" };
   }
   await succeedAttempt(db, attempt);
   return { ok: true };

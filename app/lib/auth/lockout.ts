@@ -83,7 +83,9 @@ export function isRefusal(value: Attempt | Refusal): value is Refusal {
  * account, and how long the 429 it gets should say to wait (Retry-After): the lock's end, or for a
  * throttled address the end of its guard window; null when it is no 429.
  */
-export async function failAttempt(db: Db, attempt: Attempt, now = Date.now()): Promise<{ locked: boolean; retryAfterSeconds: number | null }> {
+export type AttemptFailure = { locked: true; retryAfterSeconds: number } | { locked: false; retryAfterSeconds: number | null };
+
+export async function failAttempt(db: Db, attempt: Attempt, now = Date.now()): Promise<AttemptFailure> {
   const guard = attempt.ipKey ? await countEvent(db, attempt.ipKey, IP_GUARD[attempt.scope].windowMs, now) : null;
   if (attempt.lastAllowed) {
     return { locked: true, retryAfterSeconds: secondsUntil(attempt.windowEndsAt ?? now + LOCKOUT[attempt.scope].lockMs, now) };

@@ -1,12 +1,13 @@
-// Turning two-factor sign-in on and off from the profile (issue 29). On: a new secret waits,
-// encrypted, until the user types its first code; then ten recovery codes are made, shown once
-// and kept only as hashes. Off: the password and a code. Each change is e-mailed.
+// Turning two-factor sign-in on and off from the profile (issue 29). On: "Set up" (a POST) makes
+// a secret that waits, encrypted, until the user types its first code; the page's GET only reads
+// it. Then ten recovery codes are made, shown once and kept only as hashes. Off, and new recovery
+// codes: the password and a code. Each change is e-mailed.
 import { generateTOTP } from "@epic-web/totp";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, lte } from "drizzle-orm";
 import { TWO_FACTOR } from "../constants";
-import { schema } from "../db.server";
+import { type Db, schema } from "../db.server";
 import { enqueueMail } from "../mail/mail.server";
-import { twoFactorDisabledMail, twoFactorEnabledMail } from "../mail/templates";
+import { recoveryCodesReplacedMail, twoFactorDisabledMail, twoFactorEnabledMail } from "../mail/templates";
 import { provePassword } from "./accounts.server";
 import { beginAttempt, failAttempt, isRefusal, succeedAttempt } from "./lockout";
 import { decryptSecret, encryptSecret, hashRecoveryCode, newRecoveryCode } from "./two-factor-secret";
@@ -21,69 +22,123 @@ type Account = { id: string; email: string };
 
 export type PendingSetup = { secret: string; uri: string; qrSvg: string; qrDataUri: string };
 
-/** The setup in progress (a fresh secret when none is, or it is older than its time): null when two-factor is on already. */
+/** The setup waiting for its first code, read only: null when none was started, it outlived its time, or two-factor is on. */
 export async function pendingSetup(deps: Pick<TwoFactorDeps, "db" | "env">, user: Account, now = Date.now()): Promise<PendingSetup | null> {
-  const row = await deps.db.query.twoFactor.findFirst({ where: eq(t.userId, user.id) });
-  if (row?.enabledAt) return null;
-  let secret: string;
-  if (row && row.createdAt > now - TWO_FACTOR.setupTtlMs) {
-    secret = await decryptSecret(deps.env.JWT_SECRET, row.secretEnc);
-  } else {
-    secret = (await generateTOTP(TOTP_OPTIONS)).secret;
-    const values = { secretEnc: await encryptSecret(deps.env.JWT_SECRET, secret), enabledAt: null, lastStep: null, createdAt: now };
-    await deps.db
-      .insert(t)
-      .values({ userId: user.id, ...values })
-      .onConflictDoUpdate({ target: t.userId, set: values, where: isNull(t.enabledAt) });
-  }
+  const row = await deps.db.query.twoFactor.findFirst({
+    where: and(eq(t.userId, user.id), isNull(t.enabledAt), gt(t.createdAt, now - TWO_FACTOR.setupTtlMs)),
+  });
+  if (!row) return null;
+  const secret = await decryptSecret(deps.env.JWT_SECRET, row.secretEnc);
   return { secret, ...setupPicture(secret, user.email) };
 }
 
-export type SetupOutcome = { ok: true; recoveryCodes: string[] } | { ok: false; reason: "invalid" | "locked" | "expired" };
+/**
+ * Starts a setup: a new secret, unless one is waiting still (its QR code may be open in another
+ * tab, and replacing it would make that tab's codes fail) or two-factor is on. One statement, so
+ * two starts at once keep one secret. Returns the setup; null when two-factor is on.
+ */
+export async function startSetup(deps: Pick<TwoFactorDeps, "db" | "env">, user: Account, now = Date.now()): Promise<PendingSetup | null> {
+  const secret = (await generateTOTP(TOTP_OPTIONS)).secret;
+  const values = { secretEnc: await encryptSecret(deps.env.JWT_SECRET, secret), enabledAt: null, lastStep: null, createdAt: now };
+  await deps.db
+    .insert(t)
+    .values({ userId: user.id, ...values })
+    .onConflictDoUpdate({ target: t.userId, set: values, setWhere: and(isNull(t.enabledAt), lte(t.createdAt, now - TWO_FACTOR.setupTtlMs)) });
+  return pendingSetup(deps, user, now);
+}
+
+/** Ten new recovery codes (the only time they exist in clear), and the statements that put their hashes in place of the old ones. */
+async function freshRecoveryCodes(db: Db, userId: string, now: number) {
+  const recoveryCodes = Array.from({ length: TWO_FACTOR.recoveryCodes }, newRecoveryCode);
+  const hashes = await Promise.all(recoveryCodes.map(hashRecoveryCode));
+  const statements = [
+    db.delete(codes).where(eq(codes.userId, userId)),
+    db.insert(codes).values(hashes.map((codeHash) => ({ userId, codeHash, createdAt: now }))),
+  ] as const;
+  return { recoveryCodes, statements };
+}
+
+export type SetupOutcome =
+  | { ok: true; recoveryCodes: string[] }
+  | { ok: false; reason: "invalid" | "expired" }
+  | { ok: false; reason: "locked"; retryAfterSeconds: number };
 
 /** The first code of the app: turns two-factor on and returns the recovery codes (the only time they exist in clear). */
 export async function confirmSetup(deps: TwoFactorDeps, user: Account, code: string, now = Date.now()): Promise<SetupOutcome> {
   const row = await deps.db.query.twoFactor.findFirst({ where: and(eq(t.userId, user.id), isNull(t.enabledAt)) });
   if (!row || row.createdAt <= now - TWO_FACTOR.setupTtlMs) return { ok: false, reason: "expired" };
   const attempt = await beginAttempt(deps.db, "twoFactor", { email: user.id, ip: deps.ip }, now);
-  if (isRefusal(attempt)) return { ok: false, reason: "locked" };
+  if (isRefusal(attempt)) return { ok: false, reason: "locked", retryAfterSeconds: attempt.retryAfterSeconds };
   const secret = await decryptSecret(deps.env.JWT_SECRET, row.secretEnc);
   if (!(await acceptTotp(deps.db, user.id, secret, code.replace(/\s/g, "").slice(0, 12), false))) {
-    const { locked } = await failAttempt(deps.db, attempt, now);
-    return { ok: false, reason: locked ? "locked" : "invalid" };
+    const failure = await failAttempt(deps.db, attempt, now);
+    return failure.locked ? { ok: false, reason: "locked", retryAfterSeconds: failure.retryAfterSeconds } : { ok: false, reason: "invalid" };
   }
   await succeedAttempt(deps.db, attempt);
-  const recoveryCodes = Array.from({ length: TWO_FACTOR.recoveryCodes }, newRecoveryCode);
-  const hashes = await Promise.all(recoveryCodes.map(hashRecoveryCode));
-  await deps.db.batch([
-    deps.db.update(t).set({ enabledAt: now }).where(eq(t.userId, user.id)),
-    deps.db.delete(codes).where(eq(codes.userId, user.id)),
-    deps.db.insert(codes).values(hashes.map((codeHash) => ({ userId: user.id, codeHash, createdAt: now }))),
-  ]);
+  const { recoveryCodes, statements } = await freshRecoveryCodes(deps.db, user.id, now);
+  await deps.db.batch([deps.db.update(t).set({ enabledAt: now }).where(eq(t.userId, user.id)), ...statements]);
   await enqueueMail(deps.queue, twoFactorEnabledMail(user.email));
   console.log(JSON.stringify({ event: "two_factor_enabled", userId: user.id }));
   return { ok: true, recoveryCodes };
 }
 
-export type DisableOutcome = { ok: true } | { ok: false; reason: "wrong-password" | "invalid" | "locked"; retryAfterSeconds?: number };
+/** Why the owner's proof was refused; "locked" names the lock of the factor refused and the time left in it. */
+export type ProofRefused =
+  | { ok: false; reason: "wrong-password" | "invalid" }
+  | { ok: false; reason: "locked"; factor: "password" | "code"; retryAfterSeconds: number };
 
-/** Turning it off takes the password (under the sign-in lockout) and a code (under the two-factor one). */
-export async function disableTwoFactor(deps: TwoFactorDeps, userId: string, input: { password: string; code: string }): Promise<DisableOutcome> {
+/**
+ * The password (under the sign-in lockout) and a code (under the two-factor one), asked before
+ * two-factor is turned off or its recovery codes replaced: a session alone (left open, or stolen)
+ * must not be able to drop the second factor or take codes that stand in for it.
+ */
+async function proveOwner(deps: TwoFactorDeps, userId: string, input: { password: string; code: string }): Promise<{ ok: true; user: Account } | ProofRefused> {
   const user = await findUserById(deps.db, userId);
   if (!user) return { ok: false, reason: "wrong-password" };
   const proven = await provePassword(deps.db, user, input.password, deps.ip);
-  if (!proven.ok)
-    return proven.reason === "wrong" ? { ok: false, reason: "wrong-password" } : { ok: false, reason: "locked", retryAfterSeconds: proven.retryAfterSeconds };
+  if (!proven.ok) {
+    if (proven.reason === "wrong") return { ok: false, reason: "wrong-password" };
+    return { ok: false, reason: "locked", factor: "password", retryAfterSeconds: proven.retryAfterSeconds };
+  }
   const second = await verifySecondFactor(deps, userId, input.code);
-  if (second !== "ok") return { ok: false, reason: second };
+  if (!second.ok) return second.reason === "locked" ? { ...second, factor: "code" } : second;
+  return { ok: true, user };
+}
+
+/** Turning it off: the secret and every recovery code go. */
+export async function disableTwoFactor(deps: TwoFactorDeps, userId: string, input: { password: string; code: string }): Promise<{ ok: true } | ProofRefused> {
+  const proof = await proveOwner(deps, userId, input);
+  if (!proof.ok) return proof;
   await deps.db.batch([deps.db.delete(codes).where(eq(codes.userId, userId)), deps.db.delete(t).where(eq(t.userId, userId))]);
-  await enqueueMail(deps.queue, twoFactorDisabledMail(user.email));
+  await enqueueMail(deps.queue, twoFactorDisabledMail(proof.user.email));
   console.log(JSON.stringify({ event: "two_factor_disabled", userId }));
   return { ok: true };
 }
 
-/** The setup page's two forms, as the server checks them. */
+/** New recovery codes in place of all the old ones (used or not), returned to be shown once. */
+export async function regenerateRecoveryCodes(
+  deps: TwoFactorDeps,
+  userId: string,
+  input: { password: string; code: string },
+  now = Date.now(),
+): Promise<{ ok: true; recoveryCodes: string[] } | ProofRefused> {
+  const proof = await proveOwner(deps, userId, input);
+  if (!proof.ok) return proof;
+  const { recoveryCodes, statements } = await freshRecoveryCodes(deps.db, userId, now);
+  await deps.db.batch(statements);
+  await enqueueMail(deps.queue, recoveryCodesReplacedMail(proof.user.email));
+  console.log(JSON.stringify({ event: "two_factor_recovery_codes_replaced", userId }));
+  return { ok: true, recoveryCodes };
+}
+
+const proofFields = {
+  password: z.string().min(1, "Enter your password.").max(200),
+  code: z.string().trim().min(1, "Enter a code from your app, or a recovery code.").max(TWO_FACTOR.codeMaxLength),
+};
+
+/** The two-factor page's forms, as the server checks them. */
 export const twoFactorFormSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("start") }),
   z.object({
     intent: z.literal("confirm"),
     code: z
@@ -91,9 +146,6 @@ export const twoFactorFormSchema = z.discriminatedUnion("intent", [
       .trim()
       .regex(/^\d{3} ?\d{3}$/, "Enter the 6-digit code your app shows."),
   }),
-  z.object({
-    intent: z.literal("disable"),
-    password: z.string().min(1, "Enter your password.").max(200),
-    code: z.string().trim().min(1, "Enter a code from your app, or a recovery code.").max(TWO_FACTOR.codeMaxLength),
-  }),
+  z.object({ intent: z.literal("disable"), ...proofFields }),
+  z.object({ intent: z.literal("regenerate"), ...proofFields }),
 ]);

@@ -19,7 +19,8 @@ import { findUserById } from "./users.server";
 
 export type TwoFactorDeps = { db: Db; queue: Queue; env: { JWT_SECRET: string }; ip: string | null };
 
-export type SecondFactorResult = "ok" | "invalid" | "locked";
+/** "locked" carries the time left in the lock, for the 429's Retry-After. */
+export type SecondFactorResult = { ok: true } | { ok: false; reason: "invalid" } | { ok: false; reason: "locked"; retryAfterSeconds: number };
 
 const t = schema.twoFactor;
 const codes = schema.twoFactorRecoveryCodes;
@@ -88,7 +89,7 @@ async function spendRecoveryCode(deps: TwoFactorDeps, userId: string, input: str
  */
 export async function verifySecondFactor(deps: TwoFactorDeps, userId: string, code: string, now = Date.now()): Promise<SecondFactorResult> {
   const attempt = await beginAttempt(deps.db, "twoFactor", { email: userId, ip: deps.ip }, now);
-  if (isRefusal(attempt)) return "locked";
+  if (isRefusal(attempt)) return { ok: false, reason: "locked", retryAfterSeconds: attempt.retryAfterSeconds };
   const row = await deps.db.query.twoFactor.findFirst({ where: and(eq(t.userId, userId), isNotNull(t.enabledAt)) });
   const input = code.trim().slice(0, 64);
   const otp = asTotpCode(input);
@@ -97,11 +98,11 @@ export async function verifySecondFactor(deps: TwoFactorDeps, userId: string, co
   else if (row) ok = await spendRecoveryCode(deps, userId, input, now);
   if (ok) {
     await succeedAttempt(deps.db, attempt);
-    return "ok";
+    return { ok: true };
   }
-  const { locked } = await failAttempt(deps.db, attempt, now);
-  console.log(JSON.stringify({ event: "two_factor_code_refused", userId, locked }));
-  return locked ? "locked" : "invalid";
+  const failure = await failAttempt(deps.db, attempt, now);
+  console.log(JSON.stringify({ event: "two_factor_code_refused", userId, locked: failure.locked }));
+  return failure.locked ? { ok: false, reason: "locked", retryAfterSeconds: failure.retryAfterSeconds } : { ok: false, reason: "invalid" };
 }
 
 /** The otpauth:// URI an authenticator app reads, and its QR code as an SVG drawn on the server. */

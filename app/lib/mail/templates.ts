@@ -144,6 +144,19 @@ export function twoFactorDisabledMail(to: string): OutgoingMail {
   };
 }
 
+export function recoveryCodesReplacedMail(to: string): OutgoingMail {
+  return {
+    to,
+    subject: "New recovery codes for your Modelify account",
+    text: [
+      "New two-factor recovery codes were made for your Modelify account. The old ones no longer work.",
+      "",
+      "If you did not do this, reset your password at once and contact us.",
+    ].join("\n"),
+    links: [],
+  };
+}
+
 export function recoveryCodeUsedMail(to: string, codesLeft: number): OutgoingMail {
   return {
     to,

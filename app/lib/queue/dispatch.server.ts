@@ -1,6 +1,6 @@
 // What the consumer Worker does with each queue message: parse it with the queue's schemas, then
 // hand it to the domain that owns it.
-import { buildExport } from "../account/export.server";
+import { buildExport, failExport } from "../account/export.server";
 import { handleRecoveryMessage, handleSignUpMessage } from "../auth/accounts.server";
 import { handleStripeEvent } from "../billing/stripe-events.server";
 import type { MailConfig, SmsConfig, StripeConfig } from "../config";
@@ -252,9 +252,15 @@ function groupOf(groups: Map<string, AccountGroup>, userId: string): AccountGrou
   return group;
 }
 
-export async function handleDeadLetters(db: Db, batch: MessageBatch<unknown>): Promise<void> {
+/**
+ * Messages whose retries are used up: each is kept as a dead letter, and a job someone waits for
+ * is ended, so it does not look as if it were still running (an export ends "failed").
+ */
+export async function handleDeadLetters(deps: { db: Db; bucket: R2Bucket }, batch: MessageBatch<unknown>): Promise<void> {
   for (const message of batch.messages) {
-    await recordDeadLetter(db, batch.queue, message, "retries_exhausted");
+    await recordDeadLetter(deps.db, batch.queue, message, "retries_exhausted");
+    const parsed = queueMessageSchema.safeParse(message.body);
+    if (parsed.success && parsed.data.type === "account.export") await failExport(deps, parsed.data);
     message.ack();
   }
 }

@@ -1,11 +1,21 @@
-// /dashboard/profile/two-factor: turning two-factor sign-in on (a QR code drawn on the server from
-// the otpauth:// URI, the secret as text, then the first code; ten recovery codes shown once) or
-// off (the password and a code). Plain forms: it all works without JavaScript.
+// /dashboard/profile/two-factor: turning two-factor sign-in on ("Set up" makes the secret with a
+// POST, then the page shows the QR code drawn on the server from the otpauth:// URI, the secret
+// as text, and takes the first code; ten recovery codes shown once), making new recovery codes,
+// or turning it off (each with the password and a code). The GET only reads. Plain forms: it all
+// works without JavaScript.
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/two-factor";
 import { Field } from "~/components/forms";
 import { Alert, Card, LinkButton, SubmitButton } from "~/components/ui";
-import { confirmSetup, disableTwoFactor, pendingSetup, twoFactorFormSchema } from "~/lib/auth/two-factor-setup.server";
+import {
+  confirmSetup,
+  disableTwoFactor,
+  pendingSetup,
+  type ProofRefused,
+  regenerateRecoveryCodes,
+  startSetup,
+  twoFactorFormSchema,
+} from "~/lib/auth/two-factor-setup.server";
 import { twoFactorStatus } from "~/lib/auth/two-factor.server";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { pageMeta } from "~/lib/site/meta";
@@ -13,19 +23,24 @@ import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
 import { readForm } from "~/server/requests";
 import { keepRetryAfter, retryAfter } from "~/server/responses";
-import { LOCKOUT, TWO_FACTOR } from "~/lib/constants";
+import { TWO_FACTOR } from "~/lib/constants";
 
 export const meta = () => pageMeta("Two-Factor Authentication | Modelify");
 
 export const headers = keepRetryAfter;
 
-type ActionData = { error: string | null; field?: "code" | "password"; recoveryCodes?: string[] };
+const INTENTS = ["start", "confirm", "disable", "regenerate"] as const;
+type Intent = (typeof INTENTS)[number];
+type ActionData = { error: string | null; intent?: Intent; field?: "code" | "password"; recoveryCodes?: string[] };
 
 const SETUP_ERRORS = {
   invalid: M.twoFactorInvalid,
-  locked: M.twoFactorLocked,
-  expired: "The setup took too long: scan the new QR code and try again.",
+  expired: "The setup took too long: set it up again for a new QR code.",
 } as const;
+
+const PAGE = "/dashboard/profile/two-factor";
+const NO_STORE = { "Cache-Control": "no-store" };
+const locked = (retryAfterSeconds: number) => ({ status: 429, headers: retryAfter(retryAfterSeconds) });
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
@@ -34,33 +49,55 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { status, setup: status.enabled ? null : await pendingSetup(deps, user), email: user.email };
 }
 
+/** The answer to a refused password-and-code proof (turning it off, new recovery codes). */
+function refusedProof(intent: "disable" | "regenerate", outcome: ProofRefused) {
+  if (outcome.reason === "wrong-password") return data<ActionData>({ error: "That password is not right.", intent, field: "password" }, { status: 401 });
+  if (outcome.reason === "locked") {
+    return data<ActionData>({ error: outcome.factor === "password" ? M.signInLocked : M.twoFactorLocked, intent }, locked(outcome.retryAfterSeconds));
+  }
+  return data<ActionData>({ error: M.twoFactorInvalid, intent, field: "code" }, { status: 401 });
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context);
   const deps = app(context);
   const read = await readForm(request);
   if (!read.ok) return data<ActionData>({ error: read.message }, { status: read.status });
   const parsed = twoFactorFormSchema.safeParse(Object.fromEntries(read.formData));
-  if (!parsed.success) return data<ActionData>({ error: parsed.error.issues[0]?.message ?? M.unexpected }, { status: 400 });
-  const locked = { status: 429, headers: retryAfter(LOCKOUT.twoFactor.lockMs / 1000) };
-  if (parsed.data.intent === "confirm") {
-    const outcome = await confirmSetup(deps, user, parsed.data.code);
-    if (outcome.ok) return data<ActionData>({ error: null, recoveryCodes: outcome.recoveryCodes }, { headers: { "Cache-Control": "no-store" } });
-    return data<ActionData>({ error: SETUP_ERRORS[outcome.reason], field: "code" }, outcome.reason === "locked" ? locked : { status: 400 });
+  if (!parsed.success) {
+    const intent = INTENTS.find((known) => known === read.formData.get("intent"));
+    return data<ActionData>({ error: parsed.error.issues[0]?.message ?? M.unexpected, intent }, { status: 400 });
   }
-  const outcome = await disableTwoFactor(deps, user.id, parsed.data);
-  if (outcome.ok) throw redirect("/dashboard/profile?twoFactor=off#two-factor-title", 303);
-  if (outcome.reason === "wrong-password") return data<ActionData>({ error: "That password is not right.", field: "password" }, { status: 401 });
-  if (outcome.reason === "locked") {
-    return data<ActionData>(
-      { error: outcome.retryAfterSeconds ? M.signInLocked : M.twoFactorLocked },
-      { status: 429, headers: retryAfter(outcome.retryAfterSeconds ?? LOCKOUT.twoFactor.lockMs / 1000) },
-    );
+  const form = parsed.data;
+  switch (form.intent) {
+    case "start":
+      // Back to the page's GET, so a reload shows the setup instead of posting again.
+      await startSetup(deps, user);
+      throw redirect(PAGE, 303);
+    case "confirm": {
+      const outcome = await confirmSetup(deps, user, form.code);
+      if (outcome.ok) return data<ActionData>({ error: null, intent: form.intent, recoveryCodes: outcome.recoveryCodes }, { headers: NO_STORE });
+      if (outcome.reason === "locked")
+        return data<ActionData>({ error: M.twoFactorLocked, intent: form.intent, field: "code" }, locked(outcome.retryAfterSeconds));
+      return data<ActionData>({ error: SETUP_ERRORS[outcome.reason], intent: form.intent, field: "code" }, { status: 400 });
+    }
+    case "regenerate": {
+      const outcome = await regenerateRecoveryCodes(deps, user.id, form);
+      if (!outcome.ok) return refusedProof(form.intent, outcome);
+      return data<ActionData>({ error: null, intent: form.intent, recoveryCodes: outcome.recoveryCodes }, { headers: NO_STORE });
+    }
+    case "disable": {
+      const outcome = await disableTwoFactor(deps, user.id, form);
+      if (!outcome.ok) return refusedProof(form.intent, outcome);
+      throw redirect("/dashboard/profile?twoFactor=off#two-factor-title", 303);
+    }
   }
-  return data<ActionData>({ error: M.twoFactorInvalid, field: "code" }, { status: 401 });
 }
 
 export default function TwoFactorPage({ loaderData, actionData }: Route.ComponentProps) {
   const { status, setup } = loaderData;
+  // Each form shows its own error; one whose form could not be told (an unreadable post) shows on the first form.
+  const errorOf = (intent: Intent, first = false) => (actionData?.intent === intent || (first && !actionData?.intent) ? (actionData?.error ?? null) : null);
   return (
     <section aria-labelledby="two-factor-page-title" className="mx-auto max-w-2xl">
       <Card className="p-6">
@@ -68,12 +105,34 @@ export default function TwoFactorPage({ loaderData, actionData }: Route.Componen
           Two-factor authentication
         </h1>
         {actionData?.recoveryCodes ? (
-          <RecoveryCodes codes={actionData.recoveryCodes} />
+          <RecoveryCodes codes={actionData.recoveryCodes} replaced={actionData.intent === "regenerate"} />
         ) : status.enabled ? (
-          <TurnOff error={actionData?.error ?? null} field={actionData?.field} />
+          <div className="mt-2 space-y-6">
+            <p className="text-sm text-slate-600">Two-factor authentication is on: signing in asks for your password and a code from your authenticator app.</p>
+            <ProofForm
+              intent="regenerate"
+              title="New recovery codes"
+              text={`Lost or used up your recovery codes? Make ${TWO_FACTOR.recoveryCodes} new ones: the old ones stop working at once. Confirm it's you with your password and a code from your app (or a recovery code).`}
+              idle="Make New Recovery Codes"
+              busy="Making Codes..."
+              error={errorOf("regenerate", true)}
+              field={actionData?.intent === "regenerate" ? actionData.field : undefined}
+            />
+            <ProofForm
+              intent="disable"
+              title="Turn off two-factor"
+              text="Confirm it's you with your password and a code from your app (or a recovery code). Without two-factor, your password alone opens your account."
+              idle="Turn Off Two-Factor"
+              busy="Turning Off..."
+              error={errorOf("disable")}
+              field={actionData?.intent === "disable" ? actionData.field : undefined}
+            />
+          </div>
         ) : setup ? (
-          <TurnOn setup={setup} error={actionData?.error ?? null} />
-        ) : null}
+          <TurnOn setup={setup} error={errorOf("confirm", true)} />
+        ) : (
+          <SetUp error={errorOf("confirm") ?? errorOf("start", true)} />
+        )}
       </Card>
     </section>
   );
@@ -85,6 +144,24 @@ function FormError({ id, error }: { id: string; error: string | null }) {
       <span id={id}>{error}</span>
     </Alert>
   ) : null;
+}
+
+/** No setup waiting: the secret is made only when the user asks for it (a POST), never by opening the page. */
+function SetUp({ error }: { error: string | null }) {
+  const pending = useNavigation().state === "submitting";
+  return (
+    <div className="mt-2 space-y-4">
+      <p className="text-sm text-slate-600">
+        Add a code from an authenticator app (such as 1Password, Google Authenticator or Authy) to your password, so a stolen password alone cannot open your
+        account. Setting it up shows a QR code to scan; then you enter the 6-digit code the app shows.
+      </p>
+      <Form method="post" className="space-y-4">
+        <input type="hidden" name="intent" value="start" />
+        <FormError id="two-factor-start-error" error={error} />
+        <SubmitButton pending={pending} idle="Set Up Two-Factor" busy="Setting Up..." />
+      </Form>
+    </div>
+  );
 }
 
 function TurnOn({ setup, error }: { setup: { secret: string; qrDataUri: string }; error: string | null }) {
@@ -132,10 +209,14 @@ function TurnOn({ setup, error }: { setup: { secret: string; qrDataUri: string }
   );
 }
 
-function RecoveryCodes({ codes }: { codes: string[] }) {
+function RecoveryCodes({ codes, replaced }: { codes: string[]; replaced: boolean }) {
   return (
     <div className="mt-2 space-y-4">
-      <Alert tone="success">Two-factor authentication is on. We e-mailed you about the change.</Alert>
+      <Alert tone="success">
+        {replaced
+          ? "Your new recovery codes are ready: the old ones no longer work. We e-mailed you about the change."
+          : "Two-factor authentication is on. We e-mailed you about the change."}
+      </Alert>
       <p className="text-sm text-slate-600">
         Save these recovery codes somewhere safe, such as your password manager. Each one signs you in once if you lose your phone. This is the only time they
         are shown.
@@ -156,17 +237,29 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
   );
 }
 
-function TurnOff({ error, field }: { error: string | null; field: "code" | "password" | undefined }) {
-  const pending = useNavigation().state === "submitting";
+/** A change that takes the password and a code: new recovery codes, or turning two-factor off. */
+function ProofForm(props: {
+  intent: "regenerate" | "disable";
+  title: string;
+  text: string;
+  idle: string;
+  busy: string;
+  error: string | null;
+  field: "code" | "password" | undefined;
+}) {
+  const { intent, error, field } = props;
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const errorId = `two-factor-${intent}-error`;
   return (
-    <div className="mt-2 space-y-4">
-      <p className="text-sm text-slate-600">
-        Two-factor authentication is on. To turn it off, confirm it's you with your password and a code from your app (or a recovery code). Without it, your
-        password alone opens your account.
-      </p>
+    <section aria-labelledby={`two-factor-${intent}-title`} className="space-y-4 border-t border-slate-200 pt-5">
+      <h2 id={`two-factor-${intent}-title`} className="text-base font-semibold text-slate-900">
+        {props.title}
+      </h2>
+      <p className="text-sm text-slate-600">{props.text}</p>
       <Form method="post" className="space-y-4">
-        <input type="hidden" name="intent" value="disable" />
-        <FormError id="two-factor-off-error" error={error} />
+        <input type="hidden" name="intent" value={intent} />
+        <FormError id={errorId} error={error} />
         <Field
           labelProps={{ children: "Password" }}
           inputProps={{
@@ -175,7 +268,7 @@ function TurnOff({ error, field }: { error: string | null; field: "code" | "pass
             autoComplete: "current-password",
             required: true,
             "aria-invalid": field === "password" ? true : undefined,
-            "aria-describedby": error ? "two-factor-off-error" : undefined,
+            "aria-describedby": error ? errorId : undefined,
           }}
         />
         <Field
@@ -186,12 +279,12 @@ function TurnOff({ error, field }: { error: string | null; field: "code" | "pass
             required: true,
             maxLength: TWO_FACTOR.codeMaxLength,
             "aria-invalid": field === "code" ? true : undefined,
-            "aria-describedby": error ? "two-factor-off-error" : undefined,
+            "aria-describedby": error ? errorId : undefined,
           }}
           hint="6 digits from your app, or a recovery code."
         />
-        <SubmitButton pending={pending} idle="Turn Off Two-Factor" busy="Turning Off..." />
+        <SubmitButton pending={pending} idle={props.idle} busy={props.busy} />
       </Form>
-    </div>
+    </section>
   );
 }
