@@ -70,13 +70,19 @@ export default [
     // Local development only (404 anywhere else).
     ...prefix("dev", [route("outbox", "routes/dev/outbox.tsx"), route("outbox.json", "routes/dev/outbox.json.ts")]),
 
-    // /waitlist, /fast-waitlist, /old-waitlist, /debug, /main and anything unknown go home.
+    // /waitlist, /fast-waitlist, /old-waitlist, /debug, /main and any unknown page go home;
+    // unknown files and /.well-known/ documents answer 404.
     route("*", "routes/redirect-home.ts"),
   ]),
 
   // For crawlers.
   route("robots.txt", "routes/robots.txt.ts"),
   route("sitemap.xml", "routes/sitemap.xml.ts"),
+  // For programs that look for the site's documents where RFC 8615 puts them.
+  ...prefix(".well-known", [
+    // RFC 9116: where to report a vulnerability.
+    route("security.txt", "routes/well-known/security.txt.ts"),
+  ]),
 
   // The JSON API of the desktop app and Stripe's webhook: bearer tokens and signatures, no cookies.
   ...prefix("api", [

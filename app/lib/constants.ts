@@ -360,4 +360,15 @@ export const PASSKEY = {
   nameMaxLength: 60,
 } as const;
 
+// The files under /.well-known/ (issue 30). security.txt (RFC 9116) names the address that already
+// answers users within a day; its Expires is computed when asked, less than a year ahead as
+// RFC 9116 2.5.5 recommends, so it can never go stale. Both files are the same for every
+// visitor and change only with a deploy: caches may keep them this long.
+export const WELL_KNOWN = {
+  securityContact: "support@modelify.dev",
+  securityTxtExpiresInDays: 364,
+  securityTxtLanguages: "en",
+  cacheSeconds: 3600,
+} as const;
+
 export const MS = { SECOND, MINUTE, HOUR, DAY } as const;

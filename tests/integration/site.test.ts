@@ -11,10 +11,47 @@ import { Browser, createConfirmedUser, db, insertUser, ORIGIN, STRONG_PASSWORD, 
 const incoming = (url: string) => new Request(url) as unknown as Request<unknown, IncomingRequestCfProperties>;
 
 describe("route table", () => {
-  it.each(["/waitlist", "/fast-waitlist", "/old-waitlist", "/debug", "/main", "/no/such/page"])("%s redirects to /", async (path) => {
-    const response = await SELF.fetch(`${ORIGIN}${path}`, { redirect: "manual" });
-    expect(response.status).toBe(302);
-    expect(response.headers.get("Location")).toBe("/");
+  it.each(["/waitlist", "/fast-waitlist", "/old-waitlist", "/debug", "/main", "/no/such/page", "/wp-admin/", "/old.site/page"])(
+    "%s redirects to /",
+    async (path) => {
+      const response = await SELF.fetch(`${ORIGIN}${path}`, { redirect: "manual" });
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/");
+    },
+  );
+
+  // The redirect of unknown paths is for pages: a program asking for a file or a /.well-known/
+  // document must not be handed the home page.
+  it.each(["/.well-known/unknown", "/.well-known/openid-configuration", "/favicon.ico", "/x.php", "/assets/gone.js", "/.env", "/.git/HEAD"])(
+    "%s answers 404, not a redirect",
+    async (path) => {
+      for (const method of ["GET", "HEAD", "POST"]) {
+        const response = await SELF.fetch(`${ORIGIN}${path}`, { method, redirect: "manual", headers: method === "POST" ? { Origin: ORIGIN } : {} });
+        expect(response.status, `${method} ${path}`).toBe(404);
+        expect(response.headers.get("Location")).toBeNull();
+        expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+      }
+    },
+  );
+
+  it("serves /.well-known/security.txt (RFC 9116), expiring within a year", async () => {
+    const response = await SELF.fetch(`${ORIGIN}/.well-known/security.txt`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
+    const fields = Object.fromEntries(
+      (await response.text())
+        .trim()
+        .split("\n")
+        .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 2)]),
+    );
+    expect(fields).toMatchObject({
+      Contact: "mailto:support@modelify.dev",
+      "Preferred-Languages": "en",
+      Canonical: `${ORIGIN}/.well-known/security.txt`,
+    });
+    const expires = Date.parse(fields.Expires!);
+    expect(expires - Date.now()).toBeGreaterThan(360 * 86_400_000);
+    expect(expires - Date.now()).toBeLessThan(365 * 86_400_000);
   });
 
   it.each([
