@@ -80,6 +80,8 @@ export default [
   route("sitemap.xml", "routes/sitemap.xml.ts"),
   // For programs that look for the site's documents where RFC 8615 puts them.
   ...prefix(".well-known", [
+    // RFC 8414: OAuth clients find the device and token endpoints from here (issue 30).
+    route("oauth-authorization-server", "routes/well-known/oauth-authorization-server.ts"),
     // RFC 9116: where to report a vulnerability.
     route("security.txt", "routes/well-known/security.txt.ts"),
   ]),

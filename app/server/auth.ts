@@ -10,6 +10,7 @@ import {
   type AuthState,
   type SessionUser,
 } from "~/lib/auth/session.server";
+import { OAUTH_REALM } from "~/lib/auth/oauth";
 import { authContext, type AppContext } from "./context";
 import { accessCookie, clearSessionCookies, readCookie, refreshCookie, sessionCookies } from "./cookies";
 import { jsonError } from "./responses";
@@ -76,20 +77,34 @@ export async function requireBearer<Holder extends object>(
   return holder;
 }
 
-/** The token of `Authorization: Bearer <token>`; throws a JSON 401 when there is none. */
+/**
+ * The token of `Authorization: Bearer <token>` (the scheme in any case, RFC 7235 2.1). Throws a
+ * JSON 401 when none was sent, whose challenge carries no error code (RFC 6750 3.1: the client
+ * did not know it needed to authenticate), or when the credentials cannot be one of our tokens.
+ */
 function bearerToken(request: Request): string {
-  const match = /^Bearer ([A-Za-z0-9._-]{20,4096})$/.exec(request.headers.get("Authorization") ?? "");
-  if (!match) throw jsonError(401, "Missing or malformed Authorization header", { "WWW-Authenticate": "Bearer" });
-  return match[1]!;
+  const header = request.headers.get("Authorization") ?? "";
+  const sent = /^Bearer +(\S.*)$/i.exec(header.trim());
+  if (!sent) throw jsonError(401, "Missing or malformed Authorization header", { "WWW-Authenticate": `Bearer realm="${OAUTH_REALM}"` });
+  const token = sent[1]!;
+  if (!/^[A-Za-z0-9._-]{20,4096}$/.test(token)) throw invalidToken();
+  return token;
 }
 
-const invalidToken = () => jsonError(401, "Invalid or expired access token", { "WWW-Authenticate": 'Bearer error="invalid_token"' });
+const invalidToken = () =>
+  jsonError(401, "Invalid or expired access token", {
+    "WWW-Authenticate": `Bearer realm="${OAUTH_REALM}", error="invalid_token"`,
+    "Cache-Control": "no-store",
+  });
 
 /** A valid token of a session that ended: revoked in the dashboard, signed out, or reset. The app shows the error and signs in again. */
 const sessionEnded = () =>
   Response.json(
     { error: "This device was signed out of your Modelify account. Sign in again from the app.", code: "session_ended" },
-    { status: 401, headers: { "WWW-Authenticate": 'Bearer error="invalid_token", error_description="session ended"', "Cache-Control": "no-store" } },
+    {
+      status: 401,
+      headers: { "WWW-Authenticate": `Bearer realm="${OAUTH_REALM}", error="invalid_token", error_description="session ended"`, "Cache-Control": "no-store" },
+    },
   );
 
 /**

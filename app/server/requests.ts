@@ -154,12 +154,18 @@ export function requestCountry(request: Request): string | null {
   return typeof country === "string" && COUNTRY_CODE.test(country) && country !== "XX" ? country : null;
 }
 
+const OAUTH_BODY_TYPES = "Content-Type must be application/x-www-form-urlencoded or application/json";
+
 /**
  * An OAuth endpoint's body: RFC 6749 clients send application/x-www-form-urlencoded; the desktop
  * app's older versions send JSON. A repeated form field is malformed (RFC 6749 3.1).
  */
 export async function readOAuthBody(request: Request): Promise<Record<string, unknown>> {
   const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
+  // Both encodings are read, so a 415 names both (readJson's own would name JSON only).
+  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("application/json")) {
+    throw Response.json({ error: "invalid_request", error_description: OAUTH_BODY_TYPES }, { status: 415 });
+  }
   if (type.startsWith("application/x-www-form-urlencoded")) {
     const read = await readForm(request);
     if (!read.ok) throw Response.json({ error: "invalid_request", error_description: read.message }, { status: read.status });

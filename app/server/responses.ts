@@ -43,7 +43,10 @@ export function formErrorResult(message: string) {
   return { status: "error" as const, error: { "": [message] } };
 }
 
-/** An OAuth error (RFC 6749 5.2): never cached. */
+/** An OAuth error (RFC 6749 5.2): never cached (Pragma for HTTP/1.0 caches, as RFC 6749 5.1 asks of tokens). */
 export function oauthError(status: number, error: string, description: string, extra: Record<string, unknown> = {}, headers: HeadersInit = {}): Response {
-  return Response.json({ error, error_description: description, ...extra }, { status, headers: { "Cache-Control": "no-store", ...headers } });
+  return Response.json(
+    { error, error_description: description, ...extra },
+    { status, headers: { "Cache-Control": "no-store", Pragma: "no-cache", ...headers } },
+  );
 }

@@ -79,7 +79,7 @@ export const DEVICE_ERRORS = {
   expired_token: "The code expired. Start the sign-in again from the app.",
   invalid_grant: "This code is not valid or was already used. Start the sign-in again from the app.",
   invalid_client: `Unknown client_id (the desktop app is "${DEVICE_AUTH.clientId}").`,
-  unsupported_grant_type: `grant_type must be ${DEVICE_CODE_GRANT}, or leave it out and send email and password (legacy).`,
+  unsupported_grant_type: `grant_type must be ${DEVICE_CODE_GRANT} or refresh_token, or leave it out and send email and password (legacy).`,
   rate_limited: "Too many sign-in requests from this network. Try again later.",
 } as const;
 

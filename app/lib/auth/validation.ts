@@ -76,6 +76,16 @@ export const apiRefreshRequestSchema = z.object({
     .meta({ description: "Single use: each refresh returns a new one" }),
 });
 
+/**
+ * POST /api/v1/auth/token with grant_type=refresh_token (RFC 6749 6): the same token as
+ * /api/v1/auth/refresh takes. client_id may be left out (a public client need not name itself
+ * here), or sent in the body or by HTTP Basic; when sent it must be the desktop app's.
+ */
+export const refreshTokenGrantRequestSchema = apiRefreshRequestSchema.extend({
+  grant_type: z.literal("refresh_token"),
+  client_id: z.string().optional(),
+});
+
 export const signInSchema = z.object({
   intent: z.literal("signin"),
   email: emailSchema,

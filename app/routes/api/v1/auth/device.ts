@@ -3,8 +3,8 @@
 import type { Route } from "./+types/device";
 import { allowCodeRequest, startDeviceAuthorization } from "~/lib/auth/device-authorization.server";
 import { DEVICE_ERRORS, deviceAuthorizationRequestSchema } from "~/lib/auth/device-codes";
-import { DEVICE_AUTH } from "~/lib/constants";
 import { app } from "~/server/context";
+import { withClient } from "~/server/oauth";
 import { readOAuthBody, requestCountry } from "~/server/requests";
 import { methodNotAllowed, oauthError, postOnly } from "~/server/responses";
 
@@ -12,10 +12,11 @@ export const loader = postOnly;
 
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
-  const body = await readOAuthBody(request);
+  // The client names itself in the body or by HTTP Basic (RFC 8628 3.1, RFC 6749 2.3.1); a wrong one is refused there.
+  const body = withClient(request, await readOAuthBody(request));
+  if (body instanceof Response) return body;
   const parsed = deviceAuthorizationRequestSchema.safeParse(body);
   if (!parsed.success) return oauthError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request body");
-  if (parsed.data.client_id !== DEVICE_AUTH.clientId) return oauthError(401, "invalid_client", DEVICE_ERRORS.invalid_client);
   const ctx = app(context);
   const allowance = await allowCodeRequest(ctx.db, ctx.ip);
   if (!allowance.allowed) {
@@ -39,6 +40,6 @@ export async function action({ request, context }: Route.ActionArgs) {
       expires_in: grant.expiresIn,
       interval: grant.interval,
     },
-    { headers: { "Cache-Control": "no-store" } },
+    { headers: { "Cache-Control": "no-store", Pragma: "no-cache" } },
   );
 }
