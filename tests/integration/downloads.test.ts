@@ -118,6 +118,52 @@ describe("downloading", () => {
     expect([head.status, head.headers.get("Content-Length"), await head.text()]).toEqual([200, String(SIZE), ""]);
   });
 
+  it("evaluates conditional requests against the build (RFC 9110 13): 304 for a matching If-None-Match, 412 for a failed If-Match", async () => {
+    const { browser } = await subscriber();
+    const { download_url } = (await (await prepare(browser)).json()) as { download_url: string };
+    const path = filePath(download_url);
+    const etag = `"${sha256}"`;
+    const first = await browser.get(path, { method: "HEAD" });
+    const lastModified = first.headers.get("Last-Modified")!;
+
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, "*"]) {
+      for (const method of ["GET", "HEAD"]) {
+        const notModified = await browser.get(path, { method, headers: { "If-None-Match": ifNoneMatch } });
+        expect(notModified.status, `${method} ${ifNoneMatch}`).toBe(304);
+        expect(notModified.headers.get("ETag")).toBe(etag);
+        expect(notModified.headers.get("Cache-Control")).toBe("private, no-store");
+        expect(notModified.headers.get("Last-Modified")).toBe(lastModified);
+        expect((await notModified.arrayBuffer()).byteLength).toBe(0);
+      }
+    }
+    const otherBuild = await browser.get(path, { headers: { "If-None-Match": '"something-else"' } });
+    expect(otherBuild.status).toBe(200);
+    expect((await otherBuild.arrayBuffer()).byteLength).toBe(SIZE);
+    expect((await browser.get(path, { method: "HEAD", headers: { "If-Modified-Since": lastModified } })).status).toBe(304);
+
+    for (const ifMatch of ['"something-else"', `W/${etag}`]) {
+      const failed = await browser.get(path, { headers: { "If-Match": ifMatch, Range: "bytes=0-9" } });
+      expect(failed.status, ifMatch).toBe(412);
+      expect((await failed.arrayBuffer()).byteLength).toBe(0);
+    }
+    // If-Match naming this build: the resumed range is served.
+    const matched = await browser.get(path, { headers: { "If-Match": etag, Range: "bytes=0-9" } });
+    expect(matched.status).toBe(206);
+    expect(new Uint8Array(await matched.arrayBuffer())).toEqual(bytes.slice(0, 10));
+    // If-Range by date: the exact Last-Modified keeps the range, another date gets the whole file.
+    const byDate = await browser.get(path, { headers: { "If-Range": lastModified, Range: "bytes=10-19" } });
+    expect([byDate.status, new Uint8Array(await byDate.arrayBuffer())]).toEqual([206, bytes.slice(10, 20)]);
+    const oldDate = await browser.get(path, { method: "HEAD", headers: { "If-Range": "Thu, 01 Jan 2026 00:00:00 GMT", Range: "bytes=10-19" } });
+    expect(oldDate.status).toBe(200);
+  });
+
+  it("evaluates no precondition for a link that is refused anyway", async () => {
+    const { browser } = await subscriber();
+    const { download_url } = (await (await prepare(browser)).json()) as { download_url: string };
+    const stranger = await new Browser().get(filePath(download_url), { headers: { "If-None-Match": "*" } });
+    expect(stranger.status).toBe(403);
+  });
+
   it("sends a form posted without JavaScript straight to the file", async () => {
     const { browser } = await subscriber();
     const answer = await prepare(browser, "windows", "x64", { "Sec-Fetch-Mode": "navigate" });

@@ -1,8 +1,10 @@
 // GET /downloads/file/:token: an installer from R2, for the signed-in subscriber the link was
 // made for, while it is fresh. Range requests resume an interrupted download (206); If-Range
-// makes sure a resumed download never mixes two builds.
+// makes sure a resumed download never mixes two builds; If-None-Match / If-Modified-Since answer
+// 304 and If-Match / If-Unmodified-Since 412 against the build's own validators (RFC 9110 13).
 import { data } from "react-router";
 import type { Route } from "./+types/file";
+import { evaluatePreconditions, rangeStillApplies, type Validators } from "~/lib/downloads/conditional";
 import { verifyDownloadToken } from "~/lib/downloads/link";
 import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
 import { contentRange, decideRange } from "~/lib/downloads/range";
@@ -29,27 +31,36 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!release) throw refuse(404, DOWNLOAD_MESSAGES.notPublished);
 
   const size = release.byteSize;
-  const etag = `"${release.sha256}"`;
-  const ifRange = request.headers.get("If-Range");
-  const decision = ifRange && ifRange !== etag ? ({ kind: "full" } as const) : decideRange(request.headers.get("Range"), size);
+  const validators: Validators = { etag: `"${release.sha256}"`, lastModified: release.publishedAt };
+  // A 304 or 412 has no body, and keeps the validators and Cache-Control a 200 would send (RFC 9110 15.4.5).
+  const precondition = evaluatePreconditions(conditionalHeaders(request), validators);
+  const checked = { ETag: validators.etag, "Last-Modified": new Date(release.publishedAt).toUTCString(), "Cache-Control": "private, no-store" };
+  if (precondition !== "proceed") return new Response(null, { status: precondition, headers: checked });
+  const range = rangeStillApplies(request.headers.get("If-Range"), validators) ? decideRange(request.headers.get("Range"), size) : ({ kind: "full" } as const);
   const headers = new Headers({
     "Content-Type": "application/octet-stream",
     "Content-Disposition": `attachment; filename="${release.fileName}"`,
     "Accept-Ranges": "bytes",
-    ETag: etag,
-    "Last-Modified": new Date(release.publishedAt).toUTCString(),
-    "Cache-Control": "private, no-store",
+    ...checked,
   });
-  if (decision.kind === "unsatisfiable") {
+  if (range.kind === "unsatisfiable") {
     headers.set("Content-Range", `bytes */${size}`);
     return new Response(null, { status: 416, headers });
   }
-  const range = decision.kind === "partial" ? decision.range : undefined;
-  headers.set("Content-Length", String(range ? range.length : size));
-  if (range) headers.set("Content-Range", contentRange(range, size));
-  const status = range ? 206 : 200;
+  const part = range.kind === "partial" ? range.range : undefined;
+  headers.set("Content-Length", String(part ? part.length : size));
+  if (part) headers.set("Content-Range", contentRange(part, size));
+  const status = part ? 206 : 200;
   if (request.method === "HEAD") return new Response(null, { status, headers });
-  const object = await bucket.get(release.r2Key, range ? { range } : undefined);
+  const object = await bucket.get(release.r2Key, part ? { range: part } : undefined);
   if (!object) throw refuse(404, DOWNLOAD_MESSAGES.notPublished);
   return new Response(object.body, { status, headers });
 }
+
+const conditionalHeaders = (request: Request) => ({
+  method: request.method,
+  ifMatch: request.headers.get("If-Match"),
+  ifNoneMatch: request.headers.get("If-None-Match"),
+  ifModifiedSince: request.headers.get("If-Modified-Since"),
+  ifUnmodifiedSince: request.headers.get("If-Unmodified-Since"),
+});
