@@ -359,6 +359,22 @@ const ROUTES: RouteSpec[] = [
       return { email: nobody(), password: "Not-The-Password-1" };
     },
   },
+  // The token endpoint's refresh grant (RFC 6749 6), form-encoded as OAuth libraries send it.
+  {
+    name: "/api/v1/auth/token refresh grant",
+    path: "/api/v1/auth/token",
+    body: "form",
+    methods: API_POST,
+    fields: { grant_type: "refresh_token", refresh_token: "corpus-not-a-refresh-token", client_id: "modelify-desktop" },
+  },
+  // The device authorization request: two invalid fields, so a variant that fixes one asks for no code.
+  {
+    name: "/api/v1/auth/device",
+    path: "/api/v1/auth/device",
+    body: "form",
+    methods: API_POST,
+    fields: { client_id: "modelify-desktop", device_name: "", platform: "beos", app_version: "1.0.0", app_instance_id: "corpus" },
+  },
   { name: "/api/v1/auth/refresh", path: "/api/v1/auth/refresh", body: "json", methods: API_POST, fields: { refresh_token: "corpus-not-a-refresh-token" } },
   { name: "/api/v1/me", path: "/api/v1/me", body: "none", methods: READ, fields: {} },
   { name: "/api/v1/entitlements", path: "/api/v1/entitlements", body: "none", methods: READ, fields: {} },
@@ -392,6 +408,13 @@ const ROUTES: RouteSpec[] = [
     fields: { id: "evt_corpus", object: "event", type: "customer.subscription.updated", data: { object: { id: "sub_corpus", customer: "cus_corpus" } } },
   },
   { name: "/api/v1 unknown", path: "/api/v1/corpus-unknown", body: "none", methods: [], fields: {} },
+  // The documents under /.well-known/ (RFC 8414, RFC 9116), and what is not a page: an unknown
+  // document or file answers 404 (issue 30).
+  { name: "/.well-known/oauth-authorization-server", path: "/.well-known/oauth-authorization-server", body: "none", methods: READ, fields: {} },
+  { name: "/.well-known/security.txt", path: "/.well-known/security.txt", body: "none", methods: READ, fields: {} },
+  { name: "unknown /.well-known/ document", path: "/.well-known/corpus-unknown", body: "none", methods: [], fields: {} },
+  { name: "/favicon.ico", path: "/favicon.ico", body: "none", methods: [], fields: {} },
+  { name: "unknown file", path: "/corpus.php?x=1", body: "none", methods: [], fields: {} },
   // Pages without an action, and unknown pages (they redirect home).
   { name: "/ (no action)", path: "/", body: "none", methods: READ, fields: {} },
   { name: "/waitlist", path: "/waitlist", body: "none", methods: [], fields: {} },
