@@ -51,7 +51,7 @@ export async function uncached(answer: () => Promise<Response>): Promise<Respons
 }
 
 /** RFC 6749 5.2: invalid_client is a 401 with a challenge in the scheme a client may authenticate with. */
-export function invalidClient(description: string): Response {
+function invalidClient(description: string): Response {
   return oauthError(401, "invalid_client", description, {}, { "WWW-Authenticate": `Basic realm="${OAUTH_REALM}"` });
 }
 

@@ -20,7 +20,8 @@ type Tokens = { token_type: string; access_token: string; refresh_token: string;
 
 /** The Worker as openid-client's fetch, from one client address (the device endpoint counts per address). */
 function workerFetch(ip = uniqueIp()): client.CustomFetch {
-  return (url, options) => SELF.fetch(url, { ...options, headers: { ...options.headers, "CF-Connecting-IP": ip } });
+  // Its bodies are strings, URLSearchParams or bytes: all of them BodyInit for the Worker's fetch.
+  return (url, options) => SELF.fetch(url, { ...options, body: options.body as BodyInit | undefined, headers: { ...options.headers, "CF-Connecting-IP": ip } });
 }
 
 function deviceFields(overrides: Record<string, string> = {}) {
@@ -226,7 +227,8 @@ describe("the bearer challenge (RFC 6750 3)", () => {
   const me = (headers: Record<string, string> = {}) => SELF.fetch(`${ORIGIN}/api/v1/me`, { headers });
 
   it("has no error code when no token was sent, and invalid_token when the token is bad", async () => {
-    for (const headers of [{}, { Authorization: basic(CLIENT_ID) }, { Authorization: "Bearer" }]) {
+    const unsent: Array<Record<string, string>> = [{}, { Authorization: basic(CLIENT_ID) }, { Authorization: "Bearer" }];
+    for (const headers of unsent) {
       const response = await me(headers);
       expect(response.status).toBe(401);
       expect(response.headers.get("WWW-Authenticate"), JSON.stringify(headers)).toBe('Bearer realm="modelify"');

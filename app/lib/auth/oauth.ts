@@ -11,7 +11,7 @@ export const PASSWORD_GRANT = "password";
 /** The realm of the API's challenges (WWW-Authenticate, RFC 7235 2.2): one protection space for the whole API. */
 export const OAUTH_REALM = "modelify";
 
-export const OAUTH_PATHS = {
+const OAUTH_PATHS = {
   metadata: "/.well-known/oauth-authorization-server",
   deviceAuthorization: "/api/v1/auth/device",
   token: "/api/v1/auth/token",
