@@ -205,6 +205,7 @@ describe("the client id, in the body or by HTTP Basic (RFC 6749 2.3.1)", () => {
         body: "grant_type=x",
       });
       expect(response.status, url).toBe(415);
+      expectNeverStored(response);
       expect(await response.json<OAuthError>()).toEqual({
         error: "invalid_request",
         error_description: "Content-Type must be application/x-www-form-urlencoded or application/json",

@@ -3,8 +3,8 @@
 import type { Route } from "./+types/device";
 import { allowCodeRequest, startDeviceAuthorization } from "~/lib/auth/device-authorization.server";
 import { DEVICE_ERRORS, deviceAuthorizationRequestSchema } from "~/lib/auth/device-codes";
-import { app } from "~/server/context";
-import { withClient } from "~/server/oauth";
+import { type AppContext, app } from "~/server/context";
+import { uncached, withClient } from "~/server/oauth";
 import { readOAuthBody, requestCountry } from "~/server/requests";
 import { methodNotAllowed, oauthError, postOnly } from "~/server/responses";
 
@@ -12,12 +12,16 @@ export const loader = postOnly;
 
 export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
+  // Its answers carry a device code, or say why none came: no cache keeps any of them.
+  return uncached(() => requestCodes(request, app(context)));
+}
+
+async function requestCodes(request: Request, ctx: AppContext): Promise<Response> {
   // The client names itself in the body or by HTTP Basic (RFC 8628 3.1, RFC 6749 2.3.1); a wrong one is refused there.
   const body = withClient(request, await readOAuthBody(request));
   if (body instanceof Response) return body;
   const parsed = deviceAuthorizationRequestSchema.safeParse(body);
   if (!parsed.success) return oauthError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request body");
-  const ctx = app(context);
   const allowance = await allowCodeRequest(ctx.db, ctx.ip);
   if (!allowance.allowed) {
     return oauthError(429, "rate_limited", DEVICE_ERRORS.rate_limited, {}, { "Retry-After": String(allowance.retryAfterSeconds) });
@@ -31,15 +35,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     country: requestCountry(request),
   });
   const verificationUri = `${ctx.origin}/device`;
-  return Response.json(
-    {
-      device_code: grant.deviceCode,
-      user_code: grant.userCode,
-      verification_uri: verificationUri,
-      verification_uri_complete: `${verificationUri}?code=${grant.userCode}`,
-      expires_in: grant.expiresIn,
-      interval: grant.interval,
-    },
-    { headers: { "Cache-Control": "no-store", Pragma: "no-cache" } },
-  );
+  return Response.json({
+    device_code: grant.deviceCode,
+    user_code: grant.userCode,
+    verification_uri: verificationUri,
+    verification_uri_complete: `${verificationUri}?code=${grant.userCode}`,
+    expires_in: grant.expiresIn,
+    interval: grant.interval,
+  });
 }
