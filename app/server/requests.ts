@@ -160,6 +160,12 @@ export function requestCountry(request: Request): string | null {
  */
 export async function readOAuthBody(request: Request): Promise<Record<string, unknown>> {
   const type = (request.headers.get("Content-Type") ?? "").toLowerCase();
+  // Checked here rather than left to readJson, whose refusal names JSON alone.
+  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("application/json"))
+    throw Response.json(
+      { error: "invalid_request", error_description: "Content-Type must be application/x-www-form-urlencoded or application/json" },
+      { status: 415 },
+    );
   if (type.startsWith("application/x-www-form-urlencoded")) {
     const read = await readForm(request);
     if (!read.ok) throw Response.json({ error: "invalid_request", error_description: read.message }, { status: read.status });

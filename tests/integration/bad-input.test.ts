@@ -130,6 +130,17 @@ describe("API routes refuse malformed bodies with JSON errors", () => {
     expect(await unknown.json()).toEqual({ error: "Not found" });
   });
 
+  it("says what the OAuth endpoints take when refusing a content type: forms or JSON", async () => {
+    for (const path of OAUTH_ENDPOINTS) {
+      const response = await post(path, "client_id=x", { "Content-Type": "text/plain" });
+      expect(response.status, path).toBe(415);
+      expect(await response.json(), path).toEqual({
+        error: "invalid_request",
+        error_description: "Content-Type must be application/x-www-form-urlencoded or application/json",
+      });
+    }
+  });
+
   it("gives field-level messages", async () => {
     const response = await post("/api/v1/auth/token", JSON.stringify({ email: "nope", password: "12345678" }), { "Content-Type": "application/json" });
     expect(await response.json()).toEqual({ error: "Please enter a valid email address" });
