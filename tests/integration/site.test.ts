@@ -300,17 +300,23 @@ describe("desktop API documentation", () => {
     expect(Object.keys(device.responses)).toEqual(expect.arrayContaining(["400", "401", "429"]));
     expect(device.responses["429"]!.description).toContain(`${DEVICE_AUTH.requestsPerIp.max} requests per client address in 15 minutes`);
 
-    // The token endpoint: the device grant first (JSON or form), the password grant marked deprecated (JSON).
+    // The token endpoint: the device grant first and the refresh token grant (JSON or form), the
+    // password grant marked deprecated (JSON).
     const token = spec.paths["/api/v1/auth/token"]!.post;
-    const [deviceGrant, passwordGrant] = token.requestBody!.content["application/json"]!.schema.oneOf!;
+    const [deviceGrant, refreshGrant, passwordGrant] = token.requestBody!.content["application/json"]!.schema.oneOf!;
     expect(deviceGrant!.properties!.grant_type!.const).toBe(DEVICE_CODE_GRANT);
     expect(deviceGrant!.required).toEqual(["grant_type", "device_code", "client_id"]);
+    expect(refreshGrant!.properties!.grant_type!.const).toBe("refresh_token");
+    expect(refreshGrant!.required).toEqual(["grant_type", "refresh_token"]);
     expect(passwordGrant!.required).toEqual(["email", "password"]);
     expect(passwordGrant!.properties!.grant_type!.const).toBe("password");
     expect(passwordGrant!.deprecated).toBe(true);
     expect(passwordGrant!.description).toContain("LEGACY");
     expect(token.summary).toContain("deprecated");
-    expect(token.requestBody!.content["application/x-www-form-urlencoded"]!.schema.required).toEqual(["grant_type", "device_code", "client_id"]);
+    expect(token.requestBody!.content["application/x-www-form-urlencoded"]!.schema.oneOf!.map((grant) => grant.properties!.grant_type!.const)).toEqual([
+      DEVICE_CODE_GRANT,
+      "refresh_token",
+    ]);
     expect(token.responses["200"]!.content!["application/json"].schema.properties!.device).toBeDefined();
     for (const code of ["authorization_pending", "slow_down", "access_denied", "expired_token", "invalid_grant", "invalid_request", "unsupported_grant_type"]) {
       expect(token.responses["400"]!.description, code).toContain(code);
@@ -368,7 +374,7 @@ describe("desktop API documentation", () => {
     expect(claim.requestBody.required).toBe(false);
     expect(claim.requestBody.content["application/json"].schema).toMatchObject({ type: "object", additionalProperties: false, maxProperties: 0 });
 
-    expect(Object.keys(claim.responses).sort()).toEqual(["200", "400", "401", "413", "415", "429"]);
+    expect(Object.keys(claim.responses).sort()).toEqual(["200", "400", "401", "413", "415", "429", "503"]);
     const granted = claim.responses["200"]!.content!["application/json"].schema;
     const refused = claim.responses["429"]!.content!["application/json"].schema;
     expect(granted.properties!.granted!.const).toBe(true);
