@@ -4,7 +4,7 @@ import { ENTITLEMENTS, FREE_TIER } from "../constants";
 import { answer, BEARER_CHALLENGE, ERROR, RETRY_AFTER, UNAVAILABLE } from "./parts";
 import { accountBody, bearerAuthErrorBody, claimGrantedBody, claimRefusedBody, entitlementsBody } from "./schemas";
 
-export const BEARER_UNAUTHORIZED =
+const BEARER_UNAUTHORIZED =
   'Missing or invalid token; with code "session_ended", the device\'s key was revoked (in the dashboard, by a password reset, or replaced by a new sign-in of the same installation): show the error text and start the device sign-in again';
 /** Every bearer route's 401. */
 export const bearer401 = () => answer(BEARER_UNAUTHORIZED, bearerAuthErrorBody, { "WWW-Authenticate": BEARER_CHALLENGE });
