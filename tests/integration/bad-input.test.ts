@@ -155,6 +155,12 @@ describe("methods a route does not take", () => {
       expect(response.headers.get("Allow"), path).toBe("GET, HEAD");
       expect(await response.json(), path).toEqual({ error: "Method not allowed" });
     }
+    // OPTIONS too: React Router runs a loader for it as for GET (the account's data, before issue 30).
+    for (const path of ["/api/v1/health", "/api/v1/openapi.json", "/api/v1/me", "/api/v1/entitlements"]) {
+      const response = await SELF.fetch(`${ORIGIN}${path}`, { method: "OPTIONS" });
+      expect(response.status, path).toBe(405);
+      expect(response.headers.get("Allow"), path).toBe("GET, HEAD");
+    }
     for (const path of ["/api/v1/usage", "/api/v1/auth/token", "/api/v1/entitlements/claim"]) {
       const response = await SELF.fetch(`${ORIGIN}${path}`);
       expect(response.status, path).toBe(405);
