@@ -61,7 +61,15 @@ function usageOperation() {
     description:
       "Each report is stored once per report_id, so a report sent again after an error or a timeout is not counted twice. The batch is refused whole when any report is invalid.",
     security: [{ bearer: [] }],
-    requestBody: jsonRequest({ oneOf: [schemaOf(report, "input"), schemaOf(usageBatchSchema(report), "input")] }, usageExamples),
+    requestBody: jsonRequest(
+      {
+        oneOf: [
+          { title: "One report", ...schemaOf(report, "input") },
+          { title: `A batch: { reports: [...] }, 1 to ${USAGE_API.maxReportsPerRequest} reports`, ...schemaOf(usageBatchSchema(report), "input") },
+        ],
+      },
+      usageExamples,
+    ),
     responses: {
       "202": answer("Accepted for storage", acceptedBody),
       "400": answer(
