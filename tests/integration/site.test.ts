@@ -337,6 +337,32 @@ describe("desktop API documentation", () => {
     expect(spec.components.securitySchemes.bearer.description).toContain("per device key, not per account");
   });
 
+  it("shows the same document as a page: /api-reference, rendered on the server, nothing from another origin", async () => {
+    type Operation = { operationId: string; responses: Record<string, unknown> };
+    const spec = await (await SELF.fetch(`${ORIGIN}/api/v1/openapi.json`)).json<{ paths: Record<string, Record<string, Operation>> }>();
+    const response = await new Browser().get("/api-reference");
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    // Every operation, with its anchor, its path and each status it lists.
+    for (const [path, item] of Object.entries(spec.paths)) {
+      for (const operation of Object.values(item)) {
+        expect(html, operation.operationId).toContain(`id="${operation.operationId}"`);
+        expect(html, path).toContain(path);
+        const section = html.slice(html.indexOf(`id="${operation.operationId}"`));
+        for (const status of Object.keys(operation.responses)) expect(section, `${operation.operationId} ${status}`).toContain(`>${status}</span>`);
+      }
+    }
+    // The request bodies' shapes and their examples are on it too.
+    for (const text of ["Refresh token grant", "Password grant (LEGACY, deprecated)", "A Mac asks to sign in", "report_timestamp"])
+      expect(html, text).toContain(text);
+    // Scripts and styles only from the site itself, under the CSP's nonce.
+    expect(response.headers.get("Content-Security-Policy")).toMatch(/script-src[^;]*'nonce-/);
+    for (const [, src] of html.matchAll(/<(?:script|link)[^>]+(?:src|href)="(https?:[^"]+)"/g)) expect(new URL(src!).origin).toBe(ORIGIN);
+    // Linked from the site's footer and from the API documentation, and in the sitemap.
+    expect(await (await new Browser().get("/")).text()).toContain('href="/api-reference"');
+    expect(await (await new Browser().get("/legal/api")).text()).toContain('href="/api-reference"');
+  });
+
   it("describes the entitlement claim: ask before each model call, 200 granted or 429 with Retry-After, no body", async () => {
     type Schema = {
       properties?: Record<string, Schema>;
