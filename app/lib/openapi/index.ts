@@ -58,5 +58,3 @@ export function buildOpenApi() {
     },
   };
 }
-
-export type OpenApiDocument = ReturnType<typeof buildOpenApi>;
