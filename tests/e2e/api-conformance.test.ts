@@ -4,8 +4,11 @@
 // Content-Types, bodies that are not JSON, empty, of the wrong JSON type, too large, repeated form
 // fields, missing and forged tokens, and methods the path does not take. Every answer is held to
 // the document by openapi-checker.ts (ajv): a status it does not list, a body that does not match
-// that answer's schema, or a missing required header fails the test. The first test shows the
-// checker refusing answers that do not match.
+// that answer's schema, or a missing required header fails the test. Two tests come first: the
+// served document is the one the typed client (scripts/api/openapi.d.ts) was generated from, and
+// the checker refuses answers that do not match the document.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { Browser } from "@playwright/test";
 import { newClientPage, nextClientAddress, signUpAndConfirm, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
@@ -67,6 +70,12 @@ function recorder(baseURL: string, checker: AnswerChecker) {
     },
   };
 }
+
+test("the site serves the very document the typed client was generated from", async ({ baseURL }) => {
+  const served = await (await fetch(`${baseURL}/api/v1/openapi.json`)).text();
+  const recorded = /^\/\/ openapi-sha256: ([0-9a-f]{64})$/m.exec(readFileSync("scripts/api/openapi.d.ts", "utf8"))?.[1];
+  expect(createHash("sha256").update(served).digest("hex"), "run `npm run api:client`").toBe(recorded);
+});
 
 test("the checker refuses answers that the document does not allow", async ({ baseURL }) => {
   const checker = await loadChecker(baseURL!);
