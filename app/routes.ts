@@ -23,6 +23,8 @@ export default [
       route("device", "routes/device.tsx"),
       route("contact", "routes/contact.tsx"),
       route("api-setup", "routes/api-setup.tsx"),
+      // The desktop API's reference, from its OpenAPI document (issue 30, ADR 0025).
+      route("api-reference", "routes/api-reference.tsx"),
       route("legal/:doc", "routes/legal.tsx"),
       route("profile/confirm-email", "routes/profile/confirm-email.tsx"),
       route("profile/cancel-email-change", "routes/profile/cancel-email-change.tsx"),

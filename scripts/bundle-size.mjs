@@ -33,6 +33,7 @@ export function floorJsBytes() {
 const PAGES = [
   { path: "/", route: "routes/home" },
   { path: "/pricing", route: "routes/pricing" },
+  { path: "/api-reference", route: "routes/api-reference" },
   { path: "/auth", route: "routes/auth/index" },
   { path: "/dashboard", route: "routes/dashboard/index" },
   { path: "/dashboard/usage", route: "routes/dashboard/usage/index" },

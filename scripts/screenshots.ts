@@ -3,7 +3,7 @@
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, clientContextOptions, signIn, signUpAndConfirm, uniqueEmail } from "../tests/e2e/browser.ts";
-import { pollForTokens, postUsageReport, requestDeviceCode, thisDevice } from "./desktop-demo.mjs";
+import { pollForTokens, postUsageReport, requestDeviceCode, thisDevice } from "./desktop-demo.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { buildDirFor, buildSite } from "./lib.mjs";
 import { serveTestSite } from "./serve-test-site.mjs";

@@ -6,8 +6,8 @@ import { Logo } from "./ui";
 const INSTAGRAM_URL = "https://www.instagram.com/modelify.app";
 
 // The footer (ADR 0013): Product (Features dialog, Pricing, Download, Changelog), Support (Contact
-// Support, FAQ, Documentation, API Setup Guide), Instagram, and the policy dialogs; the account
-// links follow who is signed in (the site layout's loader knows).
+// Support, FAQ, Documentation, API Setup Guide, API Reference), Instagram, and the policy
+// dialogs; the account links follow who is signed in (the site layout's loader knows).
 /** One link of a footer list. */
 function FooterLink(props: LinkProps) {
   return (
@@ -86,6 +86,7 @@ export function SiteFooter() {
             <FooterLink to={modalHref("api-guide")} preventScrollReset>
               API Setup Guide
             </FooterLink>
+            <FooterLink to="/api-reference">API Reference</FooterLink>
           </ul>
         </div>
         <div>

@@ -260,6 +260,10 @@ export const ACHIEVEMENTS = {
 // this long for an operator to look into, then the hourly cron deletes them.
 export const DEAD_LETTERS = { keepMs: 14 * DAY } as const;
 
+// The largest form and JSON bodies the site reads (app/server/requests.ts), unless a route names
+// its own limit; the API description states them with each 413.
+export const REQUEST_BODY = { formMaxBytes: 32 * 1024, jsonMaxBytes: 32 * 1024 } as const;
+
 // The entitlement call (GET /api/v1/entitlements): an account's ledger keeps per-minute counts
 // this long (each write deletes older minutes, and records none older). The claim
 // (POST /api/v1/entitlements/claim) takes no body: at most `{}` and some whitespace.

@@ -14,7 +14,7 @@ import { PAGE_CACHE } from "~/lib/constants";
 import { accessCookie, refreshCookie } from "./cookies";
 
 /** Pages that depend on nothing but their URL for a signed-out visitor. */
-const CACHEABLE_PAGES = [/^\/$/, /^\/pricing$/, /^\/changelog$/, /^\/api-setup$/, /^\/contact$/, /^\/legal\/[a-z-]+$/];
+const CACHEABLE_PAGES = [/^\/$/, /^\/pricing$/, /^\/changelog$/, /^\/api-setup$/, /^\/api-reference$/, /^\/contact$/, /^\/legal\/[a-z-]+$/];
 
 const SESSION_COOKIES = [accessCookie.name, refreshCookie.name];
 

@@ -1,9 +1,10 @@
 // Reading requests defensively: bodies size-capped (a malformed body is a 4xx, never a 500), a
 // body a route did not read drained before the answer, a query parameter, the client's country.
+import { REQUEST_BODY } from "~/lib/constants";
 import { COUNTRY_CODE } from "~/lib/country";
 
-const FORM_MAX_BYTES = 32 * 1024;
-const JSON_MAX_BYTES = 32 * 1024;
+const FORM_MAX_BYTES = REQUEST_BODY.formMaxBytes;
+const JSON_MAX_BYTES = REQUEST_BODY.jsonMaxBytes;
 
 class BadRequest extends Error {
   constructor(

@@ -11,6 +11,15 @@ export const methodNotAllowed = (allow: "POST" | "GET" = "POST") => jsonError(40
 export const getOnly = () => methodNotAllowed("GET");
 export const postOnly = () => methodNotAllowed("POST");
 
+/**
+ * React Router runs a route's loader for OPTIONS as it does for GET: the API's reading routes call
+ * this first, so OPTIONS gets the 405 with Allow that every other method they do not take gets
+ * (as the OpenAPI document says), not the signed-in account's data.
+ */
+export function refuseOptions(request: Request): void {
+  if (request.method === "OPTIONS") throw getOnly();
+}
+
 // Methods the site answers; anything else (PROPFIND, TRACE, …) stops in the Worker entry with a
 // plain 405 instead of reaching the router.
 export const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);

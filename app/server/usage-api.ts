@@ -47,6 +47,17 @@ export async function authorizeUsageRequest(
     ),
   ]);
   if (limited) return limited;
-  if (!body.ok) throw body.error;
+  if (!body.ok) throw await withProblems(body.error);
   return { user: { id: user.id }, deviceId: user.deviceId, body: body.value };
+}
+
+/**
+ * readJson's 400 (a body that is not JSON, or none) in the usage routes' own 400 shape: every 400
+ * of these routes carries `problems` (here one, for the whole body: path ""), as the API
+ * description says, so a client reads all of them one way.
+ */
+async function withProblems(error: unknown): Promise<unknown> {
+  if (!(error instanceof Response) || error.status !== 400) return error;
+  const { error: message } = await error.json<{ error: string }>();
+  return Response.json({ error: message, problems: [{ index: null, path: "", message }] }, { status: 400 });
 }

@@ -5,13 +5,13 @@
 // refused and the client waits the Retry-After instead of calling.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { requestDeviceCode, thisDevice } from "../../scripts/desktop-demo.mjs";
+import { requestDeviceCode, thisDevice } from "../../scripts/desktop-demo.ts";
 import { signUpAndConfirm, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 /** The client's output, line by line, and a way to wait for a line. */
 function runClient(args: string[]) {
-  const child = spawn(process.execPath, ["scripts/desktop-demo.mjs", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["scripts/desktop-demo.ts", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const waiters: Array<() => void> = [];
   const take = (chunk: Buffer) => {

@@ -130,6 +130,17 @@ describe("API routes refuse malformed bodies with JSON errors", () => {
     expect(await unknown.json()).toEqual({ error: "Not found" });
   });
 
+  it("says what the OAuth endpoints take when refusing a content type: forms or JSON", async () => {
+    for (const path of OAUTH_ENDPOINTS) {
+      const response = await post(path, "client_id=x", { "Content-Type": "text/plain" });
+      expect(response.status, path).toBe(415);
+      expect(await response.json(), path).toEqual({
+        error: "invalid_request",
+        error_description: "Content-Type must be application/x-www-form-urlencoded or application/json",
+      });
+    }
+  });
+
   it("gives field-level messages", async () => {
     const response = await post("/api/v1/auth/token", JSON.stringify({ email: "nope", password: "12345678" }), { "Content-Type": "application/json" });
     expect(await response.json()).toEqual({ error: "Please enter a valid email address" });
@@ -143,6 +154,12 @@ describe("methods a route does not take", () => {
       expect(response.status, path).toBe(405);
       expect(response.headers.get("Allow"), path).toBe("GET, HEAD");
       expect(await response.json(), path).toEqual({ error: "Method not allowed" });
+    }
+    // OPTIONS too: React Router runs a loader for it as for GET (the account's data, before issue 30).
+    for (const path of ["/api/v1/health", "/api/v1/openapi.json", "/api/v1/me", "/api/v1/entitlements"]) {
+      const response = await SELF.fetch(`${ORIGIN}${path}`, { method: "OPTIONS" });
+      expect(response.status, path).toBe(405);
+      expect(response.headers.get("Allow"), path).toBe("GET, HEAD");
     }
     for (const path of ["/api/v1/usage", "/api/v1/auth/token", "/api/v1/entitlements/claim"]) {
       const response = await SELF.fetch(`${ORIGIN}${path}`);

@@ -337,17 +337,23 @@ describe("desktop API documentation", () => {
     expect(Object.keys(device.responses)).toEqual(expect.arrayContaining(["400", "401", "429"]));
     expect(device.responses["429"]!.description).toContain(`${DEVICE_AUTH.requestsPerIp.max} requests per client address in 15 minutes`);
 
-    // The token endpoint: the device grant first (JSON or form), the password grant marked deprecated (JSON).
+    // The token endpoint: the device grant first and the refresh token grant (JSON or form), the
+    // password grant marked deprecated (JSON).
     const token = spec.paths["/api/v1/auth/token"]!.post;
-    const [deviceGrant, passwordGrant] = token.requestBody!.content["application/json"]!.schema.oneOf!;
+    const [deviceGrant, refreshGrant, passwordGrant] = token.requestBody!.content["application/json"]!.schema.oneOf!;
     expect(deviceGrant!.properties!.grant_type!.const).toBe(DEVICE_CODE_GRANT);
     expect(deviceGrant!.required).toEqual(["grant_type", "device_code", "client_id"]);
+    expect(refreshGrant!.properties!.grant_type!.const).toBe("refresh_token");
+    expect(refreshGrant!.required).toEqual(["grant_type", "refresh_token"]);
     expect(passwordGrant!.required).toEqual(["email", "password"]);
     expect(passwordGrant!.properties!.grant_type!.const).toBe("password");
     expect(passwordGrant!.deprecated).toBe(true);
     expect(passwordGrant!.description).toContain("LEGACY");
     expect(token.summary).toContain("deprecated");
-    expect(token.requestBody!.content["application/x-www-form-urlencoded"]!.schema.required).toEqual(["grant_type", "device_code", "client_id"]);
+    expect(token.requestBody!.content["application/x-www-form-urlencoded"]!.schema.oneOf!.map((grant) => grant.properties!.grant_type!.const)).toEqual([
+      DEVICE_CODE_GRANT,
+      "refresh_token",
+    ]);
     expect(token.responses["200"]!.content!["application/json"].schema.properties!.device).toBeDefined();
     for (const code of ["authorization_pending", "slow_down", "access_denied", "expired_token", "invalid_grant", "invalid_request", "unsupported_grant_type"]) {
       expect(token.responses["400"]!.description, code).toContain(code);
@@ -366,6 +372,32 @@ describe("desktop API documentation", () => {
     }
     expect(spec.components.securitySchemes.bearer.description).toContain("session_ended");
     expect(spec.components.securitySchemes.bearer.description).toContain("per device key, not per account");
+  });
+
+  it("shows the same document as a page: /api-reference, rendered on the server, nothing from another origin", async () => {
+    type Operation = { operationId: string; responses: Record<string, unknown> };
+    const spec = await (await SELF.fetch(`${ORIGIN}/api/v1/openapi.json`)).json<{ paths: Record<string, Record<string, Operation>> }>();
+    const response = await new Browser().get("/api-reference");
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    // Every operation, with its anchor, its path and each status it lists.
+    for (const [path, item] of Object.entries(spec.paths)) {
+      for (const operation of Object.values(item)) {
+        expect(html, operation.operationId).toContain(`id="${operation.operationId}"`);
+        expect(html, path).toContain(path);
+        const section = html.slice(html.indexOf(`id="${operation.operationId}"`));
+        for (const status of Object.keys(operation.responses)) expect(section, `${operation.operationId} ${status}`).toContain(`>${status}</span>`);
+      }
+    }
+    // The request bodies' shapes and their examples are on it too.
+    for (const text of ["Refresh token grant", "Password grant (LEGACY, deprecated)", "A Mac asks to sign in", "report_timestamp"])
+      expect(html, text).toContain(text);
+    // Scripts and styles only from the site itself, under the CSP's nonce.
+    expect(response.headers.get("Content-Security-Policy")).toMatch(/script-src[^;]*'nonce-/);
+    for (const [, src] of html.matchAll(/<(?:script|link)[^>]+(?:src|href)="(https?:[^"]+)"/g)) expect(new URL(src!).origin).toBe(ORIGIN);
+    // Linked from the site's footer and from the API documentation, and in the sitemap.
+    expect(await (await new Browser().get("/")).text()).toContain('href="/api-reference"');
+    expect(await (await new Browser().get("/legal/api")).text()).toContain('href="/api-reference"');
   });
 
   it("describes the entitlement claim: ask before each model call, 200 granted or 429 with Retry-After, no body", async () => {
@@ -405,7 +437,7 @@ describe("desktop API documentation", () => {
     expect(claim.requestBody.required).toBe(false);
     expect(claim.requestBody.content["application/json"].schema).toMatchObject({ type: "object", additionalProperties: false, maxProperties: 0 });
 
-    expect(Object.keys(claim.responses).sort()).toEqual(["200", "400", "401", "413", "415", "429"]);
+    expect(Object.keys(claim.responses).sort()).toEqual(["200", "400", "401", "413", "415", "429", "503"]);
     const granted = claim.responses["200"]!.content!["application/json"].schema;
     const refused = claim.responses["429"]!.content!["application/json"].schema;
     expect(granted.properties!.granted!.const).toBe(true);

@@ -184,7 +184,21 @@ describe("POST /api/v1/usage", () => {
     const notJson = await postUsage("x".repeat(30), "{");
     expect(notJson.status).toBe(401);
     const { token } = await apiUser();
-    expect((await postUsage(token, "{oops")).status).toBe(400);
+    const broken = await postUsage(token, "{oops");
+    expect(broken.status).toBe(400);
+    // Every 400 of the usage routes has the documented shape, problems included (issue 30).
+    expect(await broken.json()).toEqual({
+      error: "Request body is not valid JSON",
+      problems: [{ index: null, path: "", message: "Request body is not valid JSON" }],
+    });
+    for (const path of ["/api/v1/usage", "/api/v1/usage/secure-report"]) {
+      const empty = await SELF.fetch(`http://localhost${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      });
+      expect(empty.status, path).toBe(400);
+      expect((await empty.json<{ problems: unknown[] }>()).problems, path).toEqual([{ index: null, path: "", message: "Request body is not valid JSON" }]);
+    }
     const tooBig = await postUsage(token, { reports: [report({ metadata: { pad: "x".repeat(1_100_000) } })] });
     expect(tooBig.status).toBe(413);
     expect(await tooBig.json()).toEqual({ error: "Request body is too large." });

@@ -36,6 +36,13 @@ export function LegalDocument({ doc, headingLevel = 2 }: { doc: LegalDocId; head
         {d.version ? ` · Version ${d.version}` : ""}
       </p>
       <p className="mt-4">{d.intro}</p>
+      {d.more ? (
+        <p className="mt-2">
+          <Link to={d.more.href} className="font-medium text-brand-700 underline">
+            {d.more.text}
+          </Link>
+        </p>
+      ) : null}
       {d.sections.map((s) => (
         <section key={s.heading} className="mt-6">
           <Section className="font-semibold text-slate-900">{s.heading}</Section>

@@ -46,9 +46,13 @@ describe("device authorization codes", () => {
       app_instance_id: "i",
     });
     expect(bad.error?.issues[0]?.message).toBe("platform must be windows, macos or linux");
-    for (const name of ["Ada\u202Eesrever", "line\nbreak", "nul\u0000"]) {
+    // Unicode's control characters (Cc: U+0000-U+001F, U+007F-U+009F) and the bidi overrides.
+    for (const name of ["Ada\u202Eesrever", "line\nbreak", "nul\u0000", "del\u007F", "next\u0085line", "c1\u009F"]) {
       const refused = deviceAuthorizationRequestSchema.safeParse({ ...ok, client_id: "modelify-desktop", device_name: name });
       expect(refused.error?.issues[0]?.message).toBe("device_name must not contain control characters");
+    }
+    for (const name of ["Zoë's café", "Ada\u00A0Lovelace", "\u00A0edge"]) {
+      expect(deviceAuthorizationRequestSchema.safeParse({ ...ok, client_id: "modelify-desktop", device_name: name }).success, name).toBe(true);
     }
   });
 });

@@ -46,14 +46,17 @@ export function formatUserCode(code: string): string {
 }
 
 // Shown to the user on /device and in the devices list: no control or bidirectional-override
-// characters, which could make one device's name look like another's.
+// characters, which could make one device's name look like another's. The control characters
+// (Unicode's Cc) are spelled as ranges, not \p{Cc}: the pattern goes into the OpenAPI document,
+// and JSON Schema tools outside JavaScript (Python's re, for one) cannot read \p{…}.
 const text = (field: string, max: number) =>
   z
     .string({ error: `${field} is required` })
     .trim()
     .min(1, `${field} is required`)
     .max(max, `${field} must be at most ${max} characters`)
-    .regex(/^[^\p{Cc}\u202A-\u202E\u2066-\u2069]*$/u, `${field} must not contain control characters`);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses
+    .regex(/^[^\x00-\x1F\x7F-\x9F\u202A-\u202E\u2066-\u2069]*$/, `${field} must not contain control characters`);
 
 /** POST /api/v1/auth/device: the app names itself. */
 export const deviceAuthorizationRequestSchema = z.object({

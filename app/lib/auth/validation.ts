@@ -32,7 +32,10 @@ const emailSchema = z
   .string({ error: M.invalidEmail })
   .trim()
   .max(MAX_EMAIL, { error: M.invalidEmail })
-  .regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u, { error: M.invalidEmail })
+  // Unicode's control characters (Cc) as ranges, not \p{Cc}: this pattern is in the OpenAPI
+  // document, where JSON Schema tools outside JavaScript (Python's re, for one) cannot read \p{…}.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses
+  .regex(/^[^\s@\x00-\x1F\x7F-\x9F]+@[^\s@\x00-\x1F\x7F-\x9F]+$/, { error: M.invalidEmail })
   .transform((v) => v.toLowerCase());
 
 const passwordSchema = z

@@ -10,6 +10,7 @@ export const PUBLIC_PATHS = [
   "/early-access",
   "/contact",
   "/api-setup",
+  "/api-reference",
   ...PROVIDERS.map((p) => `/api-setup?provider=${p.id}`),
   ...LEGAL_DOCS.map((doc) => `/legal/${doc}`),
 ];

@@ -14,7 +14,17 @@ export function legalDocById(id: string | null | undefined): LegalDocId | undefi
   return LEGAL_DOCS.find((d) => d === id);
 }
 type LegalSection = { heading: string; paragraphs: string[]; list?: string[] };
-export type LegalDoc = { id: LegalDocId; tab: string; title: string; updated: string; version?: string; intro: string; sections: LegalSection[] };
+/** `more`: a page that says more, linked after the intro. */
+export type LegalDoc = {
+  id: LegalDocId;
+  tab: string;
+  title: string;
+  updated: string;
+  version?: string;
+  intro: string;
+  more?: { href: string; text: string };
+  sections: LegalSection[];
+};
 
 const LAST_UPDATED = "January 20, 2025";
 const TERMS_VERSION = "1.0";
@@ -171,18 +181,20 @@ export const LEGAL: Record<LegalDocId, LegalDoc> = {
     title: "API Documentation",
     updated: LAST_UPDATED,
     intro:
-      "The desktop app reports usage to your account through this API. Chat and agents run in the app itself, straight against your AI providers with your keys, so they have no endpoint here. The machine-readable description is at /api/v1/openapi.json.",
+      "The desktop app signs in and reports usage to your account through this API. Chat and agents run in the app itself, straight against your AI providers with your keys, so they have no endpoint here. The machine-readable description is at /api/v1/openapi.json.",
+    more: { href: "/api-reference", text: "The API reference: every endpoint with its fields, rules, examples and answers" },
     sections: [
       {
         heading: "Authentication",
         paragraphs: [
-          "POST /api/v1/auth/token with your e-mail and password returns an access token (15 minutes) and a refresh token; send the access token as Authorization: Bearer <token>. POST /api/v1/auth/refresh exchanges a refresh token for a new pair.",
+          "The desktop app signs in through the browser with OAuth 2.0's device authorization grant (RFC 8628): POST /api/v1/auth/device for codes, then POST /api/v1/auth/token until you approve the device on the /device page. The answer holds an access token (15 minutes) and a refresh token; send the access token as Authorization: Bearer <token>, and exchange the refresh token for a new pair at /api/v1/auth/token (grant_type refresh_token) or POST /api/v1/auth/refresh.",
         ],
       },
       {
         heading: "Endpoints",
         list: [
           "GET /api/v1/me: the signed-in account and whether it is activated.",
+          "GET /api/v1/entitlements and POST /api/v1/entitlements/claim: what the account may do, and the claim the app makes before each model call.",
           `POST /api/v1/usage: report model calls, one or up to ${USAGE_API.maxReportsPerRequest} at once; a repeated report_id counts once.`,
           "POST /api/v1/usage/secure-report: an aggregate report the app sends when single reports could not be delivered; a repeated report_hash counts once.",
           "GET /api/v1/health: whether the service is up.",
@@ -193,7 +205,7 @@ export const LEGAL: Record<LegalDocId, LegalDoc> = {
       {
         heading: "Rate limits",
         paragraphs: [
-          `${USAGE_API.requestsPerMinute.toLocaleString("en-US")} requests per minute per account. Over the limit the API answers 429 with a Retry-After header.`,
+          `${USAGE_API.requestsPerMinute.toLocaleString("en-US")} requests per minute per signed-in device. Over the limit the API answers 429 with a Retry-After header.`,
         ],
       },
       {

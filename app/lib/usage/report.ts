@@ -18,12 +18,19 @@ const metadataSchema = z
   .record(z.string().max(MAX.metadataKey), z.unknown())
   .refine((m) => JSON.stringify(m).length <= USAGE_API.maxMetadataBytes, { message: `metadata must be at most ${USAGE_API.maxMetadataBytes} bytes of JSON` });
 
-function occurredAtSchema(now: () => number) {
+/** The window a report's time must fall in, in words: the API description says it with the field. */
+const TIME_WINDOW = `At most ${USAGE_API.maxAgeDays} days before the server receives the request, and at most ${USAGE_API.maxFutureSkewMs / 60_000} minutes after it (clock skew); anything else is refused`;
+// The same window for machines: JSON Schema cannot compare with "now", so the OpenAPI document
+// carries it as an extension, in ISO 8601 durations relative to when the request is received.
+const TIME_WINDOW_EXTENSION = { "x-time-window": { max_age: `P${USAGE_API.maxAgeDays}D`, max_future: `PT${USAGE_API.maxFutureSkewMs / 60_000}M` } };
+
+/** A report's time (`field` names it in the refusals): ISO 8601 or epoch ms, inside TIME_WINDOW. */
+function occurredAtSchema(now: () => number, field: string) {
   return z
     .union([z.iso.datetime({ offset: true }), z.number().int().positive().meta({ description: "epoch milliseconds" })])
     .transform((v) => (typeof v === "number" ? v : Date.parse(v)))
-    .refine((t) => t <= now() + USAGE_API.maxFutureSkewMs, { message: "occurred_at is in the future" })
-    .refine((t) => t >= now() - USAGE_API.maxAgeDays * MS.DAY, { message: `occurred_at is older than ${USAGE_API.maxAgeDays} days` });
+    .refine((t) => t <= now() + USAGE_API.maxFutureSkewMs, { message: `${field} is more than ${USAGE_API.maxFutureSkewMs / 60_000} minutes in the future` })
+    .refine((t) => t >= now() - USAGE_API.maxAgeDays * MS.DAY, { message: `${field} is older than ${USAGE_API.maxAgeDays} days` });
 }
 
 // The fields of one report. `occurred_at` differs by where the report is: the API takes an ISO
@@ -74,9 +81,9 @@ function reportSchema<T extends z.ZodType<number | undefined>>(occurredAt: T) {
  */
 export function usageReportSchema(now: () => number = Date.now) {
   return reportSchema(
-    occurredAtSchema(now)
+    occurredAtSchema(now, "occurred_at")
       .optional()
-      .meta({ description: `When the call happened. Default: when received. At most ${USAGE_API.maxAgeDays} days old, and not in the future` }),
+      .meta({ description: `When the call happened. Default: when received. ${TIME_WINDOW}.`, ...TIME_WINDOW_EXTENSION }),
   );
 }
 
@@ -126,7 +133,9 @@ function secureSchema<T extends z.ZodType<number>>(timestamp: T) {
 
 /** The fallback aggregate report as the desktop app sends it. */
 export function secureReportSchema(now: () => number = Date.now) {
-  return secureSchema(occurredAtSchema(now).meta({ description: `At most ${USAGE_API.maxAgeDays} days old, and not in the future` }));
+  return secureSchema(
+    occurredAtSchema(now, "report_timestamp").meta({ description: `When the reports were summed up. ${TIME_WINDOW}.`, ...TIME_WINDOW_EXTENSION }),
+  );
 }
 
 /** The fallback report as the API enqueued it (report_timestamp in epoch ms). */

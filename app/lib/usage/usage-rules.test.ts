@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { budgetBand, budgetRemainder, DEFAULT_BUDGET, usedPercent } from "./budget";
 import { budgetFormSchema } from "./budget-form";
 import { categoryOf, figures, recommend, sortModels, type ModelStats } from "./models";
-import { problemsFrom, toMicros, usageReportSchema } from "./report";
+import { MS, USAGE_API } from "../constants";
+import { problemsFrom, secureReportSchema, toMicros, usageReportSchema } from "./report";
 
 const stats = (over: Partial<ModelStats>): ModelStats => ({
   modelName: "m",
@@ -88,6 +89,25 @@ describe("usage report validation", () => {
     expect(problemsFrom(short.error!, false)).toEqual([
       { index: null, path: "tokens_used", message: "tokens_used must be at least tokens_input + tokens_output" },
     ]);
+  });
+  it("refuses a time outside the window (90 days back, 5 minutes ahead) and names the field that holds it", () => {
+    const future = schema.safeParse({ ...valid, occurred_at: now + USAGE_API.maxFutureSkewMs + 1000 });
+    expect(problemsFrom(future.error!, false)).toEqual([{ index: null, path: "occurred_at", message: "occurred_at is more than 5 minutes in the future" }]);
+    expect(schema.safeParse({ ...valid, occurred_at: now + USAGE_API.maxFutureSkewMs }).success).toBe(true);
+    const secure = {
+      report_hash: "abcdef0123456789abcdef",
+      model_name: "gpt-4o",
+      provider: "openai",
+      tokens_used: 10,
+      cost: 0.01,
+      request_count: 2,
+      success_count: 2,
+      error_count: 0,
+    };
+    const old = secureReportSchema(() => now).safeParse({ ...secure, report_timestamp: now - 91 * MS.DAY });
+    expect(problemsFrom(old.error!, false)).toEqual([{ index: null, path: "report_timestamp", message: "report_timestamp is older than 90 days" }]);
+    const ahead = secureReportSchema(() => now).safeParse({ ...secure, report_timestamp: new Date(now + 3600_000).toISOString() });
+    expect(problemsFrom(ahead.error!, false)[0]?.message).toBe("report_timestamp is more than 5 minutes in the future");
   });
   it("reports problems with the report's index", () => {
     const error = usageReportSchema()

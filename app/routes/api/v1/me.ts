@@ -4,9 +4,10 @@ import type { Route } from "./+types/me";
 import { accountActivation } from "~/lib/early-access/activation.server";
 import { requireApiUser } from "~/server/auth";
 import { app } from "~/server/context";
-import { getOnly } from "~/server/responses";
+import { getOnly, refuseOptions } from "~/server/responses";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  refuseOptions(request);
   const ctx = app(context);
   const user = await requireApiUser(request, ctx);
   const activation = await accountActivation(ctx.db, user.id);

@@ -1,4 +1,5 @@
-import { getOnly } from "~/server/responses";
+import type { Route } from "./+types/openapi.json";
+import { getOnly, refuseOptions } from "~/server/responses";
 import { buildOpenApi } from "~/lib/openapi";
 
 export const action = getOnly;
@@ -6,7 +7,8 @@ export const action = getOnly;
 // Built once per isolate: the description only changes with a deploy.
 let document: ReturnType<typeof buildOpenApi> | undefined;
 
-export function loader() {
+export function loader({ request }: Route.LoaderArgs) {
+  refuseOptions(request);
   document ??= buildOpenApi();
   return Response.json(document, { headers: { "Cache-Control": "public, max-age=300" } });
 }

@@ -5,9 +5,10 @@ import type { Route } from "./+types/index";
 import { accountEntitlements } from "~/lib/usage/entitlements.server";
 import { requireApiUser } from "~/server/auth";
 import { app } from "~/server/context";
-import { getOnly } from "~/server/responses";
+import { getOnly, refuseOptions } from "~/server/responses";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  refuseOptions(request);
   const ctx = app(context);
   const user = await requireApiUser(request, ctx);
   const entitlements = await accountEntitlements(ctx, user.id, user.profile);

@@ -1,0 +1,138 @@
+// What the API answers. The routes build these bodies by hand, so their shapes live here, as zod
+// schemas turned into the document's JSON Schema (the conformance test holds every answer to them).
+import { DEVICE_PLATFORMS } from "../auth/device-codes";
+import { DEVICE_AUTH, SESSION } from "../constants";
+import { z } from "../zod";
+
+/** JSON Schema (2020-12, as OpenAPI 3.1 uses) of what a client sends, or of what it receives. */
+export function schemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
+  return json;
+}
+
+/** The API's plain error: components.schemas.Error. */
+export const errorBody = z.object({ error: z.string().meta({ description: "Words the app can show" }) }).meta({ title: "Error" });
+
+export const tokensBody = z.object({
+  token_type: z.literal("Bearer"),
+  access_token: z.string().meta({ description: `JWT, valid ${SESSION.accessTokenTtlMs / 60_000} minutes` }),
+  expires_in: z
+    .number()
+    .int()
+    .meta({ example: SESSION.accessTokenTtlMs / 1000 }),
+  refresh_token: z.string().meta({ description: "Single use: each refresh returns a new one" }),
+  user: z.object({ id: z.string(), email: z.string() }),
+});
+export const grantedTokensBody = tokensBody.extend({
+  device: z
+    .object({
+      id: z.string().meta({ description: "The device key's id: the session the dashboard lists and can revoke" }),
+      name: z.string(),
+      platform: z.enum(DEVICE_PLATFORMS),
+      app_version: z.string(),
+    })
+    .optional()
+    .meta({ description: "Device code grant only: the device this key belongs to" }),
+});
+
+export const deviceAuthorizationBody = z.object({
+  device_code: z.string().meta({ description: "Secret: the app keeps it, polls /api/v1/auth/token with it and never shows it" }),
+  user_code: z.string().meta({
+    description: `What the user enters on the /device page: ${DEVICE_AUTH.userCodeLength} letters shown as XXXX-XXXX (case, spaces and dashes don't matter)`,
+    example: "BCDF-GHJK",
+  }),
+  verification_uri: z.string().meta({ description: "The /device page: the app shows it with the user code, or opens it in the browser" }),
+  verification_uri_complete: z.string().meta({
+    description:
+      "The /device page with the user code filled in (?code=…). Open it in the browser straight from the app (not through another web page): the page then shows the device at once and the user only checks the code and approves. Reached from another site, the page only fills the code in and the user confirms it first, so that no site can spend the user's wrong-code attempts.",
+  }),
+  expires_in: z
+    .number()
+    .int()
+    .meta({ description: "Seconds both codes stay valid", example: DEVICE_AUTH.codeTtlMs / 1000 }),
+  interval: z.number().int().meta({ description: "Seconds to wait between polls of /api/v1/auth/token", example: DEVICE_AUTH.pollIntervalSeconds }),
+});
+
+/** RFC 6749 5.2 errors of the OAuth endpoints: a code to act on and words the app can show. */
+export const oauthErrorBody = (codes: readonly [string, ...string[]]) =>
+  z.object({ error: z.enum(codes), error_description: z.string().meta({ description: "Words the app can show" }) });
+
+const TOKEN_GRANT_ERRORS = [
+  "authorization_pending",
+  "slow_down",
+  "access_denied",
+  "expired_token",
+  "invalid_grant",
+  "invalid_request",
+  "unsupported_grant_type",
+] as const;
+export const tokenGrantErrorBody = oauthErrorBody(TOKEN_GRANT_ERRORS).extend({
+  interval: z
+    .number()
+    .int()
+    .optional()
+    .meta({
+      description: `With slow_down only: the new polling interval in seconds (RFC 8628 3.5: ${DEVICE_AUTH.slowDownSeconds} s more for every slow_down), to keep for the rest of this code's life`,
+    }),
+});
+
+const sessionEndedCode = z.literal("session_ended").optional().meta({
+  description:
+    "The device's key was revoked (in the dashboard, by a password reset, or replaced by a new sign-in of the same installation): show the error text and start the device sign-in again; refreshing will not help",
+});
+export const bearerAuthErrorBody = z.object({ error: z.string(), code: sessionEndedCode });
+
+export const accountBody = z.object({
+  id: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  has_active_subscription: z.boolean(),
+  has_early_access: z.boolean(),
+  early_access_expires_at: z.string().nullable().meta({ description: "ISO 8601, while early access is active" }),
+  account_activated: z.boolean().meta({ description: "Early access or an active subscription: what unlocks the app" }),
+});
+
+/** Every 400 of the usage routes: the problems, one per field (path "" for the body as a whole). */
+export const problemsBody = z.object({
+  error: z.string(),
+  problems: z.array(
+    z.object({
+      index: z.number().int().nullable().meta({ description: "The report's index in a batch; null for a single report or the body as a whole" }),
+      path: z.string().meta({ description: 'The field, e.g. "tokens_used"; "" for the body as a whole' }),
+      message: z.string(),
+    }),
+  ),
+});
+export const acceptedBody = z.object({ accepted: z.number().int().meta({ description: "Reports accepted for storage" }) });
+
+export const entitlementsBody = z.object({
+  plan: z.enum(["free", "premium", "early_access"]),
+  unlimited: z.boolean().meta({ description: "Subscribers and early-access members have no limits" }),
+  allowed: z.boolean().meta({ description: "Whether a model call may be made now" }),
+  retry_after_seconds: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: "When not allowed: seconds until every exhausted window has ended (also in Retry-After)" }),
+  allowed_at: z.iso.datetime().nullable(),
+  windows: z.array(
+    z.object({
+      window: z.enum(["minute", "hour", "day", "month"]).meta({ description: "Calendar windows in UTC" }),
+      unit: z.enum(["requests", "tokens"]),
+      limit: z.number().int().nullable().meta({ description: "null: no limit on this plan" }),
+      used: z.number().int(),
+      remaining: z.number().int().nullable(),
+      resets_at: z.iso.datetime(),
+    }),
+  ),
+});
+export const claimGrantedBody = entitlementsBody.extend({
+  granted: z.literal(true).meta({ description: "Make the model call" }),
+});
+export const claimRefusedBody = entitlementsBody.extend({
+  error: z.string().meta({ description: "Words the app can show" }),
+  granted: z.literal(false).meta({ description: "Do not make the call: claim again after Retry-After seconds" }),
+});
+
+export const healthBody = z.object({ ok: z.literal(true) });
