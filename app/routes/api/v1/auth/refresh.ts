@@ -2,6 +2,7 @@
 import { apiRefreshRequestSchema } from "~/lib/auth/validation";
 import type { Route } from "./+types/refresh";
 import { refreshSession } from "~/lib/auth/session.server";
+import { sessionKeys } from "~/lib/keys";
 import { app } from "~/server/context";
 import { readJson } from "~/server/requests";
 import { jsonError, methodNotAllowed, postOnly } from "~/server/responses";
@@ -22,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = apiRefreshRequestSchema.safeParse(await readJson(request));
   if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Invalid request body");
   const { db, env } = app(context);
-  const result = await refreshSession(db, env.JWT_SECRET, parsed.data.refresh_token);
+  const result = await refreshSession(db, sessionKeys(env), parsed.data.refresh_token);
   if (!result.ok) return jsonError(401, REASONS[result.reason]);
   // A concurrent refresh already rotated this token: the caller must use the newer one.
   if (!result.refreshToken) return jsonError(409, "Refresh token was just rotated by another request; use the newest refresh token");

@@ -8,6 +8,7 @@ import { DEVICE_CODE_GRANT, DEVICE_ERRORS, deviceTokenRequestSchema } from "~/li
 import { findUserById } from "~/lib/auth/users.server";
 import { apiTokenRequestSchema } from "~/lib/auth/validation";
 import { DEVICE_AUTH } from "~/lib/constants";
+import { sessionKeys } from "~/lib/keys";
 import { app } from "~/server/context";
 import { readOAuthBody } from "~/server/requests";
 import { jsonError, methodNotAllowed, oauthError, postOnly, retryAfter } from "~/server/responses";
@@ -23,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const parsed = deviceTokenRequestSchema.safeParse(body);
     if (!parsed.success) return oauthError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request body");
     if (parsed.data.client_id !== DEVICE_AUTH.clientId) return oauthError(401, "invalid_client", DEVICE_ERRORS.invalid_client);
-    const outcome = await pollDeviceAuthorization(ctx.db, ctx.env.JWT_SECRET, parsed.data.device_code);
+    const outcome = await pollDeviceAuthorization(ctx.db, sessionKeys(ctx.env), parsed.data.device_code);
     if (!outcome.ok) {
       return oauthError(400, outcome.error, DEVICE_ERRORS[outcome.error], outcome.interval ? { interval: outcome.interval } : {});
     }
