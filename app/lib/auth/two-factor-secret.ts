@@ -47,11 +47,6 @@ export async function decryptSecret(keys: Keyring, stored: string): Promise<stri
   throw new Error("The two-factor secret is under a key this Worker no longer holds (TWO_FACTOR_KEY, TWO_FACTOR_KEY_PREVIOUS)");
 }
 
-/** Whether a stored secret is already under the ring's current key (the re-encryption sweep skips it). */
-export async function isUnderCurrentKey(keys: Keyring, stored: string): Promise<boolean> {
-  return stored.startsWith(`${await keyId(keys.current)}.`);
-}
-
 /** A recovery code as shown once: 16 base32 letters in four groups (80 random bits). */
 export function newRecoveryCode(): string {
   const bytes = randomBytes(TWO_FACTOR.recoveryCodeBytes);
