@@ -88,12 +88,13 @@ const DEPLOY_REDIRECT = ".wrangler/deploy/config.json";
 /**
  * Builds the site and the consumer into `buildDir`. The Cloudflare Vite plugin points
  * `wrangler deploy` (.wrangler/deploy/config.json) at the newest build; a build made for tests
- * puts the previous pointer back, so deploying never picks up a test build.
+ * puts the previous pointer back, so deploying never picks up a test build. `options.env` adds to
+ * the build's environment (CLOUDFLARE_ENV picks a Wrangler environment: scripts/deploy.mjs).
  */
 export async function buildSite(buildDir = SITE_BUILD_DIR, options = {}) {
   const redirect = existsSync(DEPLOY_REDIRECT) ? readFileSync(DEPLOY_REDIRECT, "utf8") : null;
   try {
-    await run("react-router", ["build"], { ...options, env: { ...process.env, MODELIFY_BUILD_DIR: buildDir } });
+    await run("react-router", ["build"], { ...options, env: { ...process.env, ...options.env, MODELIFY_BUILD_DIR: buildDir } });
   } finally {
     if (buildDir !== SITE_BUILD_DIR) {
       if (redirect === null) rmSync(DEPLOY_REDIRECT, { force: true });
