@@ -1,4 +1,5 @@
-// `npm run deploy -- --env staging|production [--dry-run] [--first]` (README, "Deploy"): one
+// `npm run deploy -- --env staging|production [--dry-run] [--first] [--skip-migrations]` (README,
+// "Deploy"): one
 // environment of both Workers, step by step, stopping at the first failure with what failed and
 // what has changed so far:
 //   1. checks, before anything changes: no REPLACE_WITH_… id left in either config, the two
@@ -14,6 +15,8 @@
 // --dry-run makes no remote call: step 1 checks the configs and lists the settings it would look
 // for, step 3 is skipped, steps 4 and 5 are `wrangler deploy --dry-run` (bundles and checks the
 // generated config, offline). `npm run validate` runs it for both environments (deploy-check.mjs).
+// --skip-migrations: for ADR 0020's one-time move only, whose migration 0014 refuses until the
+// move has run with the new code deployed (README, "Deploy").
 // --first: an environment's first deploy puts the site before the consumer. The consumer binds
 // the site's Durable Object class (UsageLedger), which exists once the site is deployed, and no
 // message can be waiting in a queue nobody has produced to yet.
@@ -31,11 +34,12 @@ const QUIET_WHEN_UNSET = /_PREVIOUS$|^STRIPE_API_BASE$/;
 export class DeployError extends Error {}
 
 function parseArgs(argv) {
-  const options = { env: null, dryRun: false, first: false };
+  const options = { env: null, dryRun: false, first: false, skipMigrations: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === "--dry-run") options.dryRun = true;
     else if (arg === "--first") options.first = true;
+    else if (arg === "--skip-migrations") options.skipMigrations = true;
     else if (arg === "--env" || arg === "-e") options.env = argv[++i] ?? null;
     else if (arg.startsWith("--env=")) options.env = arg.slice("--env=".length);
     else throw new DeployError(`Unknown argument ${arg}.\n${USAGE}`);
@@ -44,7 +48,7 @@ function parseArgs(argv) {
   return options;
 }
 
-const USAGE = `Usage: npm run deploy -- --env ${ENVIRONMENTS.join("|")} [--dry-run] [--first]`;
+const USAGE = `Usage: npm run deploy -- --env ${ENVIRONMENTS.join("|")} [--dry-run] [--first] [--skip-migrations]`;
 
 /** How the deploy reaches the outside world: wrangler, the build, the console. Tests hand it fakes. */
 export const nodeTools = {
@@ -149,7 +153,7 @@ async function checkSettings(tools, settings, environment, configs) {
  * Runs the deploy of one environment. Throws a DeployError naming the step that failed and what
  * had changed by then.
  */
-export async function deploy({ env: environment, dryRun = false, first = false }, tools = nodeTools) {
+export async function deploy({ env: environment, dryRun = false, first = false, skipMigrations = false }, tools = nodeTools) {
   const changed = [];
   /** Runs one step; its failure names the step, what had changed before it and what it may have changed itself. */
   const step = async (name, action, partly = null) => {
@@ -188,7 +192,7 @@ export async function deploy({ env: environment, dryRun = false, first = false }
   await step(`build both Workers for ${environment}`, () => tools.build(buildDir, environment));
 
   const database = configs.site.d1_databases[0].database_name;
-  if (dryRun) tools.log(`▸ apply D1 migrations to ${database}: skipped (dry run)`);
+  if (dryRun || skipMigrations) tools.log(`▸ apply D1 migrations to ${database}: skipped (${dryRun ? "dry run" : "--skip-migrations"})`);
   else {
     await step(
       `apply D1 migrations to ${database}`,

@@ -93,7 +93,7 @@ test.describe("npm run deploy", () => {
   test("refuses an unknown environment without calling anything", async () => {
     const { code, output, calls } = await runDeploy(["--env", "prod"], { site: SITE_SECRETS, consumer: CONSUMER_SECRETS });
     expect(code).toBe(1);
-    expect(output).toContain("Usage: npm run deploy -- --env staging|production [--dry-run] [--first]");
+    expect(output).toContain("Usage: npm run deploy -- --env staging|production [--dry-run] [--first] [--skip-migrations]");
     expect(calls).toEqual([]);
   });
 });
