@@ -170,8 +170,12 @@ test.describe("the deploy's steps", () => {
     expect(lines.join("\n")).toContain(`modelify-staging needs: ${SITE_SECRETS.join(", ")}`);
   });
 
-  test("refuses the REPLACE_WITH_… ids of the repository's configs in a real run, not in a dry run", async () => {
+  test("refuses REPLACE_WITH_… ids (the repository's until an operator pastes real ones) in a real run, not in a dry run", async () => {
     const configs = await nodeTools.readConfigs("production");
+    // As the repository ships them, whatever ids were pasted since.
+    configs.site.d1_databases[0].database_id = "REPLACE_WITH_PRODUCTION_D1_ID";
+    configs.site.kv_namespaces[0].id = "REPLACE_WITH_PRODUCTION_KV_ID";
+    configs.consumer.d1_databases[0].database_id = "REPLACE_WITH_PRODUCTION_D1_ID";
     const problems = configProblems(configs, { dryRun: false });
     expect(problems).toEqual([
       "wrangler.toml: the id of D1 database modelify-production (REPLACE_WITH_PRODUCTION_D1_ID): paste it from `wrangler d1 create modelify-production`",
