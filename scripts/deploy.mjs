@@ -115,7 +115,16 @@ export function configProblems({ site, consumer }, { dryRun }) {
 
 /** The names set on a Worker: its secrets and its config's non-empty vars. */
 async function setNames(tools, worker, environment, config) {
-  const listed = await tools.output("wrangler", ["secret", "list", "--config", CONFIGS[worker], "--env", environment, "--format", "json"]);
+  let listed;
+  try {
+    listed = await tools.output("wrangler", ["secret", "list", "--config", CONFIGS[worker], "--env", environment, "--format", "json"]);
+  } catch (error) {
+    // Wrangler's own message (above) may say to deploy first: here the secrets come first, and
+    // `wrangler secret put` creates a Worker that does not exist yet.
+    throw new DeployError(
+      `could not list the secrets of ${config.name} (${error instanceof Error ? error.message : error}; wrangler's message is above). If the Worker does not exist yet, set its secrets first (README, "Deploy"): that creates it.`,
+    );
+  }
   let secrets;
   try {
     secrets = JSON.parse(listed.slice(listed.indexOf("[")));
@@ -169,7 +178,7 @@ export async function deploy({ env: environment, dryRun = false, first = false, 
     }
   };
 
-  const configs = await tools.readConfigs(environment);
+  const configs = await step("read both configurations", () => tools.readConfigs(environment));
   const names = { site: configs.site.name, consumer: configs.consumer.name };
   await step("check the configuration and the secrets", async () => {
     const problems = configProblems(configs, { dryRun });

@@ -140,6 +140,12 @@ test.describe("the deploy's steps", () => {
     expect(calls[4]).toEqual(["wrangler", "deploy", "--config", ".build/deploy-staging/consumer/wrangler.json"]);
   });
 
+  test("stops when the secrets cannot be listed, saying how a new Worker gets its first ones", async () => {
+    const { tools, calls } = await recordingTools((c) => c[1] === "secret");
+    await expect(deploy({ env: "staging" }, tools)).rejects.toThrow(/could not list the secrets of modelify-staging[\s\S]*set its secrets first/);
+    expect(calls).toHaveLength(1);
+  });
+
   test("stops at a failed migration before deploying anything", async () => {
     const { tools, calls } = await recordingTools((c) => c[1] === "d1");
     const failure = deploy({ env: "staging" }, tools);
