@@ -436,8 +436,8 @@ export const checkoutSessions = sqliteTable(
 );
 
 // Two-factor sign-in with an authenticator app (RFC 6238, issue 29). One row per user: the TOTP
-// secret, encrypted with a key derived from JWT_SECRET (it must be read back to check codes, so it
-// cannot be hashed); enabled_at is null while the setup waits for its first code. last_step is the
+// secret, encrypted under TWO_FACTOR_KEY and prefixed with that key's id (it must be read back to
+// check codes, so it cannot be hashed; app/lib/auth/two-factor-secret.ts); enabled_at is null while the setup waits for its first code. last_step is the
 // 30 s time step of the last accepted code: a code is accepted once (no replay inside its window).
 export const twoFactor = sqliteTable("two_factor", {
   userId: text("user_id")

@@ -1,15 +1,15 @@
-// `wrangler deploy --dry-run` of both built Workers (the site and the queue consumer): bundles
-// them and checks their generated configs without uploading, so a broken deploy configuration
-// fails `npm run validate` (and CI) instead of the release. Works offline.
-import { buildDirFor, buildSite, builtWorkerConfigs, run } from "./lib.mjs";
+// The deploy's dry run for both environments (scripts/deploy.mjs --dry-run): each builds both
+// Workers for its environment and runs `wrangler deploy --dry-run` on them, which bundles them
+// and checks their generated configs without uploading; the configs' cross-checks run too. So a
+// broken deploy configuration fails `npm run validate` (and CI) instead of the release. Works
+// offline: no secret is listed and no migration applied.
+import { DeployError, deploy, ENVIRONMENTS } from "./deploy.mjs";
 
-const buildDir = buildDirFor("deploy-check");
-await buildSite(buildDir, { stdio: ["ignore", "ignore", "inherit"] });
-for (const config of builtWorkerConfigs(buildDir)) {
-  console.log(`wrangler deploy --dry-run -c ${config}`);
-  await run("wrangler", ["deploy", "--dry-run", "--config", config, "--outdir", `${buildDir}/dry-run/${config.split("/").at(-2)}`], {
-    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+for (const env of ENVIRONMENTS) {
+  try {
+    await deploy({ env, dryRun: true });
+  } catch (error) {
+    console.error(error instanceof DeployError ? error.message : error);
+    process.exit(1);
+  }
 }
-console.log("Both Workers bundle and their deploy configurations are valid.");

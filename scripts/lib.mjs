@@ -21,14 +21,23 @@ export function sqlString(value) {
   return `'${String(value).replace(/'/g, "''")}'`;
 }
 
-// Local runs are "development" (outbox mail, /dev pages) and sign tokens with a random secret.
+/** The site's keys (app/lib/config.ts keyShape): each a random value in a local .dev.vars. */
+const LOCAL_KEYS = ["JWT_SECRET", "DOWNLOAD_LINK_SECRET", "PHONE_CODE_SECRET", "TWO_FACTOR_KEY"];
+
+// Local runs are "development" (outbox mail, /dev pages) and sign and encrypt with random keys.
 export function ensureDevVars(file = ".dev.vars") {
   let current = existsSync(file) ? readFileSync(file, "utf8") : "";
   const add = (line) => {
     current = `${current}${current && !current.endsWith("\n") ? "\n" : ""}${line}\n`;
   };
   if (!/^APP_ENV=/m.test(current)) add("APP_ENV=development");
-  if (!/^JWT_SECRET=/m.test(current)) add(`JWT_SECRET=${randomBytes(32).toString("base64url")}`);
+  // Authenticator secrets were encrypted under JWT_SECRET before TWO_FACTOR_KEY existed (ADR
+  // 0026): a .dev.vars from then keeps that value as the previous key, so they stay readable.
+  const jwtSecret = /^JWT_SECRET=(.+)$/m.exec(current)?.[1];
+  if (jwtSecret && !/^TWO_FACTOR_KEY=/m.test(current) && !/^TWO_FACTOR_KEY_PREVIOUS=/m.test(current)) add(`TWO_FACTOR_KEY_PREVIOUS=${jwtSecret}`);
+  for (const name of LOCAL_KEYS) {
+    if (!new RegExp(`^${name}=`, "m").test(current)) add(`${name}=${randomBytes(32).toString("base64url")}`);
+  }
   // Stripe: the local stand-in unless real keys were put here (then remove STRIPE_API_BASE).
   if (!/^STRIPE_SECRET_KEY=/m.test(current)) {
     for (const [key, value] of Object.entries(LOCAL_STRIPE)) add(`${key}=${value}`);
@@ -79,12 +88,13 @@ const DEPLOY_REDIRECT = ".wrangler/deploy/config.json";
 /**
  * Builds the site and the consumer into `buildDir`. The Cloudflare Vite plugin points
  * `wrangler deploy` (.wrangler/deploy/config.json) at the newest build; a build made for tests
- * puts the previous pointer back, so deploying never picks up a test build.
+ * puts the previous pointer back, so deploying never picks up a test build. `options.env` adds to
+ * the build's environment (CLOUDFLARE_ENV picks a Wrangler environment: scripts/deploy.mjs).
  */
 export async function buildSite(buildDir = SITE_BUILD_DIR, options = {}) {
   const redirect = existsSync(DEPLOY_REDIRECT) ? readFileSync(DEPLOY_REDIRECT, "utf8") : null;
   try {
-    await run("react-router", ["build"], { ...options, env: { ...process.env, MODELIFY_BUILD_DIR: buildDir } });
+    await run("react-router", ["build"], { ...options, env: { ...process.env, ...options.env, MODELIFY_BUILD_DIR: buildDir } });
   } finally {
     if (buildDir !== SITE_BUILD_DIR) {
       if (redirect === null) rmSync(DEPLOY_REDIRECT, { force: true });

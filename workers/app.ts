@@ -4,9 +4,11 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { sweepExpiredExports } from "~/lib/account/export.server";
 import { sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.server";
 import { sweepInactiveSessions } from "~/lib/auth/session.server";
+import { reencryptTwoFactorSecrets } from "~/lib/auth/two-factor-rekey.server";
 import { isLocal } from "~/lib/config";
 import { sweepDeadLetters } from "~/lib/dead-letters.server";
 import { getDb } from "~/lib/db.server";
+import { twoFactorKeys } from "~/lib/keys";
 import { sweepExpiredCounters } from "~/lib/limits/counters.server";
 import { sweepExpiredChallenges } from "~/lib/auth/passkeys.server";
 import { archiveOldUsage } from "~/lib/usage/archive.server";
@@ -88,6 +90,7 @@ export default {
 
   async scheduled(controller, env, ctx) {
     const db = getDb(env.DB);
+    const { appEnv } = configure(env);
     ctx.waitUntil(
       Promise.all([
         sweepInactiveSessions(db),
@@ -97,8 +100,12 @@ export default {
         sweepDeadLetters(db, controller.scheduledTime),
         sweepExpiredChallenges(db),
         sweepExpiredExports({ db, bucket: env.BUCKET }, controller.scheduledTime),
-      ]).then(([revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges, exports]) => {
-        console.log(JSON.stringify({ event: "hourly_sweep", revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges, exports }));
+        // While TWO_FACTOR_KEY rotates: its "remaining" tells when the previous key can go.
+        appEnv ? reencryptTwoFactorSecrets(db, twoFactorKeys(appEnv)) : null,
+      ]).then(([revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges, exports, twoFactorRekey]) => {
+        console.log(
+          JSON.stringify({ event: "hourly_sweep", revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges, exports, twoFactorRekey }),
+        );
       }),
     );
   },

@@ -1,6 +1,6 @@
 // The queue consumer's configuration: only what it uses (mail and SMS delivery, Stripe re-reads). It
 // needs no JWT secret and no public URL: links in messages were built by the site.
-import { deploymentShape, mailShape, productionRules, smsShape, stripeShape } from "~/lib/config";
+import { deploymentShape, mailShape, productionRules, type Requirements, smsShape, stripeShape } from "~/lib/config";
 import { z } from "~/lib/zod";
 
 const shape = z.object({
@@ -11,9 +11,16 @@ const shape = z.object({
   STRIPE_API_BASE: stripeShape.STRIPE_API_BASE,
 });
 
-const schema = shape.superRefine((env, ctx) =>
-  productionRules(env, ctx, ["MAIL_API_URL", "MAIL_API_KEY", "SMS_API_URL", "SMS_ACCOUNT_SID", "SMS_AUTH_TOKEN", "SMS_FROM"]),
-);
+/** What production needs beyond the shape's required fields (scripts/deploy.mjs checks the same). */
+const requirements: Requirements = {
+  production: ["MAIL_API_URL", "MAIL_API_KEY", "SMS_API_URL", "SMS_ACCOUNT_SID", "SMS_AUTH_TOKEN", "SMS_FROM"],
+  pairs: [],
+};
+
+/** The consumer's settings as `npm run deploy` checks them before a deploy. */
+export const CONSUMER_SETTINGS = { shape: shape.shape, requirements };
+
+const schema = shape.superRefine((env, ctx) => productionRules(env, ctx, requirements));
 
 export type ConsumerConfig = z.infer<typeof shape>;
 

@@ -54,13 +54,35 @@ export const stripeShape = {
   STRIPE_API_BASE: z.url().optional(),
 };
 
+// A secret's value, and the slot for the value before it: still accepted for what it signed until
+// a rotation is over (app/lib/keys.ts, docs/runbook.md). Blank values count as unset.
+const secret = (name: string) => z.string().min(32, `${name} must be at least 32 characters`);
+const optionalSecret = (name: string) => z.union([z.literal("").transform(() => undefined), secret(name)]).optional();
+
 // The operators' bearer token for /api/ops/* (e.g. the move of D1's usage history, ADR 0020). A
 // secret; unset, those routes do not exist (404). OPS_TOKEN_PREVIOUS is still accepted while a new
-// OPS_TOKEN is rolled out, so the token rotates without an outage. Blank values count as unset.
-const opsToken = (name: string) => z.union([z.literal("").transform(() => undefined), z.string().min(32, `${name} must be at least 32 characters`)]).optional();
+// OPS_TOKEN is rolled out, so the token rotates without an outage.
 export const opsShape = {
-  OPS_TOKEN: opsToken("OPS_TOKEN"),
-  OPS_TOKEN_PREVIOUS: opsToken("OPS_TOKEN_PREVIOUS"),
+  OPS_TOKEN: optionalSecret("OPS_TOKEN"),
+  OPS_TOKEN_PREVIOUS: optionalSecret("OPS_TOKEN_PREVIOUS"),
+};
+
+// The site's own keys, one per purpose so that each rotates alone (ADR 0026). Local runs get random
+// ones in .dev.vars (scripts/lib.mjs).
+export const keyShape = {
+  // Signs access tokens (their `kid` names the key), refresh-token MACs and the pending two-factor sign-in.
+  JWT_SECRET: secret("JWT_SECRET"),
+  JWT_SECRET_PREVIOUS: optionalSecret("JWT_SECRET_PREVIOUS"),
+  // Signs download links.
+  DOWNLOAD_LINK_SECRET: secret("DOWNLOAD_LINK_SECRET"),
+  DOWNLOAD_LINK_SECRET_PREVIOUS: optionalSecret("DOWNLOAD_LINK_SECRET_PREVIOUS"),
+  // The HMAC of phone codes kept in KV.
+  PHONE_CODE_SECRET: secret("PHONE_CODE_SECRET"),
+  PHONE_CODE_SECRET_PREVIOUS: optionalSecret("PHONE_CODE_SECRET_PREVIOUS"),
+  // Encrypts authenticator secrets at rest. Each value names its key; the hourly cron re-encrypts
+  // those under the previous key, so the previous one can go once none is left.
+  TWO_FACTOR_KEY: secret("TWO_FACTOR_KEY"),
+  TWO_FACTOR_KEY_PREVIOUS: optionalSecret("TWO_FACTOR_KEY_PREVIOUS"),
 };
 
 const mailConfig = z.object(mailShape);
@@ -76,12 +98,48 @@ export function isLocal(env: Deployment): boolean {
   return env.APP_ENV !== "production";
 }
 
-/** Rules every Worker's production configuration must meet. */
-export function productionRules(env: Deployment & Partial<MailConfig> & Partial<StripeConfig> & Partial<SmsConfig>, ctx: z.RefinementCtx, required: string[]) {
-  if (env.APP_ENV !== "production") return;
-  for (const key of required) {
-    if (!(env as Record<string, unknown>)[key]) ctx.addIssue({ code: "custom", path: [key], message: `${key} is required in production` });
+/**
+ * What a Worker needs beyond the fields its schema requires everywhere: `production` names are
+ * required in production, and each `[needed, when]` pair once `when` is set. Declared once per
+ * Worker (app/server/env.ts, workers/consumer-env.ts): the env schema refuses to start without
+ * them, and `npm run deploy` checks the same names against `wrangler secret list` before it
+ * changes anything (scripts/deploy.mjs).
+ */
+export type Requirements = {
+  production: readonly string[];
+  pairs: readonly (readonly [needed: string, when: string, where: "always" | "production"])[];
+};
+
+/** The messages of every requirement not met; `isSet` says whether a setting has a value. */
+export function unmetRequirements(requirements: Requirements, isSet: (name: string) => boolean, production: boolean): Array<{ name: string; message: string }> {
+  const unmet: Array<{ name: string; message: string }> = [];
+  if (production) {
+    for (const name of requirements.production) if (!isSet(name)) unmet.push({ name, message: `${name} is required in production` });
   }
+  for (const [needed, when, where] of requirements.pairs) {
+    if ((where === "always" || production) && isSet(when) && !isSet(needed)) unmet.push({ name: needed, message: `${needed} is required when ${when} is set` });
+  }
+  return unmet;
+}
+
+/** The fields a schema's shape requires in every environment (no default, not optional). */
+export function alwaysRequired(shape: Record<string, z.ZodType>): string[] {
+  return Object.entries(shape)
+    .filter(([, field]) => !field.safeParse(undefined).success)
+    .map(([name]) => name);
+}
+
+/** Rules every Worker's production configuration must meet. */
+export function productionRules(
+  env: Deployment & Partial<MailConfig> & Partial<StripeConfig> & Partial<SmsConfig>,
+  ctx: z.RefinementCtx,
+  requirements: Requirements,
+) {
+  const isSet = (name: string) => Boolean((env as Record<string, unknown>)[name]);
+  for (const { name, message } of unmetRequirements(requirements, isSet, env.APP_ENV === "production")) {
+    ctx.addIssue({ code: "custom", path: [name], message });
+  }
+  if (env.APP_ENV !== "production") return;
   if (env.STRIPE_API_BASE)
     ctx.addIssue({ code: "custom", path: ["STRIPE_API_BASE"], message: "STRIPE_API_BASE (the local stand-in) must not be set in production" });
 }

@@ -8,6 +8,7 @@ import type { Route } from "./+types/verify-phone";
 import { AuthShell } from "~/components/auth-shell";
 import { Alert, Button, buttonClass, LinkButton, ReloadLink, Spinner } from "~/components/ui";
 import { REDIRECT_DELAY_MS } from "~/lib/constants";
+import { phoneCodeKeys } from "~/lib/keys";
 import { phoneCodeInputSchema } from "~/lib/phone/code";
 import { verifyPhoneCode } from "~/lib/phone/codes.server";
 import { PHONE_FAILURE_STATUS, phoneFailureMessage } from "~/lib/phone/outcome";
@@ -54,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return data<ActionData>({ ok: false, error: PHONE_MESSAGES.invalidCode }, { status: 400 });
   const { db, kv, env } = app(context);
   try {
-    const result = await verifyPhoneCode({ db, kv, secret: env.JWT_SECRET }, user.id, parsed.data);
+    const result = await verifyPhoneCode({ db, kv, keys: phoneCodeKeys(env) }, user.id, parsed.data);
     if (!result.ok) {
       const wait = result.retryAfterSeconds === undefined ? undefined : retryAfter(result.retryAfterSeconds);
       return data<ActionData>({ ok: false, error: phoneFailureMessage(result.reason) }, { status: PHONE_FAILURE_STATUS[result.reason], headers: wait });

@@ -1,6 +1,7 @@
 // Who is asking: browser sessions from cookies (resolved once per request by the web layout's
 // middleware) and desktop tokens from the Authorization header.
 import { redirect, type RouterContextProvider } from "react-router";
+import { sessionKeys } from "~/lib/keys";
 import {
   activityUpdateDue,
   authenticateAccessToken,
@@ -24,10 +25,10 @@ export async function resolveWebAuth(request: Request, app: AppContext): Promise
   const [access, refresh] = await Promise.all([readCookie(accessCookie, request), readCookie(refreshCookie, request)]);
   if (!access && !refresh) return { auth: { user: null, session: null }, setCookies: [] };
 
-  let auth: AuthState | null = access ? await authenticateAccessToken(app.db, app.env.JWT_SECRET, access) : null;
+  let auth: AuthState | null = access ? await authenticateAccessToken(app.db, sessionKeys(app.env), access) : null;
   let setCookies: string[] = [];
   if (!auth && refresh) {
-    const result = await refreshSession(app.db, app.env.JWT_SECRET, refresh);
+    const result = await refreshSession(app.db, sessionKeys(app.env), refresh);
     if (result.ok) {
       auth = result.auth;
       setCookies = await sessionCookies(url, result);
@@ -58,7 +59,7 @@ export function requireAdmin(context: Readonly<RouterContextProvider>): SessionU
 
 /** The user behind `Authorization: Bearer <access token>` (see requireBearer). */
 export async function requireApiUser(request: Request, app: AppContext): Promise<SessionUser> {
-  const auth = await requireBearer(request, (token) => authenticateBearerToken(app.db, app.env.JWT_SECRET, token));
+  const auth = await requireBearer(request, (token) => authenticateBearerToken(app.db, sessionKeys(app.env), token));
   return auth.user;
 }
 

@@ -1,12 +1,11 @@
 // The site Worker's configuration, parsed once per isolate with zod, so a bad deploy fails
 // loudly at the first request instead of misbehaving later.
-import { deploymentShape, mailShape, opsShape, pixelShape, productionRules, stripeShape, supportShape } from "~/lib/config";
+import { deploymentShape, keyShape, mailShape, opsShape, pixelShape, productionRules, type Requirements, stripeShape, supportShape } from "~/lib/config";
 import { z } from "~/lib/zod";
 
 const shape = z.object({
   ...deploymentShape,
-  // Signs access tokens. Local runs get a random one in .dev.vars (scripts/lib.mjs).
-  JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters"),
+  ...keyShape,
   // Public origin used in e-mail links; required in production so a forged Host header can never
   // end up in a password-reset link.
   APP_URL: z.url().optional(),
@@ -17,15 +16,19 @@ const shape = z.object({
   ...opsShape,
 });
 
-const schema = shape.superRefine((env, ctx) => {
-  productionRules(env, ctx, ["APP_URL", "MAIL_API_URL", "MAIL_API_KEY"]);
-  if (env.OPS_TOKEN_PREVIOUS && !env.OPS_TOKEN) {
-    ctx.addIssue({ code: "custom", path: ["OPS_TOKEN_PREVIOUS"], message: "OPS_TOKEN_PREVIOUS is only accepted beside a new OPS_TOKEN" });
-  }
-  if (env.APP_ENV === "production" && env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
-    ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "STRIPE_WEBHOOK_SECRET is required when Stripe is configured" });
-  }
-});
+/** Beyond the shape's required fields: what production needs, and what needs another (scripts/deploy.mjs checks the same). */
+const requirements: Requirements = {
+  production: ["APP_URL", "MAIL_API_URL", "MAIL_API_KEY"],
+  pairs: [
+    ["OPS_TOKEN", "OPS_TOKEN_PREVIOUS", "always"],
+    ["STRIPE_WEBHOOK_SECRET", "STRIPE_SECRET_KEY", "production"],
+  ],
+};
+
+/** The site's settings as `npm run deploy` checks them before a deploy. */
+export const SITE_SETTINGS = { shape: shape.shape, requirements };
+
+const schema = shape.superRefine((env, ctx) => productionRules(env, ctx, requirements));
 
 export type AppEnv = z.infer<typeof shape>;
 

@@ -375,6 +375,17 @@ describe("webhook refuses what Stripe did not send", () => {
     expect(ok.status).toBe(200);
     await waitProcessed("evt_unrelated_1");
   });
+
+  it("accepts events signed with both secrets while the endpoint's secret is rolled (docs/runbook.md), whichever one the Worker holds", async () => {
+    const current = (env as unknown as { STRIPE_WEBHOOK_SECRET: string }).STRIPE_WEBHOOK_SECRET;
+    const event = (id: string) => JSON.stringify({ id, object: "event", type: "customer.created", data: { object: { id: "cus_rolled", object: "customer" } } });
+    // The Worker still holds the old secret (STRIPE_WEBHOOK_SECRET of the tests); Stripe signs with both.
+    expect((await signedWebhook(event("evt_rolled_1"), { secrets: ["whsec_the_new_one_after_the_roll", current] })).status).toBe(200);
+    // As after `wrangler secret put STRIPE_WEBHOOK_SECRET` of the new one: the old one signs too, until it expires.
+    expect((await signedWebhook(event("evt_rolled_2"), { secrets: [current, "whsec_the_old_one_before_the_roll"] })).status).toBe(200);
+    expect((await signedWebhook(event("evt_rolled_3"), { secrets: ["whsec_neither_one_a", "whsec_neither_one_b"] })).status).toBe(400);
+    await waitProcessed("evt_rolled_2");
+  });
 });
 
 describe("portal, invoices and billing errors", () => {

@@ -8,7 +8,7 @@ import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
 import { optionById, releaseKey } from "~/lib/downloads/options";
 import { publishRelease } from "~/lib/downloads/releases.server";
 import { schema } from "~/lib/db.server";
-import { Browser, createConfirmedUser, db, ORIGIN } from "./helpers";
+import { Browser, createConfirmedUser, DOWNLOAD_LINK_KEYS, db, ORIGIN } from "./helpers";
 
 const SIZE = 300_000;
 const bytes = new Uint8Array(SIZE);
@@ -224,7 +224,7 @@ describe("refusals write nothing", () => {
     expect(anonHtml).toContain(DOWNLOAD_MESSAGES.signInRequired);
 
     const release = await db.query.releases.findFirst({ where: eq(schema.releases.version, version) });
-    const expired = await signDownloadToken((env as unknown as { JWT_SECRET: string }).JWT_SECRET, {
+    const expired = await signDownloadToken(DOWNLOAD_LINK_KEYS, {
       releaseId: release!.id,
       userId: owner.id,
       expiresAt: Date.now() - 1000,

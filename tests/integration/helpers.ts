@@ -4,10 +4,16 @@ import { desc, eq } from "drizzle-orm";
 import { hashSecret, normaliseSecurityAnswer } from "~/lib/auth/password";
 import { normalisePhone } from "~/lib/auth/validation";
 import { getDb, schema } from "~/lib/db.server";
+import { downloadLinkKeys, type KeySettings, sessionKeys } from "~/lib/keys";
 import type { SignUpMetadata } from "~drizzle/schema";
 
 export const ORIGIN = "http://localhost";
 export const db = getDb(env.DB);
+
+/** The test Worker's keys (tests/wrangler.test.toml), as the site makes them from its settings. */
+export const keySettings = env as unknown as KeySettings<"JWT_SECRET" | "DOWNLOAD_LINK_SECRET" | "PHONE_CODE_SECRET" | "TWO_FACTOR_KEY">;
+export const SESSION_KEYS = sessionKeys(keySettings);
+export const DOWNLOAD_LINK_KEYS = downloadLinkKeys(keySettings);
 
 let counter = 0;
 /** Unique per test run, so tests never share lockout counters or accounts. */

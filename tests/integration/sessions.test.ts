@@ -5,9 +5,7 @@ import { handlers as worker } from "../worker";
 import { signAccessToken } from "~/lib/auth/jwt";
 import { INACTIVITY_LIMIT_MS, SESSION } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
-import { Browser, createConfirmedUser, db, STRONG_PASSWORD, waitForMail } from "./helpers";
-
-const SECRET = (env as unknown as { JWT_SECRET: string }).JWT_SECRET;
+import { Browser, createConfirmedUser, db, SESSION_KEYS, STRONG_PASSWORD, waitForMail } from "./helpers";
 
 async function sessionsOf(email: string) {
   const user = await db.query.users.findFirst({ where: eq(schema.users.email, email) });
@@ -87,11 +85,15 @@ describe("web sessions", () => {
     const [session] = await sessionsOf(email);
     const expired = await signAccessToken(
       { sub: session!.userId, sid: session!.id },
-      SECRET,
+      SESSION_KEYS,
       SESSION.accessTokenTtlMs,
       Date.now() - 2 * SESSION.accessTokenTtlMs,
     );
-    const forged = await signAccessToken({ sub: session!.userId, sid: session!.id }, "another-secret-another-secret-another-secret", SESSION.accessTokenTtlMs);
+    const forged = await signAccessToken(
+      { sub: session!.userId, sid: session!.id },
+      { current: "another-secret-another-secret-another-secret" },
+      SESSION.accessTokenTtlMs,
+    );
     for (const token of [expired, forged, "garbage"]) {
       const b = new Browser();
       b.cookies.set("mfy_access", token);

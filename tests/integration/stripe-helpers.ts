@@ -33,8 +33,20 @@ export async function payCheckout(url: string, card = "4242 4242 4242 4242") {
   });
 }
 
-export async function signedWebhook(payload: string, { secret = testEnv.STRIPE_WEBHOOK_SECRET, timestamp }: { secret?: string; timestamp?: number } = {}) {
-  const header = await signer.webhooks.generateTestHeaderStringAsync({ payload, secret, ...(timestamp ? { timestamp } : {}) });
+/**
+ * Delivers a payload signed with the endpoint's secret, or with `secrets`: while an endpoint's
+ * secret is rolled, Stripe signs each event with the old and the new one (one v1= each).
+ */
+export async function signedWebhook(
+  payload: string,
+  {
+    secret = testEnv.STRIPE_WEBHOOK_SECRET,
+    secrets = [secret],
+    timestamp = Math.floor(Date.now() / 1000),
+  }: { secret?: string; secrets?: string[]; timestamp?: number } = {},
+) {
+  const headers = await Promise.all(secrets.map((s) => signer.webhooks.generateTestHeaderStringAsync({ payload, secret: s, timestamp })));
+  const header = `t=${timestamp},${headers.map((h) => h.split(",").find((part) => part.startsWith("v1="))).join(",")}`;
   return SELF.fetch("http://localhost/api/stripe/webhook", {
     method: "POST",
     body: payload,

@@ -2,7 +2,7 @@
 // F1 a pending e-mail change surviving the owner's recovery, F2 refresh-token reuse more than one
 // rotation back, F4 login CSRF through a planted recovery link, F6 attacker text shown as the
 // site's own error. Every test drives the whole Worker through the real runtime.
-import { env, SELF } from "cloudflare:test";
+import { SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { startDeviceAuthorization, decideUserCode, pollDeviceAuthorization } from "~/lib/auth/device-authorization.server";
@@ -12,9 +12,21 @@ import { sha256Hex } from "~/lib/crypto";
 import { schema } from "~/lib/db.server";
 import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
 import { EMAIL_CHANGE_MESSAGES, PROFILE_MESSAGES } from "~/lib/profile/messages";
-import { Browser, createConfirmedUser, db, linkPath, ORIGIN, signedInAs, STRONG_PASSWORD, uniqueEmail, visibleText, waitForMail } from "./helpers";
+import {
+  Browser,
+  createConfirmedUser,
+  db,
+  linkPath,
+  ORIGIN,
+  SESSION_KEYS,
+  signedInAs,
+  STRONG_PASSWORD,
+  uniqueEmail,
+  visibleText,
+  waitForMail,
+} from "./helpers";
 
-const SECRET = (env as unknown as { JWT_SECRET: string }).JWT_SECRET;
+const SECRET = SESSION_KEYS;
 const NEW_PASSWORD = "Owner-Back-77";
 
 /** The Edit Profile form as the page sends it, with the given changes. */

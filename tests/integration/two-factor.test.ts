@@ -11,10 +11,9 @@ import { accountKey } from "~/lib/auth/lockout";
 import { AUTH_MESSAGES } from "~/lib/auth/messages";
 import { LOCKOUT, TWO_FACTOR } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
-import { Browser, createConfirmedUser, db, ORIGIN, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
+import { Browser, createConfirmedUser, db, keySettings, ORIGIN, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
 
-const SECRET = (env as unknown as { JWT_SECRET: string }).JWT_SECRET;
-const deps = (): TwoFactorDeps => ({ db, queue: env.EVENTS, env: { JWT_SECRET: SECRET }, ip: uniqueIp() });
+const deps = (): TwoFactorDeps => ({ db, queue: env.EVENTS, env: keySettings, ip: uniqueIp() });
 const totp = async (secret: string) => (await generateTOTP({ secret, ...TOTP_OPTIONS })).otp;
 const verdict = (result: SecondFactorResult) => (result.ok ? "ok" : result.reason);
 const wrongCode = (right: string) => String((Number(right) + 500_000) % 1_000_000).padStart(6, "0");

@@ -1,6 +1,6 @@
 // Who may report usage, and how fast a revocation reaches the usage routes (ADR 0015): a desktop
 // session is re-read at most every few seconds; a web session's token at every request.
-import { env, SELF } from "cloudflare:test";
+import { SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { signAccessToken } from "~/lib/auth/jwt";
@@ -9,10 +9,10 @@ import { endSession } from "~/lib/auth/sessions-list.server";
 import { SESSION, USAGE_API } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { accessCookie } from "~/server/cookies";
-import { createConfirmedUser, db, queueSettled } from "./helpers";
+import { createConfirmedUser, db, queueSettled, SESSION_KEYS } from "./helpers";
 import { apiUser, postUsage, rawReports, report, storedCount } from "./usage-helpers";
 
-const SECRET = (env as unknown as { JWT_SECRET: string }).JWT_SECRET;
+const SECRET = SESSION_KEYS;
 const sessionIdOf = (token: string) => JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).sid as string;
 
 /** A revocation written by another Worker isolate: this one's memory does not hear of it. */
@@ -106,7 +106,9 @@ describe("the API's bearer check", () => {
     const cases: Record<string, Record<string, string>> = {
       missing: {},
       malformed: { Authorization: "Basic dXNlcjpwYXNz" },
-      "signed with another secret": bearer(await signAccessToken({ sub: userId, sid }, "another-secret-of-at-least-32-chars!!", SESSION.accessTokenTtlMs)),
+      "signed with another secret": bearer(
+        await signAccessToken({ sub: userId, sid }, { current: "another-secret-of-at-least-32-chars!!" }, SESSION.accessTokenTtlMs),
+      ),
       "naming another user's session": bearer(await signAccessToken({ sub: crypto.randomUUID(), sid }, SECRET, SESSION.accessTokenTtlMs)),
       "of a session that ended": bearer(ended.token),
     };

@@ -259,7 +259,13 @@ describe("the ops route", () => {
     expect((await opsRefusal(request(previous), { OPS_TOKEN: current, OPS_TOKEN_PREVIOUS: undefined }))?.status).toBe(401);
     expect((await opsRefusal(request(""), { OPS_TOKEN: current, OPS_TOKEN_PREVIOUS: undefined }))?.status).toBe(401);
 
-    const base = { APP_ENV: "test", JWT_SECRET: "a-test-secret-that-is-long-enough-0123456789" };
+    const base = {
+      APP_ENV: "test",
+      JWT_SECRET: "a-test-secret-that-is-long-enough-0123456789",
+      DOWNLOAD_LINK_SECRET: "a-download-link-secret-long-enough-0123456789",
+      PHONE_CODE_SECRET: "a-phone-code-secret-long-enough-0123456789",
+      TWO_FACTOR_KEY: "a-two-factor-key-long-enough-0123456789",
+    };
     expect(() => parseAppEnv({ ...base, OPS_TOKEN: "short" } as unknown as Env)).toThrow(/OPS_TOKEN/);
     expect(() => parseAppEnv({ ...base, OPS_TOKEN_PREVIOUS: previous } as unknown as Env)).toThrow(/OPS_TOKEN_PREVIOUS/);
     expect(parseAppEnv({ ...base, OPS_TOKEN: "" } as unknown as Env).OPS_TOKEN).toBeUndefined();

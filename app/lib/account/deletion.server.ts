@@ -14,6 +14,7 @@ import { ACCOUNT_DELETION } from "../constants";
 import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
+import type { KeySettings } from "../keys";
 import { clearCounter, countEvent } from "../limits/counters.server";
 import { enqueueMail } from "../mail/mail.server";
 import { accountDeletedMail } from "../mail/templates";
@@ -30,7 +31,7 @@ export type DeletionDeps = {
   stripe: Stripe | null;
   queue: Queue;
   ip: string | null;
-  env: { JWT_SECRET: string };
+  env: KeySettings<"TWO_FACTOR_KEY" | "TWO_FACTOR_KEY_PREVIOUS">;
 };
 
 export type DeletionResult =

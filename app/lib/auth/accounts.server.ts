@@ -10,6 +10,7 @@ import { countEvent } from "../limits/counters.server";
 import { enqueueMail } from "../mail/mail.server";
 import { alreadyRegisteredMail, confirmationMail, passwordResetMail } from "../mail/templates";
 import { enqueue, type RecoveryMessage, type SignUpMessage } from "../queue";
+import { type KeySettings, sessionKeys } from "../keys";
 import { AUTH_MESSAGES as M } from "./messages";
 import { beginAttempt, clearSignInLock, failAttempt, ipSubject, isRefusal, succeedAttempt, type Attempt } from "./lockout";
 import {
@@ -31,7 +32,8 @@ import { normalisePhone } from "./validation";
 export type AuthDeps = {
   db: Db;
   queue: Queue;
-  env: { JWT_SECRET: string };
+  /** Sessions are signed with the JWT keys; a second factor is read with the two-factor keys. */
+  env: KeySettings<"JWT_SECRET" | "JWT_SECRET_PREVIOUS" | "TWO_FACTOR_KEY" | "TWO_FACTOR_KEY_PREVIOUS">;
   /** Origin for links in e-mails: APP_URL when configured, else the request's own origin. */
   origin: string;
   ip: string | null;
@@ -94,7 +96,7 @@ export async function signIn(
  */
 export async function completeSignIn(deps: AuthDeps, user: UserRow, client: SessionClient): Promise<SignInSuccess> {
   const { returning } = await recordSignIn(deps.db, user);
-  const tokens = await createSession(deps.db, deps.env.JWT_SECRET, { userId: user.id, client, userAgent: deps.userAgent });
+  const tokens = await createSession(deps.db, sessionKeys(deps.env), { userId: user.id, client, userAgent: deps.userAgent });
   // The site's funnel: sign-ins on the web (the desktop app's are product use, not marketing).
   if (client === "web") await recordMarketingEvents(deps.queue, [{ name: "AuthComplete", userId: user.id }]);
   return { ok: true, user, tokens, returning };
@@ -300,7 +302,7 @@ export async function confirmSignUp(
   if (!(await consumeOneTimeToken(deps.db, "signup", token))) return { ok: false, status: 400, error: M.invalidConfirmationLink };
   await markEmailConfirmed(deps.db, user.id);
   const { returning } = await recordSignIn(deps.db, user);
-  const tokens = await createSession(deps.db, deps.env.JWT_SECRET, { userId: user.id, client: "web", userAgent: deps.userAgent });
+  const tokens = await createSession(deps.db, sessionKeys(deps.env), { userId: user.id, client: "web", userAgent: deps.userAgent });
   await recordMarketingEvents(deps.queue, [
     { name: "EmailConfirmed", userId: user.id, dedupeKey: milestoneKey("EmailConfirmed", user.id) },
     { name: "AuthComplete", userId: user.id },
@@ -347,6 +349,6 @@ export async function resetPassword(deps: AuthDeps, token: string, password: str
   await markEmailConfirmed(deps.db, user.id);
   await clearSignInLock(deps.db, user.email);
   const { returning } = await recordSignIn(deps.db, user);
-  const tokens = await createSession(deps.db, deps.env.JWT_SECRET, { userId: user.id, client: "web", userAgent: deps.userAgent });
+  const tokens = await createSession(deps.db, sessionKeys(deps.env), { userId: user.id, client: "web", userAgent: deps.userAgent });
   return { ok: true, user, tokens, returning };
 }

@@ -7,6 +7,7 @@ import { DEVICE_AUTH } from "../constants";
 import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
+import type { Keyring } from "../keys";
 import { clearCounter, countEvent, releaseAttempt, reserveAttempt, secondsUntil } from "../limits/counters.server";
 import { ipSubject } from "./lockout";
 import { deviceGrantCancelled } from "./revocation.server";
@@ -74,7 +75,7 @@ export type PollOutcome =
  * poll came too soon (slow_down), and turns an approved code into a used one while claiming the
  * session id, so of parallel polls exactly one gets the tokens.
  */
-export async function pollDeviceAuthorization(db: Db, jwtSecret: string, deviceCode: string, now = Date.now()): Promise<PollOutcome> {
+export async function pollDeviceAuthorization(db: Db, keys: Keyring, deviceCode: string, now = Date.now()): Promise<PollOutcome> {
   const sessionId = crypto.randomUUID();
   const tooSoon = sql`${t.status} = 'pending' AND ${t.lastPolledAt} IS NOT NULL AND ${now} - ${t.lastPolledAt} < ${t.intervalSeconds} * 1000`;
   const claimable = sql`${t.status} = 'approved' AND ${t.expiresAt} > ${now}`;
@@ -95,7 +96,7 @@ export async function pollDeviceAuthorization(db: Db, jwtSecret: string, deviceC
     const device = { deviceName: row.deviceName, devicePlatform: row.platform, appVersion: row.appVersion, appInstanceId: row.appInstanceId };
     // The same installation signing in again replaces its earlier key, so the list shows it once.
     await revokeUserSessions(db, row.userId, "replaced_by_new_sign_in", { appInstanceId: row.appInstanceId }, now);
-    const tokens = await createSession(db, jwtSecret, { userId: row.userId, client: "desktop", userAgent: null, sessionId, device }, now);
+    const tokens = await createSession(db, keys, { userId: row.userId, client: "desktop", userAgent: null, sessionId, device }, now);
     // A password reset or "sign out everywhere" between the claim and the session's insert denied
     // this code (revokeAccountAccess): the key it just made must not outlive that.
     if (await deviceGrantCancelled(db, sessionId)) {

@@ -1,5 +1,6 @@
-import { jwtVerify, SignJWT } from "jose";
+import { decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import { BoundedMap } from "../bounded-map";
+import { type Keyring, keyId, keysOf, keyWithId } from "../keys";
 
 const ISSUER = "modelify";
 const AUDIENCE = "modelify";
@@ -22,9 +23,11 @@ function verifyKey(secret: string): Promise<CryptoKey> {
   return found;
 }
 
-export async function signAccessToken(claims: AccessClaims, secret: string, ttlMs: number, now = Date.now()) {
+/** Signed with the ring's current key, which the header's `kid` names. */
+export async function signAccessToken(claims: AccessClaims, keys: Keyring, ttlMs: number, now = Date.now()) {
+  const secret = keys.current;
   return new SignJWT({ sid: claims.sid })
-    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT", kid: await keyId(secret) })
     .setSubject(claims.sub)
     .setIssuer(ISSUER)
     .setAudience(AUDIENCE)
@@ -39,11 +42,40 @@ export async function signAccessToken(claims: AccessClaims, secret: string, ttlM
 // the expiry is still checked on every use. Keyed by secret too, so a different secret shares none.
 const verified = new BoundedMap<string, AccessClaims>(10_000);
 
-/** Returns the claims of a valid, unexpired token, or null for anything else. */
-export async function verifyAccessToken(token: string, secret: string, now = Date.now()): Promise<AccessClaims | null> {
-  const memoKey = `${secret.length}:${secret}:${token}`;
-  const known = verified.get(memoKey, now);
-  if (known) return known;
+/**
+ * The key that may have signed a token: the ring's key its `kid` names (none: a key older than
+ * the previous one, so the token is refused), or each of the ring's for a token from before
+ * tokens carried a kid.
+ */
+async function candidateKeys(token: string, keys: Keyring): Promise<string[]> {
+  let kid: unknown;
+  try {
+    kid = decodeProtectedHeader(token).kid;
+  } catch {
+    return [];
+  }
+  if (kid === undefined) return keysOf(keys);
+  if (typeof kid !== "string") return [];
+  const secret = await keyWithId(keys, kid);
+  return secret ? [secret] : [];
+}
+
+/** Returns the claims of a valid, unexpired token signed with the ring's current or previous key, or null for anything else. */
+export async function verifyAccessToken(token: string, keys: Keyring, now = Date.now()): Promise<AccessClaims | null> {
+  for (const secret of keysOf(keys)) {
+    const known = verified.get(memoKey(secret, token), now);
+    if (known) return known;
+  }
+  for (const secret of await candidateKeys(token, keys)) {
+    const claims = await verifyWith(token, secret, now);
+    if (claims) return claims;
+  }
+  return null;
+}
+
+const memoKey = (secret: string, token: string) => `${secret.length}:${secret}:${token}`;
+
+async function verifyWith(token: string, secret: string, now: number): Promise<AccessClaims | null> {
   try {
     const { payload } = await jwtVerify(token, await verifyKey(secret), {
       issuer: ISSUER,
@@ -53,7 +85,7 @@ export async function verifyAccessToken(token: string, secret: string, now = Dat
     });
     if (typeof payload.sub !== "string" || typeof payload.sid !== "string" || typeof payload.exp !== "number") return null;
     const claims = { sub: payload.sub, sid: payload.sid };
-    verified.set(memoKey, claims, payload.exp * 1000);
+    verified.set(memoKey(secret, token), claims, payload.exp * 1000);
     return claims;
   } catch {
     return null;

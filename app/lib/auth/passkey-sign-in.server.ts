@@ -2,6 +2,7 @@
 // owner at once. A passkey verifies its user (PIN or biometrics) on a device they hold, so it
 // satisfies two-factor: no second step follows.
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { sessionKeys } from "../keys";
 import { recordMarketingEvents } from "../marketing/events.server";
 import type { AuthDeps } from "./accounts.server";
 import { PASSKEY_MESSAGES as M } from "./passkey-messages";
@@ -18,7 +19,7 @@ export async function signInWithPasskey(
   const user = await findUserById(deps.db, verified.userId);
   if (!user || user.emailConfirmedAt === null) return { ok: false, status: 401, error: M.unknownPasskey };
   const { returning } = await recordSignIn(deps.db, user);
-  const tokens = await createSession(deps.db, deps.env.JWT_SECRET, { userId: user.id, client: "web", userAgent: deps.userAgent });
+  const tokens = await createSession(deps.db, sessionKeys(deps.env), { userId: user.id, client: "web", userAgent: deps.userAgent });
   await recordMarketingEvents(deps.queue, [{ name: "AuthComplete", userId: user.id }]);
   console.info(JSON.stringify({ event: "passkey_signin", userId: user.id }));
   return { ok: true, userId: user.id, tokens, returning };

@@ -5,6 +5,7 @@ import { ACTIVITY_UPDATE_INTERVAL_MS, INACTIVITY_LIMIT_MS, SESSION } from "../co
 import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
+import type { Keyring } from "../keys";
 import { type AccessClaims, signAccessToken, verifyAccessToken } from "./jwt";
 import { forgetLiveDesktopSessions, recallLiveDesktopSession, rememberLiveDesktopSession } from "./live-desktop-sessions.server";
 import { newRefreshToken, readRefreshToken } from "./refresh-token";
@@ -54,12 +55,12 @@ export type DeviceFields = { deviceName: string; devicePlatform: "windows" | "ma
 
 export async function createSession(
   db: Db,
-  secret: string,
+  keys: Keyring,
   input: { userId: string; client: SessionClient; userAgent?: string | null; sessionId?: string; device?: DeviceFields },
   now = Date.now(),
 ): Promise<IssuedTokens> {
   const sessionId = input.sessionId ?? crypto.randomUUID();
-  const refreshToken = await newRefreshToken(secret, sessionId);
+  const refreshToken = await newRefreshToken(keys, sessionId);
   const refreshExpiresAt = now + SESSION.refreshTokenTtlMs;
   await db.insert(schema.sessions).values({
     id: sessionId,
@@ -72,7 +73,7 @@ export async function createSession(
     createdAt: now,
     ...input.device,
   });
-  const accessToken = await signAccessToken({ sub: input.userId, sid: sessionId }, secret, SESSION.accessTokenTtlMs, now);
+  const accessToken = await signAccessToken({ sub: input.userId, sid: sessionId }, keys, SESSION.accessTokenTtlMs, now);
   return { sessionId, accessToken, refreshToken, accessExpiresAt: now + SESSION.accessTokenTtlMs, refreshExpiresAt };
 }
 
@@ -155,14 +156,14 @@ async function loadLiveSession(db: Db, sessionId: string, now: number): Promise<
 }
 
 /** Resolves a bearer or cookie access token to its user; a revoked session fails at once. */
-export async function authenticateAccessToken(db: Db, secret: string, token: string, now = Date.now()): Promise<AuthState | null> {
-  const auth = await authenticateBearerToken(db, secret, token, now);
+export async function authenticateAccessToken(db: Db, keys: Keyring, token: string, now = Date.now()): Promise<AuthState | null> {
+  const auth = await authenticateBearerToken(db, keys, token, now);
   return auth && "ended" in auth ? null : auth;
 }
 
 /** The API's check of a bearer token: its user, `{ ended: true }` (see liveSessionOfClaims), or null for a token that is not ours. */
-export async function authenticateBearerToken(db: Db, secret: string, token: string, now = Date.now()): Promise<SignedInState | { ended: true } | null> {
-  const claims = await verifyAccessToken(token, secret);
+export async function authenticateBearerToken(db: Db, keys: Keyring, token: string, now = Date.now()): Promise<SignedInState | { ended: true } | null> {
+  const claims = await verifyAccessToken(token, keys);
   if (!claims) return null;
   const row = await liveSessionOfClaims(db, claims, now);
   return row && !("ended" in row) ? toAuthState(row) : row;
@@ -185,8 +186,8 @@ async function liveSessionOfClaims(db: Db, claims: AccessClaims, now: number): P
  * that a desktop session found live is not read again for a few seconds (see
  * live-desktop-sessions.server.ts); a web session's token is checked against its row every time.
  */
-export async function authenticateUsageToken(db: Db, secret: string, token: string, now = Date.now()): Promise<UsageAuth> {
-  const claims = await verifyAccessToken(token, secret);
+export async function authenticateUsageToken(db: Db, keys: Keyring, token: string, now = Date.now()): Promise<UsageAuth> {
+  const claims = await verifyAccessToken(token, keys);
   if (!claims) return null;
   const remembered = recallLiveDesktopSession(claims.sid, now);
   if (remembered) return remembered.userId === claims.sub ? { id: claims.sub, deviceId: claims.sid } : null;
@@ -210,15 +211,16 @@ export type RefreshResult =
  * Any other token of the session, of whatever generation, was kept by someone after it was
  * rotated: the session is treated as stolen and ends (ADR 0002).
  */
-export async function refreshSession(db: Db, secret: string, refreshToken: string, now = Date.now()): Promise<RefreshResult> {
-  const read = await readRefreshToken(secret, refreshToken);
+export async function refreshSession(db: Db, keys: Keyring, refreshToken: string, now = Date.now()): Promise<RefreshResult> {
+  const read = await readRefreshToken(keys, refreshToken);
   if (read.kind === "invalid") return { ok: false, reason: "unknown" };
   const hash = await sha256Hex(refreshToken);
   const session = await db.query.sessions.findFirst({
     where:
       read.kind === "named"
         ? eq(schema.sessions.id, read.sessionId)
-        : // Tokens issued before they named their session: only the current and previous are known.
+        : // Tokens from before they named their session, or with a MAC under a key rotated out
+          // (refresh-token.ts): only the current and previous are known.
           or(eq(schema.sessions.refreshTokenHash, hash), eq(schema.sessions.previousRefreshTokenHash, hash)),
   });
   if (!session) return { ok: false, reason: "unknown" };
@@ -238,10 +240,10 @@ export async function refreshSession(db: Db, secret: string, refreshToken: strin
       await revokeSession(db, session.id, "refresh_token_reuse", now);
       return { ok: false, reason: "reused" };
     }
-    return issueAccessOnly(row, secret, session.expiresAt, now);
+    return issueAccessOnly(row, keys, session.expiresAt, now);
   }
 
-  const nextToken = await newRefreshToken(secret, session.id);
+  const nextToken = await newRefreshToken(keys, session.id);
   const refreshExpiresAt = now + SESSION.refreshTokenTtlMs;
   const result = await db
     .update(schema.sessions)
@@ -249,13 +251,13 @@ export async function refreshSession(db: Db, secret: string, refreshToken: strin
     .where(and(eq(schema.sessions.id, session.id), eq(schema.sessions.refreshTokenHash, hash)))
     .run();
   // Someone rotated the same token between our read and write: behave as within the grace window.
-  if (result.meta.changes === 0) return issueAccessOnly(row, secret, session.expiresAt, now);
-  return refreshed(row, secret, nextToken, refreshExpiresAt, now);
+  if (result.meta.changes === 0) return issueAccessOnly(row, keys, session.expiresAt, now);
+  return refreshed(row, keys, nextToken, refreshExpiresAt, now);
 }
 
 /** A new access token for the session; refreshToken null means "keep the one you have". */
-async function refreshed(row: SessionUserRow, secret: string, refreshToken: string | null, refreshExpiresAt: number, now: number): Promise<RefreshResult> {
-  const accessToken = await signAccessToken({ sub: row.userId, sid: row.sessionId }, secret, SESSION.accessTokenTtlMs, now);
+async function refreshed(row: SessionUserRow, keys: Keyring, refreshToken: string | null, refreshExpiresAt: number, now: number): Promise<RefreshResult> {
+  const accessToken = await signAccessToken({ sub: row.userId, sid: row.sessionId }, keys, SESSION.accessTokenTtlMs, now);
   return {
     ok: true,
     auth: toAuthState(row) as AuthState & { user: SessionUser },
@@ -266,8 +268,8 @@ async function refreshed(row: SessionUserRow, secret: string, refreshToken: stri
   };
 }
 
-function issueAccessOnly(row: SessionUserRow, secret: string, refreshExpiresAt: number, now: number): Promise<RefreshResult> {
-  return refreshed(row, secret, null, refreshExpiresAt, now);
+function issueAccessOnly(row: SessionUserRow, keys: Keyring, refreshExpiresAt: number, now: number): Promise<RefreshResult> {
+  return refreshed(row, keys, null, refreshExpiresAt, now);
 }
 
 export async function revokeSession(db: Db, sessionId: string, reason: string, now = Date.now()) {

@@ -3,30 +3,48 @@
 // the signed "password proven, code pending" value of the web sign-in's second step.
 import { TWO_FACTOR } from "../constants";
 import { fromBase64Url, randomBytes, sha256Hex, timingSafeEqual, toBase64Url } from "../crypto";
+import { type Keyring, keyId, keysOf, keyWithId } from "../keys";
 
 const encoder = new TextEncoder();
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+const SECRET_PURPOSE = "modelify:two-factor:secret";
 
-async function derivedKey(jwtSecret: string, purpose: string, usage: "AES-GCM" | "HMAC"): Promise<CryptoKey> {
-  const base = await crypto.subtle.importKey("raw", encoder.encode(jwtSecret), "HKDF", false, ["deriveKey"]);
+async function derivedKey(secret: string, purpose: string, usage: "AES-GCM" | "HMAC"): Promise<CryptoKey> {
+  const base = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"]);
   const params = { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode(purpose) };
   return usage === "AES-GCM"
     ? crypto.subtle.deriveKey(params, base, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"])
     : crypto.subtle.deriveKey(params, base, { name: "HMAC", hash: "SHA-256", length: 256 }, false, ["sign", "verify"]);
 }
 
-export async function encryptSecret(jwtSecret: string, secret: string): Promise<string> {
+/** `<key id>.<iv>.<ciphertext>`, under the ring's current key (TWO_FACTOR_KEY). */
+export async function encryptSecret(keys: Keyring, secret: string): Promise<string> {
   const iv = randomBytes(12);
-  const key = await derivedKey(jwtSecret, "modelify:two-factor:secret", "AES-GCM");
+  const key = await derivedKey(keys.current, SECRET_PURPOSE, "AES-GCM");
   const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, encoder.encode(secret)));
-  return `${toBase64Url(iv)}.${toBase64Url(sealed)}`;
+  return `${await keyId(keys.current)}.${toBase64Url(iv)}.${toBase64Url(sealed)}`;
 }
 
-export async function decryptSecret(jwtSecret: string, stored: string): Promise<string> {
-  const [iv = "", sealed = ""] = stored.split(".");
-  const key = await derivedKey(jwtSecret, "modelify:two-factor:secret", "AES-GCM");
-  const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64Url(iv) }, key, fromBase64Url(sealed));
-  return new TextDecoder().decode(plain);
+/**
+ * The stored secret in clear. Its key id picks the key; a value from before values named their
+ * key (`<iv>.<ciphertext>`, encrypted under JWT_SECRET: set that as TWO_FACTOR_KEY_PREVIOUS, ADR
+ * 0026) is tried under each of the ring's keys. AES-GCM refuses a wrong key, so nothing is read
+ * wrongly. Throws when no key of the ring opens it.
+ */
+export async function decryptSecret(keys: Keyring, stored: string): Promise<string> {
+  const parts = stored.split(".");
+  const [iv = "", sealed = ""] = parts.slice(-2);
+  const candidates = parts.length === 3 ? [await keyWithId(keys, parts[0]!)].filter((k) => k !== null) : keysOf(keys);
+  for (const secret of candidates) {
+    const key = await derivedKey(secret, SECRET_PURPOSE, "AES-GCM");
+    try {
+      const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64Url(iv) }, key, fromBase64Url(sealed));
+      return new TextDecoder().decode(plain);
+    } catch {
+      // The next key of the ring, if any.
+    }
+  }
+  throw new Error("The two-factor secret is under a key this Worker no longer holds (TWO_FACTOR_KEY, TWO_FACTOR_KEY_PREVIOUS)");
 }
 
 /** A recovery code as shown once: 16 base32 letters in four groups (80 random bits). */
@@ -61,25 +79,29 @@ export function asTotpCode(input: string): string | null {
   return new RegExp(`^\\d{${TWO_FACTOR.digits}}$`).test(digits) ? digits : null;
 }
 
-/** "userId.expiresAt.signature": the user proved the password; the code is still to come. */
-export async function signPendingSignIn(jwtSecret: string, userId: string, now = Date.now()): Promise<string> {
+/** "userId.expiresAt.signature": the user proved the password; the code is still to come. Signed with the session keys' current one. */
+export async function signPendingSignIn(keys: Keyring, userId: string, now = Date.now()): Promise<string> {
   const payload = `${userId}.${now + TWO_FACTOR.pendingSignInMs}`;
-  const key = await derivedKey(jwtSecret, "modelify:two-factor:pending", "HMAC");
-  const signature = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(payload)));
-  return `${payload}.${toBase64Url(signature)}`;
+  return `${payload}.${toBase64Url(await pendingMac(keys.current, payload))}`;
 }
 
-/** The user id of a live, well-signed pending sign-in; null otherwise. */
-export async function readPendingSignIn(jwtSecret: string, value: string | null, now = Date.now()): Promise<string | null> {
+async function pendingMac(secret: string, payload: string): Promise<Uint8Array> {
+  const key = await derivedKey(secret, "modelify:two-factor:pending", "HMAC");
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(payload)));
+}
+
+/** The user id of a live pending sign-in signed with the current or previous session key; null otherwise. */
+export async function readPendingSignIn(keys: Keyring, value: string | null, now = Date.now()): Promise<string | null> {
   const [userId = "", expiresAt = "", signature = ""] = (value ?? "").split(".");
   if (!userId || !/^\d+$/.test(expiresAt) || Number(expiresAt) <= now) return null;
-  const key = await derivedKey(jwtSecret, "modelify:two-factor:pending", "HMAC");
-  const expected = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(`${userId}.${expiresAt}`)));
   let given: Uint8Array;
   try {
     given = fromBase64Url(signature);
   } catch {
     return null;
   }
-  return timingSafeEqual(expected, given) ? userId : null;
+  for (const secret of keysOf(keys)) {
+    if (timingSafeEqual(await pendingMac(secret, `${userId}.${expiresAt}`), given)) return userId;
+  }
+  return null;
 }

@@ -6,6 +6,7 @@ import { generateTOTP } from "@epic-web/totp";
 import { and, eq, gt, isNull, lte } from "drizzle-orm";
 import { TWO_FACTOR } from "../constants";
 import { type Db, schema } from "../db.server";
+import { twoFactorKeys } from "../keys";
 import { enqueueMail } from "../mail/mail.server";
 import { recoveryCodesReplacedMail, twoFactorDisabledMail, twoFactorEnabledMail } from "../mail/templates";
 import { provePassword } from "./accounts.server";
@@ -28,7 +29,7 @@ export async function pendingSetup(deps: Pick<TwoFactorDeps, "db" | "env">, user
     where: and(eq(t.userId, user.id), isNull(t.enabledAt), gt(t.createdAt, now - TWO_FACTOR.setupTtlMs)),
   });
   if (!row) return null;
-  const secret = await decryptSecret(deps.env.JWT_SECRET, row.secretEnc);
+  const secret = await decryptSecret(twoFactorKeys(deps.env), row.secretEnc);
   return { secret, ...setupPicture(secret, user.email) };
 }
 
@@ -39,7 +40,7 @@ export async function pendingSetup(deps: Pick<TwoFactorDeps, "db" | "env">, user
  */
 export async function startSetup(deps: Pick<TwoFactorDeps, "db" | "env">, user: Account, now = Date.now()): Promise<PendingSetup | null> {
   const secret = (await generateTOTP(TOTP_OPTIONS)).secret;
-  const values = { secretEnc: await encryptSecret(deps.env.JWT_SECRET, secret), enabledAt: null, lastStep: null, createdAt: now };
+  const values = { secretEnc: await encryptSecret(twoFactorKeys(deps.env), secret), enabledAt: null, lastStep: null, createdAt: now };
   await deps.db
     .insert(t)
     .values({ userId: user.id, ...values })
@@ -69,7 +70,7 @@ export async function confirmSetup(deps: TwoFactorDeps, user: Account, code: str
   if (!row || row.createdAt <= now - TWO_FACTOR.setupTtlMs) return { ok: false, reason: "expired" };
   const attempt = await beginAttempt(deps.db, "twoFactor", { email: user.id, ip: deps.ip }, now);
   if (isRefusal(attempt)) return { ok: false, reason: "locked", retryAfterSeconds: attempt.retryAfterSeconds };
-  const secret = await decryptSecret(deps.env.JWT_SECRET, row.secretEnc);
+  const secret = await decryptSecret(twoFactorKeys(deps.env), row.secretEnc);
   if (!(await acceptTotp(deps.db, user.id, secret, code.replace(/\s/g, "").slice(0, 12), false))) {
     const failure = await failAttempt(deps.db, attempt, now);
     return failure.locked ? { ok: false, reason: "locked", retryAfterSeconds: failure.retryAfterSeconds } : { ok: false, reason: "invalid" };

@@ -11,13 +11,14 @@ import { renderSVG } from "uqr";
 import { TWO_FACTOR } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
+import { type KeySettings, twoFactorKeys } from "../keys";
 import { enqueueMail } from "../mail/mail.server";
 import { recoveryCodeUsedMail } from "../mail/templates";
 import { beginAttempt, failAttempt, isRefusal, succeedAttempt } from "./lockout";
 import { asTotpCode, decryptSecret, hashRecoveryCode, normaliseRecoveryCode } from "./two-factor-secret";
 import { findUserById } from "./users.server";
 
-export type TwoFactorDeps = { db: Db; queue: Queue; env: { JWT_SECRET: string }; ip: string | null };
+export type TwoFactorDeps = { db: Db; queue: Queue; env: KeySettings<"TWO_FACTOR_KEY" | "TWO_FACTOR_KEY_PREVIOUS">; ip: string | null };
 
 /** "locked" carries the time left in the lock, for the 429's Retry-After. */
 export type SecondFactorResult = { ok: true } | { ok: false; reason: "invalid" } | { ok: false; reason: "locked"; retryAfterSeconds: number };
@@ -94,7 +95,7 @@ export async function verifySecondFactor(deps: TwoFactorDeps, userId: string, co
   const input = code.trim().slice(0, 64);
   const otp = asTotpCode(input);
   let ok = false;
-  if (row && otp) ok = await acceptTotp(deps.db, userId, await decryptSecret(deps.env.JWT_SECRET, row.secretEnc), otp, true);
+  if (row && otp) ok = await acceptTotp(deps.db, userId, await decryptSecret(twoFactorKeys(deps.env), row.secretEnc), otp, true);
   else if (row) ok = await spendRecoveryCode(deps, userId, input, now);
   if (ok) {
     await succeedAttempt(deps.db, attempt);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { signDownloadToken, verifyDownloadToken } from "./link";
 
-const SECRET = "a-test-secret-that-is-long-enough-0123456789";
+const SECRET = { current: "a-test-secret-that-is-long-enough-0123456789" };
+const OTHER = { current: "another-secret-that-is-long-enough-0123456789" };
 const claim = { releaseId: "rel_1", userId: "user_1", expiresAt: Date.now() + 60_000 };
 
 describe("signed download links", () => {
@@ -20,13 +21,13 @@ describe("signed download links", () => {
     const token = await signDownloadToken(SECRET, claim);
     const [payload, signature] = token.split(".") as [string, string];
     const forged = async (changed: Partial<typeof claim>) => {
-      const other = await signDownloadToken("another-secret-that-is-long-enough-0123456789", { ...claim, ...changed });
+      const other = await signDownloadToken(OTHER, { ...claim, ...changed });
       return `${other.split(".")[0]}.${signature}`;
     };
     for (const t of [await forged({ releaseId: "rel_2" }), await forged({ userId: "user_2" }), await forged({ expiresAt: claim.expiresAt + 86_400_000 })]) {
       expect(await verifyDownloadToken(SECRET, t)).toEqual({ ok: false, reason: "invalid" });
     }
-    expect(await verifyDownloadToken("another-secret-that-is-long-enough-0123456789", token)).toEqual({ ok: false, reason: "invalid" });
+    expect(await verifyDownloadToken(OTHER, token)).toEqual({ ok: false, reason: "invalid" });
     const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     const withChar = (at: number, change: (index: number) => number) =>
       `${payload}.${signature.slice(0, at)}${alphabet[change(alphabet.indexOf(signature[at] as string))]}${signature.slice(at + 1)}`;
@@ -39,5 +40,22 @@ describe("signed download links", () => {
     for (const junk of ["", "abc", `${payload}`, `${payload}.`, `${payload}.${signature}.x`, "../../etc/passwd", `${"A".repeat(5000)}.${signature}`]) {
       expect(await verifyDownloadToken(SECRET, junk)).toEqual({ ok: false, reason: "invalid" });
     }
+  });
+
+  it("verify across a rotation: the previous key's links still, an older key's not", async () => {
+    const [oldest, previous, current] = ["oldest", "previous", "current"].map((name) => `${name}-download-link-secret-0123456789abcdef`) as [
+      string,
+      string,
+      string,
+    ];
+    const fromPrevious = await signDownloadToken({ current: previous, previous: oldest }, claim);
+    const fromOldest = await signDownloadToken({ current: oldest }, claim);
+    const rotated = { current, previous };
+    expect(await verifyDownloadToken(rotated, fromPrevious)).toMatchObject({ ok: true });
+    expect(await verifyDownloadToken(rotated, fromOldest)).toEqual({ ok: false, reason: "invalid" });
+    // New links are signed with the current key only.
+    const fresh = await signDownloadToken(rotated, claim);
+    expect(await verifyDownloadToken({ current }, fresh)).toMatchObject({ ok: true });
+    expect(await verifyDownloadToken({ current: previous }, fresh)).toEqual({ ok: false, reason: "invalid" });
   });
 });

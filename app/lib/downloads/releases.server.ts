@@ -6,6 +6,7 @@ import { toHex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { isAccountActivated } from "../early-access/activation.server";
+import type { Keyring } from "../keys";
 import { signDownloadToken } from "./link";
 import { DOWNLOAD_MESSAGES, type DownloadErrorCode } from "./messages";
 import { type DownloadOption, findOption, installerFileName, optionById } from "./options";
@@ -132,7 +133,7 @@ const refusal = (status: 400 | 401 | 403 | 404, code: DownloadErrorCode) => ({ o
  */
 export async function prepareDownload(
   db: Db,
-  secret: string,
+  linkKeys: Keyring,
   origin: string,
   userId: string | null,
   request: { platform: string; arch: string },
@@ -152,6 +153,6 @@ export async function prepareDownload(
     releaseId: release.id,
     downloadedAt: now,
   });
-  const token = await signDownloadToken(secret, { releaseId: release.id, userId, expiresAt: now + DOWNLOAD.linkTtlMs });
+  const token = await signDownloadToken(linkKeys, { releaseId: release.id, userId, expiresAt: now + DOWNLOAD.linkTtlMs });
   return { ok: true, url: `${origin}/downloads/file/${token}`, release: toView(release) };
 }

@@ -8,6 +8,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { normalisePhone } from "../auth/validation";
 import { PHONE_CODE } from "../constants";
 import { timingSafeEqual, toHex } from "../crypto";
+import { type Keyring, keysOf } from "../keys";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { countEvent, reserveAttempt, secondsUntil } from "../limits/counters.server";
@@ -21,8 +22,8 @@ export type PhoneDeps = {
   db: Db;
   kv: KVNamespace;
   queue: Queue;
-  /** The app secret; codes are stored as HMACs under a key derived from it. */
-  secret: string;
+  /** PHONE_CODE_SECRET (and its previous value): codes are stored as HMACs under a key derived from it. */
+  keys: Keyring;
   /** Where the SMS link points (APP_URL or the request's origin). */
   origin: string;
 };
@@ -63,22 +64,22 @@ async function readCode(kv: KVNamespace, userId: string): Promise<StoredPhoneCod
   return parsed.success ? parsed.data : null;
 }
 
-// A key of its own, derived from the app secret: a stored code hash is worth nothing elsewhere,
+// A key of its own, derived from PHONE_CODE_SECRET: a stored code hash is worth nothing elsewhere,
 // and a copy of KV alone is not enough to try the million codes offline.
 const KEY_LABEL = "modelify phone code v1";
 const encoder = new TextEncoder();
-const keys = new Map<string, Promise<CryptoKey>>();
+const derivedKeys = new Map<string, Promise<CryptoKey>>();
 
 function codeKey(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
+  let key = derivedKeys.get(secret);
   if (!key) {
     key = (async () => {
       const base = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
       const derived = await crypto.subtle.sign("HMAC", base, encoder.encode(KEY_LABEL));
       return crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
     })();
-    keys.set(secret, key);
-    key.catch(() => keys.delete(secret));
+    derivedKeys.set(secret, key);
+    key.catch(() => derivedKeys.delete(secret));
   }
   return key;
 }
@@ -156,7 +157,7 @@ export async function sendPhoneCode(deps: PhoneDeps, userId: string, now = Date.
   const code = generatePhoneCode();
   const id = crypto.randomUUID();
   const expiresAt = now + PHONE_CODE_TTL_MS;
-  const value: StoredPhoneCode = { id, hash: toHex(await codeMac(deps.secret, { id, userId, phone, code })), phone, sentAt: now, expiresAt };
+  const value: StoredPhoneCode = { id, hash: toHex(await codeMac(deps.keys.current, { id, userId, phone, code })), phone, sentAt: now, expiresAt };
   try {
     await kv.put(phoneCodeKey(userId), JSON.stringify(value), { expirationTtl: PHONE_CODE.ttlSeconds });
     await enqueueSms(deps.queue, { to: phone, ...phoneCodeSms(deps.origin, code, phone) });
@@ -187,7 +188,7 @@ async function endCode(deps: Pick<PhoneDeps, "db" | "kv">, userId: string, code:
  * number is still the one the code went to.
  */
 export async function verifyPhoneCode(
-  deps: Pick<PhoneDeps, "db" | "kv" | "secret">,
+  deps: Pick<PhoneDeps, "db" | "kv" | "keys">,
   userId: string,
   input: { code: string; phone?: string },
   now = Date.now(),
@@ -206,8 +207,12 @@ export async function verifyPhoneCode(
   const max = PHONE_CODE.maxWrongAttempts;
   const reservation = await reserveAttempt(db, `phone-check:${stored.id}`, { maxFailures: max - 1, windowMs: PHONE_CODE_TTL_MS }, now);
   if (!reservation.allowed) return refuse("too-many-attempts", reservation.expiresAt, now);
-  const given = toHex(await codeMac(deps.secret, { id: stored.id, userId, phone: stored.phone, code: input.code }));
-  const right = timingSafeEqual(encoder.encode(given), encoder.encode(stored.hash));
+  // A code sent before PHONE_CODE_SECRET rotated was stored under the previous key.
+  let right = false;
+  for (const secret of keysOf(deps.keys)) {
+    const given = toHex(await codeMac(secret, { id: stored.id, userId, phone: stored.phone, code: input.code }));
+    if (timingSafeEqual(encoder.encode(given), encoder.encode(stored.hash))) right = true;
+  }
   if (!right) {
     if (reservation.count >= max) {
       await endCode(deps, userId, stored);

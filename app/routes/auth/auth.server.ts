@@ -8,6 +8,7 @@ import { formatUserCode, normalizeUserCode } from "~/lib/auth/device-codes";
 import { beginAttempt, failAttempt, isRefusal, succeedAttempt } from "~/lib/auth/lockout";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { forgotPasswordSchema, signInSchema, signUpSchema } from "~/lib/auth/validation";
+import { sessionKeys } from "~/lib/keys";
 import { app } from "~/server/context";
 import { signPendingSignIn } from "~/lib/auth/two-factor-secret";
 import { headersWithCookies, pendingTwoFactorCookie, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
@@ -52,7 +53,7 @@ export async function authAction(request: Request, context: Readonly<RouterConte
     const outcome = await attempt(() => signIn(deps, { ...submission.value, client: "web" }), M.signInUnexpected);
     if (!outcome.ok && "twoFactor" in outcome) {
       // The password was right: its code comes on the next page; no session before that.
-      const pending = await setCookie(pendingTwoFactorCookie, url, await signPendingSignIn(deps.env.JWT_SECRET, outcome.userId));
+      const pending = await setCookie(pendingTwoFactorCookie, url, await signPendingSignIn(sessionKeys(deps.env), outcome.userId));
       throw redirect(`/auth/two-factor${url.search}`, { headers: headersWithCookies([pending]) });
     }
     if (!outcome.ok) {

@@ -13,6 +13,7 @@ import { readPendingSignIn } from "~/lib/auth/two-factor-secret";
 import { verifySecondFactor } from "~/lib/auth/two-factor.server";
 import { findUserById } from "~/lib/auth/users.server";
 import { TWO_FACTOR } from "~/lib/constants";
+import { sessionKeys } from "~/lib/keys";
 import { pageMeta } from "~/lib/site/meta";
 import { app } from "~/server/context";
 import { clearCookie, headersWithCookies, pendingTwoFactorCookie, readCookie, signedInCookies } from "~/server/cookies";
@@ -25,7 +26,7 @@ export const meta = () => pageMeta("Two-Factor Sign-In | Modelify", { noindex: t
 export const headers = keepRetryAfter;
 
 async function pendingUserId(request: Request, context: Route.LoaderArgs["context"]): Promise<string | null> {
-  return readPendingSignIn(app(context).env.JWT_SECRET, await readCookie(pendingTwoFactorCookie, request));
+  return readPendingSignIn(sessionKeys(app(context).env), await readCookie(pendingTwoFactorCookie, request));
 }
 
 function startAgain(url: URL): string {

@@ -10,6 +10,7 @@ import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
 import { contentRange, decideRange } from "~/lib/downloads/range";
 import { getRelease } from "~/lib/downloads/releases.server";
 import { isAccountActivated } from "~/lib/early-access/activation.server";
+import { downloadLinkKeys } from "~/lib/keys";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { getOnly } from "~/server/responses";
@@ -21,7 +22,7 @@ const refuse = (status: 403 | 404, message: string) => data({ kind: "download-li
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db, bucket, env } = app(context);
-  const verified = await verifyDownloadToken(env.JWT_SECRET, params.token);
+  const verified = await verifyDownloadToken(downloadLinkKeys(env), params.token);
   if (!verified.ok) throw refuse(403, verified.reason === "expired" ? DOWNLOAD_MESSAGES.linkExpired : DOWNLOAD_MESSAGES.linkInvalid);
   const { user } = getAuth(context);
   if (!user) throw refuse(403, DOWNLOAD_MESSAGES.signInRequired);

@@ -5,6 +5,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/prepare";
 import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
 import { prepareDownload } from "~/lib/downloads/releases.server";
+import { downloadLinkKeys } from "~/lib/keys";
 import { z } from "~/lib/zod";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
@@ -21,7 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
   const parsed = read.ok ? formSchema.safeParse(Object.fromEntries(read.formData)) : null;
   const result = parsed?.success
-    ? await prepareDownload(ctx.db, ctx.env.JWT_SECRET, ctx.origin, user?.id ?? null, parsed.data)
+    ? await prepareDownload(ctx.db, downloadLinkKeys(ctx.env), ctx.origin, user?.id ?? null, parsed.data)
     : ({ ok: false, status: read.ok ? 400 : read.status, code: "unknownOption", message: read.ok ? DOWNLOAD_MESSAGES.unknownOption : read.message } as const);
 
   const navigation = request.headers.get("Sec-Fetch-Mode") === "navigate";

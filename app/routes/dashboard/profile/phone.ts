@@ -5,6 +5,7 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/phone";
 import { phoneCodeInputSchema } from "~/lib/phone/code";
+import { phoneCodeKeys } from "~/lib/keys";
 import { sendPhoneCode, verifyPhoneCode, type PhoneCodeChecked, type PhoneCodeSent } from "~/lib/phone/codes.server";
 import { PHONE_FAILURE_STATUS, phoneFailureMessage, type PhoneFailed } from "~/lib/phone/outcome";
 import { z } from "~/lib/zod";
@@ -51,11 +52,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const ctx = app(context);
   try {
     if (intent.data === "send") {
-      return answer(request, await sendPhoneCode({ db: ctx.db, kv: ctx.kv, queue: ctx.queue, secret: ctx.env.JWT_SECRET, origin: ctx.origin }, user.id));
+      return answer(request, await sendPhoneCode({ db: ctx.db, kv: ctx.kv, queue: ctx.queue, keys: phoneCodeKeys(ctx.env), origin: ctx.origin }, user.id));
     }
     const code = phoneCodeInputSchema.safeParse(singleValue(read.formData, "code") ?? "");
     if (!code.success) return answer(request, { ok: false, reason: "invalid-code" });
-    return answer(request, await verifyPhoneCode({ db: ctx.db, kv: ctx.kv, secret: ctx.env.JWT_SECRET }, user.id, { code: code.data }));
+    return answer(request, await verifyPhoneCode({ db: ctx.db, kv: ctx.kv, keys: phoneCodeKeys(ctx.env) }, user.id, { code: code.data }));
   } catch (error) {
     console.error(JSON.stringify({ event: "phone_action_failed", intent: intent.data, error: String(error) }));
     return answer(request, { ok: false, reason: "error" });

@@ -4,6 +4,7 @@ import { REFRESH_REFUSALS } from "~/lib/auth/oauth";
 import { apiRefreshRequestSchema } from "~/lib/auth/validation";
 import type { Route } from "./+types/refresh";
 import { refreshSession } from "~/lib/auth/session.server";
+import { sessionKeys } from "~/lib/keys";
 import { app } from "~/server/context";
 import { tokenResponse } from "~/server/oauth";
 import { readJson } from "~/server/requests";
@@ -16,7 +17,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = apiRefreshRequestSchema.safeParse(await readJson(request));
   if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Invalid request body");
   const { db, env } = app(context);
-  const result = await refreshSession(db, env.JWT_SECRET, parsed.data.refresh_token);
+  const result = await refreshSession(db, sessionKeys(env), parsed.data.refresh_token);
   if (!result.ok) return jsonError(401, REFRESH_REFUSALS[result.reason]);
   // A concurrent refresh already rotated this token: the caller must use the newer one.
   if (!result.refreshToken) return jsonError(409, REFRESH_REFUSALS.rotated);
