@@ -1,7 +1,7 @@
 // The desktop sign-in in the API description: the device grant (RFC 8628), its token endpoint
 // (with the refresh token grant and the LEGACY password grant) and the JSON refresh route.
 import { DEVICE_CODE_GRANT, deviceAuthorizationRequestSchema, deviceTokenRequestSchema } from "../auth/device-codes";
-import { apiRefreshRequestSchema, apiTokenRequestSchema } from "../auth/validation";
+import { apiRefreshRequestSchema, apiTokenRequestSchema, refreshTokenGrantRequestSchema } from "../auth/validation";
 import { DEVICE_AUTH, REQUEST_BODY } from "../constants";
 import { z } from "../zod";
 import { answer, bodyRefusals, type Examples, ERROR, jsonRequest, oauthRequest, RETRY_AFTER, TOKEN_CACHE_HEADERS, UNAVAILABLE } from "./parts";
@@ -22,16 +22,12 @@ const deviceGrantRequestSchema = deviceTokenRequestSchema.meta({
   title: "Device code grant",
   description: `RFC 8628 3.4: poll with the device_code from /api/v1/auth/device every interval seconds; client_id is "${CLIENT_ID}".`,
 });
-// RFC 6749 6, as issue 30 asks of the token endpoint: the shape OAuth libraries send. The route
-// that reads it is another change's; when it has a schema of its own, this should be that schema.
-const refreshGrantRequestSchema = z
-  .object({
-    grant_type: z.literal("refresh_token"),
-    refresh_token: apiRefreshRequestSchema.shape.refresh_token,
-    client_id: z
-      .string()
-      .optional()
-      .meta({ description: `"${CLIENT_ID}", here or by HTTP Basic (Authorization: Basic with "${CLIENT_ID}:" in base64, RFC 6749 2.3.1)` }),
+// RFC 6749 6: the token route's own schema, with the words a reader needs.
+const refreshGrantRequestSchema = refreshTokenGrantRequestSchema
+  .extend({
+    client_id: refreshTokenGrantRequestSchema.shape.client_id.meta({
+      description: `"${CLIENT_ID}", here or by HTTP Basic (Authorization: Basic with "${CLIENT_ID}:" in base64, RFC 6749 2.3.1)`,
+    }),
   })
   .meta({ title: "Refresh token grant", description: "RFC 6749 6: a refresh token for a new access token and a new refresh token (each usable once)." });
 
