@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vitest/config";
+import { TEST_SECRETS } from "./tests/test-secrets";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./drizzle/migrations");
@@ -14,12 +15,9 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             // The Stripe stand-in started by tests/global-setup.ts, through the real SDK.
             STRIPE_API_BASE: inject("stripeBase"),
-            STRIPE_SECRET_KEY: "sk_test_modelify_vitest",
             STRIPE_PUBLISHABLE_KEY: "pk_test_modelify_vitest",
-            STRIPE_WEBHOOK_SECRET: "whsec_test_modelify_vitest",
             STRIPE_PRICE_ID: "price_modelify_pro",
-            // The operators' token of /api/ops/* (the usage move's test).
-            OPS_TOKEN: "ops-token-for-tests-0123456789abcdef",
+            ...TEST_SECRETS,
           },
         },
       })),

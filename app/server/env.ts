@@ -1,6 +1,6 @@
 // The site Worker's configuration, parsed once per isolate with zod, so a bad deploy fails
 // loudly at the first request instead of misbehaving later.
-import { deploymentShape, mailShape, opsShape, pixelShape, productionRules, stripeShape, supportShape } from "~/lib/config";
+import { deadLetterShape, deploymentShape, logShape, mailShape, opsShape, pixelShape, productionRules, stripeShape, supportShape } from "~/lib/config";
 import { z } from "~/lib/zod";
 
 const shape = z.object({
@@ -15,10 +15,12 @@ const shape = z.object({
   ...supportShape,
   ...pixelShape,
   ...opsShape,
+  ...logShape,
+  ...deadLetterShape,
 });
 
 const schema = shape.superRefine((env, ctx) => {
-  productionRules(env, ctx, ["APP_URL", "MAIL_API_URL", "MAIL_API_KEY"]);
+  productionRules(env, ctx, ["APP_URL", "MAIL_API_URL", "MAIL_API_KEY", "LOG_SALT", "DEAD_LETTER_KEY"]);
   if (env.OPS_TOKEN_PREVIOUS && !env.OPS_TOKEN) {
     ctx.addIssue({ code: "custom", path: ["OPS_TOKEN_PREVIOUS"], message: "OPS_TOKEN_PREVIOUS is only accepted beside a new OPS_TOKEN" });
   }
