@@ -260,6 +260,12 @@ export const ACHIEVEMENTS = {
 // this long for an operator to look into, then the hourly cron deletes them.
 export const DEAD_LETTERS = { keepMs: 14 * DAY } as const;
 
+// Not in the spec: the structured logs (app/lib/log). An account is the first 16 hex characters
+// (64 bits) of HMAC-SHA-256(LOG_SALT, its id): enough to tell accounts apart and follow one
+// through the logs, nothing to reverse without the salt. Values are cut so that a line stays
+// readable and one bad field cannot make it huge.
+export const LOG = { accountHashHexChars: 16, maxStringChars: 1000, maxStackChars: 4000, maxDepth: 4, maxArrayItems: 20 } as const;
+
 // The entitlement call (GET /api/v1/entitlements): an account's ledger keeps per-minute counts
 // this long (each write deletes older minutes, and records none older). The claim
 // (POST /api/v1/entitlements/claim) takes no body: at most `{}` and some whitespace.
