@@ -1,6 +1,7 @@
 // What both usage routes check first: POST, a valid bearer token, the per-user request rate.
 import { authenticateUsageToken } from "~/lib/auth/session.server";
 import { USAGE_API } from "~/lib/constants";
+import { noteAccount } from "~/lib/log/log.server";
 import type { AppContext } from "./context";
 import { requireBearer } from "./auth";
 import { readJson } from "./requests";
@@ -38,6 +39,7 @@ export async function authorizeUsageRequest(
 ): Promise<{ user: { id: string }; deviceId: string | null; body: unknown } | Response> {
   if (request.method !== "POST") return methodNotAllowed();
   const user = await requireBearer(request, (token) => authenticateUsageToken(app.db, app.env.JWT_SECRET, token));
+  noteAccount(user.id);
   // Spec: 1,000 requests per minute per API key. A desktop app's key is its device session.
   const [limited, body] = await Promise.all([
     rateLimited(app.usageLimiter, user.deviceId ?? user.id),
