@@ -4,12 +4,19 @@ import { lt } from "drizzle-orm";
 import { DEAD_LETTERS } from "./constants";
 import type { Db } from "./db.server";
 import { schema } from "./db.server";
+import { noteDeadLetter } from "./log/log.server";
 import { type DeadLetterReason, redactDeadLetter } from "./queue-redaction";
 
 export async function recordDeadLetter(db: Db, queue: string, message: Message<unknown>, reason: DeadLetterReason, now = Date.now()): Promise<void> {
   const sentAt = message.timestamp instanceof Date && !Number.isNaN(message.timestamp.getTime()) ? message.timestamp.getTime() : null;
   const body = JSON.stringify(redactDeadLetter(message.body, { reason, sentAt }));
-  await db.insert(schema.deadLetters).values({ id: message.id, queue, body, attempts: message.attempts, createdAt: now }).onConflictDoNothing();
+  const inserted = await db
+    .insert(schema.deadLetters)
+    .values({ id: message.id, queue, body, attempts: message.attempts, createdAt: now })
+    .onConflictDoNothing()
+    .returning({ id: schema.deadLetters.id });
+  // The batch's log line counts the new ones.
+  if (inserted.length > 0) noteDeadLetter();
 }
 
 /** Deletes dead letters older than the keeping time; returns how many. */

@@ -1,8 +1,8 @@
-// Issue 30, "logs that answer questions": one JSON line per request. A
+// Issue 30, "logs that answer questions": one JSON line per request and per queue batch. A
 // request's id is in its answer (X-Request-Id) and its line; the line names the matched route
 // (never the URL with its ids), the status, the time, the D1 statements and the account as a
 // salted hash; a failure carries the error with its stack, and no line carries an address.
-import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { accountHash, setLogSalt } from "~/lib/log/log.server";
 import { handlers as worker } from "../worker";
@@ -132,6 +132,55 @@ describe("every answer has a request id, and its log line", () => {
     expect(error.message).toBe("D1_ERROR: database unavailable for [email]");
     expect(error.stack).toMatch(/request-log\.test\.ts/);
     expect(JSON.stringify(lines)).not.toContain(email);
+  });
+});
+
+describe("every queue batch has a line", () => {
+  it("counts the batch's messages, decisions, dead letters and kinds", async () => {
+    const good = { type: "mail.send", id: crypto.randomUUID(), to: uniqueEmail("batch"), subject: "Hello", text: "Hi", links: [] };
+    const bad = { type: "mail.send", id: crypto.randomUUID(), to: "not-an-address", subject: "Hello", text: "Hi", links: [] };
+    const batch = createMessageBatch<unknown>("modelify-events", [
+      { id: `log-good-${good.id}`, timestamp: new Date(), attempts: 1, body: good },
+      { id: `log-bad-${bad.id}`, timestamp: new Date(), attempts: 1, body: bad },
+      { id: `log-junk-${bad.id}`, timestamp: new Date(), attempts: 1, body: "junk" },
+    ]);
+    const { lines } = await linesOf(async () => {
+      const ctx = createExecutionContext();
+      await worker.queue(batch, env, ctx);
+      await waitOnExecutionContext(ctx);
+    });
+    const line = lines.find((l) => l.event === "queue_batch");
+    expect(line).toMatchObject({
+      level: "warn",
+      queue: "modelify-events",
+      messages: 3,
+      acked: 3,
+      retried: 0,
+      deadLettered: 2,
+      kinds: [
+        { kind: "mail.send", count: 2 },
+        { kind: "unknown", count: 1 },
+      ],
+    });
+    expect(line!.requestId).toMatch(/^batch-/);
+    expect(line!.d1Statements as number).toBeGreaterThan(0);
+    expect(line!.durationMs).toEqual(expect.any(Number));
+    expect(JSON.stringify(lines)).not.toContain(good.to);
+  });
+
+  it("a batch whose handler fails: an error line with the error, its messages counted as retried", async () => {
+    const ctx = createExecutionContext();
+    const id = `log-throw-${crypto.randomUUID()}`;
+    const batch = createMessageBatch("modelify-events-dlq", [{ id, timestamp: new Date(), attempts: 4, body: { type: "unknown.kind" } }]);
+    const down = () => {
+      throw new Error("D1 is down");
+    };
+    const failing = { ...env, DB: new Proxy(env.DB, { get: (target, prop) => (prop === "prepare" ? down : Reflect.get(target, prop)) }) };
+    const { lines } = await linesOf(async () => {
+      await expect(worker.queue(batch, failing as unknown as Env, ctx)).rejects.toThrow("D1 is down");
+    });
+    const line = lines.find((l) => l.event === "queue_batch");
+    expect(line).toMatchObject({ level: "error", queue: "modelify-events-dlq", messages: 1, acked: 0, retried: 1, error: { message: "D1 is down" } });
   });
 });
 
