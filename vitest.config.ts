@@ -3,8 +3,8 @@ import { dirname } from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vitest/config";
-import { VITEST_LOG_FILE } from "./tests/log-scan";
-import { TEST_SECRETS } from "./tests/test-secrets";
+import { VITEST_LOG_FILE } from "./tests/log-scan.ts";
+import { TEST_SECRETS } from "./tests/test-secrets.ts";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./drizzle/migrations");

@@ -185,7 +185,8 @@ function MobileHeader({ tabs, email, signOutTo, navRef }: FrameProps & { navRef:
 /** The dashboard itself failed (its frame, not one tab): spec "Reload Dashboard". */
 export function ErrorBoundary() {
   const error = useRouteError();
-  console.error(error);
+  // In the browser's console only: the server logs it in the request's line (entry.server.tsx).
+  useEffect(() => console.error(error), [error]);
   return (
     <main id="main" className="flex min-h-screen items-center justify-center bg-slate-50 px-4">
       <Card className="w-full max-w-md p-8 text-center">
