@@ -6,7 +6,7 @@ import { sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.serve
 import { sweepInactiveSessions } from "~/lib/auth/session.server";
 import { isLocal } from "~/lib/config";
 import { log, noteError, setLogSalt, withLogScope } from "~/lib/log/log.server";
-import { sweepDeadLetters } from "~/lib/dead-letters.server";
+import { sweepDeadLetters } from "~/lib/dead-letters/store.server";
 import { getDb } from "~/lib/db.server";
 import { sweepExpiredCounters } from "~/lib/limits/counters.server";
 import { sweepExpiredChallenges } from "~/lib/auth/passkeys.server";

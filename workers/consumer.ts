@@ -19,7 +19,7 @@ export default {
         // Statements are counted by the database handle made inside the batch's scope.
         const db = requestDb(env.DB);
         try {
-          if (batch.queue.endsWith("-dlq")) await handleDeadLetters({ db, bucket: env.BUCKET }, batch);
+          if (batch.queue.endsWith("-dlq")) await handleDeadLetters({ db, bucket: env.BUCKET, deadLetterKey: config.DEAD_LETTER_KEY }, batch);
           else await handleEventBatch({ db, env: config, queue: env.EVENTS, ledgers: env.USAGE_LEDGER, bucket: env.BUCKET }, batch);
         } catch (error) {
           failure = error;

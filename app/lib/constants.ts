@@ -257,8 +257,11 @@ export const ACHIEVEMENTS = {
 } as const;
 
 // Not in the spec: queue messages that failed for good are kept (redacted, lib/queue-redaction.ts)
-// this long for an operator to look into, then the hourly cron deletes them.
-export const DEAD_LETTERS = { keepMs: 14 * DAY } as const;
+// this long for an operator to look into, then the hourly cron deletes them (ADR 0024). The admins
+// hear of new ones by e-mail at most once per alertWindowMs; the admin page lists the newest
+// `listed`. A mail or text is replayable only within replayMessageMs of being sent: the mail
+// provider's idempotency key lasts a day, and the links and codes it carries expire sooner.
+export const DEAD_LETTERS = { keepMs: 14 * DAY, alertWindowMs: 1 * HOUR, listed: 100, replayMessageMs: 1 * DAY } as const;
 
 // Not in the spec: the structured logs (app/lib/log). An account is the first 16 hex characters
 // (64 bits) of HMAC-SHA-256(LOG_SALT, its id): enough to tell accounts apart and follow one

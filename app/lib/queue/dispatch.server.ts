@@ -6,7 +6,7 @@ import { handleStripeEvent } from "../billing/stripe-events.server";
 import type { MailConfig, SmsConfig, StripeConfig } from "../config";
 import { LEDGER } from "../constants";
 import type { Db } from "../db.server";
-import { recordDeadLetter } from "../dead-letters.server";
+import { recordDeadLetter } from "../dead-letters/store.server";
 import { deliverMail, enqueueMails } from "../mail/mail.server";
 import { writeMarketingEvents } from "../marketing/events.server";
 import { deliverSms } from "../phone/sms.server";
@@ -257,9 +257,10 @@ function groupOf(groups: Map<string, AccountGroup>, userId: string): AccountGrou
  * Messages whose retries are used up: each is kept as a dead letter, and a job someone waits for
  * is ended, so it does not look as if it were still running (an export ends "failed").
  */
-export async function handleDeadLetters(deps: { db: Db; bucket: R2Bucket }, batch: MessageBatch<unknown>): Promise<void> {
+export async function handleDeadLetters(deps: { db: Db; bucket: R2Bucket; deadLetterKey?: string }, batch: MessageBatch<unknown>): Promise<void> {
   for (const message of batch.messages) {
-    await recordDeadLetter(deps.db, batch.queue, message, "retries_exhausted");
+    // The original is kept (sealed) where the message can be replayed (lib/dead-letters/policy.ts).
+    await recordDeadLetter(deps.db, batch.queue, message, "retries_exhausted", { key: deps.deadLetterKey });
     const parsed = queueMessageSchema.safeParse(message.body);
     if (parsed.success && parsed.data.type === "account.export") await failExport(deps, parsed.data);
     message.ack();
