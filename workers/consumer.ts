@@ -1,6 +1,8 @@
 // The queue consumer: every message is parsed, handled idempotently and acknowledged one by one,
 // so a poison message is retried alone and then lands in the dead-letter queue. Each batch writes
-// one log line (queue, messages, acknowledged, retried, dead-lettered, time, D1 statements, kinds).
+// one log line (queue, messages, acknowledged, retried, dead-lettered, time, D1 statements, kinds),
+// and a batch that recorded dead letters may alert the admins (at most once an hour).
+import { alertAdminsOfDeadLetters } from "~/lib/dead-letters/alert.server";
 import { log, setLogSalt, withLogScope } from "~/lib/log/log.server";
 import { QUEUE_MESSAGE_TYPES } from "~/lib/queue-redaction";
 import { handleDeadLetters, handleEventBatch } from "~/lib/queue/dispatch.server";
@@ -24,6 +26,9 @@ export default {
         } catch (error) {
           failure = error;
         }
+        // Never fails the batch: its messages are handled whether or not the mail goes out.
+        if (scope.deadLettered > 0)
+          await alertAdminsOfDeadLetters({ db, queue: env.EVENTS }).catch((error) => log.error("dead_letter_alert_failed", {}, error));
       });
       const fields = {
         queue: batch.queue,
