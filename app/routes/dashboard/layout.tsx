@@ -27,6 +27,7 @@ const TABS: Tab[] = [
   { path: "/dashboard/admin/early-access", label: "Early Access", icon: "key", adminOnly: true },
   { path: "/dashboard/admin/support", label: "Support", icon: "support", adminOnly: true },
   { path: "/dashboard/admin/funnel", label: "Funnel", icon: "funnel", adminOnly: true },
+  { path: "/dashboard/admin/dead-letters", label: "Dead Letters", icon: "deadletters", adminOnly: true },
 ];
 
 // The single-page app's tab names (?tab=…, still in e-mails, bookmarks and Stripe's cancel URL).
