@@ -5,7 +5,7 @@
 import { log, type LogScope } from "~/lib/log/log.server";
 import { KNOWN_METHODS } from "./responses";
 
-export const REQUEST_ID_HEADER = "X-Request-Id";
+const REQUEST_ID_HEADER = "X-Request-Id";
 
 // Cloudflare's edge sets CF-Ray on every request it passes to the Worker (a client's own value is
 // replaced), so in production the request id is the ray id the dashboard and Cloudflare's support

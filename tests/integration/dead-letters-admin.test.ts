@@ -12,7 +12,7 @@ import { unseal } from "~/lib/dead-letters/sealed";
 import { clearCounter } from "~/lib/limits/counters.server";
 import { accountHash, setLogSalt } from "~/lib/log/log.server";
 import { handlers as worker } from "../worker";
-import { Browser, createConfirmedUser, db, ORIGIN, queueSettled, signedInAs, uniqueEmail, visibleText } from "./helpers";
+import { Browser, createConfirmedUser, db, queueSettled, signedInAs, uniqueEmail, visibleText } from "./helpers";
 import { report, storedCount } from "./usage-helpers";
 
 const PAGE = "/dashboard/admin/dead-letters";

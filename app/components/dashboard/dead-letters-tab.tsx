@@ -134,11 +134,10 @@ function Actions({ row, busy }: { row: DeadLetterRow; busy: boolean }) {
 
 function DiscardConfirmation({ id, busy }: { id: string; busy: boolean }) {
   return (
-    <div className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4" role="group" aria-labelledby={`discard-${id}`}>
-      <p id={`discard-${id}`} className="text-sm font-medium text-red-800">
-        Discard this dead letter for good? It cannot be replayed afterwards.
-      </p>
-      <div className="mt-3 flex flex-wrap items-center gap-3">
+    <fieldset className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4">
+      {/* Floated: a legend inside the box rather than on its border. */}
+      <legend className="float-left w-full text-sm font-medium text-red-800">Discard this dead letter for good? It cannot be replayed afterwards.</legend>
+      <div className="clear-left flex flex-wrap items-center gap-3 pt-3">
         <Form method="post" action="?">
           <input type="hidden" name="intent" value="discard" />
           <input type="hidden" name="id" value={id} />
@@ -150,6 +149,6 @@ function DiscardConfirmation({ id, busy }: { id: string; busy: boolean }) {
           Cancel
         </Link>
       </div>
-    </div>
+    </fieldset>
   );
 }

@@ -13,7 +13,7 @@ import { enqueueMails, type OutgoingMail } from "../mail/mail.server";
 const ALERT_COUNTER = "alert:dead-letters";
 
 /** The alert's text: how many of which kind, and where to act. No account, address or content. */
-export function deadLetterAlertMail(to: string, kinds: Array<{ kind: string; count: number }>): OutgoingMail {
+function deadLetterAlertMail(to: string, kinds: Array<{ kind: string; count: number }>): OutgoingMail {
   const total = kinds.reduce((sum, k) => sum + k.count, 0);
   return {
     to,

@@ -44,7 +44,9 @@ describe("a log line's fields", () => {
       targetAccount: null,
     });
   });
+});
 
+describe("a log line's strings", () => {
   it("masks secret-shaped values in any string: addresses, JWTs, bearer tokens, hashes, keys, queries, codes, random tokens", () => {
     const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlc2lnbmF0dXJl";
     const token = "q3Jv0xK2cW9tZl8yYm9ndXNfdG9rZW5fZm9yX3Rlc3Q1"; // 43 characters, base64url
