@@ -263,6 +263,11 @@ export const ACHIEVEMENTS = {
 // provider's idempotency key lasts a day, and the links and codes it carries expire sooner.
 export const DEAD_LETTERS = { keepMs: 14 * DAY, alertWindowMs: 1 * HOUR, listed: 100, replayMessageMs: 1 * DAY } as const;
 
+// The events queue's retries (wrangler.consumer.toml's max_retries, which a test holds to this):
+// a message reaches the dead-letter queue after maxRetries + 1 deliveries, and the dead-letter
+// queue's own count starts again at 1, so that is the count a dead letter records.
+export const EVENTS_QUEUE = { maxRetries: 3 } as const;
+
 // Not in the spec: the structured logs (app/lib/log). An account is the first 16 hex characters
 // (64 bits) of HMAC-SHA-256(LOG_SALT, its id): enough to tell accounts apart and follow one
 // through the logs, nothing to reverse without the salt. Values are cut so that a line stays

@@ -23,7 +23,7 @@ const SALT = (env as unknown as { LOG_SALT: string }).LOG_SALT;
 async function deadLetter(messages: Array<{ id: string; body: unknown; timestamp?: Date }>) {
   const batch = createMessageBatch<unknown>(
     "modelify-events-dlq",
-    messages.map((m) => ({ timestamp: new Date(), attempts: 4, ...m })),
+    messages.map((m) => ({ timestamp: new Date(), attempts: 1, ...m })),
   );
   const ctx = createExecutionContext();
   await worker.queue(batch, env, ctx);

@@ -67,23 +67,23 @@ function DeadLetterCard({ row, confirming, busy }: { row: DeadLetterRow; confirm
         <h2 className="font-mono text-sm font-semibold break-all text-slate-900">{row.kind}</h2>
         <span className={cx("rounded-full px-2.5 py-0.5 text-xs font-semibold", reason.style)}>{reason.label}</span>
       </div>
-      <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
+      <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm lg:grid-cols-3">
         <Field term="Account">{row.account ? <span className="font-mono">{row.account}</span> : "—"}</Field>
         <Field term="Attempts">{row.attempts}</Field>
         <Field term="First seen">{formatDateTime(row.firstSeen)}</Field>
         <Field term="First sent">{row.sentAt ? formatDateTime(row.sentAt) : "—"}</Field>
         <Field term="Queue">
-          <span className="font-mono">{row.queue}</span>
+          <span className="font-mono break-all">{row.queue}</span>
         </Field>
         {row.stripeEvent ? (
-          <Field term="Stripe event">
+          <Field term="Stripe event" wide>
             <span className="font-mono break-all">
               {row.stripeEvent.id} ({row.stripeEvent.type})
             </span>
           </Field>
         ) : null}
         {row.error ? (
-          <div className="sm:col-span-2 lg:col-span-3">
+          <div className="col-span-2 lg:col-span-3">
             <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Error</dt>
             <dd className="mt-0.5 font-mono text-xs break-words text-slate-800">{row.error}</dd>
           </div>
@@ -94,9 +94,9 @@ function DeadLetterCard({ row, confirming, busy }: { row: DeadLetterRow; confirm
   );
 }
 
-function Field({ term, children }: { term: string; children: ReactNode }) {
+function Field({ term, children, wide = false }: { term: string; children: ReactNode; wide?: boolean }) {
   return (
-    <div className="min-w-0">
+    <div className={cx("min-w-0", wide && "col-span-2 lg:col-span-1")}>
       <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">{term}</dt>
       <dd className="mt-0.5 text-slate-800">{children}</dd>
     </div>

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { DEAD_LETTERS, MS } from "../constants";
+import consumerConfig from "../../../wrangler.consumer.toml?raw";
+import testConfig from "../../../tests/wrangler.test.toml?raw";
+import { DEAD_LETTERS, EVENTS_QUEUE, MS } from "../constants";
 import { QUEUE_MESSAGE_TYPES } from "../queue-redaction";
 import { keepsOriginal, replayVerdict } from "./policy";
 
@@ -50,5 +52,15 @@ describe("which dead letters can be replayed", () => {
       expect(replayVerdict(letter(kind, { sentAt: null, createdAt: dayOld - MS.MINUTE }), now).replayable, kind).toBe(false);
     }
     expect(replayVerdict(letter("stripe.event", { sentAt: now - 10 * MS.DAY }), now).replayable).toBe(true);
+  });
+});
+
+describe("the attempts a dead letter records", () => {
+  it("count the events queue's deliveries: every max_retries the Workers are configured with is EVENTS_QUEUE.maxRetries", () => {
+    for (const config of [consumerConfig, testConfig]) {
+      const retries = [...config.matchAll(/^max_retries\s*=\s*(\d+)/gm)].map((m) => Number(m[1]));
+      expect(retries.length).toBeGreaterThan(0);
+      for (const value of retries) expect(value).toBe(EVENTS_QUEUE.maxRetries);
+    }
   });
 });

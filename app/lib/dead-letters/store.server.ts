@@ -22,7 +22,7 @@ export async function recordDeadLetter(
   queue: string,
   message: Message<unknown>,
   reason: DeadLetterReason,
-  options: { key?: string; now?: number } = {},
+  options: { key?: string; attempts?: number; now?: number } = {},
 ): Promise<void> {
   const now = options.now ?? Date.now();
   const sentAt = message.timestamp instanceof Date && !Number.isNaN(message.timestamp.getTime()) ? message.timestamp.getTime() : null;
@@ -32,7 +32,7 @@ export async function recordDeadLetter(
     options.key && view.error === null && keepsOriginal(view.kind, reason) ? await seal(options.key, JSON.stringify(message.body), message.id) : null;
   const inserted = await db
     .insert(table)
-    .values({ id: message.id, queue, body: JSON.stringify(view), original, attempts: message.attempts, createdAt: now })
+    .values({ id: message.id, queue, body: JSON.stringify(view), original, attempts: options.attempts ?? message.attempts, createdAt: now })
     .onConflictDoNothing()
     .returning({ id: table.id });
   if (inserted.length > 0) noteDeadLetter();

@@ -4,7 +4,7 @@ import { buildExport, failExport } from "../account/export.server";
 import { handleRecoveryMessage, handleSignUpMessage } from "../auth/accounts.server";
 import { handleStripeEvent } from "../billing/stripe-events.server";
 import type { MailConfig, SmsConfig, StripeConfig } from "../config";
-import { LEDGER } from "../constants";
+import { EVENTS_QUEUE, LEDGER } from "../constants";
 import type { Db } from "../db.server";
 import { recordDeadLetter } from "../dead-letters/store.server";
 import { deliverMail, enqueueMails } from "../mail/mail.server";
@@ -260,7 +260,11 @@ function groupOf(groups: Map<string, AccountGroup>, userId: string): AccountGrou
 export async function handleDeadLetters(deps: { db: Db; bucket: R2Bucket; deadLetterKey?: string }, batch: MessageBatch<unknown>): Promise<void> {
   for (const message of batch.messages) {
     // The original is kept (sealed) where the message can be replayed (lib/dead-letters/policy.ts).
-    await recordDeadLetter(deps.db, batch.queue, message, "retries_exhausted", { key: deps.deadLetterKey });
+    // Its attempts are the events queue's deliveries, not this queue's (which start again at 1).
+    await recordDeadLetter(deps.db, batch.queue, message, "retries_exhausted", {
+      key: deps.deadLetterKey,
+      attempts: EVENTS_QUEUE.maxRetries + message.attempts,
+    });
     const parsed = queueMessageSchema.safeParse(message.body);
     if (parsed.success && parsed.data.type === "account.export") await failExport(deps, parsed.data);
     message.ack();
