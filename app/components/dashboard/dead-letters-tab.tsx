@@ -73,7 +73,7 @@ function DeadLetterCard({ row, confirming, busy }: { row: DeadLetterRow; confirm
         <Field term="First seen">{formatDateTime(row.firstSeen)}</Field>
         <Field term="First sent">{row.sentAt ? formatDateTime(row.sentAt) : "—"}</Field>
         <Field term="Queue">
-          <span className="font-mono break-all">{row.queue}</span>
+          <span className="font-mono break-words">{row.queue}</span>
         </Field>
         {row.stripeEvent ? (
           <Field term="Stripe event" wide>
