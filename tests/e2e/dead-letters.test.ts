@@ -8,6 +8,7 @@ import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "@playwright/test";
+import { axeFindings } from "./axe.ts";
 import { HYDRATION_PROBE, hydrated, nextClientAddress, signIn } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 import { startTestSite, type TestSite } from "./sites.ts";
@@ -97,11 +98,14 @@ test("two mails die, the admin replays one (sent exactly once) and discards anot
   await expect(cards(admin).first()).toContainText("Retries used up");
   await expect(cards(admin).first()).toContainText("Attempts");
 
+  // The accessibility sweep sees this page empty: here it is checked with its cards, at both widths.
+  expect(await axeFindings(admin, "admin")).toEqual([]);
   mkdirSync("screenshots", { recursive: true });
   await admin.screenshot({ path: "screenshots/admin-dead-letters-desktop.png", fullPage: true });
   const narrow = await signedIn(browser, ADMIN, { width: 390, height: 844 });
   await narrow.goto("/dashboard/admin/dead-letters");
   await expect(cards(narrow).first()).toBeVisible();
+  expect(await axeFindings(narrow, "admin")).toEqual([]);
   await narrow.screenshot({ path: "screenshots/admin-dead-letters-mobile.png", fullPage: true });
   await narrow.context().close();
 
@@ -115,6 +119,17 @@ test("two mails die, the admin replays one (sent exactly once) and discards anot
   await expect.poll(() => provider.calls.filter((c) => c.ok).length, { timeout: 15_000 }).toBe(1);
   const sent = provider.calls.find((c) => c.ok)!;
   expect(failedKeys.has(sent.key)).toBe(true);
+
+  // The question before a discard, then Cancel: nothing is discarded.
+  await cards(admin)
+    .first()
+    .getByRole("link", { name: /^Discard/ })
+    .click();
+  await expect(admin.getByRole("group", { name: /Discard this dead letter for good\?/ })).toBeVisible();
+  expect(await axeFindings(admin, "admin")).toEqual([]);
+  await admin.getByRole("link", { name: "Cancel" }).click();
+  await expect(admin.getByRole("group")).toHaveCount(0);
+  await expect(cards(admin)).toHaveCount(before - 1);
 
   // Discard another, without JavaScript: the link asks first, the form posts.
   const plain = await signedIn(browser, ADMIN, undefined, false);
