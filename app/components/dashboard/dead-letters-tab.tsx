@@ -72,7 +72,7 @@ function DeadLetterCard({ row, confirming, busy }: { row: DeadLetterRow; confirm
         <Field term="Attempts">{row.attempts}</Field>
         <Field term="First seen">{formatDateTime(row.firstSeen)}</Field>
         <Field term="First sent">{row.sentAt ? formatDateTime(row.sentAt) : "—"}</Field>
-        <Field term="Queue">
+        <Field term="Queue" wide>
           <span className="font-mono break-words">{row.queue}</span>
         </Field>
         {row.stripeEvent ? (
