@@ -55,7 +55,8 @@ export default {
     return withLogScope(requestId, async (scope) => {
       const nonce = newNonce();
       const cacheKey = appEnv ? pageCacheKey(request, import.meta.env.BUILD_ID) : null;
-      const pathname = new URL(request.url).pathname;
+      // Parsed only where needed: the usage shortcut's CPU is counted (ADR 0015).
+      const pathname = () => new URL(request.url).pathname;
       // The route of an answer the router did not give (the router's own is in scope.route).
       let fallbackRoute = "(unmatched)";
       // A stored page needs no request context, no router and no database.
@@ -66,12 +67,12 @@ export default {
           // drained like any other unread body, or the local runtime sometimes never sends the
           // answer (the malformed-request corpus's GET with a 64 KB body to a stored page: 2 of 18 hung).
           if (hit) {
-            fallbackRoute = cachedPageRoute(pathname);
+            fallbackRoute = cachedPageRoute(pathname());
             return drainUnreadBody(request, hit);
           }
           // Usage reports, one per model call of every desktop app: straight to their handler,
           // without the router's matching and middleware (ADR 0015).
-          if (appEnv && request.method === "POST" && pathname === USAGE_REPORT_PATH) {
+          if (appEnv && request.method === "POST" && pathname() === USAGE_REPORT_PATH) {
             fallbackRoute = USAGE_REPORT_PATH;
             const response = await reportUsageDirectly(request, createAppContext(request, env, appEnv, ctx));
             return drainUnreadBody(request, response);

@@ -19,6 +19,7 @@ export function requestIdOf(request: Request): string {
 
 export type RequestOutcome = {
   status: number;
+  /** Until the answer's headers are ready (a streamed page's body may still be on its way). */
   durationMs: number;
   d1Statements: number;
   ledgerCalls: number;
