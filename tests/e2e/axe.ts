@@ -9,7 +9,7 @@ import type { Page } from "@playwright/test";
 import axe from "axe-core";
 
 /** WCAG 2.0/2.1 A and AA, WCAG 2.2 AA, and axe's best practices. */
-export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
 
 export type AxeFinding = { url: string; state: string; rule: string; impact: string; nodes: string[] };
 
