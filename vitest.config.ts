@@ -1,9 +1,16 @@
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vitest/config";
+import { VITEST_LOG_FILE } from "./tests/log-scan.ts";
+import { TEST_SECRETS } from "./tests/test-secrets.ts";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./drizzle/migrations");
+  // Every console line of the run, for the log scan (scripts/log-scan.ts, after the suite).
+  mkdirSync(dirname(VITEST_LOG_FILE), { recursive: true });
+  writeFileSync(VITEST_LOG_FILE, "");
   return {
     plugins: [
       cloudflareTest(({ inject }) => ({
@@ -14,12 +21,9 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             // The Stripe stand-in started by tests/global-setup.ts, through the real SDK.
             STRIPE_API_BASE: inject("stripeBase"),
-            STRIPE_SECRET_KEY: "sk_test_modelify_vitest",
             STRIPE_PUBLISHABLE_KEY: "pk_test_modelify_vitest",
-            STRIPE_WEBHOOK_SECRET: "whsec_test_modelify_vitest",
             STRIPE_PRICE_ID: "price_modelify_pro",
-            // The operators' token of /api/ops/* (the usage move's test).
-            OPS_TOKEN: "ops-token-for-tests-0123456789abcdef",
+            ...TEST_SECRETS,
           },
         },
       })),
@@ -31,7 +35,14 @@ export default defineConfig(async () => {
     resolve: { tsconfigPaths: true },
     logLevel: "error" as const,
     test: {
-      include: ["app/**/*.test.ts", "tests/integration/**/*.test.ts"],
+      include: ["app/**/*.test.ts", "tests/integration/**/*.test.ts", "tests/log-scan.test.ts"],
+      // The Workers' log lines (one JSON object each, lib/log) go to the scan's file, not the
+      // terminal: every request writes one. Anything else is kept there too and still printed.
+      onConsoleLog(text: string) {
+        const lines = text.replace(/\n$/, "");
+        appendFileSync(VITEST_LOG_FILE, `${lines}\n`);
+        return lines.startsWith('{"level":') ? false : undefined;
+      },
       setupFiles: ["./tests/setup.ts"],
       globalSetup: ["./tests/global-setup.ts"],
       testTimeout: 20_000,

@@ -1,14 +1,46 @@
 // React Router's default Workers entry, plus the CSP nonce on every script it renders and the
-// hydration modules fetched after the first paint (server/hydrate-after-paint.ts).
+// hydration modules fetched after the first paint (server/hydrate-after-paint.ts), and what the
+// request's log line needs from the router: the matched route and the unexpected error.
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
-import type { EntryContext, RouterContextProvider } from "react-router";
-import { ServerRouter } from "react-router";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider, ServerInstrumentation } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
+import { log, logScope, noteError } from "./lib/log/log.server";
 import { hydrateAfterFirstPaint } from "./server/hydrate-after-paint";
 import { nonceContext } from "./server/context";
 
 export const streamTimeout = 5_000;
+
+/**
+ * The request's route for its log line: the matched pattern (/dashboard/profile/export/:id),
+ * which groups requests the way an operator asks about them and carries no id or token.
+ */
+export const instrumentations: ServerInstrumentation[] = [
+  {
+    handler(handler) {
+      handler.instrument({
+        async request(handle) {
+          const result = await handle();
+          const scope = logScope();
+          // React Router joins the matched paths without the leading slash.
+          if (scope && result.meta) scope.route = `/${result.meta.pattern.replace(/^\/+/, "")}`;
+        },
+      });
+    },
+  },
+];
+
+/**
+ * An unexpected error of a loader, an action or the render (thrown Responses are answers, not
+ * errors): it goes into the request's log line, with its stack, instead of a line of its own.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted) return;
+  // An error React Router wrapped in a 500 (its ErrorResponse keeps the original as `error`).
+  const inner = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
+  noteError(inner ?? error);
+};
 
 export default async function handleRequest(
   request: Request,
@@ -35,8 +67,9 @@ export default async function handleRequest(
       signal: AbortSignal.timeout(streamTimeout + 1000),
       onError(error: unknown) {
         responseStatusCode = 500;
-        // Errors inside the shell are logged by React Router; later ones only here.
-        if (shellRendered) console.error(error);
+        // Errors inside the shell reach handleError through React Router. Later ones happen while
+        // the answer streams, after the request's line was written: a line of their own.
+        if (shellRendered) log.error("render_failed", {}, error);
       },
     },
   );

@@ -52,6 +52,7 @@ export default [
       route("admin/early-access", "routes/dashboard/admin/early-access/index.tsx"),
       route("admin/support", "routes/dashboard/admin/support.tsx"),
       route("admin/funnel", "routes/dashboard/admin/funnel.tsx"),
+      route("admin/dead-letters", "routes/dashboard/admin/dead-letters.tsx"),
     ]),
     route("dashboard/usage.csv", "routes/dashboard/usage.csv.ts"),
     // The usage tab's WebSocket to the account's own ledger (live totals).

@@ -335,14 +335,22 @@ export const budgets = sqliteTable("budgets", {
   updatedAt: updatedAt(),
 });
 
-// Queue messages that failed every retry, kept for inspection.
-export const deadLetters = sqliteTable("dead_letters", {
-  id: text("id").primaryKey(),
-  queue: text("queue").notNull(),
-  body: text("body").notNull(),
-  attempts: integer("attempts").notNull(),
-  createdAt: createdAt(),
-});
+// Queue messages that failed for good, kept for an admin to look into (Dashboard → Dead letters):
+// `body` is the redacted view (lib/queue-redaction.ts); `original` is the message itself,
+// encrypted with DEAD_LETTER_KEY, kept only while it can be replayed and deleted with the row
+// on replay, discard or expiry (ADR 0024).
+export const deadLetters = sqliteTable(
+  "dead_letters",
+  {
+    id: text("id").primaryKey(),
+    queue: text("queue").notNull(),
+    body: text("body").notNull(),
+    original: text("original"),
+    attempts: integer("attempts").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("dead_letters_created_idx").on(t.createdAt)],
+);
 
 export const processedMessages = sqliteTable("processed_messages", {
   id: text("id").primaryKey(),

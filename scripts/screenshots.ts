@@ -187,6 +187,9 @@ try {
       // The funnel, with the events this run made (visits, sign-ups, a confirmation, a trial).
       await adminPage.goto("/dashboard/admin/funnel");
       await adminPage.screenshot({ path: `screenshots/admin-funnel-${label}.png`, fullPage: true });
+      // Dead letters (none unless a message failed for good; tests/e2e/dead-letters.test.ts shows some).
+      await adminPage.goto("/dashboard/admin/dead-letters");
+      await adminPage.screenshot({ path: `screenshots/admin-dead-letters-${label}.png`, fullPage: true });
       await admin.close();
     }
   }

@@ -1,6 +1,7 @@
 // `npm test`: every suite, nothing skipped. Unit and Workers integration tests run inside
-// workerd (vitest); the browser end-to-end tests run Chromium against the built site
-// (Playwright, playwright.config.ts). Both write JSON reports, read here for one summary.
+// workerd (vitest), then their log lines are scanned for secrets (scripts/log-scan.ts); the
+// browser end-to-end tests run Chromium against the built site (Playwright,
+// playwright.config.ts). Both suites write JSON reports, read here for one summary.
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { relative } from "node:path";
 import { run } from "./lib.mjs";
@@ -17,6 +18,12 @@ try {
   await run("vitest", ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`]);
 } catch {
   failedStep = "unit and integration tests";
+}
+// Issue 30: no secret, token, code or e-mail address in any log line the Workers tests wrote.
+try {
+  await run("node", ["scripts/log-scan.ts"]);
+} catch {
+  failedStep ??= "log scan";
 }
 try {
   await run("playwright", ["test"]);

@@ -2,11 +2,10 @@
 import type { TestProject } from "vitest/node";
 // @ts-expect-error plain JavaScript module without types
 import { startStripeStandin } from "../tools/stripe-standin/server.mjs";
-
-export const STRIPE_TEST_WEBHOOK_SECRET = "whsec_test_modelify_vitest";
+import { TEST_SECRETS } from "./test-secrets";
 
 export default async function setup(project: TestProject) {
-  const standin = await startStripeStandin({ port: 0, webhookSecret: STRIPE_TEST_WEBHOOK_SECRET });
+  const standin = await startStripeStandin({ port: 0, webhookSecret: TEST_SECRETS.STRIPE_WEBHOOK_SECRET });
   project.provide("stripeBase", standin.url);
   return async () => {
     await standin.close();

@@ -6,7 +6,8 @@ import { sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.serve
 import { sweepInactiveSessions } from "~/lib/auth/session.server";
 import { reencryptTwoFactorSecrets } from "~/lib/auth/two-factor-rekey.server";
 import { isLocal } from "~/lib/config";
-import { sweepDeadLetters } from "~/lib/dead-letters.server";
+import { log, noteError, setLogSalt, withLogScope } from "~/lib/log/log.server";
+import { sweepDeadLetters } from "~/lib/dead-letters/store.server";
 import { getDb } from "~/lib/db.server";
 import { twoFactorKeys } from "~/lib/keys";
 import { sweepExpiredCounters } from "~/lib/limits/counters.server";
@@ -14,10 +15,11 @@ import { sweepExpiredChallenges } from "~/lib/auth/passkeys.server";
 import { archiveOldUsage } from "~/lib/usage/archive.server";
 import { appContext, configErrorContext, createAppContext, nonceContext } from "~/server/context";
 import { metered } from "~/server/db";
+import { logRequest, requestIdOf, withRequestId } from "~/server/request-log";
 import { parseAppEnv, type AppEnv } from "~/server/env";
 import { drainUnreadBody } from "~/server/requests";
 import { KNOWN_METHODS, unknownMethod } from "~/server/responses";
-import { cachedPage, edgeCache, pageCacheKey, storePage } from "~/server/page-cache";
+import { cachedPage, cachedPageRoute, edgeCache, pageCacheKey, storePage } from "~/server/page-cache";
 import { newNonce, withSecurityHeaders } from "~/server/security-headers";
 import { reportUsageDirectly, USAGE_REPORT_PATH } from "~/server/usage-report";
 
@@ -39,7 +41,7 @@ function configure(env: Env): { appEnv: AppEnv; error: null } | { appEnv: null; 
   try {
     return { appEnv: parseAppEnv(env), error: null };
   } catch (error) {
-    console.error(String(error));
+    log.error("configuration_invalid", {}, error);
     return { appEnv: null, error: String(error) };
   }
 }
@@ -50,63 +52,111 @@ export default {
   async fetch(request, env, ctx) {
     const started = performance.now();
     const { appEnv, error } = configure(env);
-    const nonce = newNonce();
-    const cacheKey = appEnv ? pageCacheKey(request, import.meta.env.BUILD_ID) : null;
-    // A stored page needs no request context, no router and no database.
-    const hit = cacheKey ? await cachedPage(edgeCache(), cacheKey, nonce) : null;
-    const { result, statements, ledgerCalls } = await metered(async () => {
-      // A stored page answers without reading the request: its body (a GET may carry one) is
-      // drained like any other unread body, or the local runtime sometimes never sends the answer
-      // (the malformed-request corpus's GET with a 64 KB body to a stored page: 2 of 18 hung).
-      if (hit) return drainUnreadBody(request, hit);
-      // Usage reports, one per model call of every desktop app: straight to their handler,
-      // without the router's matching and middleware (ADR 0015).
-      if (appEnv && request.method === "POST" && new URL(request.url).pathname === USAGE_REPORT_PATH) {
-        const response = await reportUsageDirectly(request, createAppContext(request, env, appEnv, ctx));
-        return drainUnreadBody(request, response);
-      }
-      const context = new RouterContextProvider();
-      context.set(nonceContext, nonce);
-      if (appEnv) context.set(appContext, createAppContext(request, env, appEnv, ctx));
-      else context.set(configErrorContext, error);
-      const response = KNOWN_METHODS.has(request.method) ? await requestHandler(request, context) : unknownMethod(request);
-      if (cacheKey) return drainUnreadBody(request, await storePage(edgeCache(), cacheKey, response, nonce, (p) => ctx.waitUntil(p)));
-      return drainUnreadBody(request, response);
-    });
-    // Timings and statement counts help locally and in tests; in production they would tell
-    // anyone how much work an answer took (e.g. whether an address has an account).
-    const local = appEnv ? isLocal(appEnv) : false;
-    return withSecurityHeaders(request, result, {
-      nonce,
-      stripeOrigin: appEnv?.STRIPE_API_BASE ? new URL(appEnv.STRIPE_API_BASE).origin : null,
-      // Vite's dev server only (the build and the tests run with CSP).
-      development: import.meta.env.MODE === "development",
-      pixel: Boolean(appEnv?.META_PIXEL_ID),
-      serverTiming: local
-        ? `app;dur=${(performance.now() - started).toFixed(1)}, d1;desc="statements";dur=${statements}, ledger;desc="calls";dur=${ledgerCalls}`
-        : null,
+    setLogSalt(appEnv?.LOG_SALT);
+    const requestId = requestIdOf(request);
+    return withLogScope(requestId, async (scope) => {
+      const nonce = newNonce();
+      const cacheKey = appEnv ? pageCacheKey(request, import.meta.env.BUILD_ID) : null;
+      // Parsed only where needed: the usage shortcut's CPU is counted (ADR 0015).
+      const pathname = () => new URL(request.url).pathname;
+      // The route of an answer the router did not give (the router's own is in scope.route).
+      let fallbackRoute = "(unmatched)";
+      // A stored page needs no request context, no router and no database.
+      const hit = cacheKey ? await cachedPage(edgeCache(), cacheKey, nonce) : null;
+      const { result, statements, ledgerCalls } = await metered(async () => {
+        try {
+          // A stored page answers without reading the request: its body (a GET may carry one) is
+          // drained like any other unread body, or the local runtime sometimes never sends the
+          // answer (the malformed-request corpus's GET with a 64 KB body to a stored page: 2 of 18 hung).
+          if (hit) {
+            fallbackRoute = cachedPageRoute(pathname());
+            return drainUnreadBody(request, hit);
+          }
+          // Usage reports, one per model call of every desktop app: straight to their handler,
+          // without the router's matching and middleware (ADR 0015).
+          if (appEnv && request.method === "POST" && pathname() === USAGE_REPORT_PATH) {
+            fallbackRoute = USAGE_REPORT_PATH;
+            const response = await reportUsageDirectly(request, createAppContext(request, env, appEnv, ctx));
+            return drainUnreadBody(request, response);
+          }
+          const context = new RouterContextProvider();
+          context.set(nonceContext, nonce);
+          if (appEnv) context.set(appContext, createAppContext(request, env, appEnv, ctx));
+          else context.set(configErrorContext, error);
+          if (!KNOWN_METHODS.has(request.method)) {
+            fallbackRoute = "(unknown method)";
+            return drainUnreadBody(request, unknownMethod(request));
+          }
+          const response = await requestHandler(request, context);
+          if (cacheKey) return drainUnreadBody(request, await storePage(edgeCache(), cacheKey, response, nonce, (p) => ctx.waitUntil(p)));
+          return drainUnreadBody(request, response);
+        } catch (thrown) {
+          // Nothing below should throw (the router answers its own errors), but if something
+          // does, the visitor still gets an answer with its request id, and the log the stack.
+          noteError(thrown);
+          return new Response("Internal Server Error", { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+        }
+      });
+      // Timings and statement counts help locally and in tests; in production they would tell
+      // anyone how much work an answer took (e.g. whether an address has an account).
+      const local = appEnv ? isLocal(appEnv) : false;
+      const durationMs = performance.now() - started;
+      const response = withSecurityHeaders(request, result, {
+        nonce,
+        stripeOrigin: appEnv?.STRIPE_API_BASE ? new URL(appEnv.STRIPE_API_BASE).origin : null,
+        // Vite's dev server only (the build and the tests run with CSP).
+        development: import.meta.env.MODE === "development",
+        pixel: Boolean(appEnv?.META_PIXEL_ID),
+        serverTiming: local ? `app;dur=${durationMs.toFixed(1)}, d1;desc="statements";dur=${statements}, ledger;desc="calls";dur=${ledgerCalls}` : null,
+      });
+      logRequest(scope, request, {
+        status: response.status,
+        durationMs,
+        d1Statements: statements,
+        ledgerCalls,
+        fallbackRoute,
+        ...(hit ? { cache: "hit" as const } : {}),
+      });
+      return withRequestId(response, requestId);
     });
   },
 
   async scheduled(controller, env, ctx) {
+    setLogSalt(configure(env).appEnv?.LOG_SALT);
     const db = getDb(env.DB);
     const { appEnv } = configure(env);
+    const started = performance.now();
     ctx.waitUntil(
-      Promise.all([
-        sweepInactiveSessions(db),
-        sweepExpiredCounters(db),
-        archiveOldUsage(db, env.USAGE_LEDGER, controller.scheduledTime),
-        sweepDeviceAuthorizations(db),
-        sweepDeadLetters(db, controller.scheduledTime),
-        sweepExpiredChallenges(db),
-        sweepExpiredExports({ db, bucket: env.BUCKET }, controller.scheduledTime),
-        // While TWO_FACTOR_KEY rotates: its "remaining" tells when the previous key can go.
-        appEnv ? reencryptTwoFactorSecrets(db, twoFactorKeys(appEnv)) : null,
-      ]).then(([revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges, exports, twoFactorRekey]) => {
-        console.log(
-          JSON.stringify({ event: "hourly_sweep", revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges, exports, twoFactorRekey }),
-        );
-      }),
+      withLogScope(`cron-${controller.scheduledTime}`, () =>
+        Promise.all([
+          sweepInactiveSessions(db),
+          sweepExpiredCounters(db),
+          archiveOldUsage(db, env.USAGE_LEDGER, controller.scheduledTime),
+          sweepDeviceAuthorizations(db),
+          sweepDeadLetters(db, controller.scheduledTime),
+          sweepExpiredChallenges(db),
+          sweepExpiredExports({ db, bucket: env.BUCKET }, controller.scheduledTime),
+          // While TWO_FACTOR_KEY rotates: its "remaining" tells when the previous key can go.
+          appEnv ? reencryptTwoFactorSecrets(db, twoFactorKeys(appEnv)) : null,
+        ]).then(
+          ([revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges, exports, twoFactorRekey]) => {
+            const durationMs = Math.round(performance.now() - started);
+            log.info("hourly_sweep", {
+              cron: controller.cron,
+              durationMs,
+              revoked,
+              counters,
+              archive,
+              deviceAuthorizations: deviceCodes,
+              deadLetters,
+              passkeyChallenges,
+              exports,
+              twoFactorRekey,
+            });
+          },
+          (error: unknown) => log.error("hourly_sweep_failed", { cron: controller.cron }, error),
+        ),
+      ),
     );
   },
 } satisfies ExportedHandler<Env>;

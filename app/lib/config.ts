@@ -85,6 +85,20 @@ export const keyShape = {
   TWO_FACTOR_KEY_PREVIOUS: optionalSecret("TWO_FACTOR_KEY_PREVIOUS"),
 };
 
+// Salts the accounts' hashes in the logs (lib/log): without it, anyone holding an account's id
+// could find its lines. Required in production; local runs and tests use a fixed salt.
+export const logShape = {
+  LOG_SALT: z.string().min(16, "LOG_SALT must be at least 16 characters").optional(),
+};
+
+// Encrypts the original body kept beside a dead letter so that an admin can replay it (ADR 0024).
+// Its own key, so that reading the database (a backup, Time Travel) gives no message text. Both
+// Workers hold it: the consumer encrypts, the site decrypts on replay. Without it dead letters
+// keep only their redacted view and cannot be replayed.
+export const deadLetterShape = {
+  DEAD_LETTER_KEY: z.string().min(32, "DEAD_LETTER_KEY must be at least 32 characters").optional(),
+};
+
 const mailConfig = z.object(mailShape);
 const stripeConfig = z.object(stripeShape);
 const smsConfig = z.object(smsShape);

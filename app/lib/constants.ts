@@ -257,8 +257,22 @@ export const ACHIEVEMENTS = {
 } as const;
 
 // Not in the spec: queue messages that failed for good are kept (redacted, lib/queue-redaction.ts)
-// this long for an operator to look into, then the hourly cron deletes them.
-export const DEAD_LETTERS = { keepMs: 14 * DAY } as const;
+// this long for an operator to look into, then the hourly cron deletes them (ADR 0024). The admins
+// hear of new ones by e-mail at most once per alertWindowMs; the admin page lists the newest
+// `listed`. A mail or text is replayable only within replayMessageMs of being sent: the mail
+// provider's idempotency key lasts a day, and the links and codes it carries expire sooner.
+export const DEAD_LETTERS = { keepMs: 14 * DAY, alertWindowMs: 1 * HOUR, listed: 100, replayMessageMs: 1 * DAY } as const;
+
+// The events queue's retries (wrangler.consumer.toml's max_retries, which a test holds to this):
+// a message reaches the dead-letter queue after maxRetries + 1 deliveries, and the dead-letter
+// queue's own count starts again at 1, so that is the count a dead letter records.
+export const EVENTS_QUEUE = { maxRetries: 3 } as const;
+
+// Not in the spec: the structured logs (app/lib/log). An account is the first 16 hex characters
+// (64 bits) of HMAC-SHA-256(LOG_SALT, its id): enough to tell accounts apart and follow one
+// through the logs, nothing to reverse without the salt. Values are cut so that a line stays
+// readable and one bad field cannot make it huge.
+export const LOG = { accountHashHexChars: 16, maxStringChars: 1000, maxStackChars: 4000, maxDepth: 4, maxArrayItems: 20 } as const;
 
 // The largest form and JSON bodies the site reads (app/server/requests.ts), unless a route names
 // its own limit; the API description states them with each 413.

@@ -20,6 +20,7 @@ import { clearCookie, headersWithCookies, pendingKeyCookie, readCookie, setCooki
 import { readForm, singleValue } from "~/server/requests";
 import { keepRetryAfter, retryAfter } from "~/server/responses";
 import { pageMeta } from "~/lib/site/meta";
+import { log } from "~/lib/log/log.server";
 
 export const meta = () => pageMeta("Activate Early Access | Modelify", { noindex: true });
 
@@ -65,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data<RedeemActionData>({ ok: false, message: answer.message }, { status: 429, headers: retryAfter(answer.retryAfterSeconds) });
     return data<RedeemActionData>({ ok: false, message: answer.message }, { status: answer.status, headers });
   } catch (error) {
-    console.error(JSON.stringify({ event: "activation_key_redeem_failed", error: String(error) }));
+    log.error("activation_key_redeem_failed", {}, error);
     return data<RedeemActionData>({ ok: false, message: M.unexpected }, { status: 503 });
   }
 }

@@ -13,6 +13,7 @@ import { app } from "~/server/context";
 import { readForm } from "~/server/requests";
 import { formErrorResult } from "~/server/responses";
 import { pageMeta } from "~/lib/site/meta";
+import { log } from "~/lib/log/log.server";
 
 export const meta = () => pageMeta("Contact Support | Modelify");
 
@@ -43,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     return done();
   } catch (error) {
-    console.error(JSON.stringify({ event: "support_message_failed", error: String(error) }));
+    log.error("support_message_failed", {}, error);
     return reply({ result: submission.reply({ formErrors: [M.unexpected] }) }, { status: 503 });
   }
 }

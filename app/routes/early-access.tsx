@@ -17,6 +17,7 @@ import { filledHoneypot } from "~/lib/honeypot";
 import { app } from "~/server/context";
 import { readForm } from "~/server/requests";
 import { formErrorResult } from "~/server/responses";
+import { log } from "~/lib/log/log.server";
 
 export const meta = () => [
   { title: "Early Access | Modelify" },
@@ -50,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     return done(outcome.status === "joined" ? M.joined : M.alreadyJoined);
   } catch (error) {
-    console.error(JSON.stringify({ event: "waitlist_join_failed", error: String(error) }));
+    log.error("waitlist_join_failed", {}, error);
     return reply({ result: submission.reply({ formErrors: [M.unexpected] }) }, { status: 503 });
   }
 }

@@ -19,6 +19,7 @@ import { app } from "~/server/context";
 import { queryParamKeepingPlus, readForm, singleValue } from "~/server/requests";
 import { keepRetryAfter, retryAfter } from "~/server/responses";
 import { pageMeta } from "~/lib/site/meta";
+import { log } from "~/lib/log/log.server";
 
 export const meta = () => pageMeta("Verify Phone | Modelify");
 
@@ -62,7 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     return data<ActionData>({ ok: true, phone: result.phone });
   } catch (error) {
-    console.error(JSON.stringify({ event: "verify_phone_failed", error: String(error) }));
+    log.error("verify_phone_failed", {}, error);
     return data<ActionData>({ ok: false, error: PHONE_MESSAGES.errorOccurred }, { status: 503 });
   }
 }

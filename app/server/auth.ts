@@ -12,6 +12,7 @@ import {
   type SessionUser,
 } from "~/lib/auth/session.server";
 import { OAUTH_REALM } from "~/lib/auth/oauth";
+import { noteAccount } from "~/lib/log/log.server";
 import { authContext, type AppContext } from "./context";
 import { accessCookie, clearSessionCookies, readCookie, refreshCookie, sessionCookies } from "./cookies";
 import { jsonError } from "./responses";
@@ -35,6 +36,7 @@ export async function resolveWebAuth(request: Request, app: AppContext): Promise
     }
   }
   if (!auth) return { auth: { user: null, session: null }, setCookies: await clearSessionCookies(url) };
+  if (auth.user) noteAccount(auth.user.id);
   if (auth.user && activityUpdateDue(auth.user.lastActivityAt)) app.ctx.waitUntil(touchActivity(app.db, auth.user.id));
   return { auth, setCookies };
 }
@@ -60,6 +62,7 @@ export function requireAdmin(context: Readonly<RouterContextProvider>): SessionU
 /** The user behind `Authorization: Bearer <access token>` (see requireBearer). */
 export async function requireApiUser(request: Request, app: AppContext): Promise<SessionUser> {
   const auth = await requireBearer(request, (token) => authenticateBearerToken(app.db, sessionKeys(app.env), token));
+  noteAccount(auth.user.id);
   return auth.user;
 }
 

@@ -10,6 +10,7 @@
 // - After the request, the session's bookmark goes back to a signed-in browser in a cookie, or to
 //   an API client in a header; see bookmarkCookie and apiBookmark.
 import { accessCookie } from "./cookies";
+import { log } from "~/lib/log/log.server";
 
 /** The bookmark cookie: a position in D1's log, not a secret, and worth nothing after a minute. */
 export const BOOKMARK_COOKIE = "mfy_d1b";
@@ -77,7 +78,7 @@ export function startD1Session(d1: D1Database, request: Request): D1RequestSessi
     // A bookmark D1 refuses must not cost the visitor their page: start at the primary instead,
     // and if no session can be had at all, use the binding as it is (its errors are the app's
     // usual "database unavailable" path, not a crash here).
-    console.warn(JSON.stringify({ event: "d1_session_refused", start, error: String(error) }));
+    log.warn("d1_session_refused", { start }, error);
     try {
       return { session: d1.withSession("first-primary"), start: "first-primary", received: null };
     } catch {

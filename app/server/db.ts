@@ -28,8 +28,18 @@ function countingD1(d1: D1Database): D1Database {
             return clientOf(target, meter).prepare(query);
           };
         }
+        // A batch's statements were counted when they were prepared.
         if (prop === "batch") {
           return (statements: D1PreparedStatement[]) => clientOf(target, meters.getStore()).batch(statements);
+        }
+        // Raw SQL, possibly several statements (nothing in the app uses it today): D1 says how many ran.
+        if (prop === "exec") {
+          return async (query: string) => {
+            const meter = meters.getStore();
+            const result = await target.exec(query);
+            if (meter) meter.statements += result.count;
+            return result;
+          };
         }
         const value = Reflect.get(target, prop, receiver);
         return typeof value === "function" ? value.bind(target) : value;

@@ -1,6 +1,18 @@
 // The site Worker's configuration, parsed once per isolate with zod, so a bad deploy fails
 // loudly at the first request instead of misbehaving later.
-import { deploymentShape, keyShape, mailShape, opsShape, pixelShape, productionRules, type Requirements, stripeShape, supportShape } from "~/lib/config";
+import {
+  deadLetterShape,
+  deploymentShape,
+  keyShape,
+  logShape,
+  mailShape,
+  opsShape,
+  pixelShape,
+  productionRules,
+  type Requirements,
+  stripeShape,
+  supportShape,
+} from "~/lib/config";
 import { z } from "~/lib/zod";
 
 const shape = z.object({
@@ -14,11 +26,13 @@ const shape = z.object({
   ...supportShape,
   ...pixelShape,
   ...opsShape,
+  ...logShape,
+  ...deadLetterShape,
 });
 
 /** Beyond the shape's required fields: what production needs, and what needs another (scripts/deploy.mjs checks the same). */
 const requirements: Requirements = {
-  production: ["APP_URL", "MAIL_API_URL", "MAIL_API_KEY"],
+  production: ["APP_URL", "MAIL_API_URL", "MAIL_API_KEY", "LOG_SALT", "DEAD_LETTER_KEY"],
   pairs: [
     ["OPS_TOKEN", "OPS_TOKEN_PREVIOUS", "always"],
     ["STRIPE_WEBHOOK_SECRET", "STRIPE_SECRET_KEY", "production"],

@@ -31,6 +31,11 @@ function hasSessionCookie(request: Request): boolean {
   return cookie.split(";").some((part) => SESSION_COOKIES.includes(part.split("=")[0]!.trim()));
 }
 
+/** The route pattern of a page answered from the edge copy, for its log line (no router ran). */
+export function cachedPageRoute(pathname: string): string {
+  return pathname.startsWith("/legal/") ? "/legal/:doc" : pathname;
+}
+
 /** The cache key of a request that may be answered from the edge copy, or null. */
 export function pageCacheKey(request: Request, buildId: string): Request | null {
   if (request.method !== "GET" || hasSessionCookie(request)) return null;

@@ -2,6 +2,7 @@
 import { authenticateUsageToken } from "~/lib/auth/session.server";
 import { USAGE_API } from "~/lib/constants";
 import { sessionKeys } from "~/lib/keys";
+import { noteAccount } from "~/lib/log/log.server";
 import type { AppContext } from "./context";
 import { requireBearer } from "./auth";
 import { readJson } from "./requests";
@@ -39,6 +40,7 @@ export async function authorizeUsageRequest(
 ): Promise<{ user: { id: string }; deviceId: string | null; body: unknown } | Response> {
   if (request.method !== "POST") return methodNotAllowed();
   const user = await requireBearer(request, (token) => authenticateUsageToken(app.db, sessionKeys(app.env), token));
+  noteAccount(user.id);
   // Spec: 1,000 requests per minute per API key. A desktop app's key is its device session.
   const [limited, body] = await Promise.all([
     rateLimited(app.usageLimiter, user.deviceId ?? user.id),

@@ -4,6 +4,7 @@
 // the same through React Router for any other spelling of the path.
 import { BoundedMap } from "~/lib/bounded-map";
 import { USAGE_API } from "~/lib/constants";
+import { noteError } from "~/lib/log/log.server";
 import { enqueue, usageReportsMessages } from "~/lib/queue";
 import { problemsFrom, usageBatchSchema } from "~/lib/usage/report";
 import { usageReportReader } from "~/lib/usage/report-reader";
@@ -61,7 +62,8 @@ export async function reportUsageDirectly(request: Request, ctx: AppContext): Pr
     return await reportUsage(request, ctx);
   } catch (error) {
     if (error instanceof Response) return error;
-    console.error(JSON.stringify({ event: "usage_report_failed", error: String(error) }));
+    // The request's line carries it, with its stack.
+    noteError(error);
     return jsonError(500, "The report could not be recorded. Please retry.");
   }
 }

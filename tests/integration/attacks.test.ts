@@ -200,8 +200,9 @@ describe("who has an account does not leak", () => {
   const comparable = (response: Response) => {
     const headers = [...response.headers]
       .filter(([name]) => !["date", "server-timing"].includes(name))
-      // Per-response randomness (the CSP nonce, the proof cookie's value) is the same for everyone.
-      .map(([name, value]) => [name, value.replace(/mfy_signup_proof=[^;]+/, "mfy_signup_proof=…").replace(/'nonce-[^']+'/, "'nonce-…'")]);
+      // Per-response randomness (the CSP nonce, the proof cookie's value, the request id) is the same for everyone.
+      .map(([name, value]) => [name, value.replace(/mfy_signup_proof=[^;]+/, "mfy_signup_proof=…").replace(/'nonce-[^']+'/, "'nonce-…'")])
+      .map(([name, value]) => [name, name === "x-request-id" && /^[0-9a-f-]{36}$/.test(value!) ? "…" : value]);
     return { status: response.status, headers };
   };
   const statements = (response: Response) => /d1;desc="statements";dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "")?.[1];

@@ -84,8 +84,9 @@ describe("a dead letter keeps what an operator needs and no secret", () => {
     const sentAt = new Date(Date.now() - 5 * MS.MINUTE);
     const id = crypto.randomUUID();
     const result = await throughConsumer("modelify-events-dlq", [
-      { id: `dlq-mail-${id}`, attempts: 4, body: mail.body, timestamp: sentAt },
-      { id: `dlq-signup-${id}`, attempts: 4, body: signUp(email), timestamp: sentAt },
+      // The dead-letter queue counts its own deliveries from 1: the row says the events queue's 4.
+      { id: `dlq-mail-${id}`, attempts: 1, body: mail.body, timestamp: sentAt },
+      { id: `dlq-signup-${id}`, attempts: 1, body: signUp(email), timestamp: sentAt },
     ]);
     expect(result.explicitAcks.sort()).toEqual([`dlq-mail-${id}`, `dlq-signup-${id}`]);
 
@@ -94,8 +95,13 @@ describe("a dead letter keeps what an operator needs and no secret", () => {
     expect(dead.row).toMatchObject({ queue: "modelify-events-dlq", attempts: 4 });
     expect(dead.stored).toEqual({ kind: "mail.send", userId: null, reason: "retries_exhausted", error: null, sentAt: sentAt.getTime() });
 
+    // The message itself is kept for a replay (ADR 0024), sealed: none of it readable in the row.
+    expect(dead.row.original).toMatch(/^v1\./);
+    expectNoSecrets(dead.row.original!, [mail.token, mail.link, to, mail.body.subject, "Choose a new password", mail.body.id]);
+
     const signup = await deadLetter(`dlq-signup-${id}`);
     expectNoSecrets(signup.row.body, [email, HASH, ANSWER_HASH, PROOF_HASH, "Lovelace", "+15551234567", "first-pet"]);
+    expectNoSecrets(signup.row.original!, [email, HASH, ANSWER_HASH, PROOF_HASH, "Lovelace", "+15551234567", "first-pet"]);
     expect(signup.row).toMatchObject({ queue: "modelify-events-dlq", attempts: 4 });
     expect(signup.stored).toMatchObject({ kind: "account.signup", userId: null, reason: "retries_exhausted" });
   });
@@ -119,8 +125,8 @@ describe("a dead letter keeps what an operator needs and no secret", () => {
       userId,
     };
     await throughConsumer("modelify-events-dlq", [
-      { id: `dlq-sms-${userId}`, attempts: 4, body: sms },
-      { id: `dlq-stripe-${userId}`, attempts: 4, body: stripe },
+      { id: `dlq-sms-${userId}`, attempts: 1, body: sms },
+      { id: `dlq-stripe-${userId}`, attempts: 1, body: stripe },
     ]);
     const text = await deadLetter(`dlq-sms-${userId}`);
     expectNoSecrets(text.row.body, [code, sms.to, "15557654321", sms.id]);
@@ -140,6 +146,8 @@ describe("a dead letter keeps what an operator needs and no secret", () => {
     expect(dead.row).toMatchObject({ queue: "modelify-events", attempts: 1 });
     expect(dead.stored).toMatchObject({ kind: "mail.send", userId: null, reason: "malformed" });
     expect(dead.stored.error).toMatch(/\bto\b/); // which field was wrong, not what it held
+    // It would fail the same way again: nothing is kept to replay.
+    expect(dead.row.original).toBeNull();
   });
 
   it("of a malformed sign-up sent through the real queue", async () => {

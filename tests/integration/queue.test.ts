@@ -60,7 +60,8 @@ describe("queue consumer", () => {
   });
 
   it("records messages that reach the dead-letter queue", async () => {
-    const batch = createMessageBatch("modelify-events-dlq", [{ id: "dlq-1", timestamp: new Date(), attempts: 4, body: mail("x@example.com") }]);
+    // The dead-letter queue counts its own deliveries from 1; the row records the events queue's 4.
+    const batch = createMessageBatch("modelify-events-dlq", [{ id: "dlq-1", timestamp: new Date(), attempts: 1, body: mail("x@example.com") }]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["dlq-1"]);

@@ -12,6 +12,8 @@ const paths: Record<string, string> = {
   debug: "M9 9h6v8H9zM12 4v5M5 13h4m6 0h4M6 8l3 2m9-2-3 2M6 19l3-2m9 2-3-2",
   support: "M3 6h18v12H3zM3 7l9 6 9-6",
   funnel: "M3 4h18l-7 8v6l-4 2v-8z",
+  // An inbox tray: what came back undelivered.
+  deadletters: "M3 13h5l2 3h4l2-3h5M3 13l2.5-8h13L21 13v6H3z",
   key: "M15.75 5.25a3 3 0 0 1 3 3m3 0a6 6 0 0 1-7.03 5.91c-.56-.1-1.16.03-1.56.43L10.5 17.25H8.25v2.25H6v2.25H2.25v-2.82c0-.6.24-1.17.66-1.59l6.5-6.5c.4-.4.53-1 .43-1.56A6 6 0 1 1 21.75 8.25Z",
   signout: "M15 12H4m0 0 4-4m-4 4 4 4M14 4h5a1 1 0 0 1 1 1v14a1 1 0 0 1-1 1h-5",
 };

@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { isRouteErrorResponse, useRouteError } from "react-router";
 import { Alert, LinkButton, ReloadLink } from "../ui";
 
@@ -6,7 +7,11 @@ import { Alert, LinkButton, ReloadLink } from "../ui";
 export function TabError() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
+  // In the browser's console only: on the server the error is in the request's log line
+  // (entry.server.tsx handleError), with its stack and without what it might quote.
+  useEffect(() => {
+    if (!notFound) console.error(error);
+  }, [error, notFound]);
   return (
     <div role="alert">
       <h1 className="sr-only">{notFound ? "Page not found" : "This tab could not load"}</h1>

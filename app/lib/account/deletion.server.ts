@@ -22,6 +22,7 @@ import { phoneCodeKey } from "../phone/codes.server";
 import { type LedgerNamespace, ledgerFor } from "../usage/ledger/api";
 import { DELETION_MESSAGES as M } from "./messages";
 import { type ReProof, reProve } from "./re-proof.server";
+import { log } from "../log/log.server";
 
 export type DeletionDeps = {
   db: Db;
@@ -88,7 +89,7 @@ export async function deleteAccount(deps: DeletionDeps, userId: string, input: {
   ]);
   await deleteRows(deps.db, { id: userId, email: user.email, phone: profile?.phoneNumber ?? null });
   await enqueueMail(deps.queue, accountDeletedMail(user.email));
-  console.log(JSON.stringify({ event: "account_deleted" }));
+  log.info("account_deleted");
   return { ok: true };
 }
 
@@ -119,7 +120,7 @@ async function cancelSubscriptions(deps: Pick<DeletionDeps, "db" | "stripe">, us
     }
     return true;
   } catch (error) {
-    console.error(JSON.stringify({ event: "account_delete_billing_failed", error: String(error) }));
+    log.error("account_delete_billing_failed", {}, error);
     return false;
   }
 }

@@ -13,6 +13,7 @@ import { clearCounter, countEvent, secondsUntil } from "../limits/counters.serve
 import { type AccountExportMessage, enqueue } from "../queue";
 import type { LedgerNamespace } from "../usage/ledger/api";
 import { gatherAccountData } from "./export-data.server";
+import { log } from "../log/log.server";
 
 const exportsTable = schema.dataExports;
 
@@ -28,7 +29,7 @@ export async function requestExport(deps: { db: Db; queue: Queue }, userId: stri
   const id = crypto.randomUUID();
   await deps.db.insert(exportsTable).values({ id, userId, status: "pending", createdAt: now });
   await enqueue(deps.queue, { type: "account.export", exportId: id, userId });
-  console.log(JSON.stringify({ event: "data_export_requested", exportId: id }));
+  log.info("data_export_requested", { exportId: id });
   return { ok: true, id };
 }
 
@@ -67,7 +68,7 @@ export async function buildExport(deps: { db: Db; bucket: R2Bucket; ledgers: Led
     .update(exportsTable)
     .set({ status: "ready", byteSize: bytes.byteLength, readyAt: now, expiresAt: now + DATA_EXPORT.linkTtlMs })
     .where(eq(exportsTable.id, row.id));
-  console.log(JSON.stringify({ event: "data_export_ready", exportId: row.id, bytes: bytes.byteLength }));
+  log.info("data_export_ready", { exportId: row.id, bytes: bytes.byteLength });
 }
 
 /**
@@ -84,7 +85,7 @@ export async function failExport(deps: { db: Db; bucket: R2Bucket }, message: Ac
   // Ready already (a late success), or gone with its account: nothing to undo.
   if (failed.length === 0) return;
   await Promise.all([deps.bucket.delete(exportObjectKey(message.userId, message.exportId)), clearCounter(deps.db, allowanceKey(message.userId))]);
-  console.log(JSON.stringify({ event: "data_export_failed", exportId: message.exportId }));
+  log.info("data_export_failed", { exportId: message.exportId });
 }
 
 /**

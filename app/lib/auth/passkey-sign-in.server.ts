@@ -9,6 +9,7 @@ import { PASSKEY_MESSAGES as M } from "./passkey-messages";
 import { relyingParty, verifyPasskeySignIn, type PasskeyFailure } from "./passkeys.server";
 import { createSession, type IssuedTokens } from "./session.server";
 import { findUserById, recordSignIn } from "./users.server";
+import { log } from "../log/log.server";
 
 export async function signInWithPasskey(
   deps: AuthDeps,
@@ -21,6 +22,6 @@ export async function signInWithPasskey(
   const { returning } = await recordSignIn(deps.db, user);
   const tokens = await createSession(deps.db, sessionKeys(deps.env), { userId: user.id, client: "web", userAgent: deps.userAgent });
   await recordMarketingEvents(deps.queue, [{ name: "AuthComplete", userId: user.id }]);
-  console.info(JSON.stringify({ event: "passkey_signin", userId: user.id }));
+  log.info("passkey_signin", { userId: user.id });
   return { ok: true, userId: user.id, tokens, returning };
 }

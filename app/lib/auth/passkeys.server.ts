@@ -29,6 +29,7 @@ import { overCap } from "../limits/counters.server";
 import { z } from "../zod";
 import { ipSubject } from "./lockout";
 import { PASSKEY_MESSAGES as M } from "./passkey-messages";
+import { log } from "../log/log.server";
 
 const passkeys = schema.passkeys;
 const challenges = schema.passkeyChallenges;
@@ -179,7 +180,7 @@ export async function registerPasskey(
     if (!verification.verified) return failure(400, M.notVerified);
     info = verification.registrationInfo;
   } catch (error) {
-    console.warn(JSON.stringify({ event: "passkey_register_refused", userId: user.id, reason: error instanceof Error ? error.message : "unknown" }));
+    log.warn("passkey_register_refused", { userId: user.id, reason: error instanceof Error ? error.message : "unknown" });
     return failure(400, M.notVerified);
   }
   if ((await passkeyCount(db, user.id)) >= PASSKEY.maxPerUser) return failure(409, M.tooMany);
@@ -199,7 +200,7 @@ export async function registerPasskey(
     .onConflictDoNothing({ target: passkeys.id })
     .returning({ id: passkeys.id });
   if (inserted.length === 0) return failure(409, M.alreadyRegistered);
-  console.info(JSON.stringify({ event: "passkey_registered", userId: user.id }));
+  log.info("passkey_registered", { userId: user.id });
   return { ok: true, id: info.credential.id };
 }
 
@@ -250,7 +251,7 @@ export async function verifyPasskeySignIn(
     if (!verification.verified) return failure(401, M.notVerified);
     newCounter = verification.authenticationInfo.newCounter;
   } catch (error) {
-    console.warn(JSON.stringify({ event: "passkey_signin_refused", userId: row.userId, reason: error instanceof Error ? error.message : "unknown" }));
+    log.warn("passkey_signin_refused", { userId: row.userId, reason: error instanceof Error ? error.message : "unknown" });
     return failure(401, M.notVerified);
   }
   // The count must still be below the new one when written (authenticators without a count send 0).
@@ -260,7 +261,7 @@ export async function verifyPasskeySignIn(
     .where(and(eq(passkeys.id, row.id), or(sql`${newCounter} = 0 AND ${passkeys.counter} = 0`, lt(passkeys.counter, newCounter))))
     .returning({ id: passkeys.id });
   if (raised.length === 0) {
-    console.warn(JSON.stringify({ event: "passkey_counter_refused", userId: row.userId }));
+    log.warn("passkey_counter_refused", { userId: row.userId });
     return failure(401, M.notVerified);
   }
   return { ok: true, userId: row.userId };
@@ -295,6 +296,6 @@ export async function removePasskey(db: Db, userId: string, id: string): Promise
     .delete(passkeys)
     .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
     .returning({ id: passkeys.id });
-  if (rows.length === 1) console.info(JSON.stringify({ event: "passkey_removed", userId }));
+  if (rows.length === 1) log.info("passkey_removed", { userId });
   return rows.length === 1;
 }

@@ -15,6 +15,7 @@ import { decryptSecret, encryptSecret, hashRecoveryCode, newRecoveryCode } from 
 import { acceptTotp, setupPicture, TOTP_OPTIONS, type TwoFactorDeps, verifySecondFactor } from "./two-factor.server";
 import { z } from "../zod";
 import { findUserById } from "./users.server";
+import { log } from "../log/log.server";
 
 const t = schema.twoFactor;
 const codes = schema.twoFactorRecoveryCodes;
@@ -79,7 +80,7 @@ export async function confirmSetup(deps: TwoFactorDeps, user: Account, code: str
   const { recoveryCodes, statements } = await freshRecoveryCodes(deps.db, user.id, now);
   await deps.db.batch([deps.db.update(t).set({ enabledAt: now }).where(eq(t.userId, user.id)), ...statements]);
   await enqueueMail(deps.queue, twoFactorEnabledMail(user.email));
-  console.log(JSON.stringify({ event: "two_factor_enabled", userId: user.id }));
+  log.info("two_factor_enabled", { userId: user.id });
   return { ok: true, recoveryCodes };
 }
 
@@ -112,7 +113,7 @@ export async function disableTwoFactor(deps: TwoFactorDeps, userId: string, inpu
   if (!proof.ok) return proof;
   await deps.db.batch([deps.db.delete(codes).where(eq(codes.userId, userId)), deps.db.delete(t).where(eq(t.userId, userId))]);
   await enqueueMail(deps.queue, twoFactorDisabledMail(proof.user.email));
-  console.log(JSON.stringify({ event: "two_factor_disabled", userId }));
+  log.info("two_factor_disabled", { userId });
   return { ok: true };
 }
 
@@ -128,7 +129,7 @@ export async function regenerateRecoveryCodes(
   const { recoveryCodes, statements } = await freshRecoveryCodes(deps.db, userId, now);
   await deps.db.batch(statements);
   await enqueueMail(deps.queue, recoveryCodesReplacedMail(proof.user.email));
-  console.log(JSON.stringify({ event: "two_factor_recovery_codes_replaced", userId }));
+  log.info("two_factor_recovery_codes_replaced", { userId });
   return { ok: true, recoveryCodes };
 }
 

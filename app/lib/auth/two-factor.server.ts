@@ -17,6 +17,7 @@ import { recoveryCodeUsedMail } from "../mail/templates";
 import { beginAttempt, failAttempt, isRefusal, succeedAttempt } from "./lockout";
 import { asTotpCode, decryptSecret, hashRecoveryCode, normaliseRecoveryCode } from "./two-factor-secret";
 import { findUserById } from "./users.server";
+import { log } from "../log/log.server";
 
 export type TwoFactorDeps = { db: Db; queue: Queue; env: KeySettings<"TWO_FACTOR_KEY" | "TWO_FACTOR_KEY_PREVIOUS">; ip: string | null };
 
@@ -79,7 +80,7 @@ async function spendRecoveryCode(deps: TwoFactorDeps, userId: string, input: str
   if (used.length !== 1) return false;
   const [user, status] = await Promise.all([findUserById(deps.db, userId), twoFactorStatus(deps.db, userId)]);
   if (user) await enqueueMail(deps.queue, recoveryCodeUsedMail(user.email, status.enabled ? status.recoveryCodesLeft : 0));
-  console.log(JSON.stringify({ event: "two_factor_recovery_code_used", userId }));
+  log.info("two_factor_recovery_code_used", { userId });
   return true;
 }
 
@@ -102,7 +103,7 @@ export async function verifySecondFactor(deps: TwoFactorDeps, userId: string, co
     return { ok: true };
   }
   const failure = await failAttempt(deps.db, attempt, now);
-  console.log(JSON.stringify({ event: "two_factor_code_refused", userId, locked: failure.locked }));
+  log.info("two_factor_code_refused", { userId, locked: failure.locked });
   return failure.locked ? { ok: false, reason: "locked", retryAfterSeconds: failure.retryAfterSeconds } : { ok: false, reason: "invalid" };
 }
 

@@ -11,6 +11,7 @@ import { countsAsActive, fromStripeStatus, isPaid } from "./statuses";
 import { isPaymentConfigured, type Stripe } from "./stripe.server";
 import { subscriptionUpsert } from "./sync.server";
 import { mayStartTrial } from "./trial.server";
+import { log } from "../log/log.server";
 
 export type BillingDeps = { db: Db; env: StripeConfig; stripe: Stripe | null; origin: string };
 export type BillingUser = { id: string; email: string };
@@ -79,7 +80,7 @@ export async function createCheckout(deps: BillingDeps, user: BillingUser, now =
       .onConflictDoNothing();
     return { ok: true, url: session.url };
   } catch (error) {
-    console.error(JSON.stringify({ event: "checkout_failed", error: String(error) }));
+    log.error("checkout_failed", {}, error);
     return { ok: false, status: 502, error: stripeMessage(error, B.checkoutUnexpected) };
   }
 }
@@ -102,7 +103,7 @@ async function openSession(stripe: Stripe, sessionId: string, now: number): Prom
     await stripe.checkout.sessions.expire(sessionId);
   } catch (error) {
     // Completed or expired in the meantime: either way it can no longer be paid twice.
-    console.warn(JSON.stringify({ event: "checkout_expire_failed", sessionId, error: String(error) }));
+    log.warn("checkout_expire_failed", { stripeCheckout: sessionId }, error);
   }
   return null;
 }
@@ -134,7 +135,7 @@ export async function checkoutDetails(deps: BillingDeps, userId: string, session
     if (upsert) await deps.db.batch(upsert.statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (error) {
     // The webhook still brings it; the page shows the confirmed payment either way.
-    console.warn(JSON.stringify({ event: "checkout_success_sync_failed", sessionId, error: String(error) }));
+    log.warn("checkout_success_sync_failed", { stripeCheckout: sessionId }, error);
   }
   const periodEnd = subscription.items?.data?.[0]?.current_period_end ?? null;
   return {
@@ -155,7 +156,7 @@ export async function createPortal(deps: BillingDeps, userId: string): Promise<{
     const session = await stripe.billingPortal.sessions.create({ customer: profile.stripeCustomerId, return_url: `${deps.origin}/dashboard/billing` });
     return { ok: true, url: session.url };
   } catch (error) {
-    console.error(JSON.stringify({ event: "portal_failed", error: String(error) }));
+    log.error("portal_failed", {}, error);
     return { ok: false, status: 502, error: B.portalFailed };
   }
 }
@@ -226,7 +227,7 @@ export async function billingSnapshot(deps: BillingDeps, userId: string, include
       error: null,
     };
   } catch (error) {
-    console.error(JSON.stringify({ event: "billing_snapshot_failed", error: String(error) }));
+    log.error("billing_snapshot_failed", {}, error);
     return { customerId, paymentMethods: [], invoices: null, error: B.invoicesFailed };
   }
 }

@@ -8,6 +8,7 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { fromStripeStatus, isLive, isPaid } from "./statuses";
 import type { Stripe } from "./stripe.server";
+import { log } from "../log/log.server";
 
 const ms = (seconds: number | null | undefined) => (seconds === null || seconds === undefined ? null : seconds * 1000);
 
@@ -56,7 +57,7 @@ async function findUserId(db: Db, hints: SubscriptionHints, subscription: Stripe
     if (user) return user.id;
   }
   if (hints.userId && hints.userId !== fromMetadata) {
-    console.warn(JSON.stringify({ event: "stripe_hint_ignored", subscription: subscription.id, hint: hints.userId }));
+    log.warn("stripe_hint_ignored", { subscription: subscription.id, hintUserId: hints.userId });
   }
   return null;
 }

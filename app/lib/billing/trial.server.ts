@@ -6,6 +6,7 @@ import { schema } from "../db.server";
 import { getSubscription } from "../subscriptions.server";
 import { type TrialHistory, trialAvailable, trialNeedsStripe } from "./statuses";
 import type { Stripe } from "./stripe.server";
+import { log } from "../log/log.server";
 
 /**
  * Pages show the local answer when Stripe cannot be reached (and ask again on the next view);
@@ -37,7 +38,7 @@ export async function mayStartTrial(deps: { db: Db; stripe: Stripe | null }, use
     trialUsed = await stripeHadTrial(stripe, customerId);
   } catch (error) {
     if (whenStripeFails === "throw") throw error;
-    console.warn(JSON.stringify({ event: "trial_history_unavailable", error: String(error) }));
+    log.warn("trial_history_unavailable", {}, error);
     return trialAvailable(history);
   }
   // Only fills an unknown: a true written meanwhile by the sync is never turned back.

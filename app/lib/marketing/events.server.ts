@@ -9,6 +9,7 @@ import { chunks, schema } from "../db.server";
 import { enqueue, type MarketingEventMessage } from "../queue";
 import { firstUsageByWeek } from "../usage/rollup.server";
 import { emptyFunnel, FUNNEL_STAGES, type FunnelWeek, type MarketingEventName } from "./events";
+import { log } from "../log/log.server";
 
 const table = schema.marketingEvents;
 
@@ -34,7 +35,7 @@ export async function recordMarketingEvents(queue: Queue, events: MarketingEvent
       events.map((event) => marketingEventMessage(event, now)),
     );
   } catch (error) {
-    console.error(JSON.stringify({ event: "marketing_events_not_queued", names: events.map((e) => e.name), error: String(error) }));
+    log.error("marketing_events_not_queued", { names: events.map((e) => e.name) }, error);
   }
 }
 

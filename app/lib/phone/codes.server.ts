@@ -17,6 +17,7 @@ import { E164_PATTERN, generatePhoneCode, isE164, phoneCodeSms } from "./code";
 import type { PhoneFailed, PhoneFailure } from "./outcome";
 import { enqueueSms } from "./sms.server";
 import { PHONE_CODE_TTL_MS } from "./status";
+import { log } from "../log/log.server";
 
 export type PhoneDeps = {
   db: Db;
@@ -162,7 +163,7 @@ export async function sendPhoneCode(deps: PhoneDeps, userId: string, now = Date.
     await kv.put(phoneCodeKey(userId), JSON.stringify(value), { expirationTtl: PHONE_CODE.ttlSeconds });
     await enqueueSms(deps.queue, { to: phone, ...phoneCodeSms(deps.origin, code, phone) });
   } catch (error) {
-    console.error(JSON.stringify({ event: "phone_code_send_failed", error: String(error) }));
+    log.error("phone_code_send_failed", {}, error);
     await Promise.allSettled([kv.delete(phoneCodeKey(userId)), giveBack()]);
     return fail("send-failed");
   }

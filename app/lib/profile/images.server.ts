@@ -23,6 +23,7 @@ import {
   sniffImageType,
 } from "./images";
 import { imageMaxBytes } from "./messages";
+import { log } from "../log/log.server";
 
 type StoreRefusal = { ok: false; code: "too-large" | "not-an-image" | "invalid-type" | "storage" | "failed" | "busy" | "no-profile" };
 export type StoreResult = { ok: true; url: string; ext: ImageExt; key: string } | StoreRefusal;
@@ -92,7 +93,7 @@ export async function storeProfileImage({ bucket, db }: { bucket: R2Bucket | und
         httpMetadata: { contentType: contentTypeForExt(ext), cacheControl: `private, max-age=${PROFILE_IMAGES.cacheSeconds}` },
       });
     } catch (error) {
-      console.error(JSON.stringify({ event: "profile_image_put_failed", kind, error: String(error) }));
+      log.error("profile_image_put_failed", { kind }, error);
       return { ok: false, code: "failed" };
     }
     const column = kind === "avatar" ? { avatarUrl: url } : { coverPhotoUrl: url };
@@ -111,7 +112,7 @@ export async function storeProfileImage({ bucket, db }: { bucket: R2Bucket | und
       await bucket.delete(stale);
     } catch (error) {
       // The row already points to the new picture; a stale object only costs storage until the next upload.
-      console.error(JSON.stringify({ event: "profile_image_cleanup_failed", kind, error: String(error) }));
+      log.error("profile_image_cleanup_failed", { kind }, error);
     }
     return { ok: true, url, ext, key };
   } finally {

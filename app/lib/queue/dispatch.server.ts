@@ -4,9 +4,9 @@ import { buildExport, failExport } from "../account/export.server";
 import { handleRecoveryMessage, handleSignUpMessage } from "../auth/accounts.server";
 import { handleStripeEvent } from "../billing/stripe-events.server";
 import type { MailConfig, SmsConfig, StripeConfig } from "../config";
-import { LEDGER } from "../constants";
+import { EVENTS_QUEUE, LEDGER } from "../constants";
 import type { Db } from "../db.server";
-import { recordDeadLetter } from "../dead-letters.server";
+import { recordDeadLetter } from "../dead-letters/store.server";
 import { deliverMail, enqueueMails } from "../mail/mail.server";
 import { writeMarketingEvents } from "../marketing/events.server";
 import { deliverSms } from "../phone/sms.server";
@@ -16,6 +16,7 @@ import type { LedgerNamespace } from "../usage/ledger/api";
 import { queuedUsageReportSchema } from "../usage/report";
 import { enqueue } from "./enqueue";
 import { type MarketingEventMessage, queueMessageSchema, type UsageMessage } from "./messages";
+import { log } from "../log/log.server";
 
 export type ConsumerDeps = {
   db: Db;
@@ -92,7 +93,7 @@ export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<u
       }
       message.ack();
     } catch (error) {
-      console.error(JSON.stringify({ event: "queue_message_failed", id: message.id, type: parsed.data.type, error: String(error) }));
+      log.error("queue_message_failed", { id: message.id, type: parsed.data.type }, error);
       message.retry();
     }
   }
@@ -110,7 +111,7 @@ async function handleMarketingEvents(db: Db, events: Array<{ message: Message<un
     );
     for (const { message } of events) message.ack();
   } catch (error) {
-    console.error(JSON.stringify({ event: "marketing_events_failed", size: events.length, error: String(error) }));
+    log.error("marketing_events_failed", { size: events.length }, error);
     for (const { message } of events) message.retry();
   }
 }
@@ -134,7 +135,7 @@ async function handleUsage(deps: ConsumerDeps, queueName: string, usage: Array<P
   try {
     facts = await accountFacts(deps.db, [...groups.keys()]);
   } catch (error) {
-    console.error(JSON.stringify({ event: "usage_batch_failed", size: usage.length + secure.length, error: String(error) }));
+    log.error("usage_batch_failed", { size: usage.length + secure.length }, error);
     for (const message of messages) message.retry();
     return;
   }
@@ -147,7 +148,7 @@ async function handleUsage(deps: ConsumerDeps, queueName: string, usage: Array<P
       await enqueue(deps.queue, resend);
     } catch (error) {
       // Their messages are retried whole: the reports already stored are found and skipped.
-      console.error(JSON.stringify({ event: "usage_resend_failed", size: resend.length, error: String(error) }));
+      log.error("usage_resend_failed", { size: resend.length }, error);
       for (const u of usage) if (u.shared) retry.add(u.message);
     }
   }
@@ -159,7 +160,7 @@ async function handleUsage(deps: ConsumerDeps, queueName: string, usage: Array<P
   } catch (error) {
     // The ledgers have the reports; a retry finds them there (stored once) and writes the same
     // absolute figures to D1 again.
-    console.error(JSON.stringify({ event: "usage_rollup_failed", accounts: written.length, error: String(error) }));
+    log.error("usage_rollup_failed", { accounts: written.length }, error);
     for (const w of written) for (const message of w.messages) retry.add(message);
   }
   for (const message of messages) {
@@ -172,7 +173,7 @@ async function handleUsage(deps: ConsumerDeps, queueName: string, usage: Array<P
     await enqueueMails(deps.queue, mails);
   } catch (error) {
     // Alerts are best effort: the usage is already stored and must not be retried for them.
-    console.error(JSON.stringify({ event: "budget_alert_mail_failed", error: String(error) }));
+    log.error("budget_alert_mail_failed", {}, error);
   }
 }
 
@@ -207,14 +208,14 @@ async function ingestGroup(
       const result = await ingestAccount(deps.ledgers, userId, items.usage, items.secure, account.budget, now);
       written.push({ outcome: { userId, result, ...items }, messages: [...part.usage, ...part.secure].map((m) => m.message) });
     } catch (error) {
-      console.error(JSON.stringify({ event: "usage_account_failed", size: items.usage.length + items.secure.length, error: String(error) }));
+      log.error("usage_account_failed", { size: items.usage.length + items.secure.length }, error);
       for (const one of [...part.usage.map((u) => ({ ...u, kind: "usage" as const })), ...part.secure.map((s) => ({ ...s, kind: "secure" as const }))]) {
         const alone = one.kind === "usage" ? { usage: [one.item as UsageItem], secure: [] } : { usage: [], secure: [one.item as SecureItem] };
         try {
           const result = await ingestAccount(deps.ledgers, userId, alone.usage, alone.secure, account.budget, now);
           written.push({ outcome: { userId, result, ...alone }, messages: [one.message] });
         } catch (singleError) {
-          console.error(JSON.stringify({ event: "usage_message_failed", id: one.message.id, attempts: one.message.attempts, error: String(singleError) }));
+          log.error("usage_message_failed", { id: one.message.id, attempts: one.message.attempts }, singleError);
           if (one.shared) resend.push({ type: "usage.report", ...(one.item as UsageItem) });
           else retry.add(one.message);
         }
@@ -256,9 +257,14 @@ function groupOf(groups: Map<string, AccountGroup>, userId: string): AccountGrou
  * Messages whose retries are used up: each is kept as a dead letter, and a job someone waits for
  * is ended, so it does not look as if it were still running (an export ends "failed").
  */
-export async function handleDeadLetters(deps: { db: Db; bucket: R2Bucket }, batch: MessageBatch<unknown>): Promise<void> {
+export async function handleDeadLetters(deps: { db: Db; bucket: R2Bucket; deadLetterKey?: string }, batch: MessageBatch<unknown>): Promise<void> {
   for (const message of batch.messages) {
-    await recordDeadLetter(deps.db, batch.queue, message, "retries_exhausted");
+    // The original is kept (sealed) where the message can be replayed (lib/dead-letters/policy.ts).
+    // Its attempts are the events queue's deliveries, not this queue's (which start again at 1).
+    await recordDeadLetter(deps.db, batch.queue, message, "retries_exhausted", {
+      key: deps.deadLetterKey,
+      attempts: EVENTS_QUEUE.maxRetries + message.attempts,
+    });
     const parsed = queueMessageSchema.safeParse(message.body);
     if (parsed.success && parsed.data.type === "account.export") await failExport(deps, parsed.data);
     message.ack();

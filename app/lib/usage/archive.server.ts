@@ -6,6 +6,7 @@ import { LEDGER, MS } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
+import { log } from "../log/log.server";
 
 const a = schema.usageAccounts;
 // Ledgers archived side by side.
@@ -41,7 +42,7 @@ export async function archiveOldUsage(db: Db, ledgers: LedgerNamespace, now = Da
             .where(eq(a.userId, userId));
         } catch (error) {
           run.failed += 1;
-          console.error(JSON.stringify({ event: "usage_archive_failed", error: String(error) }));
+          log.error("usage_archive_failed", {}, error);
         }
       }
     }),

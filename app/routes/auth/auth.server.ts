@@ -14,6 +14,7 @@ import { signPendingSignIn } from "~/lib/auth/two-factor-secret";
 import { headersWithCookies, pendingTwoFactorCookie, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
 import { readForm } from "~/server/requests";
 import { formErrorResult, retryAfter } from "~/server/responses";
+import { log } from "~/lib/log/log.server";
 
 type AuthSuccess = { kind: "signin"; destination: SignInDestination; returning: boolean } | { kind: "signup" } | { kind: "reset"; message: string };
 
@@ -126,7 +127,7 @@ async function attempt<T>(run: () => Promise<T>, message: string): Promise<T | {
   try {
     return await run();
   } catch (error) {
-    console.error(JSON.stringify({ event: "auth_action_failed", message, error: String(error) }));
+    log.error("auth_action_failed", { shown: message }, error);
     return { ok: false, status: 503, error: message };
   }
 }

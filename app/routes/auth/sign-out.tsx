@@ -7,6 +7,7 @@ import { app } from "~/server/context";
 import { clearSessionCookies, headersWithCookies } from "~/server/cookies";
 import { safeRedirectPath } from "~/server/redirects";
 import { readForm } from "~/server/requests";
+import { log } from "~/lib/log/log.server";
 
 export async function loader() {
   throw redirect("/");
@@ -20,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       await revokeSession(app(context).db, session.id, "sign_out");
     } catch (error) {
-      console.error(JSON.stringify({ event: "sign_out_failed", error: String(error) }));
+      log.error("sign_out_failed", {}, error);
       return data({ error: M.signOutFailed }, { status: 503 });
     }
   }

@@ -11,6 +11,7 @@ import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
 import { readForm } from "~/server/requests";
 import { formErrorResult } from "~/server/responses";
+import { log } from "~/lib/log/log.server";
 
 const SAVE_FAILED = "Failed to save budget settings. Please try again.";
 
@@ -42,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await saveBudget(app(context).db, user.id, submission.value);
   } catch (error) {
-    console.error(JSON.stringify({ event: "budget_save_failed", error: String(error) }));
+    log.error("budget_save_failed", {}, error);
     return data({ result: submission.reply({ formErrors: [SAVE_FAILED] }) }, { status: 503 });
   }
   throw redirect("/dashboard/budget?saved=1");

@@ -27,6 +27,7 @@ const TABS: Tab[] = [
   { path: "/dashboard/admin/early-access", label: "Early Access", icon: "key", adminOnly: true },
   { path: "/dashboard/admin/support", label: "Support", icon: "support", adminOnly: true },
   { path: "/dashboard/admin/funnel", label: "Funnel", icon: "funnel", adminOnly: true },
+  { path: "/dashboard/admin/dead-letters", label: "Dead Letters", icon: "deadletters", adminOnly: true },
 ];
 
 // The single-page app's tab names (?tab=…, still in e-mails, bookmarks and Stripe's cancel URL).
@@ -185,7 +186,8 @@ function MobileHeader({ tabs, email, signOutTo, navRef }: FrameProps & { navRef:
 /** The dashboard itself failed (its frame, not one tab): spec "Reload Dashboard". */
 export function ErrorBoundary() {
   const error = useRouteError();
-  console.error(error);
+  // In the browser's console only: the server logs it in the request's line (entry.server.tsx).
+  useEffect(() => console.error(error), [error]);
   return (
     <main id="main" className="flex min-h-screen items-center justify-center bg-slate-50 px-4">
       <Card className="w-full max-w-md p-8 text-center">

@@ -13,6 +13,7 @@ import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { readForm, singleValue } from "~/server/requests";
 import { postOnly, retryAfter } from "~/server/responses";
+import { log } from "~/lib/log/log.server";
 
 export const loader = postOnly;
 
@@ -58,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!code.success) return answer(request, { ok: false, reason: "invalid-code" });
     return answer(request, await verifyPhoneCode({ db: ctx.db, kv: ctx.kv, keys: phoneCodeKeys(ctx.env) }, user.id, { code: code.data }));
   } catch (error) {
-    console.error(JSON.stringify({ event: "phone_action_failed", intent: intent.data, error: String(error) }));
+    log.error("phone_action_failed", { intent: intent.data }, error);
     return answer(request, { ok: false, reason: "error" });
   }
 }

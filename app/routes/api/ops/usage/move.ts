@@ -6,6 +6,7 @@ import { moveLegacyUsage } from "~/lib/usage/move.server";
 import { app } from "~/server/context";
 import { jsonError, methodNotAllowed } from "~/server/responses";
 import { opsNotFound, opsRefusal } from "~/server/ops-auth";
+import { log } from "~/lib/log/log.server";
 
 export function loader({ context }: Route.LoaderArgs) {
   return app(context).env.OPS_TOKEN ? methodNotAllowed() : opsNotFound();
@@ -21,7 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return Response.json(await moveLegacyUsage(ctx.db, ctx.ledgers), { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
     // Nothing of the failed step left D1: the next call moves the same rows again.
-    console.error(JSON.stringify({ event: "usage_move_failed", error: String(error) }));
+    log.error("usage_move_failed", {}, error);
     return jsonError(503, "The move step failed; nothing was lost. Call again.", { "Retry-After": "5" });
   }
 }

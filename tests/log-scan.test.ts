@@ -1,0 +1,46 @@
+// The log scan must be able to fail: each rule is fed a line it has to catch, and the lines the
+// logger really writes pass.
+import { describe, expect, it } from "vitest";
+import { scanLogLines, secretsOfVarsFile } from "./log-scan";
+
+const rulesOf = (line: string, secrets: string[] = []) => scanLogLines(line, secrets).map((f) => f.rule);
+
+describe("the log scan", () => {
+  it("catches each kind of leak", () => {
+    const token = "q3Jv0xK2cW9tZl8yYm9ndXNfdG9rZW5fZm9yX3Rlc3Q1";
+    const cases: Array<[string, string]> = [
+      ['{"event":"signin_failed","to":"ada@example.com"}', "e-mail address"],
+      ['{"error":{"message":"bad token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig"}}', "JWT"],
+      ["Authorization: Bearer abcdef0123456789", "bearer credential"],
+      [`{"event":"refresh","value":"${crypto.randomUUID()}.${token}.mac"}`, "random token"],
+      ['{"hash":"pbkdf2_sha256$100000$c2FsdA$aGFzaA"}', "password hash"],
+      ['{"message":"Invalid API key sk_live_abc123"}', "Stripe secret"],
+      ['{"event":"sms","code":"123456"}', "one-time code"],
+      ["Your Modelify verification code is 654321.", "one-time code"],
+      ['{"user_code":"BCDF-GHJK"}', "device user code"],
+      ['{"event":"two_factor_enabled","userId":"0d6c0c1e-7d0e-4cf5-9a3e-2b5f8c1a9e77"}', "raw account id"],
+      ['{"password":"hunter2!"}', "secret-named field"],
+    ];
+    for (const [line, rule] of cases) expect(rulesOf(line), line).toContain(rule);
+  });
+
+  it("catches a configured secret's value anywhere, and names only the line (the report does not repeat it)", () => {
+    const findings = scanLogLines('ok\n{"event":"x","detail":"salt=log-salt-for-tests-0123456789abcdef"}', ["log-salt-for-tests-0123456789abcdef"]);
+    expect(findings).toEqual([{ line: 2, rule: "configured secret", excerpt: expect.not.stringContaining("log-salt-for-tests") }]);
+  });
+
+  it("passes the lines the logger writes", () => {
+    const lines = [
+      '{"level":"info","event":"request","requestId":"9b2f1c3e-6a0d-4c51-8e7f-2d1b0a9c8e7f","method":"GET","route":"/dashboard/profile/export/:id","status":200,"durationMs":12,"d1Statements":3,"ledgerCalls":0,"account":"3f9a0c1b2d4e5f60"}',
+      '{"level":"info","event":"queue_batch","requestId":"batch-1","queue":"modelify-events","messages":3,"acked":3,"retried":0,"deadLettered":0,"durationMs":40,"d1Statements":5,"kinds":[{"kind":"mail.send","count":3}]}',
+      '{"level":"warn","event":"passkey_register_refused","account":"3f9a0c1b2d4e5f60","reason":"Unexpected origin","to":"[redacted]","detail":"no account for [email], code is [code]"}',
+      '{"level":"error","event":"request","status":500,"error":{"name":"Error","message":"D1_ERROR: no such table","stack":"Error: D1_ERROR\\n    at run (file:///work/app/lib/db.server.ts:12:5)"}}',
+    ].join("\n");
+    expect(scanLogLines(lines, ["log-salt-for-tests-0123456789abcdef"])).toEqual([]);
+  });
+
+  it("reads the secret-named values of a vars file", () => {
+    const toml = '[vars]\nAPP_ENV = "test"\nJWT_SECRET = "test-secret-0123456789"\nLOG_SALT=abc\n';
+    expect(secretsOfVarsFile(toml)).toEqual(["test-secret-0123456789", "abc"]);
+  });
+});
