@@ -344,7 +344,7 @@ describe("desktop API documentation", () => {
     expect(deviceGrant!.properties!.grant_type!.const).toBe(DEVICE_CODE_GRANT);
     expect(deviceGrant!.required).toEqual(["grant_type", "device_code", "client_id"]);
     expect(refreshGrant!.properties!.grant_type!.const).toBe("refresh_token");
-    expect(refreshGrant!.required).toEqual(["grant_type", "refresh_token"]);
+    expect(refreshGrant!.required).toEqual(["refresh_token", "grant_type"]);
     expect(passwordGrant!.required).toEqual(["email", "password"]);
     expect(passwordGrant!.properties!.grant_type!.const).toBe("password");
     expect(passwordGrant!.deprecated).toBe(true);
