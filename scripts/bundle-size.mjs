@@ -2,16 +2,27 @@
 // (window.__reactRouterManifest in build/client/assets/manifest-*.js): the entry and its imports
 // plus, for each matched route, its module and imports, each file counted once, gzipped at level 9
 // (Cloudflare serves compressed; its level differs a little, the comparison between pages does not).
+// The pages are the route table's (pageRoutes): every route with a component that no other
+// component route nests in, so a page is in the budget the day it lands. A page's JavaScript does
+// not depend on who is signed in, nor on a dynamic segment's value: its route chain is enough.
 //
-//   node scripts/bundle-size.mjs [build/client]   prints the table for PAGES (run through npm exec
-//   or with node_modules/.bin on PATH: it builds the baseline with react-router)
+//   node scripts/bundle-size.mjs [build/client]   the table for every page, and exit 1 naming the
+//                                                 pages over the budget (run with node_modules/.bin
+//                                                 on PATH: it builds the baseline with react-router)
+//   node scripts/bundle-size.mjs --build          the same on a fresh build in .build/js-budget
+//                                                 (`npm run check:js`; not yet in `npm run validate`:
+//                                                 /dashboard/profile is over, issue 31)
+//   ... --record                                  also writes the table into bench/results.md
 //
-// routeJsBytes is meant for bench/run.mjs too, on its own build.
+// routeJsBytes is meant for bench/run.mjs too, on its own build; pagePatterns for the accessibility
+// test (tests/e2e/accessibility.test.ts), which opens the same pages.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
+import { writeResultsSection } from "../bench/results-file.mjs";
+import { buildDirFor, buildSite } from "./lib.mjs";
 
 /**
  * The budget: a page may load at most 1.25 times what a bare React Router page loads: the page of
@@ -29,15 +40,40 @@ export function floorJsBytes() {
   return routeJsBytes(dir, routeChain(readClientManifest(dir), "routes/home"));
 }
 
-/** Pages to report: their URL and the id of the leaf route that renders them (app/routes.ts). */
-const PAGES = [
-  { path: "/", route: "routes/home" },
-  { path: "/pricing", route: "routes/pricing" },
-  { path: "/api-reference", route: "routes/api-reference" },
-  { path: "/auth", route: "routes/auth/index" },
-  { path: "/dashboard", route: "routes/dashboard/index" },
-  { path: "/dashboard/usage", route: "routes/dashboard/usage/index" },
-];
+/**
+ * @typedef {{ id: string, parentId?: string, path?: string, index?: boolean, hasDefaultExport?: boolean,
+ *   module?: string, imports?: string[] }} ManifestRoute
+ */
+
+/**
+ * The route table's pages, sorted by path: each route with a component (a default export) that no
+ * other route with a component nests in, its path its ancestors' paths joined ("/legal/:doc").
+ * Resource routes (no component) and layouts are not pages.
+ * @param {Record<string, ManifestRoute>} routes the client manifest's routes
+ * @returns {Array<{ path: string, route: string }>}
+ */
+function pageRoutes(routes) {
+  const all = Object.values(routes);
+  const parents = new Set(all.filter((r) => r.hasDefaultExport).map((r) => r.parentId));
+  /** @param {ManifestRoute} route */
+  const fullPath = (route) => {
+    const parts = [];
+    for (let r = /** @type {ManifestRoute | undefined} */ (route); r; r = r.parentId ? routes[r.parentId] : undefined) if (r.path) parts.unshift(r.path);
+    return `/${parts.join("/")}`;
+  };
+  return all
+    .filter((r) => r.hasDefaultExport && !parents.has(r.id))
+    .map((r) => ({ path: fullPath(r), route: r.id }))
+    .sort((a, b) => a.path.localeCompare(b.path) || a.route.localeCompare(b.route));
+}
+
+/**
+ * The route table's page paths: "/pricing", "/legal/:doc"... (pageRoutes, each path once).
+ * @param {Record<string, ManifestRoute>} routes
+ */
+export function pagePatterns(routes) {
+  return [...new Set(pageRoutes(routes).map((page) => page.path))];
+}
 
 /** The manifest React Router's client reads; the newest if an old build left more than one. */
 export function readClientManifest(buildClientDir) {
@@ -89,26 +125,63 @@ function entryJsBytes(buildClientDir) {
   return routeJsBytes(buildClientDir, []);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const dir = process.argv[2] ?? "build/client";
+/** Each page's route chain, gzip bytes and ratio to the floor; `over` when past the budget. */
+function measurePages(dir, floor) {
   const manifest = readClientManifest(dir);
-  const kib = (bytes) => (bytes / 1024).toFixed(1);
-  const floor = floorJsBytes();
-  const ratio = (bytes) => (bytes / floor).toFixed(2);
-  const entry = entryJsBytes(dir);
-  const rows = [["page", "routes", "KiB gzip", `x ${kib(floor)} KiB`, ""]];
-  rows.push(["(entry)", "", kib(entry), ratio(entry), ""]);
-  for (const page of PAGES) {
+  return pageRoutes(manifest.routes).map((page) => {
     const chain = routeChain(manifest, page.route);
     const bytes = routeJsBytes(dir, chain);
-    rows.push([page.path, chain.join(" > "), kib(bytes), ratio(bytes), bytes > floor * BUDGET_RATIO ? `over ${BUDGET_RATIO}x` : ""]);
-  }
+    return { ...page, chain, bytes, ratio: bytes / floor, over: bytes > floor * BUDGET_RATIO };
+  });
+}
+
+const kib = (bytes) => (bytes / 1024).toFixed(1);
+
+/** The table as aligned text columns (the terminal) or as Markdown (bench/results.md). */
+function table(rows, markdown) {
+  if (markdown)
+    return [rows[0], rows[0].map((_, i) => (i === 2 || i === 3 ? "---:" : "---")), ...rows.slice(1)].map((row) => `| ${row.join(" | ")} |`).join("\n");
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-  for (const row of rows)
-    console.log(
+  return rows
+    .map((row) =>
       row
         .map((cell, i) => (i === 2 || i === 3 ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
         .join("  ")
         .trimEnd(),
+    )
+    .join("\n");
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const args = process.argv.slice(2);
+  const fresh = args.includes("--build");
+  const buildDir = buildDirFor("js-budget");
+  if (fresh) await buildSite(buildDir, { stdio: ["ignore", "ignore", "inherit"] });
+  const dir = fresh ? `${buildDir}/client` : (args.find((arg) => !arg.startsWith("--")) ?? "build/client");
+  const floor = floorJsBytes();
+  const pages = measurePages(dir, floor);
+  const entry = entryJsBytes(dir);
+  const rows = [["page", "routes", "KiB gzip", `x ${kib(floor)} KiB`, ""]];
+  rows.push(["(entry)", "", kib(entry), (entry / floor).toFixed(2), ""]);
+  for (const page of pages) rows.push([page.path, page.chain.join(" > "), kib(page.bytes), page.ratio.toFixed(2), page.over ? `over ${BUDGET_RATIO}x` : ""]);
+  console.log(table(rows, false));
+  if (args.includes("--record")) {
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    writeResultsSection(
+      "js",
+      `## JavaScript per page\n\n\`node scripts/bundle-size.mjs --record\` on a build of commit ${commit}: gzip (level 9) of every script a page loads before it hydrates (the entry, each route module of its chain, layouts included, and their imports), against the page of React Router's default template built with the same versions (bench/floor, ${kib(floor)} KiB). Budget: ${BUDGET_RATIO}x on every page of the route table (\`npm run check:js\`).\n\n${table(
+        rows.map((row) => row.map((cell, i) => (i === 0 && cell.startsWith("/") ? `\`${cell}\`` : cell))),
+        true,
+      )}`,
     );
+  }
+  const over = pages.filter((page) => page.over);
+  if (over.length) {
+    console.error(
+      `\n${over.length} page${over.length === 1 ? "" : "s"} over the JavaScript budget (${BUDGET_RATIO}x ${kib(floor)} KiB = ${kib(floor * BUDGET_RATIO)} KiB gzip):`,
+    );
+    for (const page of over) console.error(`  ${page.path}: ${kib(page.bytes)} KiB, ${page.ratio.toFixed(2)}x (${page.route})`);
+    process.exit(1);
+  }
+  console.log(`\nEvery page (${pages.length}) within ${BUDGET_RATIO}x the bare React Router page's JavaScript.`);
 }

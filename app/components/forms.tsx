@@ -4,6 +4,15 @@
 import { type ComponentProps, type ReactNode, useId } from "react";
 import { cx, Input, inputClass, Label } from "./ui";
 
+/**
+ * useForm's options for a form that the server alone checks (issue 31): the schemas stay on the
+ * server, since zod and conform's zod adapter were about 26 KiB gzip on every form page. The
+ * action answers with submission.reply(), which useForm takes as lastResult and shows beside each
+ * field, with JavaScript as without. Nothing is checked on blur or input: with no onValidate,
+ * conform would post each such check to the action as a "validate" intent.
+ */
+export const CHECKED_ON_THE_SERVER = { shouldValidate: "onSubmit", shouldRevalidate: "onSubmit" } as const;
+
 type ListOfErrors = Array<string | null | undefined> | null | undefined;
 
 type LabelProps = Omit<ComponentProps<"label">, "htmlFor">;

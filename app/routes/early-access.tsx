@@ -6,7 +6,7 @@ import { data, Form, Link, useActionData, useNavigation, type ShouldRevalidateFu
 import type { SubmissionResult } from "@conform-to/react";
 import type { z } from "zod";
 import type { Route } from "./+types/early-access";
-import { Field } from "~/components/forms";
+import { CHECKED_ON_THE_SERVER, Field } from "~/components/forms";
 import { SiteFooter } from "~/components/site-footer";
 import { Alert, Card, CheckIcon, Honeypot, SubmitButton } from "~/components/ui";
 import { EARLY_ACCESS } from "~/lib/constants";
@@ -142,11 +142,7 @@ function WaitlistForm({ refCode }: { refCode: string }) {
     id: "waitlist",
     // The server's answer: its field errors without JavaScript, and its form-level refusals (the per-IP cap).
     lastResult: actionData?.result,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate({ formData }) {
-      return parseWithZod(formData, { schema: waitlistSchema });
-    },
+    ...CHECKED_ON_THE_SERVER,
   });
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4" aria-labelledby="waitlist-title">

@@ -5,7 +5,7 @@ import type { Route } from "./+types/events";
 import { ipSubject } from "~/lib/auth/lockout";
 import { MARKETING } from "~/lib/constants";
 import { overCap } from "~/lib/limits/counters.server";
-import { browserEventSchema } from "~/lib/marketing/events";
+import { browserEventSchema } from "~/lib/marketing/browser-event";
 import { recordMarketingEvents } from "~/lib/marketing/events.server";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";

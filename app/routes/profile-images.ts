@@ -3,7 +3,7 @@
 // exist, so nobody learns whether another account has one.
 import type { Route } from "./+types/profile-images";
 import { PROFILE_IMAGES } from "~/lib/constants";
-import { imageUserIdSchema } from "~/lib/profile/images";
+import { imageUserIdSchema } from "~/lib/profile/image-schemas";
 import { readProfileImage } from "~/lib/profile/images.server";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";

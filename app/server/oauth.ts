@@ -3,7 +3,8 @@
 // name read from the body or from HTTP Basic. The routes (api/v1/auth/*) only dispatch to these.
 import { signIn } from "~/lib/auth/accounts.server";
 import { pollDeviceAuthorization } from "~/lib/auth/device-authorization.server";
-import { DEVICE_ERRORS, deviceTokenRequestSchema } from "~/lib/auth/device-codes";
+import { DEVICE_ERRORS } from "~/lib/auth/device-codes";
+import { deviceTokenRequestSchema } from "~/lib/auth/device-requests";
 import { identifyClient, OAUTH_REALM, REFRESH_REFUSALS } from "~/lib/auth/oauth";
 import { refreshSession } from "~/lib/auth/session.server";
 import { findUserById } from "~/lib/auth/users.server";

@@ -1,8 +1,9 @@
 // axe-core (WCAG 2.0/2.1 A and AA, WCAG 2.2 AA, and its best practices) on every page of the site
 // and every dialog of the app, at 1280 and 390 px, signed out and signed in, and not one violation.
 // Nothing here is a hand-kept list:
-// - the pages are the route table's: the build's client manifest (what scripts/bundle-size.mjs
-//   reads), each route with a component that is not a layout, its path its ancestors' paths joined;
+// - the pages are the route table's: the build's client manifest, read by scripts/bundle-size.mjs's
+//   pagePatterns (the JS budget's pages too), each route with a component that is not a layout, its
+//   path its ancestors' paths joined;
 //   a dynamic segment takes its values from /sitemap.xml, and a page with none there fails the test;
 // - the dialogs are found on the pages: the site's dialogs live in the URL (?modal=contact,
 //   ?terms=open, ?confirm=signout...), so each same-page link that changes the search is asked for
@@ -22,7 +23,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type APIRequestContext, type Page, request } from "@playwright/test";
-import { readClientManifest } from "../../scripts/bundle-size.mjs";
+import { pagePatterns, readClientManifest } from "../../scripts/bundle-size.mjs";
 import { type AxeFinding, axeFindings } from "./axe.ts";
 import { clientContextOptions, HYDRATION_PROBE, hydrated, nextClientAddress, signIn } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
@@ -42,20 +43,6 @@ const ACCOUNTS = {
  * walk runs once, signed out at 1280 px.
  */
 const dialogDepth = (width: number, state: string) => (width === 1280 && state === "signed out" ? 2 : 1);
-
-type ManifestRoute = { id: string; parentId?: string; path?: string; index?: boolean; hasDefaultExport?: boolean };
-
-/** The route table's pages: "/pricing", "/legal/:doc"... (routes with a component that no route nests in). */
-function pagePatterns(routes: Record<string, ManifestRoute>): string[] {
-  const all = Object.values(routes);
-  const parents = new Set(all.filter((r) => r.hasDefaultExport).map((r) => r.parentId));
-  const fullPath = (route: ManifestRoute): string => {
-    const parts: string[] = [];
-    for (let r: ManifestRoute | undefined = route; r; r = r.parentId ? routes[r.parentId] : undefined) if (r.path) parts.unshift(r.path);
-    return `/${parts.join("/")}`;
-  };
-  return [...new Set(all.filter((r) => r.hasDefaultExport && !parents.has(r.id)).map(fullPath))].sort();
-}
 
 /** Concrete URLs for a pattern: itself, or for a dynamic one the sitemap's URLs that match it. */
 function pageUrls(pattern: string, sitemap: string[]): string[] {
@@ -194,7 +181,7 @@ async function signInOnce(page: Page, account: { email: string; password: string
 async function sitePages(baseURL: string): Promise<{ urls: string[]; missing: string[] }> {
   const build = process.env.E2E_BUILD_DIR;
   if (!build) throw new Error("E2E_BUILD_DIR unset: run through `npx playwright test`");
-  const patterns = pagePatterns(readClientManifest(`${build}/client`).routes as Record<string, ManifestRoute>);
+  const patterns = pagePatterns(readClientManifest(`${build}/client`).routes);
   const sitemapXml = await (await fetch(`${baseURL}/sitemap.xml`)).text();
   const sitemap = [...sitemapXml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
   const missing = patterns.filter((p) => pageUrls(p, sitemap).length === 0).map((p) => `${p}: no URL in /sitemap.xml to check it with`);

@@ -48,3 +48,28 @@ test("without JavaScript the dialog's form posts to /contact and shows the answe
   await expect(page.getByText("Subject is required")).toBeVisible();
   await context.close();
 });
+
+// The form's schema stays on the server (issue 31: CHECKED_ON_THE_SERVER in components/forms.tsx):
+// with JavaScript, a submit's errors are the action's answer, shown beside their fields.
+test("with JavaScript the server's errors show beside their fields, in the dialog and on /contact", async ({ page }) => {
+  await page.goto("/");
+  await hydrated(page);
+  // Opened from the footer, as a visitor does: its code then is in (a dialog server-rendered from
+  // ?modal=contact posts natively until its lazily loaded code takes over).
+  await page.getByRole("contentinfo").getByRole("link", { name: "Contact Support" }).click();
+  const dialog = page.getByRole("dialog", { name: "Contact Support" });
+  await dialog.getByLabel("Name").fill("Katherine Johnson");
+  await dialog.getByLabel("Email").fill("not-an-address");
+  await dialog.getByRole("button", { name: "Send Message" }).click();
+  await expect(dialog.getByLabel("Email")).toHaveAccessibleDescription("Please enter a valid email address");
+  await expect(dialog.getByLabel("Subject")).toHaveAccessibleDescription("Subject is required");
+  // The fetcher's answer: the dialog stays open on the page it was opened from.
+  await expect(page).toHaveURL(/modal=contact/);
+
+  await page.goto("/contact");
+  await hydrated(page);
+  await page.getByLabel("Email").fill("still@not");
+  await page.getByRole("button", { name: "Send Message" }).click();
+  await expect(page.getByLabel("Email")).toHaveAccessibleDescription("Please enter a valid email address");
+  await expect(page.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
+});

@@ -1,12 +1,12 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Money } from "~/components/money";
 import { useEffect } from "react";
 import { Form, Link, useNavigate, useNavigation } from "react-router";
+import type { z } from "zod";
 import { BUDGET, BUDGET_DEFAULTS } from "~/lib/constants";
 import { budgetBand, budgetRemainder, usedPercent, type BudgetView } from "~/lib/usage/budget";
-import { budgetFormSchema } from "~/lib/usage/budget-form";
-import { Field } from "../forms";
+import type { budgetFormSchema } from "~/lib/usage/budget-form";
+import { CHECKED_ON_THE_SERVER, Field } from "../forms";
 import { Alert, Button, buttonClass, Card, Label } from "../ui";
 import { ProgressBar } from "./stat";
 
@@ -100,7 +100,7 @@ function EditForm({ view, result }: { view: BudgetView; result?: SubmissionResul
         notificationsEnabled: BUDGET_DEFAULTS.notificationsEnabled,
       }
     : view.settings;
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof budgetFormSchema>, z.output<typeof budgetFormSchema>>({
     id: "budget",
     lastResult: result,
     defaultValue: {
@@ -109,10 +109,7 @@ function EditForm({ view, result }: { view: BudgetView; result?: SubmissionResul
       alertThreshold: String(values.alertThreshold),
       notificationsEnabled: values.notificationsEnabled ? "on" : "",
     },
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    // As on the server: an empty amount is the spec's "non-numeric", not a missing one.
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: budgetFormSchema, disableAutoCoercion: true }),
+    ...CHECKED_ON_THE_SERVER,
   });
   // Spec: amounts step 0.01 from 0.
   const money = { step: "0.01", min: "0" };

@@ -4,7 +4,6 @@
 import { useRef, useState } from "react";
 import { useRevalidator } from "react-router";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
-import { createUploadSchema } from "~/lib/downloads/upload";
 
 const BASE = "/dashboard/admin/releases";
 const PART_ATTEMPTS = 3;
@@ -107,7 +106,10 @@ export function useBuildUpload(onPublished: () => void) {
 
   async function publish({ optionId, version, file }: { optionId: string; version: string; file: File | null }) {
     setOutcome(null);
-    const parsed = createUploadSchema.safeParse({ optionId, version: version.trim(), size: file?.size ?? 0 });
+    // The schemas (and zod) load with the first publish, not with the admin page (issue 31).
+    const schemas = await import("~/lib/downloads/upload-schemas").catch(() => null);
+    if (!schemas) return setOutcome({ ok: false, message: "The page could not load its checks: reload it and try again." });
+    const parsed = schemas.createUploadSchema.safeParse({ optionId, version: version.trim(), size: file?.size ?? 0 });
     if (!file) return setOutcome({ ok: false, message: "Please choose the installer file." });
     if (!parsed.success) return setOutcome({ ok: false, message: parsed.error.issues[0]?.message ?? "Please check the form." });
     cancelled.current = false;

@@ -1,6 +1,6 @@
 // The Edit Profile form read and written through the DOM: its inputs are uncontrolled (the form
 // works without JavaScript), so the dialog's logic reads and sets them on the element itself.
-import { PROFILE_FORM_FIELDS, type ProfileFormField, type ProfileFormValues } from "~/lib/profile/validation";
+import { PROFILE_FORM_FIELDS, type ProfileFormField, type ProfileFormValues } from "~/lib/profile/form-fields";
 
 export function formValues(form: HTMLFormElement, saved: ProfileFormValues): ProfileFormValues {
   const data = new FormData(form);

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { timezoneLabel } from "~/lib/profile/options";
-import { websiteHref } from "~/lib/profile/validation";
+import { websiteHref } from "~/lib/profile/form-fields";
 import type { PhoneStatus, ProfileView } from "~/lib/profile/view";
 import { buttonClass, Card, cx, LineIcon } from "../ui";
 

@@ -2,11 +2,12 @@
 // saves, the auto-save countdown and the username confirmation, wired together (ADR 0011). The
 // dialog itself only draws what this returns.
 import { useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { type FormEvent, type RefObject, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import type { z } from "zod";
 import { PROFILE_MESSAGES as M } from "~/lib/profile/messages";
-import { profileFormSchema } from "~/lib/profile/validation";
+import type { profileFormSchema } from "~/lib/profile/validation";
+import { CHECKED_ON_THE_SERVER } from "~/components/forms";
 import type { ProfileView } from "~/lib/profile/view";
 import { setFieldValue } from "./profile-form-dom";
 import { useAutoSave } from "./use-auto-save";
@@ -51,13 +52,11 @@ export function useEditProfile(profile: ProfileView, actionData: ProfileActionDa
     submit: save.submit,
   });
   const confirmation = useUsernameConfirmation(formRef, changes.usernameDirty, save.lastIntent);
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof profileFormSchema>, z.output<typeof profileFormSchema>>({
     id: "edit-profile",
     lastResult: (save.fetcher.data ?? actionData)?.result,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
+    ...CHECKED_ON_THE_SERVER,
     defaultValue: changes.saved,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileFormSchema }),
     onSubmit: confirmation.onSubmit,
   });
 

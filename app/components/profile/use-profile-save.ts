@@ -6,7 +6,7 @@ import { useFetcher } from "react-router";
 import { writeBackup } from "~/lib/profile/backup";
 import { PROFILE_MESSAGES as M } from "~/lib/profile/messages";
 import { EXPLICIT_ONLY } from "~/lib/profile/unsaved-changes";
-import type { ProfileFormValues } from "~/lib/profile/validation";
+import type { ProfileFormValues } from "~/lib/profile/form-fields";
 import { clearPassword, formValues, setFieldValue } from "./profile-form-dom";
 
 export type ProfileActionData = { result: SubmissionResult<string[]>; ok: boolean; message: string | null; emailPending: boolean } | null;

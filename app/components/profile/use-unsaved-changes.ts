@@ -3,7 +3,7 @@
 import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { clearBackup, freshBackup, writeBackup } from "~/lib/profile/backup";
 import { savedValues, unsavedChanges } from "~/lib/profile/unsaved-changes";
-import { PROFILE_FORM_FIELDS } from "~/lib/profile/validation";
+import { PROFILE_FORM_FIELDS } from "~/lib/profile/form-fields";
 import type { ProfileView } from "~/lib/profile/view";
 import { formValues, setFieldValue } from "./profile-form-dom";
 

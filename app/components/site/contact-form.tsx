@@ -3,13 +3,12 @@
 // without JavaScript. After a message is sent the confirmation shows for SUPPORT.successShownMs,
 // then the form comes back empty (ADR 0013).
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState } from "react";
 import { Form, useFetcher, useNavigation } from "react-router";
 import type { z } from "zod";
 import { SUPPORT } from "~/lib/constants";
-import { supportMessageSchema } from "~/lib/support/validation";
-import { Field, SelectField, TextareaField } from "../forms";
+import type { supportMessageSchema } from "~/lib/support/validation";
+import { CHECKED_ON_THE_SERVER, Field, SelectField, TextareaField } from "../forms";
 import { Alert, CheckIcon, Honeypot, SubmitButton } from "../ui";
 
 export type ContactActionData = { result: SubmissionResult<string[]>; sent?: { message: string } };
@@ -60,11 +59,7 @@ export function ContactForm({
     id: sent ? "contact-sent" : `contact-${shownFor ? "again" : "first"}`,
     lastResult: data?.sent ? undefined : data?.result,
     defaultValue: { name: defaults?.name ?? "", email: defaults?.email ?? "", priority: SUPPORT.defaultPriority },
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate({ formData }) {
-      return parseWithZod(formData, { schema: supportMessageSchema });
-    },
+    ...CHECKED_ON_THE_SERVER,
   });
 
   if (sent) return <ContactSent message={sent.message} />;

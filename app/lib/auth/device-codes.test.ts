@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEVICE_AUTH } from "../constants";
-import { deviceAuthorizationRequestSchema, formatUserCode, newDeviceCode, newUserCode, normalizeUserCode } from "./device-codes";
+import { formatUserCode, newDeviceCode, newUserCode, normalizeUserCode } from "./device-codes";
+import { deviceAuthorizationRequestSchema } from "./device-requests";
 
 describe("device authorization codes", () => {
   it("draws user codes of 8 letters from the alphabet only, every letter reachable", () => {

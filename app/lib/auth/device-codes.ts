@@ -1,8 +1,7 @@
-// The device authorization grant's codes and requests (RFC 8628), free of the database so they
-// can be tested alone. The user code is what a person types; the device code stays in the app.
+// The device authorization grant's codes and messages (RFC 8628; its requests' schemas are in
+// device-requests.ts), free of the database so they can be tested alone. The user code is what a person types; the device code stays in the app.
 import { DEVICE_AUTH } from "../constants";
 import { randomBytes, toBase64Url } from "../crypto";
-import { z } from "../zod";
 
 export const DEVICE_PLATFORMS = ["windows", "macos", "linux"] as const;
 export type DevicePlatform = (typeof DEVICE_PLATFORMS)[number];
@@ -44,35 +43,6 @@ export function normalizeUserCode(input: unknown): string | null {
 export function formatUserCode(code: string): string {
   return `${code.slice(0, 4)}-${code.slice(4)}`;
 }
-
-// Shown to the user on /device and in the devices list: no control or bidirectional-override
-// characters, which could make one device's name look like another's. The control characters
-// (Unicode's Cc) are spelled as ranges, not \p{Cc}: the pattern goes into the OpenAPI document,
-// and JSON Schema tools outside JavaScript (Python's re, for one) cannot read \p{…}.
-const text = (field: string, max: number) =>
-  z
-    .string({ error: `${field} is required` })
-    .trim()
-    .min(1, `${field} is required`)
-    .max(max, `${field} must be at most ${max} characters`)
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses
-    .regex(/^[^\x00-\x1F\x7F-\x9F\u202A-\u202E\u2066-\u2069]*$/, `${field} must not contain control characters`);
-
-/** POST /api/v1/auth/device: the app names itself. */
-export const deviceAuthorizationRequestSchema = z.object({
-  client_id: z.string({ error: "client_id is required" }).meta({ example: DEVICE_AUTH.clientId }),
-  device_name: text("device_name", 100).meta({ description: "The computer's name, as the user knows it", example: "Ada's MacBook Pro" }),
-  platform: z.enum(DEVICE_PLATFORMS, { error: "platform must be windows, macos or linux" }),
-  app_version: text("app_version", 50).meta({ example: "1.4.2" }),
-  app_instance_id: text("app_instance_id", 100).meta({ description: "Stable per installation; a new sign-in of the same installation replaces its key" }),
-});
-
-/** POST /api/v1/auth/token with the device code grant: the app polls for its tokens. */
-export const deviceTokenRequestSchema = z.object({
-  grant_type: z.literal(DEVICE_CODE_GRANT),
-  device_code: z.string({ error: "device_code is required" }).min(1, "device_code is required").max(200, "device_code is invalid"),
-  client_id: z.string({ error: "client_id is required" }),
-});
 
 /** RFC 8628 3.5 and RFC 6749 5.2 error codes, with what the app can show. */
 export const DEVICE_ERRORS = {

@@ -7,7 +7,8 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { optionById } from "./options";
 import { publishRelease, type Release, type ReleaseView } from "./releases.server";
-import { type CompleteUploadInput, type CreateUploadInput, checkPartList, formatBytes, isUploadKey, maxParts, type UploadRef, uploadKey } from "./upload";
+import { checkPartList, formatBytes, isUploadKey, maxParts, uploadKey } from "./upload";
+import type { CompleteUploadInput, CreateUploadInput, UploadRef } from "./upload-schemas";
 
 export type Refusal = { ok: false; status: 400 | 404 | 409 | 411 | 413; message: string };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MARKETING, MS } from "../constants";
-import { BROWSER_EVENTS, browserEventSchema, conversion, emptyFunnel, FUNNEL_STAGES, MARKETING_EVENTS, recordablePath, weekStart } from "./events";
+import { browserEventSchema } from "./browser-event";
+import { BROWSER_EVENTS, conversion, emptyFunnel, FUNNEL_STAGES, MARKETING_EVENTS, recordablePath, weekStart } from "./events";
 import { readConsent, shouldLoadPixel } from "./pixel";
 
 describe("marketing events", () => {

@@ -1,7 +1,6 @@
 // The marketing events and the funnel built from them (ADR 0013). Pure: names, who may
 // send which, and the week arithmetic, shared by the site, the consumer and the admin page.
 import { MARKETING, MS } from "../constants";
-import { z } from "../zod";
 
 /** The spec's pixel event names, plus the three milestones a funnel needs that it does not name. */
 export const MARKETING_EVENTS = [
@@ -45,19 +44,6 @@ export function recordablePath(value: string): string | null {
   const path = value.split(/[?#]/, 1)[0] ?? "";
   return path.length <= MARKETING.pathMax ? path : null;
 }
-
-/** The body a browser posts to /events. */
-export const browserEventSchema = z.object({
-  name: z.enum(BROWSER_EVENTS),
-  path: z
-    .string()
-    .max(MARKETING.pathMax * 4)
-    .transform((value, ctx) => {
-      const path = recordablePath(value);
-      if (path === null) ctx.addIssue({ code: "custom", message: "Not a path of this site" });
-      return path ?? "";
-    }),
-});
 
 /** Monday 00:00 UTC of the week that holds `time`. */
 export function weekStart(time: number): number {

@@ -1,6 +1,7 @@
 // The desktop sign-in in the API description: the device grant (RFC 8628), its token endpoint
 // (with the refresh token grant and the LEGACY password grant) and the JSON refresh route.
-import { DEVICE_CODE_GRANT, deviceAuthorizationRequestSchema, deviceTokenRequestSchema } from "../auth/device-codes";
+import { DEVICE_CODE_GRANT } from "../auth/device-codes";
+import { deviceAuthorizationRequestSchema, deviceTokenRequestSchema } from "../auth/device-requests";
 import { apiRefreshRequestSchema, apiTokenRequestSchema, refreshTokenGrantRequestSchema } from "../auth/validation";
 import { DEVICE_AUTH, REQUEST_BODY } from "../constants";
 import { z } from "../zod";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PROFILE } from "../constants";
 import { clearBackup, freshBackup, writeBackup } from "./backup";
-import type { ProfileFormValues } from "./validation";
+import type { ProfileFormValues } from "./form-fields";
 
 const USER = "3b241101-e2bb-4255-8caf-4136c566a962";
 const SAVED: ProfileFormValues = {

@@ -3,7 +3,7 @@
 // is restored when the dialog opens again. Storage may be full, disabled or missing (the server
 // renders this code too): every call then does nothing, and the server save still happens.
 import { PROFILE } from "../constants";
-import { PROFILE_FORM_FIELDS, type ProfileFormValues } from "./validation";
+import { PROFILE_FORM_FIELDS, type ProfileFormValues } from "./form-fields";
 
 type ProfileBackup = { savedAt: number; values: Partial<ProfileFormValues> };
 

@@ -1,7 +1,6 @@
 // Profile pictures and cover photos: what a file is (by its bytes, never by its name or declared
 // type), where it lives in R2 and under which URL the site serves it. Pure: the upload route,
 // the serving route, storage and the upload component share these rules.
-import { z } from "../zod";
 import { imageMaxBytes, imageTooLargeMessage, PROFILE_MESSAGES, UPLOAD_MESSAGES } from "./messages";
 import type { ImageKind } from "./view";
 
@@ -11,8 +10,7 @@ export type { ImageKind };
 const IMAGE_EXTS = ["jpg", "png", "gif", "webp"] as const;
 export type ImageExt = (typeof IMAGE_EXTS)[number];
 
-const IMAGE_KINDS = ["avatar", "cover"] as const satisfies readonly ImageKind[];
-export const imageKindSchema = z.enum(IMAGE_KINDS);
+export const IMAGE_KINDS = ["avatar", "cover"] as const satisfies readonly ImageKind[];
 
 const CONTENT_TYPES: Record<ImageExt, string> = {
   jpg: "image/jpeg",
@@ -88,13 +86,14 @@ export function parseImageFile(file: string): ImageFile | null {
   return { kind: match[1] === "profile" ? "avatar" : "cover", ext: match[2] as ImageExt };
 }
 
-// User ids are UUIDs; anything else in the path is refused before R2 is asked.
-export const imageUserIdSchema = z.string().regex(/^[0-9a-f-]{36}$/i);
-
 /** Why an upload was refused, as a short code (the no-JavaScript form's redirect carries it). */
 const UPLOAD_ERROR_CODES = ["too-large", "not-an-image", "invalid-type", "storage", "failed", "busy", "no-profile", "sign-in"] as const;
 export type UploadErrorCode = (typeof UPLOAD_ERROR_CODES)[number];
-const uploadErrorCodeSchema = z.enum(UPLOAD_ERROR_CODES);
+
+/** A query value that is one of `values`, or null. A plain lookup, not zod: the page runs this (issue 31). */
+function oneOf<T extends string>(values: readonly T[], value: string | null): T | null {
+  return values.find((v) => v === value) ?? null;
+}
 
 /** The text for a refusal code; the page shows it after a form upload (`?uploadError=…`). */
 export function uploadErrorMessage(code: UploadErrorCode, kind: ImageKind): string {
@@ -149,10 +148,10 @@ export type UploadNotice = { kind: ImageKind; tone: "success" | "error"; message
  * to: `?uploaded=avatar` or `?uploadError=too-large&kind=avatar`. Unknown values give null.
  */
 export function uploadNoticeFromQuery(params: URLSearchParams): UploadNotice | null {
-  const uploaded = imageKindSchema.safeParse(params.get("uploaded"));
-  if (uploaded.success) return { kind: uploaded.data, tone: "success", message: uploadedMessage(uploaded.data) };
-  const code = uploadErrorCodeSchema.safeParse(params.get("uploadError"));
-  const kind = imageKindSchema.safeParse(params.get("kind"));
-  if (code.success && kind.success) return { kind: kind.data, tone: "error", message: uploadErrorMessage(code.data, kind.data) };
+  const uploaded = oneOf(IMAGE_KINDS, params.get("uploaded"));
+  if (uploaded) return { kind: uploaded, tone: "success", message: uploadedMessage(uploaded) };
+  const code = oneOf(UPLOAD_ERROR_CODES, params.get("uploadError"));
+  const kind = oneOf(IMAGE_KINDS, params.get("kind"));
+  if (code && kind) return { kind, tone: "error", message: uploadErrorMessage(code, kind) };
   return null;
 }

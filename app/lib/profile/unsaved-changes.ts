@@ -1,7 +1,7 @@
 // What the Edit Profile dialog counts as unsaved (ADR 0011: any change sets an unsaved-changes
 // flag, which starts a 10 s auto-save countdown), compared with the saved profile.
-import type { ProfileFormField, ProfileFormValues } from "./validation";
-import { PROFILE_FORM_FIELDS } from "./validation";
+import type { ProfileFormField, ProfileFormValues } from "./form-fields";
+import { PROFILE_FORM_FIELDS } from "./form-fields";
 import type { ProfileView } from "./view";
 
 /** The form's values as the server has them saved (the answer is never sent back). */

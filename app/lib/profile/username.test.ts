@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { USERNAME } from "../constants";
 import { containsProfanity, daysUntilUsernameChange, usernameProblem } from "./username";
-import { isAcceptableWebsite, websiteHref } from "./validation";
+import { isAcceptableWebsite, websiteHref } from "./form-fields";
 
 describe("username rules", () => {
   it.each([

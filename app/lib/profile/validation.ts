@@ -5,6 +5,7 @@ import { z } from "../zod";
 import { PROFILE_MESSAGES as M } from "./messages";
 import { PROFILE_SECURITY_QUESTIONS, TIMEZONES } from "./options";
 import { usernameProblem } from "./username";
+import { isAcceptableWebsite } from "./form-fields";
 
 const CONTROL = /\p{Cc}/u;
 const WEBSITE_EXAMPLE = "https://example.com";
@@ -27,21 +28,6 @@ function name(required: string, tooShort: string) {
     .min(PROFILE.nameMinLength, { error: tooShort })
     .max(PROFILE.nameMaxLength, { error: M.fieldTooLong })
     .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters });
-}
-
-/**
- * Spec: a website starts with http:// or https:// or contains a dot. A value with any other
- * scheme (javascript:, data:) is refused even when it contains a dot: it becomes a link.
- */
-export function isAcceptableWebsite(value: string): boolean {
-  if (/^https?:\/\/\S+$/i.test(value)) return true;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return false;
-  return value.includes(".") && !/\s/.test(value);
-}
-
-/** The link a saved website becomes: a bare host gets https://. */
-export function websiteHref(value: string): string {
-  return /^https?:\/\//i.test(value) ? value : `https://${value}`;
 }
 
 const timezoneValues = TIMEZONES.map((t) => t.value) as [string, ...string[]];
@@ -96,22 +82,3 @@ export const profileFormSchema = z.object({
 });
 
 export type ProfileForm = z.infer<typeof profileFormSchema>;
-
-/** The fields of the form as strings, the shape the browser edits and backs up. */
-export const PROFILE_FORM_FIELDS = [
-  "firstName",
-  "lastName",
-  "initial",
-  "username",
-  "email",
-  "phoneNumber",
-  "bio",
-  "company",
-  "location",
-  "website",
-  "timezone",
-  "securityQuestion",
-  "securityAnswer",
-] as const;
-export type ProfileFormField = (typeof PROFILE_FORM_FIELDS)[number];
-export type ProfileFormValues = Record<ProfileFormField, string>;

@@ -2,8 +2,10 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ComponentProps } from "react";
 import { data, Form, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import type { z } from "zod";
 import type { Route } from "./+types/reset-password";
 import { AuthShell } from "~/components/auth-shell";
+import { CHECKED_ON_THE_SERVER } from "~/components/forms";
 import { RedirectAfter } from "~/components/redirect-after";
 import { Alert, LinkButton, SubmitButton } from "~/components/ui";
 import { NewPasswordFields } from "~/components/password-strength-meter";
@@ -72,12 +74,10 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof resetPasswordSchema>, z.output<typeof resetPasswordSchema>>({
     id: "reset-password",
     lastResult: actionData?.result,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
+    ...CHECKED_ON_THE_SERVER,
   });
 
   if (actionData && "updated" in actionData) return <PasswordUpdated />;

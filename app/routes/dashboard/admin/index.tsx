@@ -8,23 +8,12 @@ import { DebugTab } from "~/components/dashboard/debug-tab";
 import { TabError } from "~/components/dashboard/tab-error";
 import { listReleases } from "~/lib/downloads/upload.server";
 import { adminGrantYear, adminLookup, adminSetStatus, adminSignOutEverywhere, adminSyncFromStripe } from "~/lib/billing/admin.server";
-import { ADMIN_STATUSES } from "~/lib/billing/statuses";
-import { AUTH_MESSAGES } from "~/lib/auth/messages";
-import { z } from "~/lib/zod";
+import { adminToolsFormSchema } from "~/lib/billing/admin-form.server";
 import { requireAdmin } from "~/server/auth";
 import { app } from "~/server/context";
 import { readForm } from "~/server/requests";
 
 const INVALID = "Please enter a valid email address and choose an action.";
-const email = z.email({ error: AUTH_MESSAGES.invalidEmail }).max(254, { error: AUTH_MESSAGES.invalidEmail });
-const formSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("lookup"), email }),
-  z.object({ intent: z.literal("grant-year"), email }),
-  z.object({ intent: z.literal("sync"), email }),
-  z.object({ intent: z.literal("set-status"), email, status: z.enum(ADMIN_STATUSES, { error: "Choose one of the listed statuses." }) }),
-  z.object({ intent: z.literal("sign-out-everywhere"), email }),
-]);
-
 export async function loader({ context }: Route.LoaderArgs) {
   const admin = requireAdmin(context);
   return { email: admin.email, releases: await listReleases(app(context).db) };
@@ -34,7 +23,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = requireAdmin(context);
   const read = await readForm(request);
   if (!read.ok) return data({ ok: false, message: read.message }, { status: read.status });
-  const submission = parseWithZod(read.formData, { schema: formSchema });
+  const submission = parseWithZod(read.formData, { schema: adminToolsFormSchema });
   // Each refusal beside its field, and the summary where the tools' answers show.
   if (submission.status !== "success") return data({ ok: false, message: INVALID, result: submission.reply() }, { status: 400 });
   const { db, stripe } = app(context);

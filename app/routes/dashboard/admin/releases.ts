@@ -4,7 +4,7 @@
 // { error } with a 4xx for anything malformed or refused.
 import type { Route } from "./+types/releases";
 import { abortUpload, completeUpload, createUpload, type Refusal, uploadPart } from "~/lib/downloads/upload.server";
-import { completeUploadSchema, createUploadSchema, partQuerySchema, uploadRefSchema } from "~/lib/downloads/upload";
+import { completeUploadSchema, createUploadSchema, partQuerySchema, uploadRefSchema } from "~/lib/downloads/upload-schemas";
 import type { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/auth";
 import { app } from "~/server/context";

@@ -4,9 +4,10 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import type { z } from "zod";
 import type { Route } from "./+types/delete";
 import { TabError } from "~/components/dashboard/tab-error";
-import { Field } from "~/components/forms";
+import { CHECKED_ON_THE_SERVER, Field } from "~/components/forms";
 import { DeletionFacts } from "~/components/profile/deletion-facts";
 import { Alert, buttonClass, Card } from "~/components/ui";
 import { deleteAccount } from "~/lib/account/deletion.server";
@@ -47,14 +48,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function DeleteAccount({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const [form, fields] = useForm({
+  const [form, fields] = useForm<z.input<typeof deleteAccountSchema>, z.output<typeof deleteAccountSchema>>({
     id: "delete-account",
     lastResult: actionData?.result,
-    shouldValidate: "onBlur",
-    // Cleared while typing, so the error's line is gone before the button is pressed (a blur on
-    // the press would otherwise move the button out from under the pointer).
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: deleteAccountSchema }),
+    // No error appears on blur, so none can move the button out from under the pointer.
+    ...CHECKED_ON_THE_SERVER,
   });
   return (
     <section aria-labelledby="delete-title" className="mx-auto max-w-2xl">

@@ -5,7 +5,8 @@
 // otherwise redirects back to the Edit Profile modal with the outcome in the query.
 import { redirect } from "react-router";
 import type { Route } from "./+types/image";
-import { imageKindSchema, type ImageKind, uploadedMessage, type UploadErrorCode, uploadErrorMessage } from "~/lib/profile/images";
+import { imageKindSchema } from "~/lib/profile/image-schemas";
+import { type ImageKind, uploadedMessage, type UploadErrorCode, uploadErrorMessage } from "~/lib/profile/images";
 import { storeProfileImage } from "~/lib/profile/images.server";
 import { imageMaxBytes } from "~/lib/profile/messages";
 import { getAuth } from "~/server/auth";

@@ -2,7 +2,8 @@
 // itself and gets a device code to poll /api/v1/auth/token with, and a user code for /device.
 import type { Route } from "./+types/device";
 import { allowCodeRequest, startDeviceAuthorization } from "~/lib/auth/device-authorization.server";
-import { DEVICE_ERRORS, deviceAuthorizationRequestSchema } from "~/lib/auth/device-codes";
+import { DEVICE_ERRORS } from "~/lib/auth/device-codes";
+import { deviceAuthorizationRequestSchema } from "~/lib/auth/device-requests";
 import { type AppContext, app } from "~/server/context";
 import { uncached, withClient } from "~/server/oauth";
 import { readOAuthBody, requestCountry } from "~/server/requests";

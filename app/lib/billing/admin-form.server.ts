@@ -1,0 +1,15 @@
+// The admin tools' form (/dashboard/admin), as its action reads it. Apart from the route because
+// a zod schema built at a module's top level stays in the browser's bundle of the module: the
+// route's own bundle would load zod for nothing (issue 31).
+import { AUTH_MESSAGES } from "../auth/messages";
+import { z } from "../zod";
+import { ADMIN_STATUSES } from "./statuses";
+
+const email = z.email({ error: AUTH_MESSAGES.invalidEmail }).max(254, { error: AUTH_MESSAGES.invalidEmail });
+export const adminToolsFormSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("lookup"), email }),
+  z.object({ intent: z.literal("grant-year"), email }),
+  z.object({ intent: z.literal("sync"), email }),
+  z.object({ intent: z.literal("set-status"), email, status: z.enum(ADMIN_STATUSES, { error: "Choose one of the listed statuses." }) }),
+  z.object({ intent: z.literal("sign-out-everywhere"), email }),
+]);
