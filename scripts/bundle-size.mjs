@@ -10,8 +10,7 @@
 //                                                 pages over the budget (run with node_modules/.bin
 //                                                 on PATH: it builds the baseline with react-router)
 //   node scripts/bundle-size.mjs --build          the same on a fresh build in .build/js-budget
-//                                                 (`npm run check:js`; not yet in `npm run validate`:
-//                                                 /dashboard/profile is over, issue 31)
+//                                                 (`npm run check:js`, part of `npm run validate`)
 //   ... --record                                  also writes the table into bench/results.md
 //
 // routeJsBytes is meant for bench/run.mjs too, on its own build; pagePatterns for the accessibility

@@ -4,9 +4,8 @@ import { data, redirect, useLocation, useRevalidator } from "react-router";
 import type { Route } from "./+types/index";
 import { TabError } from "~/components/dashboard/tab-error";
 import { withParams } from "~/components/modal";
-import { ImageUpload } from "~/components/profile/image-upload";
 import { PhoneDialog, PhoneVerifyButton } from "~/components/profile/phone-dialog";
-import { EditProfileModal } from "~/components/profile/profile-editor";
+import { EditProfile, loadEditProfile } from "~/components/profile/edit-profile";
 import { ProfileHeader } from "~/components/profile/profile-header";
 import { Alert } from "~/components/ui";
 import { SessionsCard } from "~/components/profile/sessions-card";
@@ -44,6 +43,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listExports(db, user.id),
   ]);
   const params = new URL(request.url).searchParams;
+  const editing = params.get("edit") === "1";
+  // The dialog asked for in the URL is rendered into the HTML (see loadEditProfile).
+  if (editing) await loadEditProfile();
   return {
     profile: profileView(row, user),
     sessions,
@@ -51,7 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     passkeys,
     exports,
     emailPending: params.get("emailPending") === "1" && row.pendingEmail !== null,
-    editing: params.get("edit") === "1",
+    editing,
     verifyingPhone: params.get("phone") === "verify",
     saved: params.get("saved") === "1",
   };
@@ -146,16 +148,11 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         <DangerZoneCard />
       </div>
       {editing ? (
-        <EditProfileModal
+        <EditProfile
           profile={profile}
           closeTo={withParams(pathname, search, { edit: null, saved: null, uploaded: null, uploadError: null, kind: null })}
           actionData={actionData ?? null}
-          uploads={
-            <>
-              <ImageUpload kind="avatar" currentUrl={profile.avatarUrl} onUploaded={() => revalidator.revalidate()} />
-              <ImageUpload kind="cover" currentUrl={profile.coverPhotoUrl} onUploaded={() => revalidator.revalidate()} />
-            </>
-          }
+          onUploaded={() => revalidator.revalidate()}
         />
       ) : null}
       {verifyingPhone && !editing ? (
