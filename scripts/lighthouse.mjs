@@ -170,6 +170,31 @@ export function startCompressingProxy(target, { port = 0, http2: useHttp2 = fals
     sessions.add(session);
     session.on("close", () => sessions.delete(session));
   });
+  // WebSockets (the usage tab's live totals), which Chromium opens over HTTP/1.1 and the edge passes
+  // through: the upgrade goes upstream as it came, then bytes flow both ways untouched.
+  const tunnels = new Set();
+  server.on("upgrade", (req, socket, head) => {
+    tunnels.add(socket);
+    socket.on("close", () => tunnels.delete(socket));
+    const proxied = http.request({ hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers });
+    proxied.on("upgrade", (answer, upstreamSocket, upstreamHead) => {
+      const lines = [`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage}`];
+      for (let i = 0; i < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
+      socket.write(`${lines.join("\r\n")}\r\n\r\n`);
+      if (upstreamHead.length) socket.write(upstreamHead);
+      if (head.length) upstreamSocket.write(head);
+      upstreamSocket.pipe(socket).pipe(upstreamSocket);
+      upstreamSocket.on("error", () => socket.destroy());
+      socket.on("error", () => upstreamSocket.destroy());
+      socket.on("close", () => upstreamSocket.destroy());
+    });
+    proxied.on("response", (answer) => {
+      socket.end(`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      answer.resume();
+    });
+    proxied.on("error", () => socket.destroy());
+    proxied.end();
+  });
   return new Promise((resolvePromise, reject) => {
     server.on("error", reject);
     server.listen(port, "localhost", () => {
@@ -179,6 +204,7 @@ export function startCompressingProxy(target, { port = 0, http2: useHttp2 = fals
         close: () =>
           new Promise((done) => {
             for (const session of sessions) session.destroy();
+            for (const tunnel of tunnels) tunnel.destroy();
             server.closeAllConnections?.();
             server.close(() => done());
           }),
@@ -226,6 +252,50 @@ function summarize(path, lhr) {
 }
 
 /**
+ * The browser's cookie jar, over the DevTools protocol of the Chromium at `port`: `set(url, header)`
+ * empties it and puts in the cookies of a Cookie header (none for null). Lighthouse leaves cookies
+ * alone between pages, and a Cookie header in its `extraHeaders` only lasts until the site sets a
+ * cookie of its own (the jar's then replace it): the dashboard's tabs were measured as the sign-in
+ * page they redirected to.
+ */
+async function cookieJar(port) {
+  const { webSocketDebuggerUrl } = await (await fetch(`http://127.0.0.1:${port}/json/version`)).json();
+  const socket = new WebSocket(webSocketDebuggerUrl);
+  await new Promise((resolvePromise, reject) => {
+    socket.addEventListener("open", resolvePromise, { once: true });
+    socket.addEventListener("error", () => reject(new Error(`No DevTools connection at ${webSocketDebuggerUrl}`)), { once: true });
+  });
+  const waiting = new Map();
+  socket.addEventListener("message", ({ data }) => {
+    const message = JSON.parse(String(data));
+    const answer = waiting.get(message.id);
+    if (!answer) return;
+    waiting.delete(message.id);
+    if (message.error) answer.reject(new Error(`DevTools: ${message.error.message}`));
+    else answer.resolve(message.result);
+  });
+  let lastId = 0;
+  const send = (method, params = {}) =>
+    new Promise((resolvePromise, reject) => {
+      const id = ++lastId;
+      waiting.set(id, { resolve: resolvePromise, reject });
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+  return {
+    async set(url, header) {
+      await send("Storage.clearCookies");
+      const cookies = (header ?? "")
+        .split(";")
+        .map((pair) => pair.trim())
+        .filter(Boolean)
+        .map((pair) => ({ name: pair.slice(0, pair.indexOf("=")), value: pair.slice(pair.indexOf("=") + 1), url }));
+      if (cookies.length) await send("Storage.setCookies", { cookies });
+    },
+    close: () => socket.close(),
+  };
+}
+
+/**
  * Lighthouse, mobile with default throttling, for each path of `baseUrl` in one Chromium.
  * `paths`: strings, or { path, cookie } for pages that need a session.
  * `cookie`: sent to the paths named in `cookiePaths` (default /dashboard and below).
@@ -239,19 +309,18 @@ export async function lighthouseScores({ baseUrl, paths = PAGES, cookie = null, 
   // No GPU here: software compositing, as the browser tests run (tests/e2e/browser.ts).
   const chrome = await launch({ chromePath, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", ...chromeFlags], logLevel: "silent" });
   const results = [];
+  let jar = null;
   try {
+    jar = await cookieJar(chrome.port);
     const pages = paths.map((entry) => {
       const path = typeof entry === "string" ? entry : entry.path;
       return { path, cookie: typeof entry === "string" ? (cookie && cookiePaths.test(path) ? cookie : null) : (entry.cookie ?? null) };
     });
-    const audit = ({ path, cookie: pageCookie }) =>
-      lighthouse(`${baseUrl}${path}`, {
-        port: chrome.port,
-        output: "json",
-        logLevel: "error",
-        onlyCategories: CATEGORIES,
-        ...(pageCookie ? { extraHeaders: { Cookie: pageCookie } } : {}),
-      });
+    // Each page starts with its own session's cookies and no others (none signed out).
+    const audit = async ({ path, cookie: pageCookie }) => {
+      await jar.set(baseUrl, pageCookie);
+      return lighthouse(`${baseUrl}${path}`, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: CATEGORIES });
+    };
     // The first page a fresh Chromium loads pays for the browser's own start (its caches, compiler
     // and compositor warming up; its first paint was seen up to 2 s late), not for the site's: that
     // run is made and dropped. Lighthouse clears the site's cache and storage before every page.
@@ -262,6 +331,7 @@ export async function lighthouseScores({ baseUrl, paths = PAGES, cookie = null, 
       results.push({ ...summarize(page.path, runner.lhr), lhr: runner.lhr });
     }
   } finally {
+    jar?.close();
     await chrome.kill();
   }
   return results;
