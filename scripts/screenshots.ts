@@ -1,9 +1,11 @@
-// Screenshots of the main pages at desktop and mobile widths, for a human look.
+// Screenshots of the main pages at desktop, laptop (1024 px: the dashboard's side rail beside its
+// tabs) and mobile widths, for a human look.
 // Usage: npm run screenshots  (builds into .build/screenshots, writes screenshots/*.png)
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, clientContextOptions, signIn, signUpAndConfirm, uniqueEmail } from "../tests/e2e/browser.ts";
 import { pollForTokens, postUsageReport, requestDeviceCode, thisDevice } from "./desktop-demo.mjs";
+import { prepareMemberAccount } from "./member-account.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { buildDirFor, buildSite } from "./lib.mjs";
 import { serveTestSite } from "./serve-test-site.mjs";
@@ -58,16 +60,48 @@ const pages: Array<[string, string, boolean]> = [
   ["profile", "/dashboard/profile", true],
   ["profile-edit", "/dashboard/profile?edit=1", true],
   ["profile-phone", "/dashboard/profile?phone=verify", true],
+  // Two-factor off: the setup (QR code, key, first code); the account deletion.
+  ["two-factor-setup", "/dashboard/profile/two-factor", true],
+  ["delete-account", "/dashboard/profile/delete", true],
   ["activate", "/activate?key=ABCD-1234-EFGH-5678", true],
 ];
 
 const VIEWPORTS = [
   [1280, 900, "desktop"],
+  [1024, 768, "laptop"],
   [390, 844, "mobile"],
 ] as const;
 
 mkdirSync("screenshots", { recursive: true });
 try {
+  // A member using the profile's security features (issue 29): subscribed, with model calls, a
+  // passkey, a data export, an e-mail change waiting and two-factor on (scripts/member-account.ts).
+  const member = await prepareMemberAccount(browser);
+  for (const [width, height, label] of VIEWPORTS) {
+    const context = await launch({ width, height });
+    const page = await firstPage(context);
+    await signIn(page, member.email, member.password);
+    await page.waitForURL((u) => u.pathname === "/auth/two-factor");
+    await page.screenshot({ path: `screenshots/two-factor-sign-in-${label}.png`, fullPage: true });
+    await page.getByLabel("Authentication code").fill(member.recoveryCodes.shift()!);
+    await page.getByRole("button", { name: "Verify" }).click();
+    await page.waitForURL((u) => u.pathname === "/dashboard");
+    for (const [name, path] of [
+      ["member-overview", "/dashboard"],
+      ["member-analytics", "/dashboard/analytics"],
+      ["member-downloads", "/dashboard/downloads"],
+      ["member-billing", "/dashboard/billing"],
+      // The passkeys list, the data export ready to download, both cards' notices.
+      ["profile-security", "/dashboard/profile?passkeys=added&export=requested"],
+      ["two-factor-on", "/dashboard/profile/two-factor"],
+      ["delete-account-two-factor", "/dashboard/profile/delete"],
+    ] as const) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
+    }
+    await context.close();
+  }
   for (const [width, height, label] of VIEWPORTS) {
     const context = await launch({ width, height });
     const page = await firstPage(context);
