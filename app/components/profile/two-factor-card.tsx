@@ -13,7 +13,8 @@ export function TwoFactorCard({ status }: { status: TwoFactorStatus }) {
   return (
     <section aria-labelledby="two-factor-title">
       <Card className="p-6">
-        <div className="flex flex-wrap items-start justify-between gap-4">
+        {/* On a phone the button goes under the text (beside it, the text had half the card). */}
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
           <div className="min-w-0 flex-1">
             <h2 id="two-factor-title" className="text-lg font-semibold text-slate-900">
               Two-factor authentication
@@ -24,7 +25,7 @@ export function TwoFactorCard({ status }: { status: TwoFactorStatus }) {
                 : "Off. Add a code from an authenticator app (such as 1Password, Google Authenticator or Authy) to your password, so a stolen password alone cannot open your account."}
             </p>
           </div>
-          <LinkButton to={PAGE} variant={status.enabled ? "secondary" : "primary"}>
+          <LinkButton to={PAGE} variant={status.enabled ? "secondary" : "primary"} className="w-full shrink-0 sm:w-auto">
             {status.enabled ? "Turn Off" : "Turn On"}
           </LinkButton>
         </div>
