@@ -412,16 +412,18 @@ function summarize(path, lhr) {
     .filter((a) => weighted.has(a.id) && a.score !== null && a.score < 1)
     .map((a) => ({ id: a.id, score: a.score, value: a.displayValue ?? "" }));
   const errors = (lhr.audits["errors-in-console"]?.details?.items ?? []).map((i) => i.description);
-  // A page that asks search engines to leave it out (a sign-in step, a link's landing page: pageMeta's
-  // noindex) fails is-crawlable by design; its SEO is full when that is the only audit it fails.
-  // (robots.txt disallows most of them too.)
+  // A page the site keeps out of search (a sign-in step, a link's landing page: pageMeta's noindex,
+  // or a Disallow in its robots.txt, lib/site/crawl.ts) fails is-crawlable by design; its SEO is
+  // full when that is the only SEO audit it fails.
   const blocking = lhr.audits["is-crawlable"]?.score === 0 ? (lhr.audits["is-crawlable"].details?.items ?? []) : [];
-  const metaNoindex = (i) => /^<meta name="robots" content="noindex/.test(i.source?.snippet ?? "");
-  const noindex = blocking.some(metaNoindex) && blocking.every((i) => metaNoindex(i) || /\/robots\.txt$/.test(i.source?.url ?? ""));
-  const seoByDesign = noindex && failing.every((f) => f.id === "is-crawlable" || !(lhr.categories.seo?.auditRefs ?? []).some((r) => r.id === f.id));
+  const byTheSite = (i) => /^<meta name="robots" content="noindex/.test(i.source?.snippet ?? "") || /\/robots\.txt$/.test(i.source?.url ?? "");
+  const seoByDesign =
+    blocking.length > 0 &&
+    blocking.every(byTheSite) &&
+    failing.every((f) => f.id === "is-crawlable" || !(lhr.categories.seo?.auditRefs ?? []).some((r) => r.id === f.id));
   // Lighthouse's measure of the machine's speed during the run: it drops when other work shares the CPU.
   const benchmarkIndex = Math.round(lhr.environment?.benchmarkIndex ?? 0);
-  return { path, scores, noindex: seoByDesign, metrics, benchmarkIndex, failing, consoleErrors: errors, runWarnings: lhr.runWarnings };
+  return { path, scores, keptOutOfSearch: seoByDesign, metrics, benchmarkIndex, failing, consoleErrors: errors, runWarnings: lhr.runWarnings };
 }
 
 /**
@@ -530,7 +532,7 @@ export function scoreTable(results) {
   const head = ["page", "perf", "a11y", "best", "seo", "FCP s", "LCP s", "TBT ms", "CLS", "CPU index"];
   const rows = results.map((r) => [
     r.path,
-    ...CATEGORIES.map((c) => `${r.scores[c] ?? "-"}${c === "seo" && r.noindex ? "*" : ""}`),
+    ...CATEGORIES.map((c) => `${r.scores[c] ?? "-"}${c === "seo" && r.keptOutOfSearch ? "*" : ""}`),
     r.metrics.fcp === null ? "-" : (r.metrics.fcp / 1000).toFixed(2),
     r.metrics.lcp === null ? "-" : (r.metrics.lcp / 1000).toFixed(2),
     r.metrics.tbt === null ? "-" : String(Math.round(r.metrics.tbt)),
@@ -545,8 +547,11 @@ export function scoreTable(results) {
     ...r.consoleErrors.map((e) => `  ${r.path}: console: ${e}`),
     ...r.runWarnings.map((w) => `  ${r.path}: Lighthouse warns: ${w}`),
   ]);
-  const footnote = results.some((r) => r.noindex)
-    ? ["", "* noindex by design (a private step or a link's landing page): is-crawlable is the only SEO audit it fails"]
+  const footnote = results.some((r) => r.keptOutOfSearch)
+    ? [
+        "",
+        "* kept out of search by design (noindex or the site's robots.txt: a private step or a link's landing page): is-crawlable is the only SEO audit it fails",
+      ]
     : [];
   return [line(head), ...rows.map(line), ...footnote, ...(notes.length ? ["", "Below a full score, or worth knowing:", ...notes] : [])].join("\n");
 }
@@ -597,7 +602,7 @@ async function main() {
         mkdirSync(values.reports, { recursive: true });
         for (const r of results) writeFileSync(`${values.reports}/run${run}${r.path.replace(/[^\w.-]+/g, "_")}.json`, JSON.stringify(r.lhr));
       }
-      perfect &&= results.every((r) => !r.redirectedTo && categories.every((c) => r.scores[c] === 100 || (c === "seo" && r.noindex)));
+      perfect &&= results.every((r) => !r.redirectedTo && categories.every((c) => r.scores[c] === 100 || (c === "seo" && r.keptOutOfSearch)));
       runs.push(results.map(({ lhr, ...summary }) => summary));
     }
   } finally {
