@@ -1,12 +1,21 @@
-// `npm run lighthouse`: Lighthouse (mobile, default simulated throttling) on /, /pricing, /auth and
-// the dashboard's tabs (signed in as the demo user), against the production build served the way production
-// serves it: workerd behind a proxy that, like Cloudflare's edge, compresses text with brotli or
-// gzip and speaks HTTP/2 over TLS. Builds into .build/lighthouse and serves it on a free port with
-// its own state, so a running `npm start` is left alone
-// (docs/decisions/0016-lighthouse-and-compression.md). Exits with 1 unless every score is 100.
+// `npm run lighthouse`: Lighthouse (mobile, default simulated throttling) on every page of the route
+// table (the build's client manifest, as tests/e2e/accessibility.test.ts reads it; dynamic segments
+// from /sitemap.xml), each seen signed out or, where that is only a redirect, as the demo account or
+// the admin; plus the states a route alone does not reach (PAGE_STATES: the signed-in header, the
+// sign-up and reset forms, a subscriber's tabs, the profile's two-factor, passkeys and data export
+// as an account that has them, the two-factor sign-in step, the pages e-mailed links open). Measured against the production build served the way
+// production serves it: workerd behind a proxy that, like Cloudflare's edge, compresses text with
+// brotli or gzip and speaks HTTP/2 over TLS. Builds into .build/lighthouse and serves it on a free
+// port with its own state, so a running `npm start` is left alone
+// (docs/decisions/0016-lighthouse-and-compression.md). Exits with 1 unless every score is 100 and
+// every page was measured as itself (not where it redirected).
 //
-//   npm run lighthouse [-- --runs 3] [--json FILE] [--reports DIR] [--no-build] [--paths /,/pricing] [--http1]
+//   npm run lighthouse [-- --runs 3] [--json FILE] [--reports DIR] [--no-build] [--paths /,/pricing]
+//                      [--only accessibility] [--desktop] [--http1]
 //
+// --paths picks pages of that list by path (signed in as it would be). --only measures some
+// categories (comma-separated): accessibility alone takes about a third of the time. --desktop
+// uses Lighthouse's desktop preset (1350 px: the dashboard's side rail shows) instead of mobile.
 // Lighthouse is installed on first use into .cache/lighthouse, outside node_modules.
 import { spawnSync } from "node:child_process";
 import { createHash, createPublicKey } from "node:crypto";
@@ -20,26 +29,54 @@ import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import { ensureChromium } from "./ensure-chromium.mjs";
+import { readClientManifest } from "./bundle-size.mjs";
 import { buildDirFor, buildSite } from "./lib.mjs";
 import { serveTestSite } from "./serve-test-site.mjs";
 
 export const LIGHTHOUSE_VERSION = "12.8.2";
 const CACHE_DIR = resolve(".cache/lighthouse");
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
-// The dashboard's tabs are signed in as the demo account (its session cookie goes to /dashboard and below).
-export const PAGES = [
-  "/",
-  "/pricing",
-  "/auth",
-  "/dashboard",
-  "/dashboard/usage",
-  "/dashboard/profile",
-  "/dashboard/analytics",
-  "/dashboard/billing",
-  "/dashboard/budget",
-  "/dashboard/downloads",
+const ACCOUNTS = {
+  demo: { email: "demo@modelify.dev", password: "Modelify-Demo-2026" },
+  admin: { email: "admin@modelify.dev", password: "Modelify-Admin-2026" },
+};
+/**
+ * What the route table alone does not show, and who sees it. `as` null is signed out; "demo" and
+ * "admin" are the seeded accounts (neither subscribed); "member" is an account made for the run
+ * (scripts/member-account.ts): subscribed, with model calls from the desktop app, two-factor on, a
+ * passkey, a ready data export and a change of e-mail waiting; "two-factor step" is that account
+ * after its password, before its code (/auth/two-factor only opens then); "password reset" is a
+ * browser that followed its reset link. A function `path` takes that account: the links the
+ * outbox holds for it, unused.
+ */
+const PAGE_STATES = [
+  // The site header signed in (the public pages' bodies are the same as signed out).
+  { path: "/", as: "demo" },
+  { path: "/auth?mode=signup", as: null },
+  { path: "/auth?mode=forgot-password", as: null },
+  { path: "/auth/two-factor", as: "two-factor step" },
+  { path: "/auth/reset-password", as: "password reset" },
+  // Where e-mailed links land: a sign-up's confirmation (in another browser: it asks for the
+  // password), a failed sign-in with a provider, the new address's confirmation and the old one's cancel.
+  { path: ({ links }) => links.confirmSignUp, as: null },
+  { path: "/auth/callback?error=access_denied", as: null },
+  { path: ({ links }) => links.confirmEmail, as: null },
+  { path: ({ links }) => links.cancelEmailChange, as: null },
+  // A subscriber's tabs: the overview, Model Analytics with data, the builds to download, the plan and its invoice.
+  { path: "/dashboard", as: "member" },
+  { path: "/dashboard/analytics", as: "member" },
+  { path: "/dashboard/downloads", as: "member" },
+  { path: "/dashboard/billing", as: "member" },
+  { path: "/dashboard/billing?view=invoices", as: "member" },
+  // The profile's cards with a passkey, an export ready to download, the e-mail change waiting and both cards' notices.
+  { path: "/dashboard/profile?passkeys=added&export=requested", as: "member" },
+  // Two-factor on: the page turns it off instead of setting it up (the demo account sees the setup).
+  { path: "/dashboard/profile/two-factor", as: "member" },
+  // With a subscription and two-factor: the deletion asks for a code and says what happens to the plan.
+  { path: "/dashboard/profile/delete", as: "member" },
 ];
-const DEMO = { email: "demo@modelify.dev", password: "Modelify-Demo-2026" };
+/** How long a session's cookie is reused before signing in again (the access token lasts 15 minutes). */
+const SESSION_REUSE_MS = 10 * 60_000;
 
 /**
  * Installs the pinned Lighthouse into .cache/lighthouse once (about 186 MB: kept out of node_modules).
@@ -170,6 +207,31 @@ export function startCompressingProxy(target, { port = 0, http2: useHttp2 = fals
     sessions.add(session);
     session.on("close", () => sessions.delete(session));
   });
+  // WebSockets (the usage tab's live totals), which Chromium opens over HTTP/1.1 and the edge passes
+  // through: the upgrade goes upstream as it came, then bytes flow both ways untouched.
+  const tunnels = new Set();
+  server.on("upgrade", (req, socket, head) => {
+    tunnels.add(socket);
+    socket.on("close", () => tunnels.delete(socket));
+    const proxied = http.request({ hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers });
+    proxied.on("upgrade", (answer, upstreamSocket, upstreamHead) => {
+      const lines = [`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage}`];
+      for (let i = 0; i < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
+      socket.write(`${lines.join("\r\n")}\r\n\r\n`);
+      if (upstreamHead.length) socket.write(upstreamHead);
+      if (head.length) upstreamSocket.write(head);
+      upstreamSocket.pipe(socket).pipe(upstreamSocket);
+      upstreamSocket.on("error", () => socket.destroy());
+      socket.on("error", () => upstreamSocket.destroy());
+      socket.on("close", () => upstreamSocket.destroy());
+    });
+    proxied.on("response", (answer) => {
+      socket.end(`HTTP/1.1 ${answer.statusCode} ${answer.statusMessage}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      answer.resume();
+    });
+    proxied.on("error", () => socket.destroy());
+    proxied.end();
+  });
   return new Promise((resolvePromise, reject) => {
     server.on("error", reject);
     server.listen(port, "localhost", () => {
@@ -179,6 +241,7 @@ export function startCompressingProxy(target, { port = 0, http2: useHttp2 = fals
         close: () =>
           new Promise((done) => {
             for (const session of sessions) session.destroy();
+            for (const tunnel of tunnels) tunnel.destroy();
             server.closeAllConnections?.();
             server.close(() => done());
           }),
@@ -188,7 +251,7 @@ export function startCompressingProxy(target, { port = 0, http2: useHttp2 = fals
 }
 
 /** Signs in through the web form and returns the session's Cookie header. */
-export async function signInCookie(baseUrl, { email, password } = DEMO) {
+export async function signInCookie(baseUrl, { email, password } = ACCOUNTS.demo) {
   const response = await fetch(`${baseUrl}/auth?mode=signin`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl },
@@ -203,6 +266,135 @@ export async function signInCookie(baseUrl, { email, password } = DEMO) {
   return cookies.join("; ");
 }
 
+/** The password step of an account with two-factor on: the Cookie header of its pending sign-in. */
+async function pendingTwoFactorCookie(baseUrl, { email, password }) {
+  const response = await fetch(`${baseUrl}/auth?mode=signin`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl },
+    body: new URLSearchParams({ intent: "signin", email, password }),
+    redirect: "manual",
+  });
+  const pending = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .find((c) => /^mfy_2fa_pending=./.test(c));
+  if (!pending) throw new Error(`The password step of ${email} left no pending sign-in: ${response.status}`);
+  return pending;
+}
+
+/** Signs in an account with two-factor on (its password, then one of its recovery codes) and returns the session's Cookie header. */
+async function twoFactorSignInCookie(baseUrl, account) {
+  const code = account.recoveryCodes.shift();
+  if (!code) throw new Error(`${account.email} has no recovery code left`);
+  const response = await fetch(`${baseUrl}/auth/two-factor`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl, Cookie: await pendingTwoFactorCookie(baseUrl, account) },
+    body: new URLSearchParams({ code }),
+    redirect: "manual",
+  });
+  const cookies = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((c) => /^mfy_(access|refresh)=./.test(c));
+  if (cookies.length < 2) throw new Error(`The two-factor step of ${account.email} failed: ${response.status}`);
+  return cookies.join("; ");
+}
+
+/** Makes the member account (scripts/member-account.ts) in a Chromium of Playwright's. */
+async function prepareMember(baseUrl) {
+  process.env.BASE_URL = baseUrl;
+  const [{ chromium }, { CHROMIUM_ARGS }, { prepareMemberAccount }] = await Promise.all([
+    import("playwright-core"),
+    import("../tests/e2e/browser.ts"),
+    import("./member-account.ts"),
+  ]);
+  const browser = await chromium.launch({ executablePath: await ensureChromium(), args: CHROMIUM_ARGS });
+  try {
+    return await prepareMemberAccount(browser);
+  } finally {
+    await browser.close();
+  }
+}
+
+/**
+ * The Cookie header for each `as` of PAGE_STATES, signed in when first asked and again once it is
+ * older than SESSION_REUSE_MS. A pending two-factor sign-in and a followed reset link are made
+ * fresh for each page that asks.
+ */
+function sessionCookies(baseUrl, member) {
+  const held = new Map();
+  return async (as) => {
+    if (as === null) return null;
+    if (as === "two-factor step") return pendingTwoFactorCookie(baseUrl, member);
+    if (as === "password reset") {
+      const response = await fetch(`${baseUrl}${member.links.resetPassword}`, { redirect: "manual" });
+      const cookie = response.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .find((c) => /^mfy_recovery=./.test(c));
+      if (!cookie) throw new Error(`The reset link of ${member.email} set no cookie: ${response.status}`);
+      return cookie;
+    }
+    const session = held.get(as);
+    if (session && Date.now() - session.at < SESSION_REUSE_MS) return session.cookie;
+    const cookie = as === "member" ? await twoFactorSignInCookie(baseUrl, member) : await signInCookie(baseUrl, ACCOUNTS[as]);
+    held.set(as, { cookie, at: Date.now() });
+    return cookie;
+  };
+}
+
+/**
+ * The route table's pages ("/pricing", "/legal/:doc"...): each route of the build's client
+ * manifest with a component that no route nests in, its path its ancestors' paths joined (as
+ * tests/e2e/accessibility.test.ts finds them).
+ */
+function pagePatterns(routes) {
+  const all = Object.values(routes);
+  const parents = new Set(all.filter((r) => r.hasDefaultExport).map((r) => r.parentId));
+  const fullPath = (route) => {
+    const parts = [];
+    for (let r = route; r; r = r.parentId ? routes[r.parentId] : undefined) if (r.path) parts.unshift(r.path);
+    return `/${parts.join("/")}`;
+  };
+  return [...new Set(all.filter((r) => r.hasDefaultExport && !parents.has(r.id)).map(fullPath))].sort();
+}
+
+/**
+ * Every page of the build's route table, each with who opens it: signed out where it answers 200
+ * so, else the demo account, else the admin; a dynamic segment takes its values from /sitemap.xml.
+ * Then PAGE_STATES (their paths made with `member`). `unreached` names the pages no one opens
+ * (a redirect or an error for everyone) that no state covers, and the dynamic ones with no URL.
+ */
+async function sitePages(baseUrl, buildDir, session, member) {
+  const states = PAGE_STATES.map((state) => ({ ...state, path: typeof state.path === "function" ? state.path(member) : state.path }));
+  const sitemapXml = await (await fetch(`${baseUrl}/sitemap.xml`)).text();
+  const sitemap = [...sitemapXml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]).pathname);
+  const pages = [];
+  const unreached = [];
+  for (const pattern of pagePatterns(readClientManifest(`${buildDir}/client`).routes)) {
+    const matcher = new RegExp(`^${pattern.replace(/:[^/]+/g, "[^/]+").replace("*", ".*")}$`);
+    const urls = /[:*]/.test(pattern) ? sitemap.filter((path) => matcher.test(path)) : [pattern];
+    if (urls.length === 0) unreached.push(`${pattern}: no URL in /sitemap.xml to check it with`);
+    for (const path of urls) {
+      const answers = [];
+      for (const as of [null, "demo", "admin"]) {
+        const cookie = await session(as);
+        const response = await fetch(`${baseUrl}${path}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
+        await response.body?.cancel();
+        if (response.status === 200) {
+          pages.push({ path, as });
+          answers.length = 0;
+          break;
+        }
+        const location = response.headers.get("location");
+        answers.push(`${as ?? "signed out"} ${response.status}${location ? ` to ${location}` : ""}`);
+      }
+      if (answers.length && !states.some((state) => state.path.split("?")[0] === path)) unreached.push(`${path}: ${answers.join(", ")}`);
+    }
+  }
+  return { pages: [...pages, ...states], unreached };
+}
+
 const METRICS = {
   fcp: "first-contentful-paint",
   lcp: "largest-contentful-paint",
@@ -212,7 +404,7 @@ const METRICS = {
 };
 
 function summarize(path, lhr) {
-  const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]));
+  const scores = Object.fromEntries(CATEGORIES.filter((c) => lhr.categories[c]).map((c) => [c, Math.round(lhr.categories[c].score * 100)]));
   const metrics = Object.fromEntries(Object.entries(METRICS).map(([k, id]) => [k, lhr.audits[id]?.numericValue ?? null]));
   // Audits that cost points: weighted in a category and below a full score.
   const weighted = new Set(CATEGORIES.flatMap((c) => (lhr.categories[c]?.auditRefs ?? []).filter((r) => r.weight > 0).map((r) => r.id)));
@@ -220,48 +412,117 @@ function summarize(path, lhr) {
     .filter((a) => weighted.has(a.id) && a.score !== null && a.score < 1)
     .map((a) => ({ id: a.id, score: a.score, value: a.displayValue ?? "" }));
   const errors = (lhr.audits["errors-in-console"]?.details?.items ?? []).map((i) => i.description);
+  // A page the site keeps out of search (a sign-in step, a link's landing page: pageMeta's noindex,
+  // or a Disallow in its robots.txt, lib/site/crawl.ts) fails is-crawlable by design; its SEO is
+  // full when that is the only SEO audit it fails.
+  const blocking = lhr.audits["is-crawlable"]?.score === 0 ? (lhr.audits["is-crawlable"].details?.items ?? []) : [];
+  const byTheSite = (i) => /^<meta name="robots" content="noindex/.test(i.source?.snippet ?? "") || /\/robots\.txt$/.test(i.source?.url ?? "");
+  const seoByDesign =
+    blocking.length > 0 &&
+    blocking.every(byTheSite) &&
+    failing.every((f) => f.id === "is-crawlable" || !(lhr.categories.seo?.auditRefs ?? []).some((r) => r.id === f.id));
   // Lighthouse's measure of the machine's speed during the run: it drops when other work shares the CPU.
   const benchmarkIndex = Math.round(lhr.environment?.benchmarkIndex ?? 0);
-  return { path, scores, metrics, benchmarkIndex, failing, consoleErrors: errors, runWarnings: lhr.runWarnings };
+  return { path, scores, keptOutOfSearch: seoByDesign, metrics, benchmarkIndex, failing, consoleErrors: errors, runWarnings: lhr.runWarnings };
 }
 
 /**
- * Lighthouse, mobile with default throttling, for each path of `baseUrl` in one Chromium.
- * `paths`: strings, or { path, cookie } for pages that need a session.
- * `cookie`: sent to the paths named in `cookiePaths` (default /dashboard and below).
- * Returns [{ path, scores, metrics, failing, consoleErrors, lhr }].
+ * The browser's cookie jar, over the DevTools protocol of the Chromium at `port`: `set(url, header)`
+ * empties it and puts in the cookies of a Cookie header (none for null). Lighthouse leaves cookies
+ * alone between pages, and a Cookie header in its `extraHeaders` only lasts until the site sets a
+ * cookie of its own (the jar's then replace it): the dashboard's tabs were measured as the sign-in
+ * page they redirected to.
  */
-export async function lighthouseScores({ baseUrl, paths = PAGES, cookie = null, cookiePaths = /^\/dashboard(\/|$)/, chromeFlags = [] }) {
+async function cookieJar(port) {
+  const { webSocketDebuggerUrl } = await (await fetch(`http://127.0.0.1:${port}/json/version`)).json();
+  const socket = new WebSocket(webSocketDebuggerUrl);
+  await new Promise((resolvePromise, reject) => {
+    socket.addEventListener("open", resolvePromise, { once: true });
+    socket.addEventListener("error", () => reject(new Error(`No DevTools connection at ${webSocketDebuggerUrl}`)), { once: true });
+  });
+  const waiting = new Map();
+  socket.addEventListener("message", ({ data }) => {
+    const message = JSON.parse(String(data));
+    const answer = waiting.get(message.id);
+    if (!answer) return;
+    waiting.delete(message.id);
+    if (message.error) answer.reject(new Error(`DevTools: ${message.error.message}`));
+    else answer.resolve(message.result);
+  });
+  let lastId = 0;
+  const send = (method, params = {}) =>
+    new Promise((resolvePromise, reject) => {
+      const id = ++lastId;
+      waiting.set(id, { resolve: resolvePromise, reject });
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+  return {
+    async set(url, header) {
+      await send("Storage.clearCookies");
+      const cookies = (header ?? "")
+        .split(";")
+        .map((pair) => pair.trim())
+        .filter(Boolean)
+        .map((pair) => ({ name: pair.slice(0, pair.indexOf("=")), value: pair.slice(pair.indexOf("=") + 1), url }));
+      if (cookies.length) await send("Storage.setCookies", { cookies });
+    },
+    close: () => socket.close(),
+  };
+}
+
+/**
+ * Lighthouse (mobile with default throttling, or its desktop preset) for each path of `baseUrl` in one Chromium.
+ * `paths`: strings, or { path, label, cookie } for pages that need a session (`cookie` a Cookie
+ * header, or a function that resolves to one, called just before the page is measured).
+ * `cookie`: sent to the string paths named in `cookiePaths` (default /dashboard and below).
+ * `categories`: those of CATEGORIES to measure; `desktop`: Lighthouse's desktop preset instead of mobile.
+ * Returns [{ path (the label), scores, metrics, failing, consoleErrors, redirectedTo (null unless it redirected), lhr }].
+ */
+export async function lighthouseScores({
+  baseUrl,
+  paths,
+  cookie = null,
+  cookiePaths = /^\/dashboard(\/|$)/,
+  chromeFlags = [],
+  categories = CATEGORIES,
+  desktop = false,
+}) {
   const importFromCache = ensureLighthouse();
   const { default: lighthouse } = await importFromCache("lighthouse");
+  // Lighthouse's desktop preset: a 1350 px window (the dashboard's side rail), desktop throttling.
+  const config = desktop ? (await importFromCache("lighthouse/core/config/desktop-config.js")).default : undefined;
   const { launch } = await importFromCache("chrome-launcher");
   const chromePath = await ensureChromium();
   // No GPU here: software compositing, as the browser tests run (tests/e2e/browser.ts).
   const chrome = await launch({ chromePath, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", ...chromeFlags], logLevel: "silent" });
   const results = [];
+  let jar = null;
   try {
-    const pages = paths.map((entry) => {
-      const path = typeof entry === "string" ? entry : entry.path;
-      return { path, cookie: typeof entry === "string" ? (cookie && cookiePaths.test(path) ? cookie : null) : (entry.cookie ?? null) };
-    });
-    const audit = ({ path, cookie: pageCookie }) =>
-      lighthouse(`${baseUrl}${path}`, {
-        port: chrome.port,
-        output: "json",
-        logLevel: "error",
-        onlyCategories: CATEGORIES,
-        ...(pageCookie ? { extraHeaders: { Cookie: pageCookie } } : {}),
-      });
+    jar = await cookieJar(chrome.port);
+    const pages = paths.map((entry) =>
+      typeof entry === "string"
+        ? { path: entry, label: entry, cookie: cookie && cookiePaths.test(entry) ? cookie : null }
+        : { path: entry.path, label: entry.label ?? entry.path, cookie: entry.cookie ?? null },
+    );
+    // Each page starts with its own session's cookies and no others (none signed out).
+    const audit = async ({ path, cookie: pageCookie }) => {
+      await jar.set(baseUrl, typeof pageCookie === "function" ? await pageCookie() : pageCookie);
+      return lighthouse(`${baseUrl}${path}`, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: categories }, config);
+    };
     // The first page a fresh Chromium loads pays for the browser's own start (its caches, compiler
     // and compositor warming up; its first paint was seen up to 2 s late), not for the site's: that
     // run is made and dropped. Lighthouse clears the site's cache and storage before every page.
     await audit(pages[0]);
     for (const page of pages) {
       const runner = await audit(page);
-      if (!runner) throw new Error(`Lighthouse returned nothing for ${page.path}`);
-      results.push({ ...summarize(page.path, runner.lhr), lhr: runner.lhr });
+      if (!runner) throw new Error(`Lighthouse returned nothing for ${page.label}`);
+      // A page that redirected was measured where it landed, not as itself.
+      const landed = new URL(runner.lhr.finalDisplayedUrl);
+      const redirectedTo = `${landed.pathname}${landed.search}` === page.path ? null : `${landed.pathname}${landed.search}`;
+      results.push({ ...summarize(page.label, runner.lhr), redirectedTo, lhr: runner.lhr });
     }
   } finally {
+    jar?.close();
     await chrome.kill();
   }
   return results;
@@ -271,21 +532,28 @@ export function scoreTable(results) {
   const head = ["page", "perf", "a11y", "best", "seo", "FCP s", "LCP s", "TBT ms", "CLS", "CPU index"];
   const rows = results.map((r) => [
     r.path,
-    ...CATEGORIES.map((c) => String(r.scores[c])),
-    (r.metrics.fcp / 1000).toFixed(2),
-    (r.metrics.lcp / 1000).toFixed(2),
-    String(Math.round(r.metrics.tbt)),
-    r.metrics.cls.toFixed(3),
+    ...CATEGORIES.map((c) => `${r.scores[c] ?? "-"}${c === "seo" && r.keptOutOfSearch ? "*" : ""}`),
+    r.metrics.fcp === null ? "-" : (r.metrics.fcp / 1000).toFixed(2),
+    r.metrics.lcp === null ? "-" : (r.metrics.lcp / 1000).toFixed(2),
+    r.metrics.tbt === null ? "-" : String(Math.round(r.metrics.tbt)),
+    r.metrics.cls === null ? "-" : r.metrics.cls.toFixed(3),
     String(r.benchmarkIndex),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   const notes = results.flatMap((r) => [
+    ...(r.redirectedTo ? [`  ${r.path}: redirected to ${r.redirectedTo}: measured there, not as itself`] : []),
     ...r.failing.map((f) => `  ${r.path}: ${f.id} ${f.score}${f.value ? ` (${f.value})` : ""}`),
     ...r.consoleErrors.map((e) => `  ${r.path}: console: ${e}`),
     ...r.runWarnings.map((w) => `  ${r.path}: Lighthouse warns: ${w}`),
   ]);
-  return [line(head), ...rows.map(line), ...(notes.length ? ["", "Below a full score, or worth knowing:", ...notes] : [])].join("\n");
+  const footnote = results.some((r) => r.keptOutOfSearch)
+    ? [
+        "",
+        "* kept out of search by design (noindex or the site's robots.txt: a private step or a link's landing page): is-crawlable is the only SEO audit it fails",
+      ]
+    : [];
+  return [line(head), ...rows.map(line), ...footnote, ...(notes.length ? ["", "Below a full score, or worth knowing:", ...notes] : [])].join("\n");
 }
 
 async function main() {
@@ -296,9 +564,14 @@ async function main() {
       reports: { type: "string" },
       "no-build": { type: "boolean", default: false },
       paths: { type: "string" },
+      only: { type: "string" },
+      desktop: { type: "boolean", default: false },
       http1: { type: "boolean", default: false },
     },
   });
+  const categories = values.only ? values.only.split(",") : CATEGORIES;
+  const unknown = categories.filter((c) => !CATEGORIES.includes(c));
+  if (unknown.length) throw new Error(`--only: no category ${unknown.join(", ")} (${CATEGORIES.join(", ")})`);
   ensureLighthouse();
   const buildDir = buildDirFor("lighthouse");
   if (!values["no-build"] || !existsSync(`${buildDir}/server/wrangler.json`)) {
@@ -310,28 +583,37 @@ async function main() {
   const runs = [];
   let perfect = true;
   try {
+    console.log("Making a member: subscribed, model calls, two-factor, a passkey, a data export, e-mailed links (scripts/member-account.ts)...");
+    const member = await prepareMember(site.baseUrl);
+    const session = sessionCookies(site.baseUrl, member);
+    const { pages, unreached } = await sitePages(site.baseUrl, buildDir, session, member);
+    if (unreached.length) console.log(`Pages no one can open as they stand (not measured):\n${unreached.map((u) => `  ${u}`).join("\n")}`);
+    // Labels without the links' tokens (each run makes new ones).
+    const label = (path, as) => `${path.replace(/token=[^&]+/, "token=…")}${as ? ` [${as}]` : ""}`;
+    const picked = values.paths ? values.paths.split(",").map((path) => pages.filter((p) => label(p.path, null) === path || p.path === path)) : [pages];
+    const entries = picked.flat().map(({ path, as }) => ({ path, label: label(path, as), cookie: () => session(as) }));
+    if (entries.length === 0) throw new Error(`--paths: none of ${values.paths} is a page of the list`);
+    console.log(`Measuring ${entries.length} pages (${categories.join(", ")})...`);
     for (let run = 1; run <= Number(values.runs); run++) {
-      // A fresh session each run: the 15-minute access token must outlast the run.
-      const cookie = await signInCookie(site.baseUrl);
-      const results = await lighthouseScores({
-        baseUrl: proxy.url,
-        cookie,
-        chromeFlags: proxy.chromeFlags,
-        paths: values.paths ? values.paths.split(",") : PAGES,
-      });
-      console.log(`\nRun ${run} (Lighthouse ${LIGHTHOUSE_VERSION}, mobile, served compressed at ${proxy.url})\n${scoreTable(results)}`);
+      const results = await lighthouseScores({ baseUrl: proxy.url, chromeFlags: proxy.chromeFlags, paths: entries, categories, desktop: values.desktop });
+      const device = values.desktop ? "desktop" : "mobile";
+      console.log(`\nRun ${run} (Lighthouse ${LIGHTHOUSE_VERSION}, ${device}, served compressed at ${proxy.url})\n${scoreTable(results)}`);
       if (values.reports) {
         mkdirSync(values.reports, { recursive: true });
-        for (const r of results) writeFileSync(`${values.reports}/run${run}${r.path.replaceAll("/", "_") || "_"}.json`, JSON.stringify(r.lhr));
+        for (const r of results) writeFileSync(`${values.reports}/run${run}${r.path.replace(/[^\w.-]+/g, "_")}.json`, JSON.stringify(r.lhr));
       }
-      perfect &&= results.every((r) => CATEGORIES.every((c) => r.scores[c] === 100));
+      perfect &&= results.every((r) => !r.redirectedTo && categories.every((c) => r.scores[c] === 100 || (c === "seo" && r.keptOutOfSearch)));
       runs.push(results.map(({ lhr, ...summary }) => summary));
     }
   } finally {
     await proxy.close();
     await site.stop();
   }
-  if (values.json) writeFileSync(values.json, `${JSON.stringify({ lighthouse: LIGHTHOUSE_VERSION, runs }, null, 2)}\n`);
+  if (values.json)
+    writeFileSync(
+      values.json,
+      `${JSON.stringify({ lighthouse: LIGHTHOUSE_VERSION, device: values.desktop ? "desktop" : "mobile", categories, runs }, null, 2)}\n`,
+    );
   if (!perfect) process.exitCode = 1;
 }
 

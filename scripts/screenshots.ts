@@ -1,11 +1,11 @@
-// Screenshots of the main pages at desktop and mobile widths, for a human look.
+// Screenshots of the main pages at desktop, laptop (1024 px: the dashboard's side rail beside its
+// tabs) and mobile widths, for a human look.
 // Usage: npm run screenshots  (builds into .build/screenshots, writes screenshots/*.png)
-//        npm run screenshots -- --only=account   (only the account security pages: two-factor,
-//        passkeys, data export, deleting the account)
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS, clientContextOptions, HYDRATION_PROBE, hydrated, signIn, signUpAndConfirm, uniqueEmail } from "../tests/e2e/browser.ts";
+import { CHROMIUM_ARGS, clientContextOptions, signIn, signUpAndConfirm, uniqueEmail } from "../tests/e2e/browser.ts";
 import { pollForTokens, postUsageReport, requestDeviceCode, thisDevice } from "./desktop-demo.ts";
+import { prepareMemberAccount } from "./member-account.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { buildDirFor, buildSite } from "./lib.mjs";
 import { serveTestSite } from "./serve-test-site.mjs";
@@ -60,289 +60,268 @@ const pages: Array<[string, string, boolean]> = [
   ["profile", "/dashboard/profile", true],
   ["profile-edit", "/dashboard/profile?edit=1", true],
   ["profile-phone", "/dashboard/profile?phone=verify", true],
+  // Two-factor off: the setup (QR code, key, first code); the account deletion.
+  ["two-factor-setup", "/dashboard/profile/two-factor", true],
+  ["delete-account", "/dashboard/profile/delete", true],
   ["activate", "/activate?key=ABCD-1234-EFGH-5678", true],
 ];
 
 const VIEWPORTS = [
   [1280, 900, "desktop"],
+  [1024, 768, "laptop"],
   [390, 844, "mobile"],
 ] as const;
 
-const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
-
-/** The account's security settings (issue 29): a new account with a passkey, two-factor being set up, an export, the delete page. */
-async function accountSecurityShots() {
-  for (const [width, height, label] of VIEWPORTS) {
-    const context = await launch({ width, height });
-    await context.addInitScript(HYDRATION_PROBE);
-    const page = await firstPage(context);
-    // Chromium's virtual authenticator stands in for a platform passkey (as tests/e2e/passkeys.test.ts does).
-    const cdp = await context.newCDPSession(page);
-    await cdp.send("WebAuthn.enable");
-    await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
-    });
-    await page.addInitScript(() => {
-      Object.defineProperty(PublicKeyCredential, "isConditionalMediationAvailable", { value: async () => false });
-    });
-    await signUpAndConfirm(page, uniqueEmail(`security-${label}`));
-    await page.goto("/dashboard/profile");
-    await hydrated(page);
-    const passkeys = page.getByRole("region", { name: "Passkeys" });
-    await passkeys.getByLabel("Passkey name").fill("Work laptop");
-    await passkeys.getByRole("button", { name: "Add a passkey" }).click();
-    await passkeys.getByTestId("passkey").waitFor();
-    const data = page.getByRole("region", { name: "Your data" });
-    await data.getByRole("button", { name: "Download my data" }).click();
-    // The export is prepared by the consumer; the page shows its link once it is ready.
-    for (let tries = 0; !(await data.getByRole("link", { name: "Download JSON" }).isVisible()); tries++) {
-      if (tries === 60) throw new Error("The data export was not ready within 60 page loads");
-      await page.reload();
-    }
-    await hydrated(page);
-    await page.screenshot({ path: `screenshots/profile-security-${label}.png`, fullPage: true });
-    await passkeys.screenshot({ path: `screenshots/passkeys-list-${label}.png` });
-    await data.screenshot({ path: `screenshots/export-ready-${label}.png` });
-    await page.goto("/dashboard/profile/two-factor");
-    await page.screenshot({ path: `screenshots/two-factor-start-${label}.png`, fullPage: true });
-    await page.getByRole("button", { name: "Set Up Two-Factor" }).click();
-    await page.getByTestId("two-factor-secret").waitFor();
-    await page.screenshot({ path: `screenshots/two-factor-setup-${label}.png`, fullPage: true });
-    await page.goto("/dashboard/profile/delete");
-    await page.screenshot({ path: `screenshots/delete-account-${label}.png`, fullPage: true });
-    await context.close();
-  }
-}
-
 mkdirSync("screenshots", { recursive: true });
 try {
-  if (only === "account") await accountSecurityShots();
-  else {
-    for (const [width, height, label] of VIEWPORTS) {
-      const context = await launch({ width, height });
-      const page = await firstPage(context);
-      let signedIn = false;
-      for (const [name, path, needsUser] of pages) {
-        if (needsUser && !signedIn) {
-          await signIn(page, "demo@modelify.dev", "Modelify-Demo-2026");
-          await page.waitForURL((u) => u.pathname === "/dashboard");
-          signedIn = true;
-        }
-        await page.goto(path);
-        await page.waitForLoadState("networkidle");
-        // A dialog is what the window shows; the page under it is in the page's own screenshot.
-        await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: !name.startsWith("modal-") });
+  // A member using the profile's security features (issue 29): subscribed, with model calls, a
+  // passkey, a data export, an e-mail change waiting and two-factor on (scripts/member-account.ts).
+  const member = await prepareMemberAccount(browser);
+  for (const [width, height, label] of VIEWPORTS) {
+    const context = await launch({ width, height });
+    const page = await firstPage(context);
+    await signIn(page, member.email, member.password);
+    await page.waitForURL((u) => u.pathname === "/auth/two-factor");
+    await page.screenshot({ path: `screenshots/two-factor-sign-in-${label}.png`, fullPage: true });
+    await page.getByLabel("Authentication code").fill(member.recoveryCodes.shift()!);
+    await page.getByRole("button", { name: "Verify" }).click();
+    await page.waitForURL((u) => u.pathname === "/dashboard");
+    for (const [name, path] of [
+      ["member-overview", "/dashboard"],
+      ["member-analytics", "/dashboard/analytics"],
+      ["member-downloads", "/dashboard/downloads"],
+      ["member-billing", "/dashboard/billing"],
+      // The passkeys list, the data export ready to download, both cards' notices.
+      ["profile-security", "/dashboard/profile?passkeys=added&export=requested"],
+      ["two-factor-on", "/dashboard/profile/two-factor"],
+      ["delete-account-two-factor", "/dashboard/profile/delete"],
+    ] as const) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
+    }
+    await context.close();
+  }
+  for (const [width, height, label] of VIEWPORTS) {
+    const context = await launch({ width, height });
+    const page = await firstPage(context);
+    let signedIn = false;
+    for (const [name, path, needsUser] of pages) {
+      if (needsUser && !signedIn) {
+        await signIn(page, "demo@modelify.dev", "Modelify-Demo-2026");
+        await page.waitForURL((u) => u.pathname === "/dashboard");
+        signedIn = true;
       }
-      await context.close();
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      // A dialog is what the window shows; the page under it is in the page's own screenshot.
+      await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: !name.startsWith("modal-") });
+    }
+    await context.close();
+  }
+  for (const [width, height, label] of VIEWPORTS) {
+    const context = await launch({ width, height });
+    const page = await firstPage(context);
+    await signUpAndConfirm(page, uniqueEmail("shots"));
+    await page.goto("/pricing?checkout=open");
+    await page.getByRole("button", { name: "Continue to Checkout" }).click();
+    await page.waitForURL((u) => u.pathname.startsWith("/checkout/"));
+    await page.screenshot({ path: `screenshots/stripe-standin-checkout-${label}.png`, fullPage: true });
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByLabel("Expiry (MM/YY)").fill("12/34");
+    await page.getByLabel("CVC").fill("123");
+    await page.getByRole("button", { name: "Start trial" }).click();
+    await page.waitForURL((u) => u.pathname === "/auth/success");
+    // The post-payment download dialog, with its "Payment Successful!" badge.
+    await page.getByText("Payment Successful!").waitFor();
+    await page.screenshot({ path: `screenshots/success-${label}.png`, fullPage: true });
+    await page.waitForTimeout(1500);
+    for (const [name, path] of [
+      ["subscriber-overview", "/dashboard"],
+      ["subscriber-billing", "/dashboard/billing"],
+      ["subscriber-invoices", "/dashboard/billing?view=invoices"],
+      ["downloads-tab", "/dashboard/downloads"],
+      ["downloads-all-versions", "/dashboard/downloads?versions=mac"],
+      ["home-download-dialog", "/?download=windows#download"],
+    ] as const) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
+    }
+    await context.close();
+  }
+  // The early-access admin area, after two visitors joined the waitlist.
+  {
+    const visitor = await launch();
+    const visitorPage = await firstPage(visitor);
+    for (const [first, last, company] of [
+      ["Grace", "Hopper", "Navy Labs"],
+      ["Alan", "Turing", ""],
+    ] as const) {
+      await visitorPage.goto("/early-access");
+      await visitorPage.getByLabel("Email").fill(uniqueEmail(first.toLowerCase()));
+      await visitorPage.getByLabel("First name").fill(first);
+      await visitorPage.getByLabel("Last name").fill(last);
+      if (company) await visitorPage.getByLabel(/Company/).fill(company);
+      await visitorPage.getByRole("button", { name: /Join/ }).click();
+      await visitorPage.waitForLoadState("networkidle");
+    }
+    await visitorPage.screenshot({ path: "screenshots/early-access-joined-desktop.png", fullPage: true });
+    await visitor.close();
+    // The admin grants one entry and takes three unassigned keys as a CSV.
+    const granting = await launch();
+    const grantingPage = await firstPage(granting);
+    await signIn(grantingPage, "admin@modelify.dev", "Modelify-Admin-2026");
+    await grantingPage.waitForURL((u) => u.pathname === "/dashboard");
+    await grantingPage.goto("/dashboard/admin/early-access");
+    await grantingPage
+      .getByTestId("waitlist-table")
+      .getByRole("row", { name: /Grace Hopper/ })
+      .first()
+      .getByRole("button", { name: "Grant early access" })
+      .click();
+    await grantingPage.getByText("Early access granted").waitFor();
+    await grantingPage.getByLabel("Unassigned keys").fill("3");
+    const download = grantingPage.waitForEvent("download");
+    await grantingPage.getByRole("button", { name: "Create N keys (CSV)" }).click();
+    const csv = Buffer.concat(await (await (await download).createReadStream()).toArray()).toString("utf8");
+    const [firstKey] = csv
+      .trim()
+      .split("\r\n")
+      .slice(1)
+      .map((line) => line.split(",")[0]!);
+    await granting.close();
+    // A new account: the overview's activation card, then redeeming a key there.
+    for (const [width, height, label] of VIEWPORTS) {
+      const member = await launch({ width, height });
+      const memberPage = await firstPage(member);
+      await signUpAndConfirm(memberPage, uniqueEmail(`member-${label}`));
+      await memberPage.waitForLoadState("networkidle");
+      await memberPage.screenshot({ path: `screenshots/overview-activate-${label}.png`, fullPage: true });
+      if (label === "desktop") {
+        await memberPage.getByTestId("early-access-card").getByLabel("Activation key").fill(firstKey!.toLowerCase());
+        await memberPage.getByTestId("early-access-card").getByRole("button", { name: "Activate Early Access" }).click();
+        await memberPage.getByTestId("early-access-status").waitFor();
+      } else {
+        await memberPage.getByTestId("early-access-card").getByLabel("Activation key").fill("ZZZZ-ZZZZ-ZZZZ-ZZZZ");
+        await memberPage.getByTestId("early-access-card").getByRole("button", { name: "Activate Early Access" }).click();
+        await memberPage.getByTestId("early-access-card").getByRole("alert").waitFor();
+      }
+      await memberPage.screenshot({ path: `screenshots/overview-redeemed-${label}.png`, fullPage: true });
+      await member.close();
     }
     for (const [width, height, label] of VIEWPORTS) {
-      const context = await launch({ width, height });
-      const page = await firstPage(context);
-      await signUpAndConfirm(page, uniqueEmail("shots"));
-      await page.goto("/pricing?checkout=open");
-      await page.getByRole("button", { name: "Continue to Checkout" }).click();
-      await page.waitForURL((u) => u.pathname.startsWith("/checkout/"));
-      await page.screenshot({ path: `screenshots/stripe-standin-checkout-${label}.png`, fullPage: true });
-      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-      await page.getByLabel("Expiry (MM/YY)").fill("12/34");
-      await page.getByLabel("CVC").fill("123");
-      await page.getByRole("button", { name: "Start trial" }).click();
-      await page.waitForURL((u) => u.pathname === "/auth/success");
-      // The post-payment download dialog, with its "Payment Successful!" badge.
-      await page.getByText("Payment Successful!").waitFor();
-      await page.screenshot({ path: `screenshots/success-${label}.png`, fullPage: true });
-      await page.waitForTimeout(1500);
+      const admin = await launch({ width, height });
+      const adminPage = await firstPage(admin);
+      await signIn(adminPage, "admin@modelify.dev", "Modelify-Admin-2026");
+      await adminPage.waitForURL((u) => u.pathname === "/dashboard");
+      await adminPage.goto("/dashboard/admin/early-access");
+      await adminPage.waitForLoadState("networkidle");
+      await adminPage.screenshot({ path: `screenshots/admin-early-access-${label}.png`, fullPage: true });
+      // The funnel, with the events this run made (visits, sign-ups, a confirmation, a trial).
+      await adminPage.goto("/dashboard/admin/funnel");
+      await adminPage.screenshot({ path: `screenshots/admin-funnel-${label}.png`, fullPage: true });
+      await admin.close();
+    }
+  }
+  // The admin's debug tab; it also grants the demo user a year, to show Model Analytics.
+  {
+    const context = await launch();
+    const page = await firstPage(context);
+    await signIn(page, "admin@modelify.dev", "Modelify-Admin-2026");
+    await page.waitForURL((u) => u.pathname === "/dashboard");
+    await page.goto("/dashboard/admin");
+    await page.getByRole("button", { name: "Look up" }).click();
+    await page.getByText(/Subscription data retrieved|No subscription found/).waitFor();
+    await page.screenshot({ path: "screenshots/debug-desktop.png", fullPage: true });
+    await page.getByLabel("Account e-mail").fill("demo@modelify.dev");
+    await page.getByRole("button", { name: "Grant one year (emergency fix)" }).click();
+    await page.getByText("Subscription fixed for demo@modelify.dev").waitFor();
+    await context.close();
+    for (const [width, height, label] of VIEWPORTS) {
+      const demo = await launch({ width, height });
+      const demoPage = await firstPage(demo);
+      await signIn(demoPage, "demo@modelify.dev", "Modelify-Demo-2026");
+      await demoPage.waitForURL((u) => u.pathname === "/dashboard");
       for (const [name, path] of [
-        ["subscriber-overview", "/dashboard"],
-        ["subscriber-billing", "/dashboard/billing"],
-        ["subscriber-invoices", "/dashboard/billing?view=invoices"],
-        ["downloads-tab", "/dashboard/downloads"],
-        ["downloads-all-versions", "/dashboard/downloads?versions=mac"],
-        ["home-download-dialog", "/?download=windows#download"],
+        ["analytics", "/dashboard/analytics"],
+        ["analytics-code", "/dashboard/analytics?category=code&sort=cost"],
+        ["overview-subscribed", "/dashboard"],
       ] as const) {
-        await page.goto(path);
-        await page.waitForLoadState("networkidle");
-        await page.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
+        await demoPage.goto(path);
+        await demoPage.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
       }
-      await context.close();
+      await demo.close();
     }
-    // The early-access admin area, after two visitors joined the waitlist.
-    {
-      const visitor = await launch();
-      const visitorPage = await firstPage(visitor);
-      for (const [first, last, company] of [
-        ["Grace", "Hopper", "Navy Labs"],
-        ["Alan", "Turing", ""],
-      ] as const) {
-        await visitorPage.goto("/early-access");
-        await visitorPage.getByLabel("Email").fill(uniqueEmail(first.toLowerCase()));
-        await visitorPage.getByLabel("First name").fill(first);
-        await visitorPage.getByLabel("Last name").fill(last);
-        if (company) await visitorPage.getByLabel(/Company/).fill(company);
-        await visitorPage.getByRole("button", { name: /Join/ }).click();
-        await visitorPage.waitForLoadState("networkidle");
-      }
-      await visitorPage.screenshot({ path: "screenshots/early-access-joined-desktop.png", fullPage: true });
-      await visitor.close();
-      // The admin grants one entry and takes three unassigned keys as a CSV.
-      const granting = await launch();
-      const grantingPage = await firstPage(granting);
-      await signIn(grantingPage, "admin@modelify.dev", "Modelify-Admin-2026");
-      await grantingPage.waitForURL((u) => u.pathname === "/dashboard");
-      await grantingPage.goto("/dashboard/admin/early-access");
-      await grantingPage
-        .getByTestId("waitlist-table")
-        .getByRole("row", { name: /Grace Hopper/ })
-        .first()
-        .getByRole("button", { name: "Grant early access" })
-        .click();
-      await grantingPage.getByText("Early access granted").waitFor();
-      await grantingPage.getByLabel("Unassigned keys").fill("3");
-      const download = grantingPage.waitForEvent("download");
-      await grantingPage.getByRole("button", { name: "Create N keys (CSV)" }).click();
-      const csv = Buffer.concat(await (await (await download).createReadStream()).toArray()).toString("utf8");
-      const [firstKey] = csv
-        .trim()
-        .split("\r\n")
-        .slice(1)
-        .map((line) => line.split(",")[0]!);
-      await granting.close();
-      // A new account: the overview's activation card, then redeeming a key there.
+  }
+  // The desktop app's sign-in (issue 15): the code form, the device asking, approved, and the
+  // device in the profile's Sessions and devices with its use this month.
+  for (const [width, height, label] of VIEWPORTS) {
+    const context = await launch({ width, height });
+    const page = await firstPage(context);
+    await signIn(page, "demo@modelify.dev", "Modelify-Demo-2026");
+    await page.waitForURL((u) => u.pathname === "/dashboard");
+    const device = thisDevice({ name: `Ada's MacBook Pro (${label})` });
+    const grant = await requestDeviceCode(site.baseUrl, { ...device, platform: "macos", app_version: "1.4.2" });
+    await page.goto("/device");
+    await page.screenshot({ path: `screenshots/device-enter-${label}.png`, fullPage: true });
+    // The app's link followed from another site: the page only fills the code in (issue 25, F5).
+    await context.route("http://elsewhere.example/**", (route) =>
+      route.fulfill({ contentType: "text/html", body: `<a id="go" href="${grant.verification_uri_complete}">Sign in the app</a>` }),
+    );
+    await page.goto("http://elsewhere.example/");
+    await page.locator("#go").click();
+    await page.getByText("Check that this is the code").waitFor();
+    await page.screenshot({ path: `screenshots/device-prefilled-${label}.png`, fullPage: true });
+    await page.goto(grant.verification_uri_complete);
+    await page.getByTestId("device-request").waitFor();
+    await page.screenshot({ path: `screenshots/device-confirm-${label}.png`, fullPage: true });
+    await page.getByRole("button", { name: "Approve" }).click();
+    await page.getByText("Device approved.").waitFor();
+    await page.screenshot({ path: `screenshots/device-approved-${label}.png`, fullPage: true });
+    const tokens = await pollForTokens(site.baseUrl, grant);
+    for (let i = 0; i < 3; i++) await postUsageReport(site.baseUrl, tokens.access_token, { cost_usd: 0.0125 });
+    await page.waitForTimeout(2000);
+    await page.goto("/dashboard/profile");
+    await page.getByRole("region", { name: "Sessions and devices" }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `screenshots/profile-devices-${label}.png`, fullPage: true });
+    await context.close();
+  }
+  // The auth forms submitted empty: the browser's check (loaded on first use) shows the errors.
+  for (const [width, height, label] of VIEWPORTS) {
+    const context = await launch({ width, height });
+    const page = await firstPage(context);
+    for (const [name, mode, button, error] of [
+      ["signin", "signin", "Sign In", "Please enter a valid email address"],
+      ["signup", "signup", "Create Account", "First name is required"],
+      ["forgot", "forgot-password", "Send Reset Link", "Please enter a valid email address"],
+    ] as const) {
+      await page.goto(`/auth?mode=${mode}`);
+      await page.waitForLoadState("networkidle");
+      await page.getByRole("button", { name: button, exact: true }).click();
+      await page.getByText(error).waitFor();
+      await page.screenshot({ path: `screenshots/auth-${name}-errors-${label}.png`, fullPage: true });
+    }
+    await context.close();
+  }
+  // The ad-measurement question: only on a site with a pixel id (a copy of this build, configured).
+  {
+    const pixelBuild = `${buildDir}-pixel`;
+    rmSync(pixelBuild, { recursive: true, force: true });
+    cpSync(buildDir, pixelBuild, { recursive: true });
+    const pixelSite = await serveTestSite({ buildDir: pixelBuild, stateDir: ".wrangler/screenshot-pixel-state", vars: { META_PIXEL_ID: "123456789012345" } });
+    try {
       for (const [width, height, label] of VIEWPORTS) {
-        const member = await launch({ width, height });
-        const memberPage = await firstPage(member);
-        await signUpAndConfirm(memberPage, uniqueEmail(`member-${label}`));
-        await memberPage.waitForLoadState("networkidle");
-        await memberPage.screenshot({ path: `screenshots/overview-activate-${label}.png`, fullPage: true });
-        if (label === "desktop") {
-          await memberPage.getByTestId("early-access-card").getByLabel("Activation key").fill(firstKey!.toLowerCase());
-          await memberPage.getByTestId("early-access-card").getByRole("button", { name: "Activate Early Access" }).click();
-          await memberPage.getByTestId("early-access-status").waitFor();
-        } else {
-          await memberPage.getByTestId("early-access-card").getByLabel("Activation key").fill("ZZZZ-ZZZZ-ZZZZ-ZZZZ");
-          await memberPage.getByTestId("early-access-card").getByRole("button", { name: "Activate Early Access" }).click();
-          await memberPage.getByTestId("early-access-card").getByRole("alert").waitFor();
-        }
-        await memberPage.screenshot({ path: `screenshots/overview-redeemed-${label}.png`, fullPage: true });
-        await member.close();
+        const visitor = await browser.newContext({ ...clientContextOptions({ width, height }), baseURL: pixelSite.baseUrl });
+        const visitorPage = await visitor.newPage();
+        await visitorPage.goto("/");
+        await visitorPage.getByTestId("ad-consent").waitFor();
+        await visitorPage.screenshot({ path: `screenshots/ad-consent-${label}.png` });
+        await visitor.close();
       }
-      for (const [width, height, label] of VIEWPORTS) {
-        const admin = await launch({ width, height });
-        const adminPage = await firstPage(admin);
-        await signIn(adminPage, "admin@modelify.dev", "Modelify-Admin-2026");
-        await adminPage.waitForURL((u) => u.pathname === "/dashboard");
-        await adminPage.goto("/dashboard/admin/early-access");
-        await adminPage.waitForLoadState("networkidle");
-        await adminPage.screenshot({ path: `screenshots/admin-early-access-${label}.png`, fullPage: true });
-        // The funnel, with the events this run made (visits, sign-ups, a confirmation, a trial).
-        await adminPage.goto("/dashboard/admin/funnel");
-        await adminPage.screenshot({ path: `screenshots/admin-funnel-${label}.png`, fullPage: true });
-        // Dead letters (none unless a message failed for good; tests/e2e/dead-letters.test.ts shows some).
-        await adminPage.goto("/dashboard/admin/dead-letters");
-        await adminPage.screenshot({ path: `screenshots/admin-dead-letters-${label}.png`, fullPage: true });
-        await admin.close();
-      }
+    } finally {
+      await pixelSite.stop();
     }
-    // The admin's debug tab; it also grants the demo user a year, to show Model Analytics.
-    {
-      const context = await launch();
-      const page = await firstPage(context);
-      await signIn(page, "admin@modelify.dev", "Modelify-Admin-2026");
-      await page.waitForURL((u) => u.pathname === "/dashboard");
-      await page.goto("/dashboard/admin");
-      await page.getByRole("button", { name: "Look up" }).click();
-      await page.getByText(/Subscription data retrieved|No subscription found/).waitFor();
-      await page.screenshot({ path: "screenshots/debug-desktop.png", fullPage: true });
-      await page.getByLabel("Account e-mail").fill("demo@modelify.dev");
-      await page.getByRole("button", { name: "Grant one year (emergency fix)" }).click();
-      await page.getByText("Subscription fixed for demo@modelify.dev").waitFor();
-      await context.close();
-      for (const [width, height, label] of VIEWPORTS) {
-        const demo = await launch({ width, height });
-        const demoPage = await firstPage(demo);
-        await signIn(demoPage, "demo@modelify.dev", "Modelify-Demo-2026");
-        await demoPage.waitForURL((u) => u.pathname === "/dashboard");
-        for (const [name, path] of [
-          ["analytics", "/dashboard/analytics"],
-          ["analytics-code", "/dashboard/analytics?category=code&sort=cost"],
-          ["overview-subscribed", "/dashboard"],
-        ] as const) {
-          await demoPage.goto(path);
-          await demoPage.screenshot({ path: `screenshots/${name}-${label}.png`, fullPage: true });
-        }
-        await demo.close();
-      }
-    }
-    // The desktop app's sign-in (issue 15): the code form, the device asking, approved, and the
-    // device in the profile's Sessions and devices with its use this month.
-    for (const [width, height, label] of VIEWPORTS) {
-      const context = await launch({ width, height });
-      const page = await firstPage(context);
-      await signIn(page, "demo@modelify.dev", "Modelify-Demo-2026");
-      await page.waitForURL((u) => u.pathname === "/dashboard");
-      const device = thisDevice({ name: `Ada's MacBook Pro (${label})` });
-      const grant = await requestDeviceCode(site.baseUrl, { ...device, platform: "macos", app_version: "1.4.2" });
-      await page.goto("/device");
-      await page.screenshot({ path: `screenshots/device-enter-${label}.png`, fullPage: true });
-      // The app's link followed from another site: the page only fills the code in (issue 25, F5).
-      await context.route("http://elsewhere.example/**", (route) =>
-        route.fulfill({ contentType: "text/html", body: `<a id="go" href="${grant.verification_uri_complete}">Sign in the app</a>` }),
-      );
-      await page.goto("http://elsewhere.example/");
-      await page.locator("#go").click();
-      await page.getByText("Check that this is the code").waitFor();
-      await page.screenshot({ path: `screenshots/device-prefilled-${label}.png`, fullPage: true });
-      await page.goto(grant.verification_uri_complete);
-      await page.getByTestId("device-request").waitFor();
-      await page.screenshot({ path: `screenshots/device-confirm-${label}.png`, fullPage: true });
-      await page.getByRole("button", { name: "Approve" }).click();
-      await page.getByText("Device approved.").waitFor();
-      await page.screenshot({ path: `screenshots/device-approved-${label}.png`, fullPage: true });
-      const tokens = await pollForTokens(site.baseUrl, grant);
-      for (let i = 0; i < 3; i++) await postUsageReport(site.baseUrl, tokens.access_token, { cost_usd: 0.0125 });
-      await page.waitForTimeout(2000);
-      await page.goto("/dashboard/profile");
-      await page.getByRole("region", { name: "Sessions and devices" }).scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `screenshots/profile-devices-${label}.png`, fullPage: true });
-      await context.close();
-    }
-    // The auth forms submitted empty: the browser's check (loaded on first use) shows the errors.
-    for (const [width, height, label] of VIEWPORTS) {
-      const context = await launch({ width, height });
-      const page = await firstPage(context);
-      for (const [name, mode, button, error] of [
-        ["signin", "signin", "Sign In", "Please enter a valid email address"],
-        ["signup", "signup", "Create Account", "First name is required"],
-        ["forgot", "forgot-password", "Send Reset Link", "Please enter a valid email address"],
-      ] as const) {
-        await page.goto(`/auth?mode=${mode}`);
-        await page.waitForLoadState("networkidle");
-        await page.getByRole("button", { name: button, exact: true }).click();
-        await page.getByText(error).waitFor();
-        await page.screenshot({ path: `screenshots/auth-${name}-errors-${label}.png`, fullPage: true });
-      }
-      await context.close();
-    }
-    // The ad-measurement question: only on a site with a pixel id (a copy of this build, configured).
-    {
-      const pixelBuild = `${buildDir}-pixel`;
-      rmSync(pixelBuild, { recursive: true, force: true });
-      cpSync(buildDir, pixelBuild, { recursive: true });
-      const pixelSite = await serveTestSite({ buildDir: pixelBuild, stateDir: ".wrangler/screenshot-pixel-state", vars: { META_PIXEL_ID: "123456789012345" } });
-      try {
-        for (const [width, height, label] of VIEWPORTS) {
-          const visitor = await browser.newContext({ ...clientContextOptions({ width, height }), baseURL: pixelSite.baseUrl });
-          const visitorPage = await visitor.newPage();
-          await visitorPage.goto("/");
-          await visitorPage.getByTestId("ad-consent").waitFor();
-          await visitorPage.screenshot({ path: `screenshots/ad-consent-${label}.png` });
-          await visitor.close();
-        }
-      } finally {
-        await pixelSite.stop();
-      }
-    }
-    await accountSecurityShots();
   }
 } finally {
   await browser.close();

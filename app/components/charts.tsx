@@ -68,7 +68,9 @@ export function ChartFrame({
   const ticks = valueTicks(y.ticks(4), format, integer);
   const empty = data.every((d) => d.value === 0);
   return (
-    <div className="relative mt-2 w-full select-none" style={{ height }} data-chart={title}>
+    // A size container: how many labels fit depends on the chart's own width (a phone's, or a card
+    // beside another at 1024 px), not the window's.
+    <div className="@container relative mt-2 w-full select-none" style={{ height }} data-chart={title}>
       <svg
         viewBox={`0 0 ${innerW} ${innerH}`}
         preserveAspectRatio="none"
@@ -115,8 +117,9 @@ function ValueLabels({ ticks, y }: { ticks: ReturnType<typeof valueTicks>; y: Re
 }
 
 /**
- * The category axis: a phone shows fewer (and shorter) labels than a wider screen, so each label
- * says at which widths it shows; a label in neither set is not rendered at all.
+ * The category axis: a narrow chart (under 512 px: a phone's, or one beside another card) shows
+ * fewer and shorter labels than a wide one, so each label says at which widths it shows; a label
+ * in neither set is not rendered at all.
  */
 function CategoryLabels({ data, x, innerW, innerH, maxTicks }: { data: Point[]; x: BandScale; innerW: number; innerH: number; maxTicks: number }) {
   const wide = shownLabels(data.length, maxTicks);
@@ -131,12 +134,12 @@ function CategoryLabels({ data, x, innerW, innerH, maxTicks }: { data: Point[]; 
         aria-hidden="true"
         className={cx(
           "absolute -translate-x-1/2 whitespace-nowrap text-[11px] leading-none text-slate-500",
-          wide.has(i) ? (narrow.has(i) ? "block" : "hidden sm:block") : "block sm:hidden",
+          wide.has(i) ? (narrow.has(i) ? "block" : "hidden @lg:block") : "block @lg:hidden",
         )}
         style={{ left: leftOf((x(d.label) ?? 0) + x.bandwidth() / 2, innerW), top: topOf(innerH) + 10 }}
       >
-        <span className="sm:hidden">{d.short ?? d.label}</span>
-        <span className="hidden sm:inline">{d.label}</span>
+        <span className="@lg:hidden">{d.short ?? d.label}</span>
+        <span className="hidden @lg:inline">{d.label}</span>
       </span>
     );
   });

@@ -9,12 +9,12 @@ export function LineChart({ data, format, height = 240, title, width = WIDTH, in
   const labels = data.map((d) => d.label);
   const x = pointScale({ domain: labels, range: [0, innerW], padding: 0.5 });
   // The points are HTML dots: round at every width (the drawing itself is stretched), and left
-  // out on phones, where 30 of them would crowd the line.
+  // out of a narrow chart (a phone's), where 30 of them would crowd the line.
   const dots = data.map((d) => (
     <span
       key={d.label}
       title={`${d.label}: ${format(d.value)}`}
-      className="absolute hidden h-2 w-2 -translate-x-1/2 -translate-y-1/2 rounded-full border-2 border-brand-600 bg-white sm:block"
+      className="absolute hidden h-2 w-2 -translate-x-1/2 -translate-y-1/2 rounded-full border-2 border-brand-600 bg-white @lg:block"
       style={{ left: leftOf(x(d.label) ?? 0, innerW), top: topOf(y(d.value)) }}
     />
   ));

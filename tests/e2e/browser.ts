@@ -162,6 +162,13 @@ export async function signIn(page: Page, email: string, password: string) {
 
 /** Signs up through the form and confirms through the outbox link: the page ends on /dashboard. */
 export async function signUpAndConfirm(page: Page, email: string, password = "Sunny-Day-42") {
+  const mail = await signUp(page, email, password);
+  await page.goto(mail.links[0]!);
+  await page.waitForURL((url) => url.pathname === "/dashboard");
+}
+
+/** Signs up through the form and returns the confirmation mail (its link not yet followed). */
+export async function signUp(page: Page, email: string, password = "Sunny-Day-42"): Promise<OutboxMessage> {
   await page.goto("/auth?mode=signup");
   await page.getByLabel("First name").fill("Katherine");
   await page.getByLabel("Last name").fill("Johnson");
@@ -173,9 +180,7 @@ export async function signUpAndConfirm(page: Page, email: string, password = "Su
   await page.getByLabel("Confirm password").fill(password);
   await page.getByRole("button", { name: "Create Account" }).click();
   await page.getByText("Account created successfully!").waitFor();
-  const mail = await waitForMail(email, /Confirm your Modelify account/);
-  await page.goto(mail.links[0]!);
-  await page.waitForURL((url) => url.pathname === "/dashboard");
+  return waitForMail(email, /Confirm your Modelify account/);
 }
 
 /** Starts the trial through the checkout on the Stripe stand-in with the test card: the page ends on /auth/success. */

@@ -18,6 +18,12 @@ import { ThisMonthCard } from "./overview/this-month-card";
 import { WeeklyUsageCard } from "./overview/weekly-usage-card";
 import { StatCard } from "./stat";
 
+// The card rows follow the content's width (the dashboard's size container): one column on a
+// phone, two from 672 px (a tablet, or a 1024 px window beside the side rail), the full rows from
+// 896 px. The five figures go 3 + 2 in a six-column grid between those.
+const FIGURE_THIRD = "@2xl:col-span-2 @4xl:col-span-1";
+const FIGURE_HALF = "@2xl:col-span-3 @4xl:col-span-1";
+
 export function OverviewTab({ account, usage, pendingKey }: { account: AccountOverview; usage: OverviewUsage; pendingKey: string | null }) {
   return (
     <>
@@ -26,37 +32,42 @@ export function OverviewTab({ account, usage, pendingKey }: { account: AccountOv
 
       <EarlyAccessCard account={account} pendingKey={pendingKey} />
 
-      <div className="mt-6 grid items-start gap-6 lg:grid-cols-3">
-        <SubscriptionCard subscription={account.subscription} activated={account.activated} />
+      <div className="mt-6 grid items-start gap-6 @2xl:grid-cols-2 @4xl:grid-cols-3">
+        <SubscriptionCard
+          subscription={account.subscription}
+          activated={account.activated}
+          className="@2xl:row-span-2 @2xl:self-stretch @4xl:row-span-1 @4xl:self-start"
+        />
         <ThisMonthCard month={usage.thisMonth} hasData={usage.hasData} />
         <ActiveModelsCard activeModels={usage.activeModels} />
       </div>
 
-      <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
-        <StatCard title="Avg Response" value={formatMs(usage.avgResponseMs)} testId="avg-response" />
+      <div className="mt-6 grid gap-4 @md:grid-cols-2 @2xl:grid-cols-6 @4xl:grid-cols-5">
+        <StatCard title="Avg Response" value={formatMs(usage.avgResponseMs)} testId="avg-response" className={FIGURE_THIRD} />
         <StatCard
           title="Success Rate"
           value={usage.successRate === null ? "—" : `${usage.successRate.toFixed(1)}%`}
           hint={`${formatCount(usage.thisMonth.requests)} requests`}
           testId="success-rate"
+          className={FIGURE_THIRD}
         />
-        <BudgetStatusCard budget={usage.budget} />
-        <StatCard title="Conversations" value={formatCount(usage.conversations)} hint="this month" testId="conversations" />
-        <ModelAnalyticsCard modelCount={usage.modelCount} />
+        <BudgetStatusCard budget={usage.budget} className={FIGURE_THIRD} />
+        <StatCard title="Conversations" value={formatCount(usage.conversations)} hint="this month" testId="conversations" className={FIGURE_HALF} />
+        <ModelAnalyticsCard modelCount={usage.modelCount} className={`@md:col-span-2 ${FIGURE_HALF}`} />
       </div>
 
-      <div className="mt-6 grid gap-6 lg:grid-cols-3">
+      <div className="mt-6 grid gap-6 @4xl:grid-cols-3">
         <WeeklyUsageCard weekly={usage.weekly} />
         <RecentActivityCard recent={usage.recent} />
       </div>
 
-      <div className="mt-6 grid gap-6 lg:grid-cols-3">
+      <div className="mt-6 grid gap-6 @2xl:grid-cols-2 @4xl:grid-cols-3">
         <ModelPerformanceCard performance={usage.performance} />
         <CostPredictionsCard spent={usage.thisMonth.cost} prediction={usage.prediction} />
-        <AchievementsCard achievements={usage.achievements} />
+        <AchievementsCard achievements={usage.achievements} className="@2xl:col-span-2 @4xl:col-span-1" />
       </div>
 
-      <div className="mt-6 grid gap-6 lg:grid-cols-2">
+      <div className="mt-6 grid gap-6 @2xl:grid-cols-2">
         <AccountInsightsCard insights={account.insights} />
         <QuickTipsCard />
       </div>

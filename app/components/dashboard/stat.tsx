@@ -2,9 +2,9 @@ import type { ReactNode } from "react";
 import { Card, cx } from "../ui";
 
 /** A small figure card: title, value and an optional hint line. */
-export function StatCard({ title, value, hint, testId }: { title: string; value: ReactNode; hint?: string; testId?: string }) {
+export function StatCard({ title, value, hint, testId, className }: { title: string; value: ReactNode; hint?: string; testId?: string; className?: string }) {
   return (
-    <Card className="p-5">
+    <Card className={cx("p-5", className)}>
       <p className="text-sm font-medium text-slate-500">{title}</p>
       <p className="mt-2 text-2xl font-semibold text-slate-900" data-testid={testId}>
         {value}

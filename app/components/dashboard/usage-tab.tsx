@@ -56,8 +56,8 @@ export function UsageTab({ data, ui, email, entitlements }: { data: UsageTabData
 
       {entitlements.unlimited ? null : <FreeLimits entitlements={entitlements} />}
 
-      <div className="mt-4 grid gap-6 lg:grid-cols-3">
-        <Card className="p-6 lg:col-span-2">
+      <div className="mt-4 grid gap-6 @4xl:grid-cols-3">
+        <Card className="p-6 @4xl:col-span-2">
           <h2 className="text-base font-semibold text-slate-900">{METRICS[ui.metric]}</h2>
           <p className="text-sm text-slate-500">{data.range === "1d" ? "Today, by hour (UTC)" : `Last ${data.range.replace("d", " days")}`}</p>
           <LineChart title={`${METRICS[ui.metric]} over time`} data={series} format={format} integer={ui.metric !== "spend"} />
@@ -331,7 +331,7 @@ function FreeLimits({ entitlements }: { entitlements: Entitlements }) {
           {`Limit reached: the desktop app can make its next model call at ${formatDateTime(Date.parse(entitlements.allowed_at!))}.`}
         </Alert>
       )}
-      <dl className="mt-5 grid grid-cols-2 gap-5 lg:grid-cols-5">
+      <dl className="mt-5 grid grid-cols-2 gap-5 @2xl:grid-cols-3 @4xl:grid-cols-5">
         {entitlements.windows.map((w) => {
           const percent = w.limit ? (w.used / w.limit) * 100 : 0;
           const label = w.unit === "tokens" ? "Tokens this month" : WINDOW_LABELS[w.window];

@@ -26,7 +26,7 @@ export function AdminStats({ stats }: { stats: EarlyAccessStats }) {
           <StatCard key={c.title} title={c.title} value={String(c.value)} hint={c.hint} testId={c.testId} />
         ))}
       </div>
-      <div className="mt-4 grid items-start gap-4 lg:grid-cols-[16rem_minmax(0,1fr)]">
+      <div className="mt-4 grid items-start gap-4 @4xl:grid-cols-[16rem_minmax(0,1fr)]">
         <StatCard title="Redemption rate" value={`${stats.redemptionRate}%`} hint="keys used ÷ keys created" testId="stat-rate" />
         <Card className="p-5">
           <p className="text-sm font-medium text-slate-500">Activations per week</p>

@@ -14,7 +14,8 @@ export function TwoFactorCard({ status }: { status: TwoFactorStatus }) {
   return (
     <section aria-labelledby="two-factor-title">
       <Card className="p-6">
-        <div className="flex flex-wrap items-start justify-between gap-4">
+        {/* On a phone the button goes under the text (beside it, the text had half the card). */}
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
           <div className="min-w-0 flex-1">
             <h2 id="two-factor-title" className="text-lg font-semibold text-slate-900">
               Two-factor authentication
@@ -26,13 +27,15 @@ export function TwoFactorCard({ status }: { status: TwoFactorStatus }) {
             </p>
           </div>
           {status.enabled ? (
-            <LinkButton to={PAGE} variant="secondary">
+            <LinkButton to={PAGE} variant="secondary" className="w-full shrink-0 sm:w-auto">
               Manage
             </LinkButton>
           ) : (
-            <Form method="post" action={PAGE}>
+            <Form method="post" action={PAGE} className="w-full shrink-0 sm:w-auto">
               <input type="hidden" name="intent" value="start" />
-              <Button type="submit">Turn On</Button>
+              <Button type="submit" className="w-full sm:w-auto">
+                Turn On
+              </Button>
             </Form>
           )}
         </div>

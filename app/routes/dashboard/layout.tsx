@@ -89,8 +89,11 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
       <Sidebar tabs={tabs} sidebarName={sidebarName} email={email} signOutTo={signOutTo} />
       <MobileHeader tabs={tabs} email={email} signOutTo={signOutTo} navRef={mobileNav} />
 
-      <main id="main" className="px-4 py-6 sm:px-6 lg:ml-64 lg:px-10 lg:py-10">
-        <div className="mx-auto max-w-6xl">
+      <main id="main" className="px-4 py-6 sm:px-6 lg:ml-64 lg:px-8 lg:py-10 xl:px-10">
+        {/* A size container: the tabs' grids follow the width they have (@2xl:, @4xl:...), not the
+            window's, which from 1024 px includes the side rail (a 1024 px window leaves them about
+            what a 768 px tablet does). */}
+        <div className="@container mx-auto max-w-6xl">
           <Outlet />
         </div>
       </main>

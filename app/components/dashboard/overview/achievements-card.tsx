@@ -1,10 +1,10 @@
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
 import { Card, cx } from "../../ui";
 
-export function AchievementsCard({ achievements }: { achievements: OverviewUsage["achievements"] }) {
+export function AchievementsCard({ achievements, className }: { achievements: OverviewUsage["achievements"]; className?: string }) {
   const { powerUser, speedDemon, innovator } = achievements;
   return (
-    <Card className="p-6">
+    <Card className={cx("p-6", className)}>
       <h2 className="text-base font-semibold text-slate-900">Recent Achievements</h2>
       <ul className="mt-4 space-y-3 text-sm">
         <Achievement

@@ -2,13 +2,13 @@ import { Link } from "react-router";
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
 import { budgetBand, budgetRemainder, usedPercent } from "~/lib/usage/budget";
 import { Money } from "../../money";
-import { Card } from "../../ui";
+import { Card, cx } from "../../ui";
 import { ProgressBar } from "../stat";
 
-export function BudgetStatusCard({ budget }: { budget: OverviewUsage["budget"] }) {
+export function BudgetStatusCard({ budget, className }: { budget: OverviewUsage["budget"]; className?: string }) {
   const percent = usedPercent(budget.spent, budget.monthly);
   return (
-    <Card className="p-5">
+    <Card className={cx("p-5", className)}>
       <p className="text-sm font-medium text-slate-500">Budget Status</p>
       <p className="mt-2 text-lg font-semibold text-slate-900">
         <Money value={budget.spent} />{" "}
@@ -17,7 +17,7 @@ export function BudgetStatusCard({ budget }: { budget: OverviewUsage["budget"] }
         </span>
       </p>
       <ProgressBar percent={percent} tone={budgetBand(percent)} label="Monthly budget used" />
-      <div className="mt-2 flex items-center justify-between text-xs text-slate-500">
+      <div className="mt-2 flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-xs text-slate-500">
         <span data-testid="overview-budget-remainder">{budgetRemainder(budget.monthly, budget.spent)}</span>
         <Link to="/dashboard/budget" className="font-semibold text-brand-700 hover:text-brand-800">
           Manage

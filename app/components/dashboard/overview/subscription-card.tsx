@@ -11,32 +11,43 @@ function nextBillingText(next: NextBilling): { value: string; hint: string | nul
   return { value: formatDate(next.date), hint: next.kind === "renews" ? null : next.label };
 }
 
-export function SubscriptionCard({ subscription, activated }: { subscription: AccountOverview["subscription"]; activated: boolean }) {
+export function SubscriptionCard({
+  subscription,
+  activated,
+  className,
+}: {
+  subscription: AccountOverview["subscription"];
+  activated: boolean;
+  className?: string;
+}) {
   const next = nextBillingText(subscription.nextBilling);
   return (
-    <Card className="p-6">
+    <Card className={cx("p-6", className)}>
       <div className="flex items-start justify-between gap-4">
-        <div>
+        <div className="min-w-0">
           <h2 className="text-sm font-medium text-slate-500">Subscription</h2>
           <p className="mt-2 text-lg font-semibold text-slate-900">{subscription.plan.summary}</p>
         </div>
         <span
           data-testid="subscription-status"
-          className={cx("rounded-full px-3 py-1 text-xs font-semibold", subscription.active ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-700")}
+          className={cx(
+            "shrink-0 whitespace-nowrap rounded-full px-3 py-1 text-xs font-semibold",
+            subscription.active ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-700",
+          )}
         >
           {subscription.status}
         </span>
       </div>
       <dl className="mt-4 space-y-2 text-sm">
         <div className="flex justify-between gap-3">
-          <dt className="text-slate-500">Next billing</dt>
+          <dt className="shrink-0 text-slate-500">Next billing</dt>
           <dd className="text-right font-semibold text-slate-900" data-testid="overview-next-billing">
             {next.value}
             {next.hint ? <span className="block text-xs font-normal text-slate-500">{next.hint}</span> : null}
           </dd>
         </div>
         <div className="flex justify-between gap-3">
-          <dt className="text-slate-500">Card on file</dt>
+          <dt className="shrink-0 text-slate-500">Card on file</dt>
           <dd className="font-semibold text-slate-900">{subscription.card.text}</dd>
         </div>
       </dl>

@@ -7,7 +7,7 @@ import { EmptyState } from "../stat";
 
 export function WeeklyUsageCard({ weekly }: { weekly: OverviewUsage["weekly"] }) {
   return (
-    <Card className="p-6 lg:col-span-2" data-testid="weekly-card">
+    <Card className="p-6 @4xl:col-span-2" data-testid="weekly-card">
       <h2 className="text-base font-semibold text-slate-900">Weekly Usage Trends</h2>
       <p className="text-sm text-slate-500">Spend per week, last 4 weeks</p>
       {weekly.some((w) => w.requests > 0) ? (
