@@ -34,6 +34,16 @@ export async function axeFindings(page: Page, state: string): Promise<AxeFinding
  */
 export async function expectAccessibleDialog(page: Page, labelledBy: string): Promise<void> {
   await page.locator(`[role="dialog"][aria-labelledby="${labelledBy}"], [role="alertdialog"][aria-labelledby="${labelledBy}"]`).waitFor();
+  // Measured as it stands, not halfway through its fade-in (axe reads the colours through the
+  // opacity): the finite animations running now are waited for.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const findings = await axeFindings(page, `dialog ${labelledBy}`);
   if (findings.length) throw new Error(`axe found violations with ${labelledBy} open:\n${JSON.stringify(findings, null, 2)}`);
 }

@@ -12,12 +12,10 @@ const NOTICES = {
   "too-many": { tone: "error", text: EXPORT_MESSAGES.tooMany },
 } as const;
 
-/** The answer to the last request; "being prepared" only while the newest export still is (a reload later shows its link instead). */
-function Notice({ newest }: { newest: ExportView | undefined }) {
+function Notice() {
   const [params] = useSearchParams();
   const outcome = params.get("export");
-  const settled = outcome === "requested" && newest !== undefined && newest.status !== "pending";
-  const notice = outcome && !settled && Object.hasOwn(NOTICES, outcome) ? NOTICES[outcome as keyof typeof NOTICES] : null;
+  const notice = outcome && Object.hasOwn(NOTICES, outcome) ? NOTICES[outcome as keyof typeof NOTICES] : null;
   return notice ? (
     <Alert tone={notice.tone} className="mt-4">
       {notice.text}
@@ -67,7 +65,7 @@ export function YourDataCard({ exports }: { exports: ExportView[] }) {
           subscription and invoices, early access, support messages and security log entries. It takes a minute or two to prepare; the link works for{" "}
           {EXPORT_MESSAGES.linkHours} hours. One export an hour.
         </p>
-        <Notice newest={exports[0]} />
+        <Notice />
         {exports.length > 0 ? (
           <ul className="mt-4 divide-y divide-slate-100" aria-label="Your data exports">
             {exports.map((item) => (
