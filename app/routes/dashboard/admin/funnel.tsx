@@ -74,7 +74,7 @@ export default function AdminFunnel({ loaderData }: Route.ComponentProps) {
         </ol>
       </Card>
 
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region takes focus so a keyboard can scroll it (axe scrollable-region-focusable) */}
+      {/* A scrollable region takes focus so a keyboard can scroll it (axe scrollable-region-focusable). */}
       <Card className="mt-6 overflow-x-auto" role="region" aria-label="Funnel by week" tabIndex={0}>
         <table className="w-full min-w-[40rem] text-sm" data-testid="funnel-weeks">
           <caption className="sr-only">Funnel per week; percentages are each step's share of the step before it</caption>
