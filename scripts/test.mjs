@@ -4,7 +4,8 @@
 // playwright.config.ts). Both suites write JSON reports, read here for one summary.
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { relative } from "node:path";
-import { run } from "./lib.mjs";
+import { prepareBrowserTests } from "../tests/e2e/global-setup.ts";
+import { ensureDevVars, run } from "./lib.mjs";
 import { runUnitTests } from "./unit-tests.mjs";
 
 const started = Date.now();
@@ -15,8 +16,19 @@ rmSync(vitestReport, { force: true });
 rmSync(e2eReport, { force: true });
 
 let failedStep = null;
+// The browser tests' build and seeded state (tests/e2e/global-setup.ts) are made while the first
+// vitest run runs (its tests mostly wait); the timing comparisons run after (unit-tests.mjs).
+ensureDevVars();
+const e2ePrepared = prepareBrowserTests().then(
+  () => true,
+  (error) => {
+    console.error(error);
+    return false;
+  },
+);
 // Two vitest runs, most files sharing a runtime, a few isolated (scripts/unit-tests.mjs).
-if (!(await runUnitTests(vitestReport))) failedStep = "unit and integration tests";
+if (!(await runUnitTests(vitestReport, e2ePrepared))) failedStep = "unit and integration tests";
+const e2eReady = await e2ePrepared;
 // Issue 30: no secret, token, code or e-mail address in any log line the Workers tests wrote.
 try {
   await run("node", ["scripts/log-scan.ts"]);
@@ -24,7 +36,8 @@ try {
   failedStep ??= "log scan";
 }
 try {
-  await run("playwright", ["test"]);
+  if (!e2eReady) throw new Error("the browser tests' build or state failed");
+  await run("playwright", ["test"], { env: { ...process.env, E2E_PREPARED: "1" } });
 } catch {
   failedStep ??= "browser end-to-end tests";
 }

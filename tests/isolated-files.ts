@@ -15,3 +15,9 @@ export const ISOLATED_TEST_FILES = [
   // 1,000 reports at once: near the usage route's per-minute limit, which other files' reports share.
   "tests/integration/usage.test.ts",
 ];
+
+/**
+ * Files that compare response times (a known address against an unknown one): they run in the
+ * second, isolated run, after `npm test`'s browser-test build (started beside the first run) ends.
+ */
+export const QUIET_TEST_FILES = ["tests/integration/attacks.test.ts"];
