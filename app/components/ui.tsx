@@ -111,6 +111,21 @@ export function Alert({ tone, children, className }: { tone: "error" | "success"
   );
 }
 
+/**
+ * An admin page's answer to its last action: it stays in view (below the phone's top tabs, at the
+ * top beside the side rail) while the list under it scrolls.
+ */
+export function ActionResult({ result }: { result: { ok: boolean; message: string } | null | undefined }) {
+  if (!result) return null;
+  return (
+    <div className="sticky top-28 z-20 mt-6 lg:top-4">
+      <Alert tone={result.ok ? "success" : "error"} className="shadow-sm">
+        {result.message}
+      </Alert>
+    </div>
+  );
+}
+
 export function Spinner({ className, label = "Loading" }: { className?: string; label?: string }) {
   return (
     <svg className={cx("animate-spin", className ?? "h-5 w-5")} viewBox="0 0 24 24" fill="none" role="img" aria-label={label}>

@@ -51,6 +51,9 @@ function pageUrls(pattern: string, sitemap: string[]): string[] {
   return sitemap.filter((path) => matcher.test(path));
 }
 
+/** Every open dialog, modal or alert. */
+const DIALOGS = '[role="dialog"], [role="alertdialog"]';
+
 /** Loads a URL, waits for its hydration; returns the path and search it ended on (after redirects). */
 async function open(page: Page, url: string): Promise<URL> {
   await page.goto(url);
@@ -107,9 +110,7 @@ async function sameUrlVariants(pass: Pass, inDialog: boolean): Promise<Array<{ h
  * only has its fields filled in).
  */
 async function dialogVariants(pass: Pass, inDialog: boolean): Promise<Array<{ href: string; key: string }>> {
-  const before = new Set(
-    await pass.page.locator('[role="dialog"], [role="alertdialog"]').evaluateAll((els) => els.map((e) => e.getAttribute("aria-labelledby") ?? "dialog")),
-  );
+  const before = new Set(await pass.page.locator(DIALOGS).evaluateAll((els) => els.map((e) => e.getAttribute("aria-labelledby") ?? "dialog")));
   const variants = await sameUrlVariants(pass, inDialog);
   const opens: Array<{ href: string; key: string }> = [];
   const ask = async (variant: { href: string; key: string }) => {
@@ -131,7 +132,7 @@ async function dialogVariants(pass: Pass, inDialog: boolean): Promise<Array<{ hr
 }
 
 async function dialogName(page: Page): Promise<string | null> {
-  const dialog = page.locator('[role="dialog"], [role="alertdialog"]').last();
+  const dialog = page.locator(DIALOGS).last();
   if ((await dialog.count()) === 0) return null;
   await dialog.waitFor();
   return (await dialog.getAttribute("aria-labelledby")) ?? (await dialog.getAttribute("aria-label")) ?? "dialog";
@@ -141,7 +142,7 @@ async function dialogName(page: Page): Promise<string | null> {
 async function checkDialogs(pass: Pass, depth: number) {
   const { page } = pass;
   // With a dialog open, only its own buttons: the page's lie behind its backdrop.
-  const openDialog = page.locator('[role="dialog"], [role="alertdialog"]');
+  const openDialog = page.locator(DIALOGS);
   const scope = (await openDialog.count()) > 0 ? openDialog.last() : page.locator("body");
   for (const button of await scope.locator('button[aria-haspopup="dialog"]').all()) {
     if (!(await button.isVisible())) continue;
@@ -150,17 +151,17 @@ async function checkDialogs(pass: Pass, depth: number) {
     pass.seen.add(key);
     const from = page.url();
     await button.click();
-    await expect(page.locator('[role="dialog"], [role="alertdialog"]'), `${key} opens a dialog`).not.toHaveCount(0);
+    await expect(page.locator(DIALOGS), `${key} opens a dialog`).not.toHaveCount(0);
     const name = await dialogName(page);
     pass.dialogs.add(name ?? "");
     pass.findings.push(...(await axeFindings(page, `${pass.state}, dialog ${name}`)));
     await page.keyboard.press("Escape");
-    await expect(page.locator('[role="dialog"], [role="alertdialog"]')).toHaveCount(0);
+    await expect(page.locator(DIALOGS)).toHaveCount(0);
     // A URL-kept dialog closes to a URL of its own: the walk goes on from the page's.
     if (page.url() !== from) await open(page, from);
   }
   if (depth === 0) return;
-  const inDialog = (await page.locator('[role="dialog"], [role="alertdialog"]').count()) > 0;
+  const inDialog = (await page.locator(DIALOGS).count()) > 0;
   for (const variant of await dialogVariants(pass, inDialog)) {
     await open(page, variant.href);
     const name = await dialogName(page);

@@ -6,7 +6,7 @@ import type { ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import type { DeadLetterRow } from "~/lib/dead-letters/store.server";
 import { formatDateTime } from "~/lib/format";
-import { Alert, Button, Card, cx } from "../ui";
+import { ActionResult, Button, Card, cx } from "../ui";
 
 const REASONS: Record<DeadLetterRow["reason"], { label: string; style: string }> = {
   retries_exhausted: { label: "Retries used up", style: "bg-amber-50 text-amber-800" },
@@ -32,13 +32,7 @@ export function DeadLettersTab({ rows, total, keepDays, confirmDiscard, result }
         Queue messages that failed for good, kept {keepDays} days. Replay puts one back on the queue, where its effect still happens only once; Discard deletes
         it. Both are written to the audit log with your account. The account is shown as it appears in the logs.
       </p>
-      {result ? (
-        <div className="sticky top-28 z-20 mt-6 lg:top-4">
-          <Alert tone={result.ok ? "success" : "error"} className="shadow-sm">
-            {result.message}
-          </Alert>
-        </div>
-      ) : null}
+      <ActionResult result={result} />
       {rows.length === 0 ? (
         <Card className="mt-6 p-8 text-center text-sm text-slate-600">No dead letters. Every message went through.</Card>
       ) : (

@@ -3,7 +3,7 @@
 // it is in view wherever on the long page the button was.
 import type { SubmissionResult } from "@conform-to/react";
 import type { EarlyAccessStats, KeyRow, Paged, WaitlistRow } from "~/lib/early-access/admin.server";
-import { Alert } from "../ui";
+import { ActionResult } from "../ui";
 import { AdminKeys } from "./admin-keys";
 import type { AdminSearch } from "./admin-shared";
 import { AdminStats } from "./admin-stats";
@@ -28,13 +28,7 @@ export function EarlyAccessAdmin({
     <>
       <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Early access</h1>
       <p className="mt-1 text-sm text-slate-600">Administrators only. Every grant, key and revocation is written to the audit log with your account.</p>
-      {result ? (
-        <div className="sticky top-28 z-20 mt-6 lg:top-4">
-          <Alert tone={result.ok ? "success" : "error"} className="shadow-sm">
-            {result.message}
-          </Alert>
-        </div>
-      ) : null}
+      <ActionResult result={result} />
       <div className="mt-8 space-y-8">
         <AdminStats stats={stats} />
         <AdminWaitlist search={search} waitlist={waitlist} bulkMax={bulkMax} grantTop={result?.grantTop} />
