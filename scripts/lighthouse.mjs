@@ -29,7 +29,7 @@ import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import { ensureChromium } from "./ensure-chromium.mjs";
-import { readClientManifest } from "./bundle-size.mjs";
+import { pagePatterns, readClientManifest } from "./bundle-size.mjs";
 import { buildDirFor, buildSite } from "./lib.mjs";
 import { serveTestSite } from "./serve-test-site.mjs";
 
@@ -341,22 +341,6 @@ function sessionCookies(baseUrl, member) {
     held.set(as, { cookie, at: Date.now() });
     return cookie;
   };
-}
-
-/**
- * The route table's pages ("/pricing", "/legal/:doc"...): each route of the build's client
- * manifest with a component that no route nests in, its path its ancestors' paths joined (as
- * tests/e2e/accessibility.test.ts finds them).
- */
-function pagePatterns(routes) {
-  const all = Object.values(routes);
-  const parents = new Set(all.filter((r) => r.hasDefaultExport).map((r) => r.parentId));
-  const fullPath = (route) => {
-    const parts = [];
-    for (let r = route; r; r = r.parentId ? routes[r.parentId] : undefined) if (r.path) parts.unshift(r.path);
-    return `/${parts.join("/")}`;
-  };
-  return [...new Set(all.filter((r) => r.hasDefaultExport && !parents.has(r.id)).map(fullPath))].sort();
 }
 
 /**
