@@ -14,8 +14,8 @@
 //   cannot open (behind a payment, a typed username) must be checked by the flow test that reaches
 //   it (expectAccessibleDialog in tests/e2e/axe.ts), or this test fails.
 // Each page is seen signed out, signed in as the demo account, and, for what the demo account may
-// not open, as the admin: a test per width and account (the suite's two workers share the six), each
-// with one browser context, signed in once.
+// not open, as the admin, each with one browser context, signed in once; each page and dialog is
+// loaded once and checked at 1280 px and again resized to 390 px.
 // Measured 2026-11-26 on the shared 2-core machine: opening every same-page link in the browser and
 // checking with @axe-core/playwright took 342 s of test time (241 page loads, 120 s; 126 checks,
 // 154 s). Asking for the links over HTTP and running axe in the page (tests/e2e/axe.ts): 82 page
@@ -25,7 +25,7 @@ import { join } from "node:path";
 import { type APIRequestContext, type Page, request } from "@playwright/test";
 import { pagePatterns, readClientManifest } from "../../scripts/bundle-size.mjs";
 import { type AxeFinding, axeFindings } from "./axe.ts";
-import { clientContextOptions, HYDRATION_PROBE, hydrated, nextClientAddress, signIn } from "./browser.ts";
+import { afterRender, clientContextOptions, HYDRATION_PROBE, hydrated, nextClientAddress, signIn } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 const VIEWPORTS = [
@@ -38,11 +38,29 @@ const ACCOUNTS = {
 };
 /**
  * How deep the dialog search follows same-page links. One level opens every dialog of every page
- * (each account and width); the second walks the links inside the dialogs (their tabs and steps,
- * e.g. the features dialog's tabs), which render the same markup signed in and at any width: that
- * walk runs once, signed out at 1280 px.
+ * (each account); the second walks the links inside the dialogs (their tabs and steps, e.g. the
+ * features dialog's tabs), which render the same markup signed in: that walk runs once, signed out.
  */
-const dialogDepth = (width: number, state: string) => (width === 1280 && state === "signed out" ? 2 : 1);
+const dialogDepth = (state: string) => (state === "signed out" ? 2 : 1);
+
+/**
+ * axe at each width, on the page as it stands: the window is resized, not the page reloaded. The
+ * site's layout answers the width through CSS alone (media and container queries; nothing in app/
+ * reads the window's size), so a page resized to 390 px is the page a phone loads, and every page
+ * and dialog is checked at both widths for one load. Ends at the first width.
+ */
+async function axeAtEachWidth(page: Page, state: string): Promise<AxeFinding[]> {
+  const findings: AxeFinding[] = [];
+  for (const viewport of [...VIEWPORTS.slice(1), VIEWPORTS[0]!]) {
+    const before = page.viewportSize();
+    if (before?.width !== viewport.width) {
+      await page.setViewportSize(viewport);
+      await afterRender(page);
+    }
+    findings.push(...(await axeFindings(page, `${state} at ${viewport.width} px`)));
+  }
+  return findings;
+}
 
 /** Concrete URLs for a pattern: itself, or for a dynamic one the sitemap's URLs that match it. */
 function pageUrls(pattern: string, sitemap: string[]): string[] {
@@ -154,7 +172,7 @@ async function checkDialogs(pass: Pass, depth: number) {
     await expect(page.locator(DIALOGS), `${key} opens a dialog`).not.toHaveCount(0);
     const name = await dialogName(page);
     pass.dialogs.add(name ?? "");
-    pass.findings.push(...(await axeFindings(page, `${pass.state}, dialog ${name}`)));
+    pass.findings.push(...(await axeAtEachWidth(page, `${pass.state}, dialog ${name}`)));
     await page.keyboard.press("Escape");
     await expect(page.locator(DIALOGS)).toHaveCount(0);
     // A URL-kept dialog closes to a URL of its own: the walk goes on from the page's.
@@ -168,7 +186,7 @@ async function checkDialogs(pass: Pass, depth: number) {
     expect(name, `${variant.href} held a dialog over HTTP, none in the browser`).not.toBeNull();
     pass.seen.add(`dialog${variant.key}`);
     pass.dialogs.add(name ?? "");
-    pass.findings.push(...(await axeFindings(page, `${pass.state}, dialog ${name}`)));
+    pass.findings.push(...(await axeAtEachWidth(page, `${pass.state}, dialog ${name}`)));
     await checkDialogs(pass, depth - 1);
   }
 }
@@ -217,8 +235,8 @@ function flowCheckedDialogs(): Set<string> {
 }
 
 // Signed out, as the demo account, and as the admin for what the demo account may not open, one
-// after another in a test per width (so the suite's two workers share the two, and a width's
-// dialogs are known in one place): a browser context per account, signed in once.
+// after another in one test (the app's dialogs are known in one place): a browser context per
+// account, signed in once, each page loaded once and checked at both widths (axeAtEachWidth).
 const STATES = [
   { name: "signed out", account: null },
   { name: "demo", account: ACCOUNTS.demo },
@@ -227,18 +245,11 @@ const STATES = [
 
 type Coverage = { pages: number; dialogs: Set<string>; findings: AxeFinding[]; redirected: string[] };
 
-async function sweep(
-  browser: import("@playwright/test").Browser,
-  baseURL: string,
-  viewport: { width: number; height: number },
-  state: (typeof STATES)[number],
-  urls: string[],
-  coverage: Coverage,
-) {
+async function sweep(browser: import("@playwright/test").Browser, baseURL: string, state: (typeof STATES)[number], urls: string[], coverage: Coverage) {
   const started = Date.now();
   const fresh = () => request.newContext({ baseURL, extraHTTPHeaders: { "CF-Connecting-IP": nextClientAddress() } });
   // Reduced motion: a dialog is measured as it stands, not halfway through its 300 ms fade-in.
-  const context = await browser.newContext({ ...clientContextOptions(viewport), reducedMotion: "reduce" });
+  const context = await browser.newContext({ ...clientContextOptions(VIEWPORTS[0]!), reducedMotion: "reduce" });
   await context.addInitScript(HYDRATION_PROBE);
   const page = await context.newPage();
   if (state.account) await signInOnce(page, state.account);
@@ -260,37 +271,35 @@ async function sweep(
       continue;
     }
     pages += 1;
-    pass.findings.push(...(await axeFindings(page, state.name)));
-    await checkDialogs(pass, dialogDepth(viewport.width, state.name));
+    pass.findings.push(...(await axeAtEachWidth(page, state.name)));
+    await checkDialogs(pass, dialogDepth(state.name));
   }
   await context.close();
   await demo?.dispose();
   await anonymous?.dispose();
   console.log(
-    `axe at ${viewport.width} px, ${state.name}: ${pages} pages, ${pass.dialogs.size} dialogs (${[...pass.dialogs].join(", ")}), ${pass.findings.length} violations, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `axe at ${VIEWPORTS.map((v) => v.width).join(" and ")} px, ${state.name}: ${pages} pages, ${pass.dialogs.size} dialogs (${[...pass.dialogs].join(", ")}), ${pass.findings.length} violations, ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   coverage.pages += pages;
   for (const dialog of pass.dialogs) coverage.dialogs.add(dialog);
   coverage.findings.push(...pass.findings);
 }
 
-for (const viewport of VIEWPORTS) {
-  test(`axe finds nothing on any page or dialog at ${viewport.width} px, signed out and signed in`, async ({ browser, baseURL }) => {
-    test.setTimeout(300_000);
-    const { urls, missing } = await sitePages(baseURL!);
-    const coverage: Coverage = { pages: 0, dialogs: new Set(), findings: [], redirected: [] };
-    for (const state of STATES) await sweep(browser, baseURL!, viewport, state, urls, coverage);
+test("axe finds nothing on any page or dialog at 1280 and 390 px, signed out and signed in", async ({ browser, baseURL }) => {
+  test.setTimeout(300_000);
+  const { urls, missing } = await sitePages(baseURL!);
+  const coverage: Coverage = { pages: 0, dialogs: new Set(), findings: [], redirected: [] };
+  for (const state of STATES) await sweep(browser, baseURL!, state, urls, coverage);
 
-    if (coverage.findings.length) console.log(JSON.stringify(coverage.findings, null, 2));
-    test.info().annotations.push({ type: "redirected", description: coverage.redirected.join(", ") });
-    expect.soft(missing).toEqual([]);
-    expect(coverage.pages, "pages checked").toBeGreaterThan(0);
-    // Every dialog of the app seen open: here, or (out of this walk's reach) in its flow test.
-    const flowChecked = flowCheckedDialogs();
-    expect(
-      sourceDialogs().filter((id) => !coverage.dialogs.has(id) && !flowChecked.has(id)),
-      "dialogs checked nowhere",
-    ).toEqual([]);
-    expect(coverage.findings).toEqual([]);
-  });
-}
+  if (coverage.findings.length) console.log(JSON.stringify(coverage.findings, null, 2));
+  test.info().annotations.push({ type: "redirected", description: coverage.redirected.join(", ") });
+  expect.soft(missing).toEqual([]);
+  expect(coverage.pages, "pages checked").toBeGreaterThan(0);
+  // Every dialog of the app seen open: here, or (out of this walk's reach) in its flow test.
+  const flowChecked = flowCheckedDialogs();
+  expect(
+    sourceDialogs().filter((id) => !coverage.dialogs.has(id) && !flowChecked.has(id)),
+    "dialogs checked nowhere",
+  ).toEqual([]);
+  expect(coverage.findings).toEqual([]);
+});
