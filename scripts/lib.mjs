@@ -112,7 +112,7 @@ export async function buildSite(buildDir = SITE_BUILD_DIR, options = {}) {
  * (undici into workerd) answers `500 fetch failed` when the Worker responds without reading a
  * request body (docs/decisions/0007-serving-the-build-locally.md).
  */
-export function serveBuiltWorkers({ port, buildDir = SITE_BUILD_DIR, stateDir = ".wrangler/state", env = process.env, ...options }) {
+export function serveBuiltWorkers({ port, buildDir = SITE_BUILD_DIR, stateDir = ".wrangler/state", env = process.env, logLevel = "warn", ...options }) {
   const [site, consumer] = builtWorkerConfigs(buildDir);
   const args = [
     "dev",
@@ -129,7 +129,7 @@ export function serveBuiltWorkers({ port, buildDir = SITE_BUILD_DIR, stateDir = 
     "--show-interactive-dev-session=false",
     "--test-scheduled",
     "--log-level",
-    "warn",
+    logLevel,
   ];
   // No internet here: skip the request.cf download (a placeholder is used either way).
   return spawn("wrangler", args, { env: { ...env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }, ...options });

@@ -1,6 +1,7 @@
 // Starts the built site on a free port with a throwaway local state (migrated and seeded),
 // for the browser tests and the benchmarks. Returns { baseUrl, stripeUrl, stateDir, log, stop }.
-import { cpSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
 import { createServer } from "node:net";
 import { ensureDevVars, LOCAL_STRIPE, migrateAndSeed, readDevVars, serveBuiltWorkers, setDevVars } from "./lib.mjs";
 import { startStripeStandin } from "../tools/stripe-standin/server.mjs";
@@ -42,13 +43,16 @@ export async function prepareTestState(stateDir) {
 
 /**
  * Serves the build in `buildDir` (see buildSite in lib.mjs).
- * @param {{ buildDir: string, stateDir?: string, seededState?: string, beforeStart?: (stateDir: string) => Promise<void>, vars?: Record<string, string>, env?: Record<string, string> }} options
+ * @param {{ buildDir: string, stateDir?: string, seededState?: string, beforeStart?: (stateDir: string) => Promise<void>, vars?: Record<string, string>, env?: Record<string, string>, logLevel?: string, logFile?: string }} options
  *   `seededState`: a state made by prepareTestState, copied into `stateDir` instead of migrating
  *   and seeding again (the browser tests start one site per worker from one seeded state).
  *   `vars`: extra configuration for this server (e.g. an advertising pixel id).
  *   `env`: extra environment for wrangler itself.
+ *   `logLevel`: wrangler's (default "warn"); at "log" it prints every line the Workers log.
+ *   `logFile`: where everything wrangler prints is also appended (the browser tests' log scan reads it).
  */
-export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state", seededState, beforeStart, vars = {}, env = {} }) {
+export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state", seededState, beforeStart, vars = {}, env = {}, logLevel, logFile }) {
+  if (logFile) mkdirSync(dirname(logFile), { recursive: true });
   ensureDevVars();
   if (seededState) {
     // Nothing has the seeded state's SQLite files open: a plain copy is a consistent snapshot.
@@ -75,10 +79,14 @@ export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state"
     for (const file of [`${buildDir}/server/.dev.vars`, `${buildDir}/consumer/.dev.vars`]) {
       setDevVars(file, { ...readDevVars(".dev.vars"), ...LOCAL_STRIPE, STRIPE_API_BASE: standin.url, ...vars });
     }
-    const child = serveBuiltWorkers({ port, buildDir, stateDir, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = serveBuiltWorkers({ port, buildDir, stateDir, logLevel, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let log = "";
-    child.stdout.on("data", (d) => (log += d));
-    child.stderr.on("data", (d) => (log += d));
+    const keep = (d) => {
+      log += d;
+      if (logFile) appendFileSync(logFile, d);
+    };
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
     const exited = new Promise((resolve) => child.once("exit", resolve));
     const stop = async () => {
       try {

@@ -1,10 +1,12 @@
 // `npm test`: every suite, nothing skipped. Unit and Workers integration tests run inside
 // workerd (vitest), then their log lines are scanned for secrets (scripts/log-scan.ts); the
 // browser end-to-end tests run Chromium against the built site (Playwright,
-// playwright.config.ts). Both suites write JSON reports, read here for one summary.
+// playwright.config.ts), and what their servers printed is scanned the same way. Both suites
+// write JSON reports, read here for one summary.
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { relative } from "node:path";
 import { prepareBrowserTests } from "../tests/e2e/global-setup.ts";
+import { E2E_LOG_DIR } from "../tests/e2e/sites.ts";
 import { ensureDevVars, run } from "./lib.mjs";
 import { runUnitTests } from "./unit-tests.mjs";
 
@@ -40,6 +42,14 @@ try {
   await run("playwright", ["test"], { env: { ...process.env, E2E_PREPARED: "1" } });
 } catch {
   failedStep ??= "browser end-to-end tests";
+}
+// The same scan over everything the browser tests' servers printed (tests/e2e/sites.ts).
+if (e2eReady) {
+  try {
+    await run("node", ["scripts/log-scan.ts", E2E_LOG_DIR]);
+  } catch {
+    failedStep ??= "log scan of the browser tests' servers";
+  }
 }
 
 const unit = existsSync(vitestReport) ? JSON.parse(readFileSync(vitestReport, "utf8")) : null;

@@ -1,7 +1,7 @@
 // The log scan must be able to fail: each rule is fed a line it has to catch, and the lines the
 // logger really writes pass.
 import { describe, expect, it } from "vitest";
-import { scanLogLines, secretsOfVarsFile } from "./log-scan";
+import { countRequestLines, scanLogLines, secretsOfVarsFile, withoutLocalAccessLines } from "./log-scan";
 
 const rulesOf = (line: string, secrets: string[] = []) => scanLogLines(line, secrets).map((f) => f.rule);
 
@@ -42,5 +42,18 @@ describe("the log scan", () => {
   it("reads the secret-named values of a vars file", () => {
     const toml = '[vars]\nAPP_ENV = "test"\nJWT_SECRET = "test-secret-0123456789"\nLOG_SALT=abc\n';
     expect(secretsOfVarsFile(toml)).toEqual(["test-secret-0123456789", "abc"]);
+  });
+
+  it("reads a local server's output without wrangler's own access lines, and still scans everything else", () => {
+    const output = [
+      "[wrangler:info] Ready on http://localhost:41234",
+      '{"level":"info","event":"request","requestId":"9b2f1c3e-6a0d-4c51-8e7f-2d1b0a9c8e7f","method":"GET","route":"/auth/reset","status":200,"durationMs":9,"d1Statements":1,"ledgerCalls":0}',
+      "[wrangler:info] GET /auth/reset?token=q3Jv0xK2cW9tZl8yYm9ndXNfdG9rZW5fZm9yX3Rlc3Q1x 200 OK (31ms)",
+      "✘ [ERROR] Uncaught Error: no account for ada@example.com",
+    ].join("\n");
+    const findings = scanLogLines(withoutLocalAccessLines(output), []);
+    expect(findings.map((f) => [f.line, f.rule])).toEqual([[4, "e-mail address"]]);
+    expect(countRequestLines(output)).toBe(1);
+    expect(scanLogLines(output, []).map((f) => f.rule)).toContain("random token");
   });
 });

@@ -8,6 +8,24 @@
 /** Where vitest.config.ts writes the suite's console lines, one per line. */
 export const VITEST_LOG_FILE = ".wrangler/vitest-logs.ndjson";
 
+/**
+ * `wrangler dev`'s own line for each request it serves ("[wrangler:info] GET /path?query 200 OK
+ * (12ms)"). It exists only on a local server (a deployed Worker's logs hold what the Worker
+ * writes), and its URL carries by design the one-time tokens of the links the site e-mails.
+ */
+const LOCAL_ACCESS_LINE = /^\[wrangler:info\] [A-Z]+ \S+ \d{3}\b/;
+
+/** A local server's output with wrangler's access lines blanked (kept as empty lines, so findings keep their line numbers). */
+export function withoutLocalAccessLines(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => (LOCAL_ACCESS_LINE.test(line) ? "" : line))
+    .join("\n");
+}
+
+/** How many of the lines are the Workers' request lines (a scan with none has read the wrong output). */
+export const countRequestLines = (text: string) => text.split("\n").filter((line) => line.includes('"event":"request"') && line.includes('"requestId"')).length;
+
 export type Finding = { line: number; rule: string; excerpt: string };
 
 type Rule = { name: string; pattern: RegExp };

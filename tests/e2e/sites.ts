@@ -11,6 +11,8 @@ export type TestSite = Awaited<ReturnType<typeof serveTestSite>>;
 const BUILD_PREFIX = "e2e-site-";
 const buildDirOf = (name: string) => `.build/${BUILD_PREFIX}${name}`;
 const stateDirOf = (name: string) => `.wrangler/${BUILD_PREFIX}${name}`;
+/** Everything each site's wrangler printed, the Workers' log lines included: `npm test` scans them after the browser tests (scripts/log-scan.ts). */
+export const E2E_LOG_DIR = ".wrangler/e2e-logs";
 
 /**
  * Serves a copy of the test build on a copy of the seeded state. `name` keeps sites apart
@@ -25,7 +27,15 @@ export async function startTestSite(name: string, vars: Record<string, string> =
   rmSync(buildDir, { recursive: true, force: true });
   cpSync(build, buildDir, { recursive: true });
   deliverQueueAtOnce(buildDir);
-  return serveTestSite({ buildDir, stateDir: stateDirOf(name), seededState: seeded, vars, env: QUIET_RUNTIME });
+  return serveTestSite({
+    buildDir,
+    stateDir: stateDirOf(name),
+    seededState: seeded,
+    vars,
+    env: QUIET_RUNTIME,
+    logLevel: "log",
+    logFile: `${E2E_LOG_DIR}/${name}.log`,
+  });
 }
 
 /**
@@ -47,8 +57,9 @@ function deliverQueueAtOnce(buildDir: string) {
   writeFileSync(file, JSON.stringify(config));
 }
 
-/** Removes the copies left by an earlier run (global setup, before any site starts). */
+/** Removes the copies and logs left by an earlier run (global setup, before any site starts). */
 export function removeOldSites() {
+  rmSync(E2E_LOG_DIR, { recursive: true, force: true });
   for (const parent of [".build", ".wrangler"]) {
     let names: string[] = [];
     try {
