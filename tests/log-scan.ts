@@ -9,17 +9,30 @@
 export const VITEST_LOG_FILE = ".wrangler/vitest-logs.ndjson";
 
 /**
- * `wrangler dev`'s own line for each request it serves ("[wrangler:info] GET /path?query 200 OK
- * (12ms)"). It exists only on a local server (a deployed Worker's logs hold what the Worker
- * writes), and its URL carries by design the one-time tokens of the links the site e-mails.
+ * `wrangler dev`'s own lines that echo a request's URL: its access line for each request it serves
+ * ("[wrangler:info] GET /path?query 200 OK (12ms)") and its proxy's report of a client that went
+ * away mid-request ("Error inside ProxyWorker ...: POST http://localhost:1234/path?query ...").
+ * They exist only on a local server (a deployed Worker's logs hold what the Worker writes), and the
+ * URLs carry by design the one-time tokens of the links the site e-mails, or whatever the tests sent.
  */
-const LOCAL_ACCESS_LINE = /^\[wrangler:info\] [A-Z]+ \S+ \d{3}\b/;
+const LOCAL_URL_LINES = [
+  /^\[wrangler:info\] [A-Z]+ \S+ \d{3}\b/,
+  /^✘ \[ERROR\] Error inside ProxyWorker \(the affected request failed[^)]*\): [A-Z]+ http:\/\/localhost:\d+\//,
+];
 
-/** A local server's output with wrangler's access lines blanked (kept as empty lines, so findings keep their line numbers). */
+/** Terminal colours and styles (wrangler colours its output when it thinks a terminal reads it). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character is what is matched
+const ANSI_ESCAPE = /\u001b\[[0-9;]*m/g;
+
+/**
+ * A local server's output as plain text, with wrangler's URL-echoing lines blanked (kept as empty
+ * lines, so findings keep their line numbers).
+ */
 export function withoutLocalAccessLines(text: string): string {
   return text
+    .replace(ANSI_ESCAPE, "")
     .split("\n")
-    .map((line) => (LOCAL_ACCESS_LINE.test(line) ? "" : line))
+    .map((line) => (LOCAL_URL_LINES.some((pattern) => pattern.test(line)) ? "" : line))
     .join("\n");
 }
 
