@@ -183,7 +183,9 @@ async function visit(page: Page, from: string, href: string) {
   // opened (a Suspense boundary), so it may come a moment after the URL.
   await page.locator(DIALOGS).first().waitFor();
   await afterRender(page);
-  await link.evaluateAll((links) => links.forEach((a) => a.removeAttribute("data-a11y-visit")));
+  await link.evaluateAll((links) => {
+    for (const a of links) a.removeAttribute("data-a11y-visit");
+  });
 }
 
 async function dialogName(page: Page): Promise<string | null> {
