@@ -21,7 +21,7 @@
 // 154 s). Asking for the links over HTTP and running axe in the page (tests/e2e/axe.ts): 82 page
 // loads and 64 s at 1280 px (signed out 30 s, demo 23 s, admin 11 s), with the load average at 10,
 // and as much again at 390 px. One load per page resized to both widths, and dialogs reached
-// through their links: 84-89 s for both widths beside the suite's other worker (143 s before).
+// through their links: 84-89 s for both widths beside the suite's other worker (197 s as a test per width).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type APIRequestContext, type Page, request } from "@playwright/test";
