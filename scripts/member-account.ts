@@ -102,6 +102,8 @@ export async function prepareMemberAccount(browser: Browser): Promise<MemberAcco
     const cancelEmailChange = path((await waitForMail(email, /A change of your Modelify e-mail address was requested/)).links[0]!);
 
     await page.goto("/dashboard/profile/two-factor");
+    // The setup's secret is made by a POST (the page's GET writes nothing).
+    await page.getByRole("button", { name: "Set Up Two-Factor" }).click();
     const secret = (await page.getByTestId("two-factor-secret").textContent())?.trim() ?? "";
     await page.getByLabel("Code from the app").fill((await generateTOTP({ secret, ...TOTP })).otp);
     await page.getByRole("button", { name: "Turn On Two-Factor" }).click();

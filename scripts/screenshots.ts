@@ -60,7 +60,7 @@ const pages: Array<[string, string, boolean]> = [
   ["profile", "/dashboard/profile", true],
   ["profile-edit", "/dashboard/profile?edit=1", true],
   ["profile-phone", "/dashboard/profile?phone=verify", true],
-  // Two-factor off: the setup (QR code, key, first code); the account deletion.
+  // Two-factor off: the setup's first page (its secret and QR code come after "Set Up Two-Factor", a POST); the account deletion.
   ["two-factor-setup", "/dashboard/profile/two-factor", true],
   ["delete-account", "/dashboard/profile/delete", true],
   ["activate", "/activate?key=ABCD-1234-EFGH-5678", true],
