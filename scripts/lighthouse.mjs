@@ -250,34 +250,38 @@ export function startCompressingProxy(target, { port = 0, http2: useHttp2 = fals
   });
 }
 
-/** Signs in through the web form and returns the session's Cookie header. */
-export async function signInCookie(baseUrl, { email, password } = ACCOUNTS.demo) {
-  const response = await fetch(`${baseUrl}/auth?mode=signin`, {
+/** A form POST as the site's own pages send one (with their Origin), its redirect not followed. */
+function postForm(baseUrl, path, fields, cookie = null) {
+  return fetch(`${baseUrl}${path}`, {
     method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl },
-    body: new URLSearchParams({ intent: "signin", email, password }),
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl, ...(cookie ? { Cookie: cookie } : {}) },
+    body: new URLSearchParams(fields),
     redirect: "manual",
   });
-  const cookies = response.headers
+}
+
+/** The name=value pairs of the cookies a response sets whose pair matches `pattern`. */
+function cookiesSet(response, pattern) {
+  return response.headers
     .getSetCookie()
     .map((c) => c.split(";")[0])
-    .filter((c) => /^mfy_(access|refresh)=./.test(c));
+    .filter((c) => pattern.test(c));
+}
+
+const SESSION_COOKIES = /^mfy_(access|refresh)=./;
+
+/** Signs in through the web form and returns the session's Cookie header. */
+export async function signInCookie(baseUrl, { email, password } = ACCOUNTS.demo) {
+  const response = await postForm(baseUrl, "/auth?mode=signin", { intent: "signin", email, password });
+  const cookies = cookiesSet(response, SESSION_COOKIES);
   if (cookies.length < 2) throw new Error(`Sign-in as ${email} failed: ${response.status}`);
   return cookies.join("; ");
 }
 
 /** The password step of an account with two-factor on: the Cookie header of its pending sign-in. */
 async function pendingTwoFactorCookie(baseUrl, { email, password }) {
-  const response = await fetch(`${baseUrl}/auth?mode=signin`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl },
-    body: new URLSearchParams({ intent: "signin", email, password }),
-    redirect: "manual",
-  });
-  const pending = response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .find((c) => /^mfy_2fa_pending=./.test(c));
+  const response = await postForm(baseUrl, "/auth?mode=signin", { intent: "signin", email, password });
+  const [pending] = cookiesSet(response, /^mfy_2fa_pending=./);
   if (!pending) throw new Error(`The password step of ${email} left no pending sign-in: ${response.status}`);
   return pending;
 }
@@ -286,16 +290,8 @@ async function pendingTwoFactorCookie(baseUrl, { email, password }) {
 async function twoFactorSignInCookie(baseUrl, account) {
   const code = account.recoveryCodes.shift();
   if (!code) throw new Error(`${account.email} has no recovery code left`);
-  const response = await fetch(`${baseUrl}/auth/two-factor`, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl, Cookie: await pendingTwoFactorCookie(baseUrl, account) },
-    body: new URLSearchParams({ code }),
-    redirect: "manual",
-  });
-  const cookies = response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .filter((c) => /^mfy_(access|refresh)=./.test(c));
+  const response = await postForm(baseUrl, "/auth/two-factor", { code }, await pendingTwoFactorCookie(baseUrl, account));
+  const cookies = cookiesSet(response, SESSION_COOKIES);
   if (cookies.length < 2) throw new Error(`The two-factor step of ${account.email} failed: ${response.status}`);
   return cookies.join("; ");
 }
@@ -328,10 +324,7 @@ function sessionCookies(baseUrl, member) {
     if (as === "two-factor step") return pendingTwoFactorCookie(baseUrl, member);
     if (as === "password reset") {
       const response = await fetch(`${baseUrl}${member.links.resetPassword}`, { redirect: "manual" });
-      const cookie = response.headers
-        .getSetCookie()
-        .map((c) => c.split(";")[0])
-        .find((c) => /^mfy_recovery=./.test(c));
+      const [cookie] = cookiesSet(response, /^mfy_recovery=./);
       if (!cookie) throw new Error(`The reset link of ${member.email} set no cookie: ${response.status}`);
       return cookie;
     }
