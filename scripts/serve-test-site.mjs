@@ -1,6 +1,6 @@
 // Starts the built site on a free port with a throwaway local state (migrated and seeded),
 // for the browser tests and the benchmarks. Returns { baseUrl, stripeUrl, stateDir, log, stop }.
-import { appendFileSync, cpSync, mkdirSync, rmSync } from "node:fs";
+import { closeSync, cpSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { createServer } from "node:net";
 import { ensureDevVars, LOCAL_STRIPE, migrateAndSeed, readDevVars, serveBuiltWorkers, setDevVars } from "./lib.mjs";
@@ -81,9 +81,13 @@ export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state"
     }
     const child = serveBuiltWorkers({ port, buildDir, stateDir, logLevel, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let log = "";
+    // Opened once per server and written as the output comes (nothing is lost when the test
+    // process ends), closed once both of wrangler's pipes have.
+    const file = logFile ? openSync(logFile, "a") : null;
+    if (file !== null) child.once("close", () => closeSync(file));
     const keep = (d) => {
       log += d;
-      if (logFile) appendFileSync(logFile, d);
+      if (file !== null) writeSync(file, d);
     };
     child.stdout.on("data", keep);
     child.stderr.on("data", keep);
