@@ -56,7 +56,7 @@ export default {
     const requestId = requestIdOf(request);
     return withLogScope(requestId, async (scope) => {
       const nonce = newNonce();
-      const cacheKey = appEnv ? pageCacheKey(request, import.meta.env.BUILD_ID) : null;
+      const cacheKey = appEnv ? pageCacheKey(request, import.meta.env.BUILD_ID, { bypassable: isLocal(appEnv) }) : null;
       // Parsed only where needed: the usage shortcut's CPU is counted (ADR 0015).
       const pathname = () => new URL(request.url).pathname;
       // The route of an answer the router did not give (the router's own is in scope.route).

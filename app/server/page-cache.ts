@@ -36,9 +36,17 @@ export function cachedPageRoute(pathname: string): string {
   return pathname.startsWith("/legal/") ? "/legal/:doc" : pathname;
 }
 
+/**
+ * The value of PAGE_CACHE_HEADER on a request that asks for a fresh render: the benchmark measures
+ * an uncached page this way. Honoured on a local server only (`bypassable`): in production it
+ * would let anyone make every request a render.
+ */
+export const PAGE_CACHE_BYPASS = "bypass";
+
 /** The cache key of a request that may be answered from the edge copy, or null. */
-export function pageCacheKey(request: Request, buildId: string): Request | null {
+export function pageCacheKey(request: Request, buildId: string, { bypassable = false } = {}): Request | null {
   if (request.method !== "GET" || hasSessionCookie(request)) return null;
+  if (bypassable && request.headers.get(PAGE_CACHE_HEADER) === PAGE_CACHE_BYPASS) return null;
   const url = new URL(request.url);
   if (!CACHEABLE_PAGES.some((re) => re.test(url.pathname))) return null;
   // Crawlers get the whole document at once (entry.server.tsx): a copy of their own.

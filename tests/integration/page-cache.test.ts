@@ -2,7 +2,7 @@
 // for a signed-in one, a fresh CSP nonce on every answer, keyed by the build.
 import { describe, expect, it } from "vitest";
 import { PAGE_CACHE } from "~/lib/constants";
-import { cachedPage, PAGE_CACHE_HEADER, type PageCache, pageCacheKey, storePage } from "~/server/page-cache";
+import { cachedPage, PAGE_CACHE_BYPASS, PAGE_CACHE_HEADER, type PageCache, pageCacheKey, storePage } from "~/server/page-cache";
 import { Browser, createConfirmedUser, ORIGIN } from "./helpers";
 
 const nonceOf = (response: Response) => /'nonce-([^']+)'/.exec(response.headers.get("Content-Security-Policy") ?? "")?.[1];
@@ -76,6 +76,19 @@ describe("the page cache", () => {
     expect(key("/", { method: "POST" })).toBeNull();
     expect(key("/", { headers: { Cookie: "theme=dark; mfy_refresh=x" } })).toBeNull();
     expect(key("/", { headers: { Cookie: "theme=dark" } })).not.toBeNull();
+  });
+
+  it("renders afresh for a local request that asks to bypass the copy, and never in production", async () => {
+    const path = `/pricing?c=${crypto.randomUUID()}`;
+    const bypass = { headers: { [PAGE_CACHE_HEADER]: PAGE_CACHE_BYPASS } };
+    expect((await new Browser().get(path)).headers.get(PAGE_CACHE_HEADER)).toBe("miss");
+    expect((await new Browser().get(path)).headers.get(PAGE_CACHE_HEADER)).toBe("hit");
+    const fresh = await new Browser().get(path, bypass);
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get(PAGE_CACHE_HEADER)).toBeNull();
+    const request = new Request(`${ORIGIN}/pricing`, bypass);
+    expect(pageCacheKey(request, "b1", { bypassable: true })).toBeNull();
+    expect(pageCacheKey(request, "b1")).not.toBeNull();
   });
 });
 
