@@ -116,6 +116,8 @@ export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state"
       stateDir,
       buildDir,
       log: () => log,
+      // wrangler's process (workerd runs below it).
+      pid: child.pid,
       stop,
     };
   }
