@@ -315,6 +315,8 @@ export const DOWNLOAD = {
   // Installers are up to a few hundred MB: uploads go to R2 in parts of this size.
   uploadPartBytes: 10 * 1024 * 1024,
   maxInstallerBytes: 2 * 1024 * 1024 * 1024,
+  // How long an isolate keeps the list of newest builds: as long as the page cache keeps a page.
+  currentReleasesMs: PAGE_CACHE.ttlSeconds * SECOND,
 } as const;
 
 export const EARLY_ACCESS = {

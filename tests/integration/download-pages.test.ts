@@ -6,7 +6,10 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { schema } from "~/lib/db.server";
 import { optionById, releaseKey } from "~/lib/downloads/options";
-import { publishRelease, type Release } from "~/lib/downloads/releases.server";
+import { DOWNLOAD } from "~/lib/constants";
+import { currentReleases, publishRelease, type Release } from "~/lib/downloads/releases.server";
+import { metered, requestDb } from "~/server/db";
+import { PAGE_CACHE_BYPASS, PAGE_CACHE_HEADER } from "~/server/page-cache";
 import { formatBytes } from "~/lib/format";
 import { Browser, createConfirmedUser, db } from "./helpers";
 import { payCheckout, STANDIN } from "./stripe-helpers";
@@ -95,6 +98,30 @@ describe("the landing's download section", () => {
     expect(page).toContain('name="platform" value="mac"');
     expect(page).toContain('href="mailto:support@modelify.dev"');
     expect(page).toContain('href="/dashboard/downloads#installation-guide"');
+  });
+});
+
+describe("the newest builds, as an isolate remembers them", () => {
+  const statementsOf = (response: Response) => Number(/d1;desc="statements";dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "")?.[1]);
+  const fresh = { headers: { [PAGE_CACHE_HEADER]: PAGE_CACHE_BYPASS } };
+
+  it("renders a signed-out landing page without a D1 statement, and shows a build published here at once", async () => {
+    await new Browser().get("/", fresh);
+    const again = await new Browser().get("/", fresh);
+    expect(again.status).toBe(200);
+    expect(statementsOf(again)).toBe(0);
+    const windows = await publish("win-x64", 4096, `5.${Date.now() % 100000}.2`);
+    const after = await new Browser().get("/", fresh);
+    expect(statementsOf(after)).toBe(1);
+    expect(sectionOf((await after.text()).replaceAll("<!-- -->", ""))).toContain(`v${windows.version}`);
+  });
+
+  it("reads them again once DOWNLOAD.currentReleasesMs has passed", async () => {
+    const read = async (now: number) => (await metered(() => currentReleases(requestDb(env.DB), now))).statements;
+    const start = Date.now() + 10 * DOWNLOAD.currentReleasesMs;
+    expect(await read(start)).toBe(1);
+    expect(await read(start + DOWNLOAD.currentReleasesMs - 1)).toBe(0);
+    expect(await read(start + DOWNLOAD.currentReleasesMs)).toBe(1);
   });
 });
 

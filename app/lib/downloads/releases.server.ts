@@ -2,6 +2,7 @@
 // download call: who may download which build, and the short-lived link they get.
 import { and, desc, eq } from "drizzle-orm";
 import { DOWNLOAD } from "../constants";
+import { BoundedMap } from "../bounded-map";
 import { toHex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
@@ -33,12 +34,24 @@ const toView = ({ id, optionId, platform, architecture, version, fileName, byteS
   publishedAt,
 });
 
+// The landing page, the Downloads tab and the post-payment page all show the newest builds, and a
+// build is published a few times a month: the isolate keeps the list for as long as the page
+// cache keeps a page (DOWNLOAD.currentReleasesMs), so a signed-out page runs no D1 statement. A
+// publish through this isolate forgets it at once; other isolates, and the CLI's insert
+// (scripts/release-publish.mjs), show the new build within that time, as the stored landing
+// page already does.
+const remembered = new BoundedMap<"current", ReleaseView[]>(1);
+
 /** The newest build of every option that has one, in the options' order. */
-export async function currentReleases(db: Db): Promise<ReleaseView[]> {
+export async function currentReleases(db: Db, now = Date.now()): Promise<ReleaseView[]> {
+  const held = remembered.get("current", now);
+  if (held) return held;
   const rows = await db.select().from(schema.releases).orderBy(desc(schema.releases.publishedAt));
   const newest = new Map<string, Release>();
   for (const row of rows) if (!newest.has(row.optionId)) newest.set(row.optionId, row);
-  return [...newest.values()].map(toView);
+  const releases = [...newest.values()].map(toView);
+  remembered.set("current", releases, now + DOWNLOAD.currentReleasesMs);
+  return releases;
 }
 
 export async function getRelease(db: Db, id: string): Promise<Release | undefined> {
@@ -90,6 +103,7 @@ export async function publishRelease(db: Db, bucket: R2Bucket, input: PublishInp
       return { ok: false, status: 409, message: `${option.name} ${input.version} is already published.` };
     throw error;
   }
+  remembered.delete("current");
   return { ok: true, release };
 }
 
