@@ -5,7 +5,10 @@
 // Decide a render optimisation from this, then confirm it with `npm run bench`.
 //
 //   npm run profile [-- --path /dashboard] [--as demo] [--seconds 8] [--concurrency 8] [--top 30]
-//                    [--no-build] [--cached] [--json FILE]
+//                    [--no-build] [--cached] [--json FILE] [--callers FUNCTION]
+//
+// --callers prints who calls FUNCTION (its time with what it calls, by the chain of its three
+// nearest callers).
 //
 // A signed-out page is rendered afresh on every request (X-Page-Cache: bypass) unless --cached.
 import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
@@ -26,6 +29,7 @@ const { values: cli } = parseArgs({
     "no-build": { type: "boolean", default: false },
     cached: { type: "boolean", default: false },
     json: { type: "string" },
+    callers: { type: "string" },
   },
 });
 
@@ -187,6 +191,26 @@ try {
   const concurrency = Number(cli.concurrency);
   // Warm-up: the first compile and the route modules' loading are not what a request costs.
   await load(url, headers, 2000, concurrency);
+  // CPU of the workerd processes per request, without the profiler: the figure to compare.
+  const workerds = descendants(site.pid).filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/comm`, "utf8").trim() === "workerd";
+    } catch {
+      return false;
+    }
+  });
+  const cpuTicks = () =>
+    workerds.reduce((sum, p) => {
+      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // utime and stime, fields 14 and 15 of stat (11 and 12 after the command name).
+      return sum + Number(fields[11]) + Number(fields[12]);
+    }, 0);
+  const ticksBefore = cpuTicks();
+  const plain = await load(url, headers, ms, concurrency);
+  // Linux counts process CPU in USER_HZ, 100 per second.
+  const cpuMs = ((cpuTicks() - ticksBefore) * 10) / plain.done;
+  console.log(`Without the profiler: ${plain.done} requests in ${ms / 1000} s (${(plain.done / (ms / 1000)).toFixed(0)}/s), ${cpuMs.toFixed(2)} ms of workerd CPU per request`);
   const target = await siteTarget(site.pid);
   const session = await devtools(target.webSocketDebuggerUrl);
   await session.send("Profiler.enable");
@@ -242,6 +266,33 @@ try {
   for (const [where, us] of top(byWhere, 25)) console.log(`  ${pct(us)}  ${where}`);
   console.log("\nBy function (self time):");
   for (const [key, us] of top(byFunction, Number(cli.top))) console.log(`  ${pct(us)}  ${key}`);
+  if (cli.callers) {
+    // Time of a node with everything below it.
+    const inclusive = new Map();
+    const totalOf = (node) => {
+      if (inclusive.has(node.id)) return inclusive.get(node.id);
+      const t = (self.get(node.id) ?? 0) + (node.children ?? []).reduce((sum, c) => sum + totalOf(nodeById.get(c)), 0);
+      inclusive.set(node.id, t);
+      return t;
+    };
+    const chains = new Map();
+    for (const node of profile.nodes) {
+      if (node.callFrame.functionName !== cli.callers) continue;
+      // Nested calls of the same function are counted at their outermost.
+      let nested = false;
+      const chain = [];
+      for (let id = parentOf.get(node.id); id !== undefined; id = parentOf.get(id)) {
+        const frame = nodeById.get(id).callFrame;
+        if (frame.functionName === cli.callers) nested = true;
+        if (chain.length < 3) chain.push(`${frame.functionName || "(anonymous)"} ${origin(frame).file.split("/").pop()}`);
+      }
+      if (nested) continue;
+      const key = chain.join(" ← ");
+      chains.set(key, (chains.get(key) ?? 0) + totalOf(node));
+    }
+    console.log(`\nCallers of ${cli.callers} (its time with what it calls):`);
+    for (const [key, us] of top(chains, 15)) console.log(`  ${pct(us)}  ${key}`);
+  }
   console.log("\nThe runtime's own functions, by their caller (self time):");
   for (const [key, us] of top(byRuntimeCaller, 15)) console.log(`  ${pct(us)}  ${key}`);
 } finally {
