@@ -14,11 +14,11 @@ export function FaqSection() {
         <div className="mt-12 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white shadow-sm">
           {FAQ.map((item, i) => (
             <details key={item.id} name="faq" open={i === 0} className="group px-5 sm:px-6" data-testid={`faq-${item.id}`}>
-              <summary className="flex cursor-pointer list-none items-center justify-between gap-4 rounded-lg py-5 text-left font-semibold text-slate-900 [&::-webkit-details-marker]:hidden">
+              <summary className="faq-question">
                 {item.question}
-                <ChevronDownIcon className="h-5 w-5 flex-none text-slate-500 transition-transform group-open:rotate-180" />
+                <ChevronDownIcon className="faq-chevron" />
               </summary>
-              <div className="pb-5 text-sm leading-6 text-slate-600">
+              <div className="faq-answer">
                 <p>{item.answer}</p>
                 {item.link ? (
                   <Link to={item.link.to} className="mt-2 inline-block rounded font-semibold text-brand-700 hover:text-brand-800">

@@ -10,18 +10,20 @@ export function cx(...classes: Array<string | false | null | undefined>) {
 type Variant = "primary" | "secondary" | "ghost" | "danger";
 type Size = "sm" | "md" | "lg";
 
-const base =
-  "inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-60";
+// The button's classes are component classes in app.css (@layer components): every page renders
+// dozens of buttons, and their 300-character utility lists were a tenth of an uncached page's
+// HTML, which the server writes out attribute by attribute (docs/performance.md). Utilities passed
+// as `extra` (w-full, mt-6) still win: they sit in a later layer.
 const variants: Record<Variant, string> = {
-  primary: "bg-brand-600 text-white shadow-sm hover:bg-brand-700",
-  secondary: "border border-slate-300 bg-white text-slate-800 shadow-sm hover:bg-slate-50",
-  ghost: "text-slate-700 hover:bg-slate-100",
-  danger: "bg-red-600 text-white shadow-sm hover:bg-red-700",
+  primary: "btn btn-primary",
+  secondary: "btn btn-secondary",
+  ghost: "btn btn-ghost",
+  danger: "btn btn-danger",
 };
 const sizes: Record<Size, string> = {
-  sm: "px-3 py-1.5 text-sm",
-  md: "px-4 py-2.5 text-sm",
-  lg: "px-6 py-3 text-base",
+  sm: "btn-sm",
+  md: "btn-md",
+  lg: "btn-lg",
 };
 
 /** One option of a segmented control (a row of links on a grey track): the chosen one raised. */
@@ -30,7 +32,7 @@ export function segmentClass(active: boolean, className?: string): string {
 }
 
 export function buttonClass(variant: Variant = "primary", size: Size = "md", extra?: string) {
-  return cx(base, variants[variant], sizes[size], extra);
+  return cx(variants[variant], sizes[size], extra);
 }
 
 export const Button = forwardRef<HTMLButtonElement, ComponentProps<"button"> & { variant?: Variant; size?: Size }>(function Button(
@@ -189,7 +191,7 @@ export function LineIcon({ d, className = "h-5 w-5" }: { d: string; className?: 
 /** A line icon on the brand's tinted square, as at the top of the landing page's cards. */
 export function IconTile({ d }: { d: string }) {
   return (
-    <span className="flex h-11 w-11 items-center justify-center rounded-xl bg-brand-50 text-brand-600">
+    <span className="icon-tile">
       <LineIcon d={d} className="h-6 w-6" />
     </span>
   );
