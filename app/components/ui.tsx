@@ -28,7 +28,7 @@ const sizes: Record<Size, string> = {
 
 /** One option of a segmented control (a row of links on a grey track): the chosen one raised. */
 export function segmentClass(active: boolean, className?: string): string {
-  return cx("rounded-md px-3 py-1.5 text-sm font-medium", active ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900", className);
+  return cx(active ? "segment segment-active" : "segment segment-idle", className);
 }
 
 export function buttonClass(variant: Variant = "primary", size: Size = "md", extra?: string) {

@@ -6,7 +6,7 @@ import type { Route } from "./+types/layout";
 import { TabIcon } from "~/components/dashboard/icons";
 import { SignOutDialog } from "~/components/dashboard/sign-out-dialog";
 import { withParam } from "~/components/modal";
-import { Card, cx, Logo, ReloadLink } from "~/components/ui";
+import { Card, Logo, ReloadLink } from "~/components/ui";
 import { emailLocalPart } from "~/lib/names";
 import { requireUser } from "~/server/auth";
 import { pageMeta } from "~/lib/site/meta";
@@ -118,12 +118,7 @@ function Sidebar({ tabs, sidebarName, email, signOutTo }: FrameProps & { sidebar
             key={t.path}
             to={t.path}
             end
-            className={({ isActive }) =>
-              cx(
-                "flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium whitespace-nowrap",
-                isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100 hover:text-slate-900",
-              )
-            }
+            className={({ isActive }) => (isActive ? "rail-link rail-link-active" : "rail-link rail-link-idle")}
           >
             <TabIcon name={t.icon} className="h-5 w-5 shrink-0" />
             <span>{t.label}</span>
@@ -143,7 +138,7 @@ function Sidebar({ tabs, sidebarName, email, signOutTo }: FrameProps & { sidebar
         <Link
           to={signOutTo}
           preventScrollReset
-          className="mt-1 flex items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium whitespace-nowrap text-slate-600 hover:bg-red-50 hover:text-red-700"
+          className="rail-link mt-1 text-slate-600 hover:bg-red-50 hover:text-red-700"
         >
           <TabIcon name="signout" className="h-5 w-5 shrink-0" />
           <span>Sign Out</span>
@@ -174,9 +169,7 @@ function MobileHeader({ tabs, email, signOutTo, navRef }: FrameProps & { navRef:
             key={t.path}
             to={t.path}
             end
-            className={({ isActive }) =>
-              cx("shrink-0 rounded-lg px-3 py-1.5 text-sm font-medium", isActive ? "bg-brand-50 text-brand-700" : "text-slate-600 hover:bg-slate-100")
-            }
+            className={({ isActive }) => (isActive ? "tab-link tab-link-active" : "tab-link tab-link-idle")}
           >
             {t.label}
           </NavLink>
