@@ -17,6 +17,7 @@ import { floorJsBytes, readClientManifest, routeChain, routeJsBytes } from "../s
 import { lighthouseScores, signInCookie, startCompressingProxy } from "../scripts/lighthouse.mjs";
 import { serveTestSite } from "../scripts/serve-test-site.mjs";
 import { benchLedger } from "./ledger.mjs";
+import { CONCURRENCY, DURATION_MS, fetchRetry, paired, SLICES } from "./load.mjs";
 import { writeResultsSection } from "./results-file.mjs";
 import { benchStart } from "./start.mjs";
 import { benchSuite } from "./suite.mjs";
@@ -45,8 +46,6 @@ if (cli.only === "suite") {
 }
 
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
-const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const PASSWORD = "Bench-Pass-2026";
 
 // Single reports come from 20 accounts, so no account reaches its 1,000 requests a minute.
@@ -79,65 +78,6 @@ async function fixtures(stateDir) {
 
 // ---------------------------------------------------------------------------------------------
 // Load
-
-// The local server closes idle keep-alive sockets after 5 s; a request landing on one just as it
-// closes fails with "other side closed", and is sent again.
-async function fetchRetry(url, init, attempts = 3) {
-  for (let i = 1; ; i++) {
-    try {
-      return await fetch(url, init);
-    } catch (error) {
-      if (i >= attempts) throw error;
-    }
-  }
-}
-
-/** Requests from `concurrency` loops for `ms`: completed per second and the status tally. */
-async function load(makeRequest, { ms = DURATION_MS, concurrency = CONCURRENCY } = {}) {
-  const deadline = performance.now() + ms;
-  const statuses = {};
-  let done = 0;
-  let i = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < deadline) {
-        try {
-          const response = await makeRequest(i++);
-          await response.arrayBuffer();
-          statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-          done++;
-        } catch {
-          statuses.network_error = (statuses.network_error ?? 0) + 1;
-        }
-      }
-    }),
-  );
-  return { perSecond: done / ((performance.now() - started) / 1000), statuses, done, seconds: (performance.now() - started) / 1000 };
-}
-
-const SLICES = 5;
-
-/**
- * Two loads measured in alternating slices (a, b, a, b, ...) of DURATION_MS / SLICES each, so both
- * meet the same machine: a slow moment, or the queue consumer still busy with earlier reports,
- * falls on both sides of the ratio instead of on one.
- */
-async function paired(makeA, makeB) {
-  const a = { done: 0, seconds: 0, statuses: {} };
-  const b = { done: 0, seconds: 0, statuses: {} };
-  const add = (into, r) => {
-    into.done += r.done;
-    into.seconds += r.seconds;
-    for (const [status, n] of Object.entries(r.statuses)) into.statuses[status] = (into.statuses[status] ?? 0) + n;
-  };
-  for (let slice = 0; slice < SLICES; slice++) {
-    add(a, await load(makeA, { ms: DURATION_MS / SLICES }));
-    add(b, await load(makeB, { ms: DURATION_MS / SLICES }));
-  }
-  const result = (x) => ({ perSecond: x.done / x.seconds, statuses: x.statuses });
-  return [result(a), result(b)];
-}
 
 async function token(base, email) {
   const r = await fetchRetry(`${base}/api/v1/auth/token`, {
