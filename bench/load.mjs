@@ -1,4 +1,4 @@
-// The load generator of `npm run bench` (bench/run.mjs):
+// The load generator of `npm run bench` (bench/run.mjs) and its page figures (bench/pages.mjs):
 // `concurrency` loops in this Node process, each sending its next request as the last one is
 // answered, and loads measured in alternating slices so that every side of a ratio meets the
 // same machine.
@@ -45,7 +45,7 @@ async function load(makeRequest, { ms = DURATION_MS, concurrency = CONCURRENCY }
 
 // After a slice whose server's CPU is read: time for the work a response leaves behind (log lines,
 // `waitUntil`) to finish before the reading, so it is not counted in the next slice.
-const SETTLE_MS = 150;
+export const SETTLE_MS = 150;
 
 /**
  * Loads measured in alternating slices (a, b, c, a, b, c, ...) of `ms / slices` each, so all of
@@ -57,7 +57,7 @@ const SETTLE_MS = 150;
  * the CPU milliseconds per request of each name (`cpuMsPerRequest`).
  * @param {Array<{ request: (i: number) => Promise<Response>, cpu?: () => Record<string, number> }>} loads
  */
-async function alternating(loads, { ms = DURATION_MS, slices = SLICES } = {}) {
+export async function alternating(loads, { ms = DURATION_MS, slices = SLICES } = {}) {
   const totals = loads.map(() => ({
     done: 0,
     seconds: 0,
