@@ -48,7 +48,7 @@ const LOADS = [
 const PAGES = LOADS.filter((l) => l.goal !== undefined);
 const TEMPLATE_GOAL = 0.8; // the uncached `/` requests/s ÷ the template's `/`, at least
 const CPU_GOAL = 1.5; // the uncached `/` CPU per request ÷ the template's, at most
-const IDLE_MS = 2_000;
+const IDLE_MS = 5_000;
 
 // ---------------------------------------------------------------------------------------------
 // CPU of a server's workerd processes, from /proc
@@ -224,11 +224,8 @@ export async function benchPages({ buildDir } = {}) {
     // Each server's CPU with no load, for scale: what a slice counts besides its requests.
     const before = { app: meters.app.read(), template: meters.template.read() };
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-    const perSecond = (server) => {
-      const after = meters[server].read();
-      return Object.fromEntries(Object.entries(after).map(([name, ms]) => [name, ((ms - before[server][name]) * 1000) / IDLE_MS]));
-    };
-    idle = { app: perSecond("app"), template: perSecond("template") };
+    const used = (server) => Object.fromEntries(Object.entries(meters[server].read()).map(([name, ms]) => [name, ms - before[server][name]]));
+    idle = { app: used("app"), template: used("template") };
 
     for (let rep = 1; rep <= REPETITIONS; rep++) {
       console.log(`Repetition ${rep} of ${REPETITIONS}`);
@@ -357,8 +354,8 @@ Every request answered 200 (${requests.map((n) => f(n)).join(", ")} requests in 
   ProxyWorker takes each request and forwards it to the runtime, a local hop that production does not have. The goal is judged on the runtime: the
   isolate's JavaScript plus workerd's own HTTP handling, which is alike for both servers; the proxy's share is shown beside it. Only that load runs during
   its slice, so those processes' CPU is its requests' CPU. Not counted: wrangler's Node processes (not on a request's path; shown in brackets, mostly the
-  site's log lines reaching wrangler) and the load generator (this Node process, not a descendant of either server). With no load, over ${IDLE_MS / 1000} s before
-  the repetitions, the runtime and proxy used ${f(idle.app.runtime, 1)} and ${f(idle.app.proxy, 1)} ms of CPU a second for the site, ${f(idle.template.runtime, 1)}
-  and ${f(idle.template.proxy, 1)} for the template. Production Workers run on other machines: the ratio, not the milliseconds, is the figure.
+  site's log lines reaching wrangler) and the load generator (this Node process, not a descendant of either server). With no load, in ${IDLE_MS / 1000} s before
+  the repetitions, the site's runtime and proxy used ${f(idle.app.runtime)} and ${f(idle.app.proxy)} ms of CPU, the template's ${f(idle.template.runtime)} and ${f(idle.template.proxy)}
+  (a clock tick is ${f(1000 / TICKS_PER_SECOND)} ms). Production Workers run on other machines: the ratio, not the milliseconds, is the figure.
 `;
 }
