@@ -4,7 +4,9 @@
 //
 // It builds into .build/bench and serves on a free port with its own local state and Stripe
 // stand-in, so a running `npm start` (build/, .wrangler/state, port 8787) is left alone. Then the
-// usage ledgers' figures on the same build with a state of their own (bench/ledger.mjs, alone
+// pages' requests/s and CPU against a static file and against React Router's Cloudflare template
+// (bench/pages.mjs, alone `npm run bench -- --only pages`, a few minutes); the usage ledgers'
+// figures on the same build with a state of their own (bench/ledger.mjs, alone
 // `npm run bench -- --only ledger`); last, the start of a fresh clone (bench/start.mjs, `npm run
 // bench -- --only start`) and the whole test suite on a fresh clone, three times (bench/suite.mjs,
 // `npm run bench -- --only suite`). Each part writes its own section of bench/results.md
@@ -17,16 +19,23 @@ import { floorJsBytes, readClientManifest, routeChain, routeJsBytes } from "../s
 import { lighthouseScores, signInCookie, startCompressingProxy } from "../scripts/lighthouse.mjs";
 import { serveTestSite } from "../scripts/serve-test-site.mjs";
 import { benchLedger } from "./ledger.mjs";
+import { CONCURRENCY, DURATION_MS, fetchRetry, paired, SLICES } from "./load.mjs";
+import { benchPages } from "./pages.mjs";
 import { writeResultsSection } from "./results-file.mjs";
 import { benchStart } from "./start.mjs";
 import { benchSuite } from "./suite.mjs";
 
 const { values: cli } = parseArgs({ options: { only: { type: "string" } } });
-if (cli.only !== undefined && !["start", "suite", "ledger"].includes(cli.only)) {
+if (cli.only !== undefined && !["pages", "start", "suite", "ledger"].includes(cli.only)) {
   console.error(
-    `--only takes "ledger" (the usage ledgers' figures), "start" (the start of a fresh clone) or "suite" (npm test on a fresh clone, 3 times); without it every figure is measured.`,
+    `--only takes "pages" (the pages' requests/s and CPU against a static file and React Router's Cloudflare template), "ledger" (the usage ledgers' figures), "start" (the start of a fresh clone) or "suite" (npm test on a fresh clone, 3 times); without it every figure is measured.`,
   );
   process.exit(1);
+}
+if (cli.only === "pages") {
+  writeResultsSection("pages", await benchPages());
+  console.log("bench/results.md: the pages section is written.");
+  process.exit(0);
 }
 if (cli.only === "ledger") {
   writeResultsSection("ledger", await benchLedger());
@@ -45,8 +54,6 @@ if (cli.only === "suite") {
 }
 
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
-const DURATION_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const PASSWORD = "Bench-Pass-2026";
 
 // Single reports come from 20 accounts, so no account reaches its 1,000 requests a minute.
@@ -79,65 +86,6 @@ async function fixtures(stateDir) {
 
 // ---------------------------------------------------------------------------------------------
 // Load
-
-// The local server closes idle keep-alive sockets after 5 s; a request landing on one just as it
-// closes fails with "other side closed", and is sent again.
-async function fetchRetry(url, init, attempts = 3) {
-  for (let i = 1; ; i++) {
-    try {
-      return await fetch(url, init);
-    } catch (error) {
-      if (i >= attempts) throw error;
-    }
-  }
-}
-
-/** Requests from `concurrency` loops for `ms`: completed per second and the status tally. */
-async function load(makeRequest, { ms = DURATION_MS, concurrency = CONCURRENCY } = {}) {
-  const deadline = performance.now() + ms;
-  const statuses = {};
-  let done = 0;
-  let i = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < deadline) {
-        try {
-          const response = await makeRequest(i++);
-          await response.arrayBuffer();
-          statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-          done++;
-        } catch {
-          statuses.network_error = (statuses.network_error ?? 0) + 1;
-        }
-      }
-    }),
-  );
-  return { perSecond: done / ((performance.now() - started) / 1000), statuses, done, seconds: (performance.now() - started) / 1000 };
-}
-
-const SLICES = 5;
-
-/**
- * Two loads measured in alternating slices (a, b, a, b, ...) of DURATION_MS / SLICES each, so both
- * meet the same machine: a slow moment, or the queue consumer still busy with earlier reports,
- * falls on both sides of the ratio instead of on one.
- */
-async function paired(makeA, makeB) {
-  const a = { done: 0, seconds: 0, statuses: {} };
-  const b = { done: 0, seconds: 0, statuses: {} };
-  const add = (into, r) => {
-    into.done += r.done;
-    into.seconds += r.seconds;
-    for (const [status, n] of Object.entries(r.statuses)) into.statuses[status] = (into.statuses[status] ?? 0) + n;
-  };
-  for (let slice = 0; slice < SLICES; slice++) {
-    add(a, await load(makeA, { ms: DURATION_MS / SLICES }));
-    add(b, await load(makeB, { ms: DURATION_MS / SLICES }));
-  }
-  const result = (x) => ({ perSecond: x.done / x.seconds, statuses: x.statuses });
-  return [result(a), result(b)];
-}
 
 async function token(base, email) {
   const r = await fetchRetry(`${base}/api/v1/auth/token`, {
@@ -191,15 +139,6 @@ async function pageStatements(base, cookie, path) {
   return Number(/d1;desc="statements";dur=(\d+)/.exec(r.headers.get("Server-Timing") ?? "")?.[1] ?? Number.NaN);
 }
 
-/** The landing page for a signed-out visitor against a small static file of the same server. */
-async function landing(base) {
-  const [asset, page] = await paired(
-    () => fetch(`${base}/favicon.svg`),
-    () => fetch(`${base}/`),
-  );
-  return { asset, page, ratio: page.perSecond / asset.perSecond };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Statistics and the report
 
@@ -227,21 +166,19 @@ try {
   // figure is run whole: after a 1.5 s warm-up the first repetition came out about 0.1 lower than
   // the other two in each of four runs.
   await ingestion(base, tokens);
-  await landing(base);
 
   const runs = [];
   for (let rep = 1; rep <= REPETITIONS; rep++) {
     console.log(`Repetition ${rep} of ${REPETITIONS}`);
     const r = {};
     r.ingestion = await ingestion(base, tokens);
-    r.landing = await landing(base);
     // The seeded demo account's dashboard, with a fresh session (its access token lasts 15 minutes).
     const demo = await signInCookie(base);
     r.statements = { overview: await pageStatements(base, demo, "/dashboard"), usage: await pageStatements(base, demo, "/dashboard/usage?range=30d") };
     const audits = await lighthouseScores({ baseUrl: proxy.url, paths: LIGHTHOUSE_PAGES, cookie: demo, chromeFlags: proxy.chromeFlags });
     r.lighthouse = Object.fromEntries(audits.map((a) => [a.path, a.scores]));
     runs.push(r);
-    console.log(`  usage ${f(r.ingestion.ratio, 2)}x · landing ${f(r.landing.ratio, 2)}x · statements ${r.statements.overview}/${r.statements.usage}`);
+    console.log(`  usage ${f(r.ingestion.ratio, 2)}x · statements ${r.statements.overview}/${r.statements.usage}`);
   }
 
   const client = `${buildDir}/client`;
@@ -292,15 +229,6 @@ try {
       `${f(ratioAuth, 2)} and ${f(ratioDashboard, 2)} (${f(js.auth / 1024, 1)} and ${f(js.dashboard / 1024, 1)} KiB)`,
       met(ratioAuth <= 1.25 && ratioDashboard <= 1.25),
     ],
-    [
-      "SSR `/` requests/s ÷ a static asset of the same server",
-      "≥ 0.5x",
-      three(
-        runs.map((r) => r.landing.ratio),
-        2,
-      ),
-      met(min(runs.map((r) => r.landing.ratio)) >= 0.5),
-    ],
   ];
 
   const detail = (label, pick, d = 0) => `| ${label} | ${runs.map((r) => f(pick(r), d)).join(" | ")} |`;
@@ -323,9 +251,6 @@ ${rows.map((r) => `| ${r.join(" | ")} |`).join("\n")}
 ${detail("`GET /api/v1/health` requests/s", (r) => r.ingestion.health.perSecond)}
 ${detail("single-report `POST /api/v1/usage` requests/s", (r) => r.ingestion.single.perSecond)}
 ${detail("ratio", (r) => r.ingestion.ratio, 2)}
-${detail("`GET /favicon.svg` requests/s", (r) => r.landing.asset.perSecond)}
-${detail("`GET /` (signed out) requests/s", (r) => r.landing.page.perSecond)}
-${detail("ratio", (r) => r.landing.ratio, 2)}
 
 Statuses of the single reports: ${runs.map((r) => JSON.stringify(r.ingestion.single.statuses)).join(", ")}.
 
@@ -341,7 +266,8 @@ Statuses of the single reports: ${runs.map((r) => JSON.stringify(r.ingestion.sin
 - **JavaScript:** gzip (level 9) of every script a page loads before it hydrates (the entry, each matched route's module
   and imports; scripts/bundle-size.mjs), against the page of React Router's default template built with the same
   versions (bench/floor). Sizes do not vary between repetitions.
-- **Landing:** \`/\` for a signed-out visitor (served from the edge copy after its first render) against \`/favicon.svg\`.
+
+The pages' requests/s (each against a static file, and against React Router's Cloudflare template): the "Pages" section (bench/pages.mjs).
 `;
   writeResultsSection("load", md);
   console.log(md);
@@ -350,6 +276,7 @@ Statuses of the single reports: ${runs.map((r) => JSON.stringify(r.ingestion.sin
   await site.stop();
 }
 
+writeResultsSection("pages", await benchPages({ buildDir }));
 writeResultsSection("ledger", await benchLedger({ buildDir }));
 writeResultsSection("start", await benchStart());
 writeResultsSection("suite", await benchSuite());

@@ -108,18 +108,23 @@ export async function buildSite(buildDir = SITE_BUILD_DIR, options = {}) {
 
 /**
  * Serves the built site and queue consumer on workerd through `wrangler dev`, both Workers in
- * one process sharing the local D1/KV/R2/Queue state. Not `vite preview`: its Node proxy
+ * one process sharing the local D1/KV/R2/Queue state (`configs`: other built Workers instead, e.g.
+ * the bench's peer, bench/pages.mjs). Not `vite preview`: its Node proxy
  * (undici into workerd) answers `500 fetch failed` when the Worker responds without reading a
  * request body (docs/decisions/0007-serving-the-build-locally.md).
  */
-export function serveBuiltWorkers({ port, buildDir = SITE_BUILD_DIR, stateDir = ".wrangler/state", env = process.env, logLevel = "warn", ...options }) {
-  const [site, consumer] = builtWorkerConfigs(buildDir);
+export function serveBuiltWorkers({
+  port,
+  buildDir = SITE_BUILD_DIR,
+  configs = builtWorkerConfigs(buildDir),
+  stateDir = ".wrangler/state",
+  env = process.env,
+  logLevel = "warn",
+  ...options
+}) {
   const args = [
     "dev",
-    "--config",
-    site,
-    "--config",
-    consumer,
+    ...configs.flatMap((config) => ["--config", config]),
     "--port",
     String(port),
     "--ip",

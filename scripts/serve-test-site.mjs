@@ -1,12 +1,12 @@
 // Starts the built site on a free port with a throwaway local state (migrated and seeded),
-// for the browser tests and the benchmarks. Returns { baseUrl, stripeUrl, stateDir, log, stop }.
+// for the browser tests and the benchmarks. Returns { baseUrl, stripeUrl, stateDir, pid, log, stop }.
 import { closeSync, cpSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { createServer } from "node:net";
 import { ensureDevVars, LOCAL_STRIPE, migrateAndSeed, readDevVars, serveBuiltWorkers, setDevVars } from "./lib.mjs";
 import { startStripeStandin } from "../tools/stripe-standin/server.mjs";
 
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.listen(0, "127.0.0.1", () => {
@@ -18,7 +18,7 @@ function freePort() {
 }
 
 /** Resolves once `url` answers; rejects when the server exits first or after `timeoutMs`. */
-async function waitFor(url, exited, timeoutMs = 60_000) {
+export async function waitFor(url, exited, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   let gone = false;
   exited.then(() => (gone = true));
@@ -115,6 +115,8 @@ export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state"
       // The local D1/KV/R2 state (the D1 database is a *.sqlite file under <stateDir>/v3/d1).
       stateDir,
       buildDir,
+      // wrangler's process: its descendants are the server's (the bench reads their CPU in /proc).
+      pid: child.pid,
       log: () => log,
       // wrangler's process (workerd runs below it).
       pid: child.pid,
