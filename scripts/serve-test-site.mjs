@@ -118,8 +118,6 @@ export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state"
       // wrangler's process: its descendants are the server's (the bench reads their CPU in /proc).
       pid: child.pid,
       log: () => log,
-      // wrangler's process (workerd runs below it).
-      pid: child.pid,
       stop,
     };
   }
