@@ -14,12 +14,13 @@
 // minutes in all, for re-measuring after a render change); a whole `npm run bench` runs it after
 // the load figures, on the same build. It writes the "pages" section of bench/results.md.
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import { buildDirFor, buildSite, serveBuiltWorkers } from "../scripts/lib.mjs";
 import { signInCookie } from "../scripts/lighthouse.mjs";
 import { freePort, serveTestSite, waitFor } from "../scripts/serve-test-site.mjs";
 import { alternating, CONCURRENCY, DURATION_MS, fetchRetry, SETTLE_MS, SLICES } from "./load.mjs";
+import { processTree, procStat, TICKS_PER_SECOND } from "./proc.mjs";
 
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
 const STATE = ".wrangler/bench-pages-state";
@@ -52,36 +53,6 @@ const IDLE_MS = 5_000;
 
 // ---------------------------------------------------------------------------------------------
 // CPU of a server's workerd processes, from /proc
-
-const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
-
-/** /proc/<pid>/stat: the command's name, its parent, and its user + system CPU (all threads) in clock ticks. */
-function procStat(pid) {
-  const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // The name is in parentheses and may hold spaces; the fields after it start with the 3rd (state):
-  // the 4th is the parent's pid, the 14th and 15th utime and stime.
-  const close = text.lastIndexOf(")");
-  const fields = text.slice(close + 2).split(" ");
-  return { name: text.slice(text.indexOf("(") + 1, close), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
-}
-
-/** `root` and its descendants, each with its command's name. */
-function processTree(root) {
-  const children = new Map();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = procStat(entry);
-    } catch {
-      continue; // ended while listed
-    }
-    children.set(stat.ppid, [...(children.get(stat.ppid) ?? []), { pid: Number(entry), name: stat.name }]);
-  }
-  const found = [{ pid: root, name: procStat(root).name }];
-  for (let i = 0; i < found.length; i++) found.push(...(children.get(found[i].pid) ?? []));
-  return found;
-}
 
 /**
  * The CPU meter of a server started as the wrangler process `root`, serving on `port`. Its

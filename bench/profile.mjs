@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { buildDirFor, buildSite } from "../scripts/lib.mjs";
 import { signInCookie } from "../scripts/lighthouse.mjs";
 import { serveTestSite } from "../scripts/serve-test-site.mjs";
+import { processTree, procStat, TICKS_PER_SECOND } from "./proc.mjs";
 
 const { values: cli } = parseArgs({
   options: {
@@ -68,27 +69,6 @@ async function devtools(url) {
   };
 }
 
-/** Processes below `pid`, by reading each process's parent from /proc. */
-function descendants(pid) {
-  const parents = new Map();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // The command name (field 2) may hold spaces; the parent is the second field after it.
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // gone
-    }
-  }
-  const found = [];
-  const walk = (p) => {
-    for (const [child, parent] of parents) if (parent === p) found.push(child), walk(child);
-  };
-  walk(pid);
-  return found;
-}
-
 /**
  * The site Worker's isolate in workerd's own inspector: wrangler's inspector proxy attaches to an
  * isolate that serves no request (its profiles came back empty), so the target is found where
@@ -96,13 +76,9 @@ function descendants(pid) {
  */
 async function siteTarget(wranglerPid) {
   for (let i = 0; i < 100; i++) {
-    const workerds = descendants(wranglerPid).filter((p) => {
-      try {
-        return readFileSync(`/proc/${p}/cmdline`, "utf8").includes("--inspector-addr");
-      } catch {
-        return false;
-      }
-    });
+    const workerds = processTree(wranglerPid)
+      .filter((p) => p.name === "workerd" && readFileSync(`/proc/${p.pid}/cmdline`, "utf8").includes("--inspector-addr"))
+      .map((p) => p.pid);
     const inodes = new Set(
       workerds.flatMap((p) =>
         readdirSync(`/proc/${p}/fd`).flatMap((fd) => {
@@ -155,7 +131,10 @@ async function load(url, headers, ms, concurrency) {
 // Source maps of the server build, by the file name V8 reports.
 const maps = new Map();
 function sourceMapFor(url) {
-  const file = decodeURIComponent(url.replace(/^file:\/\//, "")).split("/").pop() ?? "";
+  const file =
+    decodeURIComponent(url.replace(/^file:\/\//, ""))
+      .split("/")
+      .pop() ?? "";
   if (!maps.has(file)) {
     const found = [join(buildDir, "server", file), join(buildDir, "server", "assets", file)].find((f) => {
       try {
@@ -184,7 +163,8 @@ function origin(callFrame) {
 const site = await serveTestSite({ buildDir, stateDir: ".wrangler/profile-state" });
 try {
   const headers = {};
-  if (cli.as) headers.Cookie = await signInCookie(site.baseUrl, cli.as === "admin" ? { email: "admin@modelify.dev", password: "Modelify-Admin-2026" } : undefined);
+  if (cli.as)
+    headers.Cookie = await signInCookie(site.baseUrl, cli.as === "admin" ? { email: "admin@modelify.dev", password: "Modelify-Admin-2026" } : undefined);
   else if (!cli.cached) headers["X-Page-Cache"] = "bypass";
   const url = `${site.baseUrl}${cli.path}`;
   const ms = Number(cli.seconds) * 1000;
@@ -192,25 +172,14 @@ try {
   // Warm-up: the first compile and the route modules' loading are not what a request costs.
   await load(url, headers, 2000, concurrency);
   // CPU of the workerd processes per request, without the profiler: the figure to compare.
-  const workerds = descendants(site.pid).filter((p) => {
-    try {
-      return readFileSync(`/proc/${p}/comm`, "utf8").trim() === "workerd";
-    } catch {
-      return false;
-    }
-  });
-  const cpuTicks = () =>
-    workerds.reduce((sum, p) => {
-      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // utime and stime, fields 14 and 15 of stat (11 and 12 after the command name).
-      return sum + Number(fields[11]) + Number(fields[12]);
-    }, 0);
+  const workerds = processTree(site.pid).filter((p) => p.name === "workerd");
+  const cpuTicks = () => workerds.reduce((sum, p) => sum + procStat(p.pid).ticks, 0);
   const ticksBefore = cpuTicks();
   const plain = await load(url, headers, ms, concurrency);
-  // Linux counts process CPU in USER_HZ, 100 per second.
-  const cpuMs = ((cpuTicks() - ticksBefore) * 10) / plain.done;
-  console.log(`Without the profiler: ${plain.done} requests in ${ms / 1000} s (${(plain.done / (ms / 1000)).toFixed(0)}/s), ${cpuMs.toFixed(2)} ms of workerd CPU per request`);
+  const cpuMs = ((cpuTicks() - ticksBefore) * 1000) / TICKS_PER_SECOND / plain.done;
+  console.log(
+    `Without the profiler: ${plain.done} requests in ${ms / 1000} s (${(plain.done / (ms / 1000)).toFixed(0)}/s), ${cpuMs.toFixed(2)} ms of workerd CPU per request (wrangler's proxy included; npm run bench -- --only pages tells the two apart)`,
+  );
   const target = await siteTarget(site.pid);
   const session = await devtools(target.webSocketDebuggerUrl);
   await session.send("Profiler.enable");
@@ -260,8 +229,12 @@ try {
   const busy = total - idle;
   const pct = (us) => `${((100 * us) / busy).toFixed(1).padStart(5)}%`;
   const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n);
-  console.log(`\n${cli.path}${cli.as ? ` as ${cli.as}` : ""}: ${result.done} requests in ${ms / 1000} s (${JSON.stringify(result.statuses)}), concurrency ${concurrency}`);
-  console.log(`JS busy ${(busy / 1000).toFixed(0)} ms of ${(total / 1000).toFixed(0)} ms sampled: ${(busy / 1000 / result.done).toFixed(2)} ms of JavaScript per request\n`);
+  console.log(
+    `\n${cli.path}${cli.as ? ` as ${cli.as}` : ""}: ${result.done} requests in ${ms / 1000} s (${JSON.stringify(result.statuses)}), concurrency ${concurrency}`,
+  );
+  console.log(
+    `JS busy ${(busy / 1000).toFixed(0)} ms of ${(total / 1000).toFixed(0)} ms sampled: ${(busy / 1000 / result.done).toFixed(2)} ms of JavaScript per request\n`,
+  );
   console.log("By package or file (self time):");
   for (const [where, us] of top(byWhere, 25)) console.log(`  ${pct(us)}  ${where}`);
   console.log("\nBy function (self time):");
@@ -299,4 +272,5 @@ try {
   await site.stop();
 }
 // The listing of the build's files, so a missing map says why nothing was mapped.
-if (maps.size && [...maps.values()].every((m) => m === null)) console.log(`\nNo source maps found in ${buildDir}/server: ${readdirSync(join(buildDir, "server")).join(", ")}`);
+if (maps.size && [...maps.values()].every((m) => m === null))
+  console.log(`\nNo source maps found in ${buildDir}/server: ${readdirSync(join(buildDir, "server")).join(", ")}`);

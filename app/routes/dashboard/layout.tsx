@@ -114,12 +114,7 @@ function Sidebar({ tabs, sidebarName, email, signOutTo }: FrameProps & { sidebar
       </Link>
       <nav className="flex-1 space-y-1 px-2 py-4">
         {tabs.map((t) => (
-          <NavLink
-            key={t.path}
-            to={t.path}
-            end
-            className={({ isActive }) => (isActive ? "rail-link rail-link-active" : "rail-link rail-link-idle")}
-          >
+          <NavLink key={t.path} to={t.path} end className={({ isActive }) => (isActive ? "rail-link rail-link-active" : "rail-link rail-link-idle")}>
             <TabIcon name={t.icon} className="h-5 w-5 shrink-0" />
             <span>{t.label}</span>
           </NavLink>
@@ -135,11 +130,7 @@ function Sidebar({ tabs, sidebarName, email, signOutTo }: FrameProps & { sidebar
             <p className="truncate text-xs text-slate-500">{email}</p>
           </div>
         </div>
-        <Link
-          to={signOutTo}
-          preventScrollReset
-          className="rail-link mt-1 text-slate-600 hover:bg-red-50 hover:text-red-700"
-        >
+        <Link to={signOutTo} preventScrollReset className="rail-link mt-1 text-slate-600 hover:bg-red-50 hover:text-red-700">
           <TabIcon name="signout" className="h-5 w-5 shrink-0" />
           <span>Sign Out</span>
         </Link>
@@ -165,12 +156,7 @@ function MobileHeader({ tabs, email, signOutTo, navRef }: FrameProps & { navRef:
       </div>
       <nav aria-label="Dashboard tabs" className="flex gap-1 overflow-x-auto px-2 pb-2" ref={navRef}>
         {tabs.map((t) => (
-          <NavLink
-            key={t.path}
-            to={t.path}
-            end
-            className={({ isActive }) => (isActive ? "tab-link tab-link-active" : "tab-link tab-link-idle")}
-          >
+          <NavLink key={t.path} to={t.path} end className={({ isActive }) => (isActive ? "tab-link tab-link-active" : "tab-link tab-link-idle")}>
             {t.label}
           </NavLink>
         ))}
