@@ -15,7 +15,7 @@ import { app } from "~/server/context";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, env } = app(context);
-  const [pricing, releases] = await Promise.all([pricingState(db, env, getAuth(context).user?.id ?? null), currentReleases(db)]);
+  const [pricing, releases] = await Promise.all([pricingState(db, env, getAuth(context).user), currentReleases(db)]);
   const access: DownloadAccess = !pricing.signedIn ? "visitor" : pricing.activated ? "subscriber" : "free";
   // ?download=<platform> opens the download dialog (subscribers only; others are sent on by the cards).
   const asked = new URL(request.url).searchParams.get("download");

@@ -10,7 +10,7 @@ export const meta = () => pageMeta("Pricing | Modelify");
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db, env } = app(context);
-  return { pricing: await pricingState(db, env, getAuth(context).user?.id ?? null) };
+  return { pricing: await pricingState(db, env, getAuth(context).user) };
 }
 
 export default function Pricing({ loaderData }: Route.ComponentProps) {

@@ -111,3 +111,19 @@ describe("one trial decision for pricing, the billing tab and checkout", () => {
     expect((await profileOf(userId)).trialUsed).toBe(false);
   });
 });
+
+describe("the pricing card's reads", () => {
+  it("take the profile's fields from the session: a signed-in landing or pricing page reads the session and the subscription only", async () => {
+    const { browser } = await withCustomer();
+    const statements = (response: Response) => Number(/d1;desc="statements";dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "")?.[1]);
+    // The first view may ask Stripe and record its answer, and the landing page's first read the
+    // builds (remembered by the isolate since); the next ones decide from the rows.
+    await browser.get("/pricing");
+    await browser.get("/");
+    for (const path of ["/pricing", "/"]) {
+      const page = await browser.get(path);
+      expect(page.status, path).toBe(200);
+      expect(statements(page), path).toBe(2);
+    }
+  });
+});

@@ -37,6 +37,8 @@ export type SessionProfile = {
   stripeCustomerId: string | null;
   earlyAccessStatus: string | null;
   earlyAccessExpiresAt: number | null;
+  /** Whether Stripe says this account had a trial; null while nobody has asked (billing/trial.server.ts). */
+  trialUsed: boolean | null;
 };
 
 type SignedInState = { user: SessionUser; session: { id: string; client: SessionClient } };
@@ -100,6 +102,7 @@ const sessionUserColumns = {
   stripeCustomerId: schema.userProfiles.stripeCustomerId,
   earlyAccessStatus: schema.userProfiles.earlyAccessStatus,
   earlyAccessExpiresAt: schema.userProfiles.earlyAccessExpiresAt,
+  trialUsed: schema.userProfiles.trialUsed,
   // One index lookup (sessions_user_idx) in the query every page already makes.
   signedInBefore: sql<number>`exists (select 1 from sessions as earlier where earlier.user_id = ${schema.sessions.userId} and earlier.created_at < ${schema.sessions.createdAt})`,
 };
@@ -138,6 +141,7 @@ function toAuthState(row: SessionUserRow): SignedInState {
         stripeCustomerId: row.stripeCustomerId,
         earlyAccessStatus: row.earlyAccessStatus,
         earlyAccessExpiresAt: row.earlyAccessExpiresAt,
+        trialUsed: row.trialUsed,
       },
     },
   };

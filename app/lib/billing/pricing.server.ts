@@ -1,12 +1,10 @@
 import type { StripeConfig } from "../config";
+import type { SessionUser } from "../auth/session.server";
 import type { Db } from "../db.server";
 import { activationOf } from "../early-access/activation.server";
-import { earlyAccessColumns } from "../early-access/keys.server";
-import { schema } from "../db.server";
 import { getSubscription } from "../subscriptions.server";
-import { eq } from "drizzle-orm";
 import { getStripe, isPaymentConfigured } from "./stripe.server";
-import { mayStartTrial } from "./trial.server";
+import { mayStartTrialGiven } from "./trial.server";
 
 export type PricingState = {
   signedIn: boolean;
@@ -17,15 +15,16 @@ export type PricingState = {
   trialAvailable: boolean;
 };
 
-/** What the pricing section needs: who is looking, and whether checkout can run for them. */
-export async function pricingState(db: Db, env: StripeConfig, userId: string | null): Promise<PricingState> {
+/**
+ * What the pricing section needs: who is looking, and whether checkout can run for them. The
+ * profile's fields come with the session (SessionUser.profile), so a signed-in view reads one row
+ * more: the subscription.
+ */
+export async function pricingState(db: Db, env: StripeConfig, user: SessionUser | null): Promise<PricingState> {
   const paymentConfigured = isPaymentConfigured(env);
-  if (!userId) return { signedIn: false, paymentConfigured, subscribed: false, activated: false, trialAvailable: true };
-  const [subscription, profile, trialAvailable] = await Promise.all([
-    getSubscription(db, userId),
-    db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: earlyAccessColumns }),
-    mayStartTrial({ db, stripe: getStripe(env) }, userId, "answer-locally"),
-  ]);
-  const activation = activationOf(subscription, profile);
+  if (!user) return { signedIn: false, paymentConfigured, subscribed: false, activated: false, trialAvailable: true };
+  const subscription = await getSubscription(db, user.id);
+  const trialAvailable = await mayStartTrialGiven({ db, stripe: getStripe(env) }, user.id, { subscription, profile: user.profile }, "answer-locally");
+  const activation = activationOf(subscription, user.profile);
   return { signedIn: true, paymentConfigured, subscribed: activation.subscription, activated: activation.activated, trialAvailable };
 }

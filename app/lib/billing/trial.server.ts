@@ -25,13 +25,27 @@ async function stripeHadTrial(stripe: Stripe, customerId: string): Promise<boole
  * without calling Stripe (the sync keeps the record true from then on, sync.server.ts).
  */
 export async function mayStartTrial(deps: { db: Db; stripe: Stripe | null }, userId: string, whenStripeFails: WhenStripeFails): Promise<boolean> {
-  const { db, stripe } = deps;
+  const { db } = deps;
   const [subscription, profile] = await Promise.all([
     getSubscription(db, userId),
     db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: { stripeCustomerId: true, trialUsed: true } }),
   ]);
-  const history: TrialHistory = { trialStart: subscription?.trialStart ?? null, trialUsed: profile?.trialUsed ?? null };
-  const customerId = profile?.stripeCustomerId ?? null;
+  return mayStartTrialGiven(deps, userId, { subscription, profile }, whenStripeFails);
+}
+
+/** mayStartTrial from rows the caller has already read (a page's session carries the profile's). */
+export async function mayStartTrialGiven(
+  deps: { db: Db; stripe: Stripe | null },
+  userId: string,
+  read: {
+    subscription: { trialStart: number | null } | null | undefined;
+    profile: { stripeCustomerId: string | null; trialUsed: boolean | null } | null | undefined;
+  },
+  whenStripeFails: WhenStripeFails,
+): Promise<boolean> {
+  const { db, stripe } = deps;
+  const history: TrialHistory = { trialStart: read.subscription?.trialStart ?? null, trialUsed: read.profile?.trialUsed ?? null };
+  const customerId = read.profile?.stripeCustomerId ?? null;
   if (!stripe || !customerId || !trialNeedsStripe(history, customerId)) return trialAvailable(history);
   let trialUsed: boolean;
   try {
