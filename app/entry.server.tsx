@@ -1,12 +1,12 @@
 // React Router's default Workers entry, plus the CSP nonce on every script it renders and the
 // hydration modules fetched after the first paint (server/hydrate-after-paint.ts), and what the
-// request's log line needs from the router: the matched route and the unexpected error.
-import { isbot } from "isbot";
+// request's log line needs from the router: the matched route and the unexpected error. Unlike
+// the default, every visitor (not only crawlers) gets the whole document at once.
 import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider, ServerInstrumentation } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
-import { log, logScope, noteError } from "./lib/log/log.server";
+import { logScope, noteError } from "./lib/log/log.server";
 import { hydrateAfterFirstPaint } from "./server/hydrate-after-paint";
 import { nonceContext } from "./server/context";
 
@@ -67,15 +67,21 @@ export default async function handleRequest(
       signal: AbortSignal.timeout(streamTimeout + 1000),
       onError(error: unknown) {
         responseStatusCode = 500;
-        // Errors inside the shell reach handleError through React Router. Later ones happen while
-        // the answer streams, after the request's line was written: a line of their own.
-        if (shellRendered) log.error("render_failed", {}, error);
+        // Errors inside the shell reach handleError through React Router. Later ones (a boundary
+        // that failed after it) happen before the answer goes out: into the request's line too.
+        if (shellRendered) noteError(error);
       },
     },
   );
   shellRendered = true;
-  const userAgent = request.headers.get("user-agent");
-  if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
+  // The status is the shell's: an error in a boundary after it (the page still renders, the
+  // boundary on the client) is logged, not turned into a 500 for the whole page.
+  const status = responseStatusCode;
+  // Every page is whole once its loaders are done (no deferred data): waiting for the last
+  // boundary costs no time to first byte, and the runtime reads the stream natively, so the
+  // rewrite below sees one buffer and the answer goes out with its length.
+  await body.allReady;
+  const html = new Uint8Array(await new Response(body).arrayBuffer());
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(hydrateAfterFirstPaint(body), { headers: responseHeaders, status: responseStatusCode });
+  return new Response(hydrateAfterFirstPaint(html), { headers: responseHeaders, status });
 }

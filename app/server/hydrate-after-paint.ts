@@ -11,11 +11,28 @@
 //   the bootstrap as the module it was.
 // Total bytes and the order of the modules are unchanged; the fetches start a frame after the first
 // paint instead of during parsing. <Scripts> takes no options for any of this, hence the rewrite.
+//
+// It works on the finished document's bytes (entry.server.tsx renders the whole page before it
+// answers): the preload tags and the bootstrap's start tag are found by native byte searches and
+// the answer is put together from slices of the original, so nothing is decoded or encoded but
+// the few tags that change. Decoding, scanning and encoding the streamed document as text was
+// 5-6% of an uncached page's CPU (bench/profile.mjs, docs/performance.md).
 
 import { Buffer } from "node:buffer";
 
-const PRELOAD_LINK = /<link rel="modulepreload" href="([^"]+)"[^>]*\/>/g;
 export const INERT_TYPE = "modelify/after-first-paint";
+
+const utf8 = new TextEncoder();
+const HEAD_END = Buffer.from("</head>");
+const PRELOAD_START = Buffer.from('<link rel="modulepreload" href="');
+const QUOTE = Buffer.from('"');
+const TAG_END = Buffer.from(">");
+// Only React Router's bootstrap is a module script: text and attribute values have their quotes
+// escaped, so these bytes cannot come from content.
+const BOOTSTRAP_TYPE = Buffer.from(' type="module" async="">');
+const SCRIPT_START = Buffer.from("<script");
+const SCRIPT_END = Buffer.from("</script>");
+const NONCE_ATTRIBUTE = /^<script nonce="([^"]*)"$/;
 
 /**
  * The classic script that starts the bootstrap once the browser reports the first contentful paint
@@ -38,104 +55,52 @@ function starter(nonce: string, preloads: string[]): string {
   );
 }
 
-// The document is handled as bytes: the head (a few KB) is decoded to take its preloads out, the
-// bootstrap's start tag is found with a native byte search, and everything else goes through as
-// the chunks React wrote. Decoding, scanning and encoding the whole document was 5-6% of an
-// uncached page's CPU (bench/profile.mjs).
-const utf8 = new TextEncoder();
-const HEAD_END = Buffer.from("</head>");
-// Only React Router's bootstrap is a module script: text and attribute values have their quotes
-// escaped, so these bytes cannot come from content.
-const BOOTSTRAP_TYPE = Buffer.from(' type="module" async="">');
-const SCRIPT_START = Buffer.from("<script");
-const SCRIPT_END = Buffer.from("</script>");
-const NONCE_ATTRIBUTE = /^<script nonce="([^"]*)"$/;
-// Bytes kept back at a chunk's end while the bootstrap is looked for: its start tag, nonce
-// included, is well under this, so it is never sent before it is recognised.
-const CARRY = 256;
-
-const view = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-
-function join(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a);
-  joined.set(b, a.length);
-  return joined;
+function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
-type Phase = "head" | "bootstrap" | "pass";
-
-/** Rewrites a streamed HTML document so its hydration modules load after its first paint. */
-export function hydrateAfterFirstPaint(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  let phase: Phase = "head";
-  let held: Uint8Array = new Uint8Array(0);
+/** Rewrites a rendered HTML document so its hydration modules load after its first paint. */
+export function hydrateAfterFirstPaint(html: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  const doc = Buffer.from(html.buffer, html.byteOffset, html.byteLength);
+  const headEnd = doc.indexOf(HEAD_END);
+  // A document cut short goes out as it came.
+  if (headEnd < 0) return html;
+  const parts: Uint8Array[] = [];
   const preloads: string[] = [];
-  const decoder = new TextDecoder();
-
-  // Sends what can go out of `data` and keeps the rest in `held`.
-  function step(data: Uint8Array, send: (bytes: Uint8Array) => void): void {
-    if (phase === "head") {
-      const end = view(data).indexOf(HEAD_END);
-      if (end < 0) {
-        held = data;
-        return;
-      }
-      // "</head>" starts a character, so the head decodes whole.
-      const head = decoder.decode(data.subarray(0, end)).replace(PRELOAD_LINK, (_, href: string) => {
-        preloads.push(href);
-        return "";
-      });
-      send(utf8.encode(head));
-      phase = "bootstrap";
-      step(data.subarray(end), send);
-      return;
-    }
-    if (phase === "bootstrap") {
-      const bytes = view(data);
-      const type = bytes.indexOf(BOOTSTRAP_TYPE);
-      const open = type < 0 ? -1 : bytes.lastIndexOf(SCRIPT_START, type);
-      const nonce = open < 0 ? null : NONCE_ATTRIBUTE.exec(decoder.decode(data.subarray(open, type)));
-      if (!nonce) {
-        const keep = Math.max(0, data.length - CARRY);
-        if (keep > 0) send(data.subarray(0, keep));
-        held = data.subarray(keep);
-        return;
-      }
-      const close = bytes.indexOf(SCRIPT_END, type);
-      if (close < 0) {
-        if (open > 0) send(data.subarray(0, open));
-        held = data.subarray(open);
-        return;
-      }
-      const afterClose = close + SCRIPT_END.length;
-      send(data.subarray(0, open));
-      send(utf8.encode(`<script nonce="${nonce[1]}" type="${INERT_TYPE}">`));
-      send(data.subarray(type + BOOTSTRAP_TYPE.length, afterClose));
-      send(utf8.encode(starter(nonce[1] ?? "", preloads)));
-      phase = "pass";
-      held = new Uint8Array(0);
-      if (afterClose < data.length) send(data.subarray(afterClose));
-      return;
-    }
-    send(data);
+  let at = 0;
+  for (let link = doc.indexOf(PRELOAD_START); link >= 0 && link < headEnd; link = doc.indexOf(PRELOAD_START, at)) {
+    const hrefStart = link + PRELOAD_START.length;
+    const hrefEnd = doc.indexOf(QUOTE, hrefStart);
+    const tagEnd = hrefEnd < 0 ? -1 : doc.indexOf(TAG_END, hrefEnd);
+    if (tagEnd < 0 || tagEnd > headEnd) break;
+    parts.push(html.subarray(at, link));
+    preloads.push(doc.toString("utf8", hrefStart, hrefEnd));
+    at = tagEnd + TAG_END.length;
   }
-
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        if (phase === "pass") {
-          controller.enqueue(chunk);
-          return;
-        }
-        const data = join(held, chunk);
-        held = new Uint8Array(0);
-        step(data, (bytes) => controller.enqueue(bytes));
-      },
-      flush(controller) {
-        // A document cut short (or without a bootstrap) goes out as it came.
-        if (held.length) controller.enqueue(held);
-      },
-    }),
+  const type = doc.indexOf(BOOTSTRAP_TYPE, headEnd);
+  const open = type < 0 ? -1 : doc.lastIndexOf(SCRIPT_START, type);
+  const nonce = open < headEnd ? null : NONCE_ATTRIBUTE.exec(doc.toString("utf8", open, type))?.[1];
+  const close = nonce === null || nonce === undefined ? -1 : doc.indexOf(SCRIPT_END, type);
+  // Without a bootstrap (an error page, a document cut short) the rest goes out as it came.
+  if (close < 0 || nonce === null || nonce === undefined) {
+    parts.push(html.subarray(at));
+    return concat(parts);
+  }
+  const afterClose = close + SCRIPT_END.length;
+  parts.push(
+    html.subarray(at, open),
+    utf8.encode(`<script nonce="${nonce}" type="${INERT_TYPE}">`),
+    html.subarray(type + BOOTSTRAP_TYPE.length, afterClose),
+    utf8.encode(starter(nonce, preloads)),
+    html.subarray(afterClose),
   );
+  return concat(parts);
 }
