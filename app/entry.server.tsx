@@ -2,7 +2,11 @@
 // hydration modules fetched after the first paint (server/hydrate-after-paint.ts), and what the
 // request's log line needs from the router: the matched route and the unexpected error. Unlike
 // the default, every visitor (not only crawlers) gets the whole document at once.
-import { renderToReadableStream } from "react-dom/server";
+// React's Node build, not the edge build "react-dom/server" resolves to on Workers: the edge build
+// encodes every attribute name, value and text into a Uint8Array of its own (TextEncoder.encode),
+// the Node build writes them into one buffer (encodeInto). Workers run it with nodejs_compat
+// (util, async_hooks, stream). docs/performance.md has the figure.
+import { renderToReadableStream } from "react-dom/server.node";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider, ServerInstrumentation } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
