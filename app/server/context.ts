@@ -50,10 +50,7 @@ export function createAppContext(request: Request, env: Env, appEnv: AppEnv, ctx
     kv: env.KV,
     queue: env.EVENTS,
     bucket: env.BUCKET,
-    // Read by the billing routes only; a getter spares every other request the client lookup.
-    get stripe() {
-      return getStripe(appEnv);
-    },
+    stripe: getStripe(appEnv),
     origin: appEnv.APP_URL ?? new URL(request.url).origin,
     ip: request.headers.get("CF-Connecting-IP"),
     userAgent: request.headers.get("User-Agent"),

@@ -13,7 +13,7 @@ describe("the content security policy", () => {
 });
 
 describe("the nonce", () => {
-  it("is 16 random bytes of its own in base64, across refills of the random pool", () => {
+  it("is 16 random bytes of its own in base64", () => {
     const nonces = Array.from({ length: 1000 }, () => newNonce());
     expect(new Set(nonces).size).toBe(nonces.length);
     for (const nonce of nonces) expect(Uint8Array.from(atob(nonce), (c) => c.charCodeAt(0))).toHaveLength(16);

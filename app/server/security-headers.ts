@@ -20,22 +20,10 @@ export type HeaderOptions = {
   pixel?: boolean;
 };
 
-// Random bytes drawn 256 nonces at a time: one getRandomValues call per response was 3-4% of an
-// uncached page's CPU in workerd (bench/profile.mjs), and spreading the bytes into
-// fromCharCode more. Each nonce still takes 16 bytes of its own that no other nonce uses.
-const NONCE_BYTES = 16;
-const noncePool = new Uint8Array(NONCE_BYTES * 256);
-let nonceOffset = noncePool.length;
-
 /** A fresh nonce per response: the only inline scripts that run are the ones we rendered. */
 export function newNonce(): string {
-  if (nonceOffset === noncePool.length) {
-    crypto.getRandomValues(noncePool);
-    nonceOffset = 0;
-  }
-  const b = noncePool.subarray(nonceOffset, nonceOffset + NONCE_BYTES);
-  nonceOffset += NONCE_BYTES;
-  return btoa(String.fromCharCode(b[0]!, b[1]!, b[2]!, b[3]!, b[4]!, b[5]!, b[6]!, b[7]!, b[8]!, b[9]!, b[10]!, b[11]!, b[12]!, b[13]!, b[14]!, b[15]!));
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes));
 }
 
 export function contentSecurityPolicy(
