@@ -18,7 +18,10 @@ export type UsageSource = { db: Db; ledgers: LedgerNamespace };
 type Totals = { requests: number; successes: number; tokens: number; costMicros: number; durationMs: number; timed: number };
 const zero = (): Totals => ({ requests: 0, successes: 0, tokens: 0, costMicros: 0, durationMs: 0, timed: 0 });
 
-function add(t: Totals, r: DailyRow) {
+/** What a daily row, a day's or a model's sum has in common. */
+type Sums = Pick<DailyRow, "totalRequests" | "successCount" | "totalTokens" | "totalCostMicros" | "totalDurationMs" | "timedRequests">;
+
+function add(t: Totals, r: Sums) {
   t.requests += r.totalRequests;
   t.successes += r.successCount;
   t.tokens += r.totalTokens;
@@ -27,13 +30,13 @@ function add(t: Totals, r: DailyRow) {
   t.timed += r.timedRequests;
 }
 
-function total(rows: DailyRow[]): Totals {
+function total(rows: Sums[]): Totals {
   const t = zero();
   for (const r of rows) add(t, r);
   return t;
 }
 
-function perModel(rows: DailyRow[]): ModelFigures[] {
+function perModel(rows: Array<Sums & Pick<DailyRow, "modelName" | "modelProvider" | "lastUsedAt">>): ModelFigures[] {
   const map = new Map<string, { modelName: string; modelProvider: string; totals: Totals; lastUsedAt: number }>();
   for (const r of rows) {
     const key = `${r.modelProvider}\u0000${r.modelName}`;
@@ -82,7 +85,7 @@ async function withDeviceNames(db: Db, recent: RecentReport[]) {
 }
 
 /** The overview's weekly chart: the last USAGE.weeklyUsageWeeks weeks of seven days, oldest first. */
-function weeklyTotals(rows: DailyRow[], now: number) {
+function weeklyTotals(rows: Array<Sums & { date: string }>, now: number) {
   const days = lastDays(USAGE.weeklyUsageWeeks * 7, now);
   const byDay = new Map<string, Totals>();
   for (const r of rows) {
@@ -111,10 +114,17 @@ export async function overviewUsage({ db, ledgers }: UsageSource, userId: string
   // Same point in last month, so the change compares like with like.
   const previousCutoff = dayKey(startOfPreviousMonth(now) + (startOfUtcDay(now) - startOfMonth(now)));
   const [read, budget] = await Promise.all([
-    ledgerFor(ledgers, userId).read({ now, dailyFrom: previousStart, recent: USAGE.recentActivityItems, conversationsIn: monthKey(now), models: true }),
+    ledgerFor(ledgers, userId).read({
+      now,
+      dateTotalsFrom: previousStart,
+      modelTotalsFrom: monthStart,
+      recent: USAGE.recentActivityItems,
+      conversationsIn: monthKey(now),
+      models: true,
+    }),
     getBudget(db, userId),
   ]);
-  const rows = read.daily ?? [];
+  const rows = read.dateTotals ?? [];
   const allModels = read.models ?? [];
   const recent = await withDeviceNames(db, read.recent ?? []);
   const monthlyBudget = budget.monthlyBudget;
@@ -122,7 +132,7 @@ export async function overviewUsage({ db, ledgers }: UsageSource, userId: string
   const lastMonthRows = rows.filter((r) => r.date < monthStart && r.date <= previousCutoff);
   const month = total(thisMonthRows);
   const last = total(lastMonthRows);
-  const models = perModel(thisMonthRows);
+  const models = perModel(read.modelTotals ?? []);
 
   const weekly = weeklyTotals(rows, now);
 
@@ -190,10 +200,10 @@ export async function usageTab({ db, ledgers }: UsageSource, userId: string, ran
   const previousFrom = lastDays(USAGE.ranges[range] * 2, now)[0]!;
   const monthStart = dayKey(startOfMonth(now));
   const [read, budget] = await Promise.all([
-    ledgerFor(ledgers, userId).read({ now, dailyFrom: [monthStart, previousFrom].sort()[0]!, hourlyFrom: from, counts: true }),
+    ledgerFor(ledgers, userId).read({ now, dateTotalsFrom: [monthStart, previousFrom].sort()[0]!, modelTotalsFrom: from, hourlyFrom: from, counts: true }),
     getBudget(db, userId),
   ]);
-  const all = read.daily ?? [];
+  const all = read.dateTotals ?? [];
   const withPrevious = all.filter((r) => r.date >= previousFrom);
   const hours = read.hourly ?? [];
   const rows = withPrevious.filter((r) => r.date >= from);
@@ -216,7 +226,7 @@ export async function usageTab({ db, ledgers }: UsageSource, userId: string, ran
           return { label: d.slice(5), spend: t.costMicros / 1e6, tokens: t.tokens, requests: t.requests };
         });
   const peakHours = Array.from({ length: 24 }, (_, h) => ({ hour: h, requests: hours.filter((x) => x.hour === h).reduce((s, x) => s + x.totalRequests, 0) }));
-  const models = perModel(rows);
+  const models = perModel(read.modelTotals ?? []);
   const providers = new Map<string, { provider: string; requests: number; cost: number; tokens: number; models: Set<string> }>();
   for (const m of models) {
     const p = providers.get(m.modelProvider) ?? { provider: m.modelProvider, requests: 0, cost: 0, tokens: 0, models: new Set<string>() };

@@ -46,6 +46,10 @@ export type DailyRow = {
   timedRequests: number;
   lastUsedAt: number;
 };
+/** One day's figures summed over its models (the pages' charts and totals). */
+export type DateTotalsRow = Omit<DailyRow, "modelName" | "modelProvider" | "lastUsedAt">;
+/** One model's figures summed over the days asked for (the pages' model lists). */
+export type ModelTotalsRow = Omit<DailyRow, "date">;
 export type HourlyRow = { date: string; hour: number; totalRequests: number; totalTokens: number; totalCostMicros: number };
 export type RecentReport = {
   id: string;
@@ -65,6 +69,10 @@ export type LedgerQuery = {
   now: number;
   /** Daily rows from this day (inclusive, 'YYYY-MM-DD'). */
   dailyFrom?: string;
+  /** Each day's figures from this day, models summed: a row a day instead of one per day and model. */
+  dateTotalsFrom?: string;
+  /** Each model's figures from this day, days summed. */
+  modelTotalsFrom?: string;
   hourlyFrom?: string;
   recent?: number;
   /** Distinct conversations of this month ('YYYY-MM'). */
@@ -80,6 +88,8 @@ export type LedgerQuery = {
 
 export type LedgerRead = {
   daily?: DailyRow[];
+  dateTotals?: DateTotalsRow[];
+  modelTotals?: ModelTotalsRow[];
   hourly?: HourlyRow[];
   recent?: RecentReport[];
   conversations?: number;
