@@ -198,7 +198,8 @@ try {
   // and summing raw gaps made whatever runs first in a request (the nonce, the cache key) look
   // hundreds of times dearer than it measures alone.
   const cap = 2 * SAMPLING_US;
-  for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + Math.min(profile.timeDeltas[i] ?? 0, cap));
+  for (let i = 0; i < profile.samples.length; i++)
+    self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + Math.min(profile.timeDeltas[i] ?? 0, cap));
   const parentOf = new Map();
   const nodeById = new Map(profile.nodes.map((n) => [n.id, n]));
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
