@@ -29,6 +29,41 @@ export default defineConfig({
   // build (four pairs of builds, 2026-11-26), and `npm start` on a fresh clone has 12 s. Deploys
   // upload none (no `upload_source_maps`), so production logs lose nothing.
   environments: {
+    // The browser's chunks. Every page's hydration modules are preloaded one <link> each, added
+    // by a script once the page has painted (app/server/hydrate-after-paint.ts), and each costs
+    // that task about a millisecond in the browser (more under Lighthouse, which records every
+    // request's initiator): modules every page loads go in a few chunks, not one each
+    // (docs/performance.md, "Fewer, shared chunks"). A group takes only modules that every page of
+    // its kind loads anyway, so no page loads more JavaScript; React Router's entry and route
+    // modules stay chunks of their own.
+    client: {
+      build: {
+        rolldownOptions: {
+          output: {
+            // React Router's own default, which a user `output` replaces.
+            entryFileNames: "assets/[name]-[hash].js",
+            codeSplitting: {
+              groups: [
+                // React, React DOM and React Router (and the bundler's helpers they share): every page.
+                { name: "framework", test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]|^\0rolldown[\\/]runtime/, priority: 3 },
+                // The root route's own imports and the pieces every page's chrome uses.
+                {
+                  name: "shared",
+                  test: /[\\/]app[\\/](components[\\/](ui|modal|nonce)\.tsx|lib[\\/](constants|honeypot|auth[\\/]messages|site[\\/]meta)\.ts)$|vite[\\/]preload-helper/,
+                  priority: 2,
+                },
+                // The marketing pages' layout (routes/_site.tsx): its event hooks and its dialogs' switch.
+                {
+                  name: "site",
+                  test: /[\\/]app[\\/](components[\\/]site[\\/](marketing\.tsx|site-modals\.tsx|site-modal-names\.ts)|lib[\\/]marketing[\\/](events|pixel)\.ts)$/,
+                  priority: 1,
+                },
+              ],
+            },
+          },
+        },
+      },
+    },
     ssr: { build: { sourcemap: sourceMaps } },
     modelify_consumer: { build: { outDir: `${buildDirectory}/consumer`, sourcemap: sourceMaps } },
   },

@@ -10,7 +10,7 @@ import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
 import { type DownloadOption, optionsFor, PLATFORM_LABELS, type Platform, SYSTEM_REQUIREMENTS } from "~/lib/downloads/options";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { DOWNLOAD } from "~/lib/constants";
-import { formatBytes, formatGrouped } from "~/lib/format";
+import { formatBytes, formatInteger } from "~/lib/format";
 import { UrlModal } from "./modal";
 import { Alert, buttonClass, CheckIcon, cx, Spinner, useHydrated } from "./ui";
 
@@ -138,7 +138,7 @@ export function BuildFacts({ release, className }: { release: ReleaseView | unde
       <span className="font-medium text-slate-800">v{release.version}</span>
       <span aria-hidden="true"> · </span>
       <span className="sr-only">, </span>
-      <span title={`${formatGrouped(release.byteSize)} bytes`}>{formatBytes(release.byteSize)}</span>
+      <span title={`${formatInteger(release.byteSize)} bytes`}>{formatBytes(release.byteSize)}</span>
       {release.demo ? <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-xs font-medium text-amber-800">Demo build</span> : null}
     </span>
   );

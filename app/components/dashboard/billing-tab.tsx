@@ -1,6 +1,6 @@
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import { FREE_TIER, PLAN } from "~/lib/constants";
-import { formatDate, formatGrouped } from "~/lib/format";
+import { formatDate, formatInteger } from "~/lib/format";
 import type { BillingData, BillingView } from "~/lib/billing/billing-tab.server";
 import { UrlModal, withParam, withParams } from "../modal";
 import { Alert, Button, buttonClass, Card, cx } from "../ui";
@@ -219,8 +219,8 @@ function PlanPicker({ closeTo, billing, portalConfirm }: { closeTo: string; bill
       price: "$0",
       description: "Try the dashboard and follow your usage.",
       features: [
-        `${formatGrouped(FREE_TIER.requestsPerMonth)} requests / month`,
-        `${formatGrouped(FREE_TIER.tokensPerMonth)} tokens / month`,
+        `${formatInteger(FREE_TIER.requestsPerMonth)} requests / month`,
+        `${formatInteger(FREE_TIER.tokensPerMonth)} tokens / month`,
         `${FREE_TIER.perMinute}/min, ${FREE_TIER.perHour}/hour, ${FREE_TIER.perDay}/day`,
         "Basic support",
       ],

@@ -3,7 +3,7 @@ import { DOWNLOAD } from "~/lib/constants";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { DOWNLOAD_OPTIONS, installerFileName, optionById, VERSION_MAX_LENGTH } from "~/lib/downloads/options";
 import { formatBytes } from "~/lib/downloads/upload";
-import { formatGrouped } from "~/lib/format";
+import { formatInteger } from "~/lib/format";
 import { Field, SelectField } from "../forms";
 import { Alert, Button, Card, Label, useHydrated } from "../ui";
 import { type Outcome, type Progress, useBuildUpload } from "./publish-upload";
@@ -149,7 +149,7 @@ function PublishOutcome({ outcome }: { outcome: Outcome }) {
       {outcome.ok ? (
         <>
           Published {optionById(outcome.release.optionId)?.name} {outcome.release.version}: {formatBytes(outcome.release.byteSize)} (
-          {formatGrouped(outcome.release.byteSize)} bytes), SHA-256 <span className="break-all font-mono">{outcome.release.sha256}</span>
+          {formatInteger(outcome.release.byteSize)} bytes), SHA-256 <span className="break-all font-mono">{outcome.release.sha256}</span>
         </>
       ) : (
         outcome.message
@@ -186,7 +186,7 @@ function PublishedBuilds({ releases }: { releases: ReleaseView[] }) {
                     {r.demo ? " " : null}
                     {r.demo ? <span className="ml-1.5 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900">demo</span> : null}
                   </td>
-                  <td className="py-2 pr-4 whitespace-nowrap text-slate-700" title={`${formatGrouped(r.byteSize)} bytes`}>
+                  <td className="py-2 pr-4 whitespace-nowrap text-slate-700" title={`${formatInteger(r.byteSize)} bytes`}>
                     {formatBytes(r.byteSize)}
                   </td>
                   <td className="py-2 pr-4 font-mono text-xs break-all text-slate-700">{r.sha256}</td>

@@ -1,7 +1,7 @@
 import { Money } from "~/components/money";
 import { type ReactNode, useState } from "react";
 import { Link, useLocation } from "react-router";
-import { formatCount, formatDateTime, formatGrouped, formatMs, formatUsd, plural } from "~/lib/format";
+import { formatCount, formatDateTime, formatInteger, formatMs, formatUsd, plural } from "~/lib/format";
 import type { UsageTabData } from "~/lib/usage/analytics.server";
 import type { Entitlements } from "~/lib/usage/entitlements.server";
 import { budgetBand, usedPercent } from "~/lib/usage/budget";
@@ -339,7 +339,7 @@ function FreeLimits({ entitlements }: { entitlements: Entitlements }) {
             <div key={`${w.window}-${w.unit}`} data-testid={`limit-${w.window}-${w.unit}`}>
               <dt className="text-sm text-slate-500">{label}</dt>
               <dd className="mt-1 text-sm font-semibold text-slate-900">
-                {`${formatGrouped(w.used)} of ${formatGrouped(w.limit!)} ${w.unit}`}
+                {`${formatInteger(w.used)} of ${formatInteger(w.limit!)} ${w.unit}`}
                 <ProgressBar percent={percent} tone={budgetBand(percent)} label={`${label}: ${w.unit} used`} />
               </dd>
             </div>

@@ -1,11 +1,10 @@
 // The programme in numbers: waitlist, grants, keys by state, redemption rate, and a bar chart of
 // keys redeemed per ISO week (weeks start on Monday, UTC).
 import type { EarlyAccessStats } from "~/lib/early-access/admin.server";
+import { formatMonthDay } from "~/lib/format";
 import { BarChart } from "../charts";
 import { StatCard } from "../dashboard/stat";
 import { Card } from "../ui";
-
-const weekLabel = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 
 export function AdminStats({ stats }: { stats: EarlyAccessStats }) {
   const cards = [
@@ -33,7 +32,7 @@ export function AdminStats({ stats }: { stats: EarlyAccessStats }) {
           <div className="mt-3">
             <BarChart
               title="Activation keys redeemed per week"
-              data={stats.activationsPerWeek.map((w) => ({ label: weekLabel.format(new Date(w.weekStart)), value: w.count }))}
+              data={stats.activationsPerWeek.map((w) => ({ label: formatMonthDay(w.weekStart), value: w.count }))}
               format={(n) => String(n)}
               integer
               height={200}

@@ -1,11 +1,10 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { formatMonthYear } from "~/lib/format";
 import { timezoneLabel } from "~/lib/profile/options";
 import { websiteHref } from "~/lib/profile/form-fields";
 import type { PhoneStatus, ProfileView } from "~/lib/profile/view";
 import { buttonClass, Card, cx, LineIcon } from "../ui";
-
-const joinedFormat = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 
 function fullName(profile: Pick<ProfileView, "firstName" | "initial" | "lastName">): string {
   const initial = profile.initial ? `${profile.initial.replace(/\.$/, "")}.` : "";
@@ -97,7 +96,7 @@ export function ProfileHeader({ profile, editTo, phoneAction }: { profile: Profi
             {timezoneLabel(profile.timezone)}
           </Detail>
           <Detail icon={ICONS.joined} label="Joined">
-            {joinedFormat.format(new Date(profile.joinedAt))}
+            {formatMonthYear(profile.joinedAt)}
           </Detail>
         </dl>
       </div>

@@ -5,6 +5,7 @@
 // The API tab documents the API this platform really serves (chat and agents run in the desktop
 // app against the user's own providers, so they have no endpoint here).
 import { DATA_EXPORT, MS, PLAN, SUPPORT, USAGE_API } from "../constants";
+import { formatInteger } from "../format";
 
 export const LEGAL_DOCS = ["privacy", "terms", "security", "api"] as const;
 export type LegalDocId = (typeof LEGAL_DOCS)[number];
@@ -205,7 +206,7 @@ export const LEGAL: Record<LegalDocId, LegalDoc> = {
       {
         heading: "Rate limits",
         paragraphs: [
-          `${USAGE_API.requestsPerMinute.toLocaleString("en-US")} requests per minute per signed-in device. Over the limit the API answers 429 with a Retry-After header.`,
+          `${formatInteger(USAGE_API.requestsPerMinute)} requests per minute per signed-in device. Over the limit the API answers 429 with a Retry-After header.`,
         ],
       },
       {

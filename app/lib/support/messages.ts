@@ -1,6 +1,7 @@
 // Texts of Contact Support. The spec names the fields and marks four as required; the wording of
 // the messages is ours.
 import { SUPPORT } from "../constants";
+import { formatInteger } from "../format";
 
 export const SUPPORT_MESSAGES = {
   nameRequired: "Name is required",
@@ -8,7 +9,7 @@ export const SUPPORT_MESSAGES = {
   emailInvalid: "Please enter a valid email address",
   subjectRequired: "Subject is required",
   messageRequired: "Message is required",
-  tooLong: (max: number) => `Please keep this under ${max.toLocaleString("en-US")} characters`,
+  tooLong: (max: number) => `Please keep this under ${formatInteger(max)} characters`,
   sent: `Message sent! We'll get back to you within ${SUPPORT.responseHours} hours.`,
   tooMany: "You've sent several messages already. Please wait an hour, or write to us directly.",
   unexpected: "Your message could not be sent. Please try again in a moment.",

@@ -1,5 +1,6 @@
 // The budget form's schema (spec: Budget tab), on the server and in tests.
 import { BUDGET, BUDGET_DEFAULTS } from "../constants";
+import { formatInteger } from "../format";
 import { z } from "../zod";
 
 // Spec: budgets step 0.01, minimum 0, non-numeric becomes 0; threshold step 5 within 50–95,
@@ -26,7 +27,7 @@ const money = z.preprocess(
   z
     .number({ error: "Enter an amount in dollars, such as 12.50" })
     .min(0, "Budgets cannot be negative")
-    .max(BUDGET.maxBudgetUsd, `Budgets are limited to $${BUDGET.maxBudgetUsd.toLocaleString("en-US")}`)
+    .max(BUDGET.maxBudgetUsd, `Budgets are limited to $${formatInteger(BUDGET.maxBudgetUsd)}`)
     .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, "Use at most 2 decimals (step 0.01)"),
 );
 
