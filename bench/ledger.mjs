@@ -24,6 +24,7 @@ import { buildDirFor, buildSite, importAppModule, readDevVars } from "../scripts
 import { signInCookie } from "../scripts/lighthouse.mjs";
 import { serveTestSite } from "../scripts/serve-test-site.mjs";
 import { generateUsage, ledgerUsage } from "../scripts/usage-fixtures.mjs";
+import { f, met, three } from "./report.mjs";
 
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
 const PASSWORD = "Bench-Pass-2026";
@@ -457,18 +458,6 @@ const SMALL_LOGIN = { email: SMALL.email, password: PASSWORD };
 
 // ---------------------------------------------------------------------------------------------
 // Report
-
-const sorted = (values) => [...values].sort((a, b) => a - b);
-const stats = (values) => {
-  const s = sorted(values);
-  return { min: s[0], median: s[Math.floor((s.length - 1) / 2)], max: s[s.length - 1] };
-};
-const f = (n, d = 0) => n.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
-const three = (values, d) => {
-  const { min, median, max } = stats(values);
-  return `${f(min, d)} / ${f(median, d)} / ${f(max, d)}`;
-};
-const met = (ok) => (ok ? "yes" : "**no**");
 
 /**
  * Builds (unless `buildDir` holds a build already made by the caller), fills, serves and measures;

@@ -21,6 +21,7 @@ import { signInCookie } from "../scripts/lighthouse.mjs";
 import { freePort, serveTestSite, waitFor } from "../scripts/serve-test-site.mjs";
 import { alternating, CONCURRENCY, DURATION_MS, fetchRetry, SETTLE_MS, SLICES } from "./load.mjs";
 import { processTree, procStat, TICKS_PER_SECOND } from "./proc.mjs";
+import { f, met, three } from "./report.mjs";
 
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
 const STATE = ".wrangler/bench-pages-state";
@@ -127,17 +128,6 @@ async function serveTemplate() {
 // ---------------------------------------------------------------------------------------------
 // Statistics and the report
 
-const sorted = (values) => [...values].sort((a, b) => a - b);
-const stats = (values) => {
-  const s = sorted(values);
-  return { min: s[0], median: s[Math.floor((s.length - 1) / 2)], max: s[s.length - 1] };
-};
-const f = (n, d = 0) => n.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
-const three = (values, d) => {
-  const { min, median, max } = stats(values);
-  return `${f(min, d)} / ${f(median, d)} / ${f(max, d)}`;
-};
-const met = (ok) => (ok ? "yes" : "**no**");
 /** CPU per request of both workerd processes of a server (the runtime and wrangler dev's proxy in front of it). */
 const workerdMs = (load) => load.cpuMsPerRequest.runtime + load.cpuMsPerRequest.proxy;
 

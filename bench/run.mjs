@@ -24,6 +24,7 @@ import { benchPages } from "./pages.mjs";
 import { writeResultsSection } from "./results-file.mjs";
 import { benchStart } from "./start.mjs";
 import { benchSuite } from "./suite.mjs";
+import { f, met, stats, three } from "./report.mjs";
 
 const { values: cli } = parseArgs({ options: { only: { type: "string" } } });
 if (cli.only !== undefined && !["pages", "start", "suite", "ledger"].includes(cli.only)) {
@@ -142,17 +143,6 @@ async function pageStatements(base, cookie, path) {
 // ---------------------------------------------------------------------------------------------
 // Statistics and the report
 
-const sorted = (values) => [...values].sort((a, b) => a - b);
-const stats = (values) => {
-  const s = sorted(values);
-  return { min: s[0], median: s[Math.floor((s.length - 1) / 2)], max: s[s.length - 1] };
-};
-const f = (n, d = 0) => n.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
-const three = (values, d) => {
-  const { min, median, max } = stats(values);
-  return `${f(min, d)} / ${f(median, d)} / ${f(max, d)}`;
-};
-
 console.log("Building the site and the baseline page, preparing fixtures...");
 const buildDir = buildDirFor("bench");
 await buildSite(buildDir, { stdio: ["ignore", "ignore", "inherit"] });
@@ -198,7 +188,6 @@ try {
   const ratioAuth = js.auth / floor;
   const ratioDashboard = js.dashboard / floor;
   const statementsMax = Math.max(...runs.flatMap((r) => [r.statements.overview, r.statements.usage]));
-  const met = (ok) => (ok ? "yes" : "**no**");
   const min = (values) => Math.min(...values);
 
   const rows = [

@@ -12,6 +12,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import { join } from "node:path";
 import { ensureDevVars, run, STANDIN_PORT, setDevVars } from "../scripts/lib.mjs";
+import { met, stats } from "./report.mjs";
 
 const GOAL_SECONDS = 12;
 // Packages that must be installed once (ADR 0014); the Vite plugin keeps its own miniflare by design.
@@ -131,13 +132,9 @@ function copies(nodeModules, names) {
   return counts;
 }
 
-const sortedStats = (values) => {
-  const s = [...values].sort((a, b) => a - b);
-  return { min: s[0], median: s[Math.floor((s.length - 1) / 2)], max: s[s.length - 1] };
-};
 const f = (n, d = 1) => n.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
 const three = (values, d = 1) => {
-  const { min, median, max } = sortedStats(values);
+  const { min, median, max } = stats(values);
   return `${f(min, d)} / ${f(median, d)} / ${f(max, d)}`;
 };
 
@@ -185,7 +182,6 @@ export async function benchStart({ repetitions = Number(process.env.BENCH_REPETI
     .map((name) => `${name} ${Math.max(...runs.map((r) => r.heavy[name]))}`)
     .join(", ");
   const heavyMet = Object.entries(HEAVY).every(([name, allowed]) => runs.every((r) => r.heavy[name] <= allowed));
-  const met = (ok) => (ok ? "yes" : "**no**");
   const detail = (label, pick, d = 1) => `| ${label} | ${runs.map((r) => (typeof pick(r) === "number" ? f(pick(r), d) : pick(r))).join(" | ")} |`;
   return `## \`npm start\` on a fresh clone
 

@@ -8,6 +8,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { run } from "../scripts/lib.mjs";
 import { shellEnv } from "./start.mjs";
+import { met } from "./report.mjs";
 
 const GOAL_MINUTES = 8;
 const MIN_TESTS = 787;
@@ -72,7 +73,6 @@ export async function benchSuite({ repetitions = Number(process.env.BENCH_REPETI
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const met = (ok) => (ok ? "yes" : "**no**");
   const slowestRun = runs.reduce((a, b) => (b.seconds > a.seconds ? b : a));
   const row = (label, pick) => `| ${label} | ${runs.map(pick).join(" | ")} |`;
   return `## The whole test suite (\`npm test\`) on a fresh clone
