@@ -36,26 +36,6 @@ export function readLedger(sql: SqlStorage, q: LedgerQuery): LedgerRead {
   return out;
 }
 
-function dailyRows(sql: SqlStorage, from: string): DailyRow[] {
-  return sql
-    .exec(`SELECT * FROM daily WHERE date >= ? ORDER BY date, model_name, model_provider`, from)
-    .toArray()
-    .map((r: Row) => ({
-      date: String(r.date),
-      modelName: String(r.model_name),
-      modelProvider: String(r.model_provider),
-      totalRequests: num(r.total_requests),
-      successCount: num(r.success_count),
-      totalTokens: num(r.total_tokens),
-      tokensInput: num(r.tokens_input),
-      tokensOutput: num(r.tokens_output),
-      totalCostMicros: num(r.total_cost_micros),
-      totalDurationMs: num(r.total_duration_ms),
-      timedRequests: num(r.timed_requests),
-      lastUsedAt: num(r.last_used_at),
-    }));
-}
-
 // The pages sum the daily rows by day and by model: done here, a page's call carries a row per day
 // and one per model instead of one per day and model (a month of eight models: 60 against 480),
 // and neither side builds or copies the rest (docs/performance.md).
@@ -70,6 +50,7 @@ const SUMS = [
   "sum(timed_requests) AS timed_requests",
 ].join(", ");
 
+/** A daily row's figures, or their sums (SUMS names them alike). */
 const sums = (r: Row) => ({
   totalRequests: num(r.total_requests),
   successCount: num(r.success_count),
@@ -80,6 +61,19 @@ const sums = (r: Row) => ({
   totalDurationMs: num(r.total_duration_ms),
   timedRequests: num(r.timed_requests),
 });
+
+function dailyRows(sql: SqlStorage, from: string): DailyRow[] {
+  return sql
+    .exec(`SELECT * FROM daily WHERE date >= ? ORDER BY date, model_name, model_provider`, from)
+    .toArray()
+    .map((r: Row) => ({
+      date: String(r.date),
+      modelName: String(r.model_name),
+      modelProvider: String(r.model_provider),
+      ...sums(r),
+      lastUsedAt: num(r.last_used_at),
+    }));
+}
 
 function dateTotalsRows(sql: SqlStorage, from: string): DateTotalsRow[] {
   return sql
