@@ -20,7 +20,7 @@ export async function fetchRetry(url, init, attempts = 3) {
 }
 
 /** Requests from `concurrency` loops for `ms`: completed per second and the status tally. */
-async function load(makeRequest, { ms = DURATION_MS, concurrency = CONCURRENCY } = {}) {
+export async function load(makeRequest, { ms = DURATION_MS, concurrency = CONCURRENCY } = {}) {
   const deadline = performance.now() + ms;
   const statuses = {};
   let done = 0;

@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { buildDirFor, buildSite } from "../scripts/lib.mjs";
 import { signInCookie } from "../scripts/lighthouse.mjs";
 import { serveTestSite } from "../scripts/serve-test-site.mjs";
+import { load } from "./load.mjs";
 import { processTree, procStat, TICKS_PER_SECOND } from "./proc.mjs";
 
 const { values: cli } = parseArgs({
@@ -112,23 +113,6 @@ async function siteTarget(wranglerPid) {
   throw new Error("no inspector target for the site Worker");
 }
 
-async function load(url, headers, ms, concurrency) {
-  const deadline = performance.now() + ms;
-  const statuses = {};
-  let done = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < deadline) {
-        const response = await fetch(url, { headers, redirect: "manual" });
-        await response.arrayBuffer();
-        statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-        done++;
-      }
-    }),
-  );
-  return { done, statuses };
-}
-
 // Source maps of the server build, by the file name V8 reports.
 const maps = new Map();
 function sourceMapFor(url) {
@@ -171,12 +155,13 @@ try {
   const ms = Number(cli.seconds) * 1000;
   const concurrency = Number(cli.concurrency);
   // Warm-up: the first compile and the route modules' loading are not what a request costs.
-  await load(url, headers, 2000, concurrency);
+  const page = () => fetch(url, { headers, redirect: "manual" });
+  await load(page, { ms: 2000, concurrency });
   // CPU of the workerd processes per request, without the profiler: the figure to compare.
   const workerds = processTree(site.pid).filter((p) => p.name === "workerd");
   const cpuTicks = () => workerds.reduce((sum, p) => sum + procStat(p.pid).ticks, 0);
   const ticksBefore = cpuTicks();
-  const plain = await load(url, headers, ms, concurrency);
+  const plain = await load(page, { ms, concurrency });
   const cpuMs = ((cpuTicks() - ticksBefore) * 1000) / TICKS_PER_SECOND / plain.done;
   console.log(
     `Without the profiler: ${plain.done} requests in ${ms / 1000} s (${(plain.done / (ms / 1000)).toFixed(0)}/s), ${cpuMs.toFixed(2)} ms of workerd CPU per request (wrangler's proxy included; npm run bench -- --only pages tells the two apart)`,
@@ -186,7 +171,7 @@ try {
   await session.send("Profiler.enable");
   await session.send("Profiler.setSamplingInterval", { interval: SAMPLING_US });
   await session.send("Profiler.start");
-  const result = await load(url, headers, ms, concurrency);
+  const result = await load(page, { ms, concurrency });
   const { profile } = await session.send("Profiler.stop");
   session.close();
   if (cli.json) writeFileSync(cli.json, JSON.stringify(profile));
