@@ -1,9 +1,13 @@
 // `npm start`: set up the local state while the site builds, then serve the site (and, unless
 // real Stripe keys are configured, the local Stripe stand-in) at http://localhost:$PORT (default 8787).
-import { buildSite, ensureDevVars, readDevVars, serveBuiltWorkers } from "./lib.mjs";
+import { enableCompileCache, flushCompileCache } from "node:module";
+import { COMPILE_CACHE, buildSite, ensureDevVars, readDevVars, serveBuiltWorkers } from "./lib.mjs";
 import { prepareLocalState } from "./local-state.mjs";
 import { startStripeStandin } from "../tools/stripe-standin/server.mjs";
 
+// Before the set-up imports wrangler and Miniflare, so that their compiled code is written where
+// `wrangler dev` will look for it (scripts/lib.mjs, COMPILE_CACHE).
+enableCompileCache(COMPILE_CACHE);
 const port = Number(process.env.PORT ?? 8787);
 // Before the build, which copies .dev.vars into the built Workers.
 ensureDevVars();
@@ -14,6 +18,7 @@ const [build, state] = await Promise.allSettled([buildSite(), prepareLocalState(
 if (build.status === "rejected") throw build.reason;
 if (state.status === "rejected") throw state.reason;
 console.log(state.value);
+flushCompileCache();
 
 const vars = readDevVars();
 let standin = null;
