@@ -2,11 +2,14 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { setPriority } from "node:os";
 import { resolve } from "node:path";
 
-export function run(command, args, options = {}) {
+/** Runs a command to its end. `priority`: a niceness for it (and what it spawns), e.g. 10 to yield to other work. */
+export function run(command, args, { priority, ...options } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: "inherit", ...options });
+    if (priority !== undefined && child.pid !== undefined) setPriority(child.pid, priority);
     child.on("error", reject);
     child.on("exit", (code, signal) => {
       if (code === 0) resolve();
@@ -80,7 +83,7 @@ export function setDevVars(file, changes) {
 }
 
 /**
- * Node's on-disk cache of compiled modules (module.enableCompileCache), shared by the processes
+ * Node's on-disk cache of compiled modules (NODE_COMPILE_CACHE), shared by the processes
  * `npm start` runs: the set-up loads wrangler and Miniflare first, and `wrangler dev` then reads
  * their compiled code instead of compiling its 15 MB bundle again; a second start reads the
  * build's too. Inside node_modules, so a fresh install starts without one. Node checks each entry
