@@ -36,6 +36,9 @@ test("download my data, then delete the account", async ({ newClient }) => {
     await page.reload();
     await expect(data.getByRole("link", { name: "Download JSON" })).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 20_000 });
+  // Still at ?export=requested, but the file is ready: no "preparing" notice beside its link.
+  expect(new URL(page.url()).searchParams.get("export")).toBe("requested");
+  await expect(data.getByText("We are preparing your data.")).toHaveCount(0);
   const [download] = await Promise.all([page.waitForEvent("download"), data.getByRole("link", { name: "Download JSON" }).click()]);
   expect(download.suggestedFilename()).toMatch(/^modelify-data-\d{4}-\d{2}-\d{2}\.json$/);
   // A second export within the hour is refused, and the page says why.

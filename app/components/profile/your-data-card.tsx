@@ -12,10 +12,13 @@ const NOTICES = {
   "too-many": { tone: "error", text: EXPORT_MESSAGES.tooMany },
 } as const;
 
-function Notice() {
+function Notice({ exports }: { exports: ExportView[] }) {
   const [params] = useSearchParams();
   const outcome = params.get("export");
-  const notice = outcome && Object.hasOwn(NOTICES, outcome) ? NOTICES[outcome as keyof typeof NOTICES] : null;
+  // "We are preparing your data" only while it is: a reload once the file is ready keeps the
+  // address (?export=requested) but the row below already says so, with its link.
+  const preparing = exports.some((item) => item.status === "pending");
+  const notice = outcome && Object.hasOwn(NOTICES, outcome) && (outcome !== "requested" || preparing) ? NOTICES[outcome as keyof typeof NOTICES] : null;
   return notice ? (
     <Alert tone={notice.tone} className="mt-4">
       {notice.text}
@@ -65,7 +68,7 @@ export function YourDataCard({ exports }: { exports: ExportView[] }) {
           subscription and invoices, early access, support messages and security log entries. It takes a minute or two to prepare; the link works for{" "}
           {EXPORT_MESSAGES.linkHours} hours. One export an hour.
         </p>
-        <Notice />
+        <Notice exports={exports} />
         {exports.length > 0 ? (
           <ul className="mt-4 divide-y divide-slate-100" aria-label="Your data exports">
             {exports.map((item) => (
