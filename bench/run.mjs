@@ -19,6 +19,7 @@ import { floorJsBytes, readClientManifest, routeChain, routeJsBytes } from "../s
 import { lighthouseScores, signInCookie, startCompressingProxy } from "../scripts/lighthouse.mjs";
 import { serveTestSite } from "../scripts/serve-test-site.mjs";
 import { benchLedger } from "./ledger.mjs";
+import { benchLighthouse } from "./lighthouse.mjs";
 import { CONCURRENCY, DURATION_MS, fetchRetry, paired, SLICES } from "./load.mjs";
 import { benchPages } from "./pages.mjs";
 import { writeResultsSection } from "./results-file.mjs";
@@ -26,12 +27,17 @@ import { benchStart } from "./start.mjs";
 import { benchSuite } from "./suite.mjs";
 import { f, met, stats, three } from "./report.mjs";
 
-const { values: cli } = parseArgs({ options: { only: { type: "string" } } });
-if (cli.only !== undefined && !["pages", "start", "suite", "ledger"].includes(cli.only)) {
+const { values: cli } = parseArgs({ options: { only: { type: "string" }, from: { type: "string" } } });
+if (cli.only !== undefined && !["pages", "start", "suite", "ledger", "lighthouse"].includes(cli.only)) {
   console.error(
-    `--only takes "pages" (the pages' requests/s and CPU against a static file and React Router's Cloudflare template), "ledger" (the usage ledgers' figures), "start" (the start of a fresh clone) or "suite" (npm test on a fresh clone, 3 times); without it every figure is measured.`,
+    `--only takes "pages" (the pages' requests/s and CPU against a static file and React Router's Cloudflare template), "ledger" (the usage ledgers' figures), "lighthouse" (every page, 3 runs; --from FILE: the JSON of such a run), "start" (the start of a fresh clone) or "suite" (npm test on a fresh clone, 3 times); without it every figure is measured.`,
   );
   process.exit(1);
+}
+if (cli.only === "lighthouse") {
+  writeResultsSection("lighthouse", await benchLighthouse({ from: cli.from }));
+  console.log("bench/results.md: the lighthouse section is written.");
+  process.exit(0);
 }
 if (cli.only === "pages") {
   writeResultsSection("pages", await benchPages());
@@ -267,5 +273,6 @@ The pages' requests/s (each against a static file, and against React Router's Cl
 
 writeResultsSection("pages", await benchPages({ buildDir }));
 writeResultsSection("ledger", await benchLedger({ buildDir }));
+writeResultsSection("lighthouse", await benchLighthouse());
 writeResultsSection("start", await benchStart());
 writeResultsSection("suite", await benchSuite());
