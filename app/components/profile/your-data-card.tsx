@@ -9,16 +9,24 @@ import { Alert, buttonClass, Card } from "../ui";
 
 const NOTICES = {
   requested: { tone: "success", text: EXPORT_MESSAGES.requested },
+  ready: { tone: "success", text: EXPORT_MESSAGES.ready },
   "too-many": { tone: "error", text: EXPORT_MESSAGES.tooMany },
 } as const;
 
-function Notice({ exports }: { exports: ExportView[] }) {
+/**
+ * The answer to the last request. After "Download my data" the address keeps ?export=requested, so
+ * the notice follows the newest export: "being prepared" while it is, "ready" once it is (a
+ * reload, or an export done before the page answered), nothing when it failed (its row says so).
+ */
+function Notice({ newest }: { newest: ExportView | undefined }) {
   const [params] = useSearchParams();
   const outcome = params.get("export");
-  // "We are preparing your data" only while it is: a reload once the file is ready keeps the
-  // address (?export=requested) but the row below already says so, with its link.
-  const preparing = exports.some((item) => item.status === "pending");
-  const notice = outcome && Object.hasOwn(NOTICES, outcome) && (outcome !== "requested" || preparing) ? NOTICES[outcome as keyof typeof NOTICES] : null;
+  let notice: (typeof NOTICES)[keyof typeof NOTICES] | null = null;
+  if (outcome === "too-many") notice = NOTICES["too-many"];
+  else if (outcome === "requested") {
+    if (!newest || newest.status === "pending") notice = NOTICES.requested;
+    else if (newest.status === "ready") notice = NOTICES.ready;
+  }
   return notice ? (
     <Alert tone={notice.tone} className="mt-4">
       {notice.text}
@@ -68,7 +76,7 @@ export function YourDataCard({ exports }: { exports: ExportView[] }) {
           subscription and invoices, early access, support messages and security log entries. It takes a minute or two to prepare; the link works for{" "}
           {EXPORT_MESSAGES.linkHours} hours. One export an hour.
         </p>
-        <Notice exports={exports} />
+        <Notice newest={exports[0]} />
         {exports.length > 0 ? (
           <ul className="mt-4 divide-y divide-slate-100" aria-label="Your data exports">
             {exports.map((item) => (
