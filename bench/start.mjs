@@ -107,10 +107,11 @@ async function timedStart(dir, port) {
   await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
   if (firstOk === null) throw new Error(`npm start in ${dir} did not answer 200 (exit ${exitCode}):\n${lines.map((l) => l.line).join("\n")}`);
   const state = lines.find((l) => l.line.startsWith("Local state ("));
+  // start.mjs prints its address as it starts wrangler dev, once the build and the set-up are done.
+  const serving = lines.find((l) => l.line.startsWith("Modelify: http"));
   return {
     seconds: firstOk,
-    // When the build and the set-up were both done (start.mjs prints the set-up's line then).
-    readyAt: state?.at ?? Number.NaN,
+    readyAt: serving?.at ?? Number.NaN,
     setup: state?.line.replace(/^Local state \([^)]*\): /, "") ?? "(no set-up line)",
   };
 }
