@@ -22,7 +22,9 @@ export function SubscriptionCard({
 }) {
   const next = nextBillingText(subscription.nextBilling);
   return (
-    <Card className={cx("p-6", className)}>
+    // A column, so that where the grid stretches the card beside two others (two columns), its
+    // action sits at the bottom edge instead of above an empty half.
+    <Card className={cx("flex flex-col p-6", className)}>
       <div className="flex items-start justify-between gap-4">
         <div className="min-w-0">
           <h2 className="text-sm font-medium text-slate-500">Subscription</h2>
@@ -52,9 +54,11 @@ export function SubscriptionCard({
         </div>
       </dl>
       {activated ? null : (
-        <LinkButton to="/pricing" size="sm" className="mt-5">
-          Get Subscription
-        </LinkButton>
+        <div className="mt-auto pt-5">
+          <LinkButton to="/pricing" size="sm">
+            Get Subscription
+          </LinkButton>
+        </div>
       )}
     </Card>
   );
