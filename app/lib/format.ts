@@ -27,6 +27,9 @@ function groupThousands(digits: string): string {
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
+/** The sign Intl writes for en-US: "-" for a negative number and for -0 ("-$0.00", "-0"). */
+const minus = (value: number) => (value < 0 || Object.is(value, -0) ? "-" : "");
+
 /** Whether a number is written by hand here: finite and below 10^15 (String() writes its whole digits, not an exponent). */
 const inHandRange = (value: number) => Number.isFinite(value) && Math.abs(value) < 1e15;
 
@@ -66,7 +69,7 @@ function roundedDigits(abs: number, decimals: number): { whole: string; fraction
 function dollars(value: number, min: number, max: number): string {
   const { whole, fraction } = roundedDigits(Math.abs(value), max);
   const shown = fraction.replace(/0+$/, "").padEnd(min, "0");
-  return `${value < 0 || Object.is(value, -0) ? "-" : ""}$${groupThousands(whole)}.${shown}`;
+  return `${minus(value)}$${groupThousands(whole)}.${shown}`;
 }
 
 /**
@@ -107,7 +110,7 @@ function trim(n: number): string {
 /** A whole number as `toLocaleString("en-US")` writes it: "1,234", "-12,000". */
 export function formatInteger(value: number): string {
   if (!Number.isInteger(value) || !inHandRange(value)) return value.toLocaleString("en-US");
-  return `${value < 0 || Object.is(value, -0) ? "-" : ""}${groupThousands(String(Math.abs(value)))}`;
+  return `${minus(value)}${groupThousands(String(Math.abs(value)))}`;
 }
 
 /** The date's UTC parts, or null where Intl's own writing is left to decide (an invalid date, a year outside 1-9999). */
