@@ -232,7 +232,7 @@ ${detail("second start: the set-up's line", (r) => r.second.setup)}
   the clone's \`.dev.vars\` names another port before the start. The machine is shared, so each start waits (up to 5 minutes)
   for 2 s in which the CPUs were at least 85 % idle; what else runs during the start is not controlled. Idle CPUs can still
   be short of time: Linux's CPU pressure (PSI) beside each run says how often a task waited for a CPU in the minute before
-  (on 2026-11-26 it stayed at 27-43 % with nothing running, and single fresh starts then took 10.5-15.7 s).
+  (on 2026-11-26 it read 18-43 % with nothing running, and single fresh starts then took 10.5-15.7 s).
 - **What the start does** (scripts/start.mjs): the build (\`react-router build\`: client, site and consumer) and, at the
   same time in a process of its own at a lower priority, the local state (scripts/local-state.mjs: D1 migrations, demo
   accounts, demo builds on one Miniflare), then \`wrangler dev\` with both Workers.
