@@ -1,0 +1,92 @@
+// `npm run bench:ab`: one page of this working tree against the same page of another commit,
+// measured side by side: both production builds served by `wrangler dev` at once, each with its
+// own state, loaded in alternating slices (bench/load.mjs), so a slow moment of the machine falls
+// on both. Prints each side's requests/s and the CPU per request of the workerd process that runs
+// its Workers (as bench/pages.mjs reads it), and this tree ÷ the base. This is how a render
+// change is decided (docs/performance.md cites its figures); it writes nothing to bench/results.md.
+//
+//   npm run bench:ab -- [--base HEAD] [--path /] [--as demo] [--seconds 40]
+//
+// A signed-out page is rendered afresh on every request (X-Page-Cache: bypass); --as demo signs
+// both sides in as the seeded demo account instead.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { buildDirFor, buildSite } from "../scripts/lib.mjs";
+import { signInCookie } from "../scripts/lighthouse.mjs";
+import { serveTestSite } from "../scripts/serve-test-site.mjs";
+import { alternating, fetchRetry } from "./load.mjs";
+import { processTree, procStat, TICKS_PER_SECOND } from "./proc.mjs";
+import { f } from "./report.mjs";
+
+const { values: cli } = parseArgs({
+  options: {
+    base: { type: "string", default: "HEAD" },
+    path: { type: "string", default: "/" },
+    as: { type: "string" },
+    seconds: { type: "string", default: "40" },
+  },
+});
+if (cli.as !== undefined && cli.as !== "demo") {
+  console.error("--as takes only demo (the seeded demo account)");
+  process.exit(1);
+}
+const SLICE_SECONDS = 2;
+const seconds = Math.max(SLICE_SECONDS * 2, Number(cli.seconds));
+const baseCommit = execFileSync("git", ["rev-parse", "--short", cli.base], { encoding: "utf8" }).trim();
+
+/** Builds commit `ref` from its own files (git archive) with this tree's node_modules. */
+async function buildCommit(ref, buildDir) {
+  const source = resolve(".build/ab-source");
+  rmSync(source, { recursive: true, force: true });
+  mkdirSync(source, { recursive: true });
+  execFileSync("sh", ["-c", `git archive ${ref} | tar -x -C ${source}`]);
+  symlinkSync(resolve("node_modules"), `${source}/node_modules`, "dir");
+  // Outside the source's root, so the build would not empty it by itself.
+  rmSync(buildDir, { recursive: true, force: true });
+  await buildSite(resolve(buildDir), { cwd: source, stdio: ["ignore", "ignore", "inherit"] });
+}
+
+/** CPU milliseconds used so far by the workerd process that runs a server's Workers (not wrangler dev's proxy). */
+function runtimeCpu(site) {
+  const port = new URL(site.baseUrl).port;
+  const isProxy = (pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes(`--socket-addr=entry=localhost:${port}`);
+  const runtime = processTree(site.pid).filter((p) => p.name === "workerd" && !isProxy(p.pid));
+  if (runtime.length !== 1) throw new Error(`expected one workerd runtime under wrangler ${site.pid}, found ${runtime.length}`);
+  const pid = runtime[0].pid;
+  return () => ({ runtime: (procStat(pid).ticks * 1000) / TICKS_PER_SECOND });
+}
+
+const thisDir = buildDirFor("ab-this");
+const baseDir = buildDirFor("ab-base");
+console.log(`Building this tree and ${cli.base} (${baseCommit})...`);
+await buildSite(thisDir, { stdio: ["ignore", "ignore", "inherit"] });
+await buildCommit(cli.base, baseDir);
+
+const sides = [];
+try {
+  sides.push({ label: `${cli.base} (${baseCommit})`, site: await serveTestSite({ buildDir: baseDir, stateDir: ".wrangler/ab-base-state" }) });
+  sides.push({ label: "this tree", site: await serveTestSite({ buildDir: thisDir, stateDir: ".wrangler/ab-this-state" }) });
+  const loads = [];
+  for (const { site } of sides) {
+    const headers = cli.as ? { Cookie: await signInCookie(site.baseUrl) } : { "X-Page-Cache": "bypass" };
+    loads.push({ request: () => fetchRetry(`${site.baseUrl}${cli.path}`, { headers, redirect: "manual" }), cpu: runtimeCpu(site) });
+  }
+  console.log(`GET ${cli.path}${cli.as ? " signed in" : " uncached"}: warming up, then ${seconds} s in slices of ${SLICE_SECONDS} s...`);
+  await alternating(loads, { ms: 4_000, slices: 2 });
+  const results = await alternating(loads, { ms: seconds * 1000, slices: seconds / SLICE_SECONDS });
+  for (const [k, r] of results.entries()) {
+    const other = Object.keys(r.statuses).filter((status) => status !== "200");
+    if (other.length > 0) throw new Error(`${sides[k].label} answered other than 200: ${JSON.stringify(r.statuses)}`);
+  }
+  const [base, head] = results;
+  for (const [k, r] of results.entries()) {
+    console.log(`${sides[k].label.padEnd(24)} ${f(r.perSecond, 1)} requests/s, ${f(r.cpuMsPerRequest.runtime, 2)} ms of CPU a request (${r.done} requests)`);
+  }
+  console.log(
+    `this tree ÷ ${cli.base}: requests/s ${f(head.perSecond / base.perSecond, 3)}x, CPU a request ${f(head.cpuMsPerRequest.runtime / base.cpuMsPerRequest.runtime, 3)}x`,
+  );
+} finally {
+  for (const { site } of sides) await site.stop();
+}
