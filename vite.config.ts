@@ -1,6 +1,7 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
+import { serverRenderEdits } from "./scripts/vite-server-render.ts";
 import { defineConfig } from "vite";
 import { buildDirectory } from "./react-router.config.ts";
 
@@ -20,6 +21,7 @@ export default defineConfig({
     }),
     tailwindcss(),
     reactRouter(),
+    serverRenderEdits(),
   ],
   // The consumer Worker's bundle sits beside the site's (build/server, build/client), so a test
   // build in its own directory leaves the running site's build alone.

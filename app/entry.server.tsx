@@ -2,11 +2,14 @@
 // hydration modules fetched after the first paint (server/hydrate-after-paint.ts), and what the
 // request's log line needs from the router: the matched route and the unexpected error. Unlike
 // the default, every visitor (not only crawlers) gets the whole document at once.
-// React's Node build, not the edge build "react-dom/server" resolves to on Workers: the edge build
-// encodes every attribute name, value and text into a Uint8Array of its own (TextEncoder.encode),
-// the Node build writes them into one buffer (encodeInto). Workers run it with nodejs_compat
-// (util, async_hooks, stream). docs/performance.md has the figure.
-import { renderToReadableStream } from "react-dom/server.node";
+// React's string build of react-dom/server (the one it ships for Bun), not the edge build
+// "react-dom/server" resolves to on Workers: the edge build encodes every attribute name, value
+// and text into a Uint8Array of its own, the string build hands them to the destination as they
+// are, and the document is one join. Its size measure is made a length by a build plugin
+// (scripts/vite-server-render.ts). Workers run it with nodejs_compat (util, stream); the one
+// Bun API in it (Bun.hash) is reached only by React Server Components' form actions, which this
+// site does not use. ADR 0027 and docs/performance.md have the figures.
+import { renderToPipeableStream } from "react-dom/server.bun";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider, ServerInstrumentation } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
@@ -14,6 +17,8 @@ import { logScope, noteError } from "./lib/log/log.server";
 import { hydrateAfterFirstPaint } from "./server/hydrate-after-paint";
 import { nonceContext } from "./server/context";
 
+// React Router rejects a loader's promises still pending after this, so every render ends: no
+// timer of our own aborts it (one set and cleared per request was 1-2% of a page's JavaScript).
 export const streamTimeout = 5_000;
 
 /**
@@ -58,34 +63,59 @@ export default async function handleRequest(
   }
   const nonce = loadContext.get(nonceContext);
   let shellRendered = false;
-  const body = await renderToReadableStream(
-    <NonceProvider value={nonce}>
-      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-    </NonceProvider>,
-    {
-      nonce,
-      // React outlines a finished Suspense boundary larger than this into a later chunk that a
-      // script moves into place; a site dialog (lazy, inside one) must stay in the HTML where a
-      // browser without JavaScript can see it.
-      progressiveChunkSize: Number.POSITIVE_INFINITY,
-      signal: AbortSignal.timeout(streamTimeout + 1000),
-      onError(error: unknown) {
-        responseStatusCode = 500;
-        // Errors inside the shell reach handleError through React Router. Later ones (a boundary
-        // that failed after it) happen before the answer goes out: into the request's line too.
-        if (shellRendered) noteError(error);
-      },
-    },
-  );
-  shellRendered = true;
   // The status is the shell's: an error in a boundary after it (the page still renders, the
   // boundary on the client) is logged, not turned into a 500 for the whole page.
-  const status = responseStatusCode;
+  let status = responseStatusCode;
   // Every page is whole once its loaders are done (no deferred data): waiting for the last
-  // boundary costs no time to first byte, and the runtime reads the stream natively, so the
-  // rewrite below sees one buffer and the answer goes out with its length.
-  await body.allReady;
-  const html = new Uint8Array(await new Response(body).arrayBuffer());
+  // boundary costs no time to first byte, and the rewrite below sees one string.
+  const html = await new Promise<string>((resolve, reject) => {
+    const chunks: string[] = [];
+    // The destination React writes the finished page into: only write and end are used for a
+    // document piped whole (no back-pressure, nothing to flush).
+    const destination = {
+      write(chunk: string) {
+        chunks.push(chunk);
+        return true;
+      },
+      end() {
+        resolve(chunks.join(""));
+      },
+      destroy(error: unknown) {
+        reject(error);
+      },
+      on() {
+        return destination;
+      },
+    };
+    const render = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </NonceProvider>,
+      {
+        nonce,
+        // React outlines a finished Suspense boundary larger than this into a later chunk that a
+        // script moves into place; a site dialog (lazy, inside one) must stay in the HTML where a
+        // browser without JavaScript can see it.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
+        onShellReady() {
+          shellRendered = true;
+          status = responseStatusCode;
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onAllReady() {
+          render.pipe(destination as unknown as NodeJS.WritableStream);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          // Errors inside the shell reach handleError through React Router. Later ones (a boundary
+          // that failed after it) happen before the answer goes out: into the request's line too.
+          if (shellRendered) noteError(error);
+        },
+      },
+    );
+  });
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(hydrateAfterFirstPaint(html), { headers: responseHeaders, status });
 }

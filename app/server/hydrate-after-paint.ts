@@ -12,26 +12,21 @@
 // Total bytes and the order of the modules are unchanged; the fetches start a frame after the first
 // paint instead of during parsing. <Scripts> takes no options for any of this, hence the rewrite.
 //
-// It works on the finished document's bytes (entry.server.tsx renders the whole page before it
-// answers): the preload tags and the bootstrap's start tag are found by native byte searches and
-// the answer is put together from slices of the original, so nothing is decoded or encoded but
-// the few tags that change. Decoding, scanning and encoding the streamed document as text was
-// 5-6% of an uncached page's CPU (bench/profile.mjs, docs/performance.md).
-
-import { Buffer } from "node:buffer";
+// It works on the finished document (entry.server.tsx renders the whole page into one string
+// before it answers): the preload tags and the bootstrap's start tag are found by plain searches
+// and the answer is put together from slices of the original. Decoding, scanning and encoding the
+// streamed document chunk by chunk was 5-6% of an uncached page's CPU (bench/profile.mjs,
+// docs/performance.md).
 
 export const INERT_TYPE = "modelify/after-first-paint";
 
-const utf8 = new TextEncoder();
-const HEAD_END = Buffer.from("</head>");
-const PRELOAD_START = Buffer.from('<link rel="modulepreload" href="');
-const QUOTE = Buffer.from('"');
-const TAG_END = Buffer.from(">");
+const HEAD_END = "</head>";
+const PRELOAD_START = '<link rel="modulepreload" href="';
 // Only React Router's bootstrap is a module script: text and attribute values have their quotes
-// escaped, so these bytes cannot come from content.
-const BOOTSTRAP_TYPE = Buffer.from(' type="module" async="">');
-const SCRIPT_START = Buffer.from("<script");
-const SCRIPT_END = Buffer.from("</script>");
+// escaped, so this cannot come from content.
+const BOOTSTRAP_TYPE = ' type="module" async="">';
+const SCRIPT_START = "<script";
+const SCRIPT_END = "</script>";
 const NONCE_ATTRIBUTE = /^<script nonce="([^"]*)"$/;
 
 /**
@@ -55,52 +50,36 @@ function starter(nonce: string, preloads: string[]): string {
   );
 }
 
-function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 /** Rewrites a rendered HTML document so its hydration modules load after its first paint. */
-export function hydrateAfterFirstPaint(html: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
-  const doc = Buffer.from(html.buffer, html.byteOffset, html.byteLength);
-  const headEnd = doc.indexOf(HEAD_END);
+export function hydrateAfterFirstPaint(html: string): string {
+  const headEnd = html.indexOf(HEAD_END);
   // A document cut short goes out as it came.
   if (headEnd < 0) return html;
-  const parts: Uint8Array[] = [];
+  let out = "";
   const preloads: string[] = [];
   let at = 0;
-  for (let link = doc.indexOf(PRELOAD_START); link >= 0 && link < headEnd; link = doc.indexOf(PRELOAD_START, at)) {
+  for (let link = html.indexOf(PRELOAD_START); link >= 0 && link < headEnd; link = html.indexOf(PRELOAD_START, at)) {
     const hrefStart = link + PRELOAD_START.length;
-    const hrefEnd = doc.indexOf(QUOTE, hrefStart);
-    const tagEnd = hrefEnd < 0 ? -1 : doc.indexOf(TAG_END, hrefEnd);
+    const hrefEnd = html.indexOf('"', hrefStart);
+    const tagEnd = hrefEnd < 0 ? -1 : html.indexOf(">", hrefEnd);
     if (tagEnd < 0 || tagEnd > headEnd) break;
-    parts.push(html.subarray(at, link));
-    preloads.push(doc.toString("utf8", hrefStart, hrefEnd));
-    at = tagEnd + TAG_END.length;
+    out += html.slice(at, link);
+    preloads.push(html.slice(hrefStart, hrefEnd));
+    at = tagEnd + 1;
   }
-  const type = doc.indexOf(BOOTSTRAP_TYPE, headEnd);
-  const open = type < 0 ? -1 : doc.lastIndexOf(SCRIPT_START, type);
-  const nonce = open < headEnd ? null : NONCE_ATTRIBUTE.exec(doc.toString("utf8", open, type))?.[1];
-  const close = nonce === null || nonce === undefined ? -1 : doc.indexOf(SCRIPT_END, type);
+  const type = html.indexOf(BOOTSTRAP_TYPE, headEnd);
+  const open = type < 0 ? -1 : html.lastIndexOf(SCRIPT_START, type);
+  const nonce = open < headEnd ? undefined : NONCE_ATTRIBUTE.exec(html.slice(open, type))?.[1];
+  const close = nonce === undefined ? -1 : html.indexOf(SCRIPT_END, type);
   // Without a bootstrap (an error page, a document cut short) the rest goes out as it came.
-  if (close < 0 || nonce === null || nonce === undefined) {
-    parts.push(html.subarray(at));
-    return concat(parts);
-  }
+  if (close < 0 || nonce === undefined) return out + html.slice(at);
   const afterClose = close + SCRIPT_END.length;
-  parts.push(
-    html.subarray(at, open),
-    utf8.encode(`<script nonce="${nonce}" type="${INERT_TYPE}">`),
-    html.subarray(type + BOOTSTRAP_TYPE.length, afterClose),
-    utf8.encode(starter(nonce, preloads)),
-    html.subarray(afterClose),
+  return (
+    out +
+    html.slice(at, open) +
+    `<script nonce="${nonce}" type="${INERT_TYPE}">` +
+    html.slice(type + BOOTSTRAP_TYPE.length, afterClose) +
+    starter(nonce, preloads) +
+    html.slice(afterClose)
   );
-  return concat(parts);
 }
