@@ -13,6 +13,9 @@ interface Edit {
   to: string;
 }
 
+// Paths whose route matches an isolate remembers (the site has about 70 routes; the rest are ids).
+const MATCHES_REMEMBERED = 500;
+
 const EDITS: Edit[] = [
   {
     // app/entry.server.tsx renders with React's string build (the one React ships for Bun). It
@@ -28,6 +31,41 @@ const EDITS: Edit[] = [
     to: `function byteLengthOfChunk(chunk) {
   return chunk.length;
 }`,
+  },
+  {
+    // React Router matches a document request's path against the whole route table three times
+    // (the request handler, the static handler's query, the render), each a walk over every
+    // ranked branch until one fits. The answer depends only on the path and the table, which is
+    // fixed for the isolate's life: it is remembered per path, at most 500 paths, the oldest
+    // forgotten first, and each caller gets its own copies of the match objects (they share one
+    // params object per match, as React Router's own do).
+    name: "React Router's matches remembered per path",
+    file: /[\\/]react-router[\\/]dist[\\/](production|development)[\\/]lib[\\/]router[\\/]matcher\.js$/,
+    from: `	update(routes) {
+		this.#routes = routes;
+		this.#branches = flattenAndRankRoutes(routes);
+	}
+	match(locationArg, allowPartial = false) {
+		return matchRoutesImpl(this.#routes, locationArg, this.#basename, allowPartial, this.#branches);
+	}`,
+    to: `	#remembered = new Map();
+	update(routes) {
+		this.#routes = routes;
+		this.#branches = flattenAndRankRoutes(routes);
+		this.#remembered.clear();
+	}
+	match(locationArg, allowPartial = false) {
+		let key = (allowPartial ? "p" : "w") + (typeof locationArg === "string" ? locationArg : locationArg.pathname || "/");
+		let matches = this.#remembered.get(key);
+		if (matches === undefined) {
+			matches = matchRoutesImpl(this.#routes, locationArg, this.#basename, allowPartial, this.#branches);
+			if (this.#remembered.size >= ${MATCHES_REMEMBERED}) this.#remembered.delete(this.#remembered.keys().next().value);
+			this.#remembered.set(key, matches);
+		}
+		if (matches === null) return null;
+		let params = { ...matches[0].params };
+		return matches.map((match) => ({ ...match, params }));
+	}`,
   },
 ];
 
