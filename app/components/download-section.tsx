@@ -1,7 +1,8 @@
 // The landing page's download section: a card per platform and the three steps to get going.
 // A click is gated: visitors sign in, signed-in users without a subscription see pricing, and
 // subscribers get the download dialog (?download=<platform>, so it also works without JavaScript).
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { Link } from "~/components/link";
 import { PLATFORM_LABELS, type Platform, PLATFORMS } from "~/lib/downloads/options";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { BuildFacts, DownloadDialog, suggestedBuild } from "./download-dialog";

@@ -1,6 +1,6 @@
 // The FAQ (#faq): an accordion with one answer open at a time, the first open at first. Native
 // <details name="faq"> elements make it exclusive without JavaScript; nothing here needs any.
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import { FAQ } from "~/lib/site/faq";
 import { ChevronDownIcon } from "./ui";
 

@@ -1,6 +1,7 @@
 import { createContext, type MouseEvent, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
 import { MODAL } from "~/lib/constants";
-import { Link, type LinkProps, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
+import { Link, type LinkProps } from "~/components/link";
 import { cx } from "./ui";
 
 // A dialog whose open state lives in the URL (?checkout=open, ?modal=contact...), so it renders

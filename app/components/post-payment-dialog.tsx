@@ -1,7 +1,8 @@
 // The dialog that greets a new subscriber on /auth/success: the build for their computer, one
 // button to get it, and what to do next. It closes a second after the download starts.
 import { useEffect, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
+import { Link } from "~/components/link";
 import { DOWNLOAD } from "~/lib/constants";
 import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
 import { type DownloadOption, PLATFORM_LABELS } from "~/lib/downloads/options";

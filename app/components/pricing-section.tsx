@@ -1,4 +1,5 @@
-import { Link, useFetcher, useLocation } from "react-router";
+import { useFetcher, useLocation } from "react-router";
+import { Link } from "~/components/link";
 import type { PricingState } from "~/lib/billing/pricing.server";
 import { useRef } from "react";
 import { PLAN } from "~/lib/constants";

@@ -1,4 +1,5 @@
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { Link } from "~/components/link";
 import { buttonClass, Logo } from "./ui";
 
 // Spec: fixed top navigation. Signed in: Pricing and Dashboard. Signed out: Sign In and

@@ -2,7 +2,8 @@
 // link changes nothing (link scanners open links too): the key moves into an HttpOnly cookie and
 // out of the URL, and waits there while its owner signs in or creates an account. Redeeming is
 // always an explicit POST by a signed-in user.
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/activate";
 import { AuthShell } from "~/components/auth-shell";
 import { RedeemKeyForm, type RedeemActionData } from "~/components/early-access/redeem-form";

@@ -2,7 +2,8 @@
 // without JavaScript; the server decides the priority score and whether the address is new.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useActionData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, useActionData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Link } from "~/components/link";
 import type { SubmissionResult } from "@conform-to/react";
 import type { z } from "zod";
 import type { Route } from "./+types/early-access";

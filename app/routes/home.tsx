@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/home";
 import { AppPreview } from "~/components/app-preview";
 import { type DownloadAccess, DownloadSection } from "~/components/download-section";

@@ -3,7 +3,8 @@
 // to itself: at once with JavaScript, with a Verify button without it. The code's wrong-attempt
 // limit and single use apply exactly as in the profile's dialog.
 import { type RefObject, useEffect, useRef } from "react";
-import { data, Form, Link, useNavigate } from "react-router";
+import { data, Form, useNavigate } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/verify-phone";
 import { AuthShell } from "~/components/auth-shell";
 import { Alert, Button, buttonClass, LinkButton, ReloadLink, Spinner } from "~/components/ui";

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Money } from "~/components/money";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { Link } from "~/components/link";
 import { RedeemKeyHint } from "../early-access/redeem-form";
 import { formatCount, formatDateTime, formatMs } from "~/lib/format";
 import { CATEGORIES, SORTS, type CategoryFilter, type ModelCategory, type ModelFigures, type Recommendation, type SortKey } from "~/lib/usage/models";

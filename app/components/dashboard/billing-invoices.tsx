@@ -1,5 +1,6 @@
 import { Money } from "~/components/money";
-import { Link, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import { formatDate } from "~/lib/format";
 import type { InvoiceRow } from "~/lib/billing/billing.server";
 import type { BillingData } from "~/lib/billing/billing-tab.server";

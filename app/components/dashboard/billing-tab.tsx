@@ -1,4 +1,5 @@
-import { Form, Link, useLocation, useNavigation } from "react-router";
+import { Form, useLocation, useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import { FREE_TIER, PLAN } from "~/lib/constants";
 import { formatDate, formatInteger } from "~/lib/format";
 import type { BillingData, BillingView } from "~/lib/billing/billing-tab.server";

@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Money } from "~/components/money";
 import { useEffect } from "react";
-import { Form, Link, useNavigate, useNavigation } from "react-router";
+import { Form, useNavigate, useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import type { z } from "zod";
 import { BUDGET, BUDGET_DEFAULTS } from "~/lib/constants";
 import { budgetBand, budgetRemainder, usedPercent, type BudgetView } from "~/lib/usage/budget";

@@ -1,7 +1,8 @@
 // The Downloads tab: the build recommended for this computer, every published build with its
 // SHA-256, the system requirements, recent downloads with Re-download, and how to install.
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { Link } from "~/components/link";
 import { RedeemKeyHint } from "../early-access/redeem-form";
 import { type DownloadOption, findOption, optionById, optionsFor, PLATFORM_LABELS, type Platform, PLATFORMS } from "~/lib/downloads/options";
 import type { DownloadHistoryItem, ReleaseView } from "~/lib/downloads/releases.server";

@@ -1,6 +1,7 @@
 import { Money } from "~/components/money";
 import { type ReactNode, useState } from "react";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { Link } from "~/components/link";
 import { formatCount, formatDateTime, formatInteger, formatMs, formatUsd, plural } from "~/lib/format";
 import type { UsageTabData } from "~/lib/usage/analytics.server";
 import type { Entitlements } from "~/lib/usage/entitlements.server";

@@ -1,7 +1,8 @@
 // The waitlist as admins see it: who is waiting (by priority, then who came first) or everyone
 // (newest first), searchable, with a grant button per waiting entry and "grant the top N".
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import type { Paged, WaitlistRow } from "~/lib/early-access/admin.server";
 import { formatDate } from "~/lib/format";
 import { Field } from "../forms";

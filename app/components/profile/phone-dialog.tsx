@@ -4,7 +4,8 @@
 // without JavaScript: every button is a form posting to /dashboard/profile/phone, which answers
 // with a redirect back here carrying the outcome (?phoneError=…, ?phoneResult=verified).
 import { type ChangeEvent, type FormEvent, type RefObject, useEffect, useState } from "react";
-import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
+import { useLocation, useNavigate, useSearchParams } from "react-router";
+import { Link } from "~/components/link";
 import { PHONE_CODE, REDIRECT_DELAY_MS } from "~/lib/constants";
 import { PHONE_MESSAGES } from "~/lib/profile/messages";
 import type { PhoneStatus } from "~/lib/profile/view";

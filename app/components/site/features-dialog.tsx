@@ -1,6 +1,7 @@
 // The Features dialog's body: tabs as links (?tab=…) so it works without JavaScript, the current
 // tab's cards, the key statistics, and Get Started, which closes the dialog.
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { Link } from "~/components/link";
 import { FEATURE_TABS, KEY_STATISTICS } from "~/lib/site/features";
 import { ModalCloseLink, withParams } from "../modal";
 import { buttonClass, cx } from "../ui";

@@ -2,7 +2,7 @@
 // optional advertising pixel (lib/marketing/pixel.ts). Events are posted to /events without a
 // cookie of their own; nothing here may break a page, so every failure is swallowed.
 import { useEffect, useState, type RefObject } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import { MARKETING } from "~/lib/constants";
 import type { BrowserEventName } from "~/lib/marketing/events";
 import { CONSENT_STORAGE_KEY, type PixelConsent, PIXEL_SCRIPT_URL, readConsent, shouldLoadPixel } from "~/lib/marketing/pixel";

@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps, getSelectProps, parse, useForm } from "@conform-to/react";
 import { useRef } from "react";
 import type { z } from "zod";
-import { Form, Link, redirect, useActionData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Form, redirect, useActionData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/index";
 import { AuthShell } from "~/components/auth-shell";
 import { PasskeySignIn } from "~/components/passkey-sign-in";

@@ -1,6 +1,7 @@
 // /auth/success?session_id=…: the page after Stripe Checkout. The server asks Stripe about the
 // session and shows subscription details only for a complete session of the signed-in user.
-import { Link, redirect, type ShouldRevalidateFunctionArgs, useLocation } from "react-router";
+import { redirect, type ShouldRevalidateFunctionArgs, useLocation } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/success";
 import { withParam } from "~/components/modal";
 import { PostPaymentDialog } from "~/components/post-payment-dialog";

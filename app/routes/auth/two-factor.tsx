@@ -2,7 +2,8 @@
 // The password step left a signed, short-lived cookie naming the account; no session exists
 // until a code from the authenticator app (or a recovery code) is right here. Wrong codes count
 // on the account's two-factor lock. Works without JavaScript.
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/two-factor";
 import { AuthShell } from "~/components/auth-shell";
 import { Field } from "~/components/forms";

@@ -1,7 +1,8 @@
 // The dashboard's frame: sidebar (each tab's icon and label, from 1024 px), mobile tab strip, account and
 // sign-out. Each tab is a child route with its own loader, action and error boundary.
 import { type RefObject, useEffect, useRef } from "react";
-import { isRouteErrorResponse, Link, NavLink, Outlet, redirect, useLocation, useRouteError } from "react-router";
+import { isRouteErrorResponse, NavLink, Outlet, redirect, useLocation, useRouteError } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/layout";
 import { TabIcon } from "~/components/dashboard/icons";
 import { SignOutDialog } from "~/components/dashboard/sign-out-dialog";

@@ -1,6 +1,7 @@
 // Support messages for admins: open ones newest first (or the closed ones), each closed once by
 // an admin, audited. Anyone else gets the 404 of a page that does not exist.
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/support";
 import { TabError } from "~/components/dashboard/tab-error";
 import { Alert, Button, Card, cx } from "~/components/ui";

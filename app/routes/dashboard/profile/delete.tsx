@@ -3,7 +3,8 @@
 // JavaScript. On success the browser's cookies are cleared and it lands on the home page.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import type { z } from "zod";
 import type { Route } from "./+types/delete";
 import { TabError } from "~/components/dashboard/tab-error";
