@@ -11,6 +11,8 @@ interface Edit {
   file: RegExp;
   from: string;
   to: string;
+  /** Text put before the module's code (a declaration the edit needs at the top level). */
+  before?: string;
 }
 
 // Paths whose route matches an isolate remembers (the site has about 70 routes; the rest are ids).
@@ -67,6 +69,57 @@ const EDITS: Edit[] = [
 		return matches.map((match) => ({ ...match, params }));
 	}`,
   },
+  {
+    // React Router rebuilds its whole route tree from the build's manifest for every document it
+    // renders: the route objects of the render (createServerRoutes), the static router's data
+    // routes (convertRoutesToDataRoutes) and the map of route modules, 70 routes each time, only to
+    // use the few that matched. All three depend on the build alone, which is fixed for the
+    // isolate's life (React Router keeps nothing per request in them: the request's state is in
+    // the context beside them). They are built once per manifest, keyed by the build's own objects.
+    name: "React Router's render routes built once",
+    file: /[\\/]react-router[\\/]dist[\\/](production|development)[\\/]lib[\\/]dom[\\/]ssr[\\/]server\.js$/,
+    from: `function ServerRouter({ context, url, nonce }) {
+	if (typeof url === "string") url = new URL(url);
+	let { manifest, routeModules, criticalCss, serverHandoffString } = context;
+	let routes = createServerRoutes(manifest.routes, routeModules, context.future, context.isSpaMode);`,
+    to: `const serverRoutesBuilt = new WeakMap();
+function ServerRouter({ context, url, nonce }) {
+	if (typeof url === "string") url = new URL(url);
+	let { manifest, routeModules, criticalCss, serverHandoffString } = context;
+	let routes = serverRoutesBuilt.get(manifest.routes);
+	if (routes === undefined) {
+		routes = createServerRoutes(manifest.routes, routeModules, context.future, context.isSpaMode);
+		serverRoutesBuilt.set(manifest.routes, routes);
+	}`,
+  },
+  {
+    name: "React Router's static data routes built once",
+    file: /[\\/]react-router[\\/]dist[\\/](production|development)[\\/]lib[\\/]dom[\\/]server\.js$/,
+    from: `	let manifest = {};
+	let dataRoutes = convertRoutesToDataRoutes(routes, void 0, void 0, manifest);`,
+    to: `	let built = staticDataRoutesBuilt.get(routes);
+	if (built === undefined) {
+		let manifest = {};
+		built = { manifest, dataRoutes: convertRoutesToDataRoutes(routes, void 0, void 0, manifest) };
+		staticDataRoutesBuilt.set(routes, built);
+	}
+	let { manifest, dataRoutes } = built;`,
+    before: "const staticDataRoutesBuilt = new WeakMap();\n",
+  },
+  {
+    name: "React Router's route modules listed once",
+    file: /[\\/]react-router[\\/]dist[\\/](production|development)[\\/]lib[\\/]server-runtime[\\/]entry\.js$/,
+    from: `function createEntryRouteModules(manifest) {
+	return Object.keys(manifest).reduce((memo, routeId) => {`,
+    to: `const entryRouteModulesListed = new WeakMap();
+function createEntryRouteModules(manifest) {
+	let listed = entryRouteModulesListed.get(manifest);
+	if (listed === undefined) entryRouteModulesListed.set(manifest, (listed = listEntryRouteModules(manifest)));
+	return listed;
+}
+function listEntryRouteModules(manifest) {
+	return Object.keys(manifest).reduce((memo, routeId) => {`,
+  },
 ];
 
 /** Applies `EDITS` to the Workers' copies of React and React Router. */
@@ -81,7 +134,7 @@ export function serverRenderEdits(): Plugin {
       if (code.split(edit.from).length !== 2) {
         this.error(`${edit.name}: ${id} no longer reads as scripts/vite-server-render.ts expects; re-measure and update or remove the edit`);
       }
-      return { code: code.replace(edit.from, edit.to), map: null };
+      return { code: (edit.before ?? "") + code.replace(edit.from, edit.to), map: null };
     },
   };
 }
