@@ -27,7 +27,7 @@ import { join } from "node:path";
 import { type APIRequestContext, type Page, request } from "@playwright/test";
 import { pagePatterns, readClientManifest } from "../../scripts/bundle-size.mjs";
 import { type AxeFinding, axeFindings } from "./axe.ts";
-import { afterRender, clientContextOptions, HYDRATION_PROBE, hydrated, nextClientAddress, signIn } from "./browser.ts";
+import { afterRender, clientContextOptions, HYDRATION_PROBE, hydrated, nextClientAddress, routerSettled, signIn } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 const VIEWPORTS = [
@@ -158,9 +158,11 @@ async function dialogVariants(pass: Pass, inDialog: boolean): Promise<Array<{ hr
  * the browser about a third of a page load, and the sweep makes some fifty of them.
  */
 async function visit(page: Page, from: string, href: string) {
+  await routerSettled(page);
   for (let back = 0; page.url() !== from && back < 3; back++) {
     await page.goBack();
-    await afterRender(page);
+    // The address changes at once; the dialog it names only once the router has caught up.
+    await routerSettled(page);
   }
   const target = new URL(href, from).href;
   const found =

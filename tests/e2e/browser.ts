@@ -103,6 +103,23 @@ export async function afterRender(page: Page): Promise<void> {
 }
 
 /**
+ * Resolves once React Router has finished the navigation the browser's address shows (a back or
+ * forward is the browser's at once, the router's only after it has loaded the page's data), and
+ * the page has rendered it. Before hydration there is no router: the document is the page.
+ */
+export async function routerSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const router = (
+      window as unknown as { __reactRouterDataRouter?: { state: { navigation: { state: string }; location: { pathname: string; search: string } } } }
+    ).__reactRouterDataRouter;
+    if (!router) return true;
+    const { navigation, location: shown } = router.state;
+    return navigation.state === "idle" && shown.pathname === location.pathname && shown.search === location.search;
+  });
+  await afterRender(page);
+}
+
+/**
  * Starts watching the page for an element matching `selector` and returns a wait for it: resolves
  * once one has been in the document (since the call), fails at the deadline. For a state that lasts
  * a moment (a dialog's 300 ms fade-out), which looking from time to time can miss on a busy machine.
