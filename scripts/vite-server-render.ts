@@ -11,8 +11,6 @@ interface Edit {
   file: RegExp;
   from: string;
   to: string;
-  /** Text put before the module's code (a declaration the edit needs at the top level). */
-  before?: string;
 }
 
 // Paths whose route matches an isolate remembers (the site has about 70 routes; the rest are ids).
@@ -95,16 +93,20 @@ function ServerRouter({ context, url, nonce }) {
   {
     name: "React Router's static data routes built once",
     file: /[\\/]react-router[\\/]dist[\\/](production|development)[\\/]lib[\\/]dom[\\/]server\.js$/,
-    from: `	let manifest = {};
+    from: `function createStaticRouter(routes, context, opts = {}) {
+	warning(opts.branches == null, "\`createStaticRouter({ branches })\` is deprecated and no longer used. Branch caching is done automatically inside the static router.");
+	let manifest = {};
 	let dataRoutes = convertRoutesToDataRoutes(routes, void 0, void 0, manifest);`,
-    to: `	let built = staticDataRoutesBuilt.get(routes);
+    to: `const staticDataRoutesBuilt = new WeakMap();
+function createStaticRouter(routes, context, opts = {}) {
+	warning(opts.branches == null, "\`createStaticRouter({ branches })\` is deprecated and no longer used. Branch caching is done automatically inside the static router.");
+	let built = staticDataRoutesBuilt.get(routes);
 	if (built === undefined) {
 		let manifest = {};
 		built = { manifest, dataRoutes: convertRoutesToDataRoutes(routes, void 0, void 0, manifest) };
 		staticDataRoutesBuilt.set(routes, built);
 	}
 	let { manifest, dataRoutes } = built;`,
-    before: "const staticDataRoutesBuilt = new WeakMap();\n",
   },
   {
     name: "React Router's route modules listed once",
@@ -134,7 +136,7 @@ export function serverRenderEdits(): Plugin {
       if (code.split(edit.from).length !== 2) {
         this.error(`${edit.name}: ${id} no longer reads as scripts/vite-server-render.ts expects; re-measure and update or remove the edit`);
       }
-      return { code: (edit.before ?? "") + code.replace(edit.from, edit.to), map: null };
+      return { code: code.replace(edit.from, edit.to), map: null };
     },
   };
 }
