@@ -35,22 +35,11 @@ function followsHere(event: MouseEvent<HTMLAnchorElement>, target: string | unde
   return event.button === 0 && (!target || target === "_self") && !(event.metaKey || event.altKey || event.ctrlKey || event.shiftKey);
 }
 
-export function Link({ to, replace, preventScrollReset, reloadDocument, onClick, target, ...rest }: LinkProps) {
+export function Link(props: LinkProps) {
   const navigate = use(NavigateContext);
   // An address relative to the current route is React Router's to resolve.
-  if (!to.startsWith("/")) {
-    return (
-      <RouterLink
-        to={to}
-        replace={replace}
-        preventScrollReset={preventScrollReset}
-        reloadDocument={reloadDocument}
-        onClick={onClick}
-        target={target}
-        {...rest}
-      />
-    );
-  }
+  if (!props.to.startsWith("/")) return <RouterLink {...props} />;
+  const { to, replace, preventScrollReset, reloadDocument, onClick, target, ...rest } = props;
   return (
     <a
       {...rest}
