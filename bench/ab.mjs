@@ -2,22 +2,23 @@
 // measured side by side: both production builds served by `wrangler dev` at once, each with its
 // own state, loaded in alternating slices (bench/load.mjs), so a slow moment of the machine falls
 // on both. Prints each side's requests/s and the CPU per request of the workerd process that runs
-// its Workers (as bench/pages.mjs reads it), and this tree ÷ the base. This is how a render
-// change is decided (docs/performance.md cites its figures); it writes nothing to bench/results.md.
+// its Workers (bench/proc.mjs's cpuMeter, as bench/pages.mjs reads it), and this tree ÷ the base.
+// This is how a render change is decided (docs/performance.md cites its figures); it writes
+// nothing to bench/results.md.
 //
 //   npm run bench:ab -- [--base HEAD] [--path /] [--as demo] [--seconds 40]
 //
 // A signed-out page is rendered afresh on every request (X-Page-Cache: bypass); --as demo signs
 // both sides in as the seeded demo account instead.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildDirFor, buildSite } from "../scripts/lib.mjs";
 import { signInCookie } from "../scripts/lighthouse.mjs";
 import { serveTestSite } from "../scripts/serve-test-site.mjs";
 import { alternating, fetchRetry } from "./load.mjs";
-import { processTree, procStat, TICKS_PER_SECOND } from "./proc.mjs";
+import { cpuMeter } from "./proc.mjs";
 import { f } from "./report.mjs";
 
 const { values: cli } = parseArgs({
@@ -48,16 +49,6 @@ async function buildCommit(ref, buildDir) {
   await buildSite(resolve(buildDir), { cwd: source, stdio: ["ignore", "ignore", "inherit"] });
 }
 
-/** CPU milliseconds used so far by the workerd process that runs a server's Workers (not wrangler dev's proxy). */
-function runtimeCpu(site) {
-  const port = new URL(site.baseUrl).port;
-  const isProxy = (pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes(`--socket-addr=entry=localhost:${port}`);
-  const runtime = processTree(site.pid).filter((p) => p.name === "workerd" && !isProxy(p.pid));
-  if (runtime.length !== 1) throw new Error(`expected one workerd runtime under wrangler ${site.pid}, found ${runtime.length}`);
-  const pid = runtime[0].pid;
-  return () => ({ runtime: (procStat(pid).ticks * 1000) / TICKS_PER_SECOND });
-}
-
 const thisDir = buildDirFor("ab-this");
 const baseDir = buildDirFor("ab-base");
 console.log(`Building this tree and ${cli.base} (${baseCommit})...`);
@@ -69,9 +60,12 @@ try {
   sides.push({ label: `${cli.base} (${baseCommit})`, site: await serveTestSite({ buildDir: baseDir, stateDir: ".wrangler/ab-base-state" }) });
   sides.push({ label: "this tree", site: await serveTestSite({ buildDir: thisDir, stateDir: ".wrangler/ab-this-state" }) });
   const loads = [];
-  for (const { site } of sides) {
+  for (const { label, site } of sides) {
     const headers = cli.as ? { Cookie: await signInCookie(site.baseUrl) } : { "X-Page-Cache": "bypass" };
-    loads.push({ request: () => fetchRetry(`${site.baseUrl}${cli.path}`, { headers, redirect: "manual" }), cpu: runtimeCpu(site) });
+    loads.push({
+      request: () => fetchRetry(`${site.baseUrl}${cli.path}`, { headers, redirect: "manual" }),
+      cpu: cpuMeter(site.pid, Number(new URL(site.baseUrl).port), label).read,
+    });
   }
   console.log(`GET ${cli.path}${cli.as ? " signed in" : " uncached"}: warming up, then ${seconds} s in slices of ${SLICE_SECONDS} s...`);
   await alternating(loads, { ms: 4_000, slices: 2 });

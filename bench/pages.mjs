@@ -14,13 +14,13 @@
 // minutes in all, for re-measuring after a render change); a whole `npm run bench` runs it after
 // the load figures, on the same build. It writes the "pages" section of bench/results.md.
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import os from "node:os";
 import { buildDirFor, buildSite, serveBuiltWorkers } from "../scripts/lib.mjs";
 import { signInCookie } from "../scripts/lighthouse.mjs";
 import { freePort, serveTestSite, waitFor } from "../scripts/serve-test-site.mjs";
 import { alternating, CONCURRENCY, DURATION_MS, fetchRetry, SETTLE_MS, SLICES } from "./load.mjs";
-import { processTree, procStat, TICKS_PER_SECOND } from "./proc.mjs";
+import { cpuMeter, TICKS_PER_SECOND } from "./proc.mjs";
 import { f, met, three } from "./report.mjs";
 
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
@@ -51,37 +51,6 @@ const PAGES = LOADS.filter((l) => l.goal !== undefined);
 const TEMPLATE_GOAL = 0.8; // the uncached `/` requests/s ÷ the template's `/`, at least
 const CPU_GOAL = 1.5; // the uncached `/` CPU per request ÷ the template's, at most
 const IDLE_MS = 5_000;
-
-// ---------------------------------------------------------------------------------------------
-// CPU of a server's workerd processes, from /proc
-
-/**
- * The CPU meter of a server started as the wrangler process `root`, serving on `port`. Its
- * `read()` gives the CPU milliseconds used so far by, separately:
- * - `runtime`: the workerd process that runs the Workers (and locally their assets, D1 and Durable Objects);
- * - `proxy`: the workerd process bound to the port, where wrangler dev's ProxyWorker receives each
- *   request and forwards it to the runtime (a local hop that production does not have);
- * - `wrangler`: wrangler's Node processes (not on a request's path; they receive the Workers' log lines).
- */
-function cpuMeter(root, port, label) {
-  const tree = processTree(root);
-  const isProxy = (pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes(`--socket-addr=entry=localhost:${port}`);
-  const workerd = tree.filter((p) => p.name === "workerd");
-  const groups = {
-    runtime: workerd.filter((p) => !isProxy(p.pid)).map((p) => p.pid),
-    proxy: workerd.filter((p) => isProxy(p.pid)).map((p) => p.pid),
-    wrangler: tree.filter((p) => p.name !== "workerd").map((p) => p.pid),
-  };
-  if (groups.runtime.length !== 1 || groups.proxy.length !== 1) {
-    throw new Error(
-      `The ${label}'s wrangler (pid ${root}) runs ${workerd.length} workerd processes, ${groups.proxy.length} of them on port ${port}: expected a runtime and a proxy`,
-    );
-  }
-  if (tree.some((p) => p.pid === process.pid)) throw new Error("The load generator would be counted");
-  // A process that ends (a restart) makes the reading throw: no figure from a server that changed.
-  const ms = (pids) => (pids.reduce((sum, pid) => sum + procStat(pid).ticks, 0) * 1000) / TICKS_PER_SECOND;
-  return { read: () => ({ runtime: ms(groups.runtime), proxy: ms(groups.proxy), wrangler: ms(groups.wrangler) }) };
-}
 
 // ---------------------------------------------------------------------------------------------
 // The peer
