@@ -26,7 +26,10 @@ export async function resolveWebAuth(request: Request, app: AppContext): Promise
   const [access, refresh] = await Promise.all([readCookie(accessCookie, request), readCookie(refreshCookie, request)]);
   if (!access && !refresh) return { auth: { user: null, session: null }, setCookies: [] };
 
-  let auth: AuthState | null = access ? await authenticateAccessToken(app.db, sessionKeys(app.env), access) : null;
+  // A GET or HEAD runs no action before its loaders: the rows they often show can come with the
+  // session's statement. A mutation's loaders must see what its action wrote, so they read them.
+  const accountRows = request.method === "GET" || request.method === "HEAD";
+  let auth: AuthState | null = access ? await authenticateAccessToken(app.db, sessionKeys(app.env), access, { accountRows }) : null;
   let setCookies: string[] = [];
   if (!auth && refresh) {
     const result = await refreshSession(app.db, sessionKeys(app.env), refresh);

@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { schema } from "~/lib/db.server";
-import { Browser, createConfirmedUser, db, queueSettled } from "./helpers";
+import type { AppContext } from "~/server/context";
+import { resolveWebAuth } from "~/server/auth";
+import { Browser, createConfirmedUser, db, keySettings, queueSettled, visibleText } from "./helpers";
 import { apiUser, postUsage, report, waitForRows } from "./usage-helpers";
 
 async function seededUser() {
@@ -69,6 +71,50 @@ describe("overview on real data", () => {
         expect(statements(response), path).toBeLessThanOrEqual(6);
       }
     }
+  });
+
+  it("reads the session, the subscription and the budget in one D1 statement on every signed-in page view", async () => {
+    const statements = (response: Response) => Number(/d1;desc="statements";dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "")?.[1]);
+    const { browser, id: userId } = await createConfirmedUser();
+    const view = async (path: string) => {
+      const response = await browser.get(path);
+      expect(response.status, path).toBe(200);
+      expect(statements(response), path).toBe(1);
+      return visibleText(await response.text());
+    };
+    const paths = ["/", "/pricing", "/dashboard", "/dashboard/usage"];
+    // A first view may also record the session's activity or read the releases (kept for a while).
+    for (const path of paths) await browser.get(path);
+    for (const path of paths) await view(path);
+    expect(await view("/")).toContain("Get Subscription");
+    expect(await view("/dashboard")).toContain("Free Plan");
+    expect(await view("/dashboard/usage")).toContain("$0.00 / $10.00");
+
+    // The rows the same statement reads now exist: the pages show them, still from one statement.
+    await db.insert(schema.subscriptions).values({ id: crypto.randomUUID(), userId, status: "active", currentPeriodEnd: Date.now() + 86400_000 });
+    await db.insert(schema.budgets).values({ userId, monthlyBudget: 42, dailyBudget: 3, alertThreshold: 80, notificationsEnabled: true });
+    expect(await view("/")).toContain("Go to Dashboard");
+    const overview = await view("/dashboard");
+    expect(overview).toContain("Active");
+    expect(overview).toContain("$0.00 / $42.00");
+    expect(await view("/dashboard/usage")).toContain("$0.00 / $42.00");
+    expect(await view("/pricing")).not.toContain("Start Free Trial");
+  });
+
+  it("reads those rows with the session only on a GET or HEAD: after an action, its page's loaders read what it wrote", async () => {
+    const { browser, id: userId } = await createConfirmedUser();
+    await db.insert(schema.budgets).values({ userId, monthlyBudget: 42, dailyBudget: 3, alertThreshold: 80, notificationsEnabled: true });
+    const app = { db, env: keySettings, ctx: { waitUntil: () => {} } } as unknown as AppContext;
+    const authOf = async (method: string) => {
+      const request = new Request("http://localhost/dashboard", { method, headers: { Cookie: browser.cookieHeader() } });
+      const { auth } = await resolveWebAuth(request, app);
+      expect(auth.user?.id, method).toBe(userId);
+      return auth.user!;
+    };
+    for (const method of ["GET", "HEAD"]) {
+      expect((await authOf(method)).accountRows, method).toMatchObject({ subscription: null, budget: { monthlyBudget: 42 } });
+    }
+    for (const method of ["POST", "PUT", "DELETE"]) expect((await authOf(method)).accountRows, method).toBeUndefined();
   });
 
   it("reads the account's usage ledger with one call per page", async () => {

@@ -216,14 +216,14 @@ async function pageFigures() {
   const tabs: Record<string, unknown> = {};
   const counts: Record<string, unknown> = {};
   for (const range of ["1d", "7d", "30d"] as const) {
-    const { counts: c, ...tab } = await usageTab(sources, USER_ID, range, NOW);
+    const { counts: c, ...tab } = await usageTab(sources, { id: USER_ID }, range, NOW);
     tabs[range] = tab;
     counts[range] = c;
   }
   const { spend, counts: entitlementCounts } = await ledger(USER_ID).read({ now: NOW, spend: true, counts: true });
   const sessions = await listActiveSessions(sources, USER_ID, null, NOW);
   return {
-    overviewUsage: await overviewUsage(sources, USER_ID, NOW),
+    overviewUsage: await overviewUsage(sources, { id: USER_ID }, NOW),
     usageTab: tabs,
     tabCounts: counts,
     modelAnalytics: await modelAnalytics(sources, USER_ID, NOW),

@@ -5,7 +5,7 @@ import type { Db } from "../db.server";
 import { formatDate } from "../format";
 import { displayName } from "../names";
 import { activationOf } from "../early-access/activation.server";
-import { getSubscription } from "../subscriptions.server";
+import { subscriptionOf } from "../subscriptions.server";
 
 export type AccountOverview = {
   greetingName: string;
@@ -21,7 +21,7 @@ export type AccountOverview = {
 export async function accountOverview(db: Db, user: SessionUser, now = Date.now()): Promise<AccountOverview> {
   // The session's query already read the profile fields this needs (names, billing, early access).
   const profile = user.profile;
-  const subscription = await getSubscription(db, user.id);
+  const subscription = await subscriptionOf(db, user);
   const view = subscriptionView(subscription, { storedLast4: profile.paymentMethodLast4, hasCustomer: Boolean(profile.stripeCustomerId) }, now);
   const activation = activationOf(subscription, profile, now);
   return {

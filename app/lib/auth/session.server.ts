@@ -10,6 +10,9 @@ import { type AccessClaims, signAccessToken, verifyAccessToken } from "./jwt";
 import { forgetLiveDesktopSessions, recallLiveDesktopSession, rememberLiveDesktopSession } from "./live-desktop-sessions.server";
 import { newRefreshToken, readRefreshToken } from "./refresh-token";
 
+type SubscriptionRow = typeof schema.subscriptions.$inferSelect;
+type BudgetRow = typeof schema.budgets.$inferSelect;
+
 export type SessionClient = "web" | "desktop";
 
 export type SessionUser = {
@@ -28,7 +31,18 @@ export type SessionUser = {
    * As of the start of the request: an action that changes them must not rely on these after it.
    */
   profile: SessionProfile;
+  /**
+   * The account's subscription and budget, read in the same query on a GET or HEAD, where no
+   * action runs before the loaders; absent otherwise (read them: subscriptionOf, budgetOf).
+   */
+  accountRows?: AccountRows;
 };
+
+/** Rows a signed-in page often shows, each null when the account has none. */
+type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | null };
+
+/** Whose rows a page reads: an account, with those its session's statement read when it has them. */
+export type AccountRef = Pick<SessionUser, "id" | "accountRows">;
 
 export type SessionProfile = {
   username: string | null;
@@ -119,9 +133,10 @@ type SessionUserRow = {
   lastLoginAt: number | null;
   lastActivityAt: number | null;
   signedInBefore: number;
-} & { [K in keyof SessionProfile]: SessionProfile[K] | null };
+} & { [K in keyof SessionProfile]: SessionProfile[K] | null } & Partial<AccountRows>;
 
 function toAuthState(row: SessionUserRow): SignedInState {
+  const accountRows = row.subscription !== undefined && row.budget !== undefined ? { subscription: row.subscription, budget: row.budget } : undefined;
   return {
     session: { id: row.sessionId, client: row.client },
     user: {
@@ -143,26 +158,50 @@ function toAuthState(row: SessionUserRow): SignedInState {
         earlyAccessExpiresAt: row.earlyAccessExpiresAt,
         trialUsed: row.trialUsed,
       },
+      ...(accountRows && { accountRows }),
     },
   };
 }
 
-/** A live session (not revoked, not expired) with its user, or undefined. */
-async function loadLiveSession(db: Db, sessionId: string, now: number): Promise<SessionUserRow | undefined> {
+/**
+ * A live session (not revoked, not expired) with its user, or undefined. With `accountRows`, the
+ * same statement also reads the account's subscription and budget (one row each at most).
+ */
+async function loadLiveSession(db: Db, sessionId: string, now: number, accountRows = false): Promise<SessionUserRow | undefined> {
+  const live = and(eq(schema.sessions.id, sessionId), isNull(schema.sessions.revokedAt), sql`${schema.sessions.expiresAt} > ${now}`);
+  if (accountRows) {
+    const rows = await db
+      .select({ ...sessionUserColumns, subscription: schema.subscriptions, budget: schema.budgets })
+      .from(schema.sessions)
+      .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
+      .leftJoin(schema.userProfiles, eq(schema.userProfiles.userId, schema.users.id))
+      .leftJoin(schema.subscriptions, eq(schema.subscriptions.userId, schema.users.id))
+      .leftJoin(schema.budgets, eq(schema.budgets.userId, schema.users.id))
+      .where(live)
+      .limit(1);
+    return rows[0];
+  }
   const rows = await db
     .select(sessionUserColumns)
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
     .leftJoin(schema.userProfiles, eq(schema.userProfiles.userId, schema.users.id))
-    .where(and(eq(schema.sessions.id, sessionId), isNull(schema.sessions.revokedAt), sql`${schema.sessions.expiresAt} > ${now}`))
+    .where(live)
     .limit(1);
   return rows[0];
 }
 
 /** Resolves a bearer or cookie access token to its user; a revoked session fails at once. */
-export async function authenticateAccessToken(db: Db, keys: Keyring, token: string, now = Date.now()): Promise<AuthState | null> {
-  const auth = await authenticateBearerToken(db, keys, token, now);
-  return auth && "ended" in auth ? null : auth;
+export async function authenticateAccessToken(
+  db: Db,
+  keys: Keyring,
+  token: string,
+  { now = Date.now(), accountRows = false }: { now?: number; accountRows?: boolean } = {},
+): Promise<AuthState | null> {
+  const claims = await verifyAccessToken(token, keys);
+  if (!claims) return null;
+  const row = await liveSessionOfClaims(db, claims, now, accountRows);
+  return row && !("ended" in row) ? toAuthState(row) : null;
 }
 
 /** The API's check of a bearer token: its user, `{ ended: true }` (see liveSessionOfClaims), or null for a token that is not ours. */
@@ -179,8 +218,8 @@ export async function authenticateBearerToken(db: Db, keys: Keyring, token: stri
  * `{ ended: true }`, so the app says so and signs in again rather than retry. A session of
  * another user: not ours, null.
  */
-async function liveSessionOfClaims(db: Db, claims: AccessClaims, now: number): Promise<SessionUserRow | { ended: true } | null> {
-  const row = await loadLiveSession(db, claims.sid, now);
+async function liveSessionOfClaims(db: Db, claims: AccessClaims, now: number, accountRows = false): Promise<SessionUserRow | { ended: true } | null> {
+  const row = await loadLiveSession(db, claims.sid, now, accountRows);
   if (!row) return { ended: true };
   return row.userId === claims.sub ? row : null;
 }

@@ -2,7 +2,7 @@ import type { StripeConfig } from "../config";
 import type { SessionUser } from "../auth/session.server";
 import type { Db } from "../db.server";
 import { activationOf } from "../early-access/activation.server";
-import { getSubscription } from "../subscriptions.server";
+import { subscriptionOf } from "../subscriptions.server";
 import { getStripe, isPaymentConfigured } from "./stripe.server";
 import { mayStartTrialGiven } from "./trial.server";
 
@@ -23,7 +23,7 @@ export type PricingState = {
 export async function pricingState(db: Db, env: StripeConfig, user: SessionUser | null): Promise<PricingState> {
   const paymentConfigured = isPaymentConfigured(env);
   if (!user) return { signedIn: false, paymentConfigured, subscribed: false, activated: false, trialAvailable: true };
-  const subscription = await getSubscription(db, user.id);
+  const subscription = await subscriptionOf(db, user);
   const trialAvailable = await mayStartTrialGiven({ db, stripe: getStripe(env) }, user.id, { subscription, profile: user.profile }, "answer-locally");
   const activation = activationOf(subscription, user.profile);
   return { signedIn: true, paymentConfigured, subscribed: activation.subscription, activated: activation.activated, trialAvailable };

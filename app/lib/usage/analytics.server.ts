@@ -5,7 +5,8 @@ import { inArray } from "drizzle-orm";
 import { ACHIEVEMENTS, USAGE } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { getBudget } from "./budget.server";
+import type { AccountRef } from "../auth/session.server";
+import { budgetOf } from "./budget.server";
 import { dayKey, lastDays, monthKey, startOfMonth, startOfPreviousMonth, startOfUtcDay } from "./dates";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import type { DailyRow, RecentReport } from "./ledger/types";
@@ -108,13 +109,13 @@ function weeklyTotals(rows: Array<Sums & { date: string }>, now: number) {
   });
 }
 
-export async function overviewUsage({ db, ledgers }: UsageSource, userId: string, now = Date.now()) {
+export async function overviewUsage({ db, ledgers }: UsageSource, account: AccountRef, now = Date.now()) {
   const monthStart = dayKey(startOfMonth(now));
   const previousStart = dayKey(startOfPreviousMonth(now));
   // Same point in last month, so the change compares like with like.
   const previousCutoff = dayKey(startOfPreviousMonth(now) + (startOfUtcDay(now) - startOfMonth(now)));
   const [read, budget] = await Promise.all([
-    ledgerFor(ledgers, userId).read({
+    ledgerFor(ledgers, account.id).read({
       now,
       dateTotalsFrom: previousStart,
       modelTotalsFrom: monthStart,
@@ -122,7 +123,7 @@ export async function overviewUsage({ db, ledgers }: UsageSource, userId: string
       conversationsIn: monthKey(now),
       models: true,
     }),
-    getBudget(db, userId),
+    budgetOf(db, account),
   ]);
   const rows = read.dateTotals ?? [];
   const allModels = read.models ?? [];
@@ -192,7 +193,7 @@ export function parseRange(value: string | null): UsageRange {
 }
 
 /** The usage tab's figures, and the account's counts in the free tier's windows (same ledger call). */
-export async function usageTab({ db, ledgers }: UsageSource, userId: string, range: UsageRange, now = Date.now()) {
+export async function usageTab({ db, ledgers }: UsageSource, account: AccountRef, range: UsageRange, now = Date.now()) {
   const days = lastDays(USAGE.ranges[range], now);
   const from = days[0]!;
   // The range and the equal period before it (for the summary's comparison bars), and this month
@@ -200,8 +201,8 @@ export async function usageTab({ db, ledgers }: UsageSource, userId: string, ran
   const previousFrom = lastDays(USAGE.ranges[range] * 2, now)[0]!;
   const monthStart = dayKey(startOfMonth(now));
   const [read, budget] = await Promise.all([
-    ledgerFor(ledgers, userId).read({ now, dateTotalsFrom: [monthStart, previousFrom].sort()[0]!, modelTotalsFrom: from, hourlyFrom: from, counts: true }),
-    getBudget(db, userId),
+    ledgerFor(ledgers, account.id).read({ now, dateTotalsFrom: [monthStart, previousFrom].sort()[0]!, modelTotalsFrom: from, hourlyFrom: from, counts: true }),
+    budgetOf(db, account),
   ]);
   const all = read.dateTotals ?? [];
   const withPrevious = all.filter((r) => r.date >= previousFrom);

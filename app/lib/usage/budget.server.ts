@@ -1,6 +1,7 @@
 // Budgets in D1, and the alert e-mail sent when spend crosses the threshold. Whether it was
 // crossed, once per period, is decided inside the account's usage ledger (ledger/store.ts).
 import { eq } from "drizzle-orm";
+import type { AccountRef } from "../auth/session.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { formatUsd } from "../format";
@@ -9,7 +10,16 @@ import { DEFAULT_BUDGET, type BudgetSettings } from "./budget";
 import type { BudgetAlert } from "./ledger/types";
 
 export async function getBudget(db: Db, userId: string): Promise<BudgetSettings> {
-  const row = await db.query.budgets.findFirst({ where: eq(schema.budgets.userId, userId) });
+  return budgetSettings(await db.query.budgets.findFirst({ where: eq(schema.budgets.userId, userId) }));
+}
+
+/** The budget of a signed-in user: the row read with their session when there is one (SessionUser.accountRows). */
+export async function budgetOf(db: Db, user: AccountRef): Promise<BudgetSettings> {
+  if (user.accountRows) return budgetSettings(user.accountRows.budget);
+  return getBudget(db, user.id);
+}
+
+function budgetSettings(row: typeof schema.budgets.$inferSelect | null | undefined): BudgetSettings {
   return row
     ? { monthlyBudget: row.monthlyBudget, dailyBudget: row.dailyBudget, alertThreshold: row.alertThreshold, notificationsEnabled: row.notificationsEnabled }
     : DEFAULT_BUDGET;

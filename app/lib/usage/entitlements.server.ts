@@ -10,7 +10,7 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { activationOf } from "../early-access/activation.server";
 import type { SubscriptionLike } from "../billing/statuses";
-import type { SessionProfile } from "../auth/session.server";
+import type { AccountRef, SessionProfile } from "../auth/session.server";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import { type Entitlements, entitlementsFrom, type Plan } from "./windows";
 
@@ -19,14 +19,16 @@ export { entitlementsFrom, type Entitlements, type Plan } from "./windows";
 /** The account's plan now: a live subscription, else live early access, else free. */
 export async function planOf(
   db: Db,
-  userId: string,
+  account: AccountRef,
   profile: Pick<SessionProfile, "earlyAccessStatus" | "earlyAccessExpiresAt">,
   now = Date.now(),
 ): Promise<Plan> {
-  const row = await db.query.subscriptions.findFirst({
-    where: eq(schema.subscriptions.userId, userId),
-    columns: { status: true, trialEnd: true, currentPeriodEnd: true },
-  });
+  const row = account.accountRows
+    ? account.accountRows.subscription
+    : await db.query.subscriptions.findFirst({
+        where: eq(schema.subscriptions.userId, account.id),
+        columns: { status: true, trialEnd: true, currentPeriodEnd: true },
+      });
   const subscription: SubscriptionLike | null = row ? { status: row.status, trialEnd: row.trialEnd, currentPeriodEnd: row.currentPeriodEnd } : null;
   const activation = activationOf(subscription, profile, now);
   return activation.subscription ? "premium" : activation.earlyAccess ? "early_access" : "free";
@@ -39,7 +41,7 @@ export async function accountEntitlements(
   profile: Pick<SessionProfile, "earlyAccessStatus" | "earlyAccessExpiresAt">,
   now = Date.now(),
 ): Promise<Entitlements> {
-  const [plan, read] = await Promise.all([planOf(db, userId, profile, now), ledgerFor(ledgers, userId).read({ now, counts: true })]);
+  const [plan, read] = await Promise.all([planOf(db, { id: userId }, profile, now), ledgerFor(ledgers, userId).read({ now, counts: true })]);
   return entitlementsFrom(read.counts!, plan, now);
 }
 
@@ -57,7 +59,7 @@ export async function claimEntitlement(
   profile: Pick<SessionProfile, "earlyAccessStatus" | "earlyAccessExpiresAt">,
   now = Date.now(),
 ): Promise<ClaimOutcome> {
-  const plan = await planOf(db, userId, profile, now);
+  const plan = await planOf(db, { id: userId }, profile, now);
   if (plan !== "free") return { granted: true, entitlements: entitlementsFrom({ minute: 0, hour: 0, day: 0, monthRequests: 0, monthTokens: 0 }, plan, now) };
   const { granted, counts } = await ledgerFor(ledgers, userId).claim(now);
   const entitlements = entitlementsFrom(counts, plan, now);

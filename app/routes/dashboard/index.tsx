@@ -13,7 +13,7 @@ import { pendingKeyCookie, readCookie } from "~/server/cookies";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db } = app(context);
-  const [account, usage, waiting] = await Promise.all([accountOverview(db, user), overviewUsage(app(context), user.id), readCookie(pendingKeyCookie, request)]);
+  const [account, usage, waiting] = await Promise.all([accountOverview(db, user), overviewUsage(app(context), user), readCookie(pendingKeyCookie, request)]);
   const pendingKey = waiting && !account.activated ? normaliseActivationKey(waiting) : null;
   return { account, usage, pendingKey: pendingKey ? formatActivationKey(pendingKey) : null };
 }

@@ -13,10 +13,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const now = Date.now();
   // One ledger call: the figures, and the counts the desktop app gets from GET /api/v1/entitlements.
-  const [{ counts, ...data }, plan] = await Promise.all([
-    usageTab(ctx, user.id, parseRange(params.get("range")), now),
-    planOf(ctx.db, user.id, user.profile, now),
-  ]);
+  const [{ counts, ...data }, plan] = await Promise.all([usageTab(ctx, user, parseRange(params.get("range")), now), planOf(ctx.db, user, user.profile, now)]);
   return { email: user.email, ui: parseUsageUi(params), data, entitlements: entitlementsFrom(counts, plan, now) };
 }
 
