@@ -4,6 +4,7 @@
 // and a batch that recorded dead letters may alert the admins (at most once an hour).
 import { alertAdminsOfDeadLetters } from "~/lib/dead-letters/alert.server";
 import { log, setLogSalt, withLogScope } from "~/lib/log/log.server";
+import { withoutStatementValues } from "~/lib/log/redact";
 import { QUEUE_MESSAGE_TYPES } from "~/lib/queue-redaction";
 import { handleDeadLetters, handleEventBatch } from "~/lib/queue/dispatch.server";
 import { metered, requestDb } from "~/server/db";
@@ -43,7 +44,7 @@ export default {
       };
       if (failure !== undefined) {
         log.error("queue_batch", fields, failure);
-        throw failure;
+        throw withoutStatementValues(failure);
       }
       // A retry or a dead letter is worth a look; the messages' own lines say why.
       if (fields.retried > 0 || fields.deadLettered > 0) log.warn("queue_batch", fields);

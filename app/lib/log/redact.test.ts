@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isSensitiveKey, REDACTED, redactFields, scrubText, serializeError } from "./redact";
+import { DrizzleQueryError } from "drizzle-orm/errors";
+import { isSensitiveKey, REDACTED, redactFields, scrubText, serializeError, withoutStatementValues } from "./redact";
 
 const hash = (id: string) => `h(${id.length})`;
 
@@ -99,5 +100,22 @@ describe("a log line's strings", () => {
     for (const key of ["status", "route", "event", "kind", "attempts", "durationMs", "exportId", "reason", "names", "size"]) {
       expect(isSensitiveKey(key), key).toBe(false);
     }
+  });
+});
+
+describe("a failed database statement", () => {
+  it("shows the database's error and the SQL, never the values bound to it", () => {
+    const cause = new Error("D1_ERROR: no such table: support_messages");
+    const failed = new DrizzleQueryError("insert into support_messages (email, body) values (?, ?)", ["ann@example.com", "My card ends 4242"], cause);
+    const shown = serializeError(failed);
+    expect(shown).toMatchObject({ name: "Error", message: cause.message, query: "insert into support_messages (email, body) values (?, ?)" });
+    expect(JSON.stringify(shown)).not.toMatch(/ann@|4242|params/);
+    // Rethrown to the runtime (a queue batch to retry), it is the cause that leaves.
+    expect(withoutStatementValues(failed)).toBe(cause);
+    const bare = new DrizzleQueryError("select 1", ["secret"], undefined as unknown as Error);
+    expect(JSON.stringify(serializeError(bare))).not.toContain("secret");
+    expect(String(withoutStatementValues(bare))).not.toContain("secret");
+    const plain = new Error("boom");
+    expect(withoutStatementValues(plain)).toBe(plain);
   });
 });

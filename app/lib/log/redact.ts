@@ -106,14 +106,33 @@ export function scrubText(value: string, max: number = LOG.maxStringChars): stri
   return out.length > max ? `${out.slice(0, max)}…` : out;
 }
 
-export type SerializedError = { name: string; message: string; stack?: string };
+export type SerializedError = { name: string; message: string; stack?: string; query?: string };
+
+/**
+ * The error a database statement failed with, when `error` is drizzle's wrapper of it
+ * (DrizzleQueryError): that wrapper's message lists the statement's bound values (addresses,
+ * names, a message's text), so only its cause and its SQL, which has placeholders, are shown.
+ */
+function queryFailure(error: unknown): { cause: unknown; query: string } | null {
+  if (!(error instanceof Error) || !("query" in error) || !("params" in error) || typeof error.query !== "string") return null;
+  return { cause: error.cause, query: error.query };
+}
+
+/** An error fit to leave the Worker (rethrown to the runtime): drizzle's wrapper gives way to its cause. */
+export function withoutStatementValues(error: unknown): unknown {
+  const failed = queryFailure(error);
+  return failed ? (failed.cause ?? new Error("A database statement failed")) : error;
+}
 
 /** An error as a log line carries it: its name, message and stack, scrubbed. */
 export function serializeError(error: unknown): SerializedError {
+  const failed = queryFailure(error);
+  const shown = failed ? (failed.cause ?? new Error("A database statement failed")) : error;
   const out: SerializedError =
-    error instanceof Error
-      ? { name: error.name, message: scrubText(error.message), ...(error.stack ? { stack: scrubText(error.stack, LOG.maxStackChars) } : {}) }
-      : { name: typeof error, message: scrubText(String(error)) };
+    shown instanceof Error
+      ? { name: shown.name, message: scrubText(shown.message), ...(shown.stack ? { stack: scrubText(shown.stack, LOG.maxStackChars) } : {}) }
+      : { name: typeof shown, message: scrubText(String(shown)) };
+  if (failed) out.query = scrubText(failed.query);
   serialized.add(out);
   return out;
 }
