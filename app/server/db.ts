@@ -21,16 +21,11 @@ function countingD1(d1: D1Database): D1Database {
   if (!wrapped) {
     wrapped = new Proxy(d1, {
       get(target, prop, receiver) {
-        if (prop === "prepare") {
-          return (query: string) => {
-            const meter = meters.getStore();
-            if (meter) meter.statements++;
-            return clientOf(target, meter).prepare(query);
-          };
-        }
-        // A batch's statements were counted when they were prepared.
+        if (prop === "prepare") return (query: string) => deferredStatement(target, query);
+        // A batch's statements are counted when they are bound.
         if (prop === "batch") {
-          return (statements: D1PreparedStatement[]) => clientOf(target, meters.getStore()).batch(statements);
+          return (statements: D1PreparedStatement[]) =>
+            clientOf(target, meters.getStore()).batch(statements.map((s) => (deferredStatements.has(s) ? s.bind() : s)));
         }
         // Raw SQL, possibly several statements (nothing in the app uses it today): D1 says how many ran.
         if (prop === "exec") {
@@ -49,6 +44,33 @@ function countingD1(d1: D1Database): D1Database {
   }
   return wrapped;
 }
+
+/**
+ * A statement that takes the D1 session of the request that runs it, when it runs (binds or
+ * executes): a query prepared once per isolate (drizzle's `.prepare()`, the session read of
+ * lib/auth/session.server.ts) still reads through each request's own session, and is counted
+ * once per run.
+ */
+function deferredStatement(d1: D1Database, query: string): D1PreparedStatement {
+  const statement = () => {
+    const meter = meters.getStore();
+    if (meter) meter.statements++;
+    return clientOf(d1, meter).prepare(query);
+  };
+  const deferred: Pick<D1PreparedStatement, "bind" | "first" | "run" | "all" | "raw"> = {
+    bind: (...values) => statement().bind(...values),
+    first: ((column?: string) => (column === undefined ? statement().first() : statement().first(column))) as D1PreparedStatement["first"],
+    run: () => statement().run(),
+    all: () => statement().all(),
+    raw: ((options?: { columnNames?: boolean }) =>
+      options ? statement().raw(options as { columnNames: true }) : statement().raw()) as D1PreparedStatement["raw"],
+  };
+  deferredStatements.add(deferred as D1PreparedStatement);
+  return deferred as D1PreparedStatement;
+}
+
+// A statement prepared and handed to a batch without binding: the batch binds it (no values).
+const deferredStatements = new WeakSet<D1PreparedStatement>();
 
 /**
  * The request's database. Given the request's D1 session, every statement the request prepares

@@ -4,7 +4,10 @@
 // pages set no cookie. Locally D1 has one copy, so these check the path (which session, which
 // bookmark) as well as the result.
 import { env, SELF } from "cloudflare:test";
+import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { schema } from "~/lib/db.server";
+import { metered, requestDb } from "~/server/db";
 import { PAGE_CACHE_HEADER } from "~/server/page-cache";
 import { API_BOOKMARK_HEADER, apiBookmark, BOOKMARK_COOKIE, BOOKMARK_MAX_AGE_SECONDS, bookmarkCookie, startD1Session } from "~/server/d1-session";
 import { Browser, createConfirmedUser, ORIGIN, STRONG_PASSWORD, signUpFields, uniqueEmail, uniqueIp } from "./helpers";
@@ -111,6 +114,45 @@ describe("where a request's D1 session starts", () => {
     started.session.prepare("select 1");
     expect(prepared).toEqual(["select 1"]);
     expect(started.session.getBookmark()).toBeNull();
+  });
+});
+
+describe("statements prepared once", () => {
+  /** A D1 binding or session that records the statements sent through it (and answers no rows). */
+  function recorder(name: string, sent: string[]) {
+    const statement = (query: string) => ({
+      bind: () => statement(query),
+      raw: async () => {
+        sent.push(`${name}: ${query}`);
+        return [];
+      },
+    });
+    return { prepare: statement, batch: async () => [], getBookmark: () => null, withSession: () => recorder(name, sent) };
+  }
+
+  it("run on the D1 session of each request that runs them, and count once per run", async () => {
+    const sent: string[] = [];
+    const binding = recorder("binding", sent) as unknown as D1Database;
+    // Prepared outside any request, as a module does once per isolate.
+    const byId = requestDb(binding)
+      .select({ id: schema.users.id })
+      .from(schema.users)
+      .where(eq(schema.users.id, sql.placeholder("id")))
+      .prepare();
+    const runs = await Promise.all(
+      ["first", "second"].map((name) =>
+        metered(async () => {
+          requestDb(binding, recorder(name, sent) as unknown as D1DatabaseSession);
+          await byId.all({ id: "u1" });
+          await byId.all({ id: "u2" });
+        }),
+      ),
+    );
+    expect(runs.map((run) => run.statements)).toEqual([2, 2]);
+    expect(sent.map((line) => line.split(":")[0]).sort()).toEqual(["first", "first", "second", "second"]);
+    // Outside a request, the binding itself.
+    await byId.all({ id: "u3" });
+    expect(sent.at(-1)).toMatch(/^binding: select/);
   });
 });
 

@@ -130,6 +130,9 @@ describe("every answer has a request id, and its log line", () => {
     expect(line).toMatchObject({ level: "error", route: "/dashboard/profile", status: response.status });
     const error = line.error as { name: string; message: string; stack: string };
     expect(error.message).toBe("D1_ERROR: database unavailable for [email]");
+    // The statement's SQL, never its values (drizzle's wrapper lists them in its message).
+    expect((line.error as { query: string }).query).toMatch(/^select "sessions"\."id", /);
+    expect(JSON.stringify(line)).not.toMatch(/params:|Failed query/);
     expect(error.stack).toMatch(/request-log\.test\.ts/);
     expect(JSON.stringify(lines)).not.toContain(email);
   });

@@ -113,7 +113,7 @@ describe("one trial decision for pricing, the billing tab and checkout", () => {
 });
 
 describe("the pricing card's reads", () => {
-  it("take the profile's fields from the session: a signed-in landing or pricing page reads the session and the subscription only", async () => {
+  it("come with the session: a signed-in landing or pricing page makes one statement, the session's (with the profile and the subscription)", async () => {
     const { browser } = await withCustomer();
     const statements = (response: Response) => Number(/d1;desc="statements";dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "")?.[1]);
     // The first view may ask Stripe and record its answer, and the landing page's first read the
@@ -123,7 +123,7 @@ describe("the pricing card's reads", () => {
     for (const path of ["/pricing", "/"]) {
       const page = await browser.get(path);
       expect(page.status, path).toBe(200);
-      expect(statements(page), path).toBe(2);
+      expect(statements(page), path).toBe(1);
     }
   });
 });

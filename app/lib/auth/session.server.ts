@@ -168,27 +168,50 @@ function toAuthState(row: SessionUserRow): SignedInState {
  * same statement also reads the account's subscription and budget (one row each at most).
  */
 async function loadLiveSession(db: Db, sessionId: string, now: number, accountRows = false): Promise<SessionUserRow | undefined> {
-  const live = and(eq(schema.sessions.id, sessionId), isNull(schema.sessions.revokedAt), sql`${schema.sessions.expiresAt} > ${now}`);
-  if (accountRows) {
-    const rows = await db
-      .select({ ...sessionUserColumns, subscription: schema.subscriptions, budget: schema.budgets })
-      .from(schema.sessions)
-      .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
-      .leftJoin(schema.userProfiles, eq(schema.userProfiles.userId, schema.users.id))
-      .leftJoin(schema.subscriptions, eq(schema.subscriptions.userId, schema.users.id))
-      .leftJoin(schema.budgets, eq(schema.budgets.userId, schema.users.id))
-      .where(live)
-      .limit(1);
-    return rows[0];
+  const reads = sessionReadsOf(db);
+  const rows = await (accountRows ? reads.withAccountRows : reads.plain).all({ sessionId, now });
+  return rows[0];
+}
+
+// Every signed-in request and API call makes this read: its SQL is built once per database handle
+// (one per D1 binding and isolate), not per request. Each run still goes through the request's
+// own D1 session (server/db.ts defers the statement's session to its run).
+const sessionReads = new WeakMap<Db, ReturnType<typeof prepareSessionReads>>();
+
+function sessionReadsOf(db: Db) {
+  let reads = sessionReads.get(db);
+  if (!reads) {
+    reads = prepareSessionReads(db);
+    sessionReads.set(db, reads);
   }
-  const rows = await db
+  return reads;
+}
+
+function prepareSessionReads(db: Db) {
+  const live = and(
+    eq(schema.sessions.id, sql.placeholder("sessionId")),
+    isNull(schema.sessions.revokedAt),
+    sql`${schema.sessions.expiresAt} > ${sql.placeholder("now")}`,
+  );
+  const plain = db
     .select(sessionUserColumns)
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
     .leftJoin(schema.userProfiles, eq(schema.userProfiles.userId, schema.users.id))
     .where(live)
-    .limit(1);
-  return rows[0];
+    .limit(1)
+    .prepare();
+  const withAccountRows = db
+    .select({ ...sessionUserColumns, subscription: schema.subscriptions, budget: schema.budgets })
+    .from(schema.sessions)
+    .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
+    .leftJoin(schema.userProfiles, eq(schema.userProfiles.userId, schema.users.id))
+    .leftJoin(schema.subscriptions, eq(schema.subscriptions.userId, schema.users.id))
+    .leftJoin(schema.budgets, eq(schema.budgets.userId, schema.users.id))
+    .where(live)
+    .limit(1)
+    .prepare();
+  return { plain, withAccountRows };
 }
 
 /** Resolves a bearer or cookie access token to its user; a revoked session fails at once. */
