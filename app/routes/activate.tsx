@@ -9,7 +9,7 @@ import { AuthShell } from "~/components/auth-shell";
 import { RedeemKeyForm, type RedeemActionData } from "~/components/early-access/redeem-form";
 import { Alert, LinkButton } from "~/components/ui";
 import { EARLY_ACCESS } from "~/lib/constants";
-import { accountActivation } from "~/lib/early-access/activation.server";
+import { userActivation } from "~/lib/early-access/activation.server";
 import { formatActivationKey, normaliseActivationKey } from "~/lib/early-access/keys";
 import { EARLY_ACCESS_MESSAGES as M } from "~/lib/early-access/messages";
 import { redeemKeyForUser } from "~/lib/early-access/redeem.server";
@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const pendingKey = stored ? normaliseActivationKey(stored) : null;
   const { user } = getAuth(context);
   if (!user) return { state: "signedOut" as const, pendingKeyLast4: pendingKey?.slice(-4) ?? null };
-  const activation = await accountActivation(app(context).db, user.id);
+  const activation = await userActivation(app(context).db, user);
   if (activation.earlyAccess) return { state: "member" as const, expiresAt: activation.earlyAccessExpiresAt };
   return { state: "form" as const, pendingKey: pendingKey ? formatActivationKey(pendingKey) : null, subscribed: activation.subscription };
 }

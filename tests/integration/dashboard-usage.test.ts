@@ -73,7 +73,7 @@ describe("overview on real data", () => {
     }
   });
 
-  it("reads the session, the subscription and the budget in one D1 statement on every signed-in page view", async () => {
+  it("reads the session, the subscription and the budget in one D1 statement: landing, pricing, overview, usage, analytics, budget and activation pages", async () => {
     const statements = (response: Response) => Number(/d1;desc="statements";dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "")?.[1]);
     const { browser, id: userId } = await createConfirmedUser();
     const view = async (path: string) => {
@@ -82,13 +82,15 @@ describe("overview on real data", () => {
       expect(statements(response), path).toBe(1);
       return visibleText(await response.text());
     };
-    const paths = ["/", "/pricing", "/dashboard", "/dashboard/usage"];
+    const paths = ["/", "/pricing", "/dashboard", "/dashboard/usage", "/dashboard/analytics", "/dashboard/budget", "/activate"];
     // A first view may also record the session's activity or read the releases (kept for a while).
     for (const path of paths) await browser.get(path);
     for (const path of paths) await view(path);
     expect(await view("/")).toContain("Get Subscription");
     expect(await view("/dashboard")).toContain("Free Plan");
     expect(await view("/dashboard/usage")).toContain("$0.00 / $10.00");
+    expect(await view("/dashboard/analytics")).toContain("Premium Feature");
+    expect(await view("/dashboard/budget")).toContain("$10.00");
 
     // The rows the same statement reads now exist: the pages show them, still from one statement.
     await db.insert(schema.subscriptions).values({ id: crypto.randomUUID(), userId, status: "active", currentPeriodEnd: Date.now() + 86400_000 });
@@ -99,6 +101,8 @@ describe("overview on real data", () => {
     expect(overview).toContain("$0.00 / $42.00");
     expect(await view("/dashboard/usage")).toContain("$0.00 / $42.00");
     expect(await view("/pricing")).not.toContain("Start Free Trial");
+    expect(await view("/dashboard/analytics")).not.toContain("Premium Feature");
+    expect(await view("/dashboard/budget")).toContain("$42.00");
   });
 
   it("reads those rows with the session only on a GET or HEAD: after an action, its page's loaders read what it wrote", async () => {

@@ -1,6 +1,7 @@
 // An account is activated with early access or an active subscription (ADR 0012). Everything that
 // unlocks the product (downloads, Model Analytics, what the dashboard and the API report) asks here.
 import { eq } from "drizzle-orm";
+import type { SessionUser } from "../auth/session.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { countsAsActive } from "../billing/statuses";
@@ -26,4 +27,10 @@ export async function accountActivation(db: Db, userId: string, now = Date.now()
 
 export async function isAccountActivated(db: Db, userId: string, now = Date.now()): Promise<boolean> {
   return (await accountActivation(db, userId, now)).activated;
+}
+
+/** A signed-in user's activation: from the rows their session's statement read (a GET), else read now. */
+export async function userActivation(db: Db, user: SessionUser, now = Date.now()): Promise<Activation> {
+  if (user.accountRows) return activationOf(user.accountRows.subscription, user.profile, now);
+  return accountActivation(db, user.id, now);
 }

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/analytics";
 import { AnalyticsTab, PremiumFeature } from "~/components/dashboard/analytics-tab";
 import { TabError } from "~/components/dashboard/tab-error";
-import { isAccountActivated } from "~/lib/early-access/activation.server";
+import { userActivation } from "~/lib/early-access/activation.server";
 import { modelAnalytics } from "~/lib/usage/analytics.server";
 import { CATEGORIES, recommend, sortModels, SORTS } from "~/lib/usage/models";
 import { pick } from "~/lib/usage/usage-view";
@@ -15,7 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = app(context);
   const { db } = ctx;
   // Spec: Model Analytics needs an activated account (a subscription or early access); others see the Premium Feature card.
-  if (!(await isAccountActivated(db, user.id))) return { locked: true as const };
+  if (!(await userActivation(db, user)).activated) return { locked: true as const };
   const params = new URL(request.url).searchParams;
   const models = await modelAnalytics(ctx, user.id);
   const category = pick(CATEGORIES, params.get("category"), "all");

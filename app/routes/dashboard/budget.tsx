@@ -5,7 +5,7 @@ import { BudgetTab } from "~/components/dashboard/budget-tab";
 import { TabError } from "~/components/dashboard/tab-error";
 import type { BudgetView } from "~/lib/usage/budget";
 import { budgetFormSchema } from "~/lib/usage/budget-form";
-import { getBudget, saveBudget } from "~/lib/usage/budget.server";
+import { budgetOf, saveBudget } from "~/lib/usage/budget.server";
 import { ledgerFor } from "~/lib/usage/ledger/api";
 import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db, ledgers } = app(context);
   const params = new URL(request.url).searchParams;
-  const [settings, { spend }] = await Promise.all([getBudget(db, user.id), ledgerFor(ledgers, user.id).read({ now: Date.now(), spend: true })]);
+  const [settings, { spend }] = await Promise.all([budgetOf(db, user), ledgerFor(ledgers, user.id).read({ now: Date.now(), spend: true })]);
   const view: BudgetView = {
     settings,
     spent: { month: spend!.monthMicros / 1e6, today: spend!.dayMicros / 1e6 },

@@ -5,7 +5,7 @@ import { DOWNLOAD } from "~/lib/constants";
 import { downloadErrorMessage } from "~/lib/downloads/messages";
 import { detectOption, PLATFORMS, type Platform } from "~/lib/downloads/options";
 import { currentReleases, recentDownloads } from "~/lib/downloads/releases.server";
-import { isAccountActivated } from "~/lib/early-access/activation.server";
+import { userActivation } from "~/lib/early-access/activation.server";
 import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
 import { pageMeta } from "~/lib/site/meta";
@@ -20,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const error = downloadErrorMessage(params.get("error"));
   const asked = params.get("versions");
   const versions = PLATFORMS.find((p): p is Platform => p === asked) ?? null;
-  if (!(await isAccountActivated(db, user.id))) return { subscribed: false as const, error };
+  if (!(await userActivation(db, user)).activated) return { subscribed: false as const, error };
   const [releases, history] = await Promise.all([currentReleases(db), recentDownloads(db, user.id)]);
   return {
     subscribed: true as const,

@@ -9,7 +9,7 @@ import { verifyDownloadToken } from "~/lib/downloads/link";
 import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
 import { contentRange, decideRange } from "~/lib/downloads/range";
 import { getRelease } from "~/lib/downloads/releases.server";
-import { isAccountActivated } from "~/lib/early-access/activation.server";
+import { userActivation } from "~/lib/early-access/activation.server";
 import { downloadLinkKeys } from "~/lib/keys";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
@@ -27,7 +27,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { user } = getAuth(context);
   if (!user) throw refuse(403, DOWNLOAD_MESSAGES.signInRequired);
   if (user.id !== verified.claim.userId) throw refuse(403, DOWNLOAD_MESSAGES.linkOtherUser);
-  if (!(await isAccountActivated(db, user.id))) throw refuse(403, DOWNLOAD_MESSAGES.subscriptionRequired);
+  if (!(await userActivation(db, user)).activated) throw refuse(403, DOWNLOAD_MESSAGES.subscriptionRequired);
   const release = await getRelease(db, verified.claim.releaseId);
   if (!release) throw refuse(404, DOWNLOAD_MESSAGES.notPublished);
 
