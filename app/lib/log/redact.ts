@@ -127,7 +127,7 @@ export function withoutStatementValues(error: unknown): unknown {
 /** An error as a log line carries it: its name, message and stack, scrubbed. */
 export function serializeError(error: unknown): SerializedError {
   const failed = queryFailure(error);
-  const shown = failed ? (failed.cause ?? new Error("A database statement failed")) : error;
+  const shown = withoutStatementValues(error);
   const out: SerializedError =
     shown instanceof Error
       ? { name: shown.name, message: scrubText(shown.message), ...(shown.stack ? { stack: scrubText(shown.stack, LOG.maxStackChars) } : {}) }
