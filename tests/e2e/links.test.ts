@@ -1,7 +1,7 @@
 // The site's links (app/components/link.tsx): a plain <a> that the router follows inside the app
 // once the page has hydrated, and the browser follows on its own before that or when asked to
 // (a modified click).
-import { hydrated } from "./browser.ts";
+import { hydrated, signIn } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 /** Marks the current document; gone if the browser loads another. */
@@ -71,4 +71,20 @@ test("links carry their address and the route-discovery mark, with or without Ja
   await pricing.click();
   await expect(page).toHaveURL(/\/auth\?mode=signin$/);
   await context.close();
+});
+
+test("the dashboard's current tab follows a navigation inside the app", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, "demo@modelify.dev", "Modelify-Demo-2026");
+  // signIn only submits: a navigation before the answer arrives would cancel the sign-in.
+  await page.waitForURL((url) => url.pathname === "/dashboard");
+  await hydrated(page);
+  await page.evaluate(markDocument);
+  const rail = page.getByRole("complementary", { name: "Dashboard" });
+  await expect(rail.getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
+  await rail.getByRole("link", { name: "Usage" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/usage$/);
+  await expect(rail.getByRole("link", { name: "Usage" })).toHaveAttribute("aria-current", "page");
+  await expect(rail.getByRole("link", { name: "Overview" })).not.toHaveAttribute("aria-current");
+  expect(await page.evaluate(sameDocument)).toBe(true);
 });

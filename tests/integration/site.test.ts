@@ -152,6 +152,23 @@ describe("dashboard shell", () => {
     expect((await new Browser().get("/dashboard/billing")).headers.get("Location")).toBe("/auth");
   });
 
+  it("marks the tab of the page, and only it, as the current page in the rail and the tab strip", async () => {
+    const { browser } = await createConfirmedUser();
+    const current = (html: string) =>
+      [...html.matchAll(/<a [^>]*href="([^"]+)"[^>]*>/g)]
+        .filter(([tag]) => tag.includes('aria-current="page"'))
+        .map(([tag, href]) => ({ href, active: /rail-link-active|tab-link-active/.test(tag) }));
+    for (const path of ["/dashboard", "/dashboard/usage", "/dashboard/profile"]) {
+      const html = await (await browser.get(path)).text();
+      // Once in the rail, once in the strip; the overview is not current on its sub-pages.
+      expect(current(html), path).toEqual([
+        { href: path, active: true },
+        { href: path, active: true },
+      ]);
+      expect(html.match(/rail-link-idle/g)?.length, path).toBe(6);
+    }
+  });
+
   it("shows a failing tab's message inside a dashboard that keeps working", async () => {
     const { browser } = await createConfirmedUser();
     // The account's usage ledger is unreachable (its reads fail); D1 and everything else works.

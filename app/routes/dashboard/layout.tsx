@@ -1,7 +1,7 @@
 // The dashboard's frame: sidebar (each tab's icon and label, from 1024 px), mobile tab strip, account and
 // sign-out. Each tab is a child route with its own loader, action and error boundary.
-import { type RefObject, useEffect, useRef } from "react";
-import { isRouteErrorResponse, NavLink, Outlet, redirect, useLocation, useRouteError } from "react-router";
+import { type ReactNode, type RefObject, useEffect, useRef } from "react";
+import { isRouteErrorResponse, Outlet, redirect, useLocation, useRouteError } from "react-router";
 import { Link } from "~/components/link";
 import type { Route } from "./+types/layout";
 import { TabIcon } from "~/components/dashboard/icons";
@@ -87,8 +87,8 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="min-h-screen bg-slate-50">
-      <Sidebar tabs={tabs} sidebarName={sidebarName} email={email} signOutTo={signOutTo} />
-      <MobileHeader tabs={tabs} email={email} signOutTo={signOutTo} navRef={mobileNav} />
+      <Sidebar tabs={tabs} current={pathname} sidebarName={sidebarName} email={email} signOutTo={signOutTo} />
+      <MobileHeader tabs={tabs} current={pathname} email={email} signOutTo={signOutTo} navRef={mobileNav} />
 
       <main id="main" className="px-4 py-6 sm:px-6 lg:ml-64 lg:px-8 lg:py-10 xl:px-10">
         {/* A size container: the tabs' grids follow the width they have (@2xl:, @4xl:...), not the
@@ -104,10 +104,23 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
   );
 }
 
-type FrameProps = { tabs: Tab[]; email: string; signOutTo: string };
+type FrameProps = { tabs: Tab[]; current: string; email: string; signOutTo: string };
+
+/**
+ * A tab's link, the current page's marked (`aria-current`, its class) when the address is
+ * exactly the tab's, as NavLink's `end` decides; without NavLink's hooks for each of 16 links.
+ */
+function TabLink({ tab, current, classes, children }: { tab: Tab; current: string; classes: [active: string, idle: string]; children: ReactNode }) {
+  const here = current.toLowerCase() === tab.path;
+  return (
+    <Link to={tab.path} aria-current={here ? "page" : undefined} className={here ? classes[0] : classes[1]}>
+      {children}
+    </Link>
+  );
+}
 
 /** From 1024 px: a rail with each tab's icon and its label beside it (no hover needed to learn where Billing is, and touch screens see it too). */
-function Sidebar({ tabs, sidebarName, email, signOutTo }: FrameProps & { sidebarName: string }) {
+function Sidebar({ tabs, current, sidebarName, email, signOutTo }: FrameProps & { sidebarName: string }) {
   return (
     <aside aria-label="Dashboard" className="fixed inset-y-0 left-0 z-30 hidden w-64 flex-col overflow-y-auto border-r border-slate-200 bg-white lg:flex">
       <Link to="/" className="flex h-16 items-center px-4" aria-label="Modelify home">
@@ -115,10 +128,10 @@ function Sidebar({ tabs, sidebarName, email, signOutTo }: FrameProps & { sidebar
       </Link>
       <nav className="flex-1 space-y-1 px-2 py-4">
         {tabs.map((t) => (
-          <NavLink key={t.path} to={t.path} end className={({ isActive }) => (isActive ? "rail-link rail-link-active" : "rail-link rail-link-idle")}>
+          <TabLink key={t.path} tab={t} current={current} classes={["rail-link rail-link-active", "rail-link rail-link-idle"]}>
             <TabIcon name={t.icon} className="h-5 w-5 shrink-0" />
             <span>{t.label}</span>
-          </NavLink>
+          </TabLink>
         ))}
       </nav>
       <div className="border-t border-slate-200 p-2">
@@ -141,7 +154,7 @@ function Sidebar({ tabs, sidebarName, email, signOutTo }: FrameProps & { sidebar
 }
 
 /** Mobile and tablet: a top bar with the account and a scrollable tab strip. */
-function MobileHeader({ tabs, email, signOutTo, navRef }: FrameProps & { navRef: RefObject<HTMLElement | null> }) {
+function MobileHeader({ tabs, current, email, signOutTo, navRef }: FrameProps & { navRef: RefObject<HTMLElement | null> }) {
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white lg:hidden">
       <div className="flex h-14 items-center justify-between px-4">
@@ -157,9 +170,9 @@ function MobileHeader({ tabs, email, signOutTo, navRef }: FrameProps & { navRef:
       </div>
       <nav aria-label="Dashboard tabs" className="flex gap-1 overflow-x-auto px-2 pb-2" ref={navRef}>
         {tabs.map((t) => (
-          <NavLink key={t.path} to={t.path} end className={({ isActive }) => (isActive ? "tab-link tab-link-active" : "tab-link tab-link-idle")}>
+          <TabLink key={t.path} tab={t} current={current} classes={["tab-link tab-link-active", "tab-link tab-link-idle"]}>
             {t.label}
-          </NavLink>
+          </TabLink>
         ))}
       </nav>
     </header>
