@@ -73,7 +73,7 @@ describe("overview on real data", () => {
     }
   });
 
-  it("reads the session, the subscription and the budget in one D1 statement: landing, pricing, overview, usage, analytics, budget and activation pages", async () => {
+  it("reads the session, the subscription and the budget in one D1 statement: landing, pricing, overview, usage, analytics, budget, billing and activation pages", async () => {
     const statements = (response: Response) => Number(/d1;desc="statements";dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "")?.[1]);
     const { browser, id: userId } = await createConfirmedUser();
     const view = async (path: string) => {
@@ -82,7 +82,7 @@ describe("overview on real data", () => {
       expect(statements(response), path).toBe(1);
       return visibleText(await response.text());
     };
-    const paths = ["/", "/pricing", "/dashboard", "/dashboard/usage", "/dashboard/analytics", "/dashboard/budget", "/activate"];
+    const paths = ["/", "/pricing", "/dashboard", "/dashboard/usage", "/dashboard/analytics", "/dashboard/budget", "/dashboard/billing", "/activate"];
     // A first view may also record the session's activity or read the releases (kept for a while).
     for (const path of paths) await browser.get(path);
     for (const path of paths) await view(path);

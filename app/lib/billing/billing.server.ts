@@ -183,10 +183,20 @@ export type BillingSnapshot = {
   error: string | null;
 };
 
-/** What the billing tab shows from Stripe: payment methods and invoices of the user's customer. */
-export async function billingSnapshot(deps: BillingDeps, userId: string, include: { invoices: boolean }): Promise<BillingSnapshot> {
-  const profile = await deps.db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: { stripeCustomerId: true } });
-  const customerId = profile?.stripeCustomerId ?? null;
+/**
+ * What the billing tab shows from Stripe: payment methods and invoices of the user's customer.
+ * `customer`: the customer id as the caller already read it (the session's profile), else read here.
+ */
+export async function billingSnapshot(
+  deps: BillingDeps,
+  userId: string,
+  include: { invoices: boolean },
+  customer?: { id: string | null },
+): Promise<BillingSnapshot> {
+  const customerId = customer
+    ? customer.id
+    : ((await deps.db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: { stripeCustomerId: true } }))?.stripeCustomerId ??
+      null);
   const { stripe } = deps;
   if (!customerId || !stripe) return { customerId, paymentMethods: [], invoices: [], error: null };
   try {

@@ -7,7 +7,7 @@ import { app } from "~/server/context";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
-  return { billing: await billingTab(app(context), user.id, parseBillingView(new URL(request.url).searchParams.get("view"))) };
+  return { billing: await billingTab(app(context), user, parseBillingView(new URL(request.url).searchParams.get("view"))) };
 }
 
 export default function Billing({ loaderData }: Route.ComponentProps) {
