@@ -1,7 +1,7 @@
-// The request's database handle, and a count of the D1 statements each request prepares (sent as
+// The request's database handle, and a count of the D1 statements each request runs (sent as
 // Server-Timing outside production, read by the benchmarks). One counting wrapper and one drizzle
 // instance per D1 binding and isolate; AsyncLocalStorage attributes each statement to the request
-// that prepared it, however requests interleave, and sends it through that request's D1 session
+// that runs it, however requests interleave, and sends it through that request's D1 session
 // (server/d1-session.ts) when it has one.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { getDb, type Db } from "~/lib/db.server";
@@ -73,7 +73,7 @@ function deferredStatement(d1: D1Database, query: string): D1PreparedStatement {
 const deferredStatements = new WeakSet<D1PreparedStatement>();
 
 /**
- * The request's database. Given the request's D1 session, every statement the request prepares
+ * The request's database. Given the request's D1 session, every statement the request runs
  * from here on goes through it; that needs the request's scope, so it runs inside metered().
  */
 export function requestDb(d1: D1Database, session?: D1DatabaseSession): Db {
@@ -85,7 +85,7 @@ export function requestDb(d1: D1Database, session?: D1DatabaseSession): Db {
   return getDb(countingD1(d1));
 }
 
-/** Runs a request's work and tells how many statements it prepared and ledger calls it made. */
+/** Runs a request's work and tells how many statements it ran and ledger calls it made. */
 export async function metered<T>(run: () => Promise<T>): Promise<{ result: T; statements: number; ledgerCalls: number }> {
   const meter: Meter = { statements: 0, ledgerCalls: 0 };
   const result = await meters.run(meter, run);

@@ -215,23 +215,24 @@ function prepareSessionReads(db: Db) {
 }
 
 /** Resolves a bearer or cookie access token to its user; a revoked session fails at once. */
-export async function authenticateAccessToken(
+export async function authenticateAccessToken(db: Db, keys: Keyring, token: string, options: SessionReadOptions = {}): Promise<AuthState | null> {
+  const auth = await authenticateBearerToken(db, keys, token, options);
+  return auth && "ended" in auth ? null : auth;
+}
+
+/** When the read happens (a controlled clock in tests), and whether it also reads the account's rows (SessionUser.accountRows). */
+type SessionReadOptions = { now?: number; accountRows?: boolean };
+
+/** The API's check of a bearer token: its user, `{ ended: true }` (see liveSessionOfClaims), or null for a token that is not ours. */
+export async function authenticateBearerToken(
   db: Db,
   keys: Keyring,
   token: string,
-  { now = Date.now(), accountRows = false }: { now?: number; accountRows?: boolean } = {},
-): Promise<AuthState | null> {
+  { now = Date.now(), accountRows = false }: SessionReadOptions = {},
+): Promise<SignedInState | { ended: true } | null> {
   const claims = await verifyAccessToken(token, keys);
   if (!claims) return null;
   const row = await liveSessionOfClaims(db, claims, now, accountRows);
-  return row && !("ended" in row) ? toAuthState(row) : null;
-}
-
-/** The API's check of a bearer token: its user, `{ ended: true }` (see liveSessionOfClaims), or null for a token that is not ours. */
-export async function authenticateBearerToken(db: Db, keys: Keyring, token: string, now = Date.now()): Promise<SignedInState | { ended: true } | null> {
-  const claims = await verifyAccessToken(token, keys);
-  if (!claims) return null;
-  const row = await liveSessionOfClaims(db, claims, now);
   return row && !("ended" in row) ? toAuthState(row) : row;
 }
 
