@@ -9,11 +9,14 @@
 // (scripts/vite-server-render.ts). Workers run it with nodejs_compat (util, stream); the one
 // Bun API in it (Bun.hash) is reached only by React Server Components' form actions, which this
 // site does not use. ADR 0027 and docs/performance.md have the figures.
+import { createElement, type ReactNode } from "react";
+import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server.bun";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider, ServerInstrumentation } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
-import { logScope, noteError } from "./lib/log/log.server";
+import { setPrerenderer } from "./components/prerendered";
+import { log, logScope, noteError } from "./lib/log/log.server";
 import { hydrateAfterFirstPaint } from "./server/hydrate-after-paint";
 import { nonceContext } from "./server/context";
 
@@ -51,6 +54,61 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   noteError(inner ?? error);
 };
 
+/**
+ * Renders `node` whole, once its last boundary is ready, into one string: React pipes it into an
+ * array of strings joined once (no back-pressure, nothing to flush).
+ */
+function renderWhole(node: ReactNode, options: Pick<RenderToPipeableStreamOptions, "nonce" | "onShellReady" | "onError">): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const chunks: string[] = [];
+    // The destination React writes the finished markup into: only write and end are used.
+    const destination = {
+      write(chunk: string) {
+        chunks.push(chunk);
+        return true;
+      },
+      end() {
+        resolve(chunks.join(""));
+      },
+      destroy(error: unknown) {
+        reject(error);
+      },
+      on() {
+        return destination;
+      },
+    };
+    const render = renderToPipeableStream(node, {
+      ...options,
+      // React outlines a finished Suspense boundary larger than this into a later chunk that a
+      // script moves into place; a site dialog (lazy, inside one) must stay in the HTML where a
+      // browser without JavaScript can see it.
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+      onShellError(error: unknown) {
+        reject(error);
+      },
+      onAllReady() {
+        render.pipe(destination as unknown as NodeJS.WritableStream);
+      },
+    });
+  });
+}
+
+// The page parts that are the same for every request, rendered once per isolate
+// (components/prerendered.tsx). A part that fails is logged and rendered live from then on.
+setPrerenderer({
+  render(part) {
+    return renderWhole(createElement(part), {
+      onError(error: unknown) {
+        log.error("prerender_failed", { part: part.displayName ?? part.name }, error);
+      },
+    });
+  },
+  reused() {
+    const scope = logScope();
+    if (scope) scope.prerenderedParts = (scope.prerenderedParts ?? 0) + 1;
+  },
+});
+
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -68,54 +126,24 @@ export default async function handleRequest(
   let status = responseStatusCode;
   // Every page is whole once its loaders are done (no deferred data): waiting for the last
   // boundary costs no time to first byte, and the rewrite below sees one string.
-  const html = await new Promise<string>((resolve, reject) => {
-    const chunks: string[] = [];
-    // The destination React writes the finished page into: only write and end are used for a
-    // document piped whole (no back-pressure, nothing to flush).
-    const destination = {
-      write(chunk: string) {
-        chunks.push(chunk);
-        return true;
+  const html = await renderWhole(
+    <NonceProvider value={nonce}>
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+    </NonceProvider>,
+    {
+      nonce,
+      onShellReady() {
+        shellRendered = true;
+        status = responseStatusCode;
       },
-      end() {
-        resolve(chunks.join(""));
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        // Errors inside the shell reach handleError through React Router. Later ones (a boundary
+        // that failed after it) happen before the answer goes out: into the request's line too.
+        if (shellRendered) noteError(error);
       },
-      destroy(error: unknown) {
-        reject(error);
-      },
-      on() {
-        return destination;
-      },
-    };
-    const render = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-      </NonceProvider>,
-      {
-        nonce,
-        // React outlines a finished Suspense boundary larger than this into a later chunk that a
-        // script moves into place; a site dialog (lazy, inside one) must stay in the HTML where a
-        // browser without JavaScript can see it.
-        progressiveChunkSize: Number.POSITIVE_INFINITY,
-        onShellReady() {
-          shellRendered = true;
-          status = responseStatusCode;
-        },
-        onShellError(error: unknown) {
-          reject(error);
-        },
-        onAllReady() {
-          render.pipe(destination as unknown as NodeJS.WritableStream);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          // Errors inside the shell reach handleError through React Router. Later ones (a boundary
-          // that failed after it) happen before the answer goes out: into the request's line too.
-          if (shellRendered) noteError(error);
-        },
-      },
-    );
-  });
+    },
+  );
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(hydrateAfterFirstPaint(html), { headers: responseHeaders, status });
 }

@@ -107,7 +107,9 @@ export default {
         // Vite's dev server only (the build and the tests run with CSP).
         development: import.meta.env.MODE === "development",
         pixel: Boolean(appEnv?.META_PIXEL_ID),
-        serverTiming: local ? `app;dur=${durationMs.toFixed(1)}, d1;desc="statements";dur=${statements}, ledger;desc="calls";dur=${ledgerCalls}` : null,
+        serverTiming: local
+          ? `app;dur=${durationMs.toFixed(1)}, d1;desc="statements";dur=${statements}, ledger;desc="calls";dur=${ledgerCalls}, parts;desc="prerendered";dur=${scope.prerenderedParts ?? 0}`
+          : null,
       });
       logRequest(scope, request, {
         status: response.status,

@@ -6,6 +6,7 @@ import { FaqSection } from "~/components/faq-section";
 import { SiteFooter } from "~/components/site-footer";
 import { useMarketingEvent } from "~/components/site/marketing";
 import { IconTile, LinkButton } from "~/components/ui";
+import { Prerendered } from "~/components/prerendered";
 import { PricingSection } from "~/components/pricing-section";
 import { pricingState } from "~/lib/billing/pricing.server";
 import { PLATFORMS, type Platform } from "~/lib/downloads/options";
@@ -61,6 +62,27 @@ const FEATURES = [
   },
 ];
 
+/** The features section's content: the same for everyone (a prerendered part). */
+function FeatureGrid() {
+  return (
+    <div className="mx-auto max-w-6xl px-4 sm:px-6">
+      <div className="mx-auto max-w-2xl text-center">
+        <h2 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Everything you need to work with AI</h2>
+        <p className="mt-4 text-lg text-slate-600">One app, every model, your keys. No juggling browser tabs and subscriptions.</p>
+      </div>
+      <div className="mt-14 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        {FEATURES.map((f) => (
+          <div key={f.title} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition-shadow hover:shadow-md">
+            <IconTile d={f.icon} />
+            <h3 className="mt-4 text-lg font-semibold text-slate-900">{f.title}</h3>
+            <p className="mt-2 text-sm leading-6 text-slate-600">{f.text}</p>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { cta, pricing, download } = loaderData;
   useMarketingEvent("ViewContent", { perVisit: true });
@@ -104,28 +126,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               </Link>
             </p>
           </div>
-          <div id="preview" className="mx-auto mt-16 max-w-6xl scroll-mt-24 px-4 pb-20 sm:px-6">
-            <AppPreview />
-          </div>
+          <Prerendered as="div" component={AppPreview} id="preview" className="mx-auto mt-16 max-w-6xl scroll-mt-24 px-4 pb-20 sm:px-6" />
         </section>
 
-        <section id="features" className="scroll-mt-20 border-t border-slate-100 bg-white py-20 sm:py-24">
-          <div className="mx-auto max-w-6xl px-4 sm:px-6">
-            <div className="mx-auto max-w-2xl text-center">
-              <h2 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Everything you need to work with AI</h2>
-              <p className="mt-4 text-lg text-slate-600">One app, every model, your keys. No juggling browser tabs and subscriptions.</p>
-            </div>
-            <div className="mt-14 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-              {FEATURES.map((f) => (
-                <div key={f.title} className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition-shadow hover:shadow-md">
-                  <IconTile d={f.icon} />
-                  <h3 className="mt-4 text-lg font-semibold text-slate-900">{f.title}</h3>
-                  <p className="mt-2 text-sm leading-6 text-slate-600">{f.text}</p>
-                </div>
-              ))}
-            </div>
-          </div>
-        </section>
+        <Prerendered as="section" component={FeatureGrid} id="features" className="scroll-mt-20 border-t border-slate-100 bg-white py-20 sm:py-24" />
 
         <DownloadSection access={download.access} releases={download.releases} openPlatform={download.openPlatform} />
 

@@ -23,6 +23,8 @@ export type LogScope = {
   error?: unknown;
   /** Dead letters recorded during a queue batch. */
   deadLettered: number;
+  /** Page parts whose markup came from memory (components/prerendered.tsx): local Server-Timing only. */
+  prerenderedParts?: number;
 };
 
 const scopes = new AsyncLocalStorage<LogScope>();

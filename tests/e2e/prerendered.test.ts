@@ -1,0 +1,35 @@
+// The landing page's fixed parts come from the server's memory once rendered
+// (components/prerendered.tsx): the page still hydrates without an error, and their links are
+// the router's like any other.
+import { hydrated } from "./browser.ts";
+import { expect, test } from "./fixtures.ts";
+
+const PARTS = 3; // the app preview, the feature grid and the FAQ
+
+test("a landing page with its parts from memory hydrates, and a link inside one navigates in the app", async ({ page }) => {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  // A fresh render each time (a new address misses the page's edge copy), until one has all its
+  // parts from memory (the local Server-Timing says so).
+  let reused = 0;
+  for (let attempt = 0; reused < PARTS && attempt < 20; attempt++) {
+    const response = await page.goto(`/?visit=${attempt}-${Date.now()}`);
+    const timing = (await response?.allHeaders())?.["server-timing"] ?? "";
+    reused = Number(/parts;desc="prerendered";dur=(\d+)/.exec(timing)?.[1]);
+  }
+  expect(reused).toBe(PARTS);
+  await hydrated(page);
+  await page.evaluate(() => {
+    (window as unknown as { __sameDocument?: boolean }).__sameDocument = true;
+  });
+  const faq = page.locator("#faq");
+  await faq.getByText("Do I need my own API keys?").click();
+  await faq.getByRole("link", { name: "Open the API key setup guide" }).click();
+  await expect(page).toHaveURL(/\/api-setup$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(await page.evaluate(() => Boolean((window as unknown as { __sameDocument?: boolean }).__sameDocument))).toBe(true);
+  expect(errors).toEqual([]);
+});

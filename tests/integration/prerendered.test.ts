@@ -1,0 +1,57 @@
+// The landing page's fixed parts (components/prerendered.tsx): rendered live on the isolate's
+// first page, then from memory, and the page is the same either way, signed in or out.
+import { describe, expect, it } from "vitest";
+import { PAGE_CACHE_BYPASS, PAGE_CACHE_HEADER } from "~/server/page-cache";
+import { Browser, createConfirmedUser } from "./helpers";
+
+const PARTS = 3; // the app preview, the feature grid and the FAQ
+const BYPASS = { [PAGE_CACHE_HEADER]: PAGE_CACHE_BYPASS };
+
+/** How many of the page's parts came from memory (the local Server-Timing). */
+const reusedParts = (response: Response) => Number(/parts;desc="prerendered";dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "")?.[1]);
+const nonceOf = (response: Response) => /'nonce-([^']+)'/.exec(response.headers.get("Content-Security-Policy") ?? "")![1]!;
+/** The page with its CSP nonce written out, which is all that may differ between two answers. */
+const page = async (response: Response) => (await response.text()).replaceAll(nonceOf(response), "NONCE");
+/** The markup from `from` up to `to`, both of which the page must have. */
+function between(html: string, from: string, to: string): string {
+  const start = html.indexOf(from);
+  const end = html.indexOf(to, start);
+  expect(
+    [start, end].every((at) => at >= 0),
+    `${from} … ${to}`,
+  ).toBe(true);
+  return html.slice(start, end);
+}
+
+describe("prerendered parts", () => {
+  it("render live on the isolate's first landing page, then from memory, into the same page", async () => {
+    // This file runs in a workerd of its own: nothing has rendered the landing page before.
+    const first = await new Browser().get("/", { headers: BYPASS });
+    expect(first.status).toBe(200);
+    expect(reusedParts(first)).toBe(0);
+    const live = await page(first);
+
+    // The parts render in the background after that page: later pages take them once they are ready.
+    let later = await new Browser().get("/", { headers: BYPASS });
+    for (let attempt = 0; reusedParts(later) < PARTS && attempt < 50; attempt++) {
+      await later.arrayBuffer();
+      later = await new Browser().get("/", { headers: BYPASS });
+    }
+    expect(reusedParts(later)).toBe(PARTS);
+    expect(await page(later)).toBe(live);
+
+    // A signed-in visitor's landing page (rendered for them every time) carries the same parts.
+    const { browser } = await createConfirmedUser();
+    const signedIn = await browser.get("/");
+    expect(reusedParts(signedIn)).toBe(PARTS);
+    const html = await page(signedIn);
+    // The preview and the features (the hero's end between them), and the FAQ.
+    for (const [from, to] of [
+      ['<div id="preview"', '<section id="download"'],
+      ['<section id="faq"', "<footer"],
+    ] as const) {
+      expect(between(html, from, to)).toBe(between(live, from, to));
+    }
+    expect(html).toContain("Frequently asked questions");
+  });
+});
