@@ -7,6 +7,7 @@ import { PLATFORM_LABELS, type Platform, PLATFORMS } from "~/lib/downloads/optio
 import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { BuildFacts, DownloadDialog, suggestedBuild } from "./download-dialog";
 import { withParam } from "./modal";
+import { Prerendered } from "./prerendered";
 import { buttonClass, IconTile } from "./ui";
 
 export type DownloadAccess = "visitor" | "free" | "subscriber";
@@ -60,25 +61,22 @@ function PlatformCard({ platform, access, releases }: { platform: Platform; acce
   );
 }
 
+/** The three steps: the same for everyone (a prerendered part). */
 function GettingStartedSteps() {
-  return (
-    <ol className="mx-auto mt-16 grid max-w-5xl gap-8 sm:grid-cols-3">
-      {STEPS.map((step, i) => (
-        <li key={step.title} className="flex gap-4 sm:flex-col sm:items-center sm:text-center">
-          <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white" aria-hidden="true">
-            {i + 1}
-          </span>
-          <div>
-            <h3 className="font-semibold text-slate-900">
-              <span className="sr-only">Step {i + 1}: </span>
-              {step.title}
-            </h3>
-            <p className="mt-1 text-sm leading-6 text-slate-600">{step.text}</p>
-          </div>
-        </li>
-      ))}
-    </ol>
-  );
+  return STEPS.map((step, i) => (
+    <li key={step.title} className="flex gap-4 sm:flex-col sm:items-center sm:text-center">
+      <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-brand-600 text-sm font-bold text-white" aria-hidden="true">
+        {i + 1}
+      </span>
+      <div>
+        <h3 className="font-semibold text-slate-900">
+          <span className="sr-only">Step {i + 1}: </span>
+          {step.title}
+        </h3>
+        <p className="mt-1 text-sm leading-6 text-slate-600">{step.text}</p>
+      </div>
+    </li>
+  ));
 }
 
 export function DownloadSection({
@@ -122,7 +120,7 @@ export function DownloadSection({
           </p>
         ) : null}
 
-        <GettingStartedSteps />
+        <Prerendered as="ol" component={GettingStartedSteps} className="mx-auto mt-16 grid max-w-5xl gap-8 sm:grid-cols-3" />
       </div>
 
       {openPlatform && access === "subscriber" ? (

@@ -1,10 +1,10 @@
 // A part of a page that is the same for every visitor and every request: a component with no
-// props that reads no context and no request (the landing page's app preview, feature grid and
-// FAQ). On the server its markup is rendered once per isolate, in the background after the first
-// page that shows it, and then goes into every page as its host element's inner HTML; React
-// renders the part itself everywhere else (the first page, the browser), so hydration finds the
-// markup it would have rendered. Rendering those ~150 elements was about a twelfth of an uncached
-// landing page's CPU (docs/performance.md).
+// props that reads no context and no request (the landing page's app preview, feature grid,
+// download steps and FAQ; the plan's list of what it includes). On the server its markup is
+// rendered once per isolate, in the background after the first page that shows it, and then goes
+// into every page as its host element's inner HTML; React renders the part itself everywhere else
+// (the first page, the browser), so hydration finds the markup it would have rendered.
+// docs/performance.md has the figures.
 import { type ComponentType, createElement, type HTMLAttributes } from "react";
 
 /** How the server renders a part to its markup, and notes a part answered from memory. */
@@ -19,7 +19,10 @@ export function setPrerenderer(value: Prerenderer): void {
   prerenderer = value;
 }
 
-type PrerenderedProps = { as: "div" | "section"; component: ComponentType } & Omit<HTMLAttributes<HTMLElement>, "children" | "dangerouslySetInnerHTML">;
+type PrerenderedProps = { as: "div" | "section" | "ol" | "ul"; component: ComponentType } & Omit<
+  HTMLAttributes<HTMLElement>,
+  "children" | "dangerouslySetInnerHTML"
+>;
 
 /** `component` inside an `as` element with the given attributes, its markup reused on the server. */
 export function Prerendered({ as, component: part, ...attributes }: PrerenderedProps) {

@@ -5,6 +5,7 @@ import { useRef } from "react";
 import { PLAN } from "~/lib/constants";
 import { useSeenEvent } from "./site/marketing";
 import { UrlModal, withParam } from "./modal";
+import { Prerendered } from "./prerendered";
 import { Alert, Button, buttonClass, Card, CheckIcon, LinkButton, Spinner } from "./ui";
 
 const FEATURES = [
@@ -17,6 +18,16 @@ const FEATURES = [
 ];
 
 /** `pageHeading`: the section is the page (/pricing), so its title is the page's <h1>, not a section's <h2>. */
+/** What the plan includes: the same for everyone (a prerendered part). */
+function IncludedFeatures() {
+  return FEATURES.map((f) => (
+    <li key={f} className="flex gap-3">
+      <CheckIcon className="h-5 w-5 shrink-0 text-brand-600" />
+      {f}
+    </li>
+  ));
+}
+
 export function PricingSection({ state, pageHeading = false }: { state: PricingState; pageHeading?: boolean }) {
   const [Title, PlanTitle] = pageHeading ? (["h1", "h2"] as const) : (["h2", "h3"] as const);
   const { pathname, search } = useLocation();
@@ -52,14 +63,7 @@ export function PricingSection({ state, pageHeading = false }: { state: PricingS
               ? "Billed monthly after the trial. Cancel anytime, effective at the end of the period."
               : "Your free trial has been used, so billing starts the day you subscribe. Cancel anytime, effective at the end of the period."}
           </p>
-          <ul className="mt-8 space-y-3 text-sm text-slate-700">
-            {FEATURES.map((f) => (
-              <li key={f} className="flex gap-3">
-                <CheckIcon className="h-5 w-5 shrink-0 text-brand-600" />
-                {f}
-              </li>
-            ))}
-          </ul>
+          <Prerendered as="ul" component={IncludedFeatures} className="mt-8 space-y-3 text-sm text-slate-700" />
           <div className="mt-8">
             <PricingAction state={state} checkoutTo={checkoutTo} />
           </div>

@@ -4,7 +4,7 @@
 import { hydrated } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
-const PARTS = 3; // the app preview, the feature grid and the FAQ
+const PARTS = 5; // the app preview, the feature grid, the download steps, the plan's list and the FAQ
 
 test("a landing page with its parts from memory hydrates, and a link inside one navigates in the app", async ({ page }) => {
   const errors: string[] = [];

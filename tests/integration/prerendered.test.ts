@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { PAGE_CACHE_BYPASS, PAGE_CACHE_HEADER } from "~/server/page-cache";
 import { Browser, createConfirmedUser } from "./helpers";
 
-const PARTS = 3; // the app preview, the feature grid and the FAQ
+const PARTS = 5; // the app preview, the feature grid, the download steps, the plan's list and the FAQ
 const BYPASS = { [PAGE_CACHE_HEADER]: PAGE_CACHE_BYPASS };
 
 /** How many of the page's parts came from memory (the local Server-Timing). */
@@ -45,9 +45,12 @@ describe("prerendered parts", () => {
     const signedIn = await browser.get("/");
     expect(reusedParts(signedIn)).toBe(PARTS);
     const html = await page(signedIn);
-    // The preview and the features (the hero's end between them), and the FAQ.
+    // The preview and the features (the hero's end between them), the download steps, the plan's
+    // list and the FAQ.
     for (const [from, to] of [
       ['<div id="preview"', '<section id="download"'],
+      ['<ol class="mx-auto mt-16', "</ol>"],
+      ['<ul class="mt-8 space-y-3', "</ul>"],
       ['<section id="faq"', "<footer"],
     ] as const) {
       expect(between(html, from, to)).toBe(between(live, from, to));
