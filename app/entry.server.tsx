@@ -9,7 +9,7 @@
 // (scripts/vite-server-render.ts). Workers run it with nodejs_compat (util, stream); the one
 // Bun API in it (Bun.hash) is reached only by React Server Components' form actions, which this
 // site does not use. ADR 0027 and docs/performance.md have the figures.
-import { createElement, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server.bun";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider, ServerInstrumentation } from "react-router";
@@ -97,9 +97,10 @@ function renderWhole(node: ReactNode, options: Pick<RenderToPipeableStreamOption
 // (components/prerendered.tsx). A part that fails is logged and rendered live from then on.
 setPrerenderer({
   render(part) {
-    return renderWhole(createElement(part), {
+    return renderWhole(part, {
       onError(error: unknown) {
-        log.error("prerender_failed", { part: part.displayName ?? part.name }, error);
+        const { type } = part as { type: { displayName?: string; name?: string } };
+        log.error("prerender_failed", { part: type.displayName ?? type.name }, error);
       },
     });
   },

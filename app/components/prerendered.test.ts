@@ -6,7 +6,11 @@ type Host = ReactElement<{ id?: string; children?: ReactElement; dangerouslySetI
 // Components of the module, as parts are (each is its own part).
 const Part = () => createElement("p", null, "the same for everyone");
 const Broken = () => createElement("p", null, "broken");
+const Titled = ({ title }: { title: string }) => createElement("h2", null, title);
+const Other = ({ title }: { title: string }) => createElement("h3", null, title);
 const render = (component: () => ReactElement) => Prerendered({ as: "section", component, id: "part" }) as Host;
+const renderTitled = (component: typeof Titled, props: { title: string }) => Prerendered({ as: "div", component, props }) as Host;
+const live = (host: Host) => host.props.children?.type;
 
 describe("Prerendered", () => {
   it("renders its part live until the server's markup is ready, asks for it once, then reuses it", async () => {
@@ -14,17 +18,18 @@ describe("Prerendered", () => {
     const prerender = vi.fn(() => new Promise<string>((resolve) => (finish = resolve)));
     const reused = vi.fn();
     // Before the server's entry sets a renderer (as in the browser), the part renders live.
-    const browser = render(Part);
-    expect(browser.props.children?.type).toBe(Part);
+    expect(live(render(Part))).toBe(Part);
 
     setPrerenderer({ render: prerender, reused });
-    const [first, second] = [render(Part), render(Part)];
-    for (const host of [first, second]) {
+    // The first page that shows the part renders it live; the second asks for its markup.
+    const [first, second, third] = [render(Part), render(Part), render(Part)];
+    for (const host of [first, second, third]) {
       expect(host.type).toBe("section");
       expect(host.props.id).toBe("part");
-      expect(host.props.children?.type).toBe(Part);
+      expect(live(host)).toBe(Part);
     }
     expect(prerender).toHaveBeenCalledTimes(1);
+    expect((prerender.mock.calls[0] as unknown as [ReactElement])[0].type).toBe(Part);
 
     finish("<p>the same for everyone</p>");
     await vi.waitFor(() => expect(render(Part).props.dangerouslySetInnerHTML).toEqual({ __html: "<p>the same for everyone</p>" }));
@@ -35,15 +40,35 @@ describe("Prerendered", () => {
     expect(reused).toHaveBeenCalledTimes(2);
   });
 
+  it("keeps a part's markup per props object, and never renders for props made afresh each time", async () => {
+    const prerender = vi.fn((part: ReactElement) => Promise.resolve(`<b>${(part.props as { title: string }).title}</b>`));
+    setPrerenderer({ render: prerender, reused: () => {} });
+    // Props built on every request: each object is seen once, so nothing is rendered for memory.
+    for (let i = 0; i < 5; i++) expect(live(renderTitled(Titled, { title: "fresh" }))).toBe(Titled);
+    expect(prerender).not.toHaveBeenCalled();
+
+    const a = { title: "A" };
+    const b = { title: "B" };
+    for (const props of [a, a, b, b]) renderTitled(Titled, props);
+    // Another component with the same props object is a part of its own.
+    renderTitled(Other, a);
+    renderTitled(Other, a);
+    await vi.waitFor(() => expect(renderTitled(Titled, a).props.dangerouslySetInnerHTML?.__html).toBe("<b>A</b>"));
+    expect(renderTitled(Titled, b).props.dangerouslySetInnerHTML?.__html).toBe("<b>B</b>");
+    expect(renderTitled(Other, a).props.dangerouslySetInnerHTML?.__html).toBe("<b>A</b>");
+    expect(prerender).toHaveBeenCalledTimes(3);
+  });
+
   it("renders a part live for good once its markup failed", async () => {
     let fail = (_error: Error) => {};
     const prerender = vi.fn(() => new Promise<string>((_, reject) => (fail = reject)));
     setPrerenderer({ render: prerender, reused: () => {} });
-    expect(render(Broken).props.children?.type).toBe(Broken);
+    expect(live(render(Broken))).toBe(Broken);
+    expect(live(render(Broken))).toBe(Broken);
     fail(new Error("no markup"));
     await Promise.resolve();
     await Promise.resolve();
-    for (let i = 0; i < 3; i++) expect(render(Broken).props.children?.type).toBe(Broken);
+    for (let i = 0; i < 3; i++) expect(live(render(Broken))).toBe(Broken);
     expect(prerender).toHaveBeenCalledTimes(1);
   });
 });

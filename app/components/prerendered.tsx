@@ -1,46 +1,66 @@
 // A part of a page that is the same for every visitor and every request: a component with no
 // props that reads no context and no request (the landing page's app preview, feature grid,
-// download steps and FAQ; the plan's list of what it includes). On the server its markup is
-// rendered once per isolate, in the background after the first page that shows it, and then goes
+// download steps and FAQ; the plan's list of what it includes; the API reference, from the
+// OpenAPI document read once per isolate). On the server its markup is rendered once per isolate,
+// in the background after the second page that shows it, and then goes
 // into every page as its host element's inner HTML; React renders the part itself everywhere else
 // (the first page, the browser), so hydration finds the markup it would have rendered.
 // docs/performance.md has the figures.
-import { type ComponentType, createElement, type HTMLAttributes } from "react";
+import { type ComponentType, createElement, type HTMLAttributes, type ReactElement } from "react";
 
 /** How the server renders a part to its markup, and notes a part answered from memory. */
-export type Prerenderer = { render(part: ComponentType): Promise<string>; reused(): void };
+export type Prerenderer = { render(part: ReactElement): Promise<string>; reused(): void };
 
 let prerenderer: Prerenderer | null = null;
-// A part's markup, its render in progress, or `false` once that render failed (live from then on).
-const markups = new Map<ComponentType, string | Promise<void> | false>();
+
+// Each part's markup by its component, then by its props object (NO_PROPS for a part without):
+// SEEN after the first page that shows it, then its render in progress, then the markup, or
+// `false` once that render failed (live from then on). A part is rendered for memory only when
+// the same props object comes back: a page that builds its props afresh on every request (a
+// mistake: they would not be the same) renders live and never twice.
+const SEEN = Symbol("seen");
+type Entry = typeof SEEN | Promise<void> | string | false;
+const NO_PROPS = {};
+// biome-ignore lint/suspicious/noExplicitAny: a part's props are whatever its component takes
+const markups = new WeakMap<ComponentType<any>, WeakMap<object, Entry>>();
 
 /** Set by the server's entry; never in the browser, which always renders the part. */
 export function setPrerenderer(value: Prerenderer): void {
   prerenderer = value;
 }
 
-type PrerenderedProps = { as: "div" | "section" | "ol" | "ul"; component: ComponentType } & Omit<
-  HTMLAttributes<HTMLElement>,
-  "children" | "dangerouslySetInnerHTML"
->;
+type PrerenderedProps<P extends object> = {
+  as: "article" | "div" | "section" | "ol" | "ul";
+  component: ComponentType<P>;
+  /** The part's props: the same object on every request (built once per isolate). */
+  props?: P;
+} & Omit<HTMLAttributes<HTMLElement>, "children" | "dangerouslySetInnerHTML">;
 
 /** `component` inside an `as` element with the given attributes, its markup reused on the server. */
-export function Prerendered({ as, component: part, ...attributes }: PrerenderedProps) {
+export function Prerendered<P extends object>({ as, component, props, ...attributes }: PrerenderedProps<P>) {
+  const part = createElement(component, props);
   if (prerenderer !== null) {
-    const known = markups.get(part);
+    let byProps = markups.get(component);
+    if (byProps === undefined) {
+      byProps = new WeakMap();
+      markups.set(component, byProps);
+    }
+    const key = props ?? NO_PROPS;
+    const known = byProps.get(key);
     if (typeof known === "string") {
       prerenderer.reused();
       return createElement(as, { ...attributes, dangerouslySetInnerHTML: { __html: known } });
     }
-    if (known === undefined) {
-      markups.set(
-        part,
+    if (known === undefined) byProps.set(key, SEEN);
+    else if (known === SEEN) {
+      byProps.set(
+        key,
         prerenderer.render(part).then(
-          (html) => void markups.set(part, html),
-          () => void markups.set(part, false),
+          (html) => void byProps.set(key, html),
+          () => void byProps.set(key, false),
         ),
       );
     }
   }
-  return createElement(as, attributes, createElement(part));
+  return createElement(as, attributes, part);
 }

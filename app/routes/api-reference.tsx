@@ -2,17 +2,19 @@
 // API serves (lib/openapi/reference.ts), so it cannot say other than /api/v1/openapi.json does.
 import type { Route } from "./+types/api-reference";
 import { SiteFooter } from "~/components/site-footer";
+import { Prerendered } from "~/components/prerendered";
 import { ApiReference } from "~/components/site/api-reference";
 import { Card } from "~/components/ui";
 import { apiReference, type ReferenceView } from "~/lib/openapi/reference";
 import { pageMeta } from "~/lib/site/meta";
 
-// Built once per isolate: the document only changes with a deploy.
-let reference: ReferenceView | undefined;
+// Built once per isolate: the document only changes with a deploy. The same object every time, so
+// the page's markup is rendered once per isolate too (a prerendered part).
+let page: { reference: ReferenceView } | undefined;
 
 export function loader() {
-  reference ??= apiReference();
-  return { reference };
+  page ??= { reference: apiReference() };
+  return page;
 }
 
 export function meta() {
@@ -27,7 +29,7 @@ export default function ApiReferencePage({ loaderData }: Route.ComponentProps) {
     <>
       <main id="main" className="bg-gradient-to-b from-brand-50 via-white to-white px-4 pb-20 pt-28 sm:px-6 sm:pt-32">
         <Card className="mx-auto max-w-4xl p-5 sm:p-10">
-          <ApiReference reference={loaderData.reference} />
+          <Prerendered as="article" className="text-slate-800" component={ApiReference} props={loaderData} />
         </Card>
       </main>
       <SiteFooter />

@@ -33,3 +33,38 @@ test("a landing page with its parts from memory hydrates, and a link inside one 
   expect(await page.evaluate(() => Boolean((window as unknown as { __sameDocument?: boolean }).__sameDocument))).toBe(true);
   expect(errors).toEqual([]);
 });
+
+test("the API reference from memory hydrates, and a navigation inside the app renders it in the browser", async ({ page }) => {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  let reused = 0;
+  for (let attempt = 0; reused < 1 && attempt < 20; attempt++) {
+    const response = await page.goto(`/api-reference?visit=${attempt}-${Date.now()}`);
+    const timing = (await response?.allHeaders())?.["server-timing"] ?? "";
+    reused = Number(/parts;desc="prerendered";dur=(\d+)/.exec(timing)?.[1]);
+  }
+  expect(reused).toBe(1);
+  await hydrated(page);
+  const heading = page.getByRole("heading", { level: 1, name: "API reference" });
+  await expect(heading).toBeVisible();
+  // The markup without the comments the server puts between neighbouring texts (a browser's
+  // render has none).
+  const markup = () => page.locator("article").evaluate((article) => article.innerHTML.replaceAll("<!-- -->", ""));
+  const fromServer = await markup();
+
+  // The same page rendered by the browser, from the loader's data, after a navigation in the app.
+  await page.goto("/");
+  await hydrated(page);
+  await page.evaluate(() => {
+    (window as unknown as { __sameDocument?: boolean }).__sameDocument = true;
+  });
+  await page.getByRole("contentinfo").getByRole("link", { name: "API Reference" }).click();
+  await expect(page).toHaveURL(/\/api-reference$/);
+  await expect(heading).toBeVisible();
+  expect(await page.evaluate(() => Boolean((window as unknown as { __sameDocument?: boolean }).__sameDocument))).toBe(true);
+  expect(await markup()).toBe(fromServer);
+  expect(errors).toEqual([]);
+});

@@ -1,5 +1,6 @@
-// The landing page's fixed parts (components/prerendered.tsx): rendered live on the isolate's
-// first page, then from memory, and the page is the same either way, signed in or out.
+// Prerendered parts (components/prerendered.tsx): the landing page's and the API reference's,
+// rendered live on an isolate's first pages, then from memory, and the page is the same either
+// way, signed in or out.
 import { describe, expect, it } from "vitest";
 import { PAGE_CACHE_BYPASS, PAGE_CACHE_HEADER } from "~/server/page-cache";
 import { Browser, createConfirmedUser } from "./helpers";
@@ -56,5 +57,21 @@ describe("prerendered parts", () => {
       expect(between(html, from, to)).toBe(between(live, from, to));
     }
     expect(html).toContain("Frequently asked questions");
+  });
+
+  it("give the API reference, built once per isolate, the same page from memory as live", async () => {
+    const first = await new Browser().get("/api-reference", { headers: BYPASS });
+    expect(first.status).toBe(200);
+    expect(reusedParts(first)).toBe(0);
+    const live = await page(first);
+    expect(live).toContain("API reference");
+
+    let later = await new Browser().get("/api-reference", { headers: BYPASS });
+    for (let attempt = 0; reusedParts(later) < 1 && attempt < 50; attempt++) {
+      await later.arrayBuffer();
+      later = await new Browser().get("/api-reference", { headers: BYPASS });
+    }
+    expect(reusedParts(later)).toBe(1);
+    expect(await page(later)).toBe(live);
   });
 });

@@ -122,9 +122,10 @@ function Operation({ operation }: { operation: OperationView }) {
   );
 }
 
+/** The reference's content, inside the page's `<article className="text-slate-800">`. */
 export function ApiReference({ reference }: { reference: ReferenceView }) {
   return (
-    <article className="text-slate-800">
+    <>
       <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">API reference</h1>
       <p className="mt-1 text-sm text-slate-600">
         {reference.title}, version {reference.version}. The same description as a file:{" "}
@@ -163,6 +164,6 @@ export function ApiReference({ reference }: { reference: ReferenceView }) {
           ))}
         </section>
       ))}
-    </article>
+    </>
   );
 }
