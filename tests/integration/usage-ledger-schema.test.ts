@@ -30,6 +30,27 @@ function usage(id: string, occurredAt: number): LedgerUsage {
   };
 }
 
+/** Drops every table of the ledger (the schema's own, not the runtime's). */
+function dropAllTables(sql: SqlStorage) {
+  for (const { name } of sql
+    .exec(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'`)
+    .toArray()) {
+    sql.exec(`DROP TABLE "${String(name)}"`);
+  }
+}
+
+/**
+ * Runs today's ingest on a ledger of an older version: the `models` table it also writes (version
+ * 3) is made for the call and dropped after it, so the ledger is left as that version had it.
+ */
+function asOlderVersion<T>(sql: SqlStorage, ingest: () => T): T {
+  const [createModels] = LEDGER_MIGRATIONS[2]!;
+  sql.exec(createModels!);
+  const result = ingest();
+  sql.exec(`DROP TABLE models`);
+  return result;
+}
+
 describe("usage ledger schema", () => {
   it("moves a version-1 ledger's raw reports into the rowid table with a unique id index, rows and dedupe intact", async () => {
     const stub = env.USAGE_LEDGER.get(env.USAGE_LEDGER.idFromName(`schema-${crypto.randomUUID()}`));
@@ -38,20 +59,18 @@ describe("usage ledger schema", () => {
     await runInDurableObject(stub, (_instance, state) => {
       const sql = state.storage.sql;
       // Back to version 1, as a ledger made before version 2 has it.
-      for (const { name } of sql
-        .exec(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'`)
-        .toArray()) {
-        sql.exec(`DROP TABLE "${String(name)}"`);
-      }
+      dropAllTables(sql);
       for (const statement of LEDGER_MIGRATIONS[0]!) sql.exec(statement);
       sql.exec(`INSERT INTO meta (key, value) VALUES ('schema_version', '1')`);
       const v1 = new LedgerStore(sql, { upTo: 1 });
       expect(
-        v1.ingest(
-          ids.map((id, i) => usage(id, now - i * 60_000)),
-          [],
-          null,
-          now,
+        asOlderVersion(sql, () =>
+          v1.ingest(
+            ids.map((id, i) => usage(id, now - i * 60_000)),
+            [],
+            null,
+            now,
+          ),
         ).stored,
       ).toBe(50);
       expect(sql.exec(`SELECT sql FROM sqlite_master WHERE name = 'reports'`).one().sql).toContain("WITHOUT ROWID");
@@ -72,6 +91,38 @@ describe("usage ledger schema", () => {
       expect(v2.size().reports).toBe(51);
       const requests = (v2.read({ now, dailyFrom: "0000-00-00" }).daily ?? []).reduce((s, r) => s + r.totalRequests, 0);
       expect(requests).toBe(51);
+      expect(v2.read({ now, models: true }).models).toEqual([{ modelName: "gpt-4o", modelProvider: "openai" }]);
+    });
+  });
+
+  it("lists a version-2 ledger's models from its daily rows, then keeps the list as reports arrive", async () => {
+    const stub = env.USAGE_LEDGER.get(env.USAGE_LEDGER.idFromName(`schema-${crypto.randomUUID()}`));
+    const now = Date.now();
+    const day = 86_400_000;
+    const report = (model: string, provider: string, at: number) => ({ ...usage(crypto.randomUUID(), at), modelName: model, modelProvider: provider });
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql;
+      dropAllTables(sql);
+      const v2 = new LedgerStore(sql, { upTo: 2 });
+      // Three models over two months of days, one of them on many days.
+      const history = [
+        ...Array.from({ length: 40 }, (_, i) => report("gpt-4o", "openai", now - i * day)),
+        report("claude-sonnet-4", "anthropic", now - 50 * day),
+        report("llama-3", "ollama", now - 3 * day),
+      ];
+      expect(asOlderVersion(sql, () => v2.ingest(history, [], null, now)).stored).toBe(42);
+      expect(sql.exec(`SELECT 1 FROM sqlite_master WHERE name = 'models'`).toArray()).toEqual([]);
+
+      const v3 = new LedgerStore(sql);
+      expect(sql.exec(`SELECT value FROM meta WHERE key = 'schema_version'`).one().value).toBe(String(LEDGER_MIGRATIONS.length));
+      const models = () => (v3.read({ now, models: true }).models ?? []).map((m) => `${m.modelName}/${m.modelProvider}`).sort();
+      expect(models()).toEqual(["claude-sonnet-4/anthropic", "gpt-4o/openai", "llama-3/ollama"]);
+      // A new model (and one the same name from another provider) joins the list; a known one does not twice.
+      v3.ingest([report("gemini-2.5-pro", "google", now), report("gpt-4o", "azure", now), report("gpt-4o", "openai", now)], [], null, now);
+      expect(models()).toEqual(["claude-sonnet-4/anthropic", "gemini-2.5-pro/google", "gpt-4o/azure", "gpt-4o/openai", "llama-3/ollama"]);
+      // The same as the daily rows say.
+      const daily = new Set((v3.read({ now, dailyFrom: "0000-00-00" }).daily ?? []).map((r) => `${r.modelName}/${r.modelProvider}`));
+      expect(models()).toEqual([...daily].sort());
     });
   });
 

@@ -21,7 +21,7 @@ export function readLedger(sql: SqlStorage, q: LedgerQuery): LedgerRead {
   }
   if (q.models) {
     out.models = sql
-      .exec(`SELECT DISTINCT model_name, model_provider FROM daily`)
+      .exec(`SELECT model_name, model_provider FROM models`)
       .toArray()
       .map((r) => ({ modelName: String(r.model_name), modelProvider: String(r.model_provider) }));
   }
