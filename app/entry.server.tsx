@@ -104,6 +104,9 @@ setPrerenderer({
       },
     });
   },
+  live() {
+    return logScope()?.partsLive === true;
+  },
   reused() {
     const scope = logScope();
     if (scope) scope.prerenderedParts = (scope.prerenderedParts ?? 0) + 1;

@@ -19,7 +19,7 @@ import { logRequest, requestIdOf, withRequestId } from "~/server/request-log";
 import { parseAppEnv, type AppEnv } from "~/server/env";
 import { drainUnreadBody } from "~/server/requests";
 import { KNOWN_METHODS, unknownMethod } from "~/server/responses";
-import { cachedPage, cachedPageRoute, edgeCache, pageCacheKey, storePage } from "~/server/page-cache";
+import { cachedPage, cachedPageRoute, edgeCache, pageCacheKey, rendersPartsLive, storePage } from "~/server/page-cache";
 import { newNonce, withSecurityHeaders } from "~/server/security-headers";
 import { reportUsageDirectly, USAGE_REPORT_PATH } from "~/server/usage-report";
 
@@ -56,6 +56,7 @@ export default {
     const requestId = requestIdOf(request);
     return withLogScope(requestId, async (scope) => {
       const nonce = newNonce();
+      if (appEnv && rendersPartsLive(request, { local: isLocal(appEnv) })) scope.partsLive = true;
       const cacheKey = appEnv ? pageCacheKey(request, import.meta.env.BUILD_ID, { bypassable: isLocal(appEnv) }) : null;
       // Parsed only where needed: the usage shortcut's CPU is counted (ADR 0015).
       const pathname = () => new URL(request.url).pathname;

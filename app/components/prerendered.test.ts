@@ -6,6 +6,7 @@ type Host = ReactElement<{ id?: string; children?: ReactElement; dangerouslySetI
 // Components of the module, as parts are (each is its own part).
 const Part = () => createElement("p", null, "the same for everyone");
 const Broken = () => createElement("p", null, "broken");
+const Asked = () => createElement("p", null, "asked live");
 const Titled = ({ title }: { title: string }) => createElement("h2", null, title);
 const Other = ({ title }: { title: string }) => createElement("h3", null, title);
 const render = (component: () => ReactElement) => Prerendered({ as: "section", component, id: "part" }) as Host;
@@ -20,7 +21,7 @@ describe("Prerendered", () => {
     // Before the server's entry sets a renderer (as in the browser), the part renders live.
     expect(live(render(Part))).toBe(Part);
 
-    setPrerenderer({ render: prerender, reused });
+    setPrerenderer({ render: prerender, live: () => false, reused });
     // The first page that shows the part renders it live; the second asks for its markup.
     const [first, second, third] = [render(Part), render(Part), render(Part)];
     for (const host of [first, second, third]) {
@@ -42,7 +43,7 @@ describe("Prerendered", () => {
 
   it("keeps a part's markup per props object, and never renders for props made afresh each time", async () => {
     const prerender = vi.fn((part: ReactElement) => Promise.resolve(`<b>${(part.props as { title: string }).title}</b>`));
-    setPrerenderer({ render: prerender, reused: () => {} });
+    setPrerenderer({ render: prerender, live: () => false, reused: () => {} });
     // Props built on every request: each object is seen once, so nothing is rendered for memory.
     for (let i = 0; i < 5; i++) expect(live(renderTitled(Titled, { title: "fresh" }))).toBe(Titled);
     expect(prerender).not.toHaveBeenCalled();
@@ -62,7 +63,7 @@ describe("Prerendered", () => {
   it("renders a part live for good once its markup failed", async () => {
     let fail = (_error: Error) => {};
     const prerender = vi.fn(() => new Promise<string>((_, reject) => (fail = reject)));
-    setPrerenderer({ render: prerender, reused: () => {} });
+    setPrerenderer({ render: prerender, live: () => false, reused: () => {} });
     expect(live(render(Broken))).toBe(Broken);
     expect(live(render(Broken))).toBe(Broken);
     fail(new Error("no markup"));
@@ -70,5 +71,19 @@ describe("Prerendered", () => {
     await Promise.resolve();
     for (let i = 0; i < 3; i++) expect(live(render(Broken))).toBe(Broken);
     expect(prerender).toHaveBeenCalledTimes(1);
+  });
+
+  it("renders every part live for a request that asks, without counting it as a sighting", async () => {
+    let askedLive = true;
+    const prerender = vi.fn(() => Promise.resolve("<p>from memory</p>"));
+    setPrerenderer({ render: prerender, live: () => askedLive, reused: () => {} });
+    for (let i = 0; i < 3; i++) expect(live(render(Asked))).toBe(Asked);
+    expect(prerender).not.toHaveBeenCalled();
+    askedLive = false;
+    render(Asked);
+    render(Asked);
+    await vi.waitFor(() => expect(render(Asked).props.dangerouslySetInnerHTML?.__html).toBe("<p>from memory</p>"));
+    askedLive = true;
+    expect(live(render(Asked))).toBe(Asked);
   });
 });

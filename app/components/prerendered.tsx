@@ -8,8 +8,11 @@
 // docs/performance.md has the figures.
 import { type ComponentType, createElement, type HTMLAttributes, type ReactElement } from "react";
 
-/** How the server renders a part to its markup, and notes a part answered from memory. */
-export type Prerenderer = { render(part: ReactElement): Promise<string>; reused(): void };
+/**
+ * How the server renders a part to its markup, whether the current request renders its parts live
+ * regardless (a local test's request), and how it notes a part answered from memory.
+ */
+export type Prerenderer = { render(part: ReactElement): Promise<string>; live(): boolean; reused(): void };
 
 let prerenderer: Prerenderer | null = null;
 
@@ -39,7 +42,7 @@ type PrerenderedProps<P extends object> = {
 /** `component` inside an `as` element with the given attributes, its markup reused on the server. */
 export function Prerendered<P extends object>({ as, component, props, ...attributes }: PrerenderedProps<P>) {
   const part = createElement(component, props);
-  if (prerenderer !== null) {
+  if (prerenderer !== null && !prerenderer.live()) {
     let byProps = markups.get(component);
     if (byProps === undefined) {
       byProps = new WeakMap();

@@ -43,6 +43,19 @@ export function cachedPageRoute(pathname: string): string {
  */
 export const PAGE_CACHE_BYPASS = "bypass";
 
+/**
+ * A request header that makes every prerendered part of the page render live
+ * (components/prerendered.tsx), for a test comparing a live page with one from memory. Honoured on
+ * a local server only, like PAGE_CACHE_BYPASS.
+ */
+export const PRERENDERED_HEADER = "X-Prerendered";
+export const PRERENDERED_LIVE = "live";
+
+/** Whether this request renders its page's parts live (PRERENDERED_HEADER on a local server). */
+export function rendersPartsLive(request: Request, { local }: { local: boolean }): boolean {
+  return local && request.headers.get(PRERENDERED_HEADER) === PRERENDERED_LIVE;
+}
+
 /** The cache key of a request that may be answered from the edge copy, or null. */
 export function pageCacheKey(request: Request, buildId: string, { bypassable = false } = {}): Request | null {
   if (request.method !== "GET" || hasSessionCookie(request)) return null;

@@ -1,12 +1,15 @@
 // Prerendered parts (components/prerendered.tsx): the landing page's and the API reference's,
-// rendered live on an isolate's first pages, then from memory, and the page is the same either
-// way, signed in or out.
+// rendered live (on an isolate's first pages, or when a local test asks) or from memory, and the
+// page is the same either way, signed in or out.
 import { describe, expect, it } from "vitest";
-import { PAGE_CACHE_BYPASS, PAGE_CACHE_HEADER } from "~/server/page-cache";
+import { PAGE_CACHE_BYPASS, PAGE_CACHE_HEADER, PRERENDERED_HEADER, PRERENDERED_LIVE, rendersPartsLive } from "~/server/page-cache";
 import { Browser, createConfirmedUser } from "./helpers";
 
 const PARTS = 5; // the app preview, the feature grid, the download steps, the plan's list and the FAQ
 const BYPASS = { [PAGE_CACHE_HEADER]: PAGE_CACHE_BYPASS };
+// Every part rendered live, however many pages this isolate rendered before (test files share
+// isolates in the suite's first run).
+const LIVE = { ...BYPASS, [PRERENDERED_HEADER]: PRERENDERED_LIVE };
 
 /** How many of the page's parts came from memory (the local Server-Timing). */
 const reusedParts = (response: Response) => Number(/parts;desc="prerendered";dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "")?.[1]);
@@ -25,14 +28,13 @@ function between(html: string, from: string, to: string): string {
 }
 
 describe("prerendered parts", () => {
-  it("render live on the isolate's first landing page, then from memory, into the same page", async () => {
-    // This file runs in a workerd of its own: nothing has rendered the landing page before.
-    const first = await new Browser().get("/", { headers: BYPASS });
+  it("render live when asked, else from memory once rendered, into the same page", async () => {
+    const first = await new Browser().get("/", { headers: LIVE });
     expect(first.status).toBe(200);
     expect(reusedParts(first)).toBe(0);
     const live = await page(first);
 
-    // The parts render in the background after that page: later pages take them once they are ready.
+    // The parts render in the background after the pages that show them: later pages take them.
     let later = await new Browser().get("/", { headers: BYPASS });
     for (let attempt = 0; reusedParts(later) < PARTS && attempt < 50; attempt++) {
       await later.arrayBuffer();
@@ -60,7 +62,7 @@ describe("prerendered parts", () => {
   });
 
   it("give the API reference, built once per isolate, the same page from memory as live", async () => {
-    const first = await new Browser().get("/api-reference", { headers: BYPASS });
+    const first = await new Browser().get("/api-reference", { headers: LIVE });
     expect(first.status).toBe(200);
     expect(reusedParts(first)).toBe(0);
     const live = await page(first);
@@ -73,5 +75,12 @@ describe("prerendered parts", () => {
     }
     expect(reusedParts(later)).toBe(1);
     expect(await page(later)).toBe(live);
+  });
+
+  it("ignores the request to render parts live on a production server", async () => {
+    const request = new Request("https://modelify.dev/", { headers: { [PRERENDERED_HEADER]: PRERENDERED_LIVE } });
+    expect(rendersPartsLive(request, { local: true })).toBe(true);
+    expect(rendersPartsLive(request, { local: false })).toBe(false);
+    expect(rendersPartsLive(new Request("https://modelify.dev/"), { local: true })).toBe(false);
   });
 });

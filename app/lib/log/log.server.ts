@@ -25,6 +25,8 @@ export type LogScope = {
   deadLettered: number;
   /** Page parts whose markup came from memory (components/prerendered.tsx): local Server-Timing only. */
   prerenderedParts?: number;
+  /** Every prerendered part renders live (a local test's request, page-cache.ts rendersPartsLive). */
+  partsLive?: boolean;
 };
 
 const scopes = new AsyncLocalStorage<LogScope>();
