@@ -27,9 +27,14 @@ const NO_PROPS = {};
 // biome-ignore lint/suspicious/noExplicitAny: a part's props are whatever its component takes
 const markups = new WeakMap<ComponentType<any>, WeakMap<object, Entry>>();
 
-/** Set by the server's entry; never in the browser, which always renders the part. */
-export function setPrerenderer(value: Prerenderer): void {
+/**
+ * Set by the server's entry; never in the browser, which always renders the part. Returns the
+ * one it replaces (a test puts it back).
+ */
+export function setPrerenderer(value: Prerenderer | null): Prerenderer | null {
+  const previous = prerenderer;
   prerenderer = value;
+  return previous;
 }
 
 type PrerenderedProps<P extends object> = {
