@@ -13,16 +13,16 @@ const render = (component: () => ReactElement) => Prerendered({ as: "section", c
 const renderTitled = (component: typeof Titled, props: { title: string }) => Prerendered({ as: "div", component, props }) as Host;
 const live = (host: Host) => host.props.children?.type;
 
-describe("Prerendered", () => {
-  // The server's own renderer (this isolate may serve pages to other test files) is put back.
-  let server: Prerenderer | null = null;
-  beforeEach(() => {
-    server = setPrerenderer(null);
-  });
-  afterEach(() => {
-    setPrerenderer(server);
-  });
+// The server's own renderer (this isolate may serve pages to other test files) is put back.
+let server: Prerenderer | null = null;
+beforeEach(() => {
+  server = setPrerenderer(null);
+});
+afterEach(() => {
+  setPrerenderer(server);
+});
 
+describe("Prerendered", () => {
   it("renders its part live until the server's markup is ready, asks for it once, then reuses it", async () => {
     let finish = (_html: string) => {};
     const prerender = vi.fn(() => new Promise<string>((resolve) => (finish = resolve)));
