@@ -96,13 +96,19 @@ function renderWhole(node: ReactNode, options: Pick<RenderToPipeableStreamOption
 // The page parts that are the same for every request, rendered once per isolate
 // (components/prerendered.tsx). A part that fails is logged and rendered live from then on.
 setPrerenderer({
-  render(part) {
-    return renderWhole(part, {
+  async render(part) {
+    // Any error fails the part, even one React would leave to the browser (inside a boundary):
+    // its markup would be the fallback's.
+    let failed = false;
+    const html = await renderWhole(part, {
       onError(error: unknown) {
+        failed = true;
         const { type } = part as { type: { displayName?: string; name?: string } };
         log.error("prerender_failed", { part: type.displayName ?? type.name }, error);
       },
     });
+    if (failed) throw new Error("a prerendered part failed to render");
+    return html;
   },
   live() {
     return logScope()?.partsLive === true;
