@@ -83,6 +83,23 @@ export async function hydrated(page: Page, timeoutMs = 15_000): Promise<void> {
   if (state !== "hydrated") throw new Error(`No hydration probe in ${page.url()}: its context was made without HYDRATION_PROBE (tests/e2e/browser.ts)`);
 }
 
+/** Marks the current document (run it with `page.evaluate`); the mark is gone once the browser loads another. */
+export const markDocument = () => {
+  (window as unknown as { __sameDocument?: boolean }).__sameDocument = true;
+};
+/** Whether the document markDocument marked is still the page's (run it with `page.evaluate`). */
+export const sameDocument = () => Boolean((window as unknown as { __sameDocument?: boolean }).__sameDocument);
+
+/** Collects the page's console errors and uncaught exceptions from now on, into the array it returns. */
+export function pageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}
+
 /**
  * Resolves once the page has drawn two frames and run a task after them: React has rendered what
  * the last input (a focus, a blur, a key) set in motion. A wait for the page, not for a time.

@@ -1,14 +1,10 @@
 // The hydration code is fetched only after the first contentful paint (server/hydrate-after-paint.ts),
 // and the page then hydrates as before: interactive, without errors.
-import { hydrated } from "./browser.ts";
+import { hydrated, pageErrors } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 test("the page paints before any script module is fetched, then hydrates without an error", async ({ page }) => {
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
-  });
-  page.on("pageerror", (error) => errors.push(error.message));
+  const errors = pageErrors(page);
   await page.goto("/auth?mode=signup");
   // Hydrated (all of the page's modules have run), and nothing more on the way.
   await hydrated(page);

@@ -1,14 +1,8 @@
 // The site's links (app/components/link.tsx): a plain <a> that the router follows inside the app
 // once the page has hydrated, and the browser follows on its own before that or when asked to
 // (a modified click).
-import { hydrated, signIn } from "./browser.ts";
+import { hydrated, markDocument, sameDocument, signIn } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
-
-/** Marks the current document; gone if the browser loads another. */
-const markDocument = () => {
-  (window as unknown as { __sameDocument?: boolean }).__sameDocument = true;
-};
-const sameDocument = () => Boolean((window as unknown as { __sameDocument?: boolean }).__sameDocument);
 
 test("a plain click navigates inside the app, without loading another document", async ({ page }) => {
   await page.goto("/");

@@ -3,7 +3,7 @@
 // Without JavaScript the page is the server's and opens nothing.
 import { randomUUID } from "node:crypto";
 import type { WebSocket, WebSocketRoute } from "@playwright/test";
-import { clientContextOptions, hydrated, signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { clientContextOptions, hydrated, markDocument, sameDocument, signUpAndConfirm, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 const PASSWORD = "Sunny-Day-42";
@@ -56,7 +56,7 @@ test("the usage tab's totals follow a new report without a reload", async ({ pag
   await expect(page.getByTestId("total-requests")).toHaveText("0");
   expect(sockets.map((ws) => new URL(ws.url()).pathname)).toEqual(["/dashboard/usage/live"]);
   // Marks this document: a reload would lose it.
-  await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+  await page.evaluate(markDocument);
 
   await postReport(baseURL!, token);
   await expect(page.getByTestId("total-requests")).toHaveText("1");
@@ -66,7 +66,7 @@ test("the usage tab's totals follow a new report without a reload", async ({ pag
   await postReport(baseURL!, token, { model_name: "claude-sonnet-4", model_provider: "anthropic", cost_usd: 0.25 });
   await expect(page.getByTestId("total-requests")).toHaveText("2");
   await expect(page.getByTestId("total-spend")).toHaveText("$0.75");
-  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  expect(await page.evaluate(sameDocument)).toBe(true);
   // Still the one socket: no reconnect was needed.
   expect(sockets).toHaveLength(1);
 
@@ -75,7 +75,7 @@ test("the usage tab's totals follow a new report without a reload", async ({ pag
   await page.getByRole("link", { name: "Overview" }).first().click();
   await page.waitForURL((url) => url.pathname === "/dashboard");
   await closed;
-  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  expect(await page.evaluate(sameDocument)).toBe(true);
 });
 
 test("after the socket drops, the tab reconnects and catches up on the reports it missed", async ({ page, baseURL }) => {
@@ -97,7 +97,7 @@ test("after the socket drops, the tab reconnects and catches up on the reports i
   await hydrated(page);
   await expect(page.getByTestId("live-status")).toHaveAttribute("data-connected", "true");
   await expect(page.getByTestId("total-requests")).toHaveText("0");
-  await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+  await page.evaluate(markDocument);
 
   lineDown = true;
   const cut = current as { page: WebSocketRoute; server: WebSocketRoute } | null;
@@ -116,7 +116,7 @@ test("after the socket drops, the tab reconnects and catches up on the reports i
   await expect(page.getByTestId("total-requests")).toHaveText("1", { timeout: 20_000 });
   await expect(page.getByTestId("live-status")).toHaveAttribute("data-connected", "true");
   expect(attempts).toBeGreaterThan(1);
-  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  expect(await page.evaluate(sameDocument)).toBe(true);
 });
 
 test("without JavaScript the usage tab is the server's page and opens no socket", async ({ page, browser }) => {

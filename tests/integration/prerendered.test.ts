@@ -16,6 +16,19 @@ const reusedParts = (response: Response) => Number(/parts;desc="prerendered";dur
 const nonceOf = (response: Response) => /'nonce-([^']+)'/.exec(response.headers.get("Content-Security-Policy") ?? "")![1]!;
 /** The page with its CSP nonce written out, which is all that may differ between two answers. */
 const page = async (response: Response) => (await response.text()).replaceAll(nonceOf(response), "NONCE");
+/**
+ * A fresh render of `path`, asked for again until `parts` of its parts come from memory (they
+ * render in the background after the pages that show them), or the last try's answer.
+ */
+async function fromMemory(path: string, parts: number): Promise<Response> {
+  let answer = await new Browser().get(path, { headers: BYPASS });
+  for (let attempt = 0; reusedParts(answer) < parts && attempt < 50; attempt++) {
+    await answer.arrayBuffer();
+    answer = await new Browser().get(path, { headers: BYPASS });
+  }
+  return answer;
+}
+
 /** The markup from `from` up to `to`, both of which the page must have. */
 function between(html: string, from: string, to: string): string {
   const start = html.indexOf(from);
@@ -34,12 +47,7 @@ describe("prerendered parts", () => {
     expect(reusedParts(first)).toBe(0);
     const live = await page(first);
 
-    // The parts render in the background after the pages that show them: later pages take them.
-    let later = await new Browser().get("/", { headers: BYPASS });
-    for (let attempt = 0; reusedParts(later) < PARTS && attempt < 50; attempt++) {
-      await later.arrayBuffer();
-      later = await new Browser().get("/", { headers: BYPASS });
-    }
+    const later = await fromMemory("/", PARTS);
     expect(reusedParts(later)).toBe(PARTS);
     expect(await page(later)).toBe(live);
 
@@ -68,11 +76,7 @@ describe("prerendered parts", () => {
     const live = await page(first);
     expect(live).toContain("API reference");
 
-    let later = await new Browser().get("/api-reference", { headers: BYPASS });
-    for (let attempt = 0; reusedParts(later) < 1 && attempt < 50; attempt++) {
-      await later.arrayBuffer();
-      later = await new Browser().get("/api-reference", { headers: BYPASS });
-    }
+    const later = await fromMemory("/api-reference", 1);
     expect(reusedParts(later)).toBe(1);
     expect(await page(later)).toBe(live);
   });
