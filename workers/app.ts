@@ -56,8 +56,9 @@ export default {
     const requestId = requestIdOf(request);
     return withLogScope(requestId, async (scope) => {
       const nonce = newNonce();
-      if (appEnv && rendersPartsLive(request, { local: isLocal(appEnv) })) scope.partsLive = true;
-      const cacheKey = appEnv ? pageCacheKey(request, import.meta.env.BUILD_ID, { bypassable: isLocal(appEnv) }) : null;
+      const local = appEnv ? isLocal(appEnv) : false;
+      if (rendersPartsLive(request, { local })) scope.partsLive = true;
+      const cacheKey = appEnv ? pageCacheKey(request, import.meta.env.BUILD_ID, { bypassable: local }) : null;
       // Parsed only where needed: the usage shortcut's CPU is counted (ADR 0015).
       const pathname = () => new URL(request.url).pathname;
       // The route of an answer the router did not give (the router's own is in scope.route).
@@ -100,7 +101,6 @@ export default {
       });
       // Timings and statement counts help locally and in tests; in production they would tell
       // anyone how much work an answer took (e.g. whether an address has an account).
-      const local = appEnv ? isLocal(appEnv) : false;
       const durationMs = performance.now() - started;
       const response = withSecurityHeaders(request, result, {
         nonce,

@@ -46,7 +46,6 @@ type PrerenderedProps<P extends object> = {
 
 /** `component` inside an `as` element with the given attributes, its markup reused on the server. */
 export function Prerendered<P extends object>({ as, component, props, ...attributes }: PrerenderedProps<P>) {
-  const part = createElement(component, props);
   if (prerenderer !== null && !prerenderer.live()) {
     let byProps = markups.get(component);
     if (byProps === undefined) {
@@ -63,12 +62,12 @@ export function Prerendered<P extends object>({ as, component, props, ...attribu
     else if (known === SEEN) {
       byProps.set(
         key,
-        prerenderer.render(part).then(
+        prerenderer.render(createElement(component, props)).then(
           (html) => void byProps.set(key, html),
           () => void byProps.set(key, false),
         ),
       );
     }
   }
-  return createElement(as, attributes, part);
+  return createElement(as, attributes, createElement(component, props));
 }

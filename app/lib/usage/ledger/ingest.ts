@@ -241,10 +241,9 @@ function writeAggregates(sql: SqlStorage, tally: Tally, minuteFloor: number) {
     );
   }
   // One insert per model of the call (a call's daily rows may span days).
-  const models = new Set([...tally.daily.values()].map((d) => `${d.modelName}\u0000${d.modelProvider}`));
-  for (const key of models) {
-    const [name, provider] = key.split("\u0000") as [string, string];
-    sql.exec(`INSERT INTO models (model_name, model_provider) VALUES (?, ?) ON CONFLICT DO NOTHING`, name, provider);
+  const models = new Map([...tally.daily.values()].map((d) => [`${d.modelName}\u0000${d.modelProvider}`, d]));
+  for (const d of models.values()) {
+    sql.exec(`INSERT INTO models (model_name, model_provider) VALUES (?, ?) ON CONFLICT DO NOTHING`, d.modelName, d.modelProvider);
   }
   for (const h of tally.hourly.values()) sql.exec(UPSERT_HOURLY, h.date, h.hour, h.requests, h.tokens, h.cost);
   for (const [minute, m] of tally.minutes) sql.exec(UPSERT_MINUTE, minute, m.requests, m.tokens);
