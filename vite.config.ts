@@ -11,13 +11,17 @@ const sourceMaps = process.env.MODELIFY_SOURCEMAPS === "1";
 // so a deploy never serves a page rendered by the build before it.
 const buildId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [
     cloudflare({
       viteEnvironment: { name: "ssr" },
       auxiliaryWorkers: [{ configPath: "./wrangler.consumer.toml" }],
       // `npm run dev` shares the local D1/KV/R2/Queue state of `npm start` (.wrangler/state).
       persistState: true,
+      // The dev server serves the app's modules (/app/…, /@vite/…) itself, after the Worker's
+      // routing has passed on them: wrangler.toml's run_worker_first rules would send them to the
+      // Worker. They are for the built site, where every path but the client build's goes there.
+      config: command === "serve" ? (worker) => void (worker.assets && delete worker.assets.run_worker_first) : undefined,
     }),
     tailwindcss(),
     reactRouter(),
@@ -75,4 +79,4 @@ export default defineConfig({
   build: { reportCompressedSize: false },
   resolve: { tsconfigPaths: true },
   server: { port, strictPort: true },
-});
+}));
