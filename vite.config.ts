@@ -18,9 +18,8 @@ export default defineConfig(({ command }) => ({
       auxiliaryWorkers: [{ configPath: "./wrangler.consumer.toml" }],
       // `npm run dev` shares the local D1/KV/R2/Queue state of `npm start` (.wrangler/state).
       persistState: true,
-      // The dev server serves the app's modules (/app/…, /@vite/…) itself, after the Worker's
-      // routing has passed on them: wrangler.toml's run_worker_first rules would send them to the
-      // Worker. They are for the built site, where every path but the client build's goes there.
+      // wrangler.toml's run_worker_first rules are for the built site. The dev server serves the
+      // app's modules itself (/app/…, /@vite/…), and those rules would send them to the Worker.
       config: command === "serve" ? (worker) => void (worker.assets && delete worker.assets.run_worker_first) : undefined,
     }),
     tailwindcss(),

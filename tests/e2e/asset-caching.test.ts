@@ -1,5 +1,6 @@
-// Issue 31: every file of the client build is served as built, and the fingerprinted files under /assets/ (their names change with their content) are kept
-// by browsers for a year without asking again (public/_headers); pages are not.
+// Issue 31: every file of the client build is served as built, and the fingerprinted files under
+// /assets/ (their names change with their content) are kept by browsers for a year without asking
+// again (public/_headers); pages are not.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { hydrated } from "./browser.ts";
