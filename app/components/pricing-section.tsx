@@ -17,7 +17,6 @@ const FEATURES = [
   "Premium support",
 ];
 
-/** `pageHeading`: the section is the page (/pricing), so its title is the page's <h1>, not a section's <h2>. */
 /** What the plan includes: the same for everyone (a prerendered part). */
 function IncludedFeatures() {
   return FEATURES.map((f) => (
@@ -28,6 +27,7 @@ function IncludedFeatures() {
   ));
 }
 
+/** `pageHeading`: the section is the page (/pricing), so its title is the page's <h1>, not a section's <h2>. */
 export function PricingSection({ state, pageHeading = false }: { state: PricingState; pageHeading?: boolean }) {
   const [Title, PlanTitle] = pageHeading ? (["h1", "h2"] as const) : (["h2", "h3"] as const);
   const { pathname, search } = useLocation();
