@@ -1,13 +1,13 @@
 // The server's renderer of prerendered parts (components/prerendered.tsx), as the entry sets it.
 import { createElement, Suspense } from "react";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Prerenderer, setPrerenderer } from "./components/prerendered";
 import "./entry.server";
 
-// The entry's own renderer, put back for the pages this isolate may still render.
+// The entry's own renderer, read by swapping it out and straight back: the pages this isolate may
+// still render keep it.
 const server = setPrerenderer(null) as Prerenderer;
 setPrerenderer(server);
-afterAll(() => setPrerenderer(server));
 
 function Fine() {
   return createElement("p", { className: "fine" }, "Hello, ", "world");
