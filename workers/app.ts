@@ -1,7 +1,7 @@
 // The site Worker: one request context per request, React Router for pages and the API, the
 // security headers on every answer, and the hourly cron.
 import { createRequestHandler, RouterContextProvider } from "react-router";
-import { sweepExpiredExports } from "~/lib/account/export.server";
+import { sweepExpiredExports, sweepOrphanedExports } from "~/lib/account/export.server";
 import { sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.server";
 import { sweepInactiveSessions } from "~/lib/auth/session.server";
 import { reencryptTwoFactorSecrets } from "~/lib/auth/two-factor-rekey.server";
@@ -139,10 +139,11 @@ export default {
           sweepDeadLetters(db, controller.scheduledTime),
           sweepExpiredChallenges(db),
           sweepExpiredExports({ db, bucket: env.BUCKET }, controller.scheduledTime),
+          sweepOrphanedExports({ db, bucket: env.BUCKET }, controller.scheduledTime),
           // While TWO_FACTOR_KEY rotates: its "remaining" tells when the previous key can go.
           appEnv ? reencryptTwoFactorSecrets(db, twoFactorKeys(appEnv)) : null,
         ]).then(
-          ([revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges, exports, twoFactorRekey]) => {
+          ([revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges, exports, orphanedExports, twoFactorRekey]) => {
             const durationMs = Math.round(performance.now() - started);
             log.info("hourly_sweep", {
               cron: controller.cron,
@@ -154,6 +155,7 @@ export default {
               deadLetters,
               passkeyChallenges,
               exports,
+              orphanedExports,
               twoFactorRekey,
             });
           },

@@ -184,6 +184,14 @@ export const DATA_EXPORT = {
    * D1 update (at most 100 bound parameters) each; it pages until none is left.
    */
   sweepPage: 90,
+  /**
+   * The sweep of files without an export row leaves younger files alone (export.server.ts says
+   * why): a queue consumer runs at most 15 minutes, so by then the build that wrote a file has
+   * checked its row or stopped.
+   */
+  orphanGraceMs: 15 * MINUTE,
+  /** Files per R2 listing of that sweep (R2's most): their ids are looked up sweepPage at a time. */
+  orphanListPage: 1000,
 } as const;
 
 // "Delete my account": the first request that proves the owner claims the deletion; any other at

@@ -7,12 +7,12 @@ import { handlers } from "../worker";
 import { accountPrefixes } from "~/lib/account/deletion.server";
 import { DELETION_MESSAGES } from "~/lib/account/messages";
 import { type AccountData, EXPORTED_TABLES } from "~/lib/account/export-data.server";
-import { requestExport } from "~/lib/account/export.server";
+import { buildExport, requestExport } from "~/lib/account/export.server";
 import { DATA_EXPORT } from "~/lib/constants";
 import { sha256Hex } from "~/lib/crypto";
 import { schema } from "~/lib/db.server";
 import { phoneCodeKey } from "~/lib/phone/codes.server";
-import { Browser, db, queueSettled, signUpAndConfirm, STRONG_PASSWORD, uniqueIp, waitFor, waitForMail } from "./helpers";
+import { Browser, createConfirmedUser, db, queueSettled, signUpAndConfirm, STRONG_PASSWORD, uniqueIp, waitFor, waitForMail } from "./helpers";
 import { eventsFor, payCheckout, STANDIN, standin, deliver, waitProcessed } from "./stripe-helpers";
 import { apiUser, postUsage, report, storedCount } from "./usage-helpers";
 
@@ -352,5 +352,66 @@ describe("an export's end", () => {
     await deadLetterExport(again, userId);
     expect((await exportRow(again))?.status).toBe("ready");
     expect(await env.BUCKET.head(exportKey(userId, again))).not.toBeNull();
+  });
+
+  it("an export whose account is deleted while it is being made leaves no file", async () => {
+    const { browser, id: userId } = await createConfirmedUser();
+    // The job is run by hand below, so the queue's copy is dropped.
+    const dropped = { send: async () => {}, sendBatch: async () => {} } as unknown as Queue;
+    const asked = await requestExport({ db, queue: dropped }, userId);
+    if (!asked.ok) throw new Error("export refused");
+    // The owner deletes the account after the data was gathered and before the file lands: the
+    // deletion empties exports/<userId>/ (nothing there yet) and takes the export's row with it.
+    let deleted = 0;
+    const bucket = {
+      put: async (...args: Parameters<R2Bucket["put"]>) => {
+        deleted = (await browser.post("/dashboard/profile/delete", { password: STRONG_PASSWORD })).status;
+        return env.BUCKET.put(...args);
+      },
+      delete: (keys: string | string[]) => env.BUCKET.delete(keys),
+    } as unknown as R2Bucket;
+
+    await buildExport({ db, bucket, ledgers: env.USAGE_LEDGER, env: env as never }, { type: "account.export", exportId: asked.id, userId });
+    expect(deleted).toBe(302);
+    expect(await db.query.users.findFirst({ where: eq(schema.users.id, userId) })).toBeUndefined();
+    expect(await exportRow(asked.id)).toBeUndefined();
+    expect((await env.BUCKET.list({ prefix: `exports/${userId}/` })).objects).toEqual([]);
+  });
+
+  it("the hourly cron deletes export files that have no export row, page after page, and keeps live exports' files and files being written", async () => {
+    const { browser, userId } = await apiUser();
+    const live = await readyExport(browser, userId);
+    // Orphans: files of exports whose rows went (an account deleted after its export was marked
+    // ready), more than one R2 listing's worth, and a file of no export's form.
+    const orphans = [
+      ...Array.from({ length: DATA_EXPORT.orphanListPage + 5 }, () => exportKey(crypto.randomUUID(), crypto.randomUUID())),
+      "exports/stray.json",
+    ];
+    for (let i = 0; i < orphans.length; i += 100) await Promise.all(orphans.slice(i, i + 100).map((key) => env.BUCKET.put(key, "{}")));
+    const settledAt = Math.max(...(await Promise.all(orphans.map(async (key) => (await env.BUCKET.head(key))!.uploaded.getTime()))));
+    // A file written after them, whose build has not yet checked its row.
+    await waitFor(() => Date.now() > settledAt, "the clock to move on");
+    const fresh = exportKey(crypto.randomUUID(), crypto.randomUUID());
+    await env.BUCKET.put(fresh, "{}");
+    expect((await env.BUCKET.head(fresh))!.uploaded.getTime()).toBeGreaterThan(settledAt);
+
+    // The cron runs when the last orphan has just become old enough to be swept, and the fresh file not yet.
+    await hourlyCron(settledAt + DATA_EXPORT.orphanGraceMs);
+    const left = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const page = await env.BUCKET.list({ prefix: "exports/", cursor });
+      for (const object of page.objects) left.add(object.key);
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor);
+    expect(orphans.filter((key) => left.has(key))).toEqual([]);
+    expect(left.has(exportKey(userId, live))).toBe(true);
+    expect(left.has(fresh)).toBe(true);
+    expect((await browser.get(`/dashboard/profile/export/${live}`)).status).toBe(200);
+
+    // An hour on, the fresh file is old enough, and it has no row: it goes.
+    await hourlyCron(settledAt + DATA_EXPORT.orphanGraceMs + 60 * 60 * 1000);
+    expect(await env.BUCKET.head(fresh)).toBeNull();
+    expect(await env.BUCKET.head(exportKey(userId, live))).not.toBeNull();
   });
 });

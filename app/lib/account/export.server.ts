@@ -3,12 +3,14 @@
 // exports/<userId>/<id>.json; the profile then shows a link that works for its owner only, for
 // DATA_EXPORT.linkTtlMs, after which the hourly cron deletes the file. One export per account per
 // hour, counted by one atomic statement, so two requests at once make one job. A job that fails
-// for good (its message dead-lettered) ends "failed" and gives the hour's allowance back.
+// for good (its message dead-lettered) ends "failed" and gives the hour's allowance back. A file
+// whose row is gone (its account deleted while it was being built) is removed by its build, or
+// else by the hourly cron's sweep of orphans.
 import { and, desc, eq, inArray, lte } from "drizzle-orm";
 import type { StripeConfig } from "../config";
 import { DATA_EXPORT } from "../constants";
 import type { Db } from "../db.server";
-import { schema } from "../db.server";
+import { chunks, schema } from "../db.server";
 import { clearCounter, countEvent, secondsUntil } from "../limits/counters.server";
 import { type AccountExportMessage, enqueue } from "../queue";
 import type { LedgerNamespace } from "../usage/ledger/api";
@@ -17,7 +19,9 @@ import { log } from "../log/log.server";
 
 const exportsTable = schema.dataExports;
 
-const exportObjectKey = (userId: string, id: string) => `exports/${userId}/${id}.json`;
+const EXPORTS_PREFIX = "exports/";
+const exportObjectKey = (userId: string, id: string) => `${EXPORTS_PREFIX}${userId}/${id}.json`;
+const EXPORT_KEY = /^exports\/([^/]+)\/([^/]+)\.json$/;
 const allowanceKey = (userId: string) => `data-export:user:${userId}`;
 
 export type ExportRequest = { ok: true; id: string } | { ok: false; retryAfterSeconds: number };
@@ -63,11 +67,21 @@ export async function buildExport(deps: { db: Db; bucket: R2Bucket; ledgers: Led
   const now = Date.now();
   const body = JSON.stringify(await gatherAccountData(deps, user, now), null, 2);
   const bytes = new TextEncoder().encode(body);
-  await deps.bucket.put(exportObjectKey(user.id, row.id), bytes, { httpMetadata: { contentType: "application/json; charset=utf-8" } });
-  await deps.db
+  const key = exportObjectKey(user.id, row.id);
+  await deps.bucket.put(key, bytes, { httpMetadata: { contentType: "application/json; charset=utf-8" } });
+  // Marking the row ready is the check that it still exists: the account may have been deleted
+  // while its data was gathered (its deletion emptied exports/<userId>/ before this file was
+  // written, and took the row with it), and then the file would have no owner and no expiry.
+  const marked = await deps.db
     .update(exportsTable)
     .set({ status: "ready", byteSize: bytes.byteLength, readyAt: now, expiresAt: now + DATA_EXPORT.linkTtlMs })
-    .where(eq(exportsTable.id, row.id));
+    .where(and(eq(exportsTable.id, row.id), eq(exportsTable.userId, user.id)))
+    .returning({ id: exportsTable.id });
+  if (marked.length === 0) {
+    await deps.bucket.delete(key);
+    log.info("data_export_abandoned", { exportId: row.id });
+    return;
+  }
   log.info("data_export_ready", { exportId: row.id, bytes: bytes.byteLength });
 }
 
@@ -117,6 +131,47 @@ export async function sweepExpiredExports(deps: { db: Db; bucket: R2Bucket }, no
     swept += due.length;
     if (due.length < DATA_EXPORT.sweepPage) return swept;
   }
+}
+
+/**
+ * The hourly cron's other sweep: deletes the files under exports/ that have no data_exports row.
+ * A build checks its own row after writing (buildExport), but a deletion can still leave a file
+ * behind: one whose rows went after the build marked its row ready (the deletion empties R2
+ * before it deletes rows), or a build stopped between writing and checking. Returns how many went.
+ *
+ * A row is written before its job is queued and its id is never used again, so a file whose row is
+ * missing now has lost it for good, whatever its age. Files younger than DATA_EXPORT.orphanGraceMs
+ * are left alone all the same: their build may be checking its row this moment and will remove
+ * its own file, and the sweep must not depend on every writer, now or later, putting the row
+ * first to leave an export being written alone. An orphan younger than that goes next hour.
+ */
+export async function sweepOrphanedExports(deps: { db: Db; bucket: R2Bucket }, now = Date.now()): Promise<number> {
+  let removed = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await deps.bucket.list({ prefix: EXPORTS_PREFIX, cursor, limit: DATA_EXPORT.orphanListPage });
+    const settled = page.objects.filter((object) => now - object.uploaded.getTime() >= DATA_EXPORT.orphanGraceMs).map((object) => object.key);
+    const orphans = await withoutRow(deps.db, settled);
+    if (orphans.length > 0) await deps.bucket.delete(orphans);
+    removed += orphans.length;
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return removed;
+}
+
+/** The keys, of those given, that are no export's file: their ids looked up a chunk per statement, in one batch. */
+async function withoutRow(db: Db, keys: string[]): Promise<string[]> {
+  // A key not of the exports' form is no export's file either.
+  const ids = keys.flatMap((key) => {
+    const id = EXPORT_KEY.exec(key)?.[2];
+    return id ? [id] : [];
+  });
+  const [first, ...rest] = chunks(ids, DATA_EXPORT.sweepPage).map((chunk) =>
+    db.select({ id: exportsTable.id, userId: exportsTable.userId }).from(exportsTable).where(inArray(exportsTable.id, chunk)),
+  );
+  const owned = new Set<string>();
+  if (first) for (const rows of await db.batch([first, ...rest])) for (const row of rows) owned.add(exportObjectKey(row.userId, row.id));
+  return keys.filter((key) => !owned.has(key));
 }
 
 /** A ready, unexpired export of this user as a download; null for anything else (another user's id included). */
