@@ -12,7 +12,7 @@ import { DATA_EXPORT } from "~/lib/constants";
 import { sha256Hex } from "~/lib/crypto";
 import { schema } from "~/lib/db.server";
 import { phoneCodeKey } from "~/lib/phone/codes.server";
-import { Browser, createConfirmedUser, db, queueSettled, signUpAndConfirm, STRONG_PASSWORD, uniqueIp, waitFor, waitForMail } from "./helpers";
+import { Browser, createConfirmedUser, db, queueSettled, signedInAs, signUpAndConfirm, STRONG_PASSWORD, uniqueIp, waitFor, waitForMail } from "./helpers";
 import { eventsFor, payCheckout, STANDIN, standin, deliver, waitProcessed } from "./stripe-helpers";
 import { apiUser, postUsage, report, storedCount } from "./usage-helpers";
 
@@ -260,6 +260,42 @@ describe("download my data", () => {
       .set({ expiresAt: Date.now() - 1 })
       .where(eq(schema.dataExports.id, id));
     expect((await browser.get(`/dashboard/profile/export/${id}`)).status).toBe(404);
+  });
+});
+
+describe("an export holds the account's own data only", () => {
+  it("an admin's export says what the admin did and when, never to whom: no other account's address or id; the other account's says nothing of the admin", async () => {
+    const admin = await signedInAs("admin");
+    const other = await createConfirmedUser();
+    // The admin acts on the other account: a complimentary year, and early access for its address
+    // on the waitlist. The audit log names the account and, in the early access's details, its address.
+    expect((await admin.browser.post("/dashboard/admin", { intent: "grant-year", email: other.email })).status).toBe(200);
+    const waitlistId = crypto.randomUUID();
+    await db.insert(schema.waitlist).values({ id: waitlistId, email: other.email, firstName: "Ada" });
+    expect((await admin.browser.post("/dashboard/admin/early-access", { intent: "grant", waitlistId })).status).toBe(200);
+    const logged = await db.select().from(schema.auditLog).where(eq(schema.auditLog.actorUserId, admin.id));
+    expect(logged.map((row) => row.action).sort()).toEqual(["early_access.grant", "subscription.grant_year"]);
+    expect(JSON.stringify(logged)).toContain(other.email);
+    expect(JSON.stringify(logged)).toContain(other.id);
+
+    const id = await readyExport(admin.browser, admin.id);
+    const text = await (await admin.browser.get(`/dashboard/profile/export/${id}`)).text();
+    expect(text).not.toContain(other.email);
+    expect(text).not.toContain(other.id);
+    const data = JSON.parse(text) as AccountData;
+    expect(data.tables.audit_log.map((entry) => entry.action).sort()).toEqual(["early_access.grant", "subscription.grant_year"]);
+    for (const entry of data.tables.audit_log) {
+      expect(Object.keys(entry).sort()).toEqual(["action", "actorUserId", "createdAt", "id"]);
+      expect(entry.actorUserId).toBe(admin.id);
+    }
+
+    // The account acted on sees what was done to it and its own details, not who did it.
+    const theirs = await readyExport(other.browser, other.id);
+    const audit = (await (await other.browser.get(`/dashboard/profile/export/${theirs}`)).json<AccountData>()).tables.audit_log;
+    expect(audit.map((entry) => entry.action)).toEqual(["subscription.grant_year"]);
+    expect(audit[0]).toEqual({ id: expect.any(String), action: "subscription.grant_year", createdAt: expect.any(Number), targetUserId: other.id, details: {} });
+    expect(JSON.stringify(audit)).not.toContain(admin.id);
+    expect(JSON.stringify(audit)).not.toContain(admin.email);
   });
 });
 

@@ -1,7 +1,8 @@
 // What "Download my data" holds (issue 29, GDPR Art. 20): every D1 row about the account, its
 // usage from the ledger (within retention and the months archived to R2), and its subscription and
 // invoices from Stripe. Secrets (password and token hashes) are left out: they are ours, not data
-// about the person, and would only help an attacker who got the file.
+// about the person, and would only help an attacker who got the file. So are other people: the
+// audit log's entries keep only the account's side of each action.
 import { eq, or } from "drizzle-orm";
 import { getStripe } from "../billing/stripe.server";
 import type { StripeConfig } from "../config";
@@ -36,6 +37,43 @@ function withoutSecrets<T extends Record<string, unknown>>(row: T): Record<strin
     out[key] = value && typeof value === "object" && !Array.isArray(value) ? withoutSecrets(value as Record<string, unknown>) : value;
   }
   return out;
+}
+
+type AuditRow = typeof schema.auditLog.$inferSelect;
+
+/**
+ * The details an audit entry about the account may keep, by action: those known to be about the
+ * account alone (its subscription's states and Stripe ids, how many of its sessions ended, which
+ * of its support messages was closed, what became of a queued message about it). Any other
+ * action's details stay out of an export, whatever they hold: subscription.grant_year's name the
+ * admin who granted the year, and a new action's are not known yet.
+ */
+const OWN_DETAILS: Record<string, readonly string[]> = {
+  "subscription.set_status": ["from", "to"],
+  "subscription.sync_from_stripe": ["status"],
+  "subscription.cancel_duplicate": ["canceled", "kept", "customer", "status", "trial"],
+  "account.sign_out_everywhere": ["sessionsEnded"],
+  "support.close": ["messageId"],
+  "dead_letter.replay": ["queue", "kind", "reason"],
+  "dead_letter.discard": ["queue", "kind", "reason"],
+};
+
+/**
+ * An audit entry as the account's own record. The log names both parties of an action, and an
+ * admin's entries name the people it acted on (their ids, and in the details their addresses):
+ * an export holds the account's data only. So an entry the account made keeps what it did and
+ * when, without whom to or any details; an entry about the account keeps its own details, without
+ * who acted.
+ */
+function ownAuditEntry(row: AuditRow, accountId: string): Record<string, unknown> {
+  const entry: Record<string, unknown> = { id: row.id, action: row.action, createdAt: row.createdAt };
+  if (row.actorUserId === accountId) entry.actorUserId = accountId;
+  if (row.targetUserId === accountId) {
+    entry.targetUserId = accountId;
+    const kept = OWN_DETAILS[row.action] ?? [];
+    entry.details = Object.fromEntries(kept.filter((key) => Object.hasOwn(row.details, key)).map((key) => [key, row.details[key]]));
+  }
+  return entry;
 }
 
 /**
@@ -110,10 +148,12 @@ async function tableRows(db: Db, user: { id: string; email: string }): Promise<R
   // One round trip for every table.
   const [first, ...rest] = EXPORTED_TABLES.map((name) => queries[name]);
   const results = (await db.batch([first!, ...rest])) as Array<Array<Record<string, unknown>>>;
-  return Object.fromEntries(EXPORTED_TABLES.map((name, i) => [name, results[i]!.map((r) => withoutSecrets(r))])) as Record<
-    ExportedTable,
-    Array<Record<string, unknown>>
-  >;
+  return Object.fromEntries(
+    EXPORTED_TABLES.map((name, i) => [
+      name,
+      name === "audit_log" ? results[i]!.map((r) => ownAuditEntry(r as AuditRow, user.id)) : results[i]!.map((r) => withoutSecrets(r)),
+    ]),
+  ) as Record<ExportedTable, Array<Record<string, unknown>>>;
 }
 
 type StripeRecords = { customerId: string | null; subscriptions: Array<Record<string, unknown>>; invoices: Array<Record<string, unknown>> };
