@@ -8,7 +8,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { expect, test } from "@playwright/test";
-import { configProblems, DeployError, deploy, nodeTools } from "../../scripts/deploy.mjs";
+import { configProblems, DeployError, deploy, ENVIRONMENTS, nodeTools } from "../../scripts/deploy.mjs";
 
 const SITE_KEYS = ["JWT_SECRET", "DOWNLOAD_LINK_SECRET", "PHONE_CODE_SECRET", "TWO_FACTOR_KEY"];
 const SITE_SECRETS = [...SITE_KEYS, "APP_URL", "MAIL_API_URL", "MAIL_API_KEY", "LOG_SALT", "DEAD_LETTER_KEY"];
@@ -202,5 +202,23 @@ test.describe("the deploy's steps", () => {
       "the site sends to queue modelify-events-staging, which the consumer does not consume",
       "the consumer binds UsageLedger of Worker modelify-production, not of this environment's site (modelify-staging)",
     ]);
+  });
+});
+
+test.describe("the environments' configs", () => {
+  test("every environment of both Workers redacts query strings, and counts its rate limits in a namespace of its own", async () => {
+    // Namespaces belong to the Cloudflare account: one shared by two environments shares their counters.
+    const owners = new Map<string, string>();
+    for (const environment of [undefined, ...ENVIRONMENTS]) {
+      const name = environment ?? "the local default";
+      for (const [worker, config] of Object.entries(await nodeTools.readConfigs(environment))) {
+        expect(config.observability?.redact_query_string, `${worker} in ${name}`).toBe(true);
+        for (const { namespace_id } of config.ratelimits ?? []) {
+          expect(owners.get(namespace_id) ?? name, `the one environment of rate-limit namespace ${namespace_id} (${worker} in ${name})`).toBe(name);
+          owners.set(namespace_id, name);
+        }
+      }
+    }
+    expect(new Set(owners.values())).toEqual(new Set(["the local default", ...ENVIRONMENTS]));
   });
 });
