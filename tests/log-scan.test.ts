@@ -33,7 +33,7 @@ describe("the log scan", () => {
     const lines = [
       '{"level":"info","event":"request","requestId":"9b2f1c3e-6a0d-4c51-8e7f-2d1b0a9c8e7f","method":"GET","route":"/dashboard/profile/export/:id","status":200,"durationMs":12,"d1Statements":3,"ledgerCalls":0,"account":"3f9a0c1b2d4e5f60"}',
       '{"level":"info","event":"queue_batch","requestId":"batch-1","queue":"modelify-events","messages":3,"acked":3,"retried":0,"deadLettered":0,"durationMs":40,"d1Statements":5,"kinds":[{"kind":"mail.send","count":3}]}',
-      '{"level":"warn","event":"passkey_register_refused","account":"3f9a0c1b2d4e5f60","reason":"Unexpected origin","to":"[redacted]","detail":"no account for [email], code is [code]"}',
+      '{"level":"warn","event":"passkey_register_refused","account":"3f9a0c1b2d4e5f60","reason":"origin_mismatch","to":"[redacted]","detail":"no account for [email], code is [code]"}',
       '{"level":"error","event":"request","status":500,"error":{"name":"Error","message":"D1_ERROR: no such table","stack":"Error: D1_ERROR\\n    at run (file:///work/app/lib/db.server.ts:12:5)"}}',
     ].join("\n");
     expect(scanLogLines(lines, ["log-salt-for-tests-0123456789abcdef"])).toEqual([]);

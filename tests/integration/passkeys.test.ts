@@ -3,7 +3,7 @@
 // account's passkeys; the options endpoints are capped.
 import { SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { PASSKEY } from "~/lib/constants";
 import { PASSKEY_MESSAGES as M } from "~/lib/auth/passkey-messages";
 import { sweepExpiredChallenges } from "~/lib/auth/passkeys.server";
@@ -160,6 +160,26 @@ describe("passkeys", () => {
     expect((await db.query.passkeys.findFirst({ where: eq(schema.passkeys.id, passkey.id) }))?.counter).toBe(10);
     const garbage = await verify({ id: "x", response: {} });
     expect(garbage.response.status).toBe(400);
+  });
+
+  it("logs why an answer was refused as a code of ours, never the origin the answer claimed", async () => {
+    const { passkey } = await userWithPasskey();
+    const origin = "https://evil.example";
+    const warnings: string[] = [];
+    const warn = console.warn.bind(console);
+    vi.spyOn(console, "warn").mockImplementation((...args: unknown[]) => {
+      warnings.push(String(args[0]));
+      warn(...args);
+    });
+    try {
+      expect((await verify(await passkey.authenticate(await signInOptions(), { origin }))).response.status).toBe(401);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    const refused = warnings.filter((line) => line.includes('"event":"passkey_signin_refused"'));
+    expect(refused).toHaveLength(1);
+    expect(JSON.parse(refused[0]!)).toMatchObject({ reason: "origin_mismatch" });
+    expect(refused[0]).not.toContain("evil.example");
   });
 
   it("the hourly sweep drops challenges nobody answered and keeps live ones", async () => {

@@ -50,6 +50,25 @@ const failure = (status: PasskeyFailure["status"], error: string, retryAfterSeco
   retryAfterSeconds,
 });
 
+// The WebAuthn library's refusals as fixed codes, by the start of its message (its own words). The
+// rest of a message quotes what the client sent (its origin, challenge or type: an attacker's
+// text), so no message is logged, only its code.
+const REFUSALS: Array<[RegExp, string]> = [
+  [/^Unexpected (registration|authentication) response origin /, "origin_mismatch"],
+  [/^(Unexpected top origin|Unexpected cross-origin|Detected cross-origin)/, "top_origin_mismatch"],
+  [/^Unexpected RP ID hash/, "rp_id_mismatch"],
+  [/^Unexpected (registration|authentication) response challenge |^Custom challenge verifier/, "challenge_mismatch"],
+  [/^Unexpected (registration|authentication) response type/, "type_mismatch"],
+  [/^User (verification|presence|not present)/, "user_not_verified"],
+  [/^Response counter value/, "counter_too_low"],
+];
+
+/** Why a passkey answer was refused, as a code of ours for the log; "invalid_response" for anything else. */
+function refusalReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : "";
+  return REFUSALS.find(([pattern]) => pattern.test(message))?.[1] ?? "invalid_response";
+}
+
 // ------------------------------------------------------------------------------ input shapes
 
 const b64 = z
@@ -180,7 +199,7 @@ export async function registerPasskey(
     if (!verification.verified) return failure(400, M.notVerified);
     info = verification.registrationInfo;
   } catch (error) {
-    log.warn("passkey_register_refused", { userId: user.id, reason: error instanceof Error ? error.message : "unknown" });
+    log.warn("passkey_register_refused", { userId: user.id, reason: refusalReason(error) });
     return failure(400, M.notVerified);
   }
   if ((await passkeyCount(db, user.id)) >= PASSKEY.maxPerUser) return failure(409, M.tooMany);
@@ -251,7 +270,7 @@ export async function verifyPasskeySignIn(
     if (!verification.verified) return failure(401, M.notVerified);
     newCounter = verification.authenticationInfo.newCounter;
   } catch (error) {
-    log.warn("passkey_signin_refused", { userId: row.userId, reason: error instanceof Error ? error.message : "unknown" });
+    log.warn("passkey_signin_refused", { userId: row.userId, reason: refusalReason(error) });
     return failure(401, M.notVerified);
   }
   // The count must still be below the new one when written (authenticators without a count send 0).

@@ -21,11 +21,11 @@ describe("the logger", () => {
     const lines = captured();
     withLogScope("req-1", () => {
       log.info("two_factor_enabled", { userId: "u-1" });
-      log.warn("passkey_register_refused", { reason: "bad origin" });
+      log.warn("passkey_register_refused", { reason: "origin_mismatch" });
     });
     log.error("hourly_sweep_failed", {}, new Error("D1 is down"));
     expect(lines[0]).toEqual({ method: "log", level: "info", event: "two_factor_enabled", requestId: "req-1", account: accountHash("u-1") });
-    expect(lines[1]).toMatchObject({ method: "warn", level: "warn", requestId: "req-1", reason: "bad origin" });
+    expect(lines[1]).toMatchObject({ method: "warn", level: "warn", requestId: "req-1", reason: "origin_mismatch" });
     expect(lines[2]).toMatchObject({ method: "error", level: "error", event: "hourly_sweep_failed", error: { name: "Error", message: "D1 is down" } });
     expect(lines[2]).not.toHaveProperty("requestId");
     expect((lines[2]!.error as { stack: string }).stack).toContain("log.server.test.ts");
