@@ -43,6 +43,15 @@ export const LOCKOUT = {
   twoFactor: { maxFailures: 4, lockMs: 15 * MINUTE },
 } as const;
 
+// Not in the spec (issue 45, F6): a code lock that trips again lasts `factor` times the one before
+// (15 min, 30 min, 1 h … 16 h, then `maxLockMs`), so someone who knows the password gets 5 guesses
+// a day instead of 5 every 15 minutes (about 0.5% a year at the cap, not 40%). A correct code
+// forgets the trips. Without one they are forgotten `forgetAfterMs` after the latest trip: the
+// ladder takes about 32 hours to reach the cap, so anyone who waits `forgetAfterMs` out to climb it
+// again from 15 minutes guesses no faster than 5 a day (that holds from about 6.7 days on), and a
+// typo months ago does not make a passkey user's next lock a day long.
+export const TWO_FACTOR_LOCK_GROWTH = { factor: 2, maxLockMs: 24 * HOUR, forgetAfterMs: 7 * DAY } as const;
+
 // Not in the spec: the per-address guard. Many people share an IP (offices, mobile carriers), so
 // it never refuses; after this many failures from one address in the window, each attempt from
 // it waits delayMs before it is checked.

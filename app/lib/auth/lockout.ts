@@ -1,16 +1,17 @@
 // The spec's lockouts (sign-in: 15 min after more than 4 failures; sign-up: 30 min after more
 // than 3), held per account on the server with atomic D1 counters. The attempt is reserved
 // before the password or form is checked, so a burst of parallel attempts gets exactly as many
-// checks as the rule allows.
+// checks as the rule allows. The two-factor lock alone grows: each time it trips again it lasts
+// twice as long, up to a day, until a correct code (TWO_FACTOR_LOCK_GROWTH says why).
 //
 // Per client IP there is only a guard that slows down, far later: offices and mobile carriers
 // put many people behind one address, so one person's typos must never refuse another's correct
 // password. After IP_GUARD failures from an address in its window, every attempt from it waits
 // before it is checked, and its failures answer with the spec's "Too many sign in attempts" text.
-import { IP_GUARD, LOCKOUT } from "../constants";
+import { IP_GUARD, LOCKOUT, TWO_FACTOR_LOCK_GROWTH } from "../constants";
 import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
-import { clearCounter, countEvent, currentCount, releaseAttempt, reserveAttempt, secondsUntil } from "../limits/counters.server";
+import { clearCounter, countEvent, currentCount, lengthenLock, releaseAttempt, reserveAttempt, secondsUntil } from "../limits/counters.server";
 
 export type LockoutScope = keyof typeof LOCKOUT; // "signIn" | "signUp" | "twoFactor"
 
@@ -26,6 +27,19 @@ export function ipSubject(ip: string): string {
 export async function accountKey(scope: LockoutScope, email: string): Promise<string> {
   return `lockout:${scope}:account:${await sha256Hex(email.trim().toLowerCase())}`;
 }
+
+/** How many times an account's two-factor lock tripped since its last correct code (TWO_FACTOR_LOCK_GROWTH). */
+export function tripsKey(accountKey: string): string {
+  return accountKey.replace(":account:", ":trips:");
+}
+
+/** The two-factor lock's length on each trip, first to last: every later trip gets the last. */
+export const TWO_FACTOR_LOCK_LADDER: readonly number[] = (() => {
+  const { factor, maxLockMs } = TWO_FACTOR_LOCK_GROWTH;
+  const ladder = [Math.min(LOCKOUT.twoFactor.lockMs, maxLockMs)];
+  while (ladder[ladder.length - 1]! < maxLockMs) ladder.push(Math.min(ladder[ladder.length - 1]! * factor, maxLockMs));
+  return ladder;
+})();
 
 export function ipGuardKey(scope: LockoutScope, ip: string): string {
   return `guard:${scope}:ip:${ipSubject(ip)}`;
@@ -83,23 +97,33 @@ export function isRefusal(value: Attempt | Refusal): value is Refusal {
  * account, and how long the 429 it gets should say to wait (Retry-After): the lock's end, or for a
  * throttled address the end of its guard window; null when it is no 429.
  */
-export type AttemptFailure = { locked: true; retryAfterSeconds: number } | { locked: false; retryAfterSeconds: number | null };
+export type AttemptFailure = { locked: true; retryAfterSeconds: number; trip?: LockTrip } | { locked: false; retryAfterSeconds: number | null };
+
+/** A two-factor lock's trip: the how-many-th since the last correct code, and how long this lock lasts. */
+export type LockTrip = { count: number; lockMs: number };
 
 export async function failAttempt(db: Db, attempt: Attempt, now = Date.now()): Promise<AttemptFailure> {
   const guard = attempt.ipKey ? await countEvent(db, attempt.ipKey, IP_GUARD[attempt.scope].windowMs, now) : null;
   if (attempt.lastAllowed) {
-    return { locked: true, retryAfterSeconds: secondsUntil(attempt.windowEndsAt ?? now + LOCKOUT[attempt.scope].lockMs, now) };
+    const lockEnds = attempt.windowEndsAt ?? now + LOCKOUT[attempt.scope].lockMs;
+    if (attempt.scope !== "twoFactor" || !attempt.accountKey) return { locked: true, retryAfterSeconds: secondsUntil(lockEnds, now) };
+    // The lock runs from this attempt's reservation, as the first one does, for as long as the trip's step of the ladder.
+    const rule = { maxFailures: LOCKOUT.twoFactor.maxFailures, ladder: TWO_FACTOR_LOCK_LADDER, forgetAfterMs: TWO_FACTOR_LOCK_GROWTH.forgetAfterMs };
+    const grown = await lengthenLock(db, attempt.accountKey, tripsKey(attempt.accountKey), rule, lockEnds - LOCKOUT.twoFactor.lockMs, now);
+    return { locked: true, retryAfterSeconds: secondsUntil(grown.expiresAt ?? lockEnds, now), trip: { count: grown.trips, lockMs: grown.lockMs } };
   }
   return { locked: false, retryAfterSeconds: attempt.throttled && guard ? secondsUntil(guard.expiresAt, now) : null };
 }
 
 /**
- * The attempt was not a failure. A successful sign-in (or two-factor code) forgets the account's failures; a valid
- * sign-up form only gives its own reservation back.
+ * The attempt was not a failure. A successful sign-in forgets the account's failures, and a
+ * correct two-factor code its lock's trips as well; a valid sign-up form only gives its own
+ * reservation back.
  */
 export async function succeedAttempt(db: Db, attempt: Attempt): Promise<void> {
   if (!attempt.accountKey) return;
-  if (attempt.scope !== "signUp") await clearCounter(db, attempt.accountKey);
+  if (attempt.scope === "twoFactor") await clearCounter(db, attempt.accountKey, tripsKey(attempt.accountKey));
+  else if (attempt.scope === "signIn") await clearCounter(db, attempt.accountKey);
   else await releaseAttempt(db, attempt.accountKey, LOCKOUT[attempt.scope].maxFailures);
 }
 

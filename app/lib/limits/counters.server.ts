@@ -2,7 +2,7 @@
 // (INSERT … ON CONFLICT DO UPDATE … RETURNING), which D1 runs atomically against its single
 // primary, so twenty requests at once are counted twenty times. KV cannot do this: it has no
 // atomic increment, and a read-then-write loses counts (docs/decisions/0003-lockouts.md).
-import { lt, sql } from "drizzle-orm";
+import { inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 
@@ -50,9 +50,52 @@ export async function releaseAttempt(db: Db, key: string, maxFailures: number): 
     .where(sql`${table.key} = ${key} AND ${table.count} > 0 AND ${table.count} <= ${maxFailures + 1}`);
 }
 
-/** Forgets a key (a successful sign-in clears its account's failures). */
-export async function clearCounter(db: Db, key: string): Promise<void> {
-  await db.delete(table).where(sql`${table.key} = ${key}`);
+/** Forgets keys (a successful sign-in clears its account's failures). */
+export async function clearCounter(db: Db, ...keys: string[]): Promise<void> {
+  await db.delete(table).where(inArray(table.key, keys));
+}
+
+/**
+ * A lock that grows each time it trips again. Counts this trip on `tripsKey` (remembered for
+ * `forgetAfterMs` after the latest trip) and makes the lock on `key` last `ladder[trips - 1]`
+ * (the ladder's last step once past its end) from `lockedFrom`. One transaction: the lock's
+ * length is read from the trip count inside it, so parallel trips cannot both see the same count,
+ * and the lock is never counted without being lengthened. A lock is never shortened, and a key
+ * that is no longer locked (a right answer cleared it meanwhile) is left alone: `expiresAt` is
+ * then null.
+ */
+export async function lengthenLock(
+  db: Db,
+  key: string,
+  tripsKey: string,
+  rule: { maxFailures: number; ladder: readonly number[]; forgetAfterMs: number },
+  lockedFrom: number,
+  now = Date.now(),
+): Promise<{ trips: number; lockMs: number; expiresAt: number | null }> {
+  const steps = rule.ladder.slice(0, -1).map((ms, i) => sql` WHEN ${i + 1} THEN ${ms}`);
+  const last = rule.ladder[rule.ladder.length - 1]!;
+  // The trips row is read under an alias: the unaliased table name in this statement is the lock's row.
+  const trips = sql`(SELECT trips."count" FROM ${table} AS trips WHERE trips."key" = ${tripsKey})`;
+  const [counted, lengthened] = await db.batch([
+    db
+      .insert(table)
+      .values({ key: tripsKey, count: 1, expiresAt: now + rule.forgetAfterMs })
+      .onConflictDoUpdate({
+        target: table.key,
+        set: {
+          count: sql`CASE WHEN ${table.expiresAt} <= ${now} THEN 1 ELSE ${table.count} + 1 END`,
+          expiresAt: now + rule.forgetAfterMs,
+        },
+      })
+      .returning({ count: table.count }),
+    db
+      .update(table)
+      .set({ expiresAt: sql`max(${table.expiresAt}, ${lockedFrom} + CASE ${trips}${sql.join(steps)} ELSE ${last} END)` })
+      .where(sql`${table.key} = ${key} AND ${table.count} > ${rule.maxFailures}`)
+      .returning({ expiresAt: table.expiresAt }),
+  ]);
+  const count = counted[0]!.count;
+  return { trips: count, lockMs: rule.ladder[Math.min(count, rule.ladder.length) - 1]!, expiresAt: lengthened[0]?.expiresAt ?? null };
 }
 
 /**

@@ -1,7 +1,17 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { getDb } from "../db.server";
-import { clearCounter, countEvent, currentCount, overCap, releaseAttempt, reserveAttempt, secondsUntil, sweepExpiredCounters } from "./counters.server";
+import {
+  clearCounter,
+  countEvent,
+  currentCount,
+  lengthenLock,
+  overCap,
+  releaseAttempt,
+  reserveAttempt,
+  secondsUntil,
+  sweepExpiredCounters,
+} from "./counters.server";
 
 const db = getDb(env.DB);
 const rule = { maxFailures: 4, windowMs: 15 * 60_000 };
@@ -57,6 +67,23 @@ describe("atomic attempt counters", () => {
     expect(await currentCount(db, k, t0 + 59_999)).toBe(30);
     expect(await currentCount(db, k, t0 + 60_000)).toBe(0);
     expect((await countEvent(db, k, 60_000, t0 + 60_000)).count).toBe(1);
+  });
+
+  it("lengthens a lock by its trip's step, counting parallel trips one by one, never shortening it, and leaving an unlocked key alone", async () => {
+    const k = key();
+    const trips = key();
+    const t0 = 3_000_000_000_000;
+    const growth = { maxFailures: rule.maxFailures, ladder: [10, 20, 40], forgetAfterMs: 1_000 };
+    for (let i = 0; i < 5; i++) await reserveAttempt(db, k, { ...rule, windowMs: 10 }, t0);
+    const results = await Promise.all(Array.from({ length: 4 }, () => lengthenLock(db, k, trips, growth, t0, t0)));
+    expect(results.map((r) => r.trips).sort()).toEqual([1, 2, 3, 4]);
+    expect(results.find((r) => r.trips === 4)).toMatchObject({ lockMs: 40, expiresAt: t0 + 40 });
+    expect((await reserveAttempt(db, k, rule, t0 + 39)).allowed).toBe(false);
+    // A later trip whose lock would end sooner leaves the longer one; a trip forgotten starts at 1.
+    expect(await lengthenLock(db, k, trips, growth, t0 - 100, t0 + 500)).toMatchObject({ trips: 5, expiresAt: t0 + 40 });
+    expect((await lengthenLock(db, k, trips, growth, t0, t0 + 1_501)).trips).toBe(1);
+    await clearCounter(db, k, trips);
+    expect(await lengthenLock(db, k, trips, growth, t0, t0)).toMatchObject({ trips: 1, expiresAt: null });
   });
 
   it("sweeps windows that have ended", async () => {
