@@ -13,7 +13,7 @@ import { LOCKOUT, TWO_FACTOR } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { Browser, createConfirmedUser, db, keySettings, ORIGIN, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
 
-const deps = (): TwoFactorDeps => ({ db, queue: env.EVENTS, env: keySettings, ip: uniqueIp() });
+const deps = (): TwoFactorDeps => ({ db, queue: env.EVENTS, env: keySettings, ip: uniqueIp(), origin: ORIGIN });
 const totp = async (secret: string) => (await generateTOTP({ secret, ...TOTP_OPTIONS })).otp;
 const verdict = (result: SecondFactorResult) => (result.ok ? "ok" : result.reason);
 const wrongCode = (right: string) => String((Number(right) + 500_000) % 1_000_000).padStart(6, "0");

@@ -33,6 +33,8 @@ export type DeletionDeps = {
   queue: Queue;
   ip: string | null;
   env: KeySettings<"TWO_FACTOR_KEY" | "TWO_FACTOR_KEY_PREVIOUS">;
+  /** For the link in the mail a wrong code sends when it locks the two-factor codes. */
+  origin: string;
 };
 
 export type DeletionResult =

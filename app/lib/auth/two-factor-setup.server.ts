@@ -74,6 +74,9 @@ export async function confirmSetup(deps: TwoFactorDeps, user: Account, code: str
   const secret = await decryptSecret(twoFactorKeys(deps.env), row.secretEnc);
   if (!(await acceptTotp(deps.db, user.id, secret, code.replace(/\s/g, "").slice(0, 12), false))) {
     const failure = await failAttempt(deps.db, attempt, now);
+    // Logged, not mailed: the account has no second factor yet, and whoever typed these codes has its secret on screen.
+    if (failure.locked && failure.trip)
+      log.info("two_factor_lock_tripped", { userId: user.id, trips: failure.trip.count, lockMs: failure.trip.lockMs, setup: true });
     return failure.locked ? { ok: false, reason: "locked", retryAfterSeconds: failure.retryAfterSeconds } : { ok: false, reason: "invalid" };
   }
   await succeedAttempt(deps.db, attempt);

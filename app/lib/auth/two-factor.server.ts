@@ -2,9 +2,10 @@
 // a six-digit RFC 6238 code (SHA-1, 30 s) or one of ten recovery codes. Every code checked is an
 // attempt on the account's two-factor counter, reserved before the check (the sign-in lockout's
 // rules: locked 15 minutes after more than 4 wrong codes), so a parallel burst gets no more
-// checks than the rule allows. A TOTP code is accepted once: the accepted time step is written
-// only when it is later than the last one (one statement, so two requests with one code cannot
-// both pass), and a recovery code is used up in one statement too.
+// checks than the rule allows. Each lock lasts twice the one before, up to a day, and mails the
+// owner: whoever trips it has the password (or a session). A TOTP code is accepted once: the
+// accepted time step is written only when it is later than the last one (one statement, so two
+// requests with one code cannot both pass), and a recovery code is used up in one statement too.
 import { getTOTPAuthUri, verifyTOTP } from "@epic-web/totp";
 import { and, count, eq, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { renderSVG } from "uqr";
@@ -13,13 +14,20 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { type KeySettings, twoFactorKeys } from "../keys";
 import { enqueueMail } from "../mail/mail.server";
-import { recoveryCodeUsedMail } from "../mail/templates";
-import { beginAttempt, failAttempt, isRefusal, succeedAttempt } from "./lockout";
+import { codeLockTrippedMail, recoveryCodeUsedMail } from "../mail/templates";
+import { beginAttempt, failAttempt, isRefusal, type LockTrip, succeedAttempt } from "./lockout";
 import { asTotpCode, decryptSecret, hashRecoveryCode, normaliseRecoveryCode } from "./two-factor-secret";
 import { findUserById } from "./users.server";
 import { log } from "../log/log.server";
 
-export type TwoFactorDeps = { db: Db; queue: Queue; env: KeySettings<"TWO_FACTOR_KEY" | "TWO_FACTOR_KEY_PREVIOUS">; ip: string | null };
+export type TwoFactorDeps = {
+  db: Db;
+  queue: Queue;
+  env: KeySettings<"TWO_FACTOR_KEY" | "TWO_FACTOR_KEY_PREVIOUS">;
+  ip: string | null;
+  /** Origin for the link in the mail a tripped lock sends: APP_URL when configured, else the request's own. */
+  origin: string;
+};
 
 /** "locked" carries the time left in the lock, for the 429's Retry-After. */
 export type SecondFactorResult = { ok: true } | { ok: false; reason: "invalid" } | { ok: false; reason: "locked"; retryAfterSeconds: number };
@@ -104,7 +112,19 @@ export async function verifySecondFactor(deps: TwoFactorDeps, userId: string, co
   }
   const failure = await failAttempt(deps.db, attempt, now);
   log.info("two_factor_code_refused", { userId, locked: failure.locked });
+  if (failure.locked && failure.trip) await lockTripped(deps, userId, failure.trip);
   return failure.locked ? { ok: false, reason: "locked", retryAfterSeconds: failure.retryAfterSeconds } : { ok: false, reason: "invalid" };
+}
+
+/**
+ * The wrong code that locked the account: its owner hears of it, once per lock (one failure of a
+ * burst is the tripping one, however many arrive together), with a way to change the password.
+ */
+async function lockTripped(deps: TwoFactorDeps, userId: string, trip: LockTrip): Promise<void> {
+  log.info("two_factor_lock_tripped", { userId, trips: trip.count, lockMs: trip.lockMs });
+  const user = await findUserById(deps.db, userId);
+  // No signed-in page changes the password yet: the reset link is the way, and it signs out every other session.
+  if (user) await enqueueMail(deps.queue, codeLockTrippedMail(user.email, new URL("/auth?mode=forgot-password", deps.origin).toString()));
 }
 
 /** The otpauth:// URI an authenticator app reads, and its QR code as an SVG drawn on the server. */

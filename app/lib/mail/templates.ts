@@ -186,3 +186,23 @@ export function accountDeletedMail(to: string): OutgoingMail {
     links: [],
   };
 }
+
+/**
+ * The two-factor code lock tripped (issue 45): whoever typed the codes got past the password. No
+ * code, address or time in it: the owner needs only to know, and the way to change the password.
+ */
+export function codeLockTrippedMail(to: string, changePasswordLink: string): OutgoingMail {
+  return {
+    to,
+    subject: "Wrong two-factor codes were entered for your Modelify account",
+    text: [
+      "Someone who knows your Modelify password just entered several wrong two-factor codes, so signing in with a code is paused for a while.",
+      "Each time this happens again, the pause is longer, up to a day.",
+      "",
+      "If this was you, wait a little, then sign in with a code from your authenticator app or a recovery code.",
+      "If it was not you, your password is known to someone else: change it now. Changing it signs out every other session.",
+      changePasswordLink,
+    ].join("\n"),
+    links: [changePasswordLink],
+  };
+}

@@ -35,8 +35,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!read.ok) return data({ result: formErrorResult(read.message) }, { status: read.status });
   const submission = parseWithZod(read.formData, { schema: deleteAccountSchema });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
-  const { db, kv, bucket, ledgers, stripe, queue, ip, env } = app(context);
-  const outcome = await deleteAccount({ db, kv, bucket, ledgers, stripe, queue, ip, env }, user.id, submission.value);
+  const { db, kv, bucket, ledgers, stripe, queue, ip, env, origin } = app(context);
+  const outcome = await deleteAccount({ db, kv, bucket, ledgers, stripe, queue, ip, env, origin }, user.id, submission.value);
   if (!outcome.ok) {
     const result = outcome.field
       ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.error] }, hideFields: ["password", "code"] })
