@@ -30,10 +30,14 @@ const SECRET_COLUMNS = new Set([
   "challenge",
 ]);
 
+// Other people, never written to an export: the admin who closed a support message, made or revoked
+// an activation key, or granted a year (their id, or in a grant's metadata their address).
+const OTHER_PEOPLE_COLUMNS = new Set(["closedBy", "createdBy", "revokedBy", "granted_by"]);
+
 function withoutSecrets<T extends Record<string, unknown>>(row: T): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(row)) {
-    if (SECRET_COLUMNS.has(key)) continue;
+    if (SECRET_COLUMNS.has(key) || OTHER_PEOPLE_COLUMNS.has(key)) continue;
     out[key] = value && typeof value === "object" && !Array.isArray(value) ? withoutSecrets(value as Record<string, unknown>) : value;
   }
   return out;
