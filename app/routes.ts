@@ -47,6 +47,10 @@ export default [
       route("downloads", "routes/dashboard/downloads.tsx"),
       route("profile", "routes/dashboard/profile/index.tsx"),
       route("profile/two-factor", "routes/dashboard/profile/two-factor.tsx"),
+      // "Confirm it's you" before a change to the account's ways in, and the list of them to check
+      // (the first page after a password reset): issue 45.
+      route("profile/confirm", "routes/dashboard/profile/confirm.tsx"),
+      route("profile/access", "routes/dashboard/profile/access.tsx"),
       route("profile/delete", "routes/dashboard/profile/delete.tsx"),
       route("admin", "routes/dashboard/admin/index.tsx"),
       route("admin/early-access", "routes/dashboard/admin/early-access/index.tsx"),

@@ -60,6 +60,12 @@ export const sessions = sqliteTable(
     /** Last usage report the consumer stored from this key, and the country it came from. */
     lastUsedAt: integer("last_used_at"),
     lastCountry: text("last_country"),
+    /**
+     * When every factor of the account was last shown in this session (a sign-in with the
+     * password and code, the end of a reset, or "Confirm it's you"): the recent proof that
+     * changes to the account's ways in ask for (lib/auth/recent-proof.server.ts). Null: never.
+     */
+    provenAt: integer("proven_at"),
     createdAt: createdAt(),
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_prev_hash_idx").on(t.previousRefreshTokenHash)],

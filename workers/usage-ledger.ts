@@ -2,13 +2,24 @@
 // (ADR 0020). The logic is in app/lib/usage/ledger/store.ts; this class gives it storage, runs each
 // write in one transaction, moves old raw rows to R2 and pushes new totals to open usage tabs.
 import { DurableObject } from "cloudflare:workers";
-import { LEDGER, MS } from "~/lib/constants";
+import { LEDGER, LIVE_USAGE, MS } from "~/lib/constants";
 import type { BudgetSettings } from "~/lib/usage/budget";
 import { type ArchiveResult, archiveKey, type UsageLedgerApi } from "~/lib/usage/ledger/api";
 import { LedgerStore } from "~/lib/usage/ledger/store";
 import type { LedgerQuery, LedgerSecure, LedgerUsage, SentAlert } from "~/lib/usage/ledger/types";
 
 type LedgerEnv = { BUCKET: R2Bucket };
+
+/** What a live socket carries through hibernation: its session and when it must end unless renewed. */
+type LiveSocket = { sessionId: string; expiresAt: number; openedAt: number };
+
+// Close codes the usage tab reads as "open a new socket" (its session is checked again then).
+const CLOSE = {
+  sessionEnded: { code: 4001, reason: "session ended" },
+  renew: { code: 4002, reason: "renew" },
+  replaced: { code: 4003, reason: "too many live tabs" },
+} as const;
+const sessionTag = (sessionId: string) => `session:${sessionId}`;
 
 export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedgerApi {
   private opened: LedgerStore | null = null;
@@ -94,26 +105,60 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
     return reports;
   }
 
+  async endLive(sessions: { only: string[] } | { except: string | null }) {
+    const ending =
+      "only" in sessions
+        ? sessions.only.flatMap((id) => this.ctx.getWebSockets(sessionTag(id)))
+        : this.ctx.getWebSockets().filter((ws) => liveOf(ws)?.sessionId !== sessions.except);
+    for (const ws of ending) closeQuietly(ws, CLOSE.sessionEnded);
+    return ending.length;
+  }
+
   /** Deletes everything the ledger holds (the account is being deleted) and closes its open usage tabs. */
   async erase() {
-    for (const ws of this.ctx.getWebSockets()) {
-      try {
-        ws.close(1000, "account deleted");
-      } catch {
-        // Already closed.
-      }
-    }
+    for (const ws of this.ctx.getWebSockets()) closeQuietly(ws, { code: 1000, reason: "account deleted" });
+    await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.opened = null;
   }
 
   // Live totals for the usage tab: a WebSocket per open tab, accepted with the hibernation API
-  // so an idle tab costs nothing; the site's route checked the session before forwarding.
+  // so an idle tab costs nothing; the site's route checked the session before forwarding and
+  // names it, with its access token's end. Each socket is tagged with its session, so ending the
+  // session ends it (endLive); it also ends with the token, and the tab opens a new one, whose
+  // upgrade checks the session again. An account holds at most LIVE_USAGE.maxSocketsPerAccount.
   async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
+    const sessionId = request.headers.get("X-Session-Id") ?? "";
+    const expiresAt = Number(request.headers.get("X-Session-Expires"));
+    const now = Date.now();
+    if (!sessionId || !Number.isFinite(expiresAt) || expiresAt <= now) return new Response("A live socket needs a live session", { status: 400 });
+    // A socket closed a moment ago may still be listed until its close completes.
+    const open = this.ctx
+      .getWebSockets()
+      .filter((ws) => ws.readyState === WebSocket.OPEN)
+      .map((ws) => ({ ws, live: liveOf(ws) }))
+      .sort((a, b) => (a.live?.openedAt ?? 0) - (b.live?.openedAt ?? 0));
+    for (const { ws } of open.slice(0, Math.max(0, open.length - LIVE_USAGE.maxSocketsPerAccount + 1))) closeQuietly(ws, CLOSE.replaced);
     const pair = new WebSocketPair();
-    this.ctx.acceptWebSocket(pair[1]);
+    this.ctx.acceptWebSocket(pair[1], [sessionTag(sessionId)]);
+    pair[1].serializeAttachment({ sessionId, expiresAt, openedAt: now } satisfies LiveSocket);
+    const alarm = await this.ctx.storage.getAlarm();
+    if (alarm === null || alarm > expiresAt) await this.ctx.storage.setAlarm(expiresAt);
     return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
+  // Sockets whose access token has run out close (the tab renews with a new socket); the next
+  // alarm waits for the earliest left.
+  async alarm() {
+    const now = Date.now();
+    let next: number | null = null;
+    for (const ws of this.ctx.getWebSockets()) {
+      const live = liveOf(ws);
+      if (!live || live.expiresAt <= now) closeQuietly(ws, CLOSE.renew);
+      else next = Math.min(next ?? live.expiresAt, live.expiresAt);
+    }
+    if (next !== null) await this.ctx.storage.setAlarm(next);
   }
 
   async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer) {
@@ -138,6 +183,18 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
         // A socket closing as we send: it is gone at the next push.
       }
     }
+  }
+}
+
+function liveOf(ws: WebSocket): LiveSocket | null {
+  return (ws.deserializeAttachment() as LiveSocket | null) ?? null;
+}
+
+function closeQuietly(ws: WebSocket, { code, reason }: { code: number; reason: string }) {
+  try {
+    ws.close(code, reason);
+  } catch {
+    // Already closed.
   }
 }
 

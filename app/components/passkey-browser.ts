@@ -4,7 +4,7 @@
 // sends the answer back; errors come back as text for the page to show.
 import { PASSKEY_MESSAGES as M } from "~/lib/auth/passkey-messages";
 
-type Outcome = { ok: true; destination?: string } | { ok: false; error: string | null };
+type Outcome = { ok: true; destination?: string } | { ok: false; error: string | null; confirm?: string };
 
 const loadBrowser = () => import("@simplewebauthn/browser");
 
@@ -31,6 +31,11 @@ export async function addPasskey(name: string): Promise<Outcome> {
   const post = (fields: Record<string, string>) =>
     fetch("/dashboard/profile/passkeys", { method: "POST", body: new URLSearchParams(fields), headers: { Accept: "application/json" } });
   const started = await post({ intent: "options" });
+  if (started.status === 403) {
+    // The session's proof ran out while the page was open: "Confirm it's you" first, then back.
+    const body = (await started.json().catch(() => null)) as { confirm?: string; error?: string } | null;
+    if (body?.confirm) return { ok: false, error: null, confirm: body.confirm };
+  }
   if (!started.ok) return { ok: false, error: await errorOf(started) };
   const { options } = (await started.json()) as { options: Parameters<typeof startRegistration>[0]["optionsJSON"] };
   let response: Awaited<ReturnType<typeof startRegistration>>;

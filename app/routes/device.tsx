@@ -1,7 +1,8 @@
 // /device: where the desktop app sends the user to sign it in (RFC 8628's verification URI). The
 // signed-in user types the code the app shows (or follows the app's link with ?code=), sees
 // which device asks, when and from which country, and approves or denies it. Approving gives the
-// device a long-lived key, so a web session signed in long ago must give the password again.
+// device a long-lived key, a way in: it needs a recent proof ("Confirm it's you", lib/auth/recent-proof.server.ts),
+// so a session without one gives the password, and a code where two-factor is on.
 // Works without JavaScript.
 //
 // Every code looked up counts against the user's wrong-code allowance, so only the user may spend
@@ -12,12 +13,9 @@ import type { Route } from "./+types/device";
 import { AuthShell } from "~/components/auth-shell";
 import { Field } from "~/components/forms";
 import { Alert, Button, LinkButton, SubmitButton } from "~/components/ui";
-import { provePassword } from "~/lib/auth/accounts.server";
-import { decideUserCode, lookUpUserCode, type PendingDevice, sessionIsFresh } from "~/lib/auth/device-authorization.server";
+import { decideUserCode, lookUpUserCode, type PendingDevice } from "~/lib/auth/device-authorization.server";
 import { DEVICE_MESSAGES as M, PLATFORM_LABELS, formatUserCode, normalizeUserCode } from "~/lib/auth/device-codes";
-import { AUTH_MESSAGES } from "~/lib/auth/messages";
-import { twoFactorEnabled, verifySecondFactor } from "~/lib/auth/two-factor.server";
-import { findUserById } from "~/lib/auth/users.server";
+import { proofErrors, type RecentProof } from "~/lib/auth/recent-proof.server";
 import { TWO_FACTOR } from "~/lib/constants";
 import { countryInSentence } from "~/lib/country";
 import { formatDateTime, formatTimeAgo } from "~/lib/format";
@@ -25,6 +23,7 @@ import { pageMeta } from "~/lib/site/meta";
 import { getAuth, isOwnNavigation } from "~/server/auth";
 import { app } from "~/server/context";
 import { readForm, singleValue } from "~/server/requests";
+import { proofNeedsOf, recentProof } from "~/server/recent-proof";
 import { keepRetryAfter, retryAfter } from "~/server/responses";
 
 export const meta = () => pageMeta("Sign In the Desktop App | Modelify", { noindex: true });
@@ -54,11 +53,9 @@ const confirmPage = (email: string, device: PendingDevice, needs: { password: bo
   error,
 });
 
-/** What approving asks for: the password on an old session, a two-factor code whenever two-factor is on. */
-async function approvalNeeds(context: Route.LoaderArgs["context"], userId: string) {
-  const { db } = app(context);
-  const [fresh, code] = await Promise.all([sessionIsFresh(db, getAuth(context).session?.id), twoFactorEnabled(db, userId)]);
-  return { password: !fresh, code };
+/** What approving asks for: nothing while the session's proof is recent, else the password (and a code where two-factor is on). */
+async function approvalNeeds(context: Route.LoaderArgs["context"]) {
+  return proofNeedsOf(context);
 }
 
 const tooManyCodes = (email: string, code: string, retryAfterSeconds: number) =>
@@ -70,7 +67,7 @@ const tooManyCodes = (email: string, code: string, retryAfterSeconds: number) =>
 /** The page for a code (a counted lookup): the device it names, or the code form again with why not. */
 async function pageForCode(context: Route.LoaderArgs["context"], userId: string, email: string, code: string) {
   const lookup = await lookUpUserCode(app(context).db, userId, code);
-  if (lookup.ok) return data<PageData>(confirmPage(email, lookup.device, await approvalNeeds(context, userId), null));
+  if (lookup.ok) return data<PageData>(confirmPage(email, lookup.device, await approvalNeeds(context), null));
   if (lookup.reason === "locked") return tooManyCodes(email, code, lookup.retryAfterSeconds);
   return data<PageData>({ state: "enter", email, code, error: M.invalidCode }, { status: 404 });
 }
@@ -109,7 +106,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent !== "approve" && intent !== "deny") return data<PageData>({ state: "enter", email: user.email, code, error: M.invalidCode }, { status: 400 });
 
   const deps = app(context);
-  const { db, ip } = deps;
+  const { db } = deps;
   // Counted against the wrong-code allowance like any lookup: posting codes is guessing too.
   const lookup = await lookUpUserCode(db, user.id, code);
   if (!lookup.ok) {
@@ -117,30 +114,25 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<PageData>({ state: "enter", email: user.email, code, error: M.invalidCode }, { status: 400 });
   }
 
-  const needs = await approvalNeeds(context, user.id);
-  const askAgain = (error: string, init: ResponseInit) => data<PageData>(confirmPage(user.email, lookup.device, needs, error), init);
-  if (intent === "approve" && needs.password) {
-    const password = singleValue(read.formData, "password");
-    if (typeof password !== "string" || password.length === 0 || password.length > 200) return askAgain(M.passwordRequired, { status: 401 });
-    const row = await findUserById(db, user.id);
-    const proven = row ? await provePassword(db, row, password, ip) : ({ ok: false, reason: "wrong" } as const);
-    if (!proven.ok && proven.reason !== "wrong") return askAgain(AUTH_MESSAGES.signInLocked, { status: 429, headers: retryAfter(proven.retryAfterSeconds) });
-    if (!proven.ok) return askAgain(M.wrongPassword, { status: 401 });
+  let decision: "denied" | { approved: RecentProof } = "denied";
+  if (intent === "approve") {
+    const text = (name: string) => {
+      const value = singleValue(read.formData, name);
+      return typeof value === "string" ? value.slice(0, 200) : null;
+    };
+    const proven = await recentProof(context, { password: text("password"), code: text("twoFactorCode") });
+    if (!proven.ok) {
+      const { errors, status, retryAfterSeconds } = proofErrors(proven);
+      const page = confirmPage(user.email, lookup.device, await approvalNeeds(context), errors.form ?? errors.password ?? errors.code ?? null);
+      // Every refusal of the proof is the 401 of a credential not given or not right (or a lock's 429).
+      return data<PageData>(page, { status: status === 429 ? 429 : 401, headers: retryAfterSeconds ? retryAfter(retryAfterSeconds) : undefined });
+    }
+    decision = { approved: proven.proof };
   }
-  if (intent === "approve" && needs.code) {
-    const code = singleValue(read.formData, "twoFactorCode");
-    if (typeof code !== "string" || code.trim() === "") return askAgain(AUTH_MESSAGES.twoFactorRequired, { status: 401 });
-    const second = await verifySecondFactor(deps, user.id, code);
-    if (!second.ok && second.reason === "locked")
-      return askAgain(AUTH_MESSAGES.twoFactorLocked, { status: 429, headers: retryAfter(second.retryAfterSeconds) });
-    if (!second.ok) return askAgain(AUTH_MESSAGES.twoFactorInvalid, { status: 401 });
-  }
-
-  const decision = intent === "approve" ? "approved" : "denied";
   if (!(await decideUserCode(db, user.id, code, decision))) {
     return data<PageData>({ state: "enter", email: user.email, code, error: M.invalidCode }, { status: 400 });
   }
-  return data<PageData>(decision === "approved" ? { state: "approved", deviceName: lookup.device.name } : { state: "denied" });
+  return data<PageData>(decision !== "denied" ? { state: "approved", deviceName: lookup.device.name } : { state: "denied" });
 }
 
 export default function Device({ loaderData, actionData }: Route.ComponentProps) {
@@ -263,7 +255,7 @@ function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }>
               autoComplete: "current-password",
               "aria-describedby": page.error ? "device-password-error" : undefined,
             }}
-            hint="You signed in a while ago: confirm it's you to approve."
+            hint="Confirm it's you to approve: a device gets its own key to your account."
           />
         ) : null}
         {page.needsCode ? (

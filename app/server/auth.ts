@@ -32,7 +32,7 @@ export async function resolveWebAuth(request: Request, app: AppContext): Promise
   let auth: AuthState | null = access ? await authenticateAccessToken(app.db, sessionKeys(app.env), access, { accountRows }) : null;
   let setCookies: string[] = [];
   if (!auth && refresh) {
-    const result = await refreshSession(app.db, sessionKeys(app.env), refresh);
+    const result = await refreshSession(app, sessionKeys(app.env), refresh);
     if (result.ok) {
       auth = result.auth;
       setCookies = await sessionCookies(url, result);

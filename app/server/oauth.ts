@@ -71,7 +71,7 @@ export function withClient(request: Request, body: Record<string, unknown>): Rec
 export async function deviceCodeGrant(ctx: AppContext, body: Record<string, unknown>): Promise<Response> {
   const parsed = deviceTokenRequestSchema.safeParse(body);
   if (!parsed.success) return oauthError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request body");
-  const outcome = await pollDeviceAuthorization(ctx.db, sessionKeys(ctx.env), parsed.data.device_code);
+  const outcome = await pollDeviceAuthorization(ctx, sessionKeys(ctx.env), parsed.data.device_code);
   if (!outcome.ok) return oauthError(400, outcome.error, DEVICE_ERRORS[outcome.error], outcome.interval ? { interval: outcome.interval } : {});
   const user = await findUserById(ctx.db, outcome.userId);
   return tokenResponse(outcome.tokens, { id: outcome.userId, email: user?.email ?? "" }, { device: outcome.device });
@@ -85,7 +85,7 @@ export async function deviceCodeGrant(ctx: AppContext, body: Record<string, unkn
 export async function refreshTokenGrant(ctx: AppContext, body: Record<string, unknown>): Promise<Response> {
   const parsed = refreshTokenGrantRequestSchema.safeParse(body);
   if (!parsed.success) return oauthError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Invalid request body");
-  const result = await refreshSession(ctx.db, sessionKeys(ctx.env), parsed.data.refresh_token);
+  const result = await refreshSession(ctx, sessionKeys(ctx.env), parsed.data.refresh_token);
   if (!result.ok) return oauthError(400, "invalid_grant", REFRESH_REFUSALS[result.reason]);
   if (!result.refreshToken) return oauthError(400, "invalid_grant", REFRESH_REFUSALS.rotated);
   return tokenResponse({ ...result, refreshToken: result.refreshToken }, { id: result.auth.user.id, email: result.auth.user.email });

@@ -5,10 +5,11 @@
 import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { sessionIsFresh, sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.server";
+import { sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.server";
+import { proofNeeds } from "~/lib/auth/recent-proof.server";
 import { sha256Hex } from "~/lib/crypto";
 import { ingestAccount, type UsageItem, writeShared } from "~/lib/usage/ingest.server";
-import { DEVICE_AUTH, USAGE_API } from "~/lib/constants";
+import { RECENT_PROOF, USAGE_API } from "~/lib/constants";
 import { formatDateTime } from "~/lib/format";
 import { schema } from "~/lib/db.server";
 import { Browser, db, inOneMinute, linkPath, ORIGIN, signedInAs, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
@@ -151,11 +152,11 @@ const claimsOf = (jwt: string) => JSON.parse(atob(jwt.split(".")[1]!.replace(/-/
 /** The session id of a signed-in browser (the `sid` of the access token its cookie holds as base64 JSON). */
 const sidOf = (browser: Browser) => claimsOf(JSON.parse(atob(browser.cookies.get("mfy_access")!))).sid;
 
-/** Makes the browser's web session older than the 12 hours after which approving asks for the password. */
-const ageSession = (browser: Browser, hours = 13) =>
+/** Makes the browser's last proof (its sign-in) `minutes` old: past RECENT_PROOF.windowMs, approving asks for the password. */
+const ageSession = (browser: Browser, minutes = RECENT_PROOF.windowMs / 60_000 + 1) =>
   db
     .update(schema.sessions)
-    .set({ createdAt: Date.now() - hours * 3_600_000 })
+    .set({ provenAt: Date.now() - minutes * 60_000 })
     .where(eq(schema.sessions.id, sidOf(browser)));
 
 /** A code approved by `owner` and exchanged for the device's tokens. */
@@ -521,7 +522,7 @@ describe("the /device page (the user approves or denies)", () => {
     }
   });
 
-  it("asks for the password when the web session is older than 12 hours", async () => {
+  it("asks for the password when the session's last proof is older than RECENT_PROOF.windowMs", async () => {
     const { browser, id: userId } = await signedInAs("user");
     await ageSession(browser);
     const code = await newCode();
@@ -538,23 +539,26 @@ describe("the /device page (the user approves or denies)", () => {
     expect(await pageText(right)).toMatch(/approved/i);
     expect(await rowOf(code.user_code)).toMatchObject({ status: "approved", userId });
     expect((await patientPoll(code)).status).toBe(200);
+    // That password was a new proof: the next approval within the window asks for nothing.
+    const next = await newCode();
+    expect((await approve(browser, next.user_code)).status).toBe(200);
   });
 
-  it("does not ask a session younger than 12 hours for the password", async () => {
+  it("does not ask a session whose last proof is within RECENT_PROOF.windowMs for the password", async () => {
     const { browser } = await signedInAs("user");
-    await ageSession(browser, 11);
+    await ageSession(browser, RECENT_PROOF.windowMs / 60_000 - 1);
     const code = await newCode();
     expect((await approve(browser, code.user_code)).status).toBe(200);
   });
 
-  it("counts a session as fresh up to the window's last millisecond, and no session as not fresh", async () => {
-    const { browser } = await signedInAs("user");
-    const sid = sidOf(browser);
-    const { createdAt } = (await db.query.sessions.findFirst({ where: eq(schema.sessions.id, sid) }))!;
-    expect(await sessionIsFresh(db, sid, createdAt + DEVICE_AUTH.freshSignInMs)).toBe(true);
-    expect(await sessionIsFresh(db, sid, createdAt + DEVICE_AUTH.freshSignInMs + 1)).toBe(false);
-    expect(await sessionIsFresh(db, undefined)).toBe(false);
-    expect(await sessionIsFresh(db, crypto.randomUUID())).toBe(false);
+  it("counts a proof as recent up to the window's last millisecond, and a session that never proved anything as not", async () => {
+    const { browser, id: userId } = await signedInAs("user");
+    const sessionId = sidOf(browser);
+    const { provenAt } = (await db.query.sessions.findFirst({ where: eq(schema.sessions.id, sessionId) }))!;
+    expect(provenAt).not.toBeNull();
+    expect((await proofNeeds(db, { userId, sessionId, provenAt }, provenAt! + RECENT_PROOF.windowMs)).password).toBe(false);
+    expect((await proofNeeds(db, { userId, sessionId, provenAt }, provenAt! + RECENT_PROOF.windowMs + 1)).password).toBe(true);
+    expect((await proofNeeds(db, { userId, sessionId, provenAt: null })).password).toBe(true);
   });
 });
 

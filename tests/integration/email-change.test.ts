@@ -9,7 +9,7 @@ import { EMAIL_CHANGE } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { cancelEmailChange, confirmEmailChange, requestEmailChange } from "~/lib/profile/email-change.server";
 import { EMAIL_CHANGE_MESSAGES, PROFILE_MESSAGES } from "~/lib/profile/messages";
-import { Browser, createConfirmedUser, db, linkPath, ORIGIN, queueSettled, STRONG_PASSWORD, uniqueEmail, waitForMail } from "./helpers";
+import { Browser, createConfirmedUser, db, linkPath, ORIGIN, proveWithPassword, queueSettled, STRONG_PASSWORD, uniqueEmail, waitForMail } from "./helpers";
 
 const deps = { db, queue: (env as unknown as { EVENTS: Queue }).EVENTS, origin: ORIGIN };
 
@@ -35,7 +35,12 @@ async function requestedChange() {
   const user = await userOf(email);
   const newEmail = uniqueEmail("moved");
   const started = Date.now();
-  const result = await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail, password: STRONG_PASSWORD, ip: null });
+  const result = await requestEmailChange(deps, {
+    userId: user.id,
+    currentEmail: email,
+    newEmail,
+    prove: () => proveWithPassword(user.id, {}, { passwordAlways: true }),
+  });
   expect(result).toEqual({ ok: true, pendingEmail: newEmail });
   const mail = await waitForMail(newEmail, /Confirm your new Modelify e-mail address/, { after: started });
   const link = mail.links[0]!;
@@ -74,25 +79,51 @@ describe("requesting a change", () => {
   it("lower-cases the address and treats the current address as no change (dropping a pending one)", async () => {
     const { email, user, token } = await requestedChange();
     const upper = uniqueEmail("Mixed").replace("mixed", "MiXeD");
-    expect(await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: ` ${upper} `, password: STRONG_PASSWORD, ip: null })).toEqual({
+    expect(
+      await requestEmailChange(deps, {
+        userId: user.id,
+        currentEmail: email,
+        newEmail: ` ${upper} `,
+        prove: () => proveWithPassword(user.id, {}, { passwordAlways: true }),
+      }),
+    ).toEqual({
       ok: true,
       pendingEmail: upper.toLowerCase(),
     });
     expect(
-      await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: email.toUpperCase(), password: STRONG_PASSWORD, ip: null }),
+      await requestEmailChange(deps, {
+        userId: user.id,
+        currentEmail: email,
+        newEmail: email.toUpperCase(),
+        prove: () => proveWithPassword(user.id, {}, { passwordAlways: true }),
+      }),
     ).toEqual({ ok: true, pendingEmail: null });
     expect((await accountState(user.id)).pendingEmail).toBeNull();
     // The earlier link died with the pending change.
     expect((await confirmEmailChange(deps, token)).ok).toBe(false);
-    expect((await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: "no-at-sign", password: STRONG_PASSWORD, ip: null })).ok).toBe(
-      false,
-    );
+    expect(
+      (
+        await requestEmailChange(deps, {
+          userId: user.id,
+          currentEmail: email,
+          newEmail: "no-at-sign",
+          prove: () => proveWithPassword(user.id, {}, { passwordAlways: true }),
+        })
+      ).ok,
+    ).toBe(false);
   });
 
   it("sends nothing again while the same address is pending with a live link (auto-save repeats the save)", async () => {
     const { email, user, newEmail, token } = await requestedChange();
     for (let i = 0; i < 3; i++) {
-      expect(await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail, password: STRONG_PASSWORD, ip: null })).toEqual({
+      expect(
+        await requestEmailChange(deps, {
+          userId: user.id,
+          currentEmail: email,
+          newEmail,
+          prove: () => proveWithPassword(user.id, {}, { passwordAlways: true }),
+        }),
+      ).toEqual({
         ok: true,
         pendingEmail: newEmail,
       });
@@ -111,8 +142,7 @@ describe("requesting a change", () => {
       userId: user.id,
       currentEmail: email,
       newEmail: other.email.toUpperCase(),
-      password: STRONG_PASSWORD,
-      ip: null,
+      prove: () => proveWithPassword(user.id, {}, { passwordAlways: true }),
     });
     expect(answer).toEqual({ ok: true, pendingEmail: other.email });
     const note = await waitForMail(other.email, /Your e-mail address was entered on Modelify/, { after: started });
@@ -133,7 +163,12 @@ describe("requesting a change", () => {
     const user = await userOf(email);
     const burst = await Promise.all(
       Array.from({ length: EMAIL_CHANGE.requestsPerUser.limit + 7 }, (_, i) =>
-        requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: `burst-${i}-${email}`, password: STRONG_PASSWORD, ip: null }),
+        requestEmailChange(deps, {
+          userId: user.id,
+          currentEmail: email,
+          newEmail: `burst-${i}-${email}`,
+          prove: () => proveWithPassword(user.id, {}, { passwordAlways: true }),
+        }),
       ),
     );
     expect(burst.filter((r) => r.ok)).toHaveLength(EMAIL_CHANGE.requestsPerUser.limit);
@@ -147,7 +182,12 @@ describe("requesting a change", () => {
       expect(r.ok ? 0 : r.retryAfterSeconds).toBeGreaterThan(0);
     }
     expect(
-      await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: `after-${email}`, password: STRONG_PASSWORD, ip: null }),
+      await requestEmailChange(deps, {
+        userId: user.id,
+        currentEmail: email,
+        newEmail: `after-${email}`,
+        prove: () => proveWithPassword(user.id, {}, { passwordAlways: true }),
+      }),
     ).toMatchObject({ ok: false, status: 429, error: PROFILE_MESSAGES.tooManyEmailChanges });
     // Of all the accepted requests, exactly one link is alive: the one for the pending address.
     const live = await db
@@ -211,7 +251,12 @@ describe("confirming a change", () => {
   it("refuses an older link once a newer change was requested", async () => {
     const { email, user, token: older } = await requestedChange();
     const newer = uniqueEmail("newer");
-    await requestEmailChange(deps, { userId: user.id, currentEmail: email, newEmail: newer, password: STRONG_PASSWORD, ip: null });
+    await requestEmailChange(deps, {
+      userId: user.id,
+      currentEmail: email,
+      newEmail: newer,
+      prove: () => proveWithPassword(user.id, {}, { passwordAlways: true }),
+    });
     const mail = await waitForMail(newer, /Confirm your new Modelify e-mail address/);
     expect(await confirmEmailChange(deps, older)).toEqual({ ok: false, status: 400, error: EMAIL_CHANGE_MESSAGES.invalidLink });
     expect((await accountState(user.id)).email).toBe(email);

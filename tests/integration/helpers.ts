@@ -2,6 +2,7 @@
 import { env, SELF } from "cloudflare:test";
 import { desc, eq } from "drizzle-orm";
 import { hashSecret, normaliseSecurityAnswer } from "~/lib/auth/password";
+import { type RecentProof, requireRecentProof } from "~/lib/auth/recent-proof.server";
 import { normalisePhone } from "~/lib/auth/validation";
 import { getDb, schema } from "~/lib/db.server";
 import { downloadLinkKeys, type KeySettings, sessionKeys } from "~/lib/keys";
@@ -14,6 +15,33 @@ export const db = getDb(env.DB);
 export const keySettings = env as unknown as KeySettings<"JWT_SECRET" | "DOWNLOAD_LINK_SECRET" | "PHONE_CODE_SECRET" | "TWO_FACTOR_KEY">;
 export const SESSION_KEYS = sessionKeys(keySettings);
 export const DOWNLOAD_LINK_KEYS = downloadLinkKeys(keySettings);
+/** What ending a session touches: D1 and the ledgers (its live sockets close). */
+export const revocationDeps = { db, ledgers: env.USAGE_LEDGER };
+
+/**
+ * "Confirm it's you" as a test of a lib function makes it: the account's password (and `code`
+ * where two-factor is on) shown now, in `sessionId` (a made-up one when the test has none).
+ */
+export function proveWithPassword(
+  userId: string,
+  input: { password?: string; code?: string; sessionId?: string } = {},
+  options: { passwordAlways?: boolean } = {},
+) {
+  const deps = { db, queue: env.EVENTS, env: keySettings, ip: uniqueIp(), origin: ORIGIN };
+  return requireRecentProof(
+    deps,
+    { userId, sessionId: input.sessionId ?? crypto.randomUUID(), provenAt: null },
+    { password: input.password ?? STRONG_PASSWORD, code: input.code },
+    options,
+  );
+}
+
+/** A recent proof of the account, or the test fails. */
+export async function recentProofOf(userId: string, input: { password?: string; code?: string; sessionId?: string } = {}): Promise<RecentProof> {
+  const result = await proveWithPassword(userId, input);
+  if (!result.ok) throw new Error(`the proof was refused: ${result.reason}`);
+  return result.proof;
+}
 
 let counter = 0;
 /** Unique per test run, so tests never share lockout counters or accounts. */

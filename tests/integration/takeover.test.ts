@@ -18,6 +18,8 @@ import {
   db,
   linkPath,
   ORIGIN,
+  recentProofOf,
+  revocationDeps,
   SESSION_KEYS,
   signedInAs,
   STRONG_PASSWORD,
@@ -213,9 +215,9 @@ describe("F1: an e-mail change does not survive the owner's recovery", () => {
       appInstanceId: crypto.randomUUID(),
       country: null,
     });
-    expect(await decideUserCode(db, user.id, grant.userCode, "approved")).toBe(true);
+    expect(await decideUserCode(db, user.id, grant.userCode, { approved: await recentProofOf(user.id) })).toBe(true);
     await ownerResetsPassword(email);
-    expect(await pollDeviceAuthorization(db, SECRET, grant.deviceCode)).toEqual({ ok: false, error: "access_denied" });
+    expect(await pollDeviceAuthorization(revocationDeps, SECRET, grant.deviceCode)).toEqual({ ok: false, error: "access_denied" });
     const keys = await db
       .select()
       .from(schema.sessions)
@@ -267,12 +269,12 @@ describe("F2: refresh-token reuse is detected at any age", () => {
     const { email } = await createConfirmedUser();
     const granted = await (await tokenGrant(email, STRONG_PASSWORD)).json<Record<string, string>>();
     const now = Date.now();
-    const first = await refreshSession(db, SECRET, granted.refresh_token!, now);
+    const first = await refreshSession(revocationDeps, SECRET, granted.refresh_token!, now);
     expect(first.ok && first.refreshToken).toBeTruthy();
-    const race = await refreshSession(db, SECRET, granted.refresh_token!, now + 1000);
+    const race = await refreshSession(revocationDeps, SECRET, granted.refresh_token!, now + 1000);
     expect(race).toMatchObject({ ok: true, refreshToken: null });
     // Past the window, the same token is reuse.
-    const late = await refreshSession(db, SECRET, granted.refresh_token!, now + 60_000);
+    const late = await refreshSession(revocationDeps, SECRET, granted.refresh_token!, now + 60_000);
     expect(late).toEqual({ ok: false, reason: "reused" });
     const session = await db.query.sessions.findFirst({ where: eq(schema.sessions.id, granted.refresh_token!.split(".")[0]!) });
     expect(session?.revokedReason).toBe("refresh_token_reuse");
@@ -293,7 +295,7 @@ describe("F2: refresh-token reuse is detected at any age", () => {
       lastSeenAt: now,
       createdAt: now,
     });
-    const result = await refreshSession(db, SECRET, legacy, now);
+    const result = await refreshSession(revocationDeps, SECRET, legacy, now);
     expect(result.ok).toBe(true);
     expect(result.ok && result.refreshToken?.startsWith(`${sessionId}.`)).toBe(true);
   });

@@ -11,7 +11,7 @@ import { accountKey } from "~/lib/auth/lockout";
 import { AUTH_MESSAGES } from "~/lib/auth/messages";
 import { LOCKOUT, TWO_FACTOR } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
-import { Browser, createConfirmedUser, db, keySettings, ORIGIN, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
+import { Browser, createConfirmedUser, db, keySettings, ORIGIN, recentProofOf, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
 
 const deps = (): TwoFactorDeps => ({ db, queue: env.EVENTS, env: keySettings, ip: uniqueIp(), origin: ORIGIN });
 const totp = async (secret: string) => (await generateTOTP({ secret, ...TOTP_OPTIONS })).otp;
@@ -21,9 +21,9 @@ const wrongCode = (right: string) => String((Number(right) + 500_000) % 1_000_00
 /** A confirmed, signed-in account with two-factor on: its secret and recovery codes. */
 async function twoFactorAccount() {
   const account = await createConfirmedUser();
-  const setup = await startSetup(deps(), account);
+  const setup = await startSetup(deps(), account, await recentProofOf(account.id));
   if (!setup) throw new Error("two-factor already on");
-  const confirmed = await confirmSetup(deps(), account, await totp(setup.secret));
+  const confirmed = await confirmSetup(deps(), account, await totp(setup.secret), await recentProofOf(account.id));
   if (!confirmed.ok) throw new Error(`setup refused: ${confirmed.reason}`);
   // The setup's code took the current time step: sign-ins in this test wait for the next one.
   await db.update(schema.twoFactor).set({ lastStep: 0 }).where(eq(schema.twoFactor.userId, account.id));
@@ -34,13 +34,13 @@ describe("turning two-factor on", () => {
   it("renders the QR code from the otpauth:// URI, keeps the secret encrypted and the recovery codes hashed, and e-mails the change", async () => {
     const account = await createConfirmedUser();
     expect(await pendingSetup(deps(), account)).toBeNull();
-    const setup = await startSetup(deps(), account);
+    const setup = await startSetup(deps(), account, await recentProofOf(account.id));
     expect(setup!.uri).toMatch(/^otpauth:\/\/totp\/Modelify:.+\?.*secret=/);
     expect(setup!.uri).toContain("algorithm=SHA1");
     expect(setup!.qrSvg).toMatch(/^<svg/);
     expect(await twoFactorEnabled(db, account.id)).toBe(false);
-    expect((await confirmSetup(deps(), account, wrongCode(await totp(setup!.secret)))).ok).toBe(false);
-    const confirmed = await confirmSetup(deps(), account, await totp(setup!.secret));
+    expect((await confirmSetup(deps(), account, wrongCode(await totp(setup!.secret)), await recentProofOf(account.id))).ok).toBe(false);
+    const confirmed = await confirmSetup(deps(), account, await totp(setup!.secret), await recentProofOf(account.id));
     expect(confirmed.ok && confirmed.recoveryCodes).toHaveLength(TWO_FACTOR.recoveryCodes);
     expect(await pendingSetup(deps(), account)).toBeNull();
     expect(await twoFactorEnabled(db, account.id)).toBe(true);
@@ -57,12 +57,12 @@ describe("a setup waiting for its first code", () => {
   it("is read, not made, by the page; outlives TWO_FACTOR.setupTtlMs only as a new secret made by a start", async () => {
     const account = await createConfirmedUser();
     const now = Date.now();
-    const first = await startSetup(deps(), account, now);
+    const first = await startSetup(deps(), account, await recentProofOf(account.id), now);
     expect((await pendingSetup(deps(), account, now + 1000))?.secret).toBe(first!.secret);
-    expect((await startSetup(deps(), account, now + 1000))?.secret).toBe(first!.secret);
+    expect((await startSetup(deps(), account, await recentProofOf(account.id), now + 1000))?.secret).toBe(first!.secret);
     const later = now + TWO_FACTOR.setupTtlMs + 1000;
     expect(await pendingSetup(deps(), account, later)).toBeNull();
-    const second = await startSetup(deps(), account, later);
+    const second = await startSetup(deps(), account, await recentProofOf(account.id), later);
     expect(second!.secret).not.toBe(first!.secret);
   });
 });
@@ -273,6 +273,8 @@ describe("signing in with two-factor on", () => {
     expect(await (await grant({ two_factor_code: code })).json()).toMatchObject({ error: "invalid_two_factor_code" });
   });
 
+  // The account's session proved only the password (two-factor came after its sign-in), so its
+  // proof does not cover the code: approving asks for both (lib/auth/recent-proof.server.ts).
   it("device approval on /device asks for a code and approves nothing without it", async () => {
     const account = await twoFactorAccount();
     const started = await SELF.fetch(`${ORIGIN}/api/v1/auth/device`, {
@@ -291,14 +293,21 @@ describe("signing in with two-factor on", () => {
     expect(await lookup.text()).toContain("Authentication code");
     const refused = await account.browser.post("/device", { intent: "approve", code: userCode });
     expect(refused.status).toBe(401);
-    const wrong = await account.browser.post("/device", { intent: "approve", code: userCode, twoFactorCode: "999999-not-a-code" });
+    const passwordOnly = await account.browser.post("/device", { intent: "approve", code: userCode, password: STRONG_PASSWORD });
+    expect(passwordOnly.status).toBe(401);
+    const wrong = await account.browser.post("/device", { intent: "approve", code: userCode, password: STRONG_PASSWORD, twoFactorCode: "999999-not-a-code" });
     expect(wrong.status).toBe(401);
     const approvedRows = () =>
       db.query.deviceAuthorizations.findMany({
         where: and(eq(schema.deviceAuthorizations.userId, account.id), eq(schema.deviceAuthorizations.status, "approved")),
       });
     expect(await approvedRows()).toHaveLength(0);
-    const approved = await account.browser.post("/device", { intent: "approve", code: userCode, twoFactorCode: await totp(account.secret) });
+    const approved = await account.browser.post("/device", {
+      intent: "approve",
+      code: userCode,
+      password: STRONG_PASSWORD,
+      twoFactorCode: await totp(account.secret),
+    });
     expect(approved.status).toBe(200);
     expect(await approved.text()).toContain("Device Approved");
     expect(await approvedRows()).toHaveLength(1);
@@ -356,7 +365,11 @@ describe("a locked two-factor code", () => {
       }),
     });
     const { user_code: userCode } = (await started.json()) as { user_code: string };
-    expectTimeLeft(await account.browser.post("/device", { intent: "approve", code: userCode, twoFactorCode: code }), remaining, "device approval");
+    expectTimeLeft(
+      await account.browser.post("/device", { intent: "approve", code: userCode, password: STRONG_PASSWORD, twoFactorCode: code }),
+      remaining,
+      "device approval",
+    );
 
     const off = await account.browser.post("/dashboard/profile/two-factor", { intent: "disable", password: STRONG_PASSWORD, code });
     expectTimeLeft(off, remaining, "turning two-factor off");
@@ -369,7 +382,7 @@ describe("a locked two-factor code", () => {
 
   it("answers the time left when turning it on", async () => {
     const account = await createConfirmedUser();
-    const setup = await startSetup(deps(), account);
+    const setup = await startSetup(deps(), account, await recentProofOf(account.id));
     const remaining = 2 * 60;
     await lockCodes(account.id, remaining * 1000);
     const on = await account.browser.post("/dashboard/profile/two-factor", { intent: "confirm", code: await totp(setup!.secret) });

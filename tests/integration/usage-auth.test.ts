@@ -9,7 +9,7 @@ import { endSession } from "~/lib/auth/sessions-list.server";
 import { SESSION, USAGE_API } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { accessCookie } from "~/server/cookies";
-import { createConfirmedUser, db, queueSettled, SESSION_KEYS } from "./helpers";
+import { createConfirmedUser, db, queueSettled, revocationDeps, SESSION_KEYS } from "./helpers";
 import { apiUser, postUsage, rawReports, report, storedCount } from "./usage-helpers";
 
 const SECRET = SESSION_KEYS;
@@ -38,12 +38,12 @@ describe("usage reporting after a revocation", () => {
   it("stops a desktop token at once when this Worker ends the session (a device ended, a password reset)", async () => {
     const ended = await apiUser();
     expect((await postUsage(ended.token, report())).status).toBe(202);
-    expect(await endSession(db, ended.userId, sessionIdOf(ended.token))).toBe(true);
+    expect(await endSession(revocationDeps, ended.userId, sessionIdOf(ended.token))).toBe(true);
     expect((await postUsage(ended.token, report())).status).toBe(401);
 
     const reset = await apiUser();
     expect((await postUsage(reset.token, report())).status).toBe(202);
-    await revokeUserSessions(db, reset.userId, "password_reset");
+    await revokeUserSessions(revocationDeps, reset.userId, "password_reset");
     expect((await postUsage(reset.token, report())).status).toBe(401);
     // Only the reports sent before the end reach the ledgers.
     await queueSettled();
@@ -76,7 +76,7 @@ describe("usage reporting after a revocation", () => {
     const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => authenticateUsageToken(db, SECRET, i % 2 ? a.token : b.token)));
     expect(answers.map((x) => (x && "id" in x ? x.id : null))).toEqual(Array.from({ length: 10 }, (_, i) => (i % 2 ? a.userId : b.userId)));
     // Ending one account's device leaves the other's remembered session reporting.
-    expect(await endSession(db, a.userId, sessionIdOf(a.token))).toBe(true);
+    expect(await endSession(revocationDeps, a.userId, sessionIdOf(a.token))).toBe(true);
     expect((await postUsage(a.token, report())).status).toBe(401);
     expect((await postUsage(b.token, report())).status).toBe(202);
     // Each accepted report is in its own account's ledger, with the device key that sent it.

@@ -97,7 +97,8 @@ describe("the usage tab's live socket", () => {
 
   it("keeps the socket of a ledger's answer (immutable headers) when the security headers are added", async () => {
     const stub = env.USAGE_LEDGER.get(env.USAGE_LEDGER.idFromName(crypto.randomUUID()));
-    const answer = await stub.fetch("https://ledger.internal/live", { headers: { Upgrade: "websocket" } });
+    const session = { "X-Session-Id": crypto.randomUUID(), "X-Session-Expires": String(Date.now() + 60_000) };
+    const answer = await stub.fetch("https://ledger.internal/live", { headers: { Upgrade: "websocket", ...session } });
     const request = new Request(`${ORIGIN}${LIVE}`, { headers: UPGRADE });
     const sent = withSecurityHeaders(request, answer, { nonce: "n", stripeOrigin: null, development: false, serverTiming: null });
     expect(sent.status).toBe(101);

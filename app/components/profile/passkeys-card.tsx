@@ -3,12 +3,14 @@
 // with a redirect back here, ?passkeys=<outcome>), and adding one, which needs the browser's
 // passkey prompt and so JavaScript.
 import { useState } from "react";
-import { useRevalidator, useSearchParams } from "react-router";
+import { useNavigate, useRevalidator, useSearchParams } from "react-router";
+import { confirmUrl } from "~/lib/auth/modes";
 import { PASSKEY } from "~/lib/constants";
 import { formatDate, formatDateTime } from "~/lib/format";
 import { PASSKEY_MESSAGES as M, type PasskeyOutcome } from "~/lib/auth/passkey-messages";
 import type { PasskeyView } from "~/lib/auth/passkeys.server";
 import { Field } from "../forms";
+import { Link } from "../link";
 import { addPasskey } from "../passkey-browser";
 import { Alert, buttonClass, Card, LineIcon, useHydrated } from "../ui";
 
@@ -34,7 +36,11 @@ function Notice() {
   ) : null;
 }
 
-export function PasskeysCard({ passkeys }: { passkeys: PasskeyView[] }) {
+/**
+ * `proofNeeded`: the session has no recent proof, so adding or removing one starts with "Confirm
+ * it's you". `returnTo`: the page the forms come back to (the profile, or the access review).
+ */
+export function PasskeysCard({ passkeys, proofNeeded, returnTo = "/dashboard/profile" }: { passkeys: PasskeyView[]; proofNeeded: boolean; returnTo?: string }) {
   return (
     <section aria-labelledby="passkeys-title">
       <Card className="p-6">
@@ -49,21 +55,27 @@ export function PasskeysCard({ passkeys }: { passkeys: PasskeyView[] }) {
         {passkeys.length > 0 ? (
           <ul className="mt-4 divide-y divide-slate-100" aria-label="Your passkeys">
             {passkeys.map((passkey) => (
-              <PasskeyRow key={passkey.id} passkey={passkey} />
+              <PasskeyRow key={passkey.id} passkey={passkey} returnTo={returnTo} />
             ))}
           </ul>
         ) : (
           <p className="mt-4 text-sm text-slate-600">You have no passkeys yet.</p>
         )}
         <div className="mt-4 border-t border-slate-100 pt-4">
-          {passkeys.length < PASSKEY.maxPerUser ? <AddPasskey count={passkeys.length} /> : <p className="text-sm text-slate-600">{M.tooMany}</p>}
+          {passkeys.length >= PASSKEY.maxPerUser ? (
+            <p className="text-sm text-slate-600">{M.tooMany}</p>
+          ) : proofNeeded ? (
+            <ConfirmFirst returnTo={returnTo} />
+          ) : (
+            <AddPasskey count={passkeys.length} />
+          )}
         </div>
       </Card>
     </section>
   );
 }
 
-function PasskeyRow({ passkey }: { passkey: PasskeyView }) {
+function PasskeyRow({ passkey, returnTo }: { passkey: PasskeyView; returnTo: string }) {
   const factsId = `passkey-${passkey.id}-facts`;
   return (
     <li className="flex flex-col gap-3 py-4 sm:flex-row sm:items-start sm:justify-between" data-testid="passkey">
@@ -87,13 +99,14 @@ function PasskeyRow({ passkey }: { passkey: PasskeyView }) {
             <summary className="w-fit cursor-pointer rounded text-sm font-medium text-brand-700 hover:text-brand-800">
               Rename<span className="sr-only"> passkey: {passkey.name}</span>
             </summary>
-            <RenameForm passkey={passkey} />
+            <RenameForm passkey={passkey} returnTo={returnTo} />
           </details>
         </div>
       </div>
       <form method="post" action={ACTION} className="shrink-0 pl-13 sm:pl-0">
         <input type="hidden" name="intent" value="remove" />
         <input type="hidden" name="id" value={passkey.id} />
+        <input type="hidden" name="next" value={returnTo} />
         <button type="submit" aria-label={`Remove passkey: ${passkey.name}`} aria-describedby={factsId} className={buttonClass("secondary", "sm")}>
           Remove
         </button>
@@ -102,11 +115,12 @@ function PasskeyRow({ passkey }: { passkey: PasskeyView }) {
   );
 }
 
-function RenameForm({ passkey }: { passkey: PasskeyView }) {
+function RenameForm({ passkey, returnTo }: { passkey: PasskeyView; returnTo: string }) {
   return (
     <form method="post" action={ACTION} className="mt-2 flex flex-col gap-2 sm:flex-row sm:items-end">
       <input type="hidden" name="intent" value="rename" />
       <input type="hidden" name="id" value={passkey.id} />
+      <input type="hidden" name="next" value={returnTo} />
       <Field
         className="flex-1"
         labelProps={{ children: "New name" }}
@@ -119,9 +133,22 @@ function RenameForm({ passkey }: { passkey: PasskeyView }) {
   );
 }
 
+/** A passkey is a way in: adding one asks for the password (and a code) first, on its own page. */
+function ConfirmFirst({ returnTo }: { returnTo: string }) {
+  return (
+    <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+      <p className="text-sm text-slate-600">{M.confirmToAdd}</p>
+      <Link to={confirmUrl(`${returnTo}#passkeys-title`)} className={buttonClass("primary", "sm", "shrink-0")}>
+        Confirm it's you
+      </Link>
+    </div>
+  );
+}
+
 function AddPasskey({ count }: { count: number }) {
   const hydrated = useHydrated();
   const revalidator = useRevalidator();
+  const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   if (!hydrated) return <p className="text-sm text-slate-600">{M.needsJavaScript}</p>;
@@ -130,8 +157,12 @@ function AddPasskey({ count }: { count: number }) {
     const name = String(new FormData(event.currentTarget).get("name") ?? "").trim();
     setBusy(true);
     setMessage(null);
-    const outcome = await addPasskey(name).catch(() => ({ ok: false as const, error: M.notVerified }));
+    const outcome = await addPasskey(name).catch(() => ({ ok: false as const, error: M.notVerified as string | null, confirm: undefined }));
     setBusy(false);
+    if (!outcome.ok && outcome.confirm) {
+      await navigate(outcome.confirm);
+      return;
+    }
     if (outcome.ok) {
       setMessage({ tone: "success", text: M.added });
       await revalidator.revalidate();

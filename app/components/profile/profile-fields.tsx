@@ -120,13 +120,23 @@ function ContactFields({ fields, profile, hydrated, emailDirty }: FieldsProps) {
           hint="A new number needs verifying again."
         />
       </div>
-      {!hydrated || emailDirty || fields.currentPassword.errors?.length ? (
-        <Field
-          labelProps={{ children: "Current password" }}
-          inputProps={{ ...getInputProps(fields.currentPassword, { type: "password" }), autoComplete: "current-password" }}
-          errors={fields.currentPassword.errors}
-          hint="Needed only to change your e-mail address. We will also tell your current address, with a link to cancel."
-        />
+      {!hydrated || emailDirty || fields.currentPassword.errors?.length || fields.currentCode.errors?.length ? (
+        <div className={profile.emailChangeNeedsCode ? "grid gap-4 sm:grid-cols-2" : undefined}>
+          <Field
+            labelProps={{ children: "Current password" }}
+            inputProps={{ ...getInputProps(fields.currentPassword, { type: "password" }), autoComplete: "current-password" }}
+            errors={fields.currentPassword.errors}
+            hint="Needed only to change your e-mail address. We will also tell your current address, with a link to cancel."
+          />
+          {profile.emailChangeNeedsCode ? (
+            <Field
+              labelProps={{ children: "Authentication code" }}
+              inputProps={{ ...getInputProps(fields.currentCode, { type: "text" }), autoComplete: "one-time-code", spellCheck: false }}
+              errors={fields.currentCode.errors}
+              hint="Two-factor is on: a code from your authenticator app, or a recovery code."
+            />
+          ) : null}
+        </div>
       ) : null}
     </>
   );

@@ -12,9 +12,12 @@ export function formValues(form: HTMLFormElement, saved: ProfileFormValues): Pro
   return values;
 }
 
+/** The e-mail change's proof (the password and a two-factor code) leaves the form once it is sent. */
 export function clearPassword(form: HTMLFormElement) {
-  const element = form.elements.namedItem("currentPassword");
-  if (element instanceof HTMLInputElement) element.value = "";
+  for (const name of ["currentPassword", "currentCode"]) {
+    const element = form.elements.namedItem(name);
+    if (element instanceof HTMLInputElement) element.value = "";
+  }
 }
 
 export function setFieldValue(form: HTMLFormElement, field: ProfileFormField, value: string) {

@@ -36,7 +36,8 @@ function Notice() {
   ) : null;
 }
 
-export function SessionsCard({ sessions }: { sessions: SessionView[] }) {
+/** `returnTo`: the page the forms come back to (the profile, or the access review after a reset). */
+export function SessionsCard({ sessions, returnTo = "/dashboard/profile" }: { sessions: SessionView[]; returnTo?: string }) {
   // The list is a snapshot of the page's load: the current session was active then, so its time
   // is the reference, the same on the server and in the browser.
   const now = Math.max(0, ...sessions.map((s) => s.lastActiveAt));
@@ -54,13 +55,14 @@ export function SessionsCard({ sessions }: { sessions: SessionView[] }) {
         <Notice />
         <ul className="mt-4 divide-y divide-slate-100" aria-label="Active sessions">
           {sessions.map((session) => (
-            <SessionRow key={session.id} session={session} now={now} />
+            <SessionRow key={session.id} session={session} now={now} returnTo={returnTo} />
           ))}
         </ul>
         <div className="mt-4 border-t border-slate-100 pt-4">
           {others > 0 ? (
             <form method="post" action={ACTION} className="flex flex-col gap-2 sm:flex-row sm:items-center sm:gap-4">
               <input type="hidden" name="intent" value="end-others" />
+              <input type="hidden" name="next" value={returnTo} />
               <button type="submit" className={buttonClass("secondary", "sm", "w-full shrink-0 sm:w-auto")} aria-describedby="end-others-hint">
                 Sign out all other sessions
               </button>
@@ -83,7 +85,7 @@ function KeyFacts({ keyView }: { keyView: DeviceKeyView }) {
   return parts.length ? `${parts.join(" · ")} · ` : null;
 }
 
-function SessionRow({ session, now }: { session: SessionView; now: number }) {
+function SessionRow({ session, now, returnTo }: { session: SessionView; now: number; returnTo: string }) {
   const factsId = `session-${session.id}-facts`;
   return (
     <li
@@ -121,6 +123,7 @@ function SessionRow({ session, now }: { session: SessionView; now: number }) {
         <form method="post" action={ACTION} className="shrink-0 pl-13 sm:pl-0">
           <input type="hidden" name="intent" value="end" />
           <input type="hidden" name="sessionId" value={session.id} />
+          <input type="hidden" name="next" value={returnTo} />
           <button
             type="submit"
             aria-label={`${session.key ? "Revoke device" : "End session"}: ${session.device}`}

@@ -37,6 +37,7 @@ export function useProfileSave(formRef: RefObject<HTMLFormElement | null>, saved
       if (intent === "autosave") {
         for (const f of EXPLICIT_ONLY) data.set(f, savedRef.current[f]);
         data.delete("currentPassword");
+        data.delete("currentCode");
       }
       lastIntent.current = intent;
       fetcher.submit(data, { method: "post", action: "/dashboard/profile?edit=1" });

@@ -21,7 +21,7 @@ import { accountDeletedMail } from "../mail/templates";
 import { phoneCodeKey } from "../phone/codes.server";
 import { type LedgerNamespace, ledgerFor } from "../usage/ledger/api";
 import { DELETION_MESSAGES as M } from "./messages";
-import { type ReProof, reProve } from "./re-proof.server";
+import { type ProofRefusal, requireEveryFactor } from "../auth/recent-proof.server";
 import { log } from "../log/log.server";
 
 export type DeletionDeps = {
@@ -49,9 +49,11 @@ export function accountPrefixes(userId: string): string[] {
 // Stripe statuses that can still charge the customer.
 const ENDED = new Set(["canceled", "incomplete_expired"]);
 
-function refusal(proof: Exclude<ReProof, { ok: true }>): DeletionResult {
-  if (proof.reason === "locked") return { ok: false, status: 429, error: M.locked, field: proof.field, retryAfterSeconds: proof.retryAfterSeconds };
-  if (proof.field === "code") return { ok: false, status: 401, error: proof.reason === "missing" ? M.codeRequired : M.codeWrong, field: "code" };
+function refusal(proof: ProofRefusal): DeletionResult {
+  if (proof.reason === "locked") return { ok: false, status: 429, error: M.locked, field: proof.factor, retryAfterSeconds: proof.retryAfterSeconds };
+  if (proof.reason === "missing-code" || (proof.reason === "required" && proof.needs.code))
+    return { ok: false, status: 401, error: M.codeRequired, field: "code" };
+  if (proof.reason === "wrong-code") return { ok: false, status: 401, error: M.codeWrong, field: "code" };
   return { ok: false, status: 401, error: M.passwordWrong, field: "password" };
 }
 
@@ -67,12 +69,20 @@ async function claimKey(userId: string): Promise<string> {
 
 const alreadyDeleting: DeletionResult = { ok: false, status: 409, error: M.alreadyDeleting };
 
-/** Deletes the account of `userId` once its password (and second factor) prove it is the owner. */
-export async function deleteAccount(deps: DeletionDeps, userId: string, input: { password: string; code?: string }): Promise<DeletionResult> {
+/**
+ * Deletes the account of the session's owner once every factor proves it is them, now: it cannot
+ * be undone, so a recent proof is not enough.
+ */
+export async function deleteAccount(
+  deps: DeletionDeps,
+  session: { userId: string; sessionId: string },
+  input: { password: string; code?: string },
+): Promise<DeletionResult> {
+  const userId = session.userId;
   const user = await findUserById(deps.db, userId);
   // Its session was live when the request began: the account went since, with another request.
   if (!user) return alreadyDeleting;
-  const proof = await reProve(deps, user, input);
+  const proof = await requireEveryFactor(deps, { ...session, provenAt: null }, input);
   if (!proof.ok) return refusal(proof);
   const claim = await claimKey(userId);
   if ((await countEvent(deps.db, claim, ACCOUNT_DELETION.claimMs)).count > 1) return alreadyDeleting;
@@ -82,7 +92,7 @@ export async function deleteAccount(deps: DeletionDeps, userId: string, input: {
     await clearCounter(deps.db, claim);
     return { ok: false, status: 502, error: M.billingFailed };
   }
-  await revokeAccountAccess(deps.db, userId, "account_deleted");
+  await revokeAccountAccess(deps, userId, "account_deleted");
   const profile = await deps.db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, userId), columns: { phoneNumber: true } });
   await Promise.all([
     ...accountPrefixes(userId).map((prefix) => deletePrefix(deps.bucket, prefix)),

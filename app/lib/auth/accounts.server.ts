@@ -11,6 +11,7 @@ import { enqueueMail } from "../mail/mail.server";
 import { alreadyRegisteredMail, confirmationMail, passwordResetMail } from "../mail/templates";
 import { enqueue, type RecoveryMessage, type SignUpMessage } from "../queue";
 import { type KeySettings, sessionKeys } from "../keys";
+import type { LedgerNamespace } from "../usage/ledger/api";
 import { AUTH_MESSAGES as M } from "./messages";
 import { beginAttempt, clearSignInLock, failAttempt, ipSubject, isRefusal, succeedAttempt, type Attempt } from "./lockout";
 import {
@@ -36,6 +37,8 @@ export type AuthDeps = {
   env: KeySettings<"JWT_SECRET" | "JWT_SECRET_PREVIOUS" | "TWO_FACTOR_KEY" | "TWO_FACTOR_KEY_PREVIOUS">;
   /** Origin for links in e-mails: APP_URL when configured, else the request's own origin. */
   origin: string;
+  /** The accounts' usage ledgers: ending sessions closes their live-usage sockets. */
+  ledgers: LedgerNamespace;
   ip: string | null;
   userAgent: string | null;
 };
@@ -86,17 +89,30 @@ export async function signIn(
     const second = await verifySecondFactor(deps, user.id, input.twoFactorCode);
     if (!second.ok && second.reason === "locked") return { ok: false, status: 429, error: M.twoFactorLocked, retryAfterSeconds: second.retryAfterSeconds };
     if (!second.ok) return { ok: false, status: 401, error: M.twoFactorInvalid, twoFactor: "invalid", userId: user.id };
+    return completeSignIn(deps, user, input.client, { shown: "password", secondFactor: true });
   }
-  return completeSignIn(deps, user, input.client);
+  return completeSignIn(deps, user, input.client, { shown: "password", secondFactor: false });
 }
 
 /**
- * The end of every sign-in once each factor it needs is proven (the password and a code, or a
- * passkey): records it and creates the session.
+ * What a sign-in showed: the password (and whether a code followed it), a passkey (which verifies
+ * its user, so it stands for both factors), or the e-mail link of a sign-up (an account that has
+ * only its password, proven by the browser that chose it).
  */
-export async function completeSignIn(deps: AuthDeps, user: UserRow, client: SessionClient): Promise<SignInSuccess> {
+export type SignInFactors = { shown: "password"; secondFactor: boolean } | { shown: "passkey" } | { shown: "signup-link" };
+
+/**
+ * The end of every sign-in, and the only way to a web or password-grant session: it refuses to
+ * open an account without each factor the account has, so no path (a recovery link, a future
+ * one) can go around the second step. Records the sign-in and creates the session; a sign-in that
+ * showed the password (and code) is the session's first recent proof.
+ */
+export async function completeSignIn(deps: AuthDeps, user: UserRow, client: SessionClient, factors: SignInFactors): Promise<SignInSuccess> {
+  const secondStepOwed = factors.shown === "signup-link" || (factors.shown === "password" && !factors.secondFactor);
+  if (secondStepOwed && (await twoFactorEnabled(deps.db, user.id))) throw new Error("A sign-in without the account's second factor was refused");
   const { returning } = await recordSignIn(deps.db, user);
-  const tokens = await createSession(deps.db, sessionKeys(deps.env), { userId: user.id, client, userAgent: deps.userAgent });
+  const provenAt = factors.shown === "password" ? Date.now() : null;
+  const tokens = await createSession(deps.db, sessionKeys(deps.env), { userId: user.id, client, userAgent: deps.userAgent, provenAt });
   // The site's funnel: sign-ins on the web (the desktop app's are product use, not marketing).
   if (client === "web") await recordMarketingEvents(deps.queue, [{ name: "AuthComplete", userId: user.id }]);
   return { ok: true, user, tokens, returning };
@@ -301,13 +317,8 @@ export async function confirmSignUp(
   // their batch expired this token and nothing is confirmed.
   if (!(await consumeOneTimeToken(deps.db, "signup", token))) return { ok: false, status: 400, error: M.invalidConfirmationLink };
   await markEmailConfirmed(deps.db, user.id);
-  const { returning } = await recordSignIn(deps.db, user);
-  const tokens = await createSession(deps.db, sessionKeys(deps.env), { userId: user.id, client: "web", userAgent: deps.userAgent });
-  await recordMarketingEvents(deps.queue, [
-    { name: "EmailConfirmed", userId: user.id, dedupeKey: milestoneKey("EmailConfirmed", user.id) },
-    { name: "AuthComplete", userId: user.id },
-  ]);
-  return { ok: true, user, tokens, returning };
+  await recordMarketingEvents(deps.queue, [{ name: "EmailConfirmed", userId: user.id, dedupeKey: milestoneKey("EmailConfirmed", user.id) }]);
+  return completeSignIn(deps, user, "web", proven ? { shown: "signup-link" } : { shown: "password", secondFactor: false });
 }
 
 export type PasswordProof = { ok: true } | { ok: false; reason: "refused" | "locked"; retryAfterSeconds: number } | { ok: false; reason: "wrong" };
@@ -336,19 +347,28 @@ export async function recoveryLinkAccount(db: Db, token: string): Promise<{ user
   return user ? { userId: user.id, email: user.email } : null;
 }
 
-/** Sets the new password, ends every other session and signs this browser in. */
-export async function resetPassword(deps: AuthDeps, token: string, password: string): Promise<TokenSignIn> {
+/**
+ * A reset that went through: this browser is signed in, or, for an account with two-factor on, it
+ * owes the code first (the caller sends it to the sign-in's second step; no session exists yet).
+ */
+export type ResetOutcome = { ok: true; user: UserRow; signedIn: SignInSuccess | null } | Failure;
+
+/**
+ * Sets the new password and ends everything an intruder could have kept; then signs this browser
+ * in, unless the account has two-factor on: a mailbox alone must not open it, so the code (or a
+ * recovery code) comes next on the normal second step.
+ */
+export async function resetPassword(deps: AuthDeps, token: string, password: string): Promise<ResetOutcome> {
   const userId = await consumeOneTimeToken(deps.db, "recovery", token);
   const user = userId ? await findUserById(deps.db, userId) : undefined;
   if (!user) return { ok: false, status: 400, error: M.invalidResetLink };
   await setPasswordHash(deps.db, user.id, await hashSecret(password));
   // A reset is what a user does to end a compromise: everything an intruder could have kept ends
   // with it (sessions, device keys and codes, a pending e-mail change, other e-mail links).
-  await revokeAccountAccess(deps.db, user.id, "password_reset");
+  await revokeAccountAccess(deps, user.id, "password_reset");
   // The link proves the address is the user's; a reset also lifts the account's sign-in lock.
   await markEmailConfirmed(deps.db, user.id);
   await clearSignInLock(deps.db, user.email);
-  const { returning } = await recordSignIn(deps.db, user);
-  const tokens = await createSession(deps.db, sessionKeys(deps.env), { userId: user.id, client: "web", userAgent: deps.userAgent });
-  return { ok: true, user, tokens, returning };
+  if (await twoFactorEnabled(deps.db, user.id)) return { ok: true, user, signedIn: null };
+  return { ok: true, user, signedIn: await completeSignIn(deps, user, "web", { shown: "password", secondFactor: false }) };
 }

@@ -11,6 +11,8 @@ import type { Keyring } from "../keys";
 import { clearCounter, countEvent, releaseAttempt, reserveAttempt, secondsUntil } from "../limits/counters.server";
 import { ipSubject } from "./lockout";
 import { deviceGrantCancelled } from "./revocation.server";
+import { assertProofOf, type RecentProof } from "./recent-proof.server";
+import type { RevocationDeps } from "./revocation.server";
 import { createSession, revokeSession, revokeUserSessions, type IssuedTokens } from "./session.server";
 import { type DEVICE_ERRORS, type DevicePlatform, formatUserCode, newDeviceCode, newUserCode, normalizeUserCode } from "./device-codes";
 
@@ -75,7 +77,8 @@ export type PollOutcome =
  * poll came too soon (slow_down), and turns an approved code into a used one while claiming the
  * session id, so of parallel polls exactly one gets the tokens.
  */
-export async function pollDeviceAuthorization(db: Db, keys: Keyring, deviceCode: string, now = Date.now()): Promise<PollOutcome> {
+export async function pollDeviceAuthorization(deps: RevocationDeps, keys: Keyring, deviceCode: string, now = Date.now()): Promise<PollOutcome> {
+  const { db } = deps;
   const sessionId = crypto.randomUUID();
   const tooSoon = sql`${t.status} = 'pending' AND ${t.lastPolledAt} IS NOT NULL AND ${now} - ${t.lastPolledAt} < ${t.intervalSeconds} * 1000`;
   const claimable = sql`${t.status} = 'approved' AND ${t.expiresAt} > ${now}`;
@@ -95,12 +98,12 @@ export async function pollDeviceAuthorization(db: Db, keys: Keyring, deviceCode:
   if (row.status === "used" && row.sessionId === sessionId && row.userId) {
     const device = { deviceName: row.deviceName, devicePlatform: row.platform, appVersion: row.appVersion, appInstanceId: row.appInstanceId };
     // The same installation signing in again replaces its earlier key, so the list shows it once.
-    await revokeUserSessions(db, row.userId, "replaced_by_new_sign_in", { appInstanceId: row.appInstanceId }, now);
+    await revokeUserSessions(deps, row.userId, "replaced_by_new_sign_in", { appInstanceId: row.appInstanceId }, now);
     const tokens = await createSession(db, keys, { userId: row.userId, client: "desktop", userAgent: null, sessionId, device }, now);
     // A password reset or "sign out everywhere" between the claim and the session's insert denied
     // this code (revokeAccountAccess): the key it just made must not outlive that.
     if (await deviceGrantCancelled(db, sessionId)) {
-      await revokeSession(db, sessionId, "device_code_cancelled", now);
+      await revokeSession(deps, sessionId, "device_code_cancelled", now);
       return { ok: false, error: "access_denied" };
     }
     return { ok: true, tokens, userId: row.userId, device: { id: sessionId, name: row.deviceName, platform: row.platform, app_version: row.appVersion } };
@@ -160,25 +163,16 @@ export async function lookUpUserCode(db: Db, userId: string, input: unknown, now
 }
 
 /**
- * Approving gives the device a long-lived key, so only a recent sign-in approves as it is; the
- * session of an older one (or none) gives the password again.
- */
-export async function sessionIsFresh(db: Db, sessionId: string | undefined, now = Date.now()): Promise<boolean> {
-  if (!sessionId) return false;
-  const row = await db.query.sessions.findFirst({ columns: { createdAt: true }, where: eq(schema.sessions.id, sessionId) });
-  return row !== undefined && now - row.createdAt <= DEVICE_AUTH.freshSignInMs;
-}
-
-/**
  * Approves or denies a pending code for this user. Only a pending, unexpired code changes (one
  * statement), so a code approved or denied by anyone, or used, is refused.
  */
-export async function decideUserCode(db: Db, userId: string, code: string, decision: "approved" | "denied", now = Date.now()): Promise<boolean> {
+export async function decideUserCode(db: Db, userId: string, code: string, decision: "denied" | { approved: RecentProof }, now = Date.now()): Promise<boolean> {
   const canonical = normalizeUserCode(code);
   if (!canonical) return false;
+  if (decision !== "denied") assertProofOf(decision.approved, userId);
   const rows = await db
     .update(t)
-    .set({ status: decision, userId, approvedAt: now })
+    .set({ status: decision === "denied" ? "denied" : "approved", userId, approvedAt: now })
     .where(and(eq(t.userCodeHash, await userCodeHash(canonical)), eq(t.status, "pending"), gt(t.expiresAt, now)))
     .returning({ id: t.id });
   if (rows.length) await clearCounter(db, wrongCodeKey(userId));

@@ -9,10 +9,10 @@ const T0 = Date.parse("2026-11-23T10:00:00.000Z");
 describe("access tokens", () => {
   it("verify until they expire, also when this isolate has verified them before", async () => {
     const token = await signAccessToken({ sub: "user-1", sid: "session-1" }, SECRET, 15 * 60_000, T0);
-    expect(await verifyAccessToken(token, SECRET, T0 + 1_000)).toEqual({ sub: "user-1", sid: "session-1" });
-    expect(await verifyAccessToken(token, SECRET, T0 + 14 * 60_000)).toEqual({ sub: "user-1", sid: "session-1" });
+    expect(await verifyAccessToken(token, SECRET, T0 + 1_000)).toEqual({ sub: "user-1", sid: "session-1", expiresAt: T0 + 15 * 60_000 });
+    expect(await verifyAccessToken(token, SECRET, T0 + 14 * 60_000)).toEqual({ sub: "user-1", sid: "session-1", expiresAt: T0 + 15 * 60_000 });
     expect(await verifyAccessToken(token, SECRET, T0 + 15 * 60_000)).toBeNull();
-    expect(await verifyAccessToken(token, SECRET, T0 + 1_000)).toEqual({ sub: "user-1", sid: "session-1" });
+    expect(await verifyAccessToken(token, SECRET, T0 + 1_000)).toEqual({ sub: "user-1", sid: "session-1", expiresAt: T0 + 15 * 60_000 });
   });
 
   it("refuse a token first seen after its expiry", async () => {

@@ -40,7 +40,10 @@ export async function signAccessToken(claims: AccessClaims, keys: Keyring, ttlMs
 // token with every report for its whole life, and the signature check and claim parsing were a
 // tenth of a report's cost. A token is only its own text, so the same text verifies the same way;
 // the expiry is still checked on every use. Keyed by secret too, so a different secret shares none.
-const verified = new BoundedMap<string, AccessClaims>(10_000);
+const verified = new BoundedMap<string, VerifiedClaims>(10_000);
+
+/** A verified token's claims and when it expires (epoch ms): a live-usage socket ends then. */
+export type VerifiedClaims = AccessClaims & { expiresAt: number };
 
 /**
  * The key that may have signed a token: the ring's key its `kid` names (none: a key older than
@@ -61,7 +64,7 @@ async function candidateKeys(token: string, keys: Keyring): Promise<string[]> {
 }
 
 /** Returns the claims of a valid, unexpired token signed with the ring's current or previous key, or null for anything else. */
-export async function verifyAccessToken(token: string, keys: Keyring, now = Date.now()): Promise<AccessClaims | null> {
+export async function verifyAccessToken(token: string, keys: Keyring, now = Date.now()): Promise<VerifiedClaims | null> {
   for (const secret of keysOf(keys)) {
     const known = verified.get(memoKey(secret, token), now);
     if (known) return known;
@@ -75,7 +78,7 @@ export async function verifyAccessToken(token: string, keys: Keyring, now = Date
 
 const memoKey = (secret: string, token: string) => `${secret.length}:${secret}:${token}`;
 
-async function verifyWith(token: string, secret: string, now: number): Promise<AccessClaims | null> {
+async function verifyWith(token: string, secret: string, now: number): Promise<VerifiedClaims | null> {
   try {
     const { payload } = await jwtVerify(token, await verifyKey(secret), {
       issuer: ISSUER,
@@ -84,7 +87,7 @@ async function verifyWith(token: string, secret: string, now: number): Promise<A
       currentDate: new Date(now),
     });
     if (typeof payload.sub !== "string" || typeof payload.sid !== "string" || typeof payload.exp !== "number") return null;
-    const claims = { sub: payload.sub, sid: payload.sid };
+    const claims = { sub: payload.sub, sid: payload.sid, expiresAt: payload.exp * 1000 };
     verified.set(memoKey(secret, token), claims, payload.exp * 1000);
     return claims;
   } catch {

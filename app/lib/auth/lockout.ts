@@ -34,7 +34,7 @@ export function tripsKey(accountKey: string): string {
 }
 
 /** The two-factor lock's length on each trip, first to last: every later trip gets the last. */
-export const TWO_FACTOR_LOCK_LADDER: readonly number[] = (() => {
+const TWO_FACTOR_LOCK_LADDER: readonly number[] = (() => {
   const { factor, maxLockMs } = TWO_FACTOR_LOCK_GROWTH;
   const ladder = [Math.min(LOCKOUT.twoFactor.lockMs, maxLockMs)];
   while (ladder[ladder.length - 1]! < maxLockMs) ladder.push(Math.min(ladder[ladder.length - 1]! * factor, maxLockMs));

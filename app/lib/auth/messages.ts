@@ -52,6 +52,14 @@ export const AUTH_MESSAGES = {
   resetOtherAccount: (signedInAs: string, target: string) =>
     `You are signed in as ${signedInAs}, but this link resets the password of ${target}. Tick the box below if you mean to reset that account.`,
   resetOtherAccountRequired: "Please confirm that you mean to reset the password of the account this link belongs to.",
+
+  // Ours (issue 45): "Confirm it's you" before a change to the account's ways in.
+  recentProofRequired: "Confirm it's you first: this change asks for your password, and a code from your authenticator app if two-factor is on.",
+  proofPasswordRequired: "Enter your password.",
+  proofPasswordWrong: "That password is not right.",
+  proofCodeRequired: "Enter a code from your authenticator app, or a recovery code.",
+  resetTwoFactorNext:
+    "Your password was changed and every session was signed out. Enter a code from your authenticator app (or a recovery code) to finish signing in.",
 } as const;
 
 /**

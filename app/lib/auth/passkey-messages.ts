@@ -20,6 +20,8 @@ export const PASSKEY_MESSAGES = {
   cancelled: "The passkey prompt was closed before it finished.",
   unsupported: "This browser cannot use passkeys.",
   needsJavaScript: "Adding a passkey needs JavaScript turned on in this browser.",
+  // Issue 45: a passkey is a way in, so adding one takes a recent proof.
+  confirmToAdd: "A passkey is a way into your account: confirm it's you with your password first.",
   signInFailed: "Signing in with a passkey did not work. Please try again or use your password.",
   signInRequired: "Please sign in first.",
 } as const;

@@ -30,6 +30,16 @@ import { z } from "../zod";
 import { ipSubject } from "./lockout";
 import { PASSKEY_MESSAGES as M } from "./passkey-messages";
 import { log } from "../log/log.server";
+import { enqueueMail } from "../mail/mail.server";
+import { passkeyAddedMail, passkeyRemovedMail } from "../mail/templates";
+import { assertProofOf, type RecentProof } from "./recent-proof.server";
+import { deviceLabel } from "./user-agent";
+
+/** What adding or removing a passkey needs besides the database: the owner's mail, and where it came from. */
+export type PasskeyMailDeps = { db: Db; queue: Queue; origin: string; userAgent: string | null };
+
+/** The browser and system that made the change, in our own words (never text the client chose). */
+const deviceOf = (userAgent: string | null) => deviceLabel(userAgent);
 
 const passkeys = schema.passkeys;
 const challenges = schema.passkeyChallenges;
@@ -156,8 +166,10 @@ export async function registrationOptions(
   db: Db,
   rp: RelyingParty,
   user: PasskeyOwner,
+  proof: RecentProof,
   now = Date.now(),
 ): Promise<{ ok: true; options: PublicKeyCredentialCreationOptionsJSON } | PasskeyFailure> {
+  assertProofOf(proof, user.id);
   const wait = await overCap(db, `passkey:register:user:${user.id}`, PASSKEY.registerOptionsPerUser, now);
   if (wait !== null) return failure(429, M.tooManyRequests(wait), wait);
   const existing = await db.select({ id: passkeys.id, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, user.id));
@@ -177,14 +189,20 @@ export async function registrationOptions(
   return { ok: true, options };
 }
 
-/** Checks a new credential against the user's own live challenge and stores it under `name`. */
+/**
+ * Checks a new credential against the user's own live challenge and stores it under `name`; the
+ * owner is mailed (a way in was added).
+ */
 export async function registerPasskey(
-  db: Db,
+  deps: PasskeyMailDeps,
   rp: RelyingParty,
   user: PasskeyOwner,
   input: { response: RegistrationResponseJSON; name: string },
+  proof: RecentProof,
   now = Date.now(),
 ): Promise<{ ok: true; id: string } | PasskeyFailure> {
+  assertProofOf(proof, user.id);
+  const { db } = deps;
   const challenge = claimedChallenge(input.response.response.clientDataJSON);
   if (!challenge || !(await consumeChallenge(db, challenge, "register", user.id, now))) return failure(400, M.challengeExpired);
   let info: NonNullable<VerifiedRegistrationResponse["registrationInfo"]>;
@@ -220,6 +238,7 @@ export async function registerPasskey(
     .returning({ id: passkeys.id });
   if (inserted.length === 0) return failure(409, M.alreadyRegistered);
   log.info("passkey_registered", { userId: user.id });
+  await enqueueMail(deps.queue, passkeyAddedMail(user.email, deviceOf(deps.userAgent), new URL("/dashboard/profile#passkeys-title", deps.origin).toString()));
   return { ok: true, id: info.credential.id };
 }
 
@@ -309,12 +328,15 @@ export async function renamePasskey(db: Db, userId: string, id: string, name: st
   return rows.length === 1;
 }
 
-/** Removes one of the user's own passkeys; another user's id removes nothing (false). */
-export async function removePasskey(db: Db, userId: string, id: string): Promise<boolean> {
-  const rows = await db
+/** Removes one of the user's own passkeys; another user's id removes nothing (false). The owner is mailed. */
+export async function removePasskey(deps: PasskeyMailDeps, user: PasskeyOwner, id: string, proof: RecentProof): Promise<boolean> {
+  assertProofOf(proof, user.id);
+  const rows = await deps.db
     .delete(passkeys)
-    .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
+    .where(and(eq(passkeys.id, id), eq(passkeys.userId, user.id)))
     .returning({ id: passkeys.id });
-  if (rows.length === 1) log.info("passkey_removed", { userId });
-  return rows.length === 1;
+  if (rows.length !== 1) return false;
+  log.info("passkey_removed", { userId: user.id });
+  await enqueueMail(deps.queue, passkeyRemovedMail(user.email, deviceOf(deps.userAgent), new URL("/dashboard/profile#passkeys-title", deps.origin).toString()));
+  return true;
 }

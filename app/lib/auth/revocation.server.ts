@@ -2,11 +2,19 @@
 // password reset, "sign out all other sessions", an admin's action and the cancel link of an
 // e-mail change all call it, so none of them can leave a way back in behind: a session, a refresh
 // token of any generation (they die with their session), a device key, a device sign-in that was
-// approved but not yet collected by its app, a pending e-mail change or an unused e-mail link.
+// approved but not yet collected by its app, a pending e-mail change, an unused e-mail link, or an
+// open live-usage socket (closed at once: a socket belongs to its session).
+//
+// Passkeys and two-factor are not sessions but ways in the owner set up: a reset leaves them, and
+// the first page after it lists them to be checked and removed (docs/security.md, "What ends what").
 import { and, eq, isNull, ne, notExists, or, sql } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
+import { endLiveSockets, type LedgerNamespace } from "../usage/ledger/api";
 import { forgetLiveDesktopSessions } from "./live-desktop-sessions.server";
+
+/** What ending access touches: the rows, and the ledger that holds the account's live sockets. */
+export type RevocationDeps = { db: Db; ledgers: LedgerNamespace };
 
 const s = schema.sessions;
 const grants = schema.deviceAuthorizations;
@@ -18,7 +26,7 @@ export type RevocationReason = "password_reset" | "ended_by_user" | "ended_by_ad
  * (the browser that asked, when it stays signed in). Returns how many sessions ended.
  */
 export async function revokeAccountAccess(
-  db: Db,
+  { db, ledgers }: RevocationDeps,
   userId: string,
   reason: RevocationReason,
   options: { keepSessionId?: string | null; now?: number } = {},
@@ -54,6 +62,7 @@ export async function revokeAccountAccess(
       ),
   ]);
   forgetLiveDesktopSessions({ userId });
+  await endLiveSockets(ledgers, userId, { except: options.keepSessionId ?? null });
   return sessions.length;
 }
 

@@ -9,6 +9,8 @@ import type { Keyring } from "../keys";
 import { type AccessClaims, signAccessToken, verifyAccessToken } from "./jwt";
 import { forgetLiveDesktopSessions, recallLiveDesktopSession, rememberLiveDesktopSession } from "./live-desktop-sessions.server";
 import { newRefreshToken, readRefreshToken } from "./refresh-token";
+import type { RevocationDeps } from "./revocation.server";
+import { endLiveSockets } from "../usage/ledger/api";
 
 type SubscriptionRow = typeof schema.subscriptions.$inferSelect;
 type BudgetRow = typeof schema.budgets.$inferSelect;
@@ -55,7 +57,9 @@ export type SessionProfile = {
   trialUsed: boolean | null;
 };
 
-type SignedInState = { user: SessionUser; session: { id: string; client: SessionClient } };
+/** The session of a request: `provenAt` is when its owner last showed every factor in it (lib/auth/recent-proof.server.ts). */
+type SessionState = { id: string; client: SessionClient; provenAt: number | null };
+type SignedInState = { user: SessionUser; session: SessionState };
 export type AuthState = SignedInState | { user: null; session: null };
 
 export type IssuedTokens = {
@@ -72,7 +76,7 @@ export type DeviceFields = { deviceName: string; devicePlatform: "windows" | "ma
 export async function createSession(
   db: Db,
   keys: Keyring,
-  input: { userId: string; client: SessionClient; userAgent?: string | null; sessionId?: string; device?: DeviceFields },
+  input: { userId: string; client: SessionClient; userAgent?: string | null; sessionId?: string; device?: DeviceFields; provenAt?: number | null },
   now = Date.now(),
 ): Promise<IssuedTokens> {
   const sessionId = input.sessionId ?? crypto.randomUUID();
@@ -87,6 +91,7 @@ export async function createSession(
     userAgent: input.userAgent?.slice(0, 300) ?? null,
     lastSeenAt: now,
     createdAt: now,
+    provenAt: input.provenAt ?? null,
     ...input.device,
   });
   const accessToken = await signAccessToken({ sub: input.userId, sid: sessionId }, keys, SESSION.accessTokenTtlMs, now);
@@ -102,6 +107,7 @@ export function isInactive(user: { createdAt: number; lastLoginAt: number | null
 const sessionUserColumns = {
   sessionId: schema.sessions.id,
   client: schema.sessions.client,
+  provenAt: schema.sessions.provenAt,
   userId: schema.users.id,
   email: schema.users.email,
   role: schema.users.role,
@@ -124,6 +130,7 @@ const sessionUserColumns = {
 type SessionUserRow = {
   sessionId: string;
   client: SessionClient;
+  provenAt: number | null;
   userId: string;
   email: string;
   role: "user" | "admin";
@@ -138,7 +145,7 @@ type SessionUserRow = {
 function toAuthState(row: SessionUserRow): SignedInState {
   const accountRows = row.subscription !== undefined && row.budget !== undefined ? { subscription: row.subscription, budget: row.budget } : undefined;
   return {
-    session: { id: row.sessionId, client: row.client },
+    session: { id: row.sessionId, client: row.client, provenAt: row.provenAt },
     user: {
       id: row.userId,
       email: row.email,
@@ -278,7 +285,8 @@ export type RefreshResult =
  * Any other token of the session, of whatever generation, was kept by someone after it was
  * rotated: the session is treated as stolen and ends (ADR 0002).
  */
-export async function refreshSession(db: Db, keys: Keyring, refreshToken: string, now = Date.now()): Promise<RefreshResult> {
+export async function refreshSession(deps: RevocationDeps, keys: Keyring, refreshToken: string, now = Date.now()): Promise<RefreshResult> {
+  const { db } = deps;
   const read = await readRefreshToken(keys, refreshToken);
   if (read.kind === "invalid") return { ok: false, reason: "unknown" };
   const hash = await sha256Hex(refreshToken);
@@ -297,14 +305,14 @@ export async function refreshSession(db: Db, keys: Keyring, refreshToken: string
   const row = await loadLiveSession(db, session.id, now);
   if (!row) return { ok: false, reason: "revoked" };
   if (isInactive(row, now)) {
-    await revokeSession(db, session.id, "inactive", now);
+    await revokeSession(deps, session.id, "inactive", now);
     return { ok: false, reason: "inactive" };
   }
 
   if (session.refreshTokenHash !== hash) {
     const justRotated = session.previousRefreshTokenHash === hash && session.rotatedAt !== null && now - session.rotatedAt <= SESSION.refreshReuseGraceMs;
     if (!justRotated) {
-      await revokeSession(db, session.id, "refresh_token_reuse", now);
+      await revokeSession(deps, session.id, "refresh_token_reuse", now);
       return { ok: false, reason: "reused" };
     }
     return issueAccessOnly(row, keys, session.expiresAt, now);
@@ -339,27 +347,38 @@ function issueAccessOnly(row: SessionUserRow, keys: Keyring, refreshExpiresAt: n
   return refreshed(row, keys, null, refreshExpiresAt, now);
 }
 
-export async function revokeSession(db: Db, sessionId: string, reason: string, now = Date.now()) {
-  await db
+/** Ends one session, and its live-usage sockets with it. */
+export async function revokeSession({ db, ledgers }: RevocationDeps, sessionId: string, reason: string, now = Date.now()) {
+  const ended = await db
     .update(schema.sessions)
     .set({ revokedAt: now, revokedReason: reason })
-    .where(and(eq(schema.sessions.id, sessionId), isNull(schema.sessions.revokedAt)));
+    .where(and(eq(schema.sessions.id, sessionId), isNull(schema.sessions.revokedAt)))
+    .returning({ userId: schema.sessions.userId });
   forgetLiveDesktopSessions({ sessionId });
+  if (ended[0]) await endLiveSockets(ledgers, ended[0].userId, { only: [sessionId] });
 }
 
 /**
  * Ends every session of a user, optionally keeping one (e.g. the one that just reset the
  * password), or only those of one desktop installation (its new sign-in replaces them).
  */
-export async function revokeUserSessions(db: Db, userId: string, reason: string, options: { except?: string; appInstanceId?: string } = {}, now = Date.now()) {
+export async function revokeUserSessions(
+  { db, ledgers }: RevocationDeps,
+  userId: string,
+  reason: string,
+  options: { except?: string; appInstanceId?: string } = {},
+  now = Date.now(),
+) {
   const conditions = [eq(schema.sessions.userId, userId), isNull(schema.sessions.revokedAt)];
   if (options.except) conditions.push(sql`${schema.sessions.id} <> ${options.except}`);
   if (options.appInstanceId) conditions.push(eq(schema.sessions.appInstanceId, options.appInstanceId));
-  await db
+  const ended = await db
     .update(schema.sessions)
     .set({ revokedAt: now, revokedReason: reason })
-    .where(and(...conditions));
+    .where(and(...conditions))
+    .returning({ id: schema.sessions.id });
   forgetLiveDesktopSessions({ userId });
+  await endLiveSockets(ledgers, userId, { only: ended.map((row) => row.id) });
 }
 
 /** The hourly cron: revoke the sessions of every account that the inactivity rule signs out. */

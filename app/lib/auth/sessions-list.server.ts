@@ -2,14 +2,15 @@
 // card lists them, and ending them. Ending revokes the row: the session's access token fails at
 // its next request and its refresh token at its next renewal (session.server.ts).
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { ACCESS_REVIEW } from "../constants";
 import { countryName } from "../country";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { SessionView } from "../profile/view";
 import { forgetLiveDesktopSessions } from "./live-desktop-sessions.server";
-import { type RevocationReason, revokeAccountAccess } from "./revocation.server";
+import { type RevocationDeps, type RevocationReason, revokeAccountAccess } from "./revocation.server";
 import { monthKey } from "../usage/dates";
-import { ledgerFor, type LedgerNamespace } from "../usage/ledger/api";
+import { endLiveSockets, ledgerFor, type LedgerNamespace } from "../usage/ledger/api";
 import { PLATFORM_LABELS } from "./device-codes";
 import { deviceLabel } from "./user-agent";
 
@@ -85,13 +86,14 @@ export async function listActiveSessions(
 }
 
 /** Ends one of the user's own live sessions; false when there is none by that id (or not theirs). */
-export async function endSession(db: Db, userId: string, sessionId: string, now = Date.now()): Promise<boolean> {
+export async function endSession({ db, ledgers }: RevocationDeps, userId: string, sessionId: string, now = Date.now()): Promise<boolean> {
   const result = await db
     .update(s)
     .set({ revokedAt: now, revokedReason: ENDED_BY_USER })
     .where(and(eq(s.id, sessionId), eq(s.userId, userId), live(now)))
     .run();
   forgetLiveDesktopSessions({ sessionId });
+  if (result.meta.changes > 0) await endLiveSockets(ledgers, userId, { only: [sessionId] });
   return result.meta.changes > 0;
 }
 
@@ -100,6 +102,26 @@ export async function endSession(db: Db, userId: string, sessionId: string, now 
  * else could bring access back (a pending e-mail change, unused e-mail links, approved device
  * codes): see revocation.server.ts. Returns how many sessions ended.
  */
-export function endOtherSessions(db: Db, userId: string, currentSessionId: string, now = Date.now()): Promise<number> {
-  return revokeAccountAccess(db, userId, ENDED_BY_USER, { keepSessionId: currentSessionId, now });
+export function endOtherSessions(deps: RevocationDeps, userId: string, currentSessionId: string, now = Date.now()): Promise<number> {
+  return revokeAccountAccess(deps, userId, ENDED_BY_USER, { keepSessionId: currentSessionId, now });
+}
+
+/** A session or device key a password reset ended: what the access review names (issue 45). */
+export type EndedSessionView = { id: string; client: "web" | "desktop"; device: string; createdAt: number; endedAt: number };
+
+/** The sessions and device keys the account's latest password reset ended (within a day), newest first. */
+export async function endedByReset(db: Db, userId: string, now = Date.now()): Promise<EndedSessionView[]> {
+  const rows = await db
+    .select({ id: s.id, client: s.client, userAgent: s.userAgent, deviceName: s.deviceName, createdAt: s.createdAt, endedAt: s.revokedAt })
+    .from(s)
+    .where(and(eq(s.userId, userId), eq(s.revokedReason, "password_reset"), gt(s.revokedAt, now - ACCESS_REVIEW.endedLookbackMs)))
+    .orderBy(desc(s.revokedAt), desc(s.createdAt))
+    .limit(MAX_LISTED);
+  return rows.map((row) => ({
+    id: row.id,
+    client: row.client,
+    device: row.deviceName ?? deviceLabel(row.userAgent, row.client),
+    createdAt: row.createdAt,
+    endedAt: row.endedAt ?? now,
+  }));
 }

@@ -1,7 +1,9 @@
 // Turning two-factor sign-in on and off from the profile (issue 29). On: "Set up" (a POST) makes
 // a secret that waits, encrypted, until the user types its first code; the page's GET only reads
-// it. Then ten recovery codes are made, shown once and kept only as hashes. Off, and new recovery
-// codes: the password and a code. Each change is e-mailed.
+// it. Then ten recovery codes are made, shown once and kept only as hashes. Each of these adds or
+// removes a way in, so each takes a recent proof (lib/auth/recent-proof.server.ts): a session alone
+// (left open, or stolen) can neither drop the second factor nor take codes that stand in for it.
+// Each change is e-mailed.
 import { generateTOTP } from "@epic-web/totp";
 import { and, eq, gt, isNull, lte } from "drizzle-orm";
 import { TWO_FACTOR } from "../constants";
@@ -9,12 +11,11 @@ import { type Db, schema } from "../db.server";
 import { twoFactorKeys } from "../keys";
 import { enqueueMail } from "../mail/mail.server";
 import { recoveryCodesReplacedMail, twoFactorDisabledMail, twoFactorEnabledMail } from "../mail/templates";
-import { provePassword } from "./accounts.server";
 import { beginAttempt, failAttempt, isRefusal, succeedAttempt } from "./lockout";
+import { assertProofOf, type RecentProof } from "./recent-proof.server";
 import { decryptSecret, encryptSecret, hashRecoveryCode, newRecoveryCode } from "./two-factor-secret";
-import { acceptTotp, setupPicture, TOTP_OPTIONS, type TwoFactorDeps, verifySecondFactor } from "./two-factor.server";
+import { acceptTotp, setupPicture, TOTP_OPTIONS, type TwoFactorDeps } from "./two-factor.server";
 import { z } from "../zod";
-import { findUserById } from "./users.server";
 import { log } from "../log/log.server";
 
 const t = schema.twoFactor;
@@ -39,7 +40,8 @@ export async function pendingSetup(deps: Pick<TwoFactorDeps, "db" | "env">, user
  * tab, and replacing it would make that tab's codes fail) or two-factor is on. One statement, so
  * two starts at once keep one secret. Returns the setup; null when two-factor is on.
  */
-export async function startSetup(deps: Pick<TwoFactorDeps, "db" | "env">, user: Account, now = Date.now()): Promise<PendingSetup | null> {
+export async function startSetup(deps: Pick<TwoFactorDeps, "db" | "env">, user: Account, proof: RecentProof, now = Date.now()): Promise<PendingSetup | null> {
+  assertProofOf(proof, user.id);
   const secret = (await generateTOTP(TOTP_OPTIONS)).secret;
   const values = { secretEnc: await encryptSecret(twoFactorKeys(deps.env), secret), enabledAt: null, lastStep: null, createdAt: now };
   await deps.db
@@ -66,7 +68,8 @@ export type SetupOutcome =
   | { ok: false; reason: "locked"; retryAfterSeconds: number };
 
 /** The first code of the app: turns two-factor on and returns the recovery codes (the only time they exist in clear). */
-export async function confirmSetup(deps: TwoFactorDeps, user: Account, code: string, now = Date.now()): Promise<SetupOutcome> {
+export async function confirmSetup(deps: TwoFactorDeps, user: Account, code: string, proof: RecentProof, now = Date.now()): Promise<SetupOutcome> {
+  assertProofOf(proof, user.id);
   const row = await deps.db.query.twoFactor.findFirst({ where: and(eq(t.userId, user.id), isNull(t.enabledAt)) });
   if (!row || row.createdAt <= now - TWO_FACTOR.setupTtlMs) return { ok: false, reason: "expired" };
   const attempt = await beginAttempt(deps.db, "twoFactor", { email: user.id, ip: deps.ip }, now);
@@ -87,58 +90,28 @@ export async function confirmSetup(deps: TwoFactorDeps, user: Account, code: str
   return { ok: true, recoveryCodes };
 }
 
-/** Why the owner's proof was refused; "locked" names the lock of the factor refused and the time left in it. */
-export type ProofRefused =
-  | { ok: false; reason: "wrong-password" | "invalid" }
-  | { ok: false; reason: "locked"; factor: "password" | "code"; retryAfterSeconds: number };
-
-/**
- * The password (under the sign-in lockout) and a code (under the two-factor one), asked before
- * two-factor is turned off or its recovery codes replaced: a session alone (left open, or stolen)
- * must not be able to drop the second factor or take codes that stand in for it.
- */
-async function proveOwner(deps: TwoFactorDeps, userId: string, input: { password: string; code: string }): Promise<{ ok: true; user: Account } | ProofRefused> {
-  const user = await findUserById(deps.db, userId);
-  if (!user) return { ok: false, reason: "wrong-password" };
-  const proven = await provePassword(deps.db, user, input.password, deps.ip);
-  if (!proven.ok) {
-    if (proven.reason === "wrong") return { ok: false, reason: "wrong-password" };
-    return { ok: false, reason: "locked", factor: "password", retryAfterSeconds: proven.retryAfterSeconds };
-  }
-  const second = await verifySecondFactor(deps, userId, input.code);
-  if (!second.ok) return second.reason === "locked" ? { ...second, factor: "code" } : second;
-  return { ok: true, user };
-}
-
 /** Turning it off: the secret and every recovery code go. */
-export async function disableTwoFactor(deps: TwoFactorDeps, userId: string, input: { password: string; code: string }): Promise<{ ok: true } | ProofRefused> {
-  const proof = await proveOwner(deps, userId, input);
-  if (!proof.ok) return proof;
-  await deps.db.batch([deps.db.delete(codes).where(eq(codes.userId, userId)), deps.db.delete(t).where(eq(t.userId, userId))]);
-  await enqueueMail(deps.queue, twoFactorDisabledMail(proof.user.email));
-  log.info("two_factor_disabled", { userId });
-  return { ok: true };
+export async function disableTwoFactor(deps: TwoFactorDeps, user: Account, proof: RecentProof): Promise<void> {
+  assertProofOf(proof, user.id);
+  await deps.db.batch([deps.db.delete(codes).where(eq(codes.userId, user.id)), deps.db.delete(t).where(eq(t.userId, user.id))]);
+  await enqueueMail(deps.queue, twoFactorDisabledMail(user.email));
+  log.info("two_factor_disabled", { userId: user.id });
 }
 
 /** New recovery codes in place of all the old ones (used or not), returned to be shown once. */
-export async function regenerateRecoveryCodes(
-  deps: TwoFactorDeps,
-  userId: string,
-  input: { password: string; code: string },
-  now = Date.now(),
-): Promise<{ ok: true; recoveryCodes: string[] } | ProofRefused> {
-  const proof = await proveOwner(deps, userId, input);
-  if (!proof.ok) return proof;
-  const { recoveryCodes, statements } = await freshRecoveryCodes(deps.db, userId, now);
+export async function regenerateRecoveryCodes(deps: TwoFactorDeps, user: Account, proof: RecentProof, now = Date.now()): Promise<string[]> {
+  assertProofOf(proof, user.id);
+  const { recoveryCodes, statements } = await freshRecoveryCodes(deps.db, user.id, now);
   await deps.db.batch(statements);
-  await enqueueMail(deps.queue, recoveryCodesReplacedMail(proof.user.email));
-  log.info("two_factor_recovery_codes_replaced", { userId });
-  return { ok: true, recoveryCodes };
+  await enqueueMail(deps.queue, recoveryCodesReplacedMail(user.email));
+  log.info("two_factor_recovery_codes_replaced", { userId: user.id });
+  return recoveryCodes;
 }
 
+// Asked only while the session has no recent proof (the helper says which are missing).
 const proofFields = {
-  password: z.string().min(1, "Enter your password.").max(200),
-  code: z.string().trim().min(1, "Enter a code from your app, or a recovery code.").max(TWO_FACTOR.codeMaxLength),
+  password: z.string().max(200).optional(),
+  code: z.string().trim().max(TWO_FACTOR.codeMaxLength).optional(),
 };
 
 /** The two-factor page's forms, as the server checks them. */

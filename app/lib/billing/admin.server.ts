@@ -2,7 +2,7 @@
 // Ordinary users can change their subscription only through Stripe.
 import { desc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { revokeAccountAccess } from "../auth/revocation.server";
+import { type RevocationDeps, revokeAccountAccess } from "../auth/revocation.server";
 import { MS } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
@@ -66,7 +66,8 @@ export async function adminGrantYear(db: Db, actor: { id: string; email: string 
     cancelAt: null,
     canceledAt: null,
     endedAt: null,
-    metadata: { complimentary: true, granted_by: actor.email },
+    // Who granted it is in the audit log: the account's own row names no other person.
+    metadata: { complimentary: true },
     updatedAt: now,
   };
   const statements: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] = [
@@ -130,10 +131,16 @@ export async function adminSyncFromStripe(db: Db, stripe: Stripe | null, actor: 
  * For an account reported as compromised: every session, device key, approved device code,
  * pending e-mail change and e-mail link of the account ends (revokeAccountAccess), audited.
  */
-export async function adminSignOutEverywhere(db: Db, actor: { id: string; email: string }, email: string, now = Date.now()): Promise<AdminResult> {
+export async function adminSignOutEverywhere(
+  deps: RevocationDeps,
+  actor: { id: string; email: string },
+  email: string,
+  now = Date.now(),
+): Promise<AdminResult> {
+  const { db } = deps;
   const user = await target(db, email);
   if (!user) return { ok: false, message: `No account found for ${email}` };
-  const ended = await revokeAccountAccess(db, user.id, "ended_by_admin", { now });
+  const ended = await revokeAccountAccess(deps, user.id, "ended_by_admin", { now });
   await auditInsert(db, actor.id, user.id, "account.sign_out_everywhere", { sessionsEnded: ended });
   const who = user.id === actor.id ? "your account" : user.email;
   return { ok: true, message: `Signed ${who} out everywhere: ${ended} ${ended === 1 ? "session" : "sessions"} ended.`, audit: await recentAudit(db, user.id) };

@@ -171,6 +171,39 @@ export function recoveryCodeUsedMail(to: string, codesLeft: number): OutgoingMai
   };
 }
 
+/**
+ * A passkey was added to the account (issue 45): a new way in, so the owner hears of it with the
+ * device it was added from (our own name for its browser and system, never text the user chose)
+ * and the page that removes it.
+ */
+export function passkeyAddedMail(to: string, device: string, passkeysPage: string): OutgoingMail {
+  return {
+    to,
+    subject: "A passkey was added to your Modelify account",
+    text: [
+      `A passkey was just added to your Modelify account from ${device}. It signs in without your password.`,
+      "",
+      "If this was not you, remove it and reset your password at once:",
+      passkeysPage,
+    ].join("\n"),
+    links: [passkeysPage],
+  };
+}
+
+export function passkeyRemovedMail(to: string, device: string, passkeysPage: string): OutgoingMail {
+  return {
+    to,
+    subject: "A passkey was removed from your Modelify account",
+    text: [
+      `A passkey was just removed from your Modelify account, from ${device}. It no longer signs in.`,
+      "",
+      "If this was not you, reset your password at once and check your passkeys:",
+      passkeysPage,
+    ].join("\n"),
+    links: [passkeysPage],
+  };
+}
+
 export function accountDeletedMail(to: string): OutgoingMail {
   return {
     to,

@@ -5,12 +5,14 @@
 // they were sent to, so a link can only ever confirm that address.
 //
 // Whoever holds a session alone must not be able to move the account to their own inbox: asking
-// for a change takes the current password, the current address is told at once with a link that
-// cancels it, and every "revoke all" path (revocation.server.ts) drops a pending change.
+// for a change takes the current password (and a two-factor code where two-factor is on, unless
+// the session proved it within minutes: lib/auth/recent-proof.server.ts), the current address is
+// told at once with a link that cancels it, and every "revoke all" path (revocation.server.ts)
+// drops a pending change.
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { provePassword } from "../auth/accounts.server";
 import { AUTH_MESSAGES } from "../auth/messages";
-import { revokeAccountAccess } from "../auth/revocation.server";
+import { assertProofOf, type ProofResult } from "../auth/recent-proof.server";
+import { type RevocationDeps, revokeAccountAccess } from "../auth/revocation.server";
 import { findUserByEmail, findUserById } from "../auth/users.server";
 import { expireUnusedTokens, prepareOneTimeToken } from "../auth/one-time-tokens.server";
 import { EMAIL_CHANGE } from "../constants";
@@ -28,8 +30,8 @@ export type EmailChangeFailure = {
   ok: false;
   status: 400 | 401 | 409 | 429;
   error: string;
-  /** The form field the error belongs to (the new address unless it is about the password). */
-  field?: "email" | "currentPassword";
+  /** The form field the error belongs to (the new address unless it is about the password or the code). */
+  field?: "email" | "currentPassword" | "currentCode";
   retryAfterSeconds?: number;
 };
 
@@ -78,7 +80,7 @@ async function liveLinkFor(db: Db, userId: string, address: string, now: number)
  */
 export async function requestEmailChange(
   deps: EmailChangeDeps,
-  input: { userId: string; currentEmail: string; newEmail: string; password: string; ip: string | null; now?: number },
+  input: { userId: string; currentEmail: string; newEmail: string; prove: () => Promise<ProofResult>; now?: number },
 ): Promise<{ ok: true; pendingEmail: string | null } | EmailChangeFailure> {
   const { db } = deps;
   const now = input.now ?? Date.now();
@@ -96,12 +98,9 @@ export async function requestEmailChange(
 
   const user = await findUserById(db, input.userId);
   if (!user) return { ok: false, status: 409, error: PROFILE_MESSAGES.notCreated, field: "email" };
-  if (!input.password) return { ok: false, status: 400, error: PROFILE_MESSAGES.currentPasswordRequired, field: "currentPassword" };
-  const proof = await provePassword(db, user, input.password, input.ip);
-  if (!proof.ok) {
-    if (proof.reason === "wrong") return { ok: false, status: 401, error: PROFILE_MESSAGES.currentPasswordWrong, field: "currentPassword" };
-    return { ok: false, status: 429, error: AUTH_MESSAGES.signInLocked, field: "currentPassword", retryAfterSeconds: proof.retryAfterSeconds };
-  }
+  const proven = await input.prove();
+  if (!proven.ok) return proofRefused(proven);
+  assertProofOf(proven.proof, input.userId);
 
   const counted = await countEvent(db, `email-change:user:${input.userId}`, EMAIL_CHANGE.requestsPerUser.windowMs, now);
   if (counted.count > EMAIL_CHANGE.requestsPerUser.limit) {
@@ -127,6 +126,29 @@ export async function requestEmailChange(
     emailChangeRequestedNotice(user.email, address, linkTo(deps.origin, "/profile/cancel-email-change", cancel.token)),
   ]);
   return { ok: true, pendingEmail: address };
+}
+
+/** A refused proof, on the form's own fields: the current password, or the code. */
+function proofRefused(refusal: Exclude<ProofResult, { ok: true }>): EmailChangeFailure {
+  switch (refusal.reason) {
+    case "required":
+    case "missing-password":
+      return { ok: false, status: 400, error: PROFILE_MESSAGES.currentPasswordRequired, field: "currentPassword" };
+    case "wrong-password":
+      return { ok: false, status: 401, error: PROFILE_MESSAGES.currentPasswordWrong, field: "currentPassword" };
+    case "missing-code":
+      return { ok: false, status: 400, error: AUTH_MESSAGES.proofCodeRequired, field: "currentCode" };
+    case "wrong-code":
+      return { ok: false, status: 401, error: AUTH_MESSAGES.twoFactorInvalid, field: "currentCode" };
+    case "locked":
+      return {
+        ok: false,
+        status: 429,
+        error: refusal.factor === "password" ? AUTH_MESSAGES.signInLocked : AUTH_MESSAGES.twoFactorLocked,
+        field: refusal.factor === "password" ? "currentPassword" : "currentCode",
+        retryAfterSeconds: refusal.retryAfterSeconds,
+      };
+  }
 }
 
 /** Drops a pending change: the address is forgotten and every link sent for it stops working. */
@@ -242,7 +264,8 @@ export async function peekEmailChangeCancel(db: Db, token: unknown, now = Date.n
  * (the owner signs in again and is told to reset the password). Using the link up is the
  * deciding step, so a second click does nothing.
  */
-export async function cancelEmailChangeFromLink(db: Db, token: unknown, now = Date.now()): Promise<{ ok: true } | EmailChangeFailure> {
+export async function cancelEmailChangeFromLink(deps: RevocationDeps, token: unknown, now = Date.now()): Promise<{ ok: true } | EmailChangeFailure> {
+  const { db } = deps;
   const invalid: EmailChangeFailure = { ok: false, status: 400, error: EMAIL_CHANGE_MESSAGES.cancelInvalidLink };
   const change = await pendingChangeOf(db, token, now, "email_change_cancel");
   if (!change) return invalid;
@@ -252,6 +275,6 @@ export async function cancelEmailChangeFromLink(db: Db, token: unknown, now = Da
     .where(and(eq(tokens.id, change.tokenId), isNull(tokens.usedAt), gt(tokens.expiresAt, now)))
     .returning({ id: tokens.id });
   if (used.length === 0) return invalid;
-  await revokeAccountAccess(db, change.userId, "email_change_cancelled", { now });
+  await revokeAccountAccess(deps, change.userId, "email_change_cancelled", { now });
   return { ok: true };
 }

@@ -46,7 +46,7 @@ export async function ensureProfile(db: Db, owner: ProfileOwner, now = Date.now(
   return created;
 }
 
-export function profileView(row: ProfileRow, owner: ProfileOwner, now = Date.now()): ProfileView {
+export function profileView(row: ProfileRow, owner: ProfileOwner, proof: { emailChangeNeedsCode: boolean }, now = Date.now()): ProfileView {
   const phoneState = phoneStatus(row, now);
   return {
     userId: owner.id,
@@ -70,6 +70,7 @@ export function profileView(row: ProfileRow, owner: ProfileOwner, now = Date.now
     securityQuestion: row.securityQuestion,
     hasSecurityAnswer: row.securityAnswerHash !== null,
     joinedAt: owner.createdAt,
+    emailChangeNeedsCode: proof.emailChangeNeedsCode,
   };
 }
 

@@ -24,6 +24,7 @@ const PROFILE: ProfileView = {
   securityQuestion: null,
   hasSecurityAnswer: false,
   joinedAt: 0,
+  emailChangeNeedsCode: false,
 };
 const SAVED = savedValues(PROFILE);
 

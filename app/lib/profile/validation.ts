@@ -1,6 +1,6 @@
 // The Edit Profile form's schema (ADR 0011). The same schema validates in the browser
 // and on the server, so a user sees the spec's messages either way.
-import { PASSWORD, SIGN_UP, PROFILE } from "../constants";
+import { PASSWORD, PROFILE, SIGN_UP, TWO_FACTOR } from "../constants";
 import { z } from "../zod";
 import { PROFILE_MESSAGES as M } from "./messages";
 import { PROFILE_SECURITY_QUESTIONS, TIMEZONES } from "./options";
@@ -72,6 +72,8 @@ export const profileFormSchema = z.object({
   securityQuestion: z.union([z.literal(""), z.enum(questionValues, { error: M.securityQuestionRequired })]).default(""),
   // Only read when the e-mail address changes: the account's password proves the change.
   currentPassword: z.string().max(PASSWORD.maxLength, { error: M.currentPasswordWrong }).default(""),
+  // With two-factor on and no recent proof in the session, a code too (lib/auth/recent-proof.server.ts).
+  currentCode: z.string().trim().max(TWO_FACTOR.codeMaxLength, { error: M.fieldTooLong }).default(""),
   // Empty keeps the saved answer (it is stored hashed and never shown again).
   securityAnswer: z
     .string()

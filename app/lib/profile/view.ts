@@ -30,6 +30,8 @@ export type ProfileView = {
   hasSecurityAnswer: boolean;
   /** Account creation time (the header's "Joined <month>"). */
   joinedAt: number;
+  /** An e-mail change asks for a two-factor code too: two-factor is on and the session has no recent proof. */
+  emailChangeNeedsCode: boolean;
 };
 
 /** One signed-in browser or desktop app of the account. */

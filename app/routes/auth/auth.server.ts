@@ -6,6 +6,7 @@ import type { RouterContextProvider } from "react-router";
 import { signIn, submitPasswordReset, submitSignUp } from "~/lib/auth/accounts.server";
 import { formatUserCode, normalizeUserCode } from "~/lib/auth/device-codes";
 import { beginAttempt, failAttempt, isRefusal, succeedAttempt } from "~/lib/auth/lockout";
+import { AFTER_RESET } from "~/lib/auth/modes";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { forgotPasswordSchema, signInSchema, signUpSchema } from "~/lib/auth/validation";
 import { sessionKeys } from "~/lib/keys";
@@ -22,12 +23,12 @@ export type AuthActionData = { result: SubmissionResult<string[]>; success?: Aut
 
 const reply = (body: AuthActionData, init?: ResponseInit) => data<AuthActionData>(body, init);
 
-export type SignInDestination = "/pricing" | "/activate" | "/dashboard" | `/device${string}`;
+export type SignInDestination = "/pricing" | "/activate" | "/dashboard" | typeof AFTER_RESET | `/device${string}`;
 
 /**
  * Where a signed-in user goes: /pricing when they came to subscribe, /activate when they came to
  * redeem an activation key, /device (with its code) when they came to approve the desktop app,
- * else the dashboard.
+ * the account's ways in after a password reset, else the dashboard.
  */
 export function destinationFor(url: URL): SignInDestination {
   const from = url.searchParams.get("from");
@@ -36,6 +37,7 @@ export function destinationFor(url: URL): SignInDestination {
     const code = normalizeUserCode(url.searchParams.get("code"));
     return code ? `/device?code=${formatUserCode(code)}` : "/device";
   }
+  if (from === "reset") return AFTER_RESET;
   return from === "activate" ? "/activate" : "/dashboard";
 }
 

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ComponentProps } from "react";
-import { data, Form, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { z } from "zod";
 import type { Route } from "./+types/reset-password";
 import { AuthShell } from "~/components/auth-shell";
@@ -13,12 +13,14 @@ import { recoveryLinkAccount, resetPassword } from "~/lib/auth/accounts.server";
 import { maskEmail } from "~/lib/auth/mask-email";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { revokeSession } from "~/lib/auth/session.server";
-
+import { signPendingSignIn } from "~/lib/auth/two-factor-secret";
 import { resetPasswordSchema } from "~/lib/auth/validation";
+import { sessionKeys } from "~/lib/keys";
 import { REDIRECT_DELAY_MS } from "~/lib/constants";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { clearCookie, headersWithCookies, readCookie, recoveryCookie, signedInCookies } from "~/server/cookies";
+import { clearCookie, headersWithCookies, pendingTwoFactorCookie, readCookie, recoveryCookie, setCookie, signedInCookies } from "~/server/cookies";
+import { AFTER_RESET } from "~/lib/auth/modes";
 import { readForm } from "~/server/requests";
 import { formErrorResult } from "~/server/responses";
 import { pageMeta } from "~/lib/site/meta";
@@ -62,9 +64,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!outcome.ok) return data({ result: submission.reply({ formErrors: [outcome.error] }), invalidLink: true }, { status: 400 });
   // This browser now belongs to the reset account: the other account's session here ends rather
   // than linger without its cookies.
-  if (otherUser) await revokeSession(ctx.db, otherUser.sessionId, "signed_out");
+  if (otherUser) await revokeSession(ctx, otherUser.sessionId, "signed_out");
   const url = new URL(request.url);
-  const headers = headersWithCookies([...(await signedInCookies(url, outcome.tokens)), await clearCookie(recoveryCookie, url)]);
+  const cleared = await clearCookie(recoveryCookie, url);
+  if (!outcome.signedIn) {
+    // Two-factor on: the mailbox proved only the address. The code comes next, on the sign-in's
+    // own second step; no session exists before it.
+    const pending = await setCookie(pendingTwoFactorCookie, url, await signPendingSignIn(sessionKeys(ctx.env), outcome.user.id));
+    throw redirect("/auth/two-factor?from=reset", { status: 303, headers: headersWithCookies([cleared, pending]) });
+  }
+  const headers = headersWithCookies([...(await signedInCookies(url, outcome.signedIn.tokens)), cleared]);
   return data({ result: submission.reply({ resetForm: true }), updated: true }, { headers });
 }
 
@@ -114,8 +123,10 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
 function PasswordUpdated() {
   return (
     <AuthShell title="Password Updated!">
-      <Alert tone="success">Your password has been changed and every other session was signed out. Taking you to your dashboard...</Alert>
-      <RedirectAfter to="/dashboard" delayMs={REDIRECT_DELAY_MS.resetPassword} />
+      <Alert tone="success">
+        Your password has been changed and every other session was signed out. Taking you to check your account's passkeys and devices...
+      </Alert>
+      <RedirectAfter to={AFTER_RESET} delayMs={REDIRECT_DELAY_MS.resetPassword} />
     </AuthShell>
   );
 }

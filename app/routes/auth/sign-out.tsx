@@ -19,7 +19,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { session } = getAuth(context);
   if (session) {
     try {
-      await revokeSession(app(context).db, session.id, "sign_out");
+      await revokeSession(app(context), session.id, "sign_out");
     } catch (error) {
       log.error("sign_out_failed", {}, error);
       return data({ error: M.signOutFailed }, { status: 503 });

@@ -39,7 +39,7 @@ function startAgain(url: URL): string {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   if (!(await pendingUserId(request, context))) throw redirect(startAgain(url));
-  return { error: null as string | null };
+  return { error: null as string | null, afterReset: url.searchParams.get("from") === "reset" };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -55,13 +55,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await verifySecondFactor(deps, user.id, code);
   if (!result.ok && result.reason === "locked") return data({ error: M.twoFactorLocked }, { status: 429, headers: retryAfter(result.retryAfterSeconds) });
   if (!result.ok) return data({ error: M.twoFactorInvalid }, { status: 401 });
-  const { tokens } = await completeSignIn(deps, user, "web");
+  // The password was proven on the step before (the pending cookie), the code just now.
+  const { tokens } = await completeSignIn(deps, user, "web", { shown: "password", secondFactor: true });
   const cookies = [...(await signedInCookies(url, tokens)), await clearCookie(pendingTwoFactorCookie, url)];
   throw redirect(destinationFor(url), { headers: headersWithCookies(cookies) });
 }
 
 export default function TwoFactorStep({ loaderData, actionData }: Route.ComponentProps) {
   const error = actionData?.error ?? loaderData.error;
+  const notice = loaderData.afterReset && !error ? M.resetTwoFactorNext : null;
   const pending = useNavigation().state === "submitting";
   return (
     <AuthShell
@@ -74,6 +76,7 @@ export default function TwoFactorStep({ loaderData, actionData }: Route.Componen
       }
     >
       <Form method="post" className="space-y-4" noValidate>
+        {notice ? <Alert tone="success">{notice}</Alert> : null}
         {error ? (
           <Alert tone="error">
             <span id="two-factor-error">{error}</span>

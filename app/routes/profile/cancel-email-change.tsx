@@ -24,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
   if (!read.ok) return data({ state: "invalid" as const, message: read.message }, { status: read.status });
-  const outcome = await cancelEmailChangeFromLink(app(context).db, read.formData.get("token"));
+  const outcome = await cancelEmailChangeFromLink(app(context), read.formData.get("token"));
   if (!outcome.ok) return data({ state: "invalid" as const, message: outcome.error }, { status: outcome.status });
   // Every session ended, this browser's too: its cookies go with it.
   const headers = headersWithCookies(await clearSessionCookies(new URL(request.url)));

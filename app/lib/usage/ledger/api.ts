@@ -19,6 +19,11 @@ export interface UsageLedgerApi {
   rawReports(month: string, userId: string): Promise<Array<Record<string, unknown>>>;
   /** Every raw report of every month, archived or not (the data export). */
   exportReports(userId: string): Promise<Array<Record<string, unknown>>>;
+  /**
+   * Closes the live-usage sockets of ended sessions at once: `only` these sessions, or every one
+   * `except` a session that stays. Returns how many closed.
+   */
+  endLive(sessions: { only: string[] } | { except: string | null }): Promise<number>;
   /** Deletes all the ledger's storage (the account is being deleted). */
   erase(): Promise<void>;
   size(): Promise<{ reports: number; secure: number; archivedMonths: Array<{ month: string; rows: number }> }>;
@@ -30,6 +35,12 @@ export type LedgerNamespace = DurableObjectNamespace;
 /** The ledger of one account: an object named by the account's id. */
 export function ledgerFor(namespace: LedgerNamespace, userId: string): UsageLedgerApi {
   return namespace.get(namespace.idFromName(userId)) as unknown as UsageLedgerApi;
+}
+
+/** Ends the live-usage sockets of sessions that just ended (issue 45: a socket belongs to its session). */
+export async function endLiveSockets(namespace: LedgerNamespace, userId: string, sessions: { only: string[] } | { except: string | null }): Promise<void> {
+  if ("only" in sessions && sessions.only.length === 0) return;
+  await ledgerFor(namespace, userId).endLive(sessions);
 }
 
 /** Where a month of an account's archived raw reports is kept in R2. */

@@ -38,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "sync":
       return adminSyncFromStripe(db, stripe, admin, input.email);
     case "sign-out-everywhere":
-      return adminSignOutEverywhere(db, admin, input.email);
+      return adminSignOutEverywhere(app(context), admin, input.email);
   }
 }
 

@@ -12,10 +12,10 @@ import { CHECKED_ON_THE_SERVER, Field } from "~/components/forms";
 import { DeletionFacts } from "~/components/profile/deletion-facts";
 import { Alert, buttonClass, Card } from "~/components/ui";
 import { deleteAccount } from "~/lib/account/deletion.server";
-import { secondFactorRequired } from "~/lib/account/re-proof.server";
+import { twoFactorEnabled } from "~/lib/auth/two-factor.server";
 import { deleteAccountSchema } from "~/lib/account/validation";
 import { pageMeta } from "~/lib/site/meta";
-import { requireUser } from "~/server/auth";
+import { getAuth, requireUser } from "~/server/auth";
 import { app } from "~/server/context";
 import { clearSessionCookies, headersWithCookies } from "~/server/cookies";
 import { readForm } from "~/server/requests";
@@ -26,7 +26,7 @@ export const headers = keepRetryAfter;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
-  return { email: user.email, needsCode: await secondFactorRequired(app(context).db, user.id) };
+  return { email: user.email, needsCode: await twoFactorEnabled(app(context).db, user.id) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -36,7 +36,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(read.formData, { schema: deleteAccountSchema });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   const { db, kv, bucket, ledgers, stripe, queue, ip, env, origin } = app(context);
-  const outcome = await deleteAccount({ db, kv, bucket, ledgers, stripe, queue, ip, env, origin }, user.id, submission.value);
+  const sessionId = getAuth(context).session?.id ?? "";
+  const outcome = await deleteAccount({ db, kv, bucket, ledgers, stripe, queue, ip, env, origin }, { userId: user.id, sessionId }, submission.value);
   if (!outcome.ok) {
     const result = outcome.field
       ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.error] }, hideFields: ["password", "code"] })

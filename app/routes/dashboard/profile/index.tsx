@@ -25,29 +25,32 @@ import { getAuth, requireUser } from "~/server/auth";
 import { app } from "~/server/context";
 import { readForm } from "~/server/requests";
 import { formErrorResult, keepRetryAfter } from "~/server/responses";
+import { proofNeedsOf, recentProof } from "~/server/recent-proof";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Profile | Modelify");
 
 // Never sent back into the form: the security answer and the password that proves an e-mail change.
-const SECRET_FIELDS = ["securityAnswer", "currentPassword"];
+const SECRET_FIELDS = ["securityAnswer", "currentPassword", "currentCode"];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db } = app(context);
-  const [row, sessions, twoFactor, passkeys, exports] = await Promise.all([
+  const [row, sessions, twoFactor, passkeys, exports, needs] = await Promise.all([
     ensureProfile(db, user),
     listActiveSessions(app(context), user.id, getAuth(context).session?.id ?? null),
     twoFactorStatus(db, user.id),
     listPasskeys(db, user.id),
     listExports(db, user.id),
+    proofNeedsOf(context),
   ]);
   const params = new URL(request.url).searchParams;
   const editing = params.get("edit") === "1";
   // The dialog asked for in the URL is rendered into the HTML (see loadEditProfile).
   if (editing) await loadEditProfile();
   return {
-    profile: profileView(row, user),
+    profile: profileView(row, user, { emailChangeNeedsCode: needs.code }),
+    proofNeeded: needs.password,
     sessions,
     twoFactor,
     passkeys,
@@ -78,7 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent !== "save" && intent !== "autosave") return failed(formErrorResult(M.saveFailed), 400);
   const submission = parseWithZod(read.formData, { schema: profileFormSchema });
   if (submission.status !== "success") return failed(submission.reply({ hideFields: SECRET_FIELDS }), 400);
-  const { db, queue, origin, ip } = app(context);
+  const { db, queue, origin } = app(context);
   const outcome = await saveProfile(db, user, submission.value);
   if (!outcome.ok) {
     const result = outcome.field
@@ -93,7 +96,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "save") {
     const change = await requestEmailChange(
       { db, queue, origin },
-      { userId: user.id, currentEmail: user.email, newEmail: submission.value.email, password: submission.value.currentPassword, ip },
+      {
+        userId: user.id,
+        currentEmail: user.email,
+        newEmail: submission.value.email,
+        prove: () => recentProof(context, { password: submission.value.currentPassword, code: submission.value.currentCode }, { passwordAlways: true }),
+      },
     );
     if (!change.ok) {
       const result = submission.reply({
@@ -115,7 +123,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, sessions, twoFactor, passkeys, exports, editing, saved, verifyingPhone, emailPending } = loaderData;
+  const { profile, sessions, twoFactor, passkeys, exports, editing, saved, verifyingPhone, emailPending, proofNeeded } = loaderData;
   const { pathname, search } = useLocation();
   const revalidator = useRevalidator();
   const closePhoneTo = withParams(pathname, search, { phone: null, phoneError: null, phoneResult: null, phoneWait: null });
@@ -139,7 +147,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         <TwoFactorCard status={twoFactor} />
       </div>
       <div className="mt-6">
-        <PasskeysCard passkeys={passkeys} />
+        <PasskeysCard passkeys={passkeys} proofNeeded={proofNeeded} />
       </div>
       <div className="mt-6">
         <YourDataCard exports={exports} />

@@ -2,7 +2,9 @@
 // registration challenge and intent=register stores the passkey that answered it (both from the
 // card's script: answers JSON); intent=rename and intent=remove act on one of the user's own
 // passkeys (plain forms: a 303 back to the profile with ?passkeys=<outcome>, or JSON on request).
-// Another user's passkey id changes nothing and answers like an id that never existed.
+// Another user's passkey id changes nothing and answers like an id that never existed. Adding and
+// removing a passkey add or remove a way in: both need a recent proof ("Confirm it's you"), and
+// the owner is mailed.
 import { redirect } from "react-router";
 import type { Route } from "./+types/passkeys";
 import { PASSKEY_MESSAGES as M, type PasskeyOutcome } from "~/lib/auth/passkey-messages";
@@ -15,9 +17,11 @@ import {
   removePasskey,
   renamePasskey,
 } from "~/lib/auth/passkeys.server";
+import { backWithOutcome, safeNext } from "~/lib/auth/modes";
 import { z } from "~/lib/zod";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
+import { proofRequired, recentProof } from "~/server/recent-proof";
 import { readForm } from "~/server/requests";
 import { jsonError, postOnly, retryAfter } from "~/server/responses";
 
@@ -45,9 +49,10 @@ const formSchema = z.discriminatedUnion("intent", [
 const NO_STORE = { "Cache-Control": "no-store" };
 const wantsJson = (request: Request) => (request.headers.get("Accept") ?? "").includes("application/json");
 
-function answer(request: Request, outcome: PasskeyOutcome, status: number, body: Record<string, unknown>) {
+/** JSON for the card's script; else back to the page the form was on (`next`: the profile, or the access review). */
+function answer(request: Request, next: string | null, outcome: PasskeyOutcome, status: number, body: Record<string, unknown>) {
   if (wantsJson(request)) return Response.json(body, { status, headers: NO_STORE });
-  return redirect(`/dashboard/profile?passkeys=${outcome}#passkeys-title`, 303);
+  return redirect(backWithOutcome(next, "passkeys", outcome, "passkeys-title"), 303);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -56,27 +61,31 @@ export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request, 24 * 1024);
   if (!read.ok) return jsonError(read.status, read.message, NO_STORE);
   const parsed = formSchema.safeParse(Object.fromEntries(read.formData));
+  const next = typeof read.formData.get("next") === "string" ? String(read.formData.get("next")) : null;
   if (!parsed.success) {
     const message = parsed.error.issues.find((issue) => issue.path[0] === "name")?.message ?? M.invalid;
-    return answer(request, "invalid", 400, { error: message });
+    return answer(request, next, "invalid", 400, { error: message });
   }
-  const { db, origin } = app(context);
-  const rp = relyingParty(origin);
+  const deps = app(context);
+  const rp = relyingParty(deps.origin);
   const owner = { id: user.id, email: user.email };
   const input = parsed.data;
 
+  if (input.intent === "rename") {
+    const renamed = await renamePasskey(deps.db, user.id, input.id, input.name);
+    return renamed ? answer(request, next, "renamed", 200, { ok: true }) : answer(request, next, "not-found", 404, { error: M.notFound });
+  }
+  const proven = await recentProof(context);
+  if (!proven.ok) return proofRequired(request, `${safeNext(next).split(/[?#]/)[0]}#passkeys-title`);
   if (input.intent === "options" || input.intent === "register") {
-    const outcome = input.intent === "options" ? await registrationOptions(db, rp, owner) : await registerPasskey(db, rp, owner, input);
+    const outcome =
+      input.intent === "options" ? await registrationOptions(deps.db, rp, owner, proven.proof) : await registerPasskey(deps, rp, owner, input, proven.proof);
     if (!outcome.ok) {
       const headers = { ...NO_STORE, ...(outcome.retryAfterSeconds ? retryAfter(outcome.retryAfterSeconds) : {}) };
       return jsonError(outcome.status, outcome.error, headers);
     }
     return Response.json(outcome, { headers: NO_STORE });
   }
-  if (input.intent === "rename") {
-    const renamed = await renamePasskey(db, user.id, input.id, input.name);
-    return renamed ? answer(request, "renamed", 200, { ok: true }) : answer(request, "not-found", 404, { error: M.notFound });
-  }
-  const removed = await removePasskey(db, user.id, input.id);
-  return removed ? answer(request, "removed", 200, { ok: true }) : answer(request, "not-found", 404, { error: M.notFound });
+  const removed = await removePasskey(deps, owner, input.id, proven.proof);
+  return removed ? answer(request, next, "removed", 200, { ok: true }) : answer(request, next, "not-found", 404, { error: M.notFound });
 }

@@ -7,6 +7,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/sessions";
 import { endOtherSessions, endSession, type SessionsOutcome } from "~/lib/auth/sessions-list.server";
 import { SESSION_MESSAGES } from "~/lib/profile/messages";
+import { backWithOutcome } from "~/lib/auth/modes";
 import { z } from "~/lib/zod";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
@@ -21,9 +22,10 @@ const NO_STORE = { "Cache-Control": "no-store" };
 
 const wantsJson = (request: Request) => (request.headers.get("Accept") ?? "").includes("application/json");
 
-function answer(request: Request, outcome: SessionsOutcome, status: number, body: Record<string, unknown>) {
+/** JSON on request; else back to the page the form was on (`next`: the profile, or the access review). */
+function answer(request: Request, next: string | null, outcome: SessionsOutcome, status: number, body: Record<string, unknown>) {
   if (wantsJson(request)) return Response.json(body, { status, headers: NO_STORE });
-  return redirect(`/dashboard/profile?sessions=${outcome}`, 303);
+  return redirect(backWithOutcome(next, "sessions", outcome), 303);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -34,16 +36,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!read.ok) return jsonError(read.status, read.message, NO_STORE);
   const parsed = formSchema.safeParse(Object.fromEntries(read.formData));
   if (!parsed.success) return jsonError(400, SESSION_MESSAGES.invalid, NO_STORE);
-  const { db } = app(context);
+  const next = typeof read.formData.get("next") === "string" ? String(read.formData.get("next")) : null;
+  const deps = app(context);
 
   if (parsed.data.intent === "end-others") {
-    const ended = await endOtherSessions(db, user.id, session.id);
-    return answer(request, "others-ended", 200, { ended });
+    const ended = await endOtherSessions(deps, user.id, session.id);
+    return answer(request, next, "others-ended", 200, { ended });
   }
   if (parsed.data.sessionId === session.id) {
-    return answer(request, "current", 409, { error: SESSION_MESSAGES.current });
+    return answer(request, next, "current", 409, { error: SESSION_MESSAGES.current });
   }
   // Another user's id ends nothing and answers like an id that never existed.
-  const ended = await endSession(db, user.id, parsed.data.sessionId);
-  return ended ? answer(request, "ended", 200, { ended: 1 }) : answer(request, "not-found", 404, { error: SESSION_MESSAGES.notFound });
+  const ended = await endSession(deps, user.id, parsed.data.sessionId);
+  return ended ? answer(request, next, "ended", 200, { ended: 1 }) : answer(request, next, "not-found", 404, { error: SESSION_MESSAGES.notFound });
 }

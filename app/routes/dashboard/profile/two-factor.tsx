@@ -1,26 +1,23 @@
 // /dashboard/profile/two-factor: turning two-factor sign-in on ("Set up" makes the secret with a
 // POST, then the page shows the QR code drawn on the server from the otpauth:// URI, the secret
 // as text, and takes the first code; ten recovery codes shown once), making new recovery codes,
-// or turning it off (each with the password and a code). The GET only reads. Plain forms: it all
-// works without JavaScript.
+// or turning it off. Each needs a recent proof: turning it on sends a session without one to
+// "Confirm it's you" first; new codes and turning it off ask for the password and a code on the
+// form itself unless the session proved them within minutes. The GET only reads. Plain forms: it
+// all works without JavaScript.
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/two-factor";
 import { Field } from "~/components/forms";
 import { Alert, Card, LinkButton, SubmitButton } from "~/components/ui";
-import {
-  confirmSetup,
-  disableTwoFactor,
-  pendingSetup,
-  type ProofRefused,
-  regenerateRecoveryCodes,
-  startSetup,
-  twoFactorFormSchema,
-} from "~/lib/auth/two-factor-setup.server";
+import { confirmSetup, disableTwoFactor, pendingSetup, regenerateRecoveryCodes, startSetup, twoFactorFormSchema } from "~/lib/auth/two-factor-setup.server";
+import { type ProofNeeds, type ProofRefusal, proofErrors } from "~/lib/auth/recent-proof.server";
+import { ProofFields } from "~/components/profile/proof-fields";
 import { twoFactorStatus } from "~/lib/auth/two-factor.server";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { pageMeta } from "~/lib/site/meta";
 import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
+import { proofNeedsOf, proofRequired, recentProof } from "~/server/recent-proof";
 import { readForm } from "~/server/requests";
 import { keepRetryAfter, retryAfter } from "~/server/responses";
 import { TWO_FACTOR } from "~/lib/constants";
@@ -45,17 +42,16 @@ const locked = (retryAfterSeconds: number) => ({ status: 429, headers: retryAfte
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const deps = app(context);
-  const status = await twoFactorStatus(deps.db, user.id);
-  return { status, setup: status.enabled ? null : await pendingSetup(deps, user), email: user.email };
+  const [status, needs] = await Promise.all([twoFactorStatus(deps.db, user.id), proofNeedsOf(context)]);
+  return { status, setup: status.enabled ? null : await pendingSetup(deps, user), email: user.email, needs: { password: needs.password, code: needs.code } };
 }
 
-/** The answer to a refused password-and-code proof (turning it off, new recovery codes). */
-function refusedProof(intent: "disable" | "regenerate", outcome: ProofRefused) {
-  if (outcome.reason === "wrong-password") return data<ActionData>({ error: "That password is not right.", intent, field: "password" }, { status: 401 });
-  if (outcome.reason === "locked") {
-    return data<ActionData>({ error: outcome.factor === "password" ? M.signInLocked : M.twoFactorLocked, intent }, locked(outcome.retryAfterSeconds));
-  }
-  return data<ActionData>({ error: M.twoFactorInvalid, intent, field: "code" }, { status: 401 });
+/** The answer to a refused proof on a form that asks for it (turning it off, new recovery codes). */
+function refusedProof(intent: "disable" | "regenerate", outcome: ProofRefusal) {
+  const { errors, status, retryAfterSeconds } = proofErrors(outcome);
+  const field = errors.password ? "password" : errors.code ? "code" : undefined;
+  const error = errors.form ?? errors.password ?? errors.code ?? M.unexpected;
+  return data<ActionData>({ error, intent, field }, retryAfterSeconds ? locked(retryAfterSeconds) : { status });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -69,33 +65,35 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<ActionData>({ error: parsed.error.issues[0]?.message ?? M.unexpected, intent }, { status: 400 });
   }
   const form = parsed.data;
+  const proven = await recentProof(context, form.intent === "disable" || form.intent === "regenerate" ? form : {});
+  if (!proven.ok) {
+    if (form.intent === "start" || form.intent === "confirm") return proofRequired(request, PAGE);
+    return refusedProof(form.intent, proven);
+  }
   switch (form.intent) {
     case "start":
       // Back to the page's GET, so a reload shows the setup instead of posting again.
-      await startSetup(deps, user);
+      await startSetup(deps, user, proven.proof);
       throw redirect(PAGE, 303);
     case "confirm": {
-      const outcome = await confirmSetup(deps, user, form.code);
+      const outcome = await confirmSetup(deps, user, form.code, proven.proof);
       if (outcome.ok) return data<ActionData>({ error: null, intent: form.intent, recoveryCodes: outcome.recoveryCodes }, { headers: NO_STORE });
       if (outcome.reason === "locked")
         return data<ActionData>({ error: M.twoFactorLocked, intent: form.intent, field: "code" }, locked(outcome.retryAfterSeconds));
       return data<ActionData>({ error: SETUP_ERRORS[outcome.reason], intent: form.intent, field: "code" }, { status: 400 });
     }
     case "regenerate": {
-      const outcome = await regenerateRecoveryCodes(deps, user.id, form);
-      if (!outcome.ok) return refusedProof(form.intent, outcome);
-      return data<ActionData>({ error: null, intent: form.intent, recoveryCodes: outcome.recoveryCodes }, { headers: NO_STORE });
+      const recoveryCodes = await regenerateRecoveryCodes(deps, user, proven.proof);
+      return data<ActionData>({ error: null, intent: form.intent, recoveryCodes }, { headers: NO_STORE });
     }
-    case "disable": {
-      const outcome = await disableTwoFactor(deps, user.id, form);
-      if (!outcome.ok) return refusedProof(form.intent, outcome);
+    case "disable":
+      await disableTwoFactor(deps, user, proven.proof);
       throw redirect("/dashboard/profile?twoFactor=off#two-factor-title", 303);
-    }
   }
 }
 
 export default function TwoFactorPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { status, setup } = loaderData;
+  const { status, setup, needs } = loaderData;
   // Each form shows its own error; one whose form could not be told (an unreadable post) shows on the first form.
   const errorOf = (intent: Intent, first = false) => (actionData?.intent === intent || (first && !actionData?.intent) ? (actionData?.error ?? null) : null);
   return (
@@ -112,7 +110,8 @@ export default function TwoFactorPage({ loaderData, actionData }: Route.Componen
             <ProofForm
               intent="regenerate"
               title="New recovery codes"
-              text={`Lost or used up your recovery codes? Make ${TWO_FACTOR.recoveryCodes} new ones: the old ones stop working at once. Confirm it's you with your password and a code from your app (or a recovery code).`}
+              text={`Lost or used up your recovery codes? Make ${TWO_FACTOR.recoveryCodes} new ones: the old ones stop working at once.${needs.password ? " Confirm it's you with your password and a code from your app (or a recovery code)." : ""}`}
+              needs={needs}
               idle="Make New Recovery Codes"
               busy="Making Codes..."
               error={errorOf("regenerate", true)}
@@ -121,7 +120,8 @@ export default function TwoFactorPage({ loaderData, actionData }: Route.Componen
             <ProofForm
               intent="disable"
               title="Turn off two-factor"
-              text="Confirm it's you with your password and a code from your app (or a recovery code). Without two-factor, your password alone opens your account."
+              text={`${needs.password ? "Confirm it's you with your password and a code from your app (or a recovery code). " : ""}Without two-factor, your password alone opens your account.`}
+              needs={needs}
               idle="Turn Off Two-Factor"
               busy="Turning Off..."
               error={errorOf("disable")}
@@ -237,7 +237,7 @@ function RecoveryCodes({ codes, replaced }: { codes: string[]; replaced: boolean
   );
 }
 
-/** A change that takes the password and a code: new recovery codes, or turning two-factor off. */
+/** A change that takes a recent proof: new recovery codes, or turning two-factor off (the fields only while there is none). */
 function ProofForm(props: {
   intent: "regenerate" | "disable";
   title: string;
@@ -246,6 +246,7 @@ function ProofForm(props: {
   busy: string;
   error: string | null;
   field: "code" | "password" | undefined;
+  needs: ProofNeeds;
 }) {
   const { intent, error, field } = props;
   const navigation = useNavigation();
@@ -259,30 +260,8 @@ function ProofForm(props: {
       <p className="text-sm text-slate-600">{props.text}</p>
       <Form method="post" className="space-y-4">
         <input type="hidden" name="intent" value={intent} />
-        <FormError id={errorId} error={error} />
-        <Field
-          labelProps={{ children: "Password" }}
-          inputProps={{
-            name: "password",
-            type: "password",
-            autoComplete: "current-password",
-            required: true,
-            "aria-invalid": field === "password" ? true : undefined,
-            "aria-describedby": error ? errorId : undefined,
-          }}
-        />
-        <Field
-          labelProps={{ children: "Authentication code" }}
-          inputProps={{
-            name: "code",
-            autoComplete: "one-time-code",
-            required: true,
-            maxLength: TWO_FACTOR.codeMaxLength,
-            "aria-invalid": field === "code" ? true : undefined,
-            "aria-describedby": error ? errorId : undefined,
-          }}
-          hint="6 digits from your app, or a recovery code."
-        />
+        <FormError id={errorId} error={field ? null : error} />
+        <ProofFields needs={props.needs} errors={field ? { [field]: error ?? undefined } : {}} />
         <SubmitButton pending={pending} idle={props.idle} busy={props.busy} />
       </Form>
     </section>

@@ -16,8 +16,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const parsed = apiRefreshRequestSchema.safeParse(await readJson(request));
   if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Invalid request body");
-  const { db, env } = app(context);
-  const result = await refreshSession(db, sessionKeys(env), parsed.data.refresh_token);
+  const deps = app(context);
+  const result = await refreshSession(deps, sessionKeys(deps.env), parsed.data.refresh_token);
   if (!result.ok) return jsonError(401, REFRESH_REFUSALS[result.reason]);
   // A concurrent refresh already rotated this token: the caller must use the newer one.
   if (!result.refreshToken) return jsonError(409, REFRESH_REFUSALS.rotated);

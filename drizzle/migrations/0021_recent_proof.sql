@@ -1,0 +1,1 @@
+ALTER TABLE `sessions` ADD `proven_at` integer;
