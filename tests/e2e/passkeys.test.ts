@@ -70,6 +70,13 @@ test("register a passkey, sign out, sign in with it, remove it, and then it no l
   await page.waitForURL((url) => url.searchParams.get("passkeys") === "renamed");
   await expect(card.getByTestId("passkey")).toContainText("Old laptop");
 
+  // A passkey sign-in is no proof for removing a way in (issue 45): "Confirm it's you" first, with
+  // the password, and back to the card.
+  await card.getByRole("button", { name: "Remove passkey: Old laptop" }).click();
+  await page.waitForURL((url) => url.pathname === "/dashboard/profile/confirm");
+  await page.getByLabel("Your password").fill("Sunny-Day-42");
+  await page.getByRole("button", { name: "Confirm", exact: true }).click();
+  await page.waitForURL((url) => url.pathname === "/dashboard/profile" && url.hash === "#passkeys-title");
   await card.getByRole("button", { name: "Remove passkey: Old laptop" }).click();
   await page.waitForURL((url) => url.searchParams.get("passkeys") === "removed");
   await expect(card.getByTestId("passkey")).toHaveCount(0);

@@ -105,13 +105,15 @@ export type SignInFactors = { shown: "password"; secondFactor: boolean } | { sho
  * The end of every sign-in, and the only way to a web or password-grant session: it refuses to
  * open an account without each factor the account has, so no path (a recovery link, a future
  * one) can go around the second step. Records the sign-in and creates the session; a sign-in that
- * showed the password (and code) is the session's first recent proof.
+ * showed every factor the account has (not a passkey, which needs no password) is the session's
+ * first recent proof.
  */
 export async function completeSignIn(deps: AuthDeps, user: UserRow, client: SessionClient, factors: SignInFactors): Promise<SignInSuccess> {
   const secondStepOwed = factors.shown === "signup-link" || (factors.shown === "password" && !factors.secondFactor);
   if (secondStepOwed && (await twoFactorEnabled(deps.db, user.id))) throw new Error("A sign-in without the account's second factor was refused");
   const { returning } = await recordSignIn(deps.db, user);
-  const provenAt = factors.shown === "password" ? Date.now() : null;
+  // A sign-up link's browser chose the account's only factor, and its inbox answered just now.
+  const provenAt = factors.shown === "passkey" ? null : Date.now();
   const tokens = await createSession(deps.db, sessionKeys(deps.env), { userId: user.id, client, userAgent: deps.userAgent, provenAt });
   // The site's funnel: sign-ins on the web (the desktop app's are product use, not marketing).
   if (client === "web") await recordMarketingEvents(deps.queue, [{ name: "AuthComplete", userId: user.id }]);
