@@ -105,7 +105,9 @@ test("reset the password through the outbox and sign in with the new one", async
   await page.getByLabel("Confirm Password").fill(newPassword);
   await page.getByRole("button", { name: "Update Password" }).click();
   await page.getByRole("heading", { name: "Password Updated!" }).waitFor();
-  await page.waitForURL((url) => url.pathname === "/dashboard");
+  // The first page after a reset lists the account's ways in to check (issue 45).
+  await page.waitForURL((url) => url.pathname === "/dashboard/profile/access" && url.searchParams.get("after") === "reset");
+  await page.getByRole("heading", { name: "Your account's access" }).waitFor();
 
   await signOut();
   await signIn(page, email, password);

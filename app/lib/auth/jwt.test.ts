@@ -40,12 +40,12 @@ describe("access tokens", () => {
     expect(decodeProtectedHeader(fromPrevious).kid).toBe(await keyId(previous));
     const fromOldest = await signAccessToken(claims, { current: oldest }, 60_000, T0);
     const rotated = { current, previous };
-    expect(await verifyAccessToken(fromPrevious, rotated, T0)).toEqual(claims);
+    expect(await verifyAccessToken(fromPrevious, rotated, T0)).toEqual({ ...claims, expiresAt: T0 + 60_000 });
     expect(await verifyAccessToken(fromOldest, rotated, T0)).toBeNull();
     // A kid naming the current key is checked against that key only.
     const fresh = await signAccessToken(claims, rotated, 60_000, T0);
     expect(decodeProtectedHeader(fresh).kid).toBe(await keyId(current));
-    expect(await verifyAccessToken(fresh, rotated, T0)).toEqual(claims);
+    expect(await verifyAccessToken(fresh, rotated, T0)).toEqual({ ...claims, expiresAt: T0 + 60_000 });
     expect(await verifyAccessToken(fresh, { current: previous }, T0)).toBeNull();
   });
 
@@ -62,6 +62,7 @@ describe("access tokens", () => {
     expect(await verifyAccessToken(token, { current: "the-new-key-0123456789abcdefghijklmn", previous: secret }, T0)).toEqual({
       sub: "user-6",
       sid: "session-6",
+      expiresAt: T0 + 60_000,
     });
     expect(await verifyAccessToken(token, { current: "the-new-key-0123456789abcdefghijklmn" }, T0)).toBeNull();
   });
