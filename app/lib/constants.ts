@@ -396,12 +396,15 @@ export const MARKETING = {
 } as const;
 
 // Passkeys (WebAuthn, issue 29). Not in the spec: a challenge lives 5 minutes (the browser's
-// prompt times out with it), the options endpoints are capped per IP (sign-in, public) and per
-// account (registration), and an account holds at most 20 passkeys with names up to 60 characters.
+// prompt times out with it), sign-in answers are capped per IP (public; issue 46: the answers, not
+// the challenges, which the sign-in page asks for on every view) and registration challenges per
+// account, and an account holds at most 20 passkeys with names up to 60 characters.
 export const PASSKEY = {
   rpName: "Modelify",
   challengeTtlMs: 5 * MINUTE,
-  signInOptionsPerIp: { limit: 30, windowMs: 15 * MINUTE },
+  // A passkey cannot be guessed, so this only bounds work: generous, since an office signs in
+  // behind one address.
+  signInAnswersPerIp: { limit: 100, windowMs: 15 * MINUTE },
   registerOptionsPerUser: { limit: 20, windowMs: 1 * HOUR },
   maxPerUser: 20,
   nameMaxLength: 60,

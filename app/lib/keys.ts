@@ -72,3 +72,24 @@ export async function keyWithId(ring: Keyring, id: string): Promise<string | nul
   for (const secret of keysOf(ring)) if ((await keyId(secret)) === id) return secret;
   return null;
 }
+
+// Keys of one purpose each, derived from a Worker secret with a label, so a MAC made for one
+// purpose means nothing for another even if an operator gave two purposes the same value.
+// Derived once per secret, label and isolate.
+const purposeKeys = new Map<string, Promise<CryptoKey>>();
+
+/** HMAC-SHA-256 of `data` under the key `secret` derives for `label`. */
+export async function labelledMac(secret: string, label: string, data: string | Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const cacheKey = `${label}\u0000${secret}`;
+  let key = purposeKeys.get(cacheKey);
+  if (!key) {
+    key = crypto.subtle
+      .importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
+      .then((base) => crypto.subtle.sign("HMAC", base, encoder.encode(label)))
+      .then((derived) => crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]));
+    purposeKeys.set(cacheKey, key);
+    key.catch(() => purposeKeys.delete(cacheKey));
+  }
+  const bytes = typeof data === "string" ? encoder.encode(data) : data;
+  return new Uint8Array(await crypto.subtle.sign("HMAC", await key, bytes));
+}

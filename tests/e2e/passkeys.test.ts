@@ -13,6 +13,8 @@ async function addVirtualAuthenticator(page: Page) {
   });
   return {
     credentials: async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
+    /** Whether the authenticator answers requests by itself (as a user touching it would). */
+    answers: (enabled: boolean) => cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled }),
   };
 }
 
@@ -109,4 +111,41 @@ test("the e-mail field's autofill offers the passkey, and picking it signs in", 
   await page.waitForURL((url) => url.pathname === "/pricing");
   await page.goto("/dashboard/profile");
   await expect(card.getByTestId("passkey")).toContainText("Last used");
+});
+
+// Issue 46: each view of the sign-in page asks for a sign-in challenge for the e-mail field's
+// autofill. An office behind one address views it all day: the views spend no limit, so the
+// console shows no 429 and passkey sign-in still works after them.
+test("fifty views of the sign-in page from one address leave passkey sign-in working, with no 429", async ({ page }) => {
+  test.setTimeout(120_000);
+  const authenticator = await addVirtualAuthenticator(page);
+  await signUpAndConfirm(page, uniqueEmail("passkey-office"));
+  await page.goto("/dashboard/profile");
+  await hydrated(page);
+  await page.getByRole("region", { name: "Passkeys" }).getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Passkey added." })).toBeVisible();
+  await signOut(page);
+
+  const refused: string[] = [];
+  page.on("response", (response) => {
+    if (response.status() === 429) refused.push(response.url());
+  });
+  page.on("console", (message) => {
+    if (message.type() === "error") refused.push(message.text());
+  });
+  // Fifty views whose autofill request nobody answers (the authenticator stays silent).
+  await authenticator.answers(false);
+  for (let view = 0; view < 50; view++) {
+    const asked = page.waitForResponse((response) => response.url().endsWith("/auth/passkey/options"));
+    await page.goto("/auth?mode=signin");
+    await hydrated(page);
+    expect((await asked).status(), `view ${view + 1}`).toBe(200);
+  }
+  expect(refused).toEqual([]);
+
+  // Then someone at the same address picks their passkey in the e-mail field's autofill.
+  await authenticator.answers(true);
+  await page.goto("/auth?mode=signin");
+  await page.waitForURL((url) => url.pathname === "/dashboard");
+  expect(refused).toEqual([]);
 });

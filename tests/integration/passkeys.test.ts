@@ -6,9 +6,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { PASSKEY } from "~/lib/constants";
 import { PASSKEY_MESSAGES as M } from "~/lib/auth/passkey-messages";
-import { sweepExpiredChallenges } from "~/lib/auth/passkeys.server";
+import { authenticationOptions, relyingParty, sweepExpiredChallenges } from "~/lib/auth/passkeys.server";
 import { schema } from "~/lib/db.server";
-import { Browser, createConfirmedUser, db, ORIGIN, uniqueIp } from "./helpers";
+import { Browser, createConfirmedUser, db, ORIGIN, SESSION_KEYS, uniqueIp } from "./helpers";
 import { SoftPasskey } from "./passkey-authenticator";
 
 const PROFILE_ROUTE = "/dashboard/profile/passkeys";
@@ -104,11 +104,8 @@ describe("passkeys", () => {
 
   it("refuses an expired challenge", async () => {
     const { passkey } = await userWithPasskey();
-    const options = await signInOptions();
-    await db
-      .update(schema.passkeyChallenges)
-      .set({ expiresAt: Date.now() - 1 })
-      .where(eq(schema.passkeyChallenges.challenge, options.challenge));
+    // A sign-in challenge carries its own expiry (signed): one made a challenge's life ago is dead.
+    const { options } = await authenticationOptions(SESSION_KEYS, relyingParty(ORIGIN), Date.now() - PASSKEY.challengeTtlMs - 1);
     const late = await verify(await passkey.authenticate(options));
     expect(late.response.status).toBe(400);
     expect(late.body.error).toBe(M.challengeExpired);
@@ -183,8 +180,9 @@ describe("passkeys", () => {
   });
 
   it("the hourly sweep drops challenges nobody answered and keeps live ones", async () => {
-    const expired = (await signInOptions()).challenge;
-    const live = (await signInOptions()).challenge;
+    const { browser } = await createConfirmedUser();
+    const expired = (await registrationOptionsFor(browser)).challenge;
+    const live = (await registrationOptionsFor(browser)).challenge;
     await db
       .update(schema.passkeyChallenges)
       .set({ expiresAt: Date.now() - 1 })
@@ -195,20 +193,41 @@ describe("passkeys", () => {
     expect(left.map((row) => row.challenge)).not.toContain(expired);
   });
 
-  it(`caps sign-in challenges per IP: ${PASSKEY.signInOptionsPerIp.limit} of a parallel burst, then 429 with Retry-After`, async () => {
+  it("hands out sign-in challenges without writing or counting anything (the sign-in page asks on every view)", async () => {
     const ip = uniqueIp();
+    const before = await db.select({ challenge: schema.passkeyChallenges.challenge }).from(schema.passkeyChallenges);
     const burst = await Promise.all(
-      Array.from({ length: PASSKEY.signInOptionsPerIp.limit + 10 }, () =>
-        SELF.fetch(`${ORIGIN}/auth/passkey/options`, { method: "POST", headers: { Origin: ORIGIN, "CF-Connecting-IP": ip } }),
-      ),
+      Array.from({ length: 60 }, () => SELF.fetch(`${ORIGIN}/auth/passkey/options`, { method: "POST", headers: { Origin: ORIGIN, "CF-Connecting-IP": ip } })),
     );
-    expect(burst.filter((r) => r.status === 200)).toHaveLength(PASSKEY.signInOptionsPerIp.limit);
-    const refused = burst.filter((r) => r.status === 429);
-    expect(refused).toHaveLength(10);
-    expect(Number(refused[0]!.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(burst.map((r) => r.status)).toEqual(Array.from({ length: 60 }, () => 200));
+    const challenges = await Promise.all(burst.map(async (r) => ((await r.json()) as { options: { challenge: string } }).options.challenge));
+    expect(new Set(challenges).size).toBe(60);
+    expect(await db.select({ challenge: schema.passkeyChallenges.challenge }).from(schema.passkeyChallenges)).toHaveLength(before.length);
+    expect(await db.query.attemptCounters.findFirst({ where: eq(schema.attemptCounters.key, `passkey:signin:ip:${ip}`) })).toBeUndefined();
     // Another site cannot ask for one with a visitor's browser.
     const crossSite = await SELF.fetch(`${ORIGIN}/auth/passkey/options`, { method: "POST", headers: { Origin: "https://evil.example" } });
     expect(crossSite.status).toBe(403);
+  });
+
+  it(`caps sign-in answers per IP: ${PASSKEY.signInAnswersPerIp.limit} of a parallel burst are checked, then 429 with Retry-After`, async () => {
+    const { passkey } = await userWithPasskey();
+    const ip = uniqueIp();
+    const answers = await Promise.all(Array.from({ length: PASSKEY.signInAnswersPerIp.limit + 10 }, async () => passkey.authenticate(await signInOptions())));
+    const burst = await Promise.all(
+      answers.map((answer) =>
+        SELF.fetch(`${ORIGIN}/auth/passkey/verify`, {
+          method: "POST",
+          body: JSON.stringify({ response: answer }),
+          headers: { Origin: ORIGIN, "Content-Type": "application/json", "CF-Connecting-IP": ip },
+        }),
+      ),
+    );
+    const refused = burst.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(10);
+    expect(Number(refused[0]!.headers.get("Retry-After"))).toBeGreaterThan(0);
+    // A challenge we did not sign is refused before it is counted, so made-up ones spend nothing.
+    const forged = await passkey.authenticate({ ...(await signInOptions()), challenge: "bm90LW91cnMtYXQtYWxsLW5vdC1vdXJzLWF0LWFsbA" });
+    expect((await verify(forged)).response.status).toBe(400);
   });
 
   it(`caps registration challenges per account: ${PASSKEY.registerOptionsPerUser.limit} of a parallel burst`, async () => {

@@ -24,6 +24,7 @@ import {
 } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { Browser, db, insertUser, ORIGIN, signedInAs, signUpFields, STRONG_PASSWORD, uniqueEmail, uniqueIp } from "./helpers";
+import { SoftPasskey } from "./passkey-authenticator";
 
 const WRONG_PASSWORD = "Wrong-Pass-99";
 const seconds = (ms: number) => ms / 1000;
@@ -251,11 +252,17 @@ describe("the public site", () => {
 });
 
 describe("passkeys", () => {
-  it("sign-in challenges per client address, with the real remaining wait", async () => {
+  it("sign-in answers per client address, with the real remaining wait", async () => {
     const ip = uniqueIp();
-    await presetCounter(`passkey:signin:ip:${ipSubject(ip)}`, PASSKEY.signInOptionsPerIp.limit, 321_000);
-    const answer = await SELF.fetch(`${ORIGIN}/auth/passkey/options`, { method: "POST", headers: { Origin: ORIGIN, "CF-Connecting-IP": ip } });
-    const wait = expectRetryAfter(answer, seconds(PASSKEY.signInOptionsPerIp.windowMs), "passkey sign-in challenges");
+    await presetCounter(`passkey:signin:ip:${ipSubject(ip)}`, PASSKEY.signInAnswersPerIp.limit, 321_000);
+    const asked = await SELF.fetch(`${ORIGIN}/auth/passkey/options`, { method: "POST", headers: { Origin: ORIGIN, "CF-Connecting-IP": ip } });
+    const { options } = (await asked.json()) as { options: Parameters<SoftPasskey["authenticate"]>[0] };
+    const answer = await SELF.fetch(`${ORIGIN}/auth/passkey/verify`, {
+      method: "POST",
+      body: JSON.stringify({ response: await new SoftPasskey().authenticate(options) }),
+      headers: { Origin: ORIGIN, "CF-Connecting-IP": ip, "Content-Type": "application/json" },
+    });
+    const wait = expectRetryAfter(answer, seconds(PASSKEY.signInAnswersPerIp.windowMs), "passkey sign-in answers");
     expect(wait).toBeGreaterThanOrEqual(319);
     expect(wait).toBeLessThanOrEqual(321);
   });

@@ -8,13 +8,14 @@ import { PASSKEY_MESSAGES as M } from "./passkey-messages";
 import { relyingParty, verifyPasskeySignIn, type PasskeyFailure } from "./passkeys.server";
 import type { IssuedTokens } from "./session.server";
 import { findUserById } from "./users.server";
+import { sessionKeys } from "../keys";
 import { log } from "../log/log.server";
 
 export async function signInWithPasskey(
   deps: AuthDeps,
   response: AuthenticationResponseJSON,
 ): Promise<{ ok: true; userId: string; tokens: IssuedTokens; returning: boolean } | PasskeyFailure> {
-  const verified = await verifyPasskeySignIn(deps.db, relyingParty(deps.origin), response);
+  const verified = await verifyPasskeySignIn({ db: deps.db, keys: sessionKeys(deps.env), ip: deps.ip }, relyingParty(deps.origin), response);
   if (!verified.ok) return verified;
   const user = await findUserById(deps.db, verified.userId);
   if (!user || user.emailConfirmedAt === null) return { ok: false, status: 401, error: M.unknownPasskey };

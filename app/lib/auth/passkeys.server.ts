@@ -4,8 +4,12 @@
 //
 // - The relying party (origin and RP ID) comes from the configured site URL (APP_URL; locally the
 //   request's own origin, as e-mail links do).
-// - Challenges are single use and short-lived: stored in D1 with their expiry and consumed by the
-//   one DELETE … RETURNING that reads them, so of two answers to one challenge only one verifies.
+// - Challenges are single use and short-lived. A registration challenge is stored in D1 with its
+//   expiry and consumed by the one DELETE … RETURNING that reads them. A sign-in challenge is
+//   signed instead (its expiry and a MAC under the session keys), so asking for one writes nothing:
+//   the sign-in page asks on every view for the e-mail field's autofill (issue 46), and that must
+//   spend neither storage nor a limit. Its answer is what is counted (per IP) and what spends it:
+//   one INSERT that only the first answer wins. Of two answers to one challenge only one verifies.
 // - User verification is required (PIN or biometrics), which is why a passkey sign-in satisfies
 //   two-factor. The sign count must grow (when the authenticator keeps one), raised by a
 //   conditional UPDATE so a cloned credential's stale count is refused even under a race.
@@ -25,6 +29,8 @@ import { and, asc, count, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { PASSKEY } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
+import { fromBase64Url, randomBytes, timingSafeEqual } from "../crypto";
+import { type Keyring, keysOf, labelledMac } from "../keys";
 import { overCap } from "../limits/counters.server";
 import { z } from "../zod";
 import { ipSubject } from "./lockout";
@@ -246,33 +252,85 @@ export async function registerPasskey(
 
 /** Options for navigator.credentials.get(): no credential list (discoverable), verification required. */
 export async function authenticationOptions(
-  db: Db,
+  keys: Keyring,
   rp: RelyingParty,
-  ip: string | null,
   now = Date.now(),
-): Promise<{ ok: true; options: PublicKeyCredentialRequestOptionsJSON } | PasskeyFailure> {
-  if (ip) {
-    const wait = await overCap(db, `passkey:signin:ip:${ipSubject(ip)}`, PASSKEY.signInOptionsPerIp, now);
-    if (wait !== null) return failure(429, M.tooManyRequests(wait), wait);
-  }
-  const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: "required", timeout: PASSKEY.challengeTtlMs });
-  await storeChallenge(db, options.challenge, "authenticate", null, now);
+): Promise<{ ok: true; options: PublicKeyCredentialRequestOptionsJSON }> {
+  const options = await generateAuthenticationOptions({
+    rpID: rp.rpID,
+    userVerification: "required",
+    timeout: PASSKEY.challengeTtlMs,
+    challenge: await signChallenge(keys, now + PASSKEY.challengeTtlMs),
+  });
   return { ok: true, options };
 }
 
+// A sign-in challenge: 16 random bytes, its expiry (8 bytes, ms) and 16 bytes of a MAC of both.
+const CHALLENGE_LABEL = "modelify passkey sign-in challenge v1";
+const NONCE_BYTES = 16;
+const MAC_BYTES = 16;
+
+async function challengeMac(secret: string, body: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  return (await labelledMac(secret, CHALLENGE_LABEL, body)).slice(0, MAC_BYTES);
+}
+
+async function signChallenge(keys: Keyring, expiresAt: number): Promise<Uint8Array<ArrayBuffer>> {
+  const body = new Uint8Array(NONCE_BYTES + 8);
+  body.set(randomBytes(NONCE_BYTES));
+  new DataView(body.buffer).setBigUint64(NONCE_BYTES, BigInt(expiresAt));
+  const challenge = new Uint8Array(body.length + MAC_BYTES);
+  challenge.set(body);
+  challenge.set(await challengeMac(keys.current, body), body.length);
+  return challenge;
+}
+
+/** A challenge this site signed (with the current or previous key) and still alive: its expiry; null otherwise. */
+async function signedChallengeExpiry(keys: Keyring, challenge: string, now: number): Promise<number | null> {
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = fromBase64Url(challenge);
+  } catch {
+    return null;
+  }
+  if (bytes.length !== NONCE_BYTES + 8 + MAC_BYTES) return null;
+  const body = bytes.slice(0, NONCE_BYTES + 8);
+  const expiresAt = Number(new DataView(body.buffer).getBigUint64(NONCE_BYTES));
+  if (expiresAt <= now) return null;
+  for (const secret of keysOf(keys)) if (timingSafeEqual(await challengeMac(secret, body), bytes.slice(NONCE_BYTES + 8))) return expiresAt;
+  return null;
+}
+
+/** Spends a signed sign-in challenge: the first answer's INSERT wins, any other (a replay, a race) finds it taken. */
+async function spendSignedChallenge(db: Db, challenge: string, expiresAt: number): Promise<boolean> {
+  const rows = await db
+    .insert(challenges)
+    .values({ challenge, purpose: "authenticate", userId: null, expiresAt })
+    .onConflictDoNothing({ target: challenges.challenge })
+    .returning({ challenge: challenges.challenge });
+  return rows.length === 1;
+}
+
 /**
- * An answer to a sign-in challenge: the challenge is spent first (whatever follows), then the
- * passkey is found by its credential id, its signature checked, and its sign count raised.
- * Returns the passkey's owner.
+ * An answer to a sign-in challenge: the challenge must be ours and alive; the answer counts on its
+ * client address's cap (answers are what sign in, so they are what is limited); the challenge is
+ * spent (whatever follows), then the passkey is found by its credential id, its signature
+ * checked, and its sign count raised. Returns the passkey's owner.
  */
 export async function verifyPasskeySignIn(
-  db: Db,
+  deps: { db: Db; keys: Keyring; ip: string | null },
   rp: RelyingParty,
   response: AuthenticationResponseJSON,
   now = Date.now(),
 ): Promise<{ ok: true; userId: string } | PasskeyFailure> {
+  const { db } = deps;
   const challenge = claimedChallenge(response.response.clientDataJSON);
-  if (!challenge || !(await consumeChallenge(db, challenge, "authenticate", null, now))) return failure(400, M.challengeExpired);
+  const expiresAt = challenge ? await signedChallengeExpiry(deps.keys, challenge, now) : null;
+  if (!challenge || expiresAt === null) return failure(400, M.challengeExpired);
+  if (deps.ip) {
+    const wait = await overCap(db, `passkey:signin:ip:${ipSubject(deps.ip)}`, PASSKEY.signInAnswersPerIp, now);
+    if (wait !== null) return failure(429, M.tooManyRequests(wait), wait);
+  }
+  if (!(await spendSignedChallenge(db, challenge, expiresAt))) return failure(400, M.challengeExpired);
   const row = await db.query.passkeys.findFirst({ where: eq(passkeys.id, response.id) });
   if (!row) return failure(401, M.unknownPasskey);
   if (response.response.userHandle && response.response.userHandle !== isoBase64URL.fromUTF8String(row.userId)) return failure(401, M.unknownPasskey);

@@ -3,33 +3,18 @@
 // (reuse of a stolen chain ends it, however many rotations ago it was issued); the MAC keeps
 // anyone who only knows a session id from ending it with a made-up token.
 import { randomToken, toBase64Url } from "../crypto";
-import { type Keyring, keysOf } from "../keys";
+import { type Keyring, keysOf, labelledMac } from "../keys";
 
-const encoder = new TextEncoder();
 const MAC_LABEL = "modelify refresh token v1";
 const MAC_BYTES = 16;
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
 const MAC = /^[A-Za-z0-9_-]{22}$/;
 
-const macKeys = new Map<string, Promise<CryptoKey>>();
-function macKey(secret: string): Promise<CryptoKey> {
-  let key = macKeys.get(secret);
-  if (!key) {
-    // A key of its own, derived from the Worker's secret with a label, so a refresh MAC can never
-    // be mistaken for a JWT signature made with the same secret.
-    key = crypto.subtle
-      .importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
-      .then((base) => crypto.subtle.sign("HMAC", base, encoder.encode(MAC_LABEL)))
-      .then((derived) => crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]));
-    macKeys.set(secret, key);
-  }
-  return key;
-}
-
+// A key of its own (labelled), so a refresh MAC can never be mistaken for a JWT signature made
+// with the same secret.
 async function mac(secret: string, sessionId: string, tokenSecret: string): Promise<string> {
-  const signature = await crypto.subtle.sign("HMAC", await macKey(secret), encoder.encode(`${sessionId}.${tokenSecret}`));
-  return toBase64Url(new Uint8Array(signature, 0, MAC_BYTES));
+  return toBase64Url((await labelledMac(secret, MAC_LABEL, `${sessionId}.${tokenSecret}`)).subarray(0, MAC_BYTES));
 }
 
 /** A new refresh token for the session, its MAC under the ring's current key. */

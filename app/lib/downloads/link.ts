@@ -1,7 +1,7 @@
 // Short-lived signed download links: HMAC-SHA256 over (release, user, expiry), so the Worker can
 // serve an installer from R2 without a database write and nobody can mint or alter a link.
 import { fromBase64Url, timingSafeEqual, toBase64Url } from "../crypto";
-import { type Keyring, keysOf } from "../keys";
+import { type Keyring, keysOf, labelledMac } from "../keys";
 
 const encoder = new TextEncoder();
 // Derived from DOWNLOAD_LINK_SECRET with a label, so a link's MAC means nothing anywhere else even
@@ -10,28 +10,8 @@ const KEY_LABEL = "modelify download link v1";
 
 export type DownloadClaim = { releaseId: string; userId: string; expiresAt: number };
 
-// Derived once per secret and isolate: every file request (each resumed range) verifies a link.
-const derivedKeys = new Map<string, Promise<CryptoKey>>();
-
-function linkKey(secret: string): Promise<CryptoKey> {
-  let key = derivedKeys.get(secret);
-  if (!key) {
-    key = deriveLinkKey(secret);
-    derivedKeys.set(secret, key);
-    key.catch(() => derivedKeys.delete(secret));
-  }
-  return key;
-}
-
-async function deriveLinkKey(secret: string): Promise<CryptoKey> {
-  const base = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const derived = await crypto.subtle.sign("HMAC", base, encoder.encode(KEY_LABEL));
-  return crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-}
-
-async function mac(secret: string, payload: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.sign("HMAC", await linkKey(secret), encoder.encode(payload)));
-}
+// The key is derived once per secret and isolate: every file request (each resumed range) verifies a link.
+const mac = (secret: string, payload: string) => labelledMac(secret, KEY_LABEL, payload);
 
 /** `<payload>.<signature>`, both base64url; the payload is `release.user.expiry-seconds`; signed with the ring's current key. */
 export async function signDownloadToken(keys: Keyring, claim: DownloadClaim): Promise<string> {

@@ -9,7 +9,7 @@ import { z } from "~/lib/zod";
 import { app } from "~/server/context";
 import { headersWithCookies, signedInCookies } from "~/server/cookies";
 import { readJson } from "~/server/requests";
-import { jsonError, postOnly } from "~/server/responses";
+import { jsonError, postOnly, retryAfter } from "~/server/responses";
 import { destinationFor } from "../auth.server";
 
 export const loader = postOnly;
@@ -22,7 +22,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = bodySchema.safeParse(await readJson(request, 16 * 1024));
   if (!parsed.success) return jsonError(400, M.invalid, NO_STORE);
   const outcome = await signInWithPasskey(deps, parsed.data.response);
-  if (!outcome.ok) return jsonError(outcome.status, outcome.error, NO_STORE);
+  if (!outcome.ok) return jsonError(outcome.status, outcome.error, { ...NO_STORE, ...(outcome.retryAfterSeconds ? retryAfter(outcome.retryAfterSeconds) : {}) });
   const url = new URL(request.url);
   const headers = headersWithCookies(await signedInCookies(url, outcome.tokens));
   headers.set("Cache-Control", "no-store");
