@@ -51,6 +51,8 @@ export default [
       // (the first page after a password reset): issue 45.
       route("profile/confirm", "routes/dashboard/profile/confirm.tsx"),
       route("profile/access", "routes/dashboard/profile/access.tsx"),
+      // Changing the password while signed in (issue 46); /.well-known/change-password leads here.
+      route("profile/password", "routes/dashboard/profile/password.tsx"),
       route("profile/delete", "routes/dashboard/profile/delete.tsx"),
       route("admin", "routes/dashboard/admin/index.tsx"),
       route("admin/early-access", "routes/dashboard/admin/early-access/index.tsx"),
@@ -91,6 +93,8 @@ export default [
     route("oauth-authorization-server", "routes/well-known/oauth-authorization-server.ts"),
     // RFC 9116: where to report a vulnerability.
     route("security.txt", "routes/well-known/security.txt.ts"),
+    // W3C "A Well-Known URL for Changing Passwords": where password managers send people.
+    route("change-password", "routes/well-known/change-password.ts"),
   ]),
 
   // The JSON API of the desktop app and Stripe's webhook: bearer tokens and signatures, no cookies.

@@ -60,6 +60,12 @@ export const AUTH_MESSAGES = {
   proofCodeRequired: "Enter a code from your authenticator app, or a recovery code.",
   resetTwoFactorNext:
     "Your password was changed and every session was signed out. Enter a code from your authenticator app (or a recovery code) to finish signing in.",
+
+  // Ours (issue 46): changing the password while signed in.
+  currentPasswordRequired: "Enter your current password.",
+  newPasswordRequired: "Please enter and confirm your new password",
+  newPasswordSameAsCurrent: "Choose a password other than your current one.",
+  passwordChanged: "Your password is changed. Every other session and device was signed out, and we e-mailed you about it.",
 } as const;
 
 /**

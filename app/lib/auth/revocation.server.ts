@@ -19,7 +19,7 @@ export type RevocationDeps = { db: Db; ledgers: LedgerNamespace };
 const s = schema.sessions;
 const grants = schema.deviceAuthorizations;
 
-export type RevocationReason = "password_reset" | "ended_by_user" | "ended_by_admin" | "email_change_cancelled" | "account_deleted";
+export type RevocationReason = "password_reset" | "password_changed" | "ended_by_user" | "ended_by_admin" | "email_change_cancelled" | "account_deleted";
 
 /**
  * Ends every credential of the user in one D1 transaction, except the session `keepSessionId`

@@ -141,6 +141,24 @@ export const resetPasswordSchema = z
   })
   .refine((v) => v.password === v.confirmPassword, { error: M.passwordsDoNotMatch, path: ["confirmPassword"] });
 
+/**
+ * Changing the password while signed in (issue 46): the current one (and a two-factor code where
+ * the session has no recent proof: the rule's own helper decides), and a new one under sign-up's
+ * rules, typed twice, that is not the current one.
+ */
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z
+      .string({ error: M.currentPasswordRequired })
+      .min(1, { error: M.currentPasswordRequired })
+      .max(PASSWORD.maxLength, { error: M.passwordTooLong }),
+    code: z.string().trim().max(TWO_FACTOR.codeMaxLength, { error: M.fieldTooLong }).optional(),
+    password: chosenPassword(M.newPasswordRequired),
+    confirmPassword: z.string({ error: M.newPasswordRequired }).max(PASSWORD.maxLength, { error: M.passwordTooLong }),
+  })
+  .refine((v) => v.password === v.confirmPassword, { error: M.passwordsDoNotMatch, path: ["confirmPassword"] })
+  .refine((v) => v.password !== v.currentPassword, { error: M.newPasswordSameAsCurrent, path: ["password"] });
+
 /** A number without + gets the +1 prefix (North American numbers are the default). */
 export function normalisePhone(phone: string): string {
   const trimmed = phone.trim();

@@ -190,6 +190,24 @@ export function passkeyAddedMail(to: string, device: string, passkeysPage: strin
   };
 }
 
+/**
+ * The password was changed while signed in (issue 46): the owner hears of it, with the device it
+ * was changed from (our words), and how to take the account back if it was not them.
+ */
+export function passwordChangedMail(to: string, device: string, resetLink: string): OutgoingMail {
+  return {
+    to,
+    subject: "Your Modelify password was changed",
+    text: [
+      `The password of your Modelify account was just changed, from ${device}. Every other session and device was signed out.`,
+      "",
+      "If this was not you, reset your password at once:",
+      resetLink,
+    ].join("\n"),
+    links: [resetLink],
+  };
+}
+
 export function passkeyRemovedMail(to: string, device: string, passkeysPage: string): OutgoingMail {
   return {
     to,

@@ -22,7 +22,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = bodySchema.safeParse(await readJson(request, 16 * 1024));
   if (!parsed.success) return jsonError(400, M.invalid, NO_STORE);
   const outcome = await signInWithPasskey(deps, parsed.data.response);
-  if (!outcome.ok) return jsonError(outcome.status, outcome.error, { ...NO_STORE, ...(outcome.retryAfterSeconds ? retryAfter(outcome.retryAfterSeconds) : {}) });
+  if (!outcome.ok)
+    return jsonError(outcome.status, outcome.error, { ...NO_STORE, ...(outcome.retryAfterSeconds ? retryAfter(outcome.retryAfterSeconds) : {}) });
   const url = new URL(request.url);
   const headers = headersWithCookies(await signedInCookies(url, outcome.tokens));
   headers.set("Cache-Control", "no-store");

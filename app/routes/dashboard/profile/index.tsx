@@ -9,6 +9,7 @@ import { EditProfile, loadEditProfile } from "~/components/profile/edit-profile"
 import { ProfileHeader } from "~/components/profile/profile-header";
 import { Alert } from "~/components/ui";
 import { SessionsCard } from "~/components/profile/sessions-card";
+import { PasswordCard } from "~/components/profile/password-card";
 import { TwoFactorCard } from "~/components/profile/two-factor-card";
 import { twoFactorStatus } from "~/lib/auth/two-factor.server";
 import { DangerZoneCard } from "~/components/profile/danger-zone-card";
@@ -142,6 +143,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       />
       <div className="mt-6">
         <SessionsCard sessions={sessions} />
+      </div>
+      <div className="mt-6">
+        <PasswordCard />
       </div>
       <div className="mt-6">
         <TwoFactorCard status={twoFactor} />
