@@ -52,7 +52,8 @@ export function ensureDevVars(file = ".dev.vars") {
   writeFileSync(file, current);
 }
 
-export const STANDIN_PORT = 12111;
+// The local Stripe stand-in's port, written into .dev.vars when it is made (README, "Other ports").
+export const STANDIN_PORT = Number(process.env.STRIPE_STANDIN_PORT ?? 12111);
 export const LOCAL_STRIPE = {
   STRIPE_SECRET_KEY: "sk_test_local_modelify",
   STRIPE_PUBLISHABLE_KEY: "pk_test_local_modelify",
