@@ -12,7 +12,7 @@ export type ComparisonRow = { feature: string; free: PlanCell; pro: PlanCell };
 const UNLIMITED = "Unlimited";
 
 /** The free plan's limits, each with the window it counts in. */
-export const FREE_LIMIT_ROWS: ComparisonRow[] = [
+const FREE_LIMIT_ROWS: ComparisonRow[] = [
   { feature: "Requests a minute", free: formatInteger(FREE_TIER.perMinute), pro: UNLIMITED },
   { feature: "Requests an hour", free: formatInteger(FREE_TIER.perHour), pro: UNLIMITED },
   { feature: "Requests a day", free: formatInteger(FREE_TIER.perDay), pro: UNLIMITED },
