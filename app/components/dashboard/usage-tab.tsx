@@ -13,7 +13,7 @@ import { LineChart } from "../line-chart";
 import { withParams } from "../modal";
 import { Alert, buttonClass, Card, cx, segmentClass } from "../ui";
 import { type LiveState, LiveStatus, useLiveUsage } from "./live-usage";
-import { EmptyState, ProgressBar } from "./stat";
+import { DefaultBadge, EmptyState, ProgressBar } from "./stat";
 
 function Toggle({ options, current, param }: { options: Record<string, string>; current: string; param: string }) {
   const { pathname, search } = useLocation();
@@ -141,9 +141,12 @@ function SummaryCard({ data }: { data: UsageTabData }) {
           </dd>
         </div>
         <div>
-          <dt className="flex justify-between text-slate-500">
-            <span>Monthly budget</span>
-            <span>
+          <dt className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1 text-slate-500">
+            <span className="flex items-center gap-2 whitespace-nowrap">
+              Monthly budget
+              {data.budget.isDefault ? <DefaultBadge /> : null}
+            </span>
+            <span className="whitespace-nowrap">
               <Money value={data.budget.monthSpend} /> / <Money value={data.budget.monthly} />
             </span>
           </dt>
