@@ -1,7 +1,7 @@
 // A part of a page that is the same for every visitor and every request: a component that reads
 // no context and no request, with no props or with props built once per isolate (the landing
-// page's app preview, feature grid, download steps and FAQ; the plan's list of what it includes;
-// the API reference, from the OpenAPI document). On the server its markup is rendered once per
+// page's app preview, feature grid, download steps and FAQ; the plan's list of what it includes
+// and Free vs Pro; the API reference, from the OpenAPI document). On the server its markup is rendered once per
 // isolate, in the background after the second page that shows it, and then goes into every page as
 // its host element's inner HTML; React renders the part itself everywhere else (the first pages,
 // the browser), so hydration finds the markup it would have rendered. docs/performance.md has the

@@ -2,6 +2,7 @@ import { useFetcher, useLocation } from "react-router";
 import { Link } from "~/components/link";
 import type { PricingState } from "~/lib/billing/pricing.server";
 import { useRef } from "react";
+import { FREE_MONTHLY_LIMITS, FREE_RATE_LIMITS, LIMIT_WINDOWS_NOTE, PLAN_COMPARISON, type PlanCell } from "~/lib/billing/plan-comparison";
 import { PLAN } from "~/lib/constants";
 import { useSeenEvent } from "./site/marketing";
 import { UrlModal, withParam } from "./modal";
@@ -9,6 +10,7 @@ import { Prerendered } from "./prerendered";
 import { Alert, Button, buttonClass, Card, CheckIcon, LinkButton, Spinner } from "./ui";
 
 const FEATURES = [
+  "No limits on requests or tokens",
   "160+ AI models from 12+ providers, cloud and local",
   "120+ specialised agents",
   "Unlimited conversations with persistent history",
@@ -42,37 +44,47 @@ export function PricingSection({ state, pageHeading = false }: { state: PricingS
       <div className="mx-auto max-w-6xl px-4 sm:px-6">
         <div className="mx-auto max-w-2xl text-center">
           <Title className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Simple, honest pricing</Title>
-          <p className="mt-4 text-lg text-slate-600">One plan with everything. You pay model providers directly with your own API keys.</p>
+          <p className="mt-4 text-lg text-slate-600">Start free, upgrade when you need more. You pay model providers directly with your own API keys.</p>
         </div>
-        <Card className="mx-auto mt-12 max-w-md p-8">
-          <div className="flex items-center justify-between">
-            <PlanTitle className="text-lg font-semibold text-slate-900">{PLAN.name}</PlanTitle>
-            {state.trialAvailable ? (
-              <span className="rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-700" data-testid="pricing-trial-badge">
-                {PLAN.trialDays}-day free trial
-              </span>
-            ) : null}
-          </div>
-          <p className="mt-6 flex items-baseline gap-1">
-            <span className="text-5xl font-extrabold tracking-tight text-slate-900">${PLAN.priceUsd}</span>
-            <span className="text-sm font-medium text-slate-500">per month</span>
-          </p>
-          <p className="mt-2 text-sm text-slate-600" data-testid="pricing-terms">
-            {/* The card tells the signed-in account the truth: a spent trial is not offered again. */}
-            {state.trialAvailable
-              ? "Billed monthly after the trial. Cancel anytime, effective at the end of the period."
-              : "Your free trial has been used, so billing starts the day you subscribe. Cancel anytime, effective at the end of the period."}
-          </p>
-          <Prerendered as="ul" component={IncludedFeatures} className="mt-8 space-y-3 text-sm text-slate-700" />
-          <div className="mt-8">
-            <PricingAction state={state} checkoutTo={checkoutTo} />
-          </div>
-          <p className="mt-6 text-center text-xs text-slate-500">
-            <Link to={withParam(pathname, search, "terms", "open")} preventScrollReset className="underline hover:text-slate-700">
-              Full Disclosure &amp; Terms
-            </Link>
-          </p>
-        </Card>
+        <div className="mx-auto mt-12 grid max-w-4xl items-stretch gap-6 md:grid-cols-2">
+          <FreePlanCard state={state} PlanTitle={PlanTitle} />
+          <Card className="flex flex-col p-8 ring-1 ring-brand-600">
+            <div className="flex items-center justify-between">
+              <PlanTitle className="text-lg font-semibold text-slate-900">{PLAN.name}</PlanTitle>
+              {state.trialAvailable ? (
+                <span className="rounded-full bg-brand-50 px-3 py-1 text-xs font-semibold text-brand-700" data-testid="pricing-trial-badge">
+                  {PLAN.trialDays}-day free trial
+                </span>
+              ) : null}
+            </div>
+            <p className="mt-6 flex items-baseline gap-1">
+              <span className="text-5xl font-extrabold tracking-tight text-slate-900">${PLAN.priceUsd}</span>
+              <span className="text-sm font-medium text-slate-500">per month</span>
+            </p>
+            <p className="mt-2 text-sm text-slate-600" data-testid="pricing-terms">
+              {/* The card tells the signed-in account the truth: a spent trial is not offered again. */}
+              {state.trialAvailable
+                ? "Billed monthly after the trial. Cancel anytime, effective at the end of the period."
+                : "Your free trial has been used, so billing starts the day you subscribe. Cancel anytime, effective at the end of the period."}
+            </p>
+            <Prerendered as="ul" component={IncludedFeatures} data-testid="plan-features" className="mt-8 space-y-3 text-sm text-slate-700" />
+            <div className="mt-auto pt-8">
+              <PricingAction state={state} checkoutTo={checkoutTo} />
+            </div>
+          </Card>
+        </div>
+        <Prerendered
+          as="div"
+          component={PlanComparison}
+          props={pageHeading ? PAGE_COMPARISON : SECTION_COMPARISON}
+          className="mx-auto mt-12 max-w-4xl"
+          data-testid="plan-comparison"
+        />
+        <p className="mt-6 text-center text-xs text-slate-500">
+          <Link to={withParam(pathname, search, "terms", "open")} preventScrollReset className="underline hover:text-slate-700">
+            Full Disclosure &amp; Terms
+          </Link>
+        </p>
       </div>
 
       {params.get("checkout") === "open" && state.signedIn && !state.subscribed ? (
@@ -80,6 +92,108 @@ export function PricingSection({ state, pageHeading = false }: { state: PricingS
       ) : null}
       {params.get("terms") === "open" ? <TermsModal closeTo={closeTo("terms")} /> : null}
     </section>
+  );
+}
+
+/** Where every account starts: what it may do, and the way in for whoever is looking. */
+function FreePlanCard({ state, PlanTitle }: { state: PricingState; PlanTitle: "h2" | "h3" }) {
+  const current = state.signedIn && !state.activated;
+  return (
+    <Card className="flex flex-col p-8" data-testid="free-plan">
+      <div className="flex items-center justify-between">
+        <PlanTitle className="text-lg font-semibold text-slate-900">Free</PlanTitle>
+        {current ? <span className="rounded-full bg-slate-100 px-3 py-1 text-xs font-semibold text-slate-700">Your current plan</span> : null}
+      </div>
+      <p className="mt-6 flex items-baseline gap-1">
+        <span className="text-5xl font-extrabold tracking-tight text-slate-900">$0</span>
+        <span className="text-sm font-medium text-slate-500">per month</span>
+      </p>
+      <p className="mt-2 text-sm text-slate-600">Every new account starts here. No card needed.</p>
+      <ul className="mt-8 space-y-3 text-sm text-slate-700">
+        {["Your account, usage dashboard and budget alerts", FREE_RATE_LIMITS, FREE_MONTHLY_LIMITS, "Basic support"].map((f) => (
+          <li key={f} className="flex gap-3">
+            <CheckIcon className="h-5 w-5 shrink-0 text-slate-400" />
+            {f}
+          </li>
+        ))}
+      </ul>
+      <p className="mt-4 text-sm text-slate-500">Downloading the desktop app needs {PLAN.name} or early access.</p>
+      <div className="mt-auto pt-8">
+        {!state.signedIn ? (
+          <LinkButton to="/auth?mode=signup" variant="secondary" className="w-full" size="lg">
+            Create Free Account
+          </LinkButton>
+        ) : current ? (
+          <LinkButton to="/dashboard/usage" variant="secondary" className="w-full" size="lg">
+            See Your Usage and Limits
+          </LinkButton>
+        ) : null}
+      </div>
+    </Card>
+  );
+}
+
+// The comparison's heading level follows the page's: the props are built once, so the part's
+// markup is reused on the server (components/prerendered.tsx).
+const PAGE_COMPARISON = { Heading: "h2" } as const;
+const SECTION_COMPARISON = { Heading: "h3" } as const;
+
+/** Free against Pro, row by row (the same for everyone: a prerendered part). */
+function PlanComparison({ Heading }: { Heading: "h2" | "h3" }) {
+  return (
+    <>
+      <Heading className="text-center text-xl font-semibold text-slate-900">Free vs {PLAN.name}</Heading>
+      <Card className="mt-6 overflow-x-auto">
+        <table className="w-full text-left text-sm">
+          <thead className="border-b border-slate-200 bg-slate-50 text-slate-900">
+            <tr>
+              <th scope="col" className="px-4 py-3 font-medium text-slate-500 sm:px-6">
+                <span className="sr-only">Feature</span>
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold sm:px-6">
+                Free
+              </th>
+              <th scope="col" className="px-4 py-3 font-semibold sm:px-6">
+                {PLAN.name}
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {PLAN_COMPARISON.map((row) => (
+              <tr key={row.feature}>
+                <th scope="row" className="px-4 py-3 font-medium text-slate-700 sm:px-6">
+                  {row.feature}
+                </th>
+                <td className="px-4 py-3 text-slate-900 sm:px-6">
+                  <PlanCellContent cell={row.free} />
+                </td>
+                <td className="px-4 py-3 text-slate-900 sm:px-6">
+                  <PlanCellContent cell={row.pro} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+      <p className="mt-3 text-center text-xs text-slate-500">{LIMIT_WINDOWS_NOTE}</p>
+    </>
+  );
+}
+
+function PlanCellContent({ cell }: { cell: PlanCell }) {
+  if (typeof cell === "string") return cell;
+  return cell ? (
+    <>
+      <CheckIcon className="h-5 w-5 text-brand-600" />
+      <span className="sr-only">Included</span>
+    </>
+  ) : (
+    <>
+      <span aria-hidden="true" className="text-slate-400">
+        —
+      </span>
+      <span className="sr-only">Not included</span>
+    </>
   );
 }
 

@@ -1,4 +1,4 @@
-// The FAQ on the landing page: eight questions, the first answer open, one open at a time, with
+// The FAQ on the landing page: nine questions, the first answer open, one open at a time, with
 // or without JavaScript.
 import { expect, test } from "./fixtures.ts";
 
@@ -9,7 +9,7 @@ for (const javaScriptEnabled of [true, false]) {
     await page.goto("/#faq");
     const faq = page.locator("#faq");
     const items = faq.locator("details");
-    await expect(items).toHaveCount(8);
+    await expect(items).toHaveCount(9);
     await expect(faq.locator("details[open]")).toHaveCount(1);
     await expect(items.first()).toHaveAttribute("open", "");
     await faq.getByText("How much does it cost?").click();

@@ -22,8 +22,8 @@ async function visitFromMemory(page: Page, path: string, parts: number): Promise
 
 test("a landing page with its parts from memory hydrates, and a link inside one navigates in the app", async ({ page }) => {
   const errors = pageErrors(page);
-  // The app preview, the feature grid, the download steps, the plan's list and the FAQ.
-  expect(await visitFromMemory(page, "/", 5)).toBe(5);
+  // The app preview, the feature grid, the download steps, the plan's list, Free vs Pro and the FAQ.
+  expect(await visitFromMemory(page, "/", 6)).toBe(6);
   await hydrated(page);
   await page.evaluate(markDocument);
   const faq = page.locator("#faq");

@@ -240,7 +240,7 @@ describe("budget settings", () => {
     });
     expect(bad.status).toBe(400);
     const badHtml = await bad.text();
-    expect(badHtml).toContain("Failed to save budget settings. Please try again.");
+    expect(badHtml).not.toContain("Failed to save budget settings");
     expect(badHtml).toContain("Budgets cannot be negative");
     expect(badHtml).toContain("Alert threshold must be at most 95%");
     const hex = await browser.post("/dashboard/budget", {
@@ -275,5 +275,31 @@ describe("budget settings", () => {
     const again = new Browser();
     await again.post("/auth?mode=signin", { intent: "signin", email, password: "Sunny-Day-42" });
     expect(await (await again.get("/dashboard/budget")).text()).toContain("$25.50");
+  });
+
+  it("are shown as the defaults until saved, and as the user's own once saved, even unchanged", async () => {
+    const { browser } = await createConfirmedUser();
+    const badges = (html: string) => html.match(/data-testid="budget-default-badge"/g)?.length ?? 0;
+    const before = await (await browser.get("/dashboard/budget")).text();
+    expect(before).toContain('data-testid="budget-defaults"');
+    expect(visibleText(before)).toContain("You have not set a budget yet. These are the defaults");
+    expect(badges(before)).toBe(2); // the monthly and the daily card
+    expect(badges(await (await browser.get("/dashboard")).text())).toBe(1);
+    expect(badges(await (await browser.get("/dashboard/usage")).text())).toBe(1);
+
+    const save = await browser.post("/dashboard/budget", {
+      intent: "save-budget",
+      monthlyBudget: "10",
+      dailyBudget: "0.5",
+      alertThreshold: "80",
+      notificationsEnabled: "on",
+    });
+    expect(save.headers.get("Location")).toBe("/dashboard/budget?saved=1");
+    const after = await (await browser.get("/dashboard/budget")).text();
+    expect(after).not.toContain('data-testid="budget-defaults"');
+    expect(after).toContain("$10.00");
+    for (const html of [after, await (await browser.get("/dashboard")).text(), await (await browser.get("/dashboard/usage")).text()]) {
+      expect(badges(html)).toBe(0);
+    }
   });
 });

@@ -1,9 +1,11 @@
 // The budget and admin forms without JavaScript: a refused post answers the page again with each
 // error beside its field (the control marked invalid and pointing at its error), the spec's words,
 // and what was typed kept in the form.
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { EARLY_ACCESS } from "~/lib/constants";
-import { createConfirmedUser, signedInAs } from "./helpers";
+import { schema } from "~/lib/db.server";
+import { createConfirmedUser, db, signedInAs } from "./helpers";
 
 /** The control with this id, and the error it points at. */
 function field(html: string, id: string) {
@@ -31,7 +33,8 @@ describe("the budget form", () => {
     });
     expect(answer.status).toBe(400);
     const html = await answer.text();
-    expect(html).toContain("Failed to save budget settings. Please try again.");
+    // Refused values are not a failure to retry (issue 46): the page says what to fix, where.
+    expect(html).not.toContain("Failed to save budget settings");
     expectRefused(html, "budget-monthlyBudget", "Budgets cannot be negative");
     expectRefused(html, "budget-alertThreshold", "Alert threshold must be at most 95%");
     const daily = field(html, "budget-dailyBudget");
@@ -42,6 +45,26 @@ describe("the budget form", () => {
     expect(field(html, "budget-monthlyBudget").control).toContain('value="-1"');
     // Its label still names it.
     expect(html).toMatch(/<label[^>]*for="budget-monthlyBudget"[^>]*>Monthly Budget \(USD\)<\/label>/);
+  });
+
+  it("refuses a daily budget above the monthly one beside the daily field, and saves nothing", async () => {
+    const { browser, id } = await createConfirmedUser();
+    const answer = await browser.post("/dashboard/budget", {
+      intent: "save-budget",
+      monthlyBudget: "5",
+      dailyBudget: "6",
+      alertThreshold: "80",
+      notificationsEnabled: "on",
+    });
+    expect(answer.status).toBe(400);
+    const html = await answer.text();
+    expectRefused(html, "budget-dailyBudget", "The daily budget cannot be more than the monthly budget ($5.00)");
+    expect(field(html, "budget-monthlyBudget").control).not.toContain("aria-invalid");
+    expect(field(html, "budget-dailyBudget").control).toContain('value="6"');
+    expect(html).not.toContain("Failed to save budget settings");
+    expect(await db.query.budgets.findFirst({ where: eq(schema.budgets.userId, id) })).toBeUndefined();
+    // Still the defaults, and still said to be.
+    expect(await (await browser.get("/dashboard/budget")).text()).toContain('data-testid="budget-defaults"');
   });
 });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { PAGE_CACHE_BYPASS, PAGE_CACHE_HEADER, PRERENDERED_HEADER, PRERENDERED_LIVE, rendersPartsLive } from "~/server/page-cache";
 import { Browser, createConfirmedUser } from "./helpers";
 
-const PARTS = 5; // the app preview, the feature grid, the download steps, the plan's list and the FAQ
+const PARTS = 6; // the app preview, the feature grid, the download steps, the plan's list, Free vs Pro and the FAQ
 const BYPASS = { [PAGE_CACHE_HEADER]: PAGE_CACHE_BYPASS };
 // Every part rendered live, however many pages this isolate rendered before (test files share
 // isolates in the suite's first run).
@@ -57,11 +57,12 @@ describe("prerendered parts", () => {
     expect(reusedParts(signedIn)).toBe(PARTS);
     const html = await page(signedIn);
     // The preview and the features (the hero's end between them), the download steps, the plan's
-    // list and the FAQ.
+    // list, Free vs Pro and the FAQ.
     for (const [from, to] of [
       ['<div id="preview"', '<section id="download"'],
       ['<ol class="mx-auto mt-16', "</ol>"],
-      ['<ul class="mt-8 space-y-3', "</ul>"],
+      ['<ul data-testid="plan-features"', "</ul>"],
+      ['<div class="mx-auto mt-12 max-w-4xl" data-testid="plan-comparison"', "Full Disclosure"],
       ['<section id="faq"', "<footer"],
     ] as const) {
       expect(between(html, from, to)).toBe(between(live, from, to));

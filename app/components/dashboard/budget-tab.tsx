@@ -9,7 +9,7 @@ import { budgetBand, budgetRemainder, usedPercent, type BudgetView } from "~/lib
 import type { budgetFormSchema } from "~/lib/usage/budget-form";
 import { CHECKED_ON_THE_SERVER, Field } from "../forms";
 import { Alert, Button, buttonClass, Card, Label } from "../ui";
-import { ProgressBar } from "./stat";
+import { DefaultBadge, ProgressBar } from "./stat";
 
 export function BudgetTab({ view, result }: { view: BudgetView; result?: SubmissionResult<string[]> }) {
   const formError = result?.error?.[""]?.[0];
@@ -45,9 +45,27 @@ export function BudgetTab({ view, result }: { view: BudgetView; result?: Submiss
         </Alert>
       ) : null}
 
+      {view.settings.isDefault ? (
+        <p className="mt-4 rounded-lg border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-700" data-testid="budget-defaults">
+          You have not set a budget yet. These are the defaults: budget alerts use them until you save your own.
+        </p>
+      ) : null}
+
       <div className="mt-6 grid gap-6 md:grid-cols-2">
-        <BudgetCard title="Monthly budget" spent={view.spent.month} budget={view.settings.monthlyBudget} testId="monthly-budget" />
-        <BudgetCard title="Daily budget" spent={view.spent.today} budget={view.settings.dailyBudget} testId="daily-budget" />
+        <BudgetCard
+          title="Monthly budget"
+          spent={view.spent.month}
+          budget={view.settings.monthlyBudget}
+          isDefault={view.settings.isDefault}
+          testId="monthly-budget"
+        />
+        <BudgetCard
+          title="Daily budget"
+          spent={view.spent.today}
+          budget={view.settings.dailyBudget}
+          isDefault={view.settings.isDefault}
+          testId="daily-budget"
+        />
       </div>
 
       {/* Keyed by the values it starts from: "Reset to defaults" starts the form again. */}
@@ -68,12 +86,15 @@ export function BudgetTab({ view, result }: { view: BudgetView; result?: Submiss
   );
 }
 
-function BudgetCard({ title, spent, budget, testId }: { title: string; spent: number; budget: number; testId: string }) {
+function BudgetCard({ title, spent, budget, isDefault, testId }: { title: string; spent: number; budget: number; isDefault: boolean; testId: string }) {
   const percent = usedPercent(spent, budget);
   return (
     <Card className="p-6" data-testid={testId}>
-      <div className="flex items-center justify-between">
-        <h2 className="text-sm font-medium text-slate-500">{title}</h2>
+      <div className="flex items-center justify-between gap-3">
+        <h2 className="flex items-center gap-2 text-sm font-medium text-slate-500">
+          {title}
+          {isDefault ? <DefaultBadge /> : null}
+        </h2>
         <span className="text-sm font-semibold text-slate-900">{budget > 0 ? `${Math.round(percent)}% used` : "No budget"}</span>
       </div>
       <p className="mt-2 text-2xl font-semibold text-slate-900">
@@ -123,11 +144,13 @@ function EditForm({ view, result }: { view: BudgetView; result?: SubmissionResul
           labelProps={{ children: "Monthly Budget (USD)" }}
           inputProps={{ ...getInputProps(fields.monthlyBudget, { type: "number" }), ...money }}
           errors={fields.monthlyBudget.errors}
+          hint="0 for no monthly budget."
         />
         <Field
           labelProps={{ children: "Daily Budget (USD)" }}
           inputProps={{ ...getInputProps(fields.dailyBudget, { type: "number" }), ...money }}
           errors={fields.dailyBudget.errors}
+          hint="At most the monthly budget; 0 for no daily budget."
         />
         <Field
           labelProps={{ children: "Alert Threshold (%)" }}

@@ -52,6 +52,15 @@ export function ProgressBar({ percent, tone, label }: { percent: number; tone: "
   );
 }
 
+/** Marks a budget the user has not chosen: the spec's default, in effect until they save. */
+export function DefaultBadge() {
+  return (
+    <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600" data-testid="budget-default-badge">
+      Default
+    </span>
+  );
+}
+
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <div className="rounded-xl border border-dashed border-slate-300 p-6 text-center">

@@ -2,6 +2,7 @@ import { Money } from "~/components/money";
 import { type ReactNode, useState } from "react";
 import { useLocation } from "react-router";
 import { Link } from "~/components/link";
+import { PLAN } from "~/lib/constants";
 import { formatCount, formatDateTime, formatInteger, formatMs, formatUsd, plural } from "~/lib/format";
 import type { UsageTabData } from "~/lib/usage/analytics.server";
 import type { Entitlements } from "~/lib/usage/entitlements.server";
@@ -12,7 +13,7 @@ import { LineChart } from "../line-chart";
 import { withParams } from "../modal";
 import { Alert, buttonClass, Card, cx, segmentClass } from "../ui";
 import { type LiveState, LiveStatus, useLiveUsage } from "./live-usage";
-import { EmptyState, ProgressBar } from "./stat";
+import { DefaultBadge, EmptyState, ProgressBar } from "./stat";
 
 function Toggle({ options, current, param }: { options: Record<string, string>; current: string; param: string }) {
   const { pathname, search } = useLocation();
@@ -140,9 +141,12 @@ function SummaryCard({ data }: { data: UsageTabData }) {
           </dd>
         </div>
         <div>
-          <dt className="flex justify-between text-slate-500">
-            <span>Monthly budget</span>
-            <span>
+          <dt className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1 text-slate-500">
+            <span className="flex items-center gap-2 whitespace-nowrap">
+              Monthly budget
+              {data.budget.isDefault ? <DefaultBadge /> : null}
+            </span>
+            <span className="whitespace-nowrap">
               <Money value={data.budget.monthSpend} /> / <Money value={data.budget.monthly} />
             </span>
           </dt>
@@ -321,7 +325,9 @@ function FreeLimits({ entitlements }: { entitlements: Entitlements }) {
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h2 className="text-base font-semibold text-slate-900">Free plan limits</h2>
-          <p className="mt-1 text-sm text-slate-600">What the desktop app may still do on the free plan (UTC windows). Premium has no limits.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            What the desktop app may still do on the free plan. Each limit starts again from zero when its window (UTC) ends. {PLAN.name} has no limits.
+          </p>
         </div>
         <Link to="/dashboard/billing?plans=open" className={buttonClass("primary", "sm")}>
           Upgrade Plan
@@ -336,12 +342,17 @@ function FreeLimits({ entitlements }: { entitlements: Entitlements }) {
         {entitlements.windows.map((w) => {
           const percent = w.limit ? (w.used / w.limit) * 100 : 0;
           const label = w.unit === "tokens" ? "Tokens this month" : WINDOW_LABELS[w.window];
+          // The instant stays data (epoch ms) until here, where it is written for a person.
+          const resetsAt = Date.parse(w.resets_at);
           return (
             <div key={`${w.window}-${w.unit}`} data-testid={`limit-${w.window}-${w.unit}`}>
               <dt className="text-sm text-slate-500">{label}</dt>
               <dd className="mt-1 text-sm font-semibold text-slate-900">
                 {`${formatInteger(w.used)} of ${formatInteger(w.limit!)} ${w.unit}`}
                 <ProgressBar percent={percent} tone={budgetBand(percent)} label={`${label}: ${w.unit} used`} />
+              </dd>
+              <dd className="mt-1.5 text-xs text-slate-500" data-testid="limit-resets" data-resets-at={resetsAt}>
+                {`Resets ${formatDateTime(resetsAt)}`}
               </dd>
             </div>
           );

@@ -1,6 +1,7 @@
-// The landing page's eight questions. The product spec's own FAQ promised a 14-day trial
+// The landing page's questions. The product spec's own FAQ promised a 14-day trial
 // without a card and 500 MB of disk; what the product does is a 7-day trial that needs payment
 // details, and the installers need 2 GB, so the answers say that (ADR 0013).
+import { FREE_MONTHLY_LIMITS, FREE_RATE_LIMITS } from "../billing/plan-comparison";
 import { EARLY_ACCESS, PLAN } from "../constants";
 
 export type FaqItem = { id: string; question: string; answer: string; link?: { label: string; to: string } };
@@ -23,6 +24,14 @@ export const FAQ: FaqItem[] = [
     id: "price",
     question: "How much does it cost?",
     answer: `Modelify ${PLAN.name} is $${PLAN.priceUsd} USD a month. New subscribers get a ${PLAN.trialDays}-day free trial; payment details are needed to start it, and nothing is charged if you cancel before it ends.`,
+  },
+  {
+    // Every new account is on the free plan: its limits are said here, built from the constants
+    // they are enforced with, not found only when one is hit (issue 46).
+    id: "free-vs-pro",
+    question: `What is the difference between Free and ${PLAN.name}?`,
+    answer: `Every new account starts on Free, at no cost: the usage dashboard and budget alerts, with ${FREE_RATE_LIMITS}, and ${FREE_MONTHLY_LIMITS}. Each limit starts again from zero when its minute, hour, day or month (UTC) ends. ${PLAN.name} removes every limit and adds the desktop app's downloads, Model Analytics and premium support.`,
+    link: { label: "Compare the plans", to: "/pricing" },
   },
   {
     id: "requirements",

@@ -159,7 +159,7 @@ export async function overviewUsage({ db, ledgers }: UsageSource, account: Accou
     },
     avgResponseMs,
     successRate: month.requests ? (month.successes / month.requests) * 100 : null,
-    budget: { monthly: monthlyBudget, spent: monthCost },
+    budget: { monthly: monthlyBudget, spent: monthCost, isDefault: budget.isDefault },
     conversations: read.conversations ?? 0,
     modelCount: allModels.length,
     recent: recent.map((r) => ({ ...r, cost: r.costMicros / 1e6 })),
@@ -256,7 +256,7 @@ export async function usageTab({ db, ledgers }: UsageSource, account: AccountRef
       tokens: m.tokens,
     })),
     providers: [...providers.values()].map((p) => ({ ...p, models: [...p.models] })).sort((a, b) => b.requests - a.requests),
-    budget: { monthly: budget.monthlyBudget, monthSpend },
+    budget: { monthly: budget.monthlyBudget, monthSpend, isDefault: budget.isDefault },
     counts: read.counts!,
   };
 }

@@ -1,6 +1,6 @@
 // The budget form's schema (spec: Budget tab), on the server and in tests.
 import { BUDGET, BUDGET_DEFAULTS } from "../constants";
-import { formatInteger } from "../format";
+import { formatInteger, formatUsd } from "../format";
 import { z } from "../zod";
 
 // Spec: budgets step 0.01, minimum 0, non-numeric becomes 0; threshold step 5 within 50–95,
@@ -31,17 +31,29 @@ const money = z.preprocess(
     .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, "Use at most 2 decimals (step 0.01)"),
 );
 
-export const budgetFormSchema = z.object({
-  monthlyBudget: money,
-  dailyBudget: money,
-  alertThreshold: z.preprocess(
-    numberOrDefault(WHOLE, BUDGET_DEFAULTS.alertThresholdPercent),
-    z
-      .number({ error: "Enter the alert threshold as a whole percent, such as 80" })
-      .int("Alert threshold must be a whole percent")
-      .min(BUDGET.alertThresholdMin, `Alert threshold must be at least ${BUDGET.alertThresholdMin}%`)
-      .max(BUDGET.alertThresholdMax, `Alert threshold must be at most ${BUDGET.alertThresholdMax}%`)
-      .refine((n) => n % BUDGET.alertThresholdStep === 0, `Alert threshold moves in steps of ${BUDGET.alertThresholdStep}%`),
-  ),
-  notificationsEnabled: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
-});
+export const budgetFormSchema = z
+  .object({
+    monthlyBudget: money,
+    dailyBudget: money,
+    alertThreshold: z.preprocess(
+      numberOrDefault(WHOLE, BUDGET_DEFAULTS.alertThresholdPercent),
+      z
+        .number({ error: "Enter the alert threshold as a whole percent, such as 80" })
+        .int("Alert threshold must be a whole percent")
+        .min(BUDGET.alertThresholdMin, `Alert threshold must be at least ${BUDGET.alertThresholdMin}%`)
+        .max(BUDGET.alertThresholdMax, `Alert threshold must be at most ${BUDGET.alertThresholdMax}%`)
+        .refine((n) => n % BUDGET.alertThresholdStep === 0, `Alert threshold moves in steps of ${BUDGET.alertThresholdStep}%`),
+    ),
+    notificationsEnabled: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
+  })
+  // A day's budget above the month's could never be spent (issue 46). A budget of 0 is no budget
+  // (no alert, "No budget" on its card), so a daily budget alone, with no monthly one, stands.
+  .superRefine((b, ctx) => {
+    if (b.monthlyBudget > 0 && b.dailyBudget > b.monthlyBudget) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["dailyBudget"],
+        message: `The daily budget cannot be more than the monthly budget (${formatUsd(b.monthlyBudget)})`,
+      });
+    }
+  });

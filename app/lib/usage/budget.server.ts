@@ -6,23 +6,29 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { formatUsd } from "../format";
 import type { OutgoingMail } from "../mail/mail.server";
-import { DEFAULT_BUDGET, type BudgetSettings } from "./budget";
+import { type BudgetInEffect, type BudgetSettings, DEFAULT_BUDGET } from "./budget";
 import type { BudgetAlert } from "./ledger/types";
 
-export async function getBudget(db: Db, userId: string): Promise<BudgetSettings> {
+export async function getBudget(db: Db, userId: string): Promise<BudgetInEffect> {
   return budgetSettings(await db.query.budgets.findFirst({ where: eq(schema.budgets.userId, userId) }));
 }
 
 /** The budget of a signed-in user: the row read with their session when there is one (SessionUser.accountRows). */
-export async function budgetOf(db: Db, user: AccountRef): Promise<BudgetSettings> {
+export async function budgetOf(db: Db, user: AccountRef): Promise<BudgetInEffect> {
   if (user.accountRows) return budgetSettings(user.accountRows.budget);
   return getBudget(db, user.id);
 }
 
-function budgetSettings(row: typeof schema.budgets.$inferSelect | null | undefined): BudgetSettings {
+function budgetSettings(row: typeof schema.budgets.$inferSelect | null | undefined): BudgetInEffect {
   return row
-    ? { monthlyBudget: row.monthlyBudget, dailyBudget: row.dailyBudget, alertThreshold: row.alertThreshold, notificationsEnabled: row.notificationsEnabled }
-    : DEFAULT_BUDGET;
+    ? {
+        monthlyBudget: row.monthlyBudget,
+        dailyBudget: row.dailyBudget,
+        alertThreshold: row.alertThreshold,
+        notificationsEnabled: row.notificationsEnabled,
+        isDefault: false,
+      }
+    : { ...DEFAULT_BUDGET, isDefault: true };
 }
 
 export async function saveBudget(db: Db, userId: string, settings: BudgetSettings, now = Date.now()) {

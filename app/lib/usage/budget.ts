@@ -12,9 +12,15 @@ export const DEFAULT_BUDGET: BudgetSettings = {
   notificationsEnabled: BUDGET_DEFAULTS.notificationsEnabled,
 };
 
+/**
+ * The budget an account's alerts use now: what it saved, or the spec's defaults until it saves
+ * (`isDefault`), which the pages say, so a default never reads as the user's choice (issue 46).
+ */
+export type BudgetInEffect = BudgetSettings & { isDefault: boolean };
+
 /** What the budget tab shows: the settings, what was spent, and the form's state from the URL. */
 export type BudgetView = {
-  settings: BudgetSettings;
+  settings: BudgetInEffect;
   spent: { month: number; today: number };
   editing: boolean;
   prefillDefaults: boolean;

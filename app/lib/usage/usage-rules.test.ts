@@ -57,6 +57,19 @@ describe("budget rules", () => {
     expect(budgetFormSchema.safeParse({ monthlyBudget: "1.001", dailyBudget: "1", alertThreshold: "80" }).success).toBe(false); // step 0.01
     expect(budgetFormSchema.parse({ monthlyBudget: "12.34", dailyBudget: "0.5", alertThreshold: "95" }).notificationsEnabled).toBe(false);
   });
+
+  it("refuses a daily budget above the monthly one, beside the daily field; 0 is no budget", () => {
+    const over = budgetFormSchema.safeParse({ monthlyBudget: "5", dailyBudget: "5.01", alertThreshold: "80" });
+    expect(over.success).toBe(false);
+    expect(over.error?.issues.map((i) => [i.path, i.message])).toEqual([[["dailyBudget"], "The daily budget cannot be more than the monthly budget ($5.00)"]]);
+    expect(budgetFormSchema.safeParse({ monthlyBudget: "5", dailyBudget: "5", alertThreshold: "80" }).success).toBe(true);
+    // No monthly budget: a daily one alone is a choice, not a contradiction.
+    expect(budgetFormSchema.safeParse({ monthlyBudget: "0", dailyBudget: "3", alertThreshold: "80" }).success).toBe(true);
+    expect(budgetFormSchema.safeParse({ monthlyBudget: "", dailyBudget: "3", alertThreshold: "80" }).success).toBe(true);
+    // A field refused on its own is the one message: no comparison with a value that is not one.
+    const bad = budgetFormSchema.safeParse({ monthlyBudget: "-1", dailyBudget: "3", alertThreshold: "80" });
+    expect(bad.error?.issues.map((i) => i.path)).toEqual([["monthlyBudget"]]);
+  });
 });
 
 describe("usage report validation", () => {

@@ -39,7 +39,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Strings as sent: an empty number field is the spec's "non-numeric" and gets its default,
   // which conform's coercion (empty means missing) would turn into a refusal.
   const submission = parseWithZod(read.formData, { schema: budgetFormSchema, disableAutoCoercion: true });
-  if (submission.status !== "success") return data({ result: submission.reply({ formErrors: [SAVE_FAILED] }) }, { status: 400 });
+  // Refused values are answered beside their fields, with nothing saved: "Failed to save… try
+  // again" would send the user to retry what can only be refused again.
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   try {
     await saveBudget(app(context).db, user.id, submission.value);
   } catch (error) {

@@ -3,13 +3,16 @@ import type { OverviewUsage } from "~/lib/usage/analytics.server";
 import { budgetBand, budgetRemainder, usedPercent } from "~/lib/usage/budget";
 import { Money } from "../../money";
 import { Card, cx } from "../../ui";
-import { ProgressBar } from "../stat";
+import { DefaultBadge, ProgressBar } from "../stat";
 
 export function BudgetStatusCard({ budget, className }: { budget: OverviewUsage["budget"]; className?: string }) {
   const percent = usedPercent(budget.spent, budget.monthly);
   return (
     <Card className={cx("p-5", className)}>
-      <p className="text-sm font-medium text-slate-500">Budget Status</p>
+      <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm font-medium text-slate-500">
+        <span className="whitespace-nowrap">Budget Status</span>
+        {budget.isDefault ? <DefaultBadge /> : null}
+      </p>
       <p className="mt-2 text-lg font-semibold text-slate-900">
         <Money value={budget.spent} />{" "}
         <span className="text-sm font-normal text-slate-500">
