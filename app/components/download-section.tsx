@@ -3,12 +3,13 @@
 // subscribers get the download dialog (?download=<platform>, so it also works without JavaScript).
 import { useLocation } from "react-router";
 import { Link } from "~/components/link";
-import { PLATFORM_LABELS, type Platform, PLATFORMS } from "~/lib/downloads/options";
+import { type MobileDevice, PLATFORM_LABELS, type Platform, PLATFORMS } from "~/lib/downloads/options";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
+import { DesktopOnlyNotice } from "./desktop-only";
 import { BuildFacts, DownloadDialog, suggestedBuild } from "./download-dialog";
 import { withParam } from "./modal";
 import { Prerendered } from "./prerendered";
-import { buttonClass, IconTile } from "./ui";
+import { buttonClass, Card, IconTile } from "./ui";
 
 export type DownloadAccess = "visitor" | "free" | "subscriber";
 
@@ -83,10 +84,13 @@ export function DownloadSection({
   access,
   releases,
   openPlatform,
+  onPhone,
 }: {
   access: DownloadAccess;
   releases: readonly ReleaseView[];
   openPlatform: Platform | null;
+  /** A subscriber on a phone or tablet: the link by e-mail, to their own address. */
+  onPhone: { device: MobileDevice; email: string } | null;
 }) {
   const { pathname, search } = useLocation();
   return (
@@ -104,6 +108,12 @@ export function DownloadSection({
                 : "Sign in with a subscription to download the desktop app."}
           </p>
         </div>
+
+        {onPhone ? (
+          <Card className="mx-auto mt-10 max-w-2xl p-6">
+            <DesktopOnlyNotice device={onPhone.device} email={onPhone.email} headingLevel="h3" />
+          </Card>
+        ) : null}
 
         <ul className="mt-12 grid gap-6 md:grid-cols-3">
           {PLATFORMS.map((platform) => (
