@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { handlers as worker } from "../worker";
 import { BILLING_MESSAGES as B } from "~/lib/billing/messages";
 import { hashSecret } from "~/lib/auth/password";
+import { PLAN } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
+import { formatDate, formatUsd } from "~/lib/format";
 import { Browser, createConfirmedUser, db, insertUser, queueSettled, STRONG_PASSWORD, uniqueEmail } from "./helpers";
 import { control, deliver, eventsFor, payCheckout, processedCount, signedWebhook, STANDIN, standin, waitProcessed } from "./stripe-helpers";
 
@@ -129,6 +131,36 @@ describe("checkout, webhook, queue and consumer", () => {
     const bogus = await (await browser.get("/auth/success?session_id=cs_test_doesnotexist")).text();
     expect(bogus).toContain("does not exist");
     expect((await new Browser().get(successPath)).headers.get("Location")).toBe("/auth?mode=signin");
+  });
+
+  it("says a trial charged nothing and names its first charge on Stripe's trial end; a payment keeps the spec's words", async () => {
+    const first = await subscribe();
+    const stripeSub = await standin<{ id: string; trial_end: number }>(`/v1/subscriptions/${(await subscriptionOf(first.email))!.stripeSubscriptionId}`);
+    const firstCharge = `${formatUsd(PLAN.priceUsd)} USD on ${formatDate(stripeSub.trial_end * 1000)}`;
+    const trial = (await (await first.browser.get(first.successPath)).text()).replaceAll("<!-- -->", "");
+    expect(trial).toContain(`Your ${PLAN.trialDays}-day free trial has started`);
+    expect(trial).toContain(`Nothing was charged today. Your first charge is ${firstCharge}, when the trial ends.`);
+    expect(trial).toContain(`Nothing was charged today. First charge: ${firstCharge}.`);
+    expect(trial).toContain("Free trial started");
+    expect(trial).not.toContain("Payment Successful!");
+    const trialInvoices = (await (await first.browser.get("/dashboard/billing?view=invoices")).text()).replaceAll("<!-- -->", "");
+    expect(trialInvoices).toContain(`Free trial until ${formatDate(stripeSub.trial_end * 1000)}: nothing charged`);
+    expect(trialInvoices).toMatch(/bg-brand-50[^"]*">Free trial</);
+    expect(trialInvoices).not.toMatch(/">paid</);
+
+    // The trial was used: a second subscription is paid at once, and says so in the spec's words.
+    await standin(`/v1/subscriptions/${stripeSub.id}`, { method: "DELETE" });
+    for (const e of await eventsFor(first.customerId)) await deliver(e);
+    await queueSettled();
+    const paid = await subscribe({ browser: first.browser, email: first.email });
+    const page = (await (await first.browser.get(paid.successPath)).text()).replaceAll("<!-- -->", "");
+    expect(page).toContain("Payment Successful!");
+    expect(page).not.toContain("Nothing was charged");
+    expect(page).not.toContain("free trial has started");
+    const invoices = (await (await first.browser.get("/dashboard/billing?view=invoices")).text()).replaceAll("<!-- -->", "");
+    expect(invoices.match(/">Free trial</g)).toHaveLength(1);
+    expect(invoices).toMatch(/bg-emerald-50 text-emerald-700[^"]*">paid</);
+    expect(invoices).toContain(formatUsd(PLAN.priceUsd));
   });
 
   it("applies the same event delivered 5 times once", async () => {
@@ -405,7 +437,8 @@ describe("portal, invoices and billing errors", () => {
     const { browser } = await subscribe();
     const html = await (await browser.get("/dashboard/billing?view=invoices")).text();
     expect(html).toMatch(/MDLFY-\d{4}/);
-    expect(html).toMatch(/bg-emerald-50 text-emerald-700[^"]*">paid</);
+    // The trial's invoice: 0.00 and not a payment (a paid one is styled as paid: the trial test above).
+    expect(html).toMatch(/">Free trial</);
     expect(html).toContain(">PDF<");
     expect(html).toContain("Manage in Stripe");
     const overview = await (await browser.get("/dashboard/billing")).text();
