@@ -26,7 +26,7 @@ export function useDetectedDevice(server: DetectedDevice): DetectedDevice {
 }
 
 /** "E-mail me the link": to `email`, the account's own address, and nowhere else. */
-export function EmailLinkForm({ email, submitted, className }: { email: string; submitted?: EmailLinkAnswer; className?: string }) {
+function EmailLinkForm({ email, submitted, className }: { email: string; submitted?: EmailLinkAnswer; className?: string }) {
   const fetcher = useFetcher<EmailLinkAnswer>();
   const answer = fetcher.data ?? submitted;
   const busy = fetcher.state !== "idle";

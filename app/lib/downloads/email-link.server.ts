@@ -17,7 +17,7 @@ export const emailLinkFormSchema = z.object({ intent: z.literal("email-link") })
 
 export type EmailLinkOutcome = { ok: true; to: string } | { ok: false; reason: "unconfirmed" } | { ok: false; reason: "too-many"; retryAfterSeconds: number };
 
-export const DOWNLOADS_PAGE = "/dashboard/downloads";
+const DOWNLOADS_PAGE = "/dashboard/downloads";
 
 export async function emailDownloadLink(deps: { db: Db; queue: Queue; origin: string }, userId: string, now = Date.now()): Promise<EmailLinkOutcome> {
   // The address as stored now, not as the session read it: only the inbox that proved itself.
