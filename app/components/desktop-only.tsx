@@ -55,18 +55,21 @@ export function DesktopOnlyNotice({
   email,
   submitted,
   headingLevel = "h2",
+  compact = false,
   className,
 }: {
   device: Extract<DetectedDevice, { kind: "mobile" }>["device"];
   email: string;
   submitted?: EmailLinkAnswer;
   headingLevel?: "h2" | "h3";
+  /** Inside a dialog that has its own title: a smaller heading. */
+  compact?: boolean;
   className?: string;
 }) {
   const Heading = headingLevel;
   return (
     <div className={cx("min-w-0", className)} data-testid="desktop-only">
-      <Heading className="text-xl font-semibold text-slate-900">Modelify is a desktop app</Heading>
+      <Heading className={cx("font-semibold text-slate-900", compact ? "text-base" : "text-xl")}>Modelify is a desktop app</Heading>
       <p className="mt-1 text-sm text-slate-600">
         You are on {MOBILE_DEVICES[device]}. Modelify runs on Windows, macOS and Linux computers, not on phones or tablets. Get the link by e-mail and open it
         on your computer: the Downloads page there offers the build for it.

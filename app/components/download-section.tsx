@@ -40,7 +40,17 @@ function gate(access: DownloadAccess, platform: Platform, pathname: string, sear
 }
 
 /** One platform's card, its button gated by who is looking. */
-function PlatformCard({ platform, access, releases }: { platform: Platform; access: DownloadAccess; releases: readonly ReleaseView[] }) {
+function PlatformCard({
+  platform,
+  access,
+  releases,
+  onPhone,
+}: {
+  platform: Platform;
+  access: DownloadAccess;
+  releases: readonly ReleaseView[];
+  onPhone: boolean;
+}) {
   const { pathname, search } = useLocation();
   const card = CARDS[platform];
   const build = suggestedBuild(releases, platform);
@@ -54,7 +64,8 @@ function PlatformCard({ platform, access, releases }: { platform: Platform; acce
       <Link
         to={gate(access, platform, pathname, search)}
         preventScrollReset={access === "subscriber"}
-        className={buttonClass(access === "subscriber" ? "primary" : "secondary", "md", "mt-6 w-full")}
+        // On a phone the e-mailed link above is the way forward; the builds stay one tap away.
+        className={buttonClass(access === "subscriber" && !onPhone ? "primary" : "secondary", "md", "mt-6 w-full")}
       >
         Download for {PLATFORM_LABELS[platform]}
       </Link>
@@ -117,7 +128,7 @@ export function DownloadSection({
 
         <ul className="mt-12 grid gap-6 md:grid-cols-3">
           {PLATFORMS.map((platform) => (
-            <PlatformCard key={platform} platform={platform} access={access} releases={releases} />
+            <PlatformCard key={platform} platform={platform} access={access} releases={releases} onPhone={onPhone !== null} />
           ))}
         </ul>
         {access === "visitor" ? (

@@ -74,12 +74,12 @@ export function PostPaymentDialog({
       {device.kind === "desktop" && option ? (
         <DesktopDownload option={option} release={release} closeTo={closeTo} />
       ) : (
-        <DesktopOnlyNotice device={device.kind === "mobile" ? device.device : "other"} email={email} headingLevel="h3" className="mt-5 text-left" />
+        <DesktopOnlyNotice device={device.kind === "mobile" ? device.device : "other"} email={email} headingLevel="h3" compact className="mt-5 text-left" />
       )}
 
       <h3 className="mt-6 text-sm font-semibold text-slate-900">Next steps</h3>
       <ol className="mt-2 list-decimal space-y-1.5 pl-5 text-sm text-slate-700">
-        <li>Install Modelify from the downloaded file.</li>
+        <li>{device.kind === "mobile" ? "On your computer, open the e-mailed link and install Modelify." : "Install Modelify from the downloaded file."}</li>
         <li>Set up your API keys under Settings, then API Keys.</li>
         <li>Build with agents: pick one of 120+ agents or any model.</li>
       </ol>

@@ -126,7 +126,7 @@ function ConfirmGrant({
   const stripeSub = stripe?.kind === "customer" ? stripe.subscription : null;
   return (
     <Card className="mt-6 border-amber-300 p-6" role="group" aria-labelledby="confirm-grant-title" data-testid="confirm-grant">
-      <h2 id="confirm-grant-title" className="text-lg font-semibold text-slate-900">
+      <h2 id="confirm-grant-title" className="text-lg font-semibold wrap-anywhere text-slate-900">
         Grant one year to {confirm.email}?
       </h2>
       <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm text-slate-700">
@@ -206,8 +206,14 @@ function SideBySide({ local, stripe }: { local: SubscriptionRow | null; stripe: 
           The two disagree. This site grants access from its own state; Stripe's next event about this subscription replaces it.
         </p>
       ) : null}
-      <div className="mt-4 overflow-x-auto">
-        <table className="w-full min-w-[28rem] text-left text-sm">
+      {/* Fixed columns that wrap, so both sides stay in view on a phone (no sideways scroll between them). */}
+      <div className="mt-4">
+        <table className="w-full table-fixed text-left text-sm">
+          <colgroup>
+            <col className="w-[26%]" />
+            <col className="w-[37%]" />
+            <col className="w-[37%]" />
+          </colgroup>
           <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
             <tr>
               <th scope="col" className="py-2 pr-4 font-medium">
@@ -224,13 +230,13 @@ function SideBySide({ local, stripe }: { local: SubscriptionRow | null; stripe: 
           <tbody className="divide-y divide-slate-100">
             {labels.map(([key, label], i) => (
               <tr key={key}>
-                <th scope="row" className="py-2 pr-4 font-normal text-slate-500">
+                <th scope="row" className="py-2 pr-3 align-top font-normal text-slate-500">
                   {label}
                 </th>
-                <td className="py-2 pr-4 font-medium text-slate-900" data-testid={`local-${key}`}>
+                <td className="py-2 pr-4 align-top font-medium wrap-anywhere text-slate-900" data-testid={`local-${key}`}>
                   {here ? here[key] : i === 0 ? "No subscription" : "—"}
                 </td>
-                <td className="py-2 font-medium text-slate-900" data-testid={`stripe-${key}`}>
+                <td className="py-2 align-top font-medium wrap-anywhere text-slate-900" data-testid={`stripe-${key}`}>
                   {stripeRow ? stripeRow[key] : i === 0 ? stripeNone : "—"}
                 </td>
               </tr>
