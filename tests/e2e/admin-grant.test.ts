@@ -1,6 +1,7 @@
 // Acceptance (issue 46, item 7): the admin's "Grant one year" asks first, on an address the admin
 // typed (never their own, pre-filled), and changes nothing until confirmed; afterwards the page
 // shows this site's state beside Stripe's, which the grant does not change (active vs trialing).
+import { axeFindings } from "./axe.ts";
 import { clientContextOptions, hydrated, signIn, signUpAndConfirm, subscribeWithTestCard, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 import { queryLocalD1 } from "./local-d1.ts";
@@ -45,6 +46,8 @@ test("the admin's grant asks first, and then shows this site's state beside Stri
   await expect(confirm.getByText("Stripe is not changed: its subscription stays trialing")).toBeVisible();
   expect(subscriptionOf(email)?.status).toBe("trial");
   expect(grantsOf(email)).toBe(0);
+  // Reached only by a POST: out of the accessibility sweep's reach, checked here.
+  expect(await axeFindings(page, "grant confirmation")).toEqual([]);
 
   // Confirmed: granted here, audited; Stripe's side unchanged, side by side with it.
   await confirm.getByRole("button", { name: "Yes, grant one year" }).click();
@@ -55,6 +58,7 @@ test("the admin's grant asks first, and then shows this site's state beside Stri
   await expect(states.getByText("The two disagree.")).toBeVisible();
   expect(subscriptionOf(email)).toMatchObject({ status: "active" });
   expect(grantsOf(email)).toBe(1);
+  expect(await axeFindings(page, "grant done, both states")).toEqual([]);
 });
 
 test("without JavaScript the grant asks on a page of its own, Cancel changes nothing, and an account without a Stripe customer says so", async ({

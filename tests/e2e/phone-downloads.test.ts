@@ -14,6 +14,7 @@ import {
   uniqueEmail,
   waitForMail,
 } from "./browser.ts";
+import { axeFindings, expectAccessibleDialog } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
 
 const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
@@ -52,6 +53,7 @@ test("a phone gets no Windows installer, and can e-mail itself the link to the D
   await expect(dialog).toBeVisible();
   await expectDesktopOnly(iphone);
   await expect(dialog.getByText("You are on an iPhone.")).toBeVisible();
+  await expectAccessibleDialog(iphone, "post-payment-title");
 
   // The Downloads tab, with JavaScript: the answer shows in place.
   await iphone.goto("/dashboard/downloads");
@@ -62,6 +64,8 @@ test("a phone gets no Windows installer, and can e-mail itself the link to the D
   await iphone.getByRole("button", { name: "E-mail me the download link" }).click();
   await expect(iphone.getByRole("status").getByText(`We sent a link to ${email}.`)).toBeVisible();
   expect(new URL(iphone.url()).pathname).toBe("/dashboard/downloads");
+  // The sweep looks at this page with a desktop browser: the phone's view is checked here.
+  expect(await axeFindings(iphone, "phone downloads, link sent")).toEqual([]);
   const mail = await waitForMail(email, SUBJECT, sentAt);
   expect(mail.links).toEqual([`${baseUrl()}/dashboard/downloads`]);
 
