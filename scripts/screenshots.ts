@@ -132,8 +132,8 @@ try {
     await page.getByLabel("CVC").fill("123");
     await page.getByRole("button", { name: "Start trial" }).click();
     await page.waitForURL((u) => u.pathname === "/auth/success");
-    // The post-payment download dialog, with its "Payment Successful!" badge.
-    await page.getByText("Payment Successful!").waitFor();
+    // The post-payment download dialog: a trial's badge says so (issue 46), not "Payment Successful!".
+    await page.getByText("Free trial started").waitFor();
     await page.screenshot({ path: `screenshots/success-${label}.png`, fullPage: true });
     await page.waitForTimeout(1500);
     for (const [name, path] of [

@@ -3,12 +3,13 @@
 // subscribers get the download dialog (?download=<platform>, so it also works without JavaScript).
 import { useLocation } from "react-router";
 import { Link } from "~/components/link";
-import { PLATFORM_LABELS, type Platform, PLATFORMS } from "~/lib/downloads/options";
+import { type MobileDevice, PLATFORM_LABELS, type Platform, PLATFORMS } from "~/lib/downloads/options";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
+import { DesktopOnlyNotice } from "./desktop-only";
 import { BuildFacts, DownloadDialog, suggestedBuild } from "./download-dialog";
 import { withParam } from "./modal";
 import { Prerendered } from "./prerendered";
-import { buttonClass, IconTile } from "./ui";
+import { buttonClass, Card, IconTile } from "./ui";
 
 export type DownloadAccess = "visitor" | "free" | "subscriber";
 
@@ -39,7 +40,17 @@ function gate(access: DownloadAccess, platform: Platform, pathname: string, sear
 }
 
 /** One platform's card, its button gated by who is looking. */
-function PlatformCard({ platform, access, releases }: { platform: Platform; access: DownloadAccess; releases: readonly ReleaseView[] }) {
+function PlatformCard({
+  platform,
+  access,
+  releases,
+  onPhone,
+}: {
+  platform: Platform;
+  access: DownloadAccess;
+  releases: readonly ReleaseView[];
+  onPhone: boolean;
+}) {
   const { pathname, search } = useLocation();
   const card = CARDS[platform];
   const build = suggestedBuild(releases, platform);
@@ -53,7 +64,8 @@ function PlatformCard({ platform, access, releases }: { platform: Platform; acce
       <Link
         to={gate(access, platform, pathname, search)}
         preventScrollReset={access === "subscriber"}
-        className={buttonClass(access === "subscriber" ? "primary" : "secondary", "md", "mt-6 w-full")}
+        // On a phone the e-mailed link above is the way forward; the builds stay one tap away.
+        className={buttonClass(access === "subscriber" && !onPhone ? "primary" : "secondary", "md", "mt-6 w-full")}
       >
         Download for {PLATFORM_LABELS[platform]}
       </Link>
@@ -83,10 +95,13 @@ export function DownloadSection({
   access,
   releases,
   openPlatform,
+  onPhone,
 }: {
   access: DownloadAccess;
   releases: readonly ReleaseView[];
   openPlatform: Platform | null;
+  /** A subscriber on a phone or tablet: the link by e-mail, to their own address. */
+  onPhone: { device: MobileDevice; email: string } | null;
 }) {
   const { pathname, search } = useLocation();
   return (
@@ -105,9 +120,15 @@ export function DownloadSection({
           </p>
         </div>
 
+        {onPhone ? (
+          <Card className="mx-auto mt-10 max-w-2xl p-6">
+            <DesktopOnlyNotice device={onPhone.device} email={onPhone.email} headingLevel="h3" />
+          </Card>
+        ) : null}
+
         <ul className="mt-12 grid gap-6 md:grid-cols-3">
           {PLATFORMS.map((platform) => (
-            <PlatformCard key={platform} platform={platform} access={access} releases={releases} />
+            <PlatformCard key={platform} platform={platform} access={access} releases={releases} onPhone={onPhone !== null} />
           ))}
         </ul>
         {access === "visitor" ? (

@@ -1,13 +1,16 @@
-// The dialog that greets a new subscriber on /auth/success: the build for their computer, one
-// button to get it, and what to do next. It closes a second after the download starts.
+// The dialog that greets a new subscriber on /auth/success: what the checkout did (a trial charged
+// nothing), the build for their computer, one button to get it, and what to do next. It closes a
+// second after the download starts. On a phone or tablet it offers the link by e-mail instead.
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { Link } from "~/components/link";
+import type { CheckoutOutcome } from "~/lib/billing/billing.server";
 import { DOWNLOAD } from "~/lib/constants";
 import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
-import { type DownloadOption, PLATFORM_LABELS } from "~/lib/downloads/options";
+import { type DetectedDevice, type DownloadOption, PLATFORM_LABELS } from "~/lib/downloads/options";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
-import { formatBytes } from "~/lib/format";
+import { formatBytes, formatDate, formatUsd } from "~/lib/format";
+import { DesktopOnlyNotice, useDetectedDevice } from "./desktop-only";
 import { Checksum, DownloadForm, HelpLinks, useCloseAfterStart, useDownloader } from "./download-dialog";
 import { UrlModal } from "./modal";
 import { Alert, buttonClass, CheckIcon, Spinner } from "./ui";
@@ -20,17 +23,27 @@ const architectureLabel: Record<string, string> = {
   arm64: "ARM 64-bit",
 };
 
-export function PostPaymentDialog({ option, release, closeTo }: { option: DownloadOption; release: ReleaseView | undefined; closeTo: string }) {
-  const navigate = useNavigate();
+export function PostPaymentDialog({
+  outcome,
+  detected,
+  option,
+  release,
+  email,
+  closeTo,
+}: {
+  outcome: CheckoutOutcome;
+  detected: DetectedDevice;
+  option: DownloadOption | null;
+  release: ReleaseView | undefined;
+  email: string;
+  closeTo: string;
+}) {
   const [badge, setBadge] = useState(true);
   useEffect(() => {
     const timer = setTimeout(() => setBadge(false), DOWNLOAD.paymentBadgeMs);
     return () => clearTimeout(timer);
   }, []);
-  const download = useDownloader();
-  useCloseAfterStart(download.started, () => navigate(closeTo, { replace: true, preventScrollReset: true }));
-  const busy = download.busy !== null;
-  const os = PLATFORM_LABELS[option.platform];
+  const device = useDetectedDevice(detected);
 
   return (
     <UrlModal closeTo={closeTo} labelledBy="post-payment-title">
@@ -39,18 +52,51 @@ export function PostPaymentDialog({ option, release, closeTo }: { option: Downlo
           {badge ? (
             <span role="status" className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-3 py-1 text-sm font-semibold text-emerald-700">
               <CheckIcon className="h-4 w-4" bold />
-              Payment Successful!
+              {outcome.kind === "trial" ? "Free trial started" : "Payment Successful!"}
             </span>
           ) : null}
         </div>
+        {outcome.kind === "trial" ? (
+          <p className="mt-2 text-sm text-slate-600" data-testid="post-payment-charge">
+            Nothing was charged today. First charge: {formatUsd(outcome.firstCharge.amountUsd)} USD on {formatDate(outcome.firstCharge.date)}.
+          </p>
+        ) : null}
         <h2 id="post-payment-title" className="mt-3 text-xl font-semibold text-slate-900">
           Download Modelify
         </h2>
-        <p className="mt-1 text-sm text-slate-600" data-testid="post-payment-os">
-          Detected OS: <span className="font-semibold text-slate-900">{os}</span>
-        </p>
+        {device.kind === "desktop" && option ? (
+          <p className="mt-1 text-sm text-slate-600" data-testid="post-payment-os">
+            Detected OS: <span className="font-semibold text-slate-900">{PLATFORM_LABELS[option.platform]}</span>
+          </p>
+        ) : null}
       </div>
 
+      {device.kind === "desktop" && option ? (
+        <DesktopDownload option={option} release={release} closeTo={closeTo} />
+      ) : (
+        <DesktopOnlyNotice device={device.kind === "mobile" ? device.device : "other"} email={email} headingLevel="h3" compact className="mt-5 text-left" />
+      )}
+
+      <h3 className="mt-6 text-sm font-semibold text-slate-900">Next steps</h3>
+      <ol className="mt-2 list-decimal space-y-1.5 pl-5 text-sm text-slate-700">
+        <li>{device.kind === "mobile" ? "On your computer, open the e-mailed link and install Modelify." : "Install Modelify from the downloaded file."}</li>
+        <li>Set up your API keys under Settings, then API Keys.</li>
+        <li>Build with agents: pick one of 120+ agents or any model.</li>
+      </ol>
+      <HelpLinks className="mt-5 text-center" />
+    </UrlModal>
+  );
+}
+
+/** The build for this computer and the button that gets it. */
+function DesktopDownload({ option, release, closeTo }: { option: DownloadOption; release: ReleaseView | undefined; closeTo: string }) {
+  const navigate = useNavigate();
+  const download = useDownloader();
+  useCloseAfterStart(download.started, () => navigate(closeTo, { replace: true, preventScrollReset: true }));
+  const busy = download.busy !== null;
+  const os = PLATFORM_LABELS[option.platform];
+  return (
+    <>
       <div className="mt-5 rounded-xl border border-slate-200 p-4">
         <p className="font-semibold text-slate-900">Modelify for {os}</p>
         {release ? (
@@ -89,14 +135,6 @@ export function PostPaymentDialog({ option, release, closeTo }: { option: Downlo
           Choose different platform or architecture
         </Link>
       </p>
-
-      <h3 className="mt-6 text-sm font-semibold text-slate-900">Next steps</h3>
-      <ol className="mt-2 list-decimal space-y-1.5 pl-5 text-sm text-slate-700">
-        <li>Install Modelify from the downloaded file.</li>
-        <li>Set up your API keys under Settings, then API Keys.</li>
-        <li>Build with agents: pick one of 120+ agents or any model.</li>
-      </ol>
-      <HelpLinks className="mt-5 text-center" />
-    </UrlModal>
+    </>
   );
 }

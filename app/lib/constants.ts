@@ -344,6 +344,10 @@ export const DOWNLOAD = {
   maxInstallerBytes: 2 * 1024 * 1024 * 1024,
   // How long an isolate keeps the list of newest builds: as long as the page cache keeps a page.
   currentReleasesMs: PAGE_CACHE.ttlSeconds * SECOND,
+  // Not in the spec (issue 46): on a phone, the Downloads page mails the account's own address a
+  // link to itself, to open on a computer. A few a day would do; the cap keeps us from being used
+  // to fill an inbox, counted per account.
+  emailLinkPerUser: { limit: 3, windowMs: 1 * HOUR },
 } as const;
 
 export const EARLY_ACCESS = {

@@ -9,18 +9,23 @@ import { IconTile, LinkButton } from "~/components/ui";
 import { Prerendered } from "~/components/prerendered";
 import { PricingSection } from "~/components/pricing-section";
 import { pricingState } from "~/lib/billing/pricing.server";
-import { PLATFORMS, type Platform } from "~/lib/downloads/options";
+import { detectDevice, PLATFORMS, type Platform } from "~/lib/downloads/options";
 import { currentReleases } from "~/lib/downloads/releases.server";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db, env } = app(context);
-  const [pricing, releases] = await Promise.all([pricingState(db, env, getAuth(context).user), currentReleases(db)]);
+  const { db, env, userAgent } = app(context);
+  const { user } = getAuth(context);
+  const [pricing, releases] = await Promise.all([pricingState(db, env, user), currentReleases(db)]);
   const access: DownloadAccess = !pricing.signedIn ? "visitor" : pricing.activated ? "subscriber" : "free";
   // ?download=<platform> opens the download dialog (subscribers only; others are sent on by the cards).
   const asked = new URL(request.url).searchParams.get("download");
-  const download = { access, releases, openPlatform: PLATFORMS.find((p): p is Platform => p === asked) ?? null };
+  // A subscriber on a phone is offered the link by e-mail. Only a signed-in page may depend on the
+  // User-Agent: the signed-out one is one cached copy for every visitor (server/page-cache.ts).
+  const detected = access === "subscriber" && user ? detectDevice(userAgent) : null;
+  const onPhone = detected?.kind === "mobile" && user ? { device: detected.device, email: user.email } : null;
+  const download = { access, releases, openPlatform: PLATFORMS.find((p): p is Platform => p === asked) ?? null, onPhone };
   if (!pricing.signedIn) return { pricing, download, cta: { label: "Start Building", to: "/auth" } };
   return {
     pricing,
@@ -131,7 +136,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
         <Prerendered as="section" component={FeatureGrid} id="features" className="scroll-mt-20 border-t border-slate-100 bg-white py-20 sm:py-24" />
 
-        <DownloadSection access={download.access} releases={download.releases} openPlatform={download.openPlatform} />
+        <DownloadSection access={download.access} releases={download.releases} openPlatform={download.openPlatform} onPhone={download.onPhone} />
 
         <div className="border-t border-slate-100 bg-gradient-to-b from-white to-brand-50/40">
           <PricingSection state={pricing} />

@@ -104,7 +104,7 @@ test("a subscriber's tabs fit their cards at 1024, 1280 and 390 px", async ({ br
   const page = await newClientPage(browser);
   await signUpAndConfirm(page, uniqueEmail("layout"));
   await subscribeWithTestCard(page);
-  await page.getByText("Payment Successful!").waitFor();
+  await page.getByText("Free trial started").waitFor();
   await checkPages(page, ["/dashboard", "/dashboard/analytics", "/dashboard/billing", "/dashboard/billing?view=invoices", "/dashboard/downloads"]);
   await page.context().close();
 });

@@ -30,7 +30,7 @@ test("a new subscriber downloads the build for this computer right after paying,
   await hydrated(page);
 
   const dialog = page.getByRole("dialog", { name: "Download Modelify" });
-  await expect(dialog.getByText("Payment Successful!")).toBeVisible();
+  await expect(dialog.getByText("Free trial started")).toBeVisible();
   // Behind a payment, out of the accessibility sweep's reach: checked here.
   await expectAccessibleDialog(page, "post-payment-title");
   await expect(dialog.getByTestId("post-payment-os")).toHaveText("Detected OS: Linux");

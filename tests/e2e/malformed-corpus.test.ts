@@ -147,6 +147,17 @@ const ROUTES: RouteSpec[] = [
     fields: { monthlyBudget: "-5", dailyBudget: "-1", intent: "save-budget", alertThreshold: "3" },
   },
   {
+    // "E-mail me the download link" (issue 46): only its own button's field is read.
+    name: "/dashboard/downloads",
+    path: "/dashboard/downloads",
+    body: "form",
+    methods: PAGE,
+    signedIn: "cookie",
+    // The address first: a body cut in half never reads as the button alone.
+    fields: { to: "corpus-nobody@example.com", intent: "email-link-to" },
+    crossSiteFields: { intent: "email-link" },
+  },
+  {
     name: "/verify-phone",
     path: "/verify-phone?code=123456&phone=5551234567",
     body: "form",

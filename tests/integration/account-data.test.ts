@@ -269,7 +269,7 @@ describe("an export holds the account's own data only", () => {
     const other = await createConfirmedUser();
     // The admin acts on the other account: a complimentary year, and early access for its address
     // on the waitlist. The audit log names the account and, in the early access's details, its address.
-    expect((await admin.browser.post("/dashboard/admin", { intent: "grant-year", email: other.email })).status).toBe(200);
+    expect((await admin.browser.post("/dashboard/admin", { intent: "grant-year", email: other.email, confirm: "yes" })).status).toBe(200);
     const waitlistId = crypto.randomUUID();
     await db.insert(schema.waitlist).values({ id: waitlistId, email: other.email, firstName: "Ada" });
     expect((await admin.browser.post("/dashboard/admin/early-access", { intent: "grant", waitlistId })).status).toBe(200);

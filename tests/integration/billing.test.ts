@@ -4,8 +4,10 @@ import { describe, expect, it } from "vitest";
 import { handlers as worker } from "../worker";
 import { BILLING_MESSAGES as B } from "~/lib/billing/messages";
 import { hashSecret } from "~/lib/auth/password";
+import { PLAN } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
-import { Browser, createConfirmedUser, db, insertUser, queueSettled, STRONG_PASSWORD, uniqueEmail } from "./helpers";
+import { formatDate, formatUsd } from "~/lib/format";
+import { Browser, createConfirmedUser, db, insertUser, queueSettled, signedInAs, STRONG_PASSWORD, uniqueEmail } from "./helpers";
 import { control, deliver, eventsFor, payCheckout, processedCount, signedWebhook, STANDIN, standin, waitProcessed } from "./stripe-helpers";
 
 async function userIdOf(email: string) {
@@ -129,6 +131,36 @@ describe("checkout, webhook, queue and consumer", () => {
     const bogus = await (await browser.get("/auth/success?session_id=cs_test_doesnotexist")).text();
     expect(bogus).toContain("does not exist");
     expect((await new Browser().get(successPath)).headers.get("Location")).toBe("/auth?mode=signin");
+  });
+
+  it("says a trial charged nothing and names its first charge on Stripe's trial end; a payment keeps the spec's words", async () => {
+    const first = await subscribe();
+    const stripeSub = await standin<{ id: string; trial_end: number }>(`/v1/subscriptions/${(await subscriptionOf(first.email))!.stripeSubscriptionId}`);
+    const firstCharge = `${formatUsd(PLAN.priceUsd)} USD on ${formatDate(stripeSub.trial_end * 1000)}`;
+    const trial = (await (await first.browser.get(first.successPath)).text()).replaceAll("<!-- -->", "");
+    expect(trial).toContain(`Your ${PLAN.trialDays}-day free trial has started`);
+    expect(trial).toContain(`Nothing was charged today. Your first charge is ${firstCharge}, when the trial ends.`);
+    expect(trial).toContain(`Nothing was charged today. First charge: ${firstCharge}.`);
+    expect(trial).toContain("Free trial started");
+    expect(trial).not.toContain("Payment Successful!");
+    const trialInvoices = (await (await first.browser.get("/dashboard/billing?view=invoices")).text()).replaceAll("<!-- -->", "");
+    expect(trialInvoices).toContain(`Free trial until ${formatDate(stripeSub.trial_end * 1000)}: nothing charged`);
+    expect(trialInvoices).toMatch(/bg-brand-50[^"]*">Free trial</);
+    expect(trialInvoices).not.toMatch(/">paid</);
+
+    // The trial was used: a second subscription is paid at once, and says so in the spec's words.
+    await standin(`/v1/subscriptions/${stripeSub.id}`, { method: "DELETE" });
+    for (const e of await eventsFor(first.customerId)) await deliver(e);
+    await queueSettled();
+    const paid = await subscribe({ browser: first.browser, email: first.email });
+    const page = (await (await first.browser.get(paid.successPath)).text()).replaceAll("<!-- -->", "");
+    expect(page).toContain("Payment Successful!");
+    expect(page).not.toContain("Nothing was charged");
+    expect(page).not.toContain("free trial has started");
+    const invoices = (await (await first.browser.get("/dashboard/billing?view=invoices")).text()).replaceAll("<!-- -->", "");
+    expect(invoices.match(/">Free trial</g)).toHaveLength(1);
+    expect(invoices).toMatch(/bg-emerald-50 text-emerald-700[^"]*">paid</);
+    expect(invoices).toContain(formatUsd(PLAN.priceUsd));
   });
 
   it("applies the same event delivered 5 times once", async () => {
@@ -405,7 +437,8 @@ describe("portal, invoices and billing errors", () => {
     const { browser } = await subscribe();
     const html = await (await browser.get("/dashboard/billing?view=invoices")).text();
     expect(html).toMatch(/MDLFY-\d{4}/);
-    expect(html).toMatch(/bg-emerald-50 text-emerald-700[^"]*">paid</);
+    // The trial's invoice: 0.00 and not a payment (a paid one is styled as paid: the trial test above).
+    expect(html).toMatch(/">Free trial</);
     expect(html).toContain(">PDF<");
     expect(html).toContain("Manage in Stripe");
     const overview = await (await browser.get("/dashboard/billing")).text();
@@ -480,17 +513,39 @@ describe("debug tools are for admins only", () => {
     expect((await new Browser().post("/dashboard/admin", { intent: "grant-year", email })).headers.get("Location")).toBe("/auth");
   });
 
-  it("lets an admin grant a year, with an audit entry", async () => {
+  it("lets an admin grant a year only once confirmed, with an audit entry, and shows the local state beside Stripe's", async () => {
     const adminEmail = uniqueEmail("admin");
     const admin = await insertUser({ email: adminEmail, passwordHash: await hashSecret(STRONG_PASSWORD), metadata: {}, role: "admin", confirmed: true });
     const browser = new Browser();
     await browser.post("/auth?mode=signin", { intent: "signin", email: adminEmail, password: STRONG_PASSWORD });
+    // The tools are pointed at an account on purpose: the field is never filled with the admin's address.
+    const page = await (await browser.get("/dashboard/admin")).text();
+    expect(page).toMatch(/<input[^>]*name="email"/);
+    expect(page).not.toContain(`value="${adminEmail}"`);
+
     const { email } = await createConfirmedUser();
-    const lookup = await browser.post("/dashboard/admin", { intent: "lookup", email });
-    expect(await lookup.text()).toContain(`No subscription found for ${email}`);
-    const grant = await browser.post("/dashboard/admin", { intent: "grant-year", email });
+    const lookup = (await (await browser.post("/dashboard/admin", { intent: "lookup", email })).text()).replaceAll("<!-- -->", "");
+    expect(lookup).toContain(`No subscription found for ${email}`);
+    expect(lookup).toMatch(/data-testid="local-status"[^>]*>No subscription</);
+    expect(lookup).toMatch(/data-testid="stripe-status"[^>]*>No Stripe customer</);
+
+    // The first POST asks: it names the account and what the grant does, and changes nothing.
+    const ask = await browser.post("/dashboard/admin", { intent: "grant-year", email });
+    expect(ask.status).toBe(200);
+    const asked = (await ask.text()).replaceAll("<!-- -->", "");
+    expect(asked).toContain(`Grant one year to ${email}?`);
+    expect(asked).toContain("Stripe is not changed: the account has no Stripe customer.");
+    expect(asked).toMatch(/name="confirm" value="yes"/);
+    expect(await subscriptionOf(email)).toBeUndefined();
+    expect(await db.select().from(schema.auditLog).where(eq(schema.auditLog.actorUserId, admin!.id))).toEqual([]);
+
+    // The second, confirmed, grants.
+    const grant = await browser.post("/dashboard/admin", { intent: "grant-year", email, confirm: "yes" });
     expect(grant.status).toBe(200);
-    expect(await grant.text()).toContain(`Subscription fixed for ${email}`);
+    const granted = (await grant.text()).replaceAll("<!-- -->", "");
+    expect(granted).toContain(`Subscription fixed for ${email}`);
+    expect(granted).toMatch(/data-testid="local-status"[^>]*>active \(granted\)</);
+    expect(granted).toMatch(/data-testid="stripe-status"[^>]*>No Stripe customer</);
     const sub = await subscriptionOf(email);
     expect(sub).toMatchObject({ status: "active" });
     expect(sub!.currentPeriodEnd! - Date.now()).toBeGreaterThan(364 * 86400_000);
@@ -498,5 +553,24 @@ describe("debug tools are for admins only", () => {
     expect(audit.map((a) => a.action)).toEqual(["subscription.grant_year"]);
     const bad = await browser.post("/dashboard/admin", { intent: "set-status", email, status: "lifetime" });
     expect(bad.status).toBe(400);
+    const badConfirm = await browser.post("/dashboard/admin", { intent: "grant-year", email, confirm: "sure" });
+    expect(badConfirm.status).toBe(400);
+  });
+
+  it("shows a subscriber's local grant beside Stripe's trial, read through the SDK", async () => {
+    const admin = await signedInAs("admin");
+    const { email } = await subscribe();
+    const stripeId = (await subscriptionOf(email))!.stripeSubscriptionId!;
+    const lookup = (await (await admin.browser.post("/dashboard/admin", { intent: "lookup", email })).text()).replaceAll("<!-- -->", "");
+    expect(lookup).toMatch(/data-testid="local-status"[^>]*>trial</);
+    expect(lookup).toMatch(/data-testid="stripe-status"[^>]*>trialing</);
+    expect(lookup).toContain(stripeId);
+
+    const asked = (await (await admin.browser.post("/dashboard/admin", { intent: "grant-year", email })).text()).replaceAll("<!-- -->", "");
+    expect(asked).toContain("Stripe is not changed: its subscription stays trialing");
+    const granted = (await (await admin.browser.post("/dashboard/admin", { intent: "grant-year", email, confirm: "yes" })).text()).replaceAll("<!-- -->", "");
+    expect(granted).toMatch(/data-testid="local-status"[^>]*>active \(granted\)</);
+    expect(granted).toMatch(/data-testid="stripe-status"[^>]*>trialing</);
+    expect(granted).toContain("The two disagree.");
   });
 });

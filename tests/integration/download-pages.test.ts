@@ -16,6 +16,21 @@ import { payCheckout, STANDIN } from "./stripe-helpers";
 
 const MAC_UA = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
 const LINUX_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36";
+const IPHONE_UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+const ANDROID_UA = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+const IPAD_UA = "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
+
+/** What a phone must never be told: that it is a computer, and to download an installer now. */
+function expectNoInstallerFor(page: string) {
+  expect(page).not.toMatch(/We detected (Windows|macOS|Linux)/);
+  expect(page).not.toMatch(/Download Now<\/button>/);
+  expect(page).not.toContain("Detected OS");
+  expect(page).not.toMatch(/Download for (Windows|macOS|Linux)<\/button>/);
+  expect(page).toContain("Modelify is a desktop app");
+  // A plain form post, so it works without JavaScript.
+  expect(page).toMatch(/<form(?=[^>]*method="post")[^>]*action="\/dashboard\/downloads"[^>]*>(?:(?!<\/form>)[\s\S])*name="intent" value="email-link"/);
+  expect(page).toContain("E-mail me the download link");
+}
 
 let mac: Release;
 let linux: Release;
@@ -151,6 +166,30 @@ describe("the Downloads tab", () => {
     expect(onLinux).toContain(linux.sha256);
   });
 
+  it("on a phone or tablet, recommends no build and offers to e-mail the link to the account's address", async () => {
+    const { browser, email } = await createConfirmedUser();
+    const user = await db.query.users.findFirst({ where: eq(schema.users.email, email) });
+    await db.insert(schema.subscriptions).values({ id: crypto.randomUUID(), userId: user!.id, status: "active", currentPeriodEnd: Date.now() + 86400_000 });
+    for (const [ua, device] of [
+      [IPHONE_UA, "an iPhone"],
+      [ANDROID_UA, "an Android phone"],
+      [IPAD_UA, "an iPad"],
+    ] as const) {
+      const page = await html(browser, "/dashboard/downloads", ua);
+      expectNoInstallerFor(page);
+      expect(page).toContain(`You are on ${device}.`);
+      expect(page).toContain(email);
+      // Which computers it runs on, none of them picked.
+      expect(page).toContain("Computer requirements");
+      // Every build stays one tap away.
+      expect(page).toContain("All Versions");
+      // The landing's download section says the same to a subscriber on a phone.
+      expectNoInstallerFor(sectionOf(await html(browser, "/", ua)));
+    }
+    // A computer is still offered its build.
+    expect(sectionOf(await html(browser, "/", MAC_UA))).not.toContain("Modelify is a desktop app");
+  });
+
   it("lists every build of an OS under All Versions, and says which are not published", async () => {
     const browser = await subscriber();
     const linuxTab = await html(browser, "/dashboard/downloads?versions=linux");
@@ -189,7 +228,9 @@ describe("the post-payment page", () => {
     const success = new URL((await payCheckout(url)).headers.get("Location")!);
     const path = `${success.pathname}${success.search}`;
     const page = await html(browser, path, MAC_UA);
-    expect(page).toContain("Payment Successful!");
+    // A trial: nothing was paid, and the dialog does not say so.
+    expect(page).toContain("Free trial started");
+    expect(page).not.toContain("Payment Successful!");
     expect(page).toContain("Detected OS: <span");
     expect(page).toContain(`Apple Silicon · ${formatBytes(mac.byteSize)} · v${mac.version}`);
     expect(page).toContain(mac.sha256);
@@ -197,9 +238,13 @@ describe("the post-payment page", () => {
     expect(page).toContain("Download for macOS");
     // Closed, it stays closed; 'Download App' opens it again.
     const closed = await html(browser, `${path}&download=closed`, MAC_UA);
-    expect(closed).not.toContain("Payment Successful!");
+    expect(closed).not.toContain("Free trial started");
     expect(closed).toMatch(/href="\/auth\/success\?session_id=[^"]+&amp;download=open"[^>]*>Download App/);
     // Without a session there is no dialog.
     expect(await html(browser, "/auth/success")).not.toContain('role="dialog"');
+    // On a phone, the dialog offers the link by e-mail instead of a Windows installer.
+    const onPhone = await html(browser, path, IPHONE_UA);
+    expect(onPhone).toContain('role="dialog"');
+    expectNoInstallerFor(onPhone);
   });
 });

@@ -69,13 +69,27 @@ function InvoiceTable({ invoices }: { invoices: InvoiceRow[] }) {
         <tbody className="divide-y divide-slate-100">
           {invoices.map((inv) => (
             <tr key={inv.id}>
-              <td className="py-3 pr-4 font-medium text-slate-900">{inv.number}</td>
+              <td className="py-3 pr-4 font-medium text-slate-900">
+                {inv.number}
+                {inv.trial ? (
+                  <span className="block text-xs font-normal text-slate-500">
+                    Free trial{inv.trial.until ? ` until ${formatDate(inv.trial.until)}` : ""}: nothing charged
+                  </span>
+                ) : null}
+              </td>
               <td className="py-3 pr-4 text-slate-600">{formatDate(inv.date)}</td>
               <td className="py-3 pr-4 text-slate-900">{inv.currency === "USD" ? <Money value={inv.amount} /> : `${inv.amount.toFixed(2)} ${inv.currency}`}</td>
               <td className="py-3 pr-4">
-                <span className={cx("rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize", STATUS_STYLES[inv.status] ?? "bg-slate-100 text-slate-700")}>
-                  {inv.status}
-                </span>
+                {inv.trial ? (
+                  // Stripe calls it paid, as there was nothing to pay; "Paid" beside 0.00 would read as a charge.
+                  <span className="rounded-full bg-brand-50 px-2.5 py-0.5 text-xs font-semibold text-brand-700">Free trial</span>
+                ) : (
+                  <span
+                    className={cx("rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize", STATUS_STYLES[inv.status] ?? "bg-slate-100 text-slate-700")}
+                  >
+                    {inv.status}
+                  </span>
+                )}
               </td>
               <td className="py-3">
                 {inv.pdfUrl || inv.hostedUrl ? (

@@ -1,9 +1,10 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
-import type { AdminResult } from "~/lib/billing/admin.server";
+import type { AdminResult, StripeView } from "~/lib/billing/admin.server";
 import { ADMIN_STATUSES } from "~/lib/billing/statuses";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
+import type { SubscriptionRow } from "~/lib/subscriptions.server";
 import { formatDate } from "~/lib/format";
 import { Field, SelectField } from "../forms";
 import { Alert, Button, Card } from "../ui";
@@ -16,7 +17,7 @@ type AdminAnswer = AdminResult & { result?: SubmissionResult<string[]> };
 
 // Admin-only subscription tools. Every change is audited on the server.
 // `submitted` is the answer of a plain form post (no JavaScript); with it, a fetcher's answer.
-export function DebugTab({ adminEmail, submitted, releases }: { adminEmail: string; submitted?: AdminAnswer; releases: ReleaseView[] }) {
+export function DebugTab({ submitted, releases }: { submitted?: AdminAnswer; releases: ReleaseView[] }) {
   const fetcher = useFetcher<AdminAnswer>();
   const [visible, setVisible] = useState(Boolean(submitted));
   const result = fetcher.data ?? submitted;
@@ -29,7 +30,9 @@ export function DebugTab({ adminEmail, submitted, releases }: { adminEmail: stri
   const busy = fetcher.state !== "idle";
   // The server checks (routes/dashboard/admin.tsx) and its refusals show beside the fields, with or
   // without JavaScript. The browser's own checks (noValidate off) still stop a mistyped address first.
-  const [form, fields] = useForm({ id: "debug", lastResult: result?.result, defaultValue: { email: adminEmail, status: "active" } });
+  // Never the admin's own address: a tool must be pointed at an account on purpose. After an
+  // answer (a page of its own without JavaScript), the account it was about.
+  const [form, fields] = useForm({ id: "debug", lastResult: result?.result, defaultValue: { email: submitted?.account?.email ?? "", status: "active" } });
 
   return (
     <>
@@ -68,13 +71,14 @@ export function DebugTab({ adminEmail, submitted, releases }: { adminEmail: stri
           <SignOutEverywhere busy={busy} />
         </fetcher.Form>
         {result && visible ? (
-          <Alert tone={result.ok ? "success" : "error"} className="mt-5">
+          <Alert tone={!result.ok ? "error" : result.confirm ? "info" : "success"} className="mt-5">
             {result.message}
           </Alert>
         ) : null}
       </Card>
 
-      {result?.subscription ? <SubscriptionCard subscription={result.subscription} /> : null}
+      {result?.confirm ? <ConfirmGrant confirm={result.confirm} stripe={result.stripe} busy={busy} Form={fetcher.Form} /> : null}
+      {result?.account && result.stripe ? <SideBySide local={result.subscription ?? null} stripe={result.stripe} /> : null}
       {result?.audit?.length ? <AuditCard audit={result.audit} /> : null}
       <PublishBuild releases={releases} />
     </>
@@ -102,27 +106,145 @@ function SignOutEverywhere({ busy }: { busy: boolean }) {
   );
 }
 
-function SubscriptionCard({ subscription }: { subscription: NonNullable<AdminResult["subscription"]> }) {
+const date = (ms: number | null | undefined) => (ms ? formatDate(ms) : "—");
+
+/**
+ * The grant's second step: which account, what changes and what does not, and the button whose
+ * POST (confirm=yes) grants. Cancel looks the account up again, which changes nothing.
+ */
+function ConfirmGrant({
+  confirm,
+  stripe,
+  busy,
+  Form,
+}: {
+  confirm: NonNullable<AdminResult["confirm"]>;
+  stripe: StripeView | undefined;
+  busy: boolean;
+  Form: ReturnType<typeof useFetcher>["Form"];
+}) {
+  const stripeSub = stripe?.kind === "customer" ? stripe.subscription : null;
   return (
-    <Card className="mt-6 p-6">
-      <h2 className="text-lg font-semibold text-slate-900">Subscription</h2>
-      <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
-        {(
-          [
-            ["Status", subscription.status],
-            ["Stripe subscription", subscription.stripeSubscriptionId ?? "—"],
-            ["Stripe customer", subscription.stripeCustomerId ?? "—"],
-            ["Period end", subscription.currentPeriodEnd ? formatDate(subscription.currentPeriodEnd) : "—"],
-            ["Trial end", subscription.trialEnd ? formatDate(subscription.trialEnd) : "—"],
-            ["Cancel at", subscription.cancelAt ? formatDate(subscription.cancelAt) : "—"],
-          ] as const
-        ).map(([label, value]) => (
-          <div key={label} className="flex justify-between gap-4 border-b border-slate-100 py-1.5">
-            <dt className="text-slate-500">{label}</dt>
-            <dd className="font-medium text-slate-900">{value}</dd>
-          </div>
-        ))}
-      </dl>
+    <Card className="mt-6 border-amber-300 p-6" role="group" aria-labelledby="confirm-grant-title" data-testid="confirm-grant">
+      <h2 id="confirm-grant-title" className="text-lg font-semibold wrap-anywhere text-slate-900">
+        Grant one year to {confirm.email}?
+      </h2>
+      <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm text-slate-700">
+        <li>
+          This site will treat the account as an active subscriber until {formatDate(confirm.until)}, at no charge. The grant is written to the audit log with
+          your account.
+        </li>
+        <li>
+          {stripeSub
+            ? `Stripe is not changed: its subscription stays ${stripeSub.status} and bills on its own dates, and Stripe's next event about it replaces this grant here.`
+            : stripe?.kind === "customer"
+              ? "Stripe is not changed: the account's Stripe customer has no subscription."
+              : stripe?.kind === "unavailable"
+                ? "Stripe is not changed (it could not be read just now)."
+                : "Stripe is not changed: the account has no Stripe customer."}
+        </li>
+      </ul>
+      <div className="mt-5 flex flex-wrap gap-3">
+        <Form method="post" action="/dashboard/admin">
+          <input type="hidden" name="email" value={confirm.email} />
+          <input type="hidden" name="confirm" value="yes" />
+          <Button type="submit" name="intent" value={confirm.intent} disabled={busy}>
+            Yes, grant one year
+          </Button>
+        </Form>
+        <Form method="post" action="/dashboard/admin">
+          <input type="hidden" name="email" value={confirm.email} />
+          <Button type="submit" name="intent" value="lookup" variant="secondary" disabled={busy}>
+            Cancel
+          </Button>
+        </Form>
+      </div>
+    </Card>
+  );
+}
+
+type Row = { status: string; periodEnd: string; trialEnd: string; cancelAt: string; id: string };
+
+function localRow(sub: SubscriptionRow | null): Row | null {
+  if (!sub) return null;
+  const complimentary = (sub.metadata as Record<string, unknown> | null)?.complimentary === true;
+  return {
+    status: complimentary ? `${sub.status} (granted)` : sub.status,
+    periodEnd: date(sub.currentPeriodEnd),
+    trialEnd: date(sub.trialEnd),
+    cancelAt: date(sub.cancelAt),
+    id: sub.stripeSubscriptionId ?? "—",
+  };
+}
+
+/** The local row and Stripe's subscription, column by column, so a difference shows. */
+function SideBySide({ local, stripe }: { local: SubscriptionRow | null; stripe: StripeView }) {
+  const here = localRow(local);
+  const there = stripe.kind === "customer" ? stripe.subscription : null;
+  const stripeRow: Row | null = there
+    ? { status: there.status, periodEnd: date(there.currentPeriodEnd), trialEnd: date(there.trialEnd), cancelAt: date(there.cancelAt), id: there.id }
+    : null;
+  const stripeNone =
+    stripe.kind === "no-customer"
+      ? "No Stripe customer"
+      : stripe.kind === "unavailable"
+        ? "Stripe could not be read just now"
+        : `No subscription for customer ${stripe.customerId}`;
+  const labels: Array<[keyof Row, string]> = [
+    ["status", "Status"],
+    ["periodEnd", "Period end"],
+    ["trialEnd", "Trial end"],
+    ["cancelAt", "Cancel at"],
+    ["id", "Stripe subscription"],
+  ];
+  const differ = here && stripeRow && local?.status !== (stripeRow.status === "trialing" ? "trial" : stripeRow.status);
+  return (
+    <Card className="mt-6 p-6" data-testid="subscription-states">
+      <h2 className="text-lg font-semibold text-slate-900">Subscription: this site and Stripe</h2>
+      {differ ? (
+        <p className="mt-2 text-sm text-amber-800">
+          The two disagree. This site grants access from its own state; Stripe's next event about this subscription replaces it.
+        </p>
+      ) : null}
+      {/* Fixed columns that wrap, so both sides stay in view on a phone (no sideways scroll between them). */}
+      <div className="mt-4">
+        <table className="w-full table-fixed text-left text-sm">
+          <colgroup>
+            <col className="w-[26%]" />
+            <col className="w-[37%]" />
+            <col className="w-[37%]" />
+          </colgroup>
+          <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
+            <tr>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                <span className="sr-only">Field</span>
+              </th>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                This site
+              </th>
+              <th scope="col" className="py-2 font-medium">
+                Stripe
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {labels.map(([key, label], i) => (
+              <tr key={key}>
+                <th scope="row" className="py-2 pr-3 align-top font-normal text-slate-500">
+                  {label}
+                </th>
+                <td className="py-2 pr-4 align-top font-medium wrap-anywhere text-slate-900" data-testid={`local-${key}`}>
+                  {here ? here[key] : i === 0 ? "No subscription" : "—"}
+                </td>
+                <td className="py-2 align-top font-medium wrap-anywhere text-slate-900" data-testid={`stripe-${key}`}>
+                  {stripeRow ? stripeRow[key] : i === 0 ? stripeNone : "—"}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {stripe.kind === "customer" ? <p className="mt-3 text-xs text-slate-500">Stripe customer {stripe.customerId}</p> : null}
     </Card>
   );
 }

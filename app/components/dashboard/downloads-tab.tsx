@@ -4,10 +4,21 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
 import { Link } from "~/components/link";
 import { RedeemKeyHint } from "../early-access/redeem-form";
-import { type DownloadOption, findOption, optionById, optionsFor, PLATFORM_LABELS, type Platform, PLATFORMS } from "~/lib/downloads/options";
+import {
+  type DetectedDevice,
+  type DownloadOption,
+  findOption,
+  optionById,
+  optionsFor,
+  PLATFORM_LABELS,
+  type Platform,
+  PLATFORMS,
+  SYSTEM_REQUIREMENTS,
+} from "~/lib/downloads/options";
 import type { DownloadHistoryItem, ReleaseView } from "~/lib/downloads/releases.server";
 import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
 import { formatDateTime } from "~/lib/format";
+import { DesktopOnlyNotice, type EmailLinkAnswer, useDetectedDevice } from "../desktop-only";
 import { BuildFacts, Checksum, DownloadForm, RecommendedBadge, releaseFor, SUPPORT_EMAIL, SystemRequirements, useDownloader } from "../download-dialog";
 import { withParam } from "../modal";
 import { Alert, buttonClass, Card, ChevronDownIcon, cx, LinkButton, Spinner } from "../ui";
@@ -19,7 +30,8 @@ export type DownloadsTabData =
       subscribed: true;
       error: string | null;
       versions: Platform | null;
-      detected: string;
+      detected: DetectedDevice;
+      email: string;
       releases: ReleaseView[];
       history: DownloadHistoryItem[];
     };
@@ -28,14 +40,14 @@ export type DownloadsTabData =
  * The server tells the OS from the User-Agent; Chromium browsers also say whether a Mac is Apple
  * Silicon or Intel (the User-Agent of both says "Intel"), which refines the suggestion.
  */
-function useDetectedOption(serverId: string): DownloadOption {
+function useDetectedOption(serverId: string | null): DownloadOption | null {
   const [id, setId] = useState(serverId);
   useEffect(() => {
     setId(serverId);
     const uaData = (
       navigator as Navigator & { userAgentData?: { getHighEntropyValues?: (hints: string[]) => Promise<{ platform?: string; architecture?: string }> } }
     ).userAgentData;
-    if (!uaData?.getHighEntropyValues || !serverId.startsWith("mac-")) return;
+    if (!uaData?.getHighEntropyValues || !serverId?.startsWith("mac-")) return;
     let live = true;
     uaData
       .getHighEntropyValues(["architecture"])
@@ -49,7 +61,8 @@ function useDetectedOption(serverId: string): DownloadOption {
       live = false;
     };
   }, [serverId]);
-  return optionById(id) ?? optionById(serverId)!;
+  if (serverId === null) return null;
+  return optionById(id ?? serverId) ?? optionById(serverId)!;
 }
 
 function SubmitButton({
@@ -83,9 +96,10 @@ function SubmitButton({
   );
 }
 
-export function DownloadsTab({ data }: { data: DownloadsTabData }) {
+/** `mailed`: the answer to "E-mail me the download link" posted without JavaScript. */
+export function DownloadsTab({ data, mailed }: { data: DownloadsTabData; mailed?: EmailLinkAnswer }) {
   if (!data.subscribed) return <SubscriptionRequired error={data.error} />;
-  return <SubscriberDownloads data={data} />;
+  return <SubscriberDownloads data={data} mailed={mailed} />;
 }
 
 function Heading() {
@@ -128,13 +142,18 @@ type Downloader = ReturnType<typeof useDownloader>;
 /** Each download button has its own key, so only the pressed one shows the spinner. */
 type StartFor = (key: string) => (platform: string, arch: string) => void;
 
-function SubscriberDownloads({ data }: { data: Subscribed }) {
+function SubscriberDownloads({ data, mailed }: { data: Subscribed; mailed?: EmailLinkAnswer }) {
   const download = useDownloader();
-  const detected = useDetectedOption(data.detected);
+  const device = useDetectedDevice(data.detected);
+  const detected = useDetectedOption(device.kind === "desktop" ? device.optionId : null);
   const alertRef = useRef<HTMLDivElement>(null);
   const start: StartFor = (key) => (platform, arch) => download.start(key, platform, arch);
   const error = download.error ?? (download.started ? null : data.error);
-  const requirementsFor = data.versions ?? detected.platform;
+  const requirementsFor = data.versions ?? detected?.platform ?? null;
+  // On a phone the answer shows beside its button; elsewhere (the form was posted from a phone,
+  // this page is not one) at the top.
+  const mailedHere = device.kind === "mobile" ? mailed : undefined;
+  const mailedAbove = device.kind === "mobile" ? undefined : mailed;
 
   useEffect(() => {
     if (download.error || download.started) alertRef.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
@@ -147,21 +166,86 @@ function SubscriberDownloads({ data }: { data: Subscribed }) {
       <div ref={alertRef} aria-live="polite" className="mt-6 scroll-mt-24 space-y-3 empty:hidden">
         {error ? <Alert tone="error">{error}</Alert> : null}
         {download.started ? <Alert tone="success">Your download has started. Check your browser's downloads.</Alert> : null}
+        {mailedAbove ? <Alert tone={mailedAbove.ok ? "success" : "error"}>{mailedAbove.message}</Alert> : null}
       </div>
 
-      <RecommendedBuild data={data} detected={detected} download={download} start={start} />
+      {detected ? (
+        <RecommendedBuild data={data} detected={detected} download={download} start={start} />
+      ) : (
+        <OnPhone data={data} device={device as Extract<DetectedDevice, { kind: "mobile" }>} mailed={mailedHere} download={download} start={start} />
+      )}
 
       <div className="mt-6 grid gap-6 lg:grid-cols-2">
         <RecentDownloads history={data.history} download={download} start={start} />
         <Card className="p-6">
-          <h2 className="text-lg font-semibold text-slate-900">{PLATFORM_LABELS[requirementsFor]} system requirements</h2>
-          <SystemRequirements platform={requirementsFor} plain className="mt-3" />
+          {requirementsFor ? (
+            <>
+              <h2 className="text-lg font-semibold text-slate-900">{PLATFORM_LABELS[requirementsFor]} system requirements</h2>
+              <SystemRequirements platform={requirementsFor} plain className="mt-3" />
+            </>
+          ) : (
+            <ComputerRequirements />
+          )}
           <p className="mt-3 text-xs text-slate-500">Re-download fetches the newest build for that platform and architecture.</p>
         </Card>
       </div>
 
-      <InstallationGuide />
+      <InstallationGuide onPhone={device.kind === "mobile"} />
     </>
+  );
+}
+
+/** On a phone: which computers it runs on, without picking one. */
+function ComputerRequirements() {
+  const [first, ...others] = PLATFORMS.map((p) => SYSTEM_REQUIREMENTS[p]);
+  // What every platform asks for alike (memory, disk, network) once; each system's own line apart.
+  const shared = (first ?? []).filter((line) => others.every((list) => list.includes(line)));
+  return (
+    <>
+      <h2 className="text-lg font-semibold text-slate-900">Computer requirements</h2>
+      <ul className="mt-3 space-y-1.5 text-sm text-slate-600">
+        {PLATFORMS.map((p) => (
+          <li key={p}>
+            <span className="font-medium text-slate-800">{PLATFORM_LABELS[p]}:</span>{" "}
+            {SYSTEM_REQUIREMENTS[p].filter((line) => !shared.includes(line)).join(", ")}
+          </li>
+        ))}
+        {shared.length ? <li>All of them: {shared.join(", ")}</li> : null}
+      </ul>
+    </>
+  );
+}
+
+/** A phone or tablet: no build to recommend; the link by e-mail, and every build behind All Versions. */
+function OnPhone({
+  data,
+  device,
+  mailed,
+  download,
+  start,
+}: {
+  data: Subscribed;
+  device: Extract<DetectedDevice, { kind: "mobile" }>;
+  mailed?: EmailLinkAnswer;
+  download: Downloader;
+  start: StartFor;
+}) {
+  const { pathname, search } = useLocation();
+  return (
+    <Card className="mt-6 p-6 sm:p-8">
+      <DesktopOnlyNotice device={device.device} email={data.email} submitted={mailed} />
+      <Link
+        to={withParam(pathname, search, "versions", data.versions ? null : "windows")}
+        preventScrollReset
+        aria-expanded={data.versions !== null}
+        aria-controls="all-versions"
+        className={buttonClass("ghost", "md", "mt-4 -ml-3")}
+      >
+        All Versions
+        <ChevronDownIcon className={cx("h-4 w-4 transition-transform", data.versions && "rotate-180")} />
+      </Link>
+      {data.versions ? <AllVersions versions={data.versions} releases={data.releases} download={download} start={start} /> : null}
+    </Card>
   );
 }
 
@@ -289,13 +373,16 @@ function RecentDownloads({ history, download, start }: { history: DownloadHistor
   );
 }
 
-function InstallationGuide() {
+function InstallationGuide({ onPhone }: { onPhone: boolean }) {
   return (
     <Card className="mt-6 scroll-mt-24 p-6 sm:p-8" id="installation-guide">
       <h2 className="text-lg font-semibold text-slate-900">Installation guide</h2>
       <ol className="mt-4 grid gap-6 md:grid-cols-3">
         <Step n={1} title="Download">
-          Use Download Now for this computer, or pick a build under All Versions. Compare the file's SHA-256 with the one shown here if you want to be sure.
+          {onPhone
+            ? "On your computer, open the link we e-mail you (or this page) and use Download Now there, or pick a build under All Versions."
+            : "Use Download Now for this computer, or pick a build under All Versions."}{" "}
+          Compare the file's SHA-256 with the one shown here if you want to be sure.
         </Step>
         <Step n={2} title="Install">
           Windows: run the .msi installer. macOS: open the .dmg and drag Modelify to Applications. Linux: make the AppImage executable (

@@ -8,7 +8,8 @@ import { ADMIN_STATUSES } from "./statuses";
 const email = z.email({ error: AUTH_MESSAGES.invalidEmail }).max(254, { error: AUTH_MESSAGES.invalidEmail });
 export const adminToolsFormSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("lookup"), email }),
-  z.object({ intent: z.literal("grant-year"), email }),
+  // The grant asks first: only a POST that says confirm=yes grants (the confirmation's button).
+  z.object({ intent: z.literal("grant-year"), email, confirm: z.literal("yes").optional() }),
   z.object({ intent: z.literal("sync"), email }),
   z.object({ intent: z.literal("set-status"), email, status: z.enum(ADMIN_STATUSES, { error: "Choose one of the listed statuses." }) }),
   z.object({ intent: z.literal("sign-out-everywhere"), email }),

@@ -108,8 +108,21 @@ async function openSession(stripe: Stripe, sessionId: string, now: number): Prom
   return null;
 }
 
+/**
+ * What a completed checkout did. A trial charges nothing: its first charge (the plan's price) is
+ * due when Stripe's trial ends, and that date is Stripe's own, never "now + 7 days".
+ */
+export type CheckoutOutcome = { kind: "trial"; chargedUsd: 0; firstCharge: { amountUsd: number; date: number } } | { kind: "paid" };
+
 export type CheckoutDetails =
-  | { state: "confirmed"; status: "Active" | "Trial"; trialEnds: number | null; nextBilling: number | null; amount: string }
+  | {
+      state: "confirmed";
+      status: "Active" | "Trial";
+      trialEnds: number | null;
+      nextBilling: number | null;
+      amount: string;
+      outcome: CheckoutOutcome;
+    }
   | { state: "pending" | "not-yours" | "invalid" | "unavailable" };
 
 /** /auth/success: only a complete session of the signed-in user shows subscription details. */
@@ -138,12 +151,15 @@ export async function checkoutDetails(deps: BillingDeps, userId: string, session
     log.warn("checkout_success_sync_failed", { stripeCheckout: sessionId }, error);
   }
   const periodEnd = subscription.items?.data?.[0]?.current_period_end ?? null;
+  const trialEnds = subscription.trial_end ? subscription.trial_end * 1000 : null;
+  const trial = subscription.status === "trialing" && trialEnds !== null;
   return {
     state: "confirmed",
-    status: subscription.status === "trialing" ? "Trial" : "Active",
-    trialEnds: subscription.trial_end ? subscription.trial_end * 1000 : null,
+    status: trial ? "Trial" : "Active",
+    trialEnds,
     nextBilling: periodEnd ? periodEnd * 1000 : null,
     amount: `$${PLAN.priceUsd}/month`,
+    outcome: trial ? { kind: "trial", chargedUsd: 0, firstCharge: { amountUsd: PLAN.priceUsd, date: trialEnds } } : { kind: "paid" },
   };
 }
 
@@ -172,7 +188,21 @@ export type InvoiceRow = {
   status: string;
   pdfUrl: string | null;
   hostedUrl: string | null;
+  /** The invoice that opened a free trial: nothing was charged, whatever its status says. */
+  trial: { until: number | null } | null;
 };
+
+/**
+ * A subscription's first invoice at 0.00 is its trial's: Stripe marks it paid, as there was
+ * nothing to pay. Checkout offers no coupons, so no other first invoice of ours comes to 0.00.
+ * Its line's period is the trial's.
+ */
+function trialOf(inv: Stripe.Invoice): InvoiceRow["trial"] {
+  if (inv.billing_reason !== "subscription_create" || inv.total !== 0 || inv.amount_paid !== 0) return null;
+  const ends = inv.lines?.data?.map((line) => line.period?.end ?? 0) ?? [];
+  const until = Math.max(0, ...ends);
+  return { until: until > inv.created ? until * 1000 : null };
+}
 
 type PaymentMethodRow = { id: string; isDefault: boolean; brand: string; last4: string; expMonth: number; expYear: number; funding: string };
 
@@ -232,6 +262,7 @@ export async function billingSnapshot(
             status: inv.status ?? "draft",
             pdfUrl: inv.invoice_pdf ?? null,
             hostedUrl: inv.hosted_invoice_url ?? null,
+            trial: trialOf(inv),
           }))
         : [],
       error: null,

@@ -28,3 +28,11 @@ export function downloadErrorMessage(code: string | null): string | null {
     ? DOWNLOAD_MESSAGES[code as DownloadErrorCode]
     : DOWNLOAD_MESSAGES.failedContactSupport;
 }
+
+/** "E-mail me the link" on a phone or tablet (issue 46). Not in the spec. */
+export const EMAIL_LINK_MESSAGES = {
+  sent: (to: string) => `We sent a link to ${to}. Open it on your computer to download Modelify.`,
+  tooMany: "You asked for the link several times already. Check your inbox, or try again in an hour.",
+  unconfirmed: "Confirm your e-mail address first: we send links only to a confirmed address.",
+  invalid: "This request could not be read. Please use the button on the Downloads page.",
+} as const;

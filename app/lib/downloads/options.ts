@@ -84,23 +84,63 @@ export function optionsFor(platform: Platform): DownloadOption[] {
   return DOWNLOAD_OPTIONS.filter((o) => o.platform === platform);
 }
 
+/** Phones and tablets, which run none of the builds: what the pages call the device they were opened on. */
+export const MOBILE_DEVICES = {
+  iphone: "an iPhone",
+  ipad: "an iPad",
+  "android-phone": "an Android phone",
+  "android-tablet": "an Android tablet",
+  other: "a phone or tablet",
+} as const;
+export type MobileDevice = keyof typeof MOBILE_DEVICES;
+
+/** What the pages recommend: a build for a desktop system, or none on a phone or tablet. */
+export type DetectedDevice = { kind: "desktop"; optionId: string } | { kind: "mobile"; device: MobileDevice };
+
+// Tested before any desktop system: iPhones and iPads say "like Mac OS X", Android says "Linux",
+// and Windows phones say "Windows".
+const MOBILE_SYSTEMS: Array<[RegExp, MobileDevice | ((ua: string) => MobileDevice)]> = [
+  [/\b(?:iPhone|iPod)\b/, "iphone"],
+  [/\biPad\b/, "ipad"],
+  // Android phones' browsers say "Mobile"; tablets' do not.
+  [/\bAndroid\b/, (ua) => (/\bMobile\b/.test(ua) ? "android-phone" : "android-tablet")],
+  [/\b(?:Windows Phone|IEMobile|BlackBerry|BB10|webOS|KAIOS|Opera Mini|Mobile)\b/i, "other"],
+];
+
+/** The phone or tablet a User-Agent names, or null for a computer (or a User-Agent that says nothing). */
+function mobileDevice(ua: string): MobileDevice | null {
+  for (const [pattern, device] of MOBILE_SYSTEMS) if (pattern.test(ua)) return typeof device === "function" ? device(ua) : device;
+  return null;
+}
+
 /**
- * The visitor's OS from the User-Agent (server side) or navigator data (client side). Apple
- * Silicon cannot be told from a Mac's User-Agent, so Macs get the spec's recommended build.
+ * The visitor's OS from the User-Agent (server side). Apple Silicon cannot be told from a Mac's
+ * User-Agent, so Macs get the spec's recommended build.
  */
-function detectPlatform(userAgent: string | null | undefined): Platform {
-  const ua = userAgent ?? "";
+function detectPlatform(ua: string): Platform {
   if (/Windows/i.test(ua)) return "windows";
-  if (/Macintosh|Mac OS X/i.test(ua) && !/iPhone|iPad/i.test(ua)) return "mac";
-  if (/Linux|X11/i.test(ua) && !/Android/i.test(ua)) return "linux";
+  if (/Macintosh|Mac OS X/i.test(ua)) return "mac";
+  if (/Linux|X11/i.test(ua)) return "linux";
   return DEFAULT_PLATFORM;
 }
 
 /** The architecture to suggest: ARM Linux from the User-Agent, otherwise the platform's recommended build. */
-export function detectOption(userAgent: string | null | undefined): DownloadOption {
-  const platform = detectPlatform(userAgent);
-  if (platform === "linux" && /aarch64|arm64/i.test(userAgent ?? "")) return optionById("linux-arm64")!;
+function detectOption(ua: string): DownloadOption {
+  const platform = detectPlatform(ua);
+  if (platform === "linux" && /aarch64|arm64/i.test(ua)) return optionById("linux-arm64")!;
   return optionsFor(platform).find((o) => o.recommended)!;
+}
+
+/**
+ * The build to recommend for the device behind a User-Agent, or the phone or tablet it is: no
+ * installer runs there, so none is recommended. An iPad that asks for the desktop site says
+ * "Macintosh"; the page tells it apart in the browser (it has a touch screen).
+ */
+export function detectDevice(userAgent: string | null | undefined): DetectedDevice {
+  const ua = (userAgent ?? "").slice(0, 500);
+  const device = mobileDevice(ua);
+  if (device) return { kind: "mobile", device };
+  return { kind: "desktop", optionId: detectOption(ua).id };
 }
 
 /** The installer's file name, e.g. Modelify-1.4.0-win-x64.msi. */

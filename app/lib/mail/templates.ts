@@ -257,3 +257,23 @@ export function codeLockTrippedMail(to: string, changePasswordLink: string): Out
     links: [changePasswordLink],
   };
 }
+
+/**
+ * Asked for on a phone (issue 46): the Downloads page to open on a computer. Its link is the
+ * signed-in page, never a signed installer link, which would expire long before the e-mail is read.
+ */
+export function downloadLinkMail(to: string, downloadsPage: string): OutgoingMail {
+  return {
+    to,
+    subject: "Download Modelify on your computer",
+    text: [
+      "You asked for a link to download Modelify, the desktop app for Windows, macOS and Linux.",
+      "",
+      "Open this page on your computer and sign in: it offers the build for that computer.",
+      downloadsPage,
+      "",
+      "If you did not ask for this, you can ignore this e-mail.",
+    ].join("\n"),
+    links: [downloadsPage],
+  };
+}

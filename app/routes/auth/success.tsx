@@ -9,9 +9,9 @@ import { SiteFooter } from "~/components/site-footer";
 import { Alert, Card, CheckIcon, LinkButton } from "~/components/ui";
 import { checkoutDetails, type CheckoutDetails } from "~/lib/billing/billing.server";
 import { PLAN } from "~/lib/constants";
-import { detectOption } from "~/lib/downloads/options";
+import { detectDevice, optionById } from "~/lib/downloads/options";
 import { currentReleases } from "~/lib/downloads/releases.server";
-import { formatDate } from "~/lib/format";
+import { formatDate, formatUsd } from "~/lib/format";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { pageMeta } from "~/lib/site/meta";
@@ -26,10 +26,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = app(context);
   const details = await checkoutDetails(ctx, user.id, sessionId.slice(0, 255));
   if (details.state !== "confirmed") return { details, download: null };
-  // A confirmed payment opens the download dialog with the build for this computer.
-  const option = detectOption(ctx.userAgent);
-  const release = (await currentReleases(ctx.db)).find((r) => r.optionId === option.id) ?? null;
-  return { details, download: { option, release } };
+  // A confirmed payment opens the download dialog with the build for this computer; on a phone or
+  // tablet, with the offer to e-mail the Downloads page instead.
+  const detected = detectDevice(ctx.userAgent);
+  const option = detected.kind === "desktop" ? (optionById(detected.optionId) ?? null) : null;
+  const release = option ? ((await currentReleases(ctx.db)).find((r) => r.optionId === option.id) ?? null) : null;
+  return { details, download: { detected, option, release, email: user.email } };
 }
 
 // Opening and closing the download dialog (?download=) does not need Stripe asked again.
@@ -62,13 +64,26 @@ export default function AuthSuccess({ loaderData }: Route.ComponentProps) {
           </div>
 
           {details?.state === "confirmed" ? (
-            <dl className="mt-6 divide-y divide-slate-100 rounded-xl border border-slate-200 text-sm" data-testid="subscription-details">
-              <Row label="Plan" value={PLAN.name} />
-              <Row label="Price" value={details.amount} />
-              {details.trialEnds ? <Row label="Free trial" value={`${PLAN.trialDays} days, until ${formatDate(details.trialEnds)}`} /> : null}
-              <Row label="Status" value={details.status} />
-              {details.nextBilling ? <Row label="First charge" value={formatDate(details.nextBilling)} /> : null}
-            </dl>
+            <>
+              {details.outcome.kind === "trial" ? <TrialStarted firstCharge={details.outcome.firstCharge} /> : null}
+              <dl className="mt-6 divide-y divide-slate-100 rounded-xl border border-slate-200 text-sm" data-testid="subscription-details">
+                <Row label="Plan" value={PLAN.name} />
+                <Row label="Price" value={details.amount} />
+                {details.trialEnds ? <Row label="Free trial" value={`${PLAN.trialDays} days, until ${formatDate(details.trialEnds)}`} /> : null}
+                <Row label="Status" value={details.status} />
+                {details.outcome.kind === "trial" ? (
+                  <>
+                    <Row label="Charged today" value={formatUsd(details.outcome.chargedUsd)} />
+                    <Row
+                      label="First charge"
+                      value={`${formatUsd(details.outcome.firstCharge.amountUsd)} on ${formatDate(details.outcome.firstCharge.date)}`}
+                    />
+                  </>
+                ) : details.nextBilling ? (
+                  <Row label="Next charge" value={formatDate(details.nextBilling)} />
+                ) : null}
+              </dl>
+            </>
           ) : details ? (
             <Alert tone="info" className="mt-6">
               {NOT_CONFIRMED[details.state]}
@@ -97,7 +112,10 @@ export default function AuthSuccess({ loaderData }: Route.ComponentProps) {
           </div>
           {download ? (
             <p className="mt-3 text-center text-sm">
-              <Link to={`/dashboard/downloads?versions=${download.option.platform}`} className="font-medium text-brand-700 underline-offset-2 hover:underline">
+              <Link
+                to={download.option ? `/dashboard/downloads?versions=${download.option.platform}` : "/dashboard/downloads"}
+                className="font-medium text-brand-700 underline-offset-2 hover:underline"
+              >
                 Other platforms and versions
               </Link>
             </p>
@@ -112,10 +130,30 @@ export default function AuthSuccess({ loaderData }: Route.ComponentProps) {
         </Card>
       </main>
       <SiteFooter />
-      {dialogOpen && download ? (
-        <PostPaymentDialog option={download.option} release={download.release ?? undefined} closeTo={withParam(pathname, search, "download", "closed")} />
+      {dialogOpen && download && details?.state === "confirmed" ? (
+        <PostPaymentDialog
+          outcome={details.outcome}
+          detected={download.detected}
+          option={download.option}
+          release={download.release ?? undefined}
+          email={download.email}
+          closeTo={withParam(pathname, search, "download", "closed")}
+        />
       ) : null}
     </>
+  );
+}
+
+/** A trial charged nothing: say so, and when the first charge comes and how much it is (Stripe's trial end). */
+function TrialStarted({ firstCharge }: { firstCharge: { amountUsd: number; date: number } }) {
+  return (
+    <div className="mt-6 rounded-xl border border-brand-200 bg-brand-50 p-4 text-sm text-brand-900" data-testid="trial-started">
+      <h2 className="font-semibold">Your {PLAN.trialDays}-day free trial has started</h2>
+      <p className="mt-1">
+        Nothing was charged today. Your first charge is {formatUsd(firstCharge.amountUsd)} USD on {formatDate(firstCharge.date)}, when the trial ends. Cancel
+        before then and you pay nothing.
+      </p>
+    </div>
   );
 }
 

@@ -1,16 +1,21 @@
+import { data } from "react-router";
 import type { Route } from "./+types/downloads";
 import { DownloadsTab } from "~/components/dashboard/downloads-tab";
 import { TabError } from "~/components/dashboard/tab-error";
 import { DOWNLOAD } from "~/lib/constants";
-import { downloadErrorMessage } from "~/lib/downloads/messages";
-import { detectOption, PLATFORMS, type Platform } from "~/lib/downloads/options";
+import { emailDownloadLink, emailLinkFormSchema } from "~/lib/downloads/email-link.server";
+import { downloadErrorMessage, EMAIL_LINK_MESSAGES } from "~/lib/downloads/messages";
+import { detectDevice, PLATFORMS, type Platform } from "~/lib/downloads/options";
 import { currentReleases, recentDownloads } from "~/lib/downloads/releases.server";
 import { userActivation } from "~/lib/early-access/activation.server";
 import { requireUser } from "~/server/auth";
 import { app } from "~/server/context";
+import { readForm } from "~/server/requests";
+import { keepRetryAfter, retryAfter } from "~/server/responses";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Downloads | Modelify");
+export const headers = keepRetryAfter;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
@@ -26,14 +31,31 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     subscribed: true as const,
     error,
     versions,
-    detected: detectOption(userAgent).id,
+    detected: detectDevice(userAgent),
+    email: user.email,
     releases,
     history: history.slice(0, DOWNLOAD.historyShown),
   };
 }
 
-export default function Downloads({ loaderData }: Route.ComponentProps) {
-  return <DownloadsTab data={loaderData} />;
+/**
+ * "E-mail me the link" (a phone or tablet): the answer is the page again with what happened, with
+ * or without JavaScript; the post-payment dialog and the landing page post here too.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context);
+  const read = await readForm(request);
+  if (!read.ok) return data({ ok: false as const, message: read.message }, { status: read.status });
+  if (!emailLinkFormSchema.safeParse(Object.fromEntries(read.formData)).success)
+    return data({ ok: false as const, message: EMAIL_LINK_MESSAGES.invalid }, { status: 400 });
+  const outcome = await emailDownloadLink(app(context), user.id);
+  if (outcome.ok) return { ok: true as const, message: EMAIL_LINK_MESSAGES.sent(outcome.to) };
+  if (outcome.reason === "unconfirmed") return data({ ok: false as const, message: EMAIL_LINK_MESSAGES.unconfirmed }, { status: 403 });
+  return data({ ok: false as const, message: EMAIL_LINK_MESSAGES.tooMany }, { status: 429, headers: retryAfter(outcome.retryAfterSeconds) });
+}
+
+export default function Downloads({ loaderData, actionData }: Route.ComponentProps) {
+  return <DownloadsTab data={loaderData} mailed={actionData} />;
 }
 
 export const ErrorBoundary = TabError;

@@ -7,7 +7,7 @@ import type { Route } from "./+types/index";
 import { DebugTab } from "~/components/dashboard/debug-tab";
 import { TabError } from "~/components/dashboard/tab-error";
 import { listReleases } from "~/lib/downloads/upload.server";
-import { adminGrantYear, adminLookup, adminSetStatus, adminSignOutEverywhere, adminSyncFromStripe } from "~/lib/billing/admin.server";
+import { adminConfirmGrantYear, adminGrantYear, adminLookup, adminSetStatus, adminSignOutEverywhere, adminSyncFromStripe } from "~/lib/billing/admin.server";
 import { adminToolsFormSchema } from "~/lib/billing/admin-form.server";
 import { requireAdmin } from "~/server/auth";
 import { app } from "~/server/context";
@@ -15,8 +15,8 @@ import { readForm } from "~/server/requests";
 
 const INVALID = "Please enter a valid email address and choose an action.";
 export async function loader({ context }: Route.LoaderArgs) {
-  const admin = requireAdmin(context);
-  return { email: admin.email, releases: await listReleases(app(context).db) };
+  requireAdmin(context);
+  return { releases: await listReleases(app(context).db) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -30,11 +30,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const input = submission.value;
   switch (input.intent) {
     case "lookup":
-      return adminLookup(db, admin, input.email);
+      return adminLookup(db, stripe, admin, input.email);
     case "grant-year":
-      return adminGrantYear(db, admin, input.email);
+      return input.confirm === "yes" ? adminGrantYear(db, stripe, admin, input.email) : adminConfirmGrantYear(db, stripe, admin, input.email);
     case "set-status":
-      return adminSetStatus(db, admin, input.email, input.status);
+      return adminSetStatus(db, stripe, admin, input.email, input.status);
     case "sync":
       return adminSyncFromStripe(db, stripe, admin, input.email);
     case "sign-out-everywhere":
@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Admin({ loaderData, actionData }: Route.ComponentProps) {
-  return <DebugTab adminEmail={loaderData.email} submitted={actionData} releases={loaderData.releases} />;
+  return <DebugTab submitted={actionData} releases={loaderData.releases} />;
 }
 
 export const ErrorBoundary = TabError;
