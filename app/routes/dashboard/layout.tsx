@@ -8,7 +8,7 @@ import { TabIcon } from "~/components/dashboard/icons";
 import { SignOutDialog } from "~/components/dashboard/sign-out-dialog";
 import { withParam } from "~/components/modal";
 import { Card, ChevronDownIcon, Logo, ReloadLink } from "~/components/ui";
-import { emailLocalPart } from "~/lib/names";
+import { accountInitials, accountName } from "~/lib/names";
 import { requireUser } from "~/server/auth";
 import { pageMeta } from "~/lib/site/meta";
 
@@ -62,15 +62,16 @@ export function loader({ request, context }: Route.LoaderArgs) {
     if (target) throw redirect(target);
   }
   const user = requireUser(context);
+  const names = { firstName: user.firstName, lastName: user.lastName, username: user.profile.username, email: user.email };
   return {
-    sidebarName: emailLocalPart(user.email),
+    account: { name: accountName(names), initials: accountInitials(names), avatarUrl: user.profile.avatarUrl },
     email: user.email,
     isAdmin: user.role === "admin",
   };
 }
 
 export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
-  const { sidebarName, email, isAdmin } = loaderData;
+  const { account, email, isAdmin } = loaderData;
   const { pathname, search } = useLocation();
   const tabs = TABS.filter((t) => !t.adminOnly || isAdmin);
   const confirmSignOut = new URLSearchParams(search).get("confirm") === "signout";
@@ -79,7 +80,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="min-h-screen bg-slate-50">
-      <Sidebar tabs={tabs} current={pathname} sidebarName={sidebarName} email={email} signOutTo={signOutTo} />
+      <Sidebar tabs={tabs} current={pathname} account={account} email={email} signOutTo={signOutTo} />
       <MobileHeader tabs={tabs} current={pathname} email={email} signOutTo={signOutTo} />
 
       <main id="main" className="px-4 py-6 sm:px-6 lg:ml-64 lg:px-8 lg:py-10 xl:px-10">
@@ -124,7 +125,9 @@ function TabLink({
 }
 
 /** From 1024 px: a rail with each tab's icon and its label beside it (no hover needed to learn where Billing is, and touch screens see it too). */
-function Sidebar({ tabs, current, sidebarName, email, signOutTo }: FrameProps & { sidebarName: string }) {
+type Account = { name: string; initials: string; avatarUrl: string | null };
+
+function Sidebar({ tabs, current, account, email, signOutTo }: FrameProps & { account: Account }) {
   return (
     <aside aria-label="Dashboard" className="fixed inset-y-0 left-0 z-30 hidden w-64 flex-col overflow-y-auto border-r border-slate-200 bg-white lg:flex">
       <Link to="/" className="flex h-16 items-center px-4" aria-label="Modelify home">
@@ -140,11 +143,21 @@ function Sidebar({ tabs, current, sidebarName, email, signOutTo }: FrameProps & 
       </nav>
       <div className="border-t border-slate-200 p-2">
         <div className="flex items-center gap-3 px-2 py-2">
-          <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-700" aria-hidden="true">
-            {sidebarName.charAt(0).toUpperCase()}
-          </span>
+          {/* Beside the name it pictures: nothing more to say to a screen reader. */}
+          {account.avatarUrl ? (
+            <img src={account.avatarUrl} alt="" className="h-9 w-9 shrink-0 rounded-full bg-slate-100 object-cover" data-testid="sidebar-avatar" />
+          ) : (
+            <span
+              className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-700"
+              aria-hidden="true"
+            >
+              {account.initials}
+            </span>
+          )}
           <div className="min-w-0">
-            <p className="truncate text-sm font-semibold text-slate-900">{sidebarName}</p>
+            <p className="truncate text-sm font-semibold text-slate-900" data-testid="sidebar-name">
+              {account.name}
+            </p>
             <p className="truncate text-xs text-slate-500">{email}</p>
           </div>
         </div>
