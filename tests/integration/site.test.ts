@@ -119,7 +119,8 @@ describe("dashboard shell", () => {
     expect(unknown).toContain(email.split("@")[0]);
     expect(unknown).toContain(email);
     const profile = await (await browser.get("/dashboard/profile")).text();
-    expect(profile).toContain("Edit Account");
+    expect(profile).toContain("Edit Profile");
+    expect(profile).not.toContain("Edit Account");
     expect(profile).toContain("Sessions and devices");
     const usage = await (await browser.get("/dashboard/usage")).text();
     expect(usage).toContain("No usage data available");
