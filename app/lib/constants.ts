@@ -207,6 +207,11 @@ export const DATA_EXPORT = {
   orphanGraceMs: 15 * MINUTE,
   /** Files per R2 listing of that sweep (R2's most): their ids are looked up sweepPage at a time. */
   orphanListPage: 1000,
+  /**
+   * How often the profile asks whether an export being prepared is ready (a minute or two; issue
+   * 46): often enough that the link shows soon after, rare enough to cost nothing.
+   */
+  statusPollMs: 5 * SECOND,
 } as const;
 
 // "Delete my account": the first request that proves the owner claims the deletion; any other at
