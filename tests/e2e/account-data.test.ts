@@ -85,6 +85,14 @@ test("download my data, then delete the account", async ({ newClient }) => {
   await page.getByLabel("Your password").fill("Sunny-Day-42");
   await page.getByRole("button", { name: "Delete my account" }).click();
   await page.waitForURL((url) => url.pathname === "/");
+  // Issue 46: the home page says what happened (the server's words for ?accountDeleted=1), until dismissed.
+  const notice = page.getByRole("status").filter({ hasText: "Your account is deleted" });
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText("you are signed out");
+  await shoot(page, "home-account-deleted");
+  await notice.getByRole("link", { name: "Dismiss" }).click();
+  await page.waitForURL((url) => url.pathname === "/" && url.search === "");
+  await expect(notice).toHaveCount(0);
   await waitForMail(email, /Your Modelify account is deleted/);
   await page.goto("/dashboard/profile");
   await page.waitForURL((url) => url.pathname === "/auth");
