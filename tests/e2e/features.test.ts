@@ -59,7 +59,7 @@ test("the Features dialog says what its Security Score measures and leaves no em
   const edge = (await dialog.boundingBox())!;
   for (const link of await areas.getByRole("link").all()) {
     const box = (await link.boundingBox())!;
-    expect(box.x + box.width, await link.textContent()).toBeLessThanOrEqual(edge.x + edge.width);
+    expect(box.x + box.width, (await link.textContent()) ?? "").toBeLessThanOrEqual(edge.x + edge.width);
   }
   for (const name of ["Overview", "AI Models", "Chat Features", "Workspace", "Security", "Export", "Technical", "Platforms"]) {
     await areas.getByRole("link", { name, exact: true }).click();
