@@ -1,11 +1,12 @@
 // The dashboard's frame: sidebar (each tab's icon and label, from 1024 px), the tab menu below that,
 // account and sign-out. Each tab is a child route with its own loader, action and error boundary.
-import { type ReactNode, useEffect, useRef } from "react";
+import { type ReactNode, useEffect } from "react";
 import { isRouteErrorResponse, Outlet, redirect, useLocation, useRouteError } from "react-router";
 import { Link } from "~/components/link";
 import type { Route } from "./+types/layout";
 import { TabIcon } from "~/components/dashboard/icons";
 import { SignOutDialog } from "~/components/dashboard/sign-out-dialog";
+import { useMenuDisclosure } from "~/components/menu-disclosure";
 import { withParam } from "~/components/modal";
 import { Card, ChevronDownIcon, Logo, ReloadLink } from "~/components/ui";
 import { accountInitials, accountName } from "~/lib/names";
@@ -180,33 +181,12 @@ function tabOf(tabs: Tab[], current: string): Tab | undefined {
  * Below 1024 px: a top bar with the account, and under it one full-width button naming the tab
  * you are on and saying "All tabs", which opens every tab as a grid of links (a phone has room for
  * three or four tab names in a row, and a strip that scrolls sideways hid Billing, Budget and
- * Downloads; issue 46). A <details> disclosure, so it opens and closes without JavaScript, by
- * touch and by keyboard (Enter, Space); with it, Escape, a press outside and choosing a tab close it.
+ * Downloads; issue 46). A <details> disclosure (components/menu-disclosure.ts): it works without
+ * JavaScript, by touch and by keyboard.
  */
 function MobileHeader({ tabs, current, email, signOutTo }: FrameProps) {
-  const menu = useRef<HTMLDetailsElement>(null);
+  const menu = useMenuDisclosure();
   const here = tabOf(tabs, current);
-  const close = () => {
-    if (menu.current) menu.current.open = false;
-  };
-  useEffect(() => {
-    const details = menu.current;
-    if (!details) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key !== "Escape" || !details.open) return;
-      details.open = false;
-      details.querySelector("summary")?.focus();
-    };
-    const onPress = (event: PointerEvent) => {
-      if (details.open && !details.contains(event.target as Node)) details.open = false;
-    };
-    document.addEventListener("keydown", onKey);
-    document.addEventListener("pointerdown", onPress);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      document.removeEventListener("pointerdown", onPress);
-    };
-  }, []);
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white lg:hidden">
       <div className="flex h-14 items-center justify-between px-4">
@@ -220,7 +200,7 @@ function MobileHeader({ tabs, current, email, signOutTo }: FrameProps) {
           </Link>
         </div>
       </div>
-      <details ref={menu} className="group relative px-4 pb-3" data-testid="tab-menu">
+      <details ref={menu.ref} className="group relative px-4 pb-3" data-testid="tab-menu">
         <summary className="flex cursor-pointer list-none items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm font-medium text-slate-900 hover:bg-slate-50 [&::-webkit-details-marker]:hidden">
           <span className="flex min-w-0 items-center gap-2">
             <TabIcon name={here?.icon ?? "overview"} className="h-5 w-5 shrink-0 text-brand-600" />
@@ -236,7 +216,7 @@ function MobileHeader({ tabs, current, email, signOutTo }: FrameProps) {
           className="absolute inset-x-4 top-full z-40 mt-1 grid grid-cols-2 gap-1 rounded-xl border border-slate-200 bg-white p-2 shadow-lg"
         >
           {tabs.map((t) => (
-            <TabLink key={t.path} tab={t} current={current} classes={["tab-link tab-link-active", "tab-link tab-link-idle"]} onClick={close}>
+            <TabLink key={t.path} tab={t} current={current} classes={["tab-link tab-link-active", "tab-link tab-link-idle"]} onClick={menu.close}>
               <TabIcon name={t.icon} className="h-5 w-5 shrink-0" />
               <span className="min-w-0 truncate">{t.label}</span>
             </TabLink>
