@@ -282,13 +282,18 @@ describe("an export's mail", () => {
     const status = await browser.get("/dashboard/profile/export");
     expect(status.status).toBe(200);
     expect(status.headers.get("Cache-Control")).toMatch(/no-store/);
-    expect((await status.json<{ exports: Array<{ id: string; status: string }> }>()).exports).toEqual([expect.objectContaining({ id: row!.id, status: "ready" })]);
+    expect((await status.json<{ exports: Array<{ id: string; status: string }> }>()).exports).toEqual([
+      expect.objectContaining({ id: row!.id, status: "ready" }),
+    ]);
     expect((await new Browser().get("/dashboard/profile/export")).status).toBe(401);
     const other = await createConfirmedUser();
     expect((await (await other.browser.get("/dashboard/profile/export")).json<{ exports: unknown[] }>()).exports).toEqual([]);
 
     // A redelivered job finds the export ready: no second mail.
-    await buildExport({ db, bucket: env.BUCKET, ledgers: env.USAGE_LEDGER, env: env as never, queue: env.EVENTS }, { type: "account.export", exportId: row!.id, userId });
+    await buildExport(
+      { db, bucket: env.BUCKET, ledgers: env.USAGE_LEDGER, env: env as never, queue: env.EVENTS },
+      { type: "account.export", exportId: row!.id, userId },
+    );
     await queueSettled();
     const mails = await db.select().from(schema.outbox).where(eq(schema.outbox.to, email));
     expect(mails.filter((m) => /Your Modelify data is ready/.test(m.subject))).toHaveLength(1);

@@ -7,7 +7,7 @@ import { MODAL, TWO_FACTOR } from "~/lib/constants";
 import { Alert, Button, CheckIcon, LinkButton, useHydrated } from "../ui";
 
 /** The file's name and its words: what the codes are for and how each one works. */
-export const RECOVERY_FILE_NAME = "modelify-recovery-codes.txt";
+const RECOVERY_FILE_NAME = "modelify-recovery-codes.txt";
 function fileText(codes: string[], madeOn: string): string {
   return [
     "Modelify recovery codes",
