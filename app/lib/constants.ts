@@ -207,10 +207,7 @@ export const DATA_EXPORT = {
   orphanGraceMs: 15 * MINUTE,
   /** Files per R2 listing of that sweep (R2's most): their ids are looked up sweepPage at a time. */
   orphanListPage: 1000,
-  /**
-   * How often the profile asks whether an export being prepared is ready (a minute or two; issue
-   * 46): often enough that the link shows soon after, rare enough to cost nothing.
-   */
+  /** How often the profile asks whether an export being prepared (a minute or two) is ready. */
   statusPollMs: 5 * SECOND,
 } as const;
 

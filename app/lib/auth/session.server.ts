@@ -48,7 +48,6 @@ export type AccountRef = Pick<SessionUser, "id" | "accountRows">;
 
 export type SessionProfile = {
   username: string | null;
-  /** The profile picture's address (/profile-images/…?v=…), for the dashboard's sidebar. */
   avatarUrl: string | null;
   phoneVerified: boolean;
   paymentMethodLast4: string | null;
