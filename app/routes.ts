@@ -8,8 +8,10 @@ export default [
       index("routes/home.tsx"),
       route("pricing", "routes/pricing.tsx"),
       route("changelog", "routes/changelog.tsx"),
+      // A route of its own, not the index of "auth/": an index route's forms post to "?index", which
+      // then showed in the address after every sign-in error (issue 46).
+      route("auth", "routes/auth/index.tsx"),
       ...prefix("auth", [
-        index("routes/auth/index.tsx"),
         route("callback", "routes/auth/callback.tsx"),
         // The second step of a sign-in with two-factor on: the code (issue 29).
         route("two-factor", "routes/auth/two-factor.tsx"),

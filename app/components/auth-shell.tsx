@@ -6,20 +6,17 @@ export function AuthShell({
   subtitle,
   children,
   footer,
-  top,
   wide,
 }: {
   title: string;
   subtitle?: ReactNode;
   children: ReactNode;
   footer?: ReactNode;
-  top?: ReactNode;
   wide?: boolean;
 }) {
   return (
     <main id="main" className="min-h-screen bg-gradient-to-b from-brand-50 via-white to-white px-4 pb-16 pt-24 sm:pt-28">
       <div className={wide ? "mx-auto w-full max-w-xl" : "mx-auto w-full max-w-md"}>
-        {top}
         <Card className="p-6 sm:p-8">
           {/* No logo of its own: every page using this sits under the site header, which has it. */}
           <div className="mb-6 text-center">

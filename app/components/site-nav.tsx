@@ -1,40 +1,95 @@
 import { useLocation } from "react-router";
 import { Link } from "~/components/link";
-import { buttonClass, Logo } from "./ui";
+import { useMenuDisclosure } from "./menu-disclosure";
+import { buttonClass, ChevronDownIcon, cx, Logo } from "./ui";
+
+type NavLink = { to: string; label: string; primary?: boolean };
 
 // Spec: fixed top navigation. Signed in: Pricing and Dashboard. Signed out: Sign In and
-// Sign Up, hidden on any /auth path.
+// Sign Up, hidden on any /auth path. Pricing and Download are there for everyone (issue 46: a
+// visitor at 1280 px found neither); Download leads to the home page's download section, which
+// knows what each visitor may download.
+function navLinks(signedIn: boolean, onAuth: boolean): { pages: NavLink[]; account: NavLink[] } {
+  const pages = [
+    { to: "/pricing", label: "Pricing" },
+    { to: "/#download", label: "Download" },
+  ];
+  if (signedIn) return { pages, account: [{ to: "/dashboard", label: "Dashboard", primary: true }] };
+  if (onAuth) return { pages, account: [] };
+  return {
+    pages,
+    account: [
+      { to: "/auth?mode=signin", label: "Sign In" },
+      { to: "/auth?mode=signup", label: "Sign Up", primary: true },
+    ],
+  };
+}
+
 export function SiteNav({ signedIn }: { signedIn: boolean }) {
   const { pathname } = useLocation();
-  const onAuth = pathname.startsWith("/auth");
+  const { pages, account } = navLinks(signedIn, pathname.startsWith("/auth"));
+  const primary = account.find((l) => l.primary);
   return (
     <header className="fixed inset-x-0 top-0 z-40 border-b border-slate-200/80 bg-white/90 backdrop-blur">
-      <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4 sm:px-6">
+      <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
         <Link to="/" aria-label="Modelify home" className="rounded-lg">
           <Logo />
         </Link>
-        <div className="flex items-center gap-2">
-          {signedIn ? (
-            <>
-              <Link to="/pricing" className={buttonClass("ghost", "sm")}>
-                Pricing
-              </Link>
-              <Link to="/dashboard" className={buttonClass("primary", "sm")}>
-                Dashboard
-              </Link>
-            </>
-          ) : onAuth ? null : (
-            <>
-              <Link to="/auth?mode=signin" className={buttonClass("ghost", "sm")}>
-                Sign In
-              </Link>
-              <Link to="/auth?mode=signup" className={buttonClass("primary", "sm")}>
-                Sign Up
-              </Link>
-            </>
-          )}
+        {/* From 768 px: every link in the bar. */}
+        <div className="hidden items-center gap-2 md:flex">
+          {pages.map((l) => (
+            <Link
+              key={l.to}
+              to={l.to}
+              aria-current={l.to === pathname ? "page" : undefined}
+              className={buttonClass("ghost", "sm", "aria-[current=page]:text-brand-700")}
+            >
+              {l.label}
+            </Link>
+          ))}
+          {account.length > 0 ? <span className="mx-1 h-5 w-px bg-slate-200" aria-hidden="true" /> : null}
+          {account.map((l) => (
+            <Link key={l.to} to={l.to} className={buttonClass(l.primary ? "primary" : "ghost", "sm")}>
+              {l.label}
+            </Link>
+          ))}
+        </div>
+        {/* Below it: the main call to action in the bar, the rest behind Menu. */}
+        <div className="flex items-center gap-2 md:hidden">
+          {primary ? (
+            <Link to={primary.to} className={buttonClass("primary", "sm")}>
+              {primary.label}
+            </Link>
+          ) : null}
+          <MobileMenu links={[...pages, ...account.filter((l) => !l.primary)]} current={pathname} />
         </div>
       </nav>
     </header>
+  );
+}
+
+function MobileMenu({ links, current }: { links: NavLink[]; current: string }) {
+  const menu = useMenuDisclosure();
+  return (
+    <details ref={menu.ref} className="group relative" data-testid="site-menu">
+      <summary className={cx(buttonClass("secondary", "sm"), "cursor-pointer list-none [&::-webkit-details-marker]:hidden")}>
+        Menu
+        <ChevronDownIcon className="h-4 w-4 transition-transform group-open:rotate-180" />
+      </summary>
+      <ul className="absolute right-0 top-full z-50 mt-2 w-48 rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
+        {links.map((l) => (
+          <li key={l.to}>
+            <Link
+              to={l.to}
+              onClick={menu.close}
+              aria-current={l.to === current ? "page" : undefined}
+              className="block rounded-lg px-3 py-2.5 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900 aria-[current=page]:text-brand-700"
+            >
+              {l.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }

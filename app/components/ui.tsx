@@ -96,8 +96,13 @@ export function ReloadLink({ children, className }: { children: ReactNode; class
   );
 }
 
+/**
+ * `min-w-0`: a card in a grid or a row takes the width it is given, never its content's (a long line
+ * kept on one line, such as a device's name in Recent Activity, made two cards 404 px wide on a 390 px
+ * phone; issue 46): what is too long is cut short or scrolls inside the card.
+ */
 export function Card({ className, ...props }: ComponentProps<"div">) {
-  return <div className={cx("rounded-2xl border border-slate-200 bg-white shadow-sm", className)} {...props} />;
+  return <div className={cx("min-w-0 rounded-2xl border border-slate-200 bg-white shadow-sm", className)} {...props} />;
 }
 
 export function Alert({ tone, children, className }: { tone: "error" | "success" | "info"; children: ReactNode; className?: string }) {

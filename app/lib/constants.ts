@@ -207,6 +207,8 @@ export const DATA_EXPORT = {
   orphanGraceMs: 15 * MINUTE,
   /** Files per R2 listing of that sweep (R2's most): their ids are looked up sweepPage at a time. */
   orphanListPage: 1000,
+  /** How often the profile asks whether an export being prepared (a minute or two) is ready. */
+  statusPollMs: 5 * SECOND,
 } as const;
 
 // "Delete my account": the first request that proves the owner claims the deletion; any other at

@@ -7,7 +7,25 @@ export function displayName(user: { firstName: string | null; lastName: string |
   return user.email.split("@")[0] || "User";
 }
 
-/** Spec sidebar: the user's name is the part of the e-mail before the at-sign. */
-export function emailLocalPart(email: string): string {
+function emailLocalPart(email: string): string {
   return email.split("@")[0] || "User";
+}
+
+type ProfileNames = { firstName: string | null; lastName: string | null; username: string | null; email: string };
+
+/**
+ * The dashboard sidebar's name for the account: the profile's name, else its username, else the
+ * e-mail's local part. The spec shows only the local part, which hid the name a person gave their
+ * profile (issue 46).
+ */
+export function accountName(user: ProfileNames): string {
+  const name = [user.firstName?.trim(), user.lastName?.trim()].filter(Boolean).join(" ");
+  return name || user.username?.trim() || emailLocalPart(user.email);
+}
+
+/** One or two letters for a profile without a picture: the first and last name's, else the name's first. */
+export function accountInitials(user: ProfileNames): string {
+  const first = user.firstName?.trim().charAt(0) ?? "";
+  const last = user.lastName?.trim().charAt(0) ?? "";
+  return (first && last ? first + last : accountName(user).charAt(0)).toUpperCase();
 }

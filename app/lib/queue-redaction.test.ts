@@ -132,6 +132,7 @@ const SAMPLES: Record<QueueMessageType, Record<string, unknown>> = {
     type: "account.export",
     exportId: "61c2f374-8293-4eb5-a051-6c7d8e9fa0b1",
     userId: USER_ID,
+    origin: "http://localhost",
   },
   "marketing.event": {
     type: "marketing.event",

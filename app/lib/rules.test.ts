@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { namesFromMetadata } from "./auth/users.server";
 import { activityUpdateDue, isInactive } from "./auth/session.server";
 import { formatCount, formatUsd, formatUsdExact, isSubCent, plural } from "./format";
-import { displayName, emailLocalPart } from "./names";
+import { accountInitials, accountName, displayName } from "./names";
 
 const HOUR = 3600_000;
 
@@ -19,7 +19,19 @@ describe("names: from the sign-up metadata, else the e-mail's local part, else U
     expect(displayName({ firstName: "Ada", lastName: null, email: "x@y.z" })).toBe("Ada");
     expect(displayName({ firstName: null, lastName: null, email: "ada@y.z" })).toBe("ada");
     expect(displayName({ firstName: null, lastName: null, email: "@y.z" })).toBe("User");
-    expect(emailLocalPart("ada@y.z")).toBe("ada");
+  });
+
+  it("names the account in the sidebar by the profile's name, else its username, else the e-mail's local part", () => {
+    const none = { firstName: null, lastName: null, username: null, email: "ada@y.z" };
+    expect(accountName({ ...none, firstName: "Ada", lastName: "Lovelace" })).toBe("Ada Lovelace");
+    expect(accountName({ ...none, firstName: " Ada ", lastName: "" })).toBe("Ada");
+    expect(accountName({ ...none, lastName: "Lovelace" })).toBe("Lovelace");
+    expect(accountName({ ...none, username: "countess" })).toBe("countess");
+    expect(accountName(none)).toBe("ada");
+    expect(accountName({ ...none, email: "@y.z" })).toBe("User");
+    expect(accountInitials({ ...none, firstName: "ada", lastName: "lovelace" })).toBe("AL");
+    expect(accountInitials({ ...none, username: "countess" })).toBe("C");
+    expect(accountInitials(none)).toBe("A");
   });
 });
 

@@ -6,8 +6,15 @@ import type { SiteLayoutData } from "~/components/site/site-data";
 import { AdMeasurement } from "~/components/site/marketing";
 import { loadSiteDialogs, SiteModals } from "~/components/site/site-modals";
 import { displayName } from "~/lib/names";
+import { securityScore } from "~/lib/site/security-score";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
+import { pageSecurityHeaders } from "~/server/security-headers";
+
+// The same for every request (the headers are the code's, not the request's): graded once, on the
+// first request (a Worker may not make a Request at start-up).
+let gradedScore: number | undefined;
+const siteSecurityScore = () => (gradedScore ??= securityScore(pageSecurityHeaders()).score);
 
 // Only what the navigation and the site's dialogs need; no database read here.
 export async function loader({ request, context }: Route.LoaderArgs): Promise<SiteLayoutData> {
@@ -18,6 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Si
     user: user ? { email: user.email, name: displayName(user), fullName: [user.firstName, user.lastName].filter(Boolean).join(" ") } : null,
     inbox: app(context).env.SUPPORT_INBOX,
     pixelId: app(context).env.META_PIXEL_ID ?? null,
+    securityScore: siteSecurityScore(),
   };
 }
 

@@ -8,7 +8,7 @@
 // Every code looked up counts against the user's wrong-code allowance, so only the user may spend
 // it: a POST from our own page, or a GET the user or the app started (Sec-Fetch-Site none or
 // same-origin). A link from another site only fills the form in (issue 25, F5).
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from "react-router";
 import type { Route } from "./+types/device";
 import { AuthShell } from "~/components/auth-shell";
 import { Field } from "~/components/forms";
@@ -29,6 +29,15 @@ import { keepRetryAfter, retryAfter } from "~/server/responses";
 export const meta = () => pageMeta("Sign In the Desktop App | Modelify", { noindex: true });
 
 export const headers = keepRetryAfter;
+
+/**
+ * After a post the action's answer is the page. Read again, the loader would look the address's
+ * ?code= up once more (a lookup counted against the wrong-code allowance) and, after an approval,
+ * find it used: the `/device.data?code=…` 404 seen in the console (issue 46).
+ */
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod === "POST" ? false : defaultShouldRevalidate;
+}
 
 /** The request as the page tells it: "Requested 2 minutes ago from Germany", and the time itself. */
 type RequestFacts = { summary: string; at: string };

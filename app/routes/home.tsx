@@ -1,4 +1,5 @@
 import { Link } from "~/components/link";
+import { useLocation } from "react-router";
 import type { Route } from "./+types/home";
 import { AppPreview } from "~/components/app-preview";
 import { type DownloadAccess, DownloadSection } from "~/components/download-section";
@@ -8,6 +9,9 @@ import { useMarketingEvent } from "~/components/site/marketing";
 import { IconTile, LinkButton } from "~/components/ui";
 import { Prerendered } from "~/components/prerendered";
 import { PricingSection } from "~/components/pricing-section";
+import { SiteNoticeBanner } from "~/components/site/site-notice";
+import { withParam } from "~/components/modal";
+import { homeNotice } from "~/lib/site/notices";
 import { pricingState } from "~/lib/billing/pricing.server";
 import { detectDevice, PLATFORMS, type Platform } from "~/lib/downloads/options";
 import { currentReleases } from "~/lib/downloads/releases.server";
@@ -19,17 +23,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = getAuth(context);
   const [pricing, releases] = await Promise.all([pricingState(db, env, user), currentReleases(db)]);
   const access: DownloadAccess = !pricing.signedIn ? "visitor" : pricing.activated ? "subscriber" : "free";
+  const params = new URL(request.url).searchParams;
   // ?download=<platform> opens the download dialog (subscribers only; others are sent on by the cards).
-  const asked = new URL(request.url).searchParams.get("download");
+  const asked = params.get("download");
   // A subscriber on a phone is offered the link by e-mail. Only a signed-in page may depend on the
   // User-Agent: the signed-out one is one cached copy for every visitor (server/page-cache.ts).
   const detected = access === "subscriber" && user ? detectDevice(userAgent) : null;
   const onPhone = detected?.kind === "mobile" && user ? { device: detected.device, email: user.email } : null;
   const download = { access, releases, openPlatform: PLATFORMS.find((p): p is Platform => p === asked) ?? null, onPhone };
-  if (!pricing.signedIn) return { pricing, download, cta: { label: "Start Building", to: "/auth" } };
+  const notice = homeNotice(params);
+  if (!pricing.signedIn) return { pricing, download, notice, cta: { label: "Start Building", to: "/auth" } };
   return {
     pricing,
     download,
+    notice,
     cta: pricing.activated ? { label: "Go to Dashboard", to: "/dashboard" } : { label: "Get Subscription", to: "/pricing" },
   };
 }
@@ -89,13 +96,15 @@ function FeatureGrid() {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { cta, pricing, download } = loaderData;
+  const { cta, pricing, download, notice } = loaderData;
+  const { pathname, search } = useLocation();
   useMarketingEvent("ViewContent", { perVisit: true });
   return (
     <>
       <main id="main">
         <section className="relative overflow-hidden bg-gradient-to-b from-brand-50 via-white to-white pt-28 sm:pt-36">
           <div className="mx-auto max-w-6xl px-4 text-center sm:px-6">
+            {notice ? <SiteNoticeBanner notice={notice} dismissTo={withParam(pathname, search, "accountDeleted", null)} /> : null}
             <span className="inline-flex items-center gap-2 rounded-full border border-brand-200 bg-white px-3 py-1 text-xs font-semibold text-brand-700 shadow-sm">
               <span className="h-1.5 w-1.5 rounded-full bg-brand-600" aria-hidden="true" />
               Desktop app for Windows, macOS and Linux

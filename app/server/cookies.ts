@@ -7,8 +7,6 @@ const defaults = { httpOnly: true, sameSite: "lax" as const, path: "/" };
 
 export const accessCookie = createCookie("mfy_access", defaults);
 export const refreshCookie = createCookie("mfy_refresh", defaults);
-// Not a secret: it only remembers that this browser has signed in before ("Back to Dashboard").
-export const returningCookie = createCookie("mfy_returning", { ...defaults, httpOnly: false, maxAge: 365 * 24 * 3600 });
 // A recovery token moves from the e-mail link into this cookie, so it never sits in history or a
 // Referer header on the reset page.
 export const recoveryCookie = createCookie("mfy_recovery", { ...defaults, path: "/auth", maxAge: ONE_TIME_TOKEN.recoveryTtlMs / 1000 });
@@ -57,14 +55,6 @@ export async function sessionCookies(
   const cookies = [await setCookie(accessCookie, url, tokens.accessToken, (tokens.accessExpiresAt - now) / 1000)];
   if (tokens.refreshToken) cookies.push(await setCookie(refreshCookie, url, tokens.refreshToken, (tokens.refreshExpiresAt - now) / 1000));
   return cookies;
-}
-
-/** A new sign-in: the session's cookies and the "signed in before" marker. */
-export async function signedInCookies(
-  url: URL,
-  tokens: { accessToken: string; accessExpiresAt: number; refreshToken: string; refreshExpiresAt: number },
-): Promise<string[]> {
-  return [...(await sessionCookies(url, tokens)), await setCookie(returningCookie, url, "1")];
 }
 
 export async function clearSessionCookies(url: URL): Promise<string[]> {

@@ -48,6 +48,17 @@ export function contentSecurityPolicy(
   ].join("; ");
 }
 
+/**
+ * The headers a page of the site carries over HTTPS (as deployed), graded for the features
+ * dialog's Security Score (lib/site/security-score.ts): the score shown is the one these earn.
+ */
+export function pageSecurityHeaders(): Headers {
+  const page = new Response(null, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+  // Any nonce: the grade reads the policy's shape, not its value.
+  const options: HeaderOptions = { nonce: "graded", stripeOrigin: null, development: false, serverTiming: null };
+  return withSecurityHeaders(new Request("https://modelify.invalid/"), page, options).headers;
+}
+
 // Anything that is not a page (JSON, CSV, images, redirects) may load nothing and be framed nowhere.
 const NON_DOCUMENT_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 

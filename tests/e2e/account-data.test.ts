@@ -1,13 +1,23 @@
 // Issue 29 in a browser: "Download my data" from the profile's "Your data" card (a link once the
-// file is ready), then "Delete my account" from the Danger zone, with a subscription: the page
+// file is ready, shown without a reload and mailed about: issue 46), then "Delete my account" from the Danger zone, with a subscription: the page
 // says what happens, a wrong password is refused, the right one deletes and signs out.
 // Screenshots at 1280 and 390 px go to /tmp/shots-29/deletion/ (SHOTS_DIR overrides).
 import { mkdirSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { signUpAndConfirm, subscribeWithTestCard, uniqueEmail, waitForMail } from "./browser.ts";
+import { hydrated, markDocument, sameDocument, signUpAndConfirm, subscribeWithTestCard, uniqueEmail, waitForMail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 const SHOTS = process.env.SHOTS_DIR ?? "/tmp/shots-29/deletion";
+
+/** A test hook of this worker's Stripe stand-in (tools/stripe-standin/control.mjs). */
+async function standin(path: string, body: unknown = {}) {
+  const response = await fetch(`${process.env.STRIPE_URL}/__control/${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+}
 
 async function shoot(page: Page, name: string) {
   mkdirSync(SHOTS, { recursive: true });
@@ -29,14 +39,26 @@ test("download my data, then delete the account", async ({ newClient }) => {
 
   await page.goto("/dashboard/profile");
   const data = page.getByRole("region", { name: "Your data" });
+  // The export reads the account's invoices from Stripe: held there, it stays "being prepared"
+  // until the test lets it go (the stand-in's hold-next).
+  await standin("hold-next", { method: "GET", path: "/v1/invoices" });
+  const asked = Date.now();
   await data.getByRole("button", { name: "Download my data" }).click();
   await page.waitForURL((url) => url.searchParams.get("export") === "requested");
-  // "Being prepared", or already "ready" when the queue's consumer finished before the page answered.
-  await expect(data.getByText(/^(We are preparing your data\.|Your data is ready)/)).toBeVisible();
-  await expect(async () => {
-    await page.reload();
-    await expect(data.getByRole("link", { name: "Download JSON" })).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 20_000 });
+  await expect(
+    data.getByText("We are preparing your data. It takes a minute or two: the link shows below when it is ready, and we e-mail you then."),
+  ).toBeVisible();
+  await expect(data.getByText("the link shows here when it is ready")).toBeVisible();
+  await expect(data.getByText(/reload/i)).toHaveCount(0);
+  // Issue 46: the page updates itself once the file is ready, without a reload, and the owner is mailed.
+  await hydrated(page);
+  await page.evaluate(markDocument);
+  await standin("release");
+  await expect(data.getByRole("link", { name: "Download JSON" })).toBeVisible({ timeout: 20_000 });
+  expect(await page.evaluate(sameDocument)).toBe(true);
+  const ready = await waitForMail(email, /Your Modelify data is ready/, asked);
+  expect(ready.links).toEqual([new URL("/dashboard/profile#your-data", page.url()).toString()]);
+  expect(ready.text).not.toContain("/dashboard/profile/export");
   // Still at ?export=requested, but the file is ready: the notice says so, not "preparing".
   expect(new URL(page.url()).searchParams.get("export")).toBe("requested");
   await expect(data.getByText("Your data is ready: download it below.")).toBeVisible();
@@ -63,6 +85,14 @@ test("download my data, then delete the account", async ({ newClient }) => {
   await page.getByLabel("Your password").fill("Sunny-Day-42");
   await page.getByRole("button", { name: "Delete my account" }).click();
   await page.waitForURL((url) => url.pathname === "/");
+  // Issue 46: the home page says what happened (the server's words for ?accountDeleted=1), until dismissed.
+  const notice = page.getByRole("status").filter({ hasText: "Your account is deleted" });
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText("you are signed out");
+  await shoot(page, "home-account-deleted");
+  await notice.getByRole("link", { name: "Dismiss" }).click();
+  await page.waitForURL((url) => url.pathname === "/" && url.search === "");
+  await expect(notice).toHaveCount(0);
   await waitForMail(email, /Your Modelify account is deleted/);
   await page.goto("/dashboard/profile");
   await page.waitForURL((url) => url.pathname === "/auth");

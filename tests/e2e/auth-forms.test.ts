@@ -102,3 +102,25 @@ test("without JavaScript every form posts and shows the server's words", async (
   await expect(page.getByText("Please enter a valid email address")).toBeVisible();
   await context.close();
 });
+
+// Issue 46: the address after a refused sign-in or a sent reset link is the page's own, without
+// the "?index" an index route's forms post to, with JavaScript and without.
+for (const javaScriptEnabled of [true, false]) {
+  test(`a refused sign-in and a reset request keep the page's own address (${javaScriptEnabled ? "with" : "without"} JavaScript)`, async ({ browser }) => {
+    const context = await browser.newContext({ ...clientContextOptions(), javaScriptEnabled });
+    const page = await context.newPage();
+    await page.goto("/auth?mode=signin");
+    await page.getByLabel("Email").fill("demo@modelify.dev");
+    await page.getByLabel("Password").fill("Not-The-Password-1");
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await expect(page.getByText("Invalid email or password")).toBeVisible();
+    expect(new URL(page.url()).search).toBe("?mode=signin");
+
+    await page.goto("/auth?mode=forgot-password");
+    await page.getByLabel("Email").fill("nobody@example.com");
+    await page.getByRole("button", { name: "Send Reset Link" }).click();
+    await expect(page.getByText("Password reset email sent! Check your inbox.")).toBeVisible();
+    expect(new URL(page.url()).search).toBe("?mode=forgot-password");
+    await context.close();
+  });
+}

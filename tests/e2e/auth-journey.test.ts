@@ -76,6 +76,9 @@ test("sign out with confirmation, then sign in again", async () => {
   await page.getByRole("link", { name: "Sign In" }).first().waitFor();
   await signIn(page, email, "Wrong-Pass-99");
   await page.getByText("Invalid email or password. Please check your credentials and try again.").waitFor();
+  // Signed out, this browser having signed in before: no "Back to Dashboard", which would lead
+  // straight back here (issue 46).
+  await expect(page.getByText("Back to Dashboard")).toHaveCount(0);
   await signIn(page, email, password);
   await page.getByText("Sign in successful! Redirecting to dashboard...").waitFor();
   await page.waitForURL((url) => url.pathname === "/dashboard");

@@ -3,8 +3,13 @@
 // card's edge, a page that scrolls sideways), outside the boxes meant to scroll (wide tables), and
 // no chart's labels run into each other; from 1024 px the rail names each tab beside its icon,
 // below it the top strip does.
+// Issue 46: at 390 px, with the demo's data as a customer sees it after signing the desktop app in
+// (its Recent Activity names the device), nothing on the overview, usage, billing and downloads
+// pages is wider than the window, and every tab is in reach through the "All tabs" menu, by touch
+// and by keyboard.
 import type { Page } from "@playwright/test";
-import { afterRender, newClientPage, signIn, signUpAndConfirm, subscribeWithTestCard, uniqueEmail } from "./browser.ts";
+import { pollForTokens, postUsageReport, requestDeviceCode, thisDevice } from "../../scripts/desktop-demo.ts";
+import { afterRender, clientContextOptions, hydrated, newClientPage, signIn, signUpAndConfirm, subscribeWithTestCard, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 const WIDTHS = [1024, 1280, 390];
@@ -68,7 +73,7 @@ async function overflows(page: Page): Promise<string[]> {
  */
 async function checkPages(page: Page, paths: string[]) {
   const rail = page.getByRole("complementary", { name: "Dashboard" });
-  const strip = page.getByRole("navigation", { name: "Dashboard tabs" });
+  const menu = page.getByTestId("tab-menu");
   for (const path of paths) {
     await page.goto(path);
     for (const width of WIDTHS) {
@@ -82,10 +87,10 @@ async function checkPages(page: Page, paths: string[]) {
     if (width >= 1024) {
       await expect(rail.getByRole("link", { name: "Model Analytics" })).toBeVisible();
       await expect(rail.getByText("Model Analytics", { exact: true })).toBeVisible();
-      await expect(strip).toBeHidden();
+      await expect(menu).toBeHidden();
     } else {
       await expect(rail).toBeHidden();
-      await expect(strip.getByRole("link", { name: "Overview" })).toBeVisible();
+      await expect(menu.getByText("All tabs")).toBeVisible();
     }
   }
 }
@@ -116,4 +121,136 @@ test("the admin's tabs fit their cards at 1024, 1280 and 390 px", async ({ brows
   await page.waitForURL((url) => url.pathname === "/dashboard");
   await checkPages(page, ADMIN_TABS);
   await page.context().close();
+});
+
+const PHONE = { width: 390, height: 844 };
+const DEMO = { email: "demo@modelify.dev", password: "Modelify-Demo-2026" };
+
+/**
+ * Every element whose box is wider than the window or reaches past its edges, and the document
+ * when it scrolls sideways. An element inside a box that clips or scrolls is that box's business
+ * (the box itself is measured); what is hidden for the eye only (the skip link's 1 px clip) is not seen.
+ */
+async function pastTheWindow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const found: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > width) found.push(`the page is ${root.scrollWidth} px wide in a ${width} px window`);
+    const clipped = new Map<Element, boolean>();
+    for (const element of document.body.querySelectorAll("*")) {
+      const parent = element.parentElement!;
+      const style = getComputedStyle(parent);
+      const inside = (clipped.get(parent) ?? false) || (parent !== document.body && style.overflowX !== "visible");
+      clipped.set(element, inside);
+      const own = getComputedStyle(element);
+      if (own.clip !== "auto" || own.clipPath !== "none") continue;
+      const box = element.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      const label = `<${element.tagName.toLowerCase()}> "${element.textContent?.trim().slice(0, 40)}"`;
+      if (box.width > width + 0.5) found.push(`${label} is ${Math.round(box.width)} px wide`);
+      else if (!inside && (box.right > width + 0.5 || box.left < -0.5)) found.push(`${label} runs from ${Math.round(box.left)} to ${Math.round(box.right)} px`);
+    }
+    return found;
+  });
+}
+
+test("at 390 px nothing on the overview, usage, billing and downloads pages is wider than the window with the demo's data", async ({ browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const page = await newClientPage(browser, PHONE);
+  await signIn(page, DEMO.email, DEMO.password);
+  await page.waitForURL((url) => url.pathname === "/dashboard");
+  // The desktop app signed in on the customer's laptop and reported a call: Recent Activity names the device.
+  const grant = await requestDeviceCode(baseURL!, thisDevice({ name: "Ada Lovelace's MacBook Pro" }));
+  await page.goto(grant.verification_uri_complete);
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByText("Device approved.")).toBeVisible();
+  const tokens = await pollForTokens(baseURL!, grant, { sleep: () => Promise.resolve() });
+  expect((await postUsageReport(baseURL!, tokens.access_token)).status).toBe(202);
+  await expect(async () => {
+    await page.goto("/dashboard");
+    await expect(page.getByTestId("recent-device").first()).toHaveText("Ada Lovelace's MacBook Pro", { timeout: 500 });
+  }).toPass({ timeout: 15_000 });
+  await expect(page.getByTestId("weekly-table")).toBeVisible();
+
+  for (const path of ["/dashboard", "/dashboard/usage", "/dashboard/billing", "/dashboard/downloads"]) {
+    if (path !== "/dashboard") await page.goto(path);
+    await afterRender(page);
+    expect(await pastTheWindow(page), path).toEqual([]);
+  }
+  await page.context().close();
+});
+
+test("at 390 px every dashboard tab is in reach from the tab menu, by touch and by keyboard", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const page = await newClientPage(browser, PHONE);
+  await signIn(page, "admin@modelify.dev", "Modelify-Admin-2026");
+  await page.waitForURL((url) => url.pathname === "/dashboard");
+  await hydrated(page);
+  const menu = page.getByTestId("tab-menu");
+  const opener = menu.locator("summary");
+  const tabs = menu.getByRole("navigation", { name: "Dashboard tabs" }).getByRole("link");
+  // The control says what it is and where you are, inside the window.
+  await expect(opener).toHaveText(/^Overview\s*All tabs$/);
+  await expect(opener).toBeInViewport({ ratio: 1 });
+  await expect(tabs.first()).toBeHidden();
+
+  await opener.click();
+  const names = await tabs.allTextContents();
+  expect(names).toEqual([
+    "Overview",
+    "Usage",
+    "Profile",
+    "Model Analytics",
+    "Billing",
+    "Budget",
+    "Downloads",
+    "Admin",
+    "Early Access",
+    "Support",
+    "Funnel",
+    "Dead Letters",
+  ]);
+  for (const name of names) await expect(tabs.filter({ hasText: name }), name).toBeInViewport({ ratio: 1 });
+  expect(await pastTheWindow(page)).toEqual([]);
+
+  // By touch: each tab opens, and the menu then names it and is closed.
+  for (const name of ["Billing", "Budget", "Downloads", "Dead Letters"]) {
+    if (!(await menu.evaluate((d: HTMLDetailsElement) => d.open))) await opener.click();
+    await menu.getByRole("link", { name, exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+    await expect(opener).toHaveText(new RegExp(`^${name}\\s*All tabs$`));
+    await expect(tabs.first()).toBeHidden();
+  }
+
+  // By keyboard: focus the control, open it, Escape closes it again, then Tab to a tab and Enter.
+  await page.goto("/dashboard");
+  await hydrated(page);
+  await opener.focus();
+  await page.keyboard.press("Enter");
+  await expect(tabs.first()).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(tabs.first()).toBeHidden();
+  await expect(opener).toBeFocused();
+  await page.keyboard.press("Space");
+  // Budget is the sixth tab: the sixth Tab from the control reaches it.
+  for (let i = 0; i < 6; i++) await page.keyboard.press("Tab");
+  await expect(menu.getByRole("link", { name: "Budget", exact: true })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await page.waitForURL((url) => url.pathname === "/dashboard/budget");
+  await expect(opener).toHaveText(/^Budget\s*All tabs$/);
+  await page.context().close();
+});
+
+test("at 390 px the tab menu opens and leads to every tab without JavaScript", async ({ browser }) => {
+  const context = await browser.newContext({ ...clientContextOptions(PHONE), javaScriptEnabled: false });
+  const page = await context.newPage();
+  await signIn(page, DEMO.email, DEMO.password);
+  await page.waitForURL((url) => url.pathname === "/dashboard");
+  const menu = page.getByTestId("tab-menu");
+  await menu.locator("summary").click();
+  await menu.getByRole("link", { name: "Downloads", exact: true }).click();
+  await page.waitForURL((url) => url.pathname === "/dashboard/downloads");
+  await expect(menu.locator("summary")).toHaveText(/^Downloads\s*All tabs$/);
+  await context.close();
 });

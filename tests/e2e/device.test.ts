@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { requestDeviceCode, thisDevice } from "../../scripts/desktop-demo.ts";
-import { signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { hydrated, pageErrors, routerSettled, signUpAndConfirm, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 /** The client's output, line by line, and a way to wait for a line. */
@@ -100,6 +100,30 @@ test("the desktop client signs in through the browser, reports under its device,
     client.child.kill();
   }
 });
+
+// Issue 46: approving (and denying) answers with the page the action made; nothing is looked up
+// again, so neither the console nor the network shows a 404 for /device.data?code=…, and no
+// lookup is spent on the way.
+for (const intent of ["Approve", "Deny"] as const) {
+  test(`${intent.toLowerCase()} a device: no 404 in the console or on the network`, async ({ newClient, baseURL }) => {
+    const page = await newClient();
+    await signUpAndConfirm(page, uniqueEmail(`device-${intent.toLowerCase()}`), "Sunny-Day-42");
+    const grant = await requestDeviceCode(baseURL!, thisDevice({ name: `E2E Desktop ${randomUUID().slice(0, 6)}` }));
+    const failed: string[] = [];
+    page.on("response", (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+    });
+    const errors = pageErrors(page);
+    await page.goto(grant.verification_uri_complete);
+    await hydrated(page);
+    await expect(page.getByTestId("device-user-code")).toHaveText(grant.user_code);
+    await page.getByRole("button", { name: intent }).click();
+    await expect(page.getByText(intent === "Approve" ? "Device approved." : /denied/i).first()).toBeVisible();
+    await routerSettled(page);
+    expect(failed).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+}
 
 // Issue 25, F5: another site's links to /device only fill a code in, so six of them with wrong
 // codes spend none of the user's five wrong codes, and the real code still goes through.

@@ -116,3 +116,23 @@ test("uploads through the plain form when JavaScript is off", async ({ page, bro
     await context.close();
   }
 });
+
+// Issue 46: the dashboard's sidebar names the account by its profile and shows its picture (it showed
+// the e-mail's local part and an initial).
+test("the dashboard's sidebar shows the profile's name, then its picture once one is uploaded", async ({ page }) => {
+  const email = uniqueEmail("sidebar");
+  await signUpAndConfirm(page, email);
+  const rail = page.getByRole("complementary", { name: "Dashboard" });
+  await expect(rail.getByTestId("sidebar-name")).toHaveText("Katherine Johnson");
+  await expect(rail.getByText(email)).toBeVisible();
+  await expect(rail.getByTestId("sidebar-avatar")).toHaveCount(0);
+  await expect(rail.getByText("KJ", { exact: true })).toBeVisible();
+
+  await page.goto("/dashboard/profile?edit=1");
+  await hydrated(page);
+  await page.getByRole("dialog").getByLabel("Profile picture", { exact: true }).setInputFiles({ name: "me.png", mimeType: "image/png", buffer: PNG });
+  await expect(page.getByRole("dialog").getByText("Profile picture uploaded successfully!")).toBeVisible();
+  await page.goto("/dashboard");
+  await expect(rail.getByTestId("sidebar-avatar")).toHaveAttribute("src", /^\/profile-images\/[^/]+\/profile\.png\?v=/);
+  await expect.poll(() => rail.getByTestId("sidebar-avatar").evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+});

@@ -2,7 +2,25 @@
 // auto-save after 10 s, the local backup restored after a reload, Reset All Changes.
 import { expectAccessibleDialog } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";
-import { afterRender, hydrated, signUpAndConfirm, uniqueEmail, waitForMail } from "./browser.ts";
+import { afterRender, clientContextOptions, hydrated, signUpAndConfirm, uniqueEmail, waitForMail } from "./browser.ts";
+
+// Issue 46: the button and the dialog it opens have one name (the button said "Edit Account").
+test("the profile's Edit Profile button opens the Edit Profile dialog, with and without JavaScript", async ({ page, browser }) => {
+  await signUpAndConfirm(page, uniqueEmail("edit-name"));
+  await page.goto("/dashboard/profile");
+  await hydrated(page);
+  const button = page.getByRole("link", { name: "Edit Profile", exact: true });
+  await button.click();
+  await expect(page.getByRole("dialog", { name: "Edit Profile" })).toBeVisible();
+  await expect(page.getByText("Edit Account")).toHaveCount(0);
+
+  const context = await browser.newContext({ ...clientContextOptions(), javaScriptEnabled: false, storageState: await page.context().storageState() });
+  const plain = await context.newPage();
+  await plain.goto("/dashboard/profile");
+  await plain.getByRole("link", { name: "Edit Profile", exact: true }).click();
+  await expect(plain.getByRole("dialog", { name: "Edit Profile" })).toBeVisible();
+  await context.close();
+});
 
 test("a user sets a username, edits fields that auto-save after 10 s and gets unsaved changes back after a reload", async ({ page }) => {
   test.setTimeout(120_000);
@@ -15,7 +33,7 @@ test("a user sets a username, edits fields that auto-save after 10 s and gets un
   await expect(page.getByText("No username yet")).toBeVisible();
 
   // The username needs its confirmation; Escape closes only the confirmation.
-  await page.getByRole("link", { name: "Edit Account" }).click();
+  await page.getByRole("link", { name: "Edit Profile", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Edit Profile" });
   await expect(dialog).toBeVisible();
   // Letters without vowels or digits: a generated name can never spell a refused word.
@@ -34,7 +52,7 @@ test("a user sets a username, edits fields that auto-save after 10 s and gets un
   await expect(page.getByText(`@${username}`)).toBeVisible();
 
   // A second change is refused for 14 days: the field says so and is disabled.
-  await page.getByRole("link", { name: "Edit Account" }).click();
+  await page.getByRole("link", { name: "Edit Profile", exact: true }).click();
   await expect(dialog.getByLabel("Username")).toBeDisabled();
   await expect(dialog.getByText("Can change in 14 days")).toBeVisible();
 
@@ -122,7 +140,7 @@ test.describe("without JavaScript", () => {
     await page.waitForURL((url) => url.pathname === "/dashboard");
 
     await page.goto("/dashboard/profile");
-    await page.getByRole("link", { name: "Edit Account" }).click();
+    await page.getByRole("link", { name: "Edit Profile", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Edit Profile" });
     await dialog.getByLabel("First name").fill("D");
     await dialog.getByRole("button", { name: "Save" }).click();

@@ -2,9 +2,10 @@
 // page, the code made here as an authenticator app would), signing out, and signing in again with
 // the password and then a code; without JavaScript, turning it on and making new recovery codes.
 // SHOTS_DIR set: screenshots of the new screens at 1280 and 390 px.
+import { readFileSync } from "node:fs";
 import { generateTOTP } from "@epic-web/totp";
 import type { Page } from "@playwright/test";
-import { clientContextOptions, signIn, signUpAndConfirm, uniqueEmail } from "./browser.ts";
+import { clientContextOptions, hydrated, signIn, signUpAndConfirm, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
 const TOTP = { algorithm: "SHA-1", digits: 6, period: 30 } as const;
@@ -87,6 +88,37 @@ test("turning two-factor on, signing out, and signing in with a code", async ({ 
   expect((await page.context().cookies()).some((c) => c.name === "mfy_access")).toBe(true);
 });
 
+// Issue 46: the codes shown once can be copied and downloaded as a text file, both made in the page
+// from the codes it shows; without JavaScript (the test below) they are plain text and no button shows.
+test("the recovery codes copy to the clipboard with visible feedback and download as a .txt file", async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
+  await signUpAndConfirm(page, uniqueEmail("totp-copy"));
+  await page.goto("/dashboard/profile");
+  await page.getByRole("region", { name: "Two-factor authentication" }).getByRole("button", { name: "Turn On", exact: true }).click();
+  await page.waitForURL((url) => url.pathname === "/dashboard/profile/two-factor");
+  const secret = (await page.getByTestId("two-factor-secret").textContent())?.trim() ?? "";
+  await page.getByLabel("Code from the app").fill((await generateTOTP({ secret, ...TOTP })).otp);
+  await page.getByRole("button", { name: "Turn On Two-Factor" }).click();
+  const shown = page.getByTestId("recovery-codes").getByRole("listitem");
+  await expect(shown).toHaveCount(10);
+  const codes = await shown.allTextContents();
+  await hydrated(page);
+
+  await page.getByRole("button", { name: "Copy Codes" }).click();
+  const status = page.getByRole("status").filter({ hasText: "Copied to the clipboard" });
+  await expect(status).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(codes.join("\n"));
+  // The feedback goes after the spec's 2 s.
+  await expect(status).toBeHidden();
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download .txt" }).click()]);
+  expect(download.suggestedFilename()).toBe("modelify-recovery-codes.txt");
+  const text = readFileSync(await download.path(), "utf8");
+  expect(text).toMatch(/^Modelify recovery codes\n/);
+  expect(text.trim().split("\n").slice(-10)).toEqual(codes);
+});
+
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
@@ -112,6 +144,9 @@ test.describe("without JavaScript", () => {
     const first = page.getByTestId("recovery-codes").getByRole("listitem");
     await expect(first).toHaveCount(10);
     const oldCodes = await first.allTextContents();
+    // Copy and Download run in the page: without JavaScript they are not offered.
+    await expect(page.getByRole("button", { name: "Copy Codes" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Download .txt" })).toHaveCount(0);
 
     await page.goto("/dashboard/profile");
     const card = page.getByRole("region", { name: "Two-factor authentication" });

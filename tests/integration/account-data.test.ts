@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { handlers } from "../worker";
 import { accountPrefixes } from "~/lib/account/deletion.server";
-import { DELETION_MESSAGES } from "~/lib/account/messages";
+import { DELETION_MESSAGES, EXPORT_MESSAGES } from "~/lib/account/messages";
 import { type AccountData, EXPORTED_TABLES } from "~/lib/account/export-data.server";
 import { buildExport, requestExport } from "~/lib/account/export.server";
 import { DATA_EXPORT } from "~/lib/constants";
@@ -263,6 +263,43 @@ describe("download my data", () => {
   });
 });
 
+describe("an export's mail", () => {
+  // Issue 46: the owner hears when the file is ready, at the account's own address, in our words,
+  // with a link to the profile's "Your data" (behind their sign-in), never to the file.
+  it("mails the account's own address once when the export is ready, linking to Your data and not to the file", async () => {
+    const { browser, email, id: userId } = await createConfirmedUser();
+    const asked = Date.now();
+    expect((await postJson(browser, "/dashboard/profile/export")).status).toBe(202);
+    const mail = await waitForMail(email, /Your Modelify data is ready/, { after: asked });
+    const row = await db.query.dataExports.findFirst({ where: eq(schema.dataExports.userId, userId) });
+    expect(row?.status).toBe("ready");
+    expect(mail.links).toEqual(["http://localhost/dashboard/profile#your-data"]);
+    expect(mail.text).toContain("http://localhost/dashboard/profile#your-data");
+    expect(mail.text).not.toContain("/dashboard/profile/export");
+    expect(mail.text).not.toContain(row!.id);
+    expect(mail.text).toContain(`The download works for ${EXPORT_MESSAGES.linkHours} hours.`);
+    // The status the profile asks for while it waits: the owner's exports only, nobody else's.
+    const status = await browser.get("/dashboard/profile/export");
+    expect(status.status).toBe(200);
+    expect(status.headers.get("Cache-Control")).toMatch(/no-store/);
+    expect((await status.json<{ exports: Array<{ id: string; status: string }> }>()).exports).toEqual([
+      expect.objectContaining({ id: row!.id, status: "ready" }),
+    ]);
+    expect((await new Browser().get("/dashboard/profile/export")).status).toBe(401);
+    const other = await createConfirmedUser();
+    expect((await (await other.browser.get("/dashboard/profile/export")).json<{ exports: unknown[] }>()).exports).toEqual([]);
+
+    // A redelivered job finds the export ready: no second mail.
+    await buildExport(
+      { db, bucket: env.BUCKET, ledgers: env.USAGE_LEDGER, env: env as never, queue: env.EVENTS },
+      { type: "account.export", exportId: row!.id, userId },
+    );
+    await queueSettled();
+    const mails = await db.select().from(schema.outbox).where(eq(schema.outbox.to, email));
+    expect(mails.filter((m) => /Your Modelify data is ready/.test(m.subject))).toHaveLength(1);
+  });
+});
+
 describe("an export holds the account's own data only", () => {
   it("an admin's export says what the admin did and when, never to whom: no other account's address or id; the other account's says nothing of the admin", async () => {
     const admin = await signedInAs("admin");
@@ -409,7 +446,7 @@ describe("an export's end", () => {
       delete: (keys: string | string[]) => env.BUCKET.delete(keys),
     } as unknown as R2Bucket;
 
-    await buildExport({ db, bucket, ledgers: env.USAGE_LEDGER, env: env as never }, { type: "account.export", exportId: asked.id, userId });
+    await buildExport({ db, bucket, ledgers: env.USAGE_LEDGER, env: env as never, queue: dropped }, { type: "account.export", exportId: asked.id, userId });
     expect(deleted).toBe(302);
     expect(await db.query.users.findFirst({ where: eq(schema.users.id, userId) })).toBeUndefined();
     expect(await exportRow(asked.id)).toBeUndefined();

@@ -180,9 +180,11 @@ describe("confirmation and sign-in", () => {
     expect(signupMode.status).toBe(200);
     await expectText(signupMode, "Already Signed In");
     await expectText(signupMode, "Sign Out &amp; Create New Account");
-    // Back to Dashboard shows only for a browser with a previous login.
+    // No "Back to Dashboard" for a signed-out visitor, even one who signed in here before: the
+    // dashboard would only send them back to sign in (issue 46).
     await a.post("/auth/sign-out", { redirectTo: "/auth" });
-    await expectText(await a.get("/auth"), "Back to Dashboard");
+    for (const mode of ["signin", "signup", "forgot-password"])
+      expect(await (await a.get(`/auth?mode=${mode}`)).text(), mode).not.toContain("Back to Dashboard");
     expect(await (await new Browser().get("/auth")).text()).not.toContain("Back to Dashboard");
   });
 

@@ -53,4 +53,28 @@ describe("every page", () => {
     }
     expect(bars).toBeGreaterThan(0);
   });
+
+  // Issue 46: a form of an index route posts to "?index", which then stays in the address bar.
+  it("posts its forms and links to addresses without ?index, signed out and signed in", async () => {
+    const indexed = (html: string) =>
+      [...html.matchAll(/<(?:form|a)\b[^>]*(?:action|href)="([^"]*)"/g)].map(([, url]) => url!).filter((url) => /[?&](amp;)?index\b/.test(url));
+    const visitor = new Browser();
+    for (const path of [...PUBLIC_PATHS, "/auth?mode=signin", "/auth?mode=signup", "/auth?mode=forgot-password"]) {
+      expect(indexed(await (await visitor.get(path)).text()), path).toEqual([]);
+    }
+    const { browser } = await createConfirmedUser();
+    for (const path of [
+      "/",
+      "/pricing",
+      "/auth",
+      "/dashboard",
+      "/dashboard/usage",
+      "/dashboard/billing",
+      "/dashboard/budget",
+      "/dashboard/downloads",
+      "/dashboard/profile",
+    ]) {
+      expect(indexed(await (await browser.get(path)).text()), path).toEqual([]);
+    }
+  });
 });

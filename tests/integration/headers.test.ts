@@ -4,6 +4,7 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { handlers as worker } from "../worker";
+import { securityScore } from "~/lib/site/security-score";
 import { Browser, createConfirmedUser, ORIGIN } from "./helpers";
 
 function nonceOf(csp: string | null) {
@@ -71,6 +72,35 @@ describe("transport and caching", () => {
     const signIn = await new Browser().post("/auth?mode=signin", { intent: "signin", email, password: "Sunny-Day-42" });
     expect(signIn.headers.get("Cache-Control")).toBe("private, no-store");
     expect(signIn.headers.get("Vary")).toContain("Cookie");
+  });
+});
+
+// Issue 46: the features dialog's "Security Score" is the grade the pages' headers earn. The pages
+// are fetched as a browser gets them over HTTPS (as deployed) and graded: the claim holds only
+// while every header it is made of is set as strictly as graders ask.
+describe("the features dialog's Security Score", () => {
+  it("is the grade the site's pages really earn, 100/100, and says what it measures", async () => {
+    const { browser } = await createConfirmedUser();
+    const pages = [
+      await SELF.fetch("https://localhost/"),
+      await SELF.fetch("https://localhost/pricing"),
+      await SELF.fetch("https://localhost/auth?mode=signin"),
+      await SELF.fetch("https://localhost/dashboard", { headers: { Cookie: browser.cookieHeader() } }),
+    ];
+    for (const page of pages) {
+      expect(page.status, page.url).toBe(200);
+      const graded = securityScore(page.headers);
+      expect(
+        graded.checks.filter((c) => !c.passed).map((c) => c.header),
+        page.url,
+      ).toEqual([]);
+      expect(graded.score, page.url).toBe(100);
+    }
+    const dialog = await (await SELF.fetch("https://localhost/?modal=features")).text();
+    expect(dialog).toMatch(/<dd[^>]*>100\/100<\/dd>/);
+    expect(dialog).toContain("Security Score: the grade our web pages&#x27; security headers earn");
+    // Over plain HTTP (local development) there is no HSTS: the same grade would say so.
+    expect(securityScore((await SELF.fetch(`${ORIGIN}/`)).headers).score).toBeLessThan(100);
   });
 });
 

@@ -98,6 +98,20 @@ describe("navigation and hero by state", () => {
     expect(home).not.toContain(">Sign Up<");
   });
 
+  // Issue 46: where "Delete my account" lands says so, in the server's words; no other value or
+  // code, and no words from the address, appear.
+  it("says the account is deleted on /?accountDeleted=1, and nothing for any other value", async () => {
+    const deleted = await (await SELF.fetch(`${ORIGIN}/?accountDeleted=1`)).text();
+    expect(deleted).toContain('data-testid="site-notice"');
+    expect(deleted).toContain("Your account is deleted");
+    expect(deleted).toMatch(/<a [^>]*aria-label="Dismiss"[^>]*href="\/"/);
+    for (const query of ["", "?accountDeleted=0", "?accountDeleted=%3Cb%3Eowned%3C%2Fb%3E", "?accountDeleted=1x", "?notice=Your+account+is+deleted"]) {
+      const home = await (await SELF.fetch(`${ORIGIN}/${query}`)).text();
+      expect(home, query).not.toContain('data-testid="site-notice"');
+      expect(home, query).not.toContain("Your account is deleted");
+    }
+  });
+
   it("shows Go to Dashboard to an active subscriber", async () => {
     const { browser, email } = await createConfirmedUser();
     const user = await db.query.users.findFirst({ where: eq(schema.users.email, email) });
@@ -119,7 +133,8 @@ describe("dashboard shell", () => {
     expect(unknown).toContain(email.split("@")[0]);
     expect(unknown).toContain(email);
     const profile = await (await browser.get("/dashboard/profile")).text();
-    expect(profile).toContain("Edit Account");
+    expect(profile).toContain("Edit Profile");
+    expect(profile).not.toContain("Edit Account");
     expect(profile).toContain("Sessions and devices");
     const usage = await (await browser.get("/dashboard/usage")).text();
     expect(usage).toContain("No usage data available");

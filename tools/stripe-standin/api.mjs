@@ -251,6 +251,12 @@ export function createApi({ state, webhooks, publicUrl }) {
       // Stripe-Should-Retry: false keeps the SDK (which retries 5xx by default) from hiding the injected failure.
       return send(res, r.status, { error: { type: r.type, message: r.message } }, "application/json", { ...headers, "Stripe-Should-Retry": "false" });
     }
+    const held = state.holdRules.findIndex((r) => (!r.method || r.method === req.method) && (!r.path || r.path === url.pathname));
+    if (held !== -1) {
+      const [hold] = state.holdRules.splice(held, 1);
+      state.held.push(hold);
+      await hold.released;
+    }
     // Stripe's idempotency: the same key with the same request replays the first answer; with a
     // different request it is an error. Requests are handled one at a time, so two racing
     // requests with one key get one object.

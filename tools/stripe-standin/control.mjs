@@ -32,6 +32,23 @@ export function createControl({ state, webhooks }) {
       });
       return send(res, 200, { ok: true });
     }
+    // The next matching call waits, unanswered, until release: a test sees the app while a call to
+    // Stripe is in flight (e.g. a data export being prepared).
+    if (route === "POST /__control/hold-next") {
+      let release = () => {};
+      const released = new Promise((resolve) => {
+        release = resolve;
+      });
+      state.holdRules.push({ method: input.method ? String(input.method).toUpperCase() : undefined, path: input.path, released, release });
+      return send(res, 200, { ok: true });
+    }
+    if (route === "POST /__control/release") {
+      const waiting = state.held.length;
+      for (const hold of [...state.holdRules, ...state.held]) hold.release();
+      state.holdRules = [];
+      state.held = [];
+      return send(res, 200, { ok: true, released: waiting });
+    }
     if (route === "POST /__control/expire-next-session") {
       state.expireNextSession = true;
       return send(res, 200, { ok: true });

@@ -27,6 +27,9 @@ const emptyCollections = () => ({
   sessionExtras: new Map(),
   invoiceCounter: 0,
   failRules: [],
+  // hold-next: calls that wait, unanswered, until /__control/release (each { method?, path?, release }).
+  holdRules: [],
+  held: [],
   expireNextSession: false,
   // Idempotency-Key → { request, status, body } (Stripe keeps keys 24 h; the stand-in until reset).
   idempotency: new Map(),
@@ -53,6 +56,8 @@ export function createState({ publicUrl }) {
     ...emptyCollections(),
     /** Forgets everything; collections are looked up on `state` at each use, so this takes effect at once. */
     reset() {
+      // Nothing stays waiting on a hold that no longer exists.
+      for (const hold of [...state.holdRules, ...state.held]) hold.release();
       Object.assign(state, emptyCollections());
     },
 

@@ -49,7 +49,7 @@ export function ProfileHeader({ profile, editTo, phoneAction }: { profile: Profi
           <Avatar profile={profile} className="h-24 w-24 text-3xl ring-4 ring-white sm:h-28 sm:w-28" />
           <Link to={editTo} preventScrollReset className={buttonClass("secondary", "md", "mb-1")}>
             <LineIcon d="M4 20h4L19 9l-4-4L4 16v4zM13.5 6.5l4 4" className="h-4 w-4" />
-            Edit Account
+            Edit Profile
           </Link>
         </div>
         <h1 className="mt-4 text-2xl font-bold tracking-tight text-slate-900">{fullName(profile)}</h1>

@@ -1,11 +1,40 @@
 // The profile's "Your data": "Download my data" as one JSON file. The button posts a plain form to
 // /dashboard/profile/export (it works without JavaScript); the file is prepared in the background
-// and its link, shown here, works for its owner for a limited time.
-import { useSearchParams } from "react-router";
+// and its link, shown here, works for its owner for a limited time. While one is being prepared
+// the card asks every DATA_EXPORT.statusPollMs whether it is ready and then reads the page again, so
+// the link shows without a reload (issue 46); without JavaScript a Reload link does it. Its owner
+// is also mailed when it is ready.
+import { useEffect } from "react";
+import { useFetcher, useRevalidator, useSearchParams } from "react-router";
 import type { ExportView } from "~/lib/account/export.server";
 import { EXPORT_MESSAGES } from "~/lib/account/messages";
+import { DATA_EXPORT } from "~/lib/constants";
 import { formatDate, formatDateTime } from "~/lib/format";
-import { Alert, buttonClass, Card } from "../ui";
+import { Alert, buttonClass, Card, Spinner, useHydrated } from "../ui";
+
+const STATUS_URL = "/dashboard/profile/export";
+
+/**
+ * While an export shown is pending: its status every DATA_EXPORT.statusPollMs (a small JSON
+ * answer, not the whole profile), and once one of them is no longer pending, the page's data once.
+ * Stops by itself: the page's data then has none pending.
+ */
+function useExportPolling(exports: ExportView[]) {
+  const status = useFetcher<{ exports: ExportView[] }>();
+  const { revalidate, state } = useRevalidator();
+  const pending = exports.filter((e) => e.status === "pending").map((e) => e.id);
+  const waitingFor = pending.join(",");
+  const { load } = status;
+  useEffect(() => {
+    if (!waitingFor) return;
+    const timer = window.setInterval(() => load(STATUS_URL), DATA_EXPORT.statusPollMs);
+    return () => window.clearInterval(timer);
+  }, [waitingFor, load]);
+  const settled = status.data?.exports?.some((e) => waitingFor.split(",").includes(e.id) && e.status !== "pending") ?? false;
+  useEffect(() => {
+    if (settled && state === "idle") void revalidate();
+  }, [settled, state, revalidate]);
+}
 
 const NOTICES = {
   requested: { tone: "success", text: EXPORT_MESSAGES.requested },
@@ -34,7 +63,7 @@ function Notice({ newest }: { newest: ExportView | undefined }) {
   ) : null;
 }
 
-function ExportRow({ item }: { item: ExportView }) {
+function ExportRow({ item, live }: { item: ExportView; live: boolean }) {
   const asked = `Asked for ${formatDate(item.createdAt)}`;
   if (item.status === "ready") {
     return (
@@ -52,7 +81,13 @@ function ExportRow({ item }: { item: ExportView }) {
   return (
     <li className="py-3 text-sm text-slate-700">
       {asked} · {label}
-      {item.status === "pending" ? (
+      {item.status === "pending" && live ? (
+        <span className="ml-2 inline-flex items-center gap-1.5 text-slate-500">
+          <Spinner className="h-3.5 w-3.5" label="Checking" />
+          the link shows here when it is ready
+        </span>
+      ) : null}
+      {item.status === "pending" && !live ? (
         <>
           {" "}
           <a href="/dashboard/profile#your-data" className="font-medium text-brand-700 underline">
@@ -65,6 +100,8 @@ function ExportRow({ item }: { item: ExportView }) {
 }
 
 export function YourDataCard({ exports }: { exports: ExportView[] }) {
+  const live = useHydrated();
+  useExportPolling(exports);
   return (
     <section aria-labelledby="your-data-title" id="your-data">
       <Card className="p-6">
@@ -80,7 +117,7 @@ export function YourDataCard({ exports }: { exports: ExportView[] }) {
         {exports.length > 0 ? (
           <ul className="mt-4 divide-y divide-slate-100" aria-label="Your data exports">
             {exports.map((item) => (
-              <ExportRow key={item.id} item={item} />
+              <ExportRow key={item.id} item={item} live={live} />
             ))}
           </ul>
         ) : null}

@@ -1,18 +1,23 @@
 // The Features dialog's body: tabs as links (?tab=…) so it works without JavaScript, the current
-// tab's cards, the key statistics, and Get Started, which closes the dialog.
+// tab's cards, the key statistics (the Security Score with what it measures), and Get Started,
+// which closes the dialog.
 import { useLocation } from "react-router";
 import { Link } from "~/components/link";
-import { FEATURE_TABS, KEY_STATISTICS } from "~/lib/site/features";
+import { FEATURE_TABS, KEY_STATISTICS, SECURITY_SCORE_NOTE } from "~/lib/site/features";
 import { ModalCloseLink, withParams } from "../modal";
+import { useSiteData } from "./site-data";
 import { buttonClass, cx } from "../ui";
 
 export function FeaturesDialogBody({ closeTo }: { closeTo: string }) {
   const { pathname, search } = useLocation();
   const asked = new URLSearchParams(search).get("tab");
   const tab = FEATURE_TABS.find((t) => t.id === asked) ?? FEATURE_TABS[0]!;
+  const score = useSiteData()?.securityScore;
+  const statistics = [...KEY_STATISTICS, ...(score === undefined ? [] : [{ value: `${score}/100`, label: "Security Score" }])];
   return (
     <div>
-      <nav className="-mx-1 flex gap-1 overflow-x-auto px-1 pb-1" aria-label="Feature areas">
+      {/* Wrapped, not scrolled: every area in sight, none cut off at the dialog's edge. */}
+      <nav className="flex flex-wrap gap-1.5" aria-label="Feature areas">
         {FEATURE_TABS.map((t) => (
           <Link
             key={t.id}
@@ -29,9 +34,10 @@ export function FeaturesDialogBody({ closeTo }: { closeTo: string }) {
           </Link>
         ))}
       </nav>
+      {/* Two columns: a tab of three cards gives its last the whole row, leaving no empty fourth place. */}
       <ul className="mt-5 grid gap-3 sm:grid-cols-2" data-testid="feature-cards">
         {tab.cards.map((c) => (
-          <li key={c.title} className="rounded-xl border border-slate-200 p-4">
+          <li key={c.title} className="rounded-xl border border-slate-200 p-4 sm:last:odd:col-span-2">
             <h3 className="font-semibold text-slate-900">{c.title}</h3>
             <p className="mt-1 text-sm leading-6 text-slate-600">{c.text}</p>
           </li>
@@ -42,13 +48,18 @@ export function FeaturesDialogBody({ closeTo }: { closeTo: string }) {
           Key Statistics
         </h3>
         <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
-          {KEY_STATISTICS.map((s) => (
+          {statistics.map((s) => (
             <div key={s.label} className="flex flex-col-reverse">
               <dt className="text-xs text-slate-600">{s.label}</dt>
               <dd className="text-2xl font-bold text-slate-900">{s.value}</dd>
             </div>
           ))}
         </dl>
+        {score === undefined ? null : (
+          <p className="mt-3 text-xs leading-5 text-slate-600" data-testid="security-score-note">
+            {SECURITY_SCORE_NOTE}
+          </p>
+        )}
       </section>
       <div className="mt-6 flex justify-end">
         <ModalCloseLink to={closeTo} className={buttonClass("primary")}>

@@ -7,6 +7,8 @@ export type SiteLayoutData = {
   inbox: string;
   /** The advertising pixel's id when one is configured (it still waits for consent). */
   pixelId: string | null;
+  /** The grade out of 100 the pages' security headers earn (the features dialog's Security Score). */
+  securityScore: number;
 };
 
 export function useSiteData(): SiteLayoutData | undefined {

@@ -14,7 +14,10 @@ import { chunks, schema } from "../db.server";
 import { clearCounter, countEvent, secondsUntil } from "../limits/counters.server";
 import { type AccountExportMessage, enqueue } from "../queue";
 import type { LedgerNamespace } from "../usage/ledger/api";
+import { enqueueMail } from "../mail/mail.server";
+import { dataExportReadyMail } from "../mail/templates";
 import { gatherAccountData } from "./export-data.server";
+import { EXPORT_MESSAGES } from "./messages";
 import { log } from "../log/log.server";
 
 const exportsTable = schema.dataExports;
@@ -26,13 +29,16 @@ const allowanceKey = (userId: string) => `data-export:user:${userId}`;
 
 export type ExportRequest = { ok: true; id: string } | { ok: false; retryAfterSeconds: number };
 
-/** Asks for an export of the account's data: a job on the queue, unless one was asked for within the hour. */
-export async function requestExport(deps: { db: Db; queue: Queue }, userId: string, now = Date.now()): Promise<ExportRequest> {
+/**
+ * Asks for an export of the account's data: a job on the queue, unless one was asked for within the
+ * hour. `origin`: the site asked on, for the link in the mail sent when the file is ready.
+ */
+export async function requestExport(deps: { db: Db; queue: Queue; origin?: string }, userId: string, now = Date.now()): Promise<ExportRequest> {
   const counted = await countEvent(deps.db, allowanceKey(userId), DATA_EXPORT.perUser.windowMs, now);
   if (counted.count > DATA_EXPORT.perUser.limit) return { ok: false, retryAfterSeconds: secondsUntil(counted.expiresAt, now) };
   const id = crypto.randomUUID();
   await deps.db.insert(exportsTable).values({ id, userId, status: "pending", createdAt: now });
-  await enqueue(deps.queue, { type: "account.export", exportId: id, userId });
+  await enqueue(deps.queue, { type: "account.export", exportId: id, userId, ...(deps.origin ? { origin: deps.origin } : {}) });
   log.info("data_export_requested", { exportId: id });
   return { ok: true, id };
 }
@@ -57,8 +63,15 @@ export async function listExports(db: Db, userId: string, now = Date.now()): Pro
   }));
 }
 
-/** The consumer's half: gathers the data, writes the file, and marks the export ready. */
-export async function buildExport(deps: { db: Db; bucket: R2Bucket; ledgers: LedgerNamespace; env: StripeConfig }, message: AccountExportMessage) {
+/**
+ * The consumer's half: gathers the data, writes the file, marks the export ready and mails its owner
+ * (the account's own, confirmed address; our words, and no link to the file). The mail goes once:
+ * a redelivered message finds the row ready and stops at the top.
+ */
+export async function buildExport(
+  deps: { db: Db; bucket: R2Bucket; ledgers: LedgerNamespace; env: StripeConfig; queue: Queue },
+  message: AccountExportMessage,
+) {
   const row = await deps.db.query.dataExports.findFirst({ where: and(eq(exportsTable.id, message.exportId), eq(exportsTable.userId, message.userId)) });
   // Done already (a redelivered message), or the account was deleted meanwhile.
   if (row?.status !== "pending") return;
@@ -83,6 +96,8 @@ export async function buildExport(deps: { db: Db; bucket: R2Bucket; ledgers: Led
     return;
   }
   log.info("data_export_ready", { exportId: row.id, bytes: bytes.byteLength });
+  const yourData = message.origin ? new URL("/dashboard/profile#your-data", message.origin).toString() : null;
+  await enqueueMail(deps.queue, dataExportReadyMail(user.email, yourData, EXPORT_MESSAGES.linkHours));
 }
 
 /**

@@ -14,7 +14,7 @@ export const DELETION_MESSAGES = {
 } as const;
 
 export const EXPORT_MESSAGES = {
-  requested: "We are preparing your data. It takes a minute or two: reload this page to see the link.",
+  requested: "We are preparing your data. It takes a minute or two: the link shows below when it is ready, and we e-mail you then.",
   ready: "Your data is ready: download it below.",
   tooMany: `You can ask for one export an hour. The link to your latest export works for ${hours(DATA_EXPORT.linkTtlMs)} hours.`,
   notFound: "That export is not available. It may have expired: ask for a new one.",

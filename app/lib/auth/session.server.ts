@@ -48,6 +48,7 @@ export type AccountRef = Pick<SessionUser, "id" | "accountRows">;
 
 export type SessionProfile = {
   username: string | null;
+  avatarUrl: string | null;
   phoneVerified: boolean;
   paymentMethodLast4: string | null;
   stripeCustomerId: string | null;
@@ -117,6 +118,7 @@ const sessionUserColumns = {
   lastLoginAt: schema.userProfiles.lastLoginAt,
   lastActivityAt: schema.userProfiles.lastActivityAt,
   username: schema.userProfiles.username,
+  avatarUrl: schema.userProfiles.avatarUrl,
   phoneVerified: schema.userProfiles.phoneVerified,
   paymentMethodLast4: schema.userProfiles.paymentMethodLast4,
   stripeCustomerId: schema.userProfiles.stripeCustomerId,
@@ -158,6 +160,7 @@ function toAuthState(row: SessionUserRow): SignedInState {
       signedInBefore: Boolean(row.signedInBefore),
       profile: {
         username: row.username,
+        avatarUrl: row.avatarUrl,
         phoneVerified: row.phoneVerified ?? false,
         paymentMethodLast4: row.paymentMethodLast4,
         stripeCustomerId: row.stripeCustomerId,

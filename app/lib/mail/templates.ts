@@ -144,6 +144,27 @@ export function twoFactorDisabledMail(to: string): OutgoingMail {
   };
 }
 
+/**
+ * An export the owner asked for is ready (issue 46). No link to the file itself: the profile's "Your
+ * data" has it, behind the owner's sign-in; `yourData` is that section's address, when the
+ * request said which site it came from.
+ */
+export function dataExportReadyMail(to: string, yourData: string | null, linkHours: number): OutgoingMail {
+  return {
+    to,
+    subject: "Your Modelify data is ready to download",
+    text: [
+      "The copy of your Modelify data you asked for is ready.",
+      "",
+      yourData ? `Sign in and download it from your profile: ${yourData}` : "Sign in and download it from your profile, under Your data.",
+      `The download works for ${linkHours} hours.`,
+      "",
+      "If you did not ask for it, someone signed in to your account did: change your password and sign out everywhere from your profile.",
+    ].join("\n"),
+    links: yourData ? [yourData] : [],
+  };
+}
+
 export function recoveryCodesReplacedMail(to: string): OutgoingMail {
   return {
     to,

@@ -128,10 +128,13 @@ const marketingEventMessageSchema = z.object({
 });
 
 // "Download my data" (issue 29): the consumer gathers the account's data into one JSON file in R2.
+// `origin`: the site the export was asked on, for the "ready" mail's link to the profile (the
+// consumer has no public URL of its own); absent in messages queued before it was added.
 const accountExportMessageSchema = z.object({
   type: z.literal("account.export"),
   exportId: z.uuid(),
   userId: z.string().min(1).max(64),
+  origin: z.url().optional(),
 });
 
 export const queueMessageSchema = z.discriminatedUnion("type", [

@@ -2,12 +2,17 @@
 type FeatureCard = { title: string; text: string };
 export type FeatureTab = { id: string; label: string; cards: FeatureCard[] };
 
+// The fourth, the spec's "100/100 Security Score", is the grade the site's security headers earn
+// (lib/site/security-score.ts), shown by the dialog from the site's data with what it measures.
 export const KEY_STATISTICS = [
   { value: "160+", label: "AI Models" },
   { value: "12+", label: "Providers" },
   { value: "5", label: "Export Formats" },
-  { value: "100/100", label: "Security Score" },
 ] as const;
+
+/** What the Security Score measures, in the dialog's words. */
+export const SECURITY_SCORE_NOTE =
+  "Security Score: the grade our web pages' security headers earn (Content-Security-Policy, Strict-Transport-Security, X-Frame-Options, X-Content-Type-Options, Referrer-Policy and Permissions-Policy), each set as strictly as header graders ask. Our tests grade the headers a page really gets.";
 
 const EXPORT_FORMATS = ["Word", "Markdown", "JSON", "Notion CSV", "Google Docs HTML"] as const;
 

@@ -12,7 +12,7 @@ import { forgotPasswordSchema, signInSchema, signUpSchema } from "~/lib/auth/val
 import { sessionKeys } from "~/lib/keys";
 import { app } from "~/server/context";
 import { signPendingSignIn } from "~/lib/auth/two-factor-secret";
-import { headersWithCookies, pendingTwoFactorCookie, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
+import { headersWithCookies, pendingTwoFactorCookie, setCookie, sessionCookies, signUpProofCookie } from "~/server/cookies";
 import { readForm } from "~/server/requests";
 import { formErrorResult, retryAfter } from "~/server/responses";
 import { log } from "~/lib/log/log.server";
@@ -70,7 +70,7 @@ export async function authAction(request: Request, context: Readonly<RouterConte
     const destination = destinationFor(url);
     return reply(
       { result: submission.reply({ resetForm: true }), success: { kind: "signin", destination, returning: outcome.returning } },
-      { headers: headersWithCookies(await signedInCookies(url, outcome.tokens)) },
+      { headers: headersWithCookies(await sessionCookies(url, outcome.tokens)) },
     );
   }
 

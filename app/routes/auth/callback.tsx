@@ -14,7 +14,7 @@ import { proofHashOf } from "~/lib/auth/signup-proof.server";
 import { PASSWORD } from "~/lib/constants";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { headersWithCookies, pendingKeyCookie, readCookie, recoveryCookie, setCookie, signedInCookies, signUpProofCookie } from "~/server/cookies";
+import { headersWithCookies, pendingKeyCookie, readCookie, recoveryCookie, setCookie, sessionCookies, signUpProofCookie } from "~/server/cookies";
 import { readForm } from "~/server/requests";
 import { formErrorResult, keepRetryAfter, retryAfter } from "~/server/responses";
 import { pageMeta } from "~/lib/site/meta";
@@ -75,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   // A key opened from its e-mail before the account existed is waiting: go and redeem it.
   const next = (await readCookie(pendingKeyCookie, request)) ? "/activate" : "/dashboard";
-  throw redirect(next, { headers: headersWithCookies(await signedInCookies(new URL(request.url), outcome.tokens)) });
+  throw redirect(next, { headers: headersWithCookies(await sessionCookies(new URL(request.url), outcome.tokens)) });
 }
 
 export default function AuthCallback({ loaderData, actionData }: Route.ComponentProps) {

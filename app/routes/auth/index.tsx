@@ -16,7 +16,6 @@ import { SECURITY_QUESTIONS } from "~/lib/auth/security-questions";
 import { REDIRECT_DELAY_MS } from "~/lib/constants";
 import { parseMode, type AuthMode } from "~/lib/auth/modes";
 import { getAuth } from "~/server/auth";
-import { readCookie, returningCookie } from "~/server/cookies";
 import { keepRetryAfter } from "~/server/responses";
 import { authAction, destinationFor, type AuthActionData } from "./auth.server";
 import type { AuthFormSchema } from "./auth.validate";
@@ -41,8 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const mode = parseMode(url.searchParams.get("mode"));
   const { user } = getAuth(context);
   if (user && mode !== "signup") throw redirect(destinationFor(url));
-  const hasPreviousLogin = (await readCookie(returningCookie, request)) === "1";
-  return { mode, signedInEmail: user?.email ?? null, hasPreviousLogin, query: url.search };
+  return { mode, signedInEmail: user?.email ?? null, query: url.search };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -64,7 +62,7 @@ function modeLink(mode: AuthMode, query: string) {
 }
 
 export default function AuthPage({ loaderData }: Route.ComponentProps) {
-  const { mode, signedInEmail, hasPreviousLogin, query } = loaderData;
+  const { mode, signedInEmail, query } = loaderData;
   const actionData = useActionData<AuthActionData>();
   const success = actionData?.success;
   useMarketingEvent("AuthStart", { enabled: !signedInEmail });
@@ -91,17 +89,13 @@ export default function AuthPage({ loaderData }: Route.ComponentProps) {
 
   if (signedInEmail && mode === "signup") return <AlreadySignedIn email={signedInEmail} />;
 
-  const backLink = hasPreviousLogin ? (
-    <Link to="/dashboard" className="mb-4 inline-flex items-center gap-1 rounded text-sm font-medium text-brand-700 hover:text-brand-800">
-      <span aria-hidden="true">←</span> Back to Dashboard
-    </Link>
-  ) : null;
-
+  // The spec's "Back to Dashboard" (for a user with a previous login) is not here: these forms are
+  // shown only to someone signed out, whom /dashboard would send straight back to this page, and a
+  // signed-in user is sent on (or, on sign-up, offered "Go to Dashboard"). Issue 46.
   return (
     <AuthShell
       key={mode}
       wide={mode === "signup"}
-      top={backLink}
       title={TITLES[mode]}
       subtitle={
         mode === "signin"

@@ -19,7 +19,7 @@ import { sessionKeys } from "~/lib/keys";
 import { REDIRECT_DELAY_MS } from "~/lib/constants";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
-import { clearCookie, headersWithCookies, pendingTwoFactorCookie, readCookie, recoveryCookie, setCookie, signedInCookies } from "~/server/cookies";
+import { clearCookie, headersWithCookies, pendingTwoFactorCookie, readCookie, recoveryCookie, setCookie, sessionCookies } from "~/server/cookies";
 import { AFTER_RESET } from "~/lib/auth/modes";
 import { readForm } from "~/server/requests";
 import { formErrorResult } from "~/server/responses";
@@ -73,7 +73,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const pending = await setCookie(pendingTwoFactorCookie, url, await signPendingSignIn(sessionKeys(ctx.env), outcome.user.id));
     throw redirect("/auth/two-factor?from=reset", { status: 303, headers: headersWithCookies([cleared, pending]) });
   }
-  const headers = headersWithCookies([...(await signedInCookies(url, outcome.signedIn.tokens)), cleared]);
+  const headers = headersWithCookies([...(await sessionCookies(url, outcome.signedIn.tokens)), cleared]);
   return data({ result: submission.reply({ resetForm: true }), updated: true }, { headers });
 }
 

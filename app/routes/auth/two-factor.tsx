@@ -17,7 +17,7 @@ import { TWO_FACTOR } from "~/lib/constants";
 import { sessionKeys } from "~/lib/keys";
 import { pageMeta } from "~/lib/site/meta";
 import { app } from "~/server/context";
-import { clearCookie, headersWithCookies, pendingTwoFactorCookie, readCookie, signedInCookies } from "~/server/cookies";
+import { clearCookie, headersWithCookies, pendingTwoFactorCookie, readCookie, sessionCookies } from "~/server/cookies";
 import { readForm, singleValue } from "~/server/requests";
 import { keepRetryAfter, retryAfter } from "~/server/responses";
 import { destinationFor } from "./auth.server";
@@ -57,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) return data({ error: M.twoFactorInvalid }, { status: 401 });
   // The password was proven on the step before (the pending cookie), the code just now.
   const { tokens } = await completeSignIn(deps, user, "web", { shown: "password", secondFactor: true });
-  const cookies = [...(await signedInCookies(url, tokens)), await clearCookie(pendingTwoFactorCookie, url)];
+  const cookies = [...(await sessionCookies(url, tokens)), await clearCookie(pendingTwoFactorCookie, url)];
   throw redirect(destinationFor(url), { headers: headersWithCookies(cookies) });
 }
 

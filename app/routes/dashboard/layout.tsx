@@ -1,14 +1,15 @@
-// The dashboard's frame: sidebar (each tab's icon and label, from 1024 px), mobile tab strip, account and
-// sign-out. Each tab is a child route with its own loader, action and error boundary.
-import { type ReactNode, type RefObject, useEffect, useRef } from "react";
+// The dashboard's frame: sidebar (each tab's icon and label, from 1024 px), the tab menu below that,
+// account and sign-out. Each tab is a child route with its own loader, action and error boundary.
+import { type ReactNode, useEffect } from "react";
 import { isRouteErrorResponse, Outlet, redirect, useLocation, useRouteError } from "react-router";
 import { Link } from "~/components/link";
 import type { Route } from "./+types/layout";
 import { TabIcon } from "~/components/dashboard/icons";
 import { SignOutDialog } from "~/components/dashboard/sign-out-dialog";
+import { useMenuDisclosure } from "~/components/menu-disclosure";
 import { withParam } from "~/components/modal";
-import { Card, Logo, ReloadLink } from "~/components/ui";
-import { emailLocalPart } from "~/lib/names";
+import { Card, ChevronDownIcon, Logo, ReloadLink } from "~/components/ui";
+import { accountInitials, accountName } from "~/lib/names";
 import { requireUser } from "~/server/auth";
 import { pageMeta } from "~/lib/site/meta";
 
@@ -62,24 +63,17 @@ export function loader({ request, context }: Route.LoaderArgs) {
     if (target) throw redirect(target);
   }
   const user = requireUser(context);
+  const names = { firstName: user.firstName, lastName: user.lastName, username: user.profile.username, email: user.email };
   return {
-    sidebarName: emailLocalPart(user.email),
+    account: { name: accountName(names), initials: accountInitials(names), avatarUrl: user.profile.avatarUrl },
     email: user.email,
     isAdmin: user.role === "admin",
   };
 }
 
-// On narrow screens the tab strip scrolls: keep the current tab in view.
-function scrollActiveIntoView(nav: HTMLElement | null) {
-  nav?.querySelector<HTMLElement>('[aria-current="page"]')?.scrollIntoView({ block: "nearest", inline: "center" });
-}
-
 export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
-  const { sidebarName, email, isAdmin } = loaderData;
+  const { account, email, isAdmin } = loaderData;
   const { pathname, search } = useLocation();
-  const mobileNav = useRef<HTMLElement>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs again on each navigation, which is what pathname stands for.
-  useEffect(() => scrollActiveIntoView(mobileNav.current), [pathname]);
   const tabs = TABS.filter((t) => !t.adminOnly || isAdmin);
   const confirmSignOut = new URLSearchParams(search).get("confirm") === "signout";
   const signOutTo = withParam(pathname, search, "confirm", "signout");
@@ -87,8 +81,8 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="min-h-screen bg-slate-50">
-      <Sidebar tabs={tabs} current={pathname} sidebarName={sidebarName} email={email} signOutTo={signOutTo} />
-      <MobileHeader tabs={tabs} current={pathname} email={email} signOutTo={signOutTo} navRef={mobileNav} />
+      <Sidebar tabs={tabs} current={pathname} account={account} email={email} signOutTo={signOutTo} />
+      <MobileHeader tabs={tabs} current={pathname} email={email} signOutTo={signOutTo} />
 
       <main id="main" className="px-4 py-6 sm:px-6 lg:ml-64 lg:px-8 lg:py-10 xl:px-10">
         {/* A size container: the tabs' grids follow the width they have (@2xl:, @4xl:...), not the
@@ -110,17 +104,31 @@ type FrameProps = { tabs: Tab[]; current: string; email: string; signOutTo: stri
  * A tab's link, the current page's marked (`aria-current`, its class) when the address is
  * exactly the tab's, as NavLink's `end` decides; without NavLink's hooks for each of 16 links.
  */
-function TabLink({ tab, current, classes, children }: { tab: Tab; current: string; classes: [active: string, idle: string]; children: ReactNode }) {
+function TabLink({
+  tab,
+  current,
+  classes,
+  onClick,
+  children,
+}: {
+  tab: Tab;
+  current: string;
+  classes: [active: string, idle: string];
+  onClick?: () => void;
+  children: ReactNode;
+}) {
   const here = current.toLowerCase() === tab.path;
   return (
-    <Link to={tab.path} aria-current={here ? "page" : undefined} className={here ? classes[0] : classes[1]}>
+    <Link to={tab.path} aria-current={here ? "page" : undefined} className={here ? classes[0] : classes[1]} onClick={onClick}>
       {children}
     </Link>
   );
 }
 
 /** From 1024 px: a rail with each tab's icon and its label beside it (no hover needed to learn where Billing is, and touch screens see it too). */
-function Sidebar({ tabs, current, sidebarName, email, signOutTo }: FrameProps & { sidebarName: string }) {
+type Account = { name: string; initials: string; avatarUrl: string | null };
+
+function Sidebar({ tabs, current, account, email, signOutTo }: FrameProps & { account: Account }) {
   return (
     <aside aria-label="Dashboard" className="fixed inset-y-0 left-0 z-30 hidden w-64 flex-col overflow-y-auto border-r border-slate-200 bg-white lg:flex">
       <Link to="/" className="flex h-16 items-center px-4" aria-label="Modelify home">
@@ -136,11 +144,21 @@ function Sidebar({ tabs, current, sidebarName, email, signOutTo }: FrameProps & 
       </nav>
       <div className="border-t border-slate-200 p-2">
         <div className="flex items-center gap-3 px-2 py-2">
-          <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-700" aria-hidden="true">
-            {sidebarName.charAt(0).toUpperCase()}
-          </span>
+          {/* Beside the name it pictures: nothing more to say to a screen reader. */}
+          {account.avatarUrl ? (
+            <img src={account.avatarUrl} alt="" className="h-9 w-9 shrink-0 rounded-full bg-slate-100 object-cover" data-testid="sidebar-avatar" />
+          ) : (
+            <span
+              className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-brand-100 text-sm font-semibold text-brand-700"
+              aria-hidden="true"
+            >
+              {account.initials}
+            </span>
+          )}
           <div className="min-w-0">
-            <p className="truncate text-sm font-semibold text-slate-900">{sidebarName}</p>
+            <p className="truncate text-sm font-semibold text-slate-900" data-testid="sidebar-name">
+              {account.name}
+            </p>
             <p className="truncate text-xs text-slate-500">{email}</p>
           </div>
         </div>
@@ -153,8 +171,22 @@ function Sidebar({ tabs, current, sidebarName, email, signOutTo }: FrameProps & 
   );
 }
 
-/** Mobile and tablet: a top bar with the account and a scrollable tab strip. */
-function MobileHeader({ tabs, current, email, signOutTo, navRef }: FrameProps & { navRef: RefObject<HTMLElement | null> }) {
+/** The tab a page belongs to: its own, else the one it is under (two-factor is the profile's). */
+function tabOf(tabs: Tab[], current: string): Tab | undefined {
+  const path = current.toLowerCase();
+  return tabs.filter((t) => path === t.path || path.startsWith(`${t.path}/`)).sort((a, b) => b.path.length - a.path.length)[0];
+}
+
+/**
+ * Below 1024 px: a top bar with the account, and under it one full-width button naming the tab
+ * you are on and saying "All tabs", which opens every tab as a grid of links (a phone has room for
+ * three or four tab names in a row, and a strip that scrolls sideways hid Billing, Budget and
+ * Downloads; issue 46). A <details> disclosure (components/menu-disclosure.ts): it works without
+ * JavaScript, by touch and by keyboard.
+ */
+function MobileHeader({ tabs, current, email, signOutTo }: FrameProps) {
+  const menu = useMenuDisclosure();
+  const here = tabOf(tabs, current);
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white lg:hidden">
       <div className="flex h-14 items-center justify-between px-4">
@@ -168,13 +200,29 @@ function MobileHeader({ tabs, current, email, signOutTo, navRef }: FrameProps & 
           </Link>
         </div>
       </div>
-      <nav aria-label="Dashboard tabs" className="flex gap-1 overflow-x-auto px-2 pb-2" ref={navRef}>
-        {tabs.map((t) => (
-          <TabLink key={t.path} tab={t} current={current} classes={["tab-link tab-link-active", "tab-link tab-link-idle"]}>
-            {t.label}
-          </TabLink>
-        ))}
-      </nav>
+      <details ref={menu.ref} className="group relative px-4 pb-3" data-testid="tab-menu">
+        <summary className="flex cursor-pointer list-none items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm font-medium text-slate-900 hover:bg-slate-50 [&::-webkit-details-marker]:hidden">
+          <span className="flex min-w-0 items-center gap-2">
+            <TabIcon name={here?.icon ?? "overview"} className="h-5 w-5 shrink-0 text-brand-600" />
+            <span className="truncate">{here?.label ?? "Dashboard"}</span>
+          </span>
+          <span className="flex shrink-0 items-center gap-1 text-slate-600">
+            All tabs
+            <ChevronDownIcon className="h-4 w-4 transition-transform group-open:rotate-180" />
+          </span>
+        </summary>
+        <nav
+          aria-label="Dashboard tabs"
+          className="absolute inset-x-4 top-full z-40 mt-1 grid grid-cols-2 gap-1 rounded-xl border border-slate-200 bg-white p-2 shadow-lg"
+        >
+          {tabs.map((t) => (
+            <TabLink key={t.path} tab={t} current={current} classes={["tab-link tab-link-active", "tab-link tab-link-idle"]} onClick={menu.close}>
+              <TabIcon name={t.icon} className="h-5 w-5 shrink-0" />
+              <span className="min-w-0 truncate">{t.label}</span>
+            </TabLink>
+          ))}
+        </nav>
+      </details>
     </header>
   );
 }

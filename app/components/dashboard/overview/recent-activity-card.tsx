@@ -26,13 +26,13 @@ export function RecentActivityCard({ recent }: { recent: OverviewUsage["recent"]
                 <span className="block truncate font-medium text-slate-900">{r.modelName}</span>
                 <span className="block truncate text-xs text-slate-500">
                   {formatDateTime(r.occurredAt)} · {formatCount(r.tokens)} tokens
-                  {r.deviceName ? (
-                    <>
-                      {" · "}
-                      <span data-testid="recent-device">{r.deviceName}</span>
-                    </>
-                  ) : null}
                 </span>
+                {/* A line of its own: on a phone the time and tokens leave no room for a laptop's name. */}
+                {r.deviceName ? (
+                  <span className="block truncate text-xs text-slate-500" data-testid="recent-device">
+                    {r.deviceName}
+                  </span>
+                ) : null}
               </span>
               <span className="shrink-0 text-right">
                 <span className="block font-medium text-slate-900">

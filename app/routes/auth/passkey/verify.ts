@@ -7,7 +7,7 @@ import { signInWithPasskey } from "~/lib/auth/passkey-sign-in.server";
 import { authenticationResponseSchema } from "~/lib/auth/passkeys.server";
 import { z } from "~/lib/zod";
 import { app } from "~/server/context";
-import { headersWithCookies, signedInCookies } from "~/server/cookies";
+import { headersWithCookies, sessionCookies } from "~/server/cookies";
 import { readJson } from "~/server/requests";
 import { jsonError, postOnly, retryAfter } from "~/server/responses";
 import { destinationFor } from "../auth.server";
@@ -25,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!outcome.ok)
     return jsonError(outcome.status, outcome.error, { ...NO_STORE, ...(outcome.retryAfterSeconds ? retryAfter(outcome.retryAfterSeconds) : {}) });
   const url = new URL(request.url);
-  const headers = headersWithCookies(await signedInCookies(url, outcome.tokens));
+  const headers = headersWithCookies(await sessionCookies(url, outcome.tokens));
   headers.set("Cache-Control", "no-store");
   return Response.json({ ok: true, destination: destinationFor(url) }, { headers });
 }

@@ -1,19 +1,25 @@
 // POST /dashboard/profile/export: "Download my data" asks for an export. Plain form posts get a
 // 303 back to the profile (?export=requested | too-many) for the "Your data" card to show; with
 // Accept: application/json the answer is JSON (202, or 429 with Retry-After).
+// GET: the account's exports and their status (JSON), which the card asks for while one is being
+// prepared, so the link shows without a reload (issue 46).
 import { redirect } from "react-router";
 import type { Route } from "./+types/export";
-import { requestExport } from "~/lib/account/export.server";
+import { listExports, requestExport } from "~/lib/account/export.server";
 import { EXPORT_MESSAGES } from "~/lib/account/messages";
 import { SESSION_MESSAGES } from "~/lib/profile/messages";
 import { getAuth } from "~/server/auth";
 import { app } from "~/server/context";
 import { readForm } from "~/server/requests";
-import { jsonError, postOnly, retryAfter } from "~/server/responses";
-
-export const loader = postOnly;
+import { jsonError, retryAfter } from "~/server/responses";
 
 const NO_STORE = { "Cache-Control": "no-store" };
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user } = getAuth(context);
+  if (!user) return jsonError(401, SESSION_MESSAGES.signInRequired, NO_STORE);
+  return Response.json({ exports: await listExports(app(context).db, user.id) }, { headers: NO_STORE });
+}
 const wantsJson = (request: Request) => (request.headers.get("Accept") ?? "").includes("application/json");
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -8,10 +8,11 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/two-factor";
 import { Field } from "~/components/forms";
-import { Alert, Card, LinkButton, SubmitButton } from "~/components/ui";
+import { Alert, Card, SubmitButton } from "~/components/ui";
 import { confirmSetup, disableTwoFactor, pendingSetup, regenerateRecoveryCodes, startSetup, twoFactorFormSchema } from "~/lib/auth/two-factor-setup.server";
 import { type ProofNeeds, type ProofRefusal, proofErrors } from "~/lib/auth/recent-proof.server";
 import { ProofFields } from "~/components/profile/proof-fields";
+import { RecoveryCodes } from "~/components/profile/recovery-codes";
 import { twoFactorStatus } from "~/lib/auth/two-factor.server";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { pageMeta } from "~/lib/site/meta";
@@ -205,34 +206,6 @@ function TurnOn({ setup, error }: { setup: { secret: string; qrDataUri: string }
         />
         <SubmitButton pending={pending} idle="Turn On Two-Factor" busy="Checking..." />
       </Form>
-    </div>
-  );
-}
-
-function RecoveryCodes({ codes, replaced }: { codes: string[]; replaced: boolean }) {
-  return (
-    <div className="mt-2 space-y-4">
-      <Alert tone="success">
-        {replaced
-          ? "Your new recovery codes are ready: the old ones no longer work. We e-mailed you about the change."
-          : "Two-factor authentication is on. We e-mailed you about the change."}
-      </Alert>
-      <p className="text-sm text-slate-600">
-        Save these recovery codes somewhere safe, such as your password manager. Each one signs you in once if you lose your phone. This is the only time they
-        are shown.
-      </p>
-      <ul
-        className="grid grid-cols-1 gap-2 rounded-lg bg-slate-50 p-4 font-mono text-sm text-slate-900 sm:grid-cols-2"
-        aria-label="Recovery codes"
-        data-testid="recovery-codes"
-      >
-        {codes.map((code) => (
-          <li key={code}>{code}</li>
-        ))}
-      </ul>
-      <LinkButton to="/dashboard/profile#two-factor-title" className="w-full">
-        I Saved Them: Back to Profile
-      </LinkButton>
     </div>
   );
 }
