@@ -14,7 +14,7 @@ import { createReadStream, mkdirSync, readFileSync, statSync, writeFileSync } fr
 import { basename, resolve } from "node:path";
 import { parseArgs } from "node:util";
 // The app's own rules, loaded as they are: these two modules import nothing.
-import { DOWNLOAD } from "../app/lib/constants.ts";
+import { DOWNLOAD } from "../app/lib/constants/index.ts";
 import { DOWNLOAD_OPTIONS, findOption, installerFileName, releaseKey, VERSION_MAX_LENGTH, VERSION_PATTERN } from "../app/lib/downloads/options.ts";
 import { importAppModule, sqlString } from "./lib.mjs";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { namesFromMetadata } from "./auth/users.server";
-import { activityUpdateDue, isInactive } from "./auth/session.server";
+import { isInactive } from "./auth/session.server";
+import { activityUpdateDue } from "./auth/session-activity.server";
 import { formatCount, formatUsd, formatUsdExact, isSubCent, plural } from "./format";
 import { accountInitials, accountName, displayName } from "./names";
 

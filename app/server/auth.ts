@@ -2,15 +2,8 @@
 // middleware) and desktop tokens from the Authorization header.
 import { redirect, type RouterContextProvider } from "react-router";
 import { sessionKeys } from "~/lib/keys";
-import {
-  activityUpdateDue,
-  authenticateAccessToken,
-  authenticateBearerToken,
-  refreshSession,
-  touchActivity,
-  type AuthState,
-  type SessionUser,
-} from "~/lib/auth/session.server";
+import { authenticateAccessToken, authenticateBearerToken, refreshSession, type AuthState, type SessionUser } from "~/lib/auth/session.server";
+import { activityUpdateDue, touchActivity } from "~/lib/auth/session-activity.server";
 import { OAUTH_REALM } from "~/lib/auth/oauth";
 import { noteAccount } from "~/lib/log/log.server";
 import { authContext, type AppContext } from "./context";

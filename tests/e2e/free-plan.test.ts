@@ -2,7 +2,7 @@
 // limits are enforced with (FREE_TIER: change one and the page changes), with JavaScript and
 // without; the FAQ answers Free vs Pro in the same numbers; a free account's usage page says when
 // each of its limits starts again.
-import { FREE_TIER, PLAN } from "../../app/lib/constants.ts";
+import { FREE_TIER, PLAN } from "../../app/lib/constants/index.ts";
 import { signUpAndConfirm, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 

@@ -2,7 +2,7 @@
 // site says so: the success page and its dialog say the trial started, nothing was charged, and
 // the first charge is the plan's price on the day Stripe ends the trial; the invoice list shows the
 // trial's 0.00 invoice as the trial's, not as a payment.
-import { PLAN } from "../../app/lib/constants.ts";
+import { PLAN } from "../../app/lib/constants/index.ts";
 import { signUpAndConfirm, subscribeWithTestCard, uniqueEmail } from "./browser.ts";
 import { axeFindings } from "./axe.ts";
 import { expect, test } from "./fixtures.ts";

@@ -63,34 +63,7 @@ export default function AuthSuccess({ loaderData }: Route.ComponentProps) {
             <h1 className="mt-4 text-3xl font-bold tracking-tight text-slate-900">Welcome to Modelify!</h1>
           </div>
 
-          {details?.state === "confirmed" ? (
-            <>
-              {details.outcome.kind === "trial" ? <TrialStarted firstCharge={details.outcome.firstCharge} /> : null}
-              <dl className="mt-6 divide-y divide-slate-100 rounded-xl border border-slate-200 text-sm" data-testid="subscription-details">
-                <Row label="Plan" value={PLAN.name} />
-                <Row label="Price" value={details.amount} />
-                {details.trialEnds ? <Row label="Free trial" value={`${PLAN.trialDays} days, until ${formatDate(details.trialEnds)}`} /> : null}
-                <Row label="Status" value={details.status} />
-                {details.outcome.kind === "trial" ? (
-                  <>
-                    <Row label="Charged today" value={formatUsd(details.outcome.chargedUsd)} />
-                    <Row
-                      label="First charge"
-                      value={`${formatUsd(details.outcome.firstCharge.amountUsd)} on ${formatDate(details.outcome.firstCharge.date)}`}
-                    />
-                  </>
-                ) : details.nextBilling ? (
-                  <Row label="Next charge" value={formatDate(details.nextBilling)} />
-                ) : null}
-              </dl>
-            </>
-          ) : details ? (
-            <Alert tone="info" className="mt-6">
-              {NOT_CONFIRMED[details.state]}
-            </Alert>
-          ) : (
-            <p className="mt-3 text-center text-slate-600">Thanks for joining. Here is how to get started.</p>
-          )}
+          <CheckoutSummary details={details} />
 
           <h2 className="mt-8 text-sm font-semibold text-slate-900">Next steps</h2>
           <ol className="mt-3 list-decimal space-y-2 pl-5 text-sm text-slate-700">
@@ -140,6 +113,39 @@ export default function AuthSuccess({ loaderData }: Route.ComponentProps) {
           closeTo={withParam(pathname, search, "download", "closed")}
         />
       ) : null}
+    </>
+  );
+}
+
+/** What the checkout did: the subscription's facts (a trial's first charge), or why they are not shown yet. */
+function CheckoutSummary({ details }: { details: Route.ComponentProps["loaderData"]["details"] }) {
+  return (
+    <>
+      {details?.state === "confirmed" ? (
+        <>
+          {details.outcome.kind === "trial" ? <TrialStarted firstCharge={details.outcome.firstCharge} /> : null}
+          <dl className="mt-6 divide-y divide-slate-100 rounded-xl border border-slate-200 text-sm" data-testid="subscription-details">
+            <Row label="Plan" value={PLAN.name} />
+            <Row label="Price" value={details.amount} />
+            {details.trialEnds ? <Row label="Free trial" value={`${PLAN.trialDays} days, until ${formatDate(details.trialEnds)}`} /> : null}
+            <Row label="Status" value={details.status} />
+            {details.outcome.kind === "trial" ? (
+              <>
+                <Row label="Charged today" value={formatUsd(details.outcome.chargedUsd)} />
+                <Row label="First charge" value={`${formatUsd(details.outcome.firstCharge.amountUsd)} on ${formatDate(details.outcome.firstCharge.date)}`} />
+              </>
+            ) : details.nextBilling ? (
+              <Row label="Next charge" value={formatDate(details.nextBilling)} />
+            ) : null}
+          </dl>
+        </>
+      ) : details ? (
+        <Alert tone="info" className="mt-6">
+          {NOT_CONFIRMED[details.state]}
+        </Alert>
+      ) : (
+        <p className="mt-3 text-center text-slate-600">Thanks for joining. Here is how to get started.</p>
+      )}
     </>
   );
 }

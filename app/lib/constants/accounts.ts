@@ -1,19 +1,6 @@
-// Every business number of the product spec lives here, named after the spec's words.
-// Times are in milliseconds unless the name says otherwise.
-
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-
-export const PLAN = {
-  name: "Pro",
-  priceUsd: 4.99,
-  trialDays: 7,
-} as const;
-
-// Not in the spec: an open Checkout Session is handed out again while it has this long left.
-export const CHECKOUT = { reuseMinRemainingMs: 30 * MINUTE } as const;
+// The spec's numbers for accounts: passwords, sessions, lockouts, two-factor, passkeys, device
+// sign-in, e-mail links, the profile and the account's own data (part of ./index.ts).
+import { SECOND, MINUTE, HOUR, DAY } from "./time";
 
 export const PASSWORD = {
   // Sign-up, sign-in and the reset page. The spec's reset page asks for 6, but a 6- or
@@ -25,7 +12,9 @@ export const PASSWORD = {
 
 // PBKDF2-SHA256: production Workers refuse more than 100,000 iterations.
 export const PBKDF2_ITERATIONS = 100_000;
+
 export const PBKDF2_MAX_ITERATIONS = 100_000;
+
 export const PBKDF2_SALT_BYTES = 16;
 
 export const SIGN_UP = {
@@ -85,6 +74,7 @@ export const MAIL_CAP = {
 } as const;
 
 export const INACTIVITY_LIMIT_MS = 720 * HOUR; // 30 days
+
 export const ACTIVITY_UPDATE_INTERVAL_MS = 30 * MINUTE;
 
 export const SESSION = {
@@ -218,189 +208,6 @@ export const ACCOUNT_DELETION = {
   claimMs: 5 * MINUTE,
 } as const;
 
-export const BUDGET_DEFAULTS = {
-  monthlyBudgetUsd: 10,
-  dailyBudgetUsd: 0.5,
-  alertThresholdPercent: 80,
-  notificationsEnabled: true,
-} as const;
-
-export const USAGE = {
-  weeklyUsageWeeks: 4,
-  recentActivityItems: 10,
-  predictionFactor: 1.1,
-  exportDays: 30,
-  ranges: { "1d": 1, "7d": 7, "30d": 30 },
-} as const;
-
-// Limits of the usage reporting API (desktop app → /api/v1/usage).
-export const USAGE_API = {
-  maxReportsPerRequest: 100,
-  maxBodyBytes: 1024 * 1024,
-  maxMetadataBytes: 8 * 1024,
-  // Spec: the public API allows 1,000 requests per minute per key, in a fixed window of 60 s
-  // aligned to the clock.
-  requestsPerMinute: 1000,
-  rateLimitPeriodSeconds: 60,
-  // Requests one allowed limiter call lets an isolate serve (app/server/rate-limit-leases.ts), so
-  // wrangler.toml's [[ratelimits]] limit is requestsPerMinute / rateLimitLease = 100 (ADR 0015).
-  rateLimitLease: 10,
-  maxTokens: 10_000_000,
-  maxCostUsd: 10_000,
-  maxDurationMs: 60 * 60 * 1000,
-  maxAgeDays: 90,
-  // Requests one fallback (secure) report may sum up.
-  maxSecureRequestCount: 100_000,
-  maxFutureSkewMs: 5 * 60 * 1000,
-  // A desktop session found live is trusted this long by the usage routes of one Worker
-  // isolate: a revoked desktop token may go on reporting usage for up to this long (ADR 0015).
-  desktopSessionRecheckMs: 5_000,
-  // Sessions one isolate remembers for that check; the oldest is forgotten first.
-  desktopSessionCacheSize: 10_000,
-} as const;
-
-// Signed-out copies of the marketing pages in the edge cache (app/server/page-cache.ts): a newly
-// published release shows on the landing page within this long.
-export const PAGE_CACHE = {
-  ttlSeconds: 60,
-  // Pages one Worker isolate also keeps in memory (each some tens of KB).
-  memoryPages: 32,
-} as const;
-
-export const BUDGET = {
-  alertThresholdMin: 50,
-  alertThresholdMax: 95,
-  alertThresholdStep: 5,
-  maxBudgetUsd: 1_000_000,
-  messageMs: 3000,
-} as const;
-
-export const ACHIEVEMENTS = {
-  powerUserRequests: 100,
-  speedDemonMs: 1000,
-  innovatorModels: 3,
-} as const;
-
-// Not in the spec: queue messages that failed for good are kept (redacted, lib/queue-redaction.ts)
-// this long for an operator to look into, then the hourly cron deletes them (ADR 0024). The admins
-// hear of new ones by e-mail at most once per alertWindowMs; the admin page lists the newest
-// `listed`. A mail or text is replayable only within replayMessageMs of being sent: the mail
-// provider's idempotency key lasts a day, and the links and codes it carries expire sooner.
-export const DEAD_LETTERS = { keepMs: 14 * DAY, alertWindowMs: 1 * HOUR, listed: 100, replayMessageMs: 1 * DAY } as const;
-
-// The events queue's retries (wrangler.consumer.toml's max_retries, which a test holds to this):
-// a message reaches the dead-letter queue after maxRetries + 1 deliveries, and the dead-letter
-// queue's own count starts again at 1, so that is the count a dead letter records.
-export const EVENTS_QUEUE = { maxRetries: 3 } as const;
-
-// Not in the spec: the structured logs (app/lib/log). An account is the first 16 hex characters
-// (64 bits) of HMAC-SHA-256(LOG_SALT, its id): enough to tell accounts apart and follow one
-// through the logs, nothing to reverse without the salt. Values are cut so that a line stays
-// readable and one bad field cannot make it huge.
-export const LOG = { accountHashHexChars: 16, maxStringChars: 1000, maxStackChars: 4000, maxDepth: 4, maxArrayItems: 20 } as const;
-
-// The largest form and JSON bodies the site reads (app/server/requests.ts), unless a route names
-// its own limit; the API description states them with each 413.
-export const REQUEST_BODY = { formMaxBytes: 32 * 1024, jsonMaxBytes: 32 * 1024 } as const;
-
-// The entitlement call (GET /api/v1/entitlements): an account's ledger keeps per-minute counts
-// this long (each write deletes older minutes, and records none older). The claim
-// (POST /api/v1/entitlements/claim) takes no body: at most `{}` and some whitespace.
-export const ENTITLEMENTS = { minuteRowsKeptMs: 2 * HOUR, claimMaxBodyBytes: 1024 } as const;
-
-// Not in the spec: the usage tab's live sockets (issue 45). An account keeps at most this many open
-// at once (the oldest closes for a new one); each belongs to a web session and ends with it.
-export const LIVE_USAGE = { maxSocketsPerAccount: 10 } as const;
-
-// The usage ledger of one account (a Durable Object, ADR 0020). Raw reports stay in it this long
-// and then move to R2: longer than the API's USAGE_API.maxAgeDays (90), so a report the API can
-// still accept always finds its first copy in the ledger and is stored exactly once. The
-// aggregates stay for good (one row per day and model).
-export const LEDGER = {
-  rawRetentionDays: 100,
-  // Reports one ingest call takes (a queue batch has at most 100; the move command sends more).
-  maxReportsPerIngest: 5000,
-  // Raw rows the hourly cron moves out of one ledger per run, and ledgers it visits per run.
-  archiveRowsPerRun: 50_000,
-  archiveLedgersPerRun: 200,
-} as const;
-
-export const FREE_TIER = {
-  requestsPerMonth: 1000,
-  tokensPerMonth: 100_000,
-  perMinute: 3,
-  perHour: 20,
-  perDay: 100,
-} as const;
-
-export const DOWNLOAD = {
-  // A signed download link lives for minutes: long enough to start and resume a download, too
-  // short to be worth sharing. Re-download from history mints a fresh one.
-  linkTtlMs: 15 * MINUTE,
-  historyFetchLimit: 10,
-  historyShown: 5,
-  dialogCloseMs: 1 * SECOND, // the dialog closes this long after a download starts
-  paymentBadgeMs: 3 * SECOND, // "Payment Successful!" on the post-payment dialog
-  // Installers are up to a few hundred MB: uploads go to R2 in parts of this size.
-  uploadPartBytes: 10 * 1024 * 1024,
-  maxInstallerBytes: 2 * 1024 * 1024 * 1024,
-  // How long an isolate keeps the list of newest builds: as long as the page cache keeps a page.
-  currentReleasesMs: PAGE_CACHE.ttlSeconds * SECOND,
-  // Not in the spec (issue 46): on a phone, the Downloads page mails the account's own address a
-  // link to itself, to open on a computer. A few a day would do; the cap keeps us from being used
-  // to fill an inbox, counted per account.
-  emailLinkPerUser: { limit: 3, windowMs: 1 * HOUR },
-} as const;
-
-export const EARLY_ACCESS = {
-  keyLength: 16, // A-Z and 0-9, shown 4-4-4-4
-  keyValidityDays: 30,
-  keyValidityMs: 30 * DAY,
-  // Not in the spec: how long redeemed early access lasts, and limits on redeeming.
-  accessDays: 90,
-  accessMs: 90 * DAY,
-  redeemAttempts: { perUser: { maxFailures: 5, windowMs: 15 * MINUTE }, perIp: { maxFailures: 20, windowMs: 15 * MINUTE } },
-  waitlistJoinsPerIp: { limit: 10, windowMs: 1 * HOUR },
-  // The waitlist's priority score (ADR 0012): a company, a referral by a member (their username in
-  // ?ref=), and being among the first places each raise an entry; ties go to the earlier entry.
-  priority: { company: 20, referral: 30, early: 10, earlyPlaces: 100 },
-  /** A key opened from its e-mail link while signed out waits in a cookie this long. */
-  pendingKeyMs: 7 * DAY,
-  bulkMax: 500,
-  pageSize: 25,
-} as const;
-
-// Timings of the site's dialogs (ADR 0013).
-export const MODAL = {
-  exitMs: 300, // modals fade out, then unmount
-  copyFeedbackMs: 2 * SECOND, // the check icon after copying a sample key
-} as const;
-
-export const SUPPORT = {
-  responseHours: 24, // "A response within 24 hours is promised."
-  // The confirmation shows 3 s, then the form is cleared and shown again.
-  successShownMs: 3 * SECOND,
-  priorities: ["low", "medium", "high"] as const,
-  defaultPriority: "medium" as const,
-  // Not in the spec: input bounds and caps, so nobody can flood the support mailbox through us.
-  nameMax: 100,
-  subjectMax: 200,
-  messageMax: 5000,
-  perIp: { limit: 5, windowMs: 1 * HOUR },
-  perAddress: { limit: 3, windowMs: 1 * HOUR },
-} as const;
-
-// First-party marketing events and the admin funnel (ADR 0013). Not in the spec: the
-// funnel's span and the cap on browser events, so nobody can flood the table through us.
-export const MARKETING = {
-  funnelWeeks: 8,
-  browserEventsPerIp: { limit: 120, windowMs: 1 * HOUR },
-  pathMax: 200,
-  // The pixel is checked every 100 ms until its script has loaded.
-  pixelInitRetryMs: 100,
-  pixelInitGiveUpMs: 10 * SECOND,
-} as const;
-
 // Passkeys (WebAuthn, issue 29). Not in the spec: a challenge lives 5 minutes (the browser's
 // prompt times out with it), sign-in answers are capped per IP (public; issue 46: the answers, not
 // the challenges, which the sign-in page asks for on every view) and registration challenges per
@@ -415,16 +222,3 @@ export const PASSKEY = {
   maxPerUser: 20,
   nameMaxLength: 60,
 } as const;
-
-// The files under /.well-known/ (issue 30). security.txt (RFC 9116) names the address that already
-// answers users within a day; its Expires is computed when asked, less than a year ahead as
-// RFC 9116 2.5.5 recommends, so it can never go stale. Both files are the same for every
-// visitor and change only with a deploy: caches may keep them this long.
-export const WELL_KNOWN = {
-  securityContact: "support@modelify.dev",
-  securityTxtExpiresInDays: 364,
-  securityTxtLanguages: "en",
-  cacheSeconds: 3600,
-} as const;
-
-export const MS = { SECOND, MINUTE, HOUR, DAY } as const;
