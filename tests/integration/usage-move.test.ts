@@ -18,6 +18,20 @@ import legacySchemaSql from "../fixtures/legacy-usage-schema.sql?raw";
 import { db } from "./helpers";
 import { ledger } from "./usage-helpers";
 
+/**
+ * Page figures as the D1-era code had them: without what pages have said since, once checked (a
+ * budget's isDefault: this account saved its budget, so it is never the default).
+ */
+function d1Era<T>(figures: T): T {
+  return JSON.parse(
+    JSON.stringify(figures, (key, value: unknown) => {
+      if (key !== "isDefault") return value;
+      expect(value).toBe(false);
+      return undefined;
+    }),
+  ) as T;
+}
+
 const OPS_TOKEN = "ops-token-for-tests-0123456789abcdef"; // vitest.config.ts
 const NOW = golden.inputs.now;
 const USER_ID = golden.inputs.user.id;
@@ -314,8 +328,8 @@ describe("moving D1's usage into the ledgers", () => {
 
     // Page by page, the golden figures (entitlements' minute aside: see below).
     const figures = await pageFigures();
-    expect(figures.overviewUsage).toEqual(golden.overviewUsage);
-    expect(figures.usageTab).toEqual(golden.usageTab);
+    expect(d1Era(figures.overviewUsage)).toEqual(golden.overviewUsage);
+    expect(d1Era(figures.usageTab)).toEqual(golden.usageTab);
     expect(figures.modelAnalytics).toEqual(golden.modelAnalytics);
     expect(figures.usageCsv).toBe(golden.usageCsv);
     expect(figures.budgetSpend).toEqual(golden.budgetSpend);

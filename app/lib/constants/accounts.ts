@@ -1,6 +1,6 @@
 // The spec's numbers for accounts: passwords, sessions, lockouts, two-factor, passkeys, device
 // sign-in, e-mail links, the profile and the account's own data (part of ./index.ts).
-import { SECOND, MINUTE, HOUR, DAY } from "./time";
+import { SECOND, MINUTE, HOUR, DAY } from "./time.ts";
 
 export const PASSWORD = {
   // Sign-up, sign-in and the reset page. The spec's reset page asks for 6, but a 6- or

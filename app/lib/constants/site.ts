@@ -1,6 +1,6 @@
 // The spec's numbers for the site: the plan and its checkout, downloads, early access, support,
 // marketing, the edge copies of pages, and the operators' queues and logs (part of ./index.ts).
-import { SECOND, MINUTE, HOUR, DAY } from "./time";
+import { SECOND, MINUTE, HOUR, DAY } from "./time.ts";
 
 export const PLAN = {
   name: "Pro",

@@ -1,6 +1,6 @@
 // The spec's numbers for usage: budgets, the usage pages, the desktop API's limits, the free tier
 // and the ledgers (part of ./index.ts).
-import { HOUR } from "./time";
+import { HOUR } from "./time.ts";
 
 export const BUDGET_DEFAULTS = {
   monthlyBudgetUsd: 10,
