@@ -31,14 +31,9 @@ for (const javaScript of [true, false]) {
       await signIn(page, email, OLD);
       await page.waitForURL((url) => url.pathname === "/dashboard");
 
-      // A wrong current password is refused beside its field, and nothing changes.
-      await page.goto("/dashboard/profile/password");
-      await page.getByLabel("Current password").fill("Not-The-Password-1");
-      await page.getByLabel("New password", { exact: true }).fill(NEW);
-      await page.getByLabel("Confirm new password").fill(NEW);
-      await page.getByRole("button", { name: "Change Password" }).click();
-      await expect(page.getByText("That password is not right.")).toBeVisible();
-      await expect(page.getByLabel("Current password")).toHaveAttribute("aria-invalid", "true");
+      // A wrong current password is refused beside its field, and nothing changes (with JavaScript;
+      // the same answer without it is the Workers tests' subject).
+      if (javaScript) await refusesWrongPassword(page);
 
       await changeFrom(page);
       await other.goto("/dashboard");
@@ -46,10 +41,22 @@ for (const javaScript of [true, false]) {
       await page.goto("/dashboard");
       await expect(page).toHaveURL(/\/dashboard$/);
       await waitForMail(email, /Your Modelify password was changed/);
-      const fresh = await newClient();
-      await signIn(fresh, email, NEW);
-      await fresh.waitForURL((url) => url.pathname === "/dashboard");
+      if (javaScript) {
+        const fresh = await newClient();
+        await signIn(fresh, email, NEW);
+        await fresh.waitForURL((url) => url.pathname === "/dashboard");
+      }
       await context.close();
     });
   });
+}
+
+async function refusesWrongPassword(page: Page) {
+  await page.goto("/dashboard/profile/password");
+  await page.getByLabel("Current password").fill("Not-The-Password-1");
+  await page.getByLabel("New password", { exact: true }).fill(NEW);
+  await page.getByLabel("Confirm new password").fill(NEW);
+  await page.getByRole("button", { name: "Change Password" }).click();
+  await expect(page.getByText("That password is not right.")).toBeVisible();
+  await expect(page.getByLabel("Current password")).toHaveAttribute("aria-invalid", "true");
 }
