@@ -2,6 +2,7 @@
 // dialog, which texts a code (read here from the local outbox), the code verifies, the dialog
 // closes after 2 s and the profile says Verified.
 import type { Page } from "@playwright/test";
+import { PHONE_CODE } from "../../app/lib/constants/index.ts";
 import { baseUrl, clientContextOptions, hydrated, signUpAndConfirm, uniqueEmail } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
 
@@ -39,14 +40,21 @@ async function expectVerified(page: Page) {
 
 test("verifies the phone number with the texted code", async ({ page }) => {
   await signUpAndConfirm(page, uniqueEmail("phone"));
+  // The page's clock is the test's: the request's 10 s limit is moved through, not waited out.
+  await page.clock.install();
   await page.goto("/dashboard/profile");
   await hydrated(page);
 
   // A send that gets no answer gives up after 10 s; Try Again sends.
   await page.route("**/dashboard/profile/phone", () => {});
+  const sent = page.waitForRequest("**/dashboard/profile/phone");
   await page.getByRole("button", { name: "Verify phone" }).click();
   const dialog = page.getByRole("dialog", { name: "Verify Phone Number" });
-  await expect(dialog.getByText("Verification request timed out. Please try again.")).toBeVisible({ timeout: 15_000 });
+  await sent;
+  await page.clock.runFor(PHONE_CODE.requestTimeoutMs - 1_000);
+  await expect(dialog.getByText("Verification request timed out. Please try again.")).toHaveCount(0);
+  await page.clock.runFor(1_000);
+  await expect(dialog.getByText("Verification request timed out. Please try again.")).toBeVisible();
   await page.unroute("**/dashboard/profile/phone");
   const sentAfter = Date.now() - 1000;
   await dialog.getByRole("button", { name: "Try Again" }).click();
