@@ -3,7 +3,7 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { sweepExpiredExports, sweepOrphanedExports } from "~/lib/account/export.server";
 import { sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.server";
-import { sweepInactiveSessions } from "~/lib/auth/session.server";
+import { sweepInactiveSessions } from "~/lib/auth/session-activity.server";
 import { reencryptTwoFactorSecrets } from "~/lib/auth/two-factor-rekey.server";
 import { isLocal } from "~/lib/config";
 import { log, noteError, setLogSalt, withLogScope } from "~/lib/log/log.server";
