@@ -222,6 +222,22 @@ export async function signUpAndConfirm(page: Page, email: string, password = "Su
   await page.waitForURL((url) => url.pathname === "/dashboard");
 }
 
+/** Signs up through the form, rendered, and returns the confirmation mail (its link not yet followed). */
+export async function signUp(page: Page, email: string, password = "Sunny-Day-42"): Promise<OutboxMessage> {
+  await page.goto("/auth?mode=signup");
+  await page.getByLabel("First name").fill("Katherine");
+  await page.getByLabel("Last name").fill("Johnson");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Phone number").fill("555 010 9876");
+  await page.getByLabel("Security question").selectOption("favorite_food");
+  await page.getByLabel("Security answer").fill("pie");
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm password").fill(password);
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await page.getByText("Account created successfully!").waitFor();
+  return waitForMail(email, /Confirm your Modelify account/);
+}
+
 /** Starts the trial through the checkout on the Stripe stand-in with the test card: the page ends on /auth/success. */
 export async function subscribeWithTestCard(page: Page) {
   await page.goto("/pricing?checkout=open");
