@@ -17,8 +17,8 @@ import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { NonceProvider } from "./components/nonce";
 import { setPrerenderer } from "./components/prerendered";
 import { log, logScope, noteError } from "./lib/log/log.server";
-import { hydrateAfterFirstPaint } from "./server/hydrate-after-paint";
-import { nonceContext } from "./server/context";
+import { hydrateAfterFirstPaint } from "./server/hydrate-after-paint.server";
+import { nonceContext } from "./server/context.server";
 
 // React Router rejects a loader's promises still pending after this, so every render ends: no
 // timer of our own aborts it (one set and cleared per request was 1-2% of a page's JavaScript).

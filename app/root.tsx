@@ -2,7 +2,6 @@ import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration }
 import type { Route } from "./+types/root";
 import interLatin from "./fonts/inter-latin-wght.woff2?url";
 import appCss from "./app.css?url";
-import { LinkNavigation } from "./components/link";
 import { useNonce } from "./components/nonce";
 import { LinkButton, ReloadLink } from "./components/ui";
 import { AUTH_MESSAGES } from "./lib/auth/messages";
@@ -51,9 +50,7 @@ export default function App() {
       >
         Skip to content
       </a>
-      <LinkNavigation>
-        <Outlet />
-      </LinkNavigation>
+      <Outlet />
     </>
   );
 }

@@ -7,7 +7,7 @@ import { log, setLogSalt, withLogScope } from "~/lib/log/log.server";
 import { withoutStatementValues } from "~/lib/log/redact";
 import { QUEUE_MESSAGE_TYPES } from "~/lib/queue-redaction";
 import { handleDeadLetters, handleEventBatch } from "~/lib/queue/dispatch.server";
-import { metered, requestDb } from "~/server/db";
+import { metered, requestDb } from "~/server/db.server";
 import { parseConsumerEnv } from "./consumer-env";
 
 export default {

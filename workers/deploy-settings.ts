@@ -2,7 +2,7 @@
 // schemas (app/server/env.ts, workers/consumer-env.ts) so the list is never kept twice. Not a
 // Worker: scripts/deploy.mjs bundles this module and loads it into Node (importAppModule).
 import { alwaysRequired, unmetRequirements } from "~/lib/config";
-import { SITE_SETTINGS } from "~/server/env";
+import { SITE_SETTINGS } from "~/server/env.server";
 import { CONSUMER_SETTINGS } from "./consumer-env";
 
 const WORKERS = { site: SITE_SETTINGS, consumer: CONSUMER_SETTINGS };

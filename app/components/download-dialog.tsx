@@ -4,8 +4,7 @@
 // /downloads/prepare: without JavaScript the server answers with the file itself; with it the
 // call runs in the background and its errors show in place.
 import { type FormEvent, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
-import { useNavigate, useRevalidator } from "react-router";
-import { Link } from "~/components/link";
+import { useNavigate, useRevalidator, Link } from "react-router";
 import { NETWORK_FAILURE, readDownloadAnswer } from "~/lib/downloads/answer";
 import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
 import { type DownloadOption, optionsFor, PLATFORM_LABELS, type Platform, SYSTEM_REQUIREMENTS } from "~/lib/downloads/options";

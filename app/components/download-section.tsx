@@ -1,8 +1,7 @@
 // The landing page's download section: a card per platform and the three steps to get going.
 // A click is gated: visitors sign in, signed-in users without a subscription see pricing, and
 // subscribers get the download dialog (?download=<platform>, so it also works without JavaScript).
-import { useLocation } from "react-router";
-import { Link } from "~/components/link";
+import { useLocation, Link } from "react-router";
 import { type MobileDevice, PLATFORM_LABELS, type Platform, PLATFORMS } from "~/lib/downloads/options";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { DesktopOnlyNotice } from "./desktop-only";

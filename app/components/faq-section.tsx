@@ -1,6 +1,6 @@
 // The FAQ (#faq): an accordion with one answer open at a time, the first open at first. Native
 // <details name="faq"> elements make it exclusive without JavaScript; nothing here needs any.
-import { Link } from "~/components/link";
+import { Link } from "react-router";
 import { FAQ } from "~/lib/site/faq";
 import { Prerendered } from "./prerendered";
 import { ChevronDownIcon } from "./ui";

@@ -1,7 +1,6 @@
 import { createContext, type MouseEvent, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
 import { MODAL } from "~/lib/constants";
-import { useNavigate } from "react-router";
-import { Link, type LinkProps } from "~/components/link";
+import { useNavigate, Link, type LinkProps } from "react-router";
 import { cx } from "./ui";
 
 // A dialog whose open state lives in the URL (?checkout=open, ?modal=contact...), so it renders

@@ -2,8 +2,7 @@
 // nothing), the build for their computer, one button to get it, and what to do next. It closes a
 // second after the download starts. On a phone or tablet it offers the link by e-mail instead.
 import { useEffect, useState } from "react";
-import { useNavigate } from "react-router";
-import { Link } from "~/components/link";
+import { useNavigate, Link } from "react-router";
 import type { CheckoutOutcome } from "~/lib/billing/billing.server";
 import { DOWNLOAD } from "~/lib/constants";
 import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";

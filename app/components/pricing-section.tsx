@@ -1,5 +1,4 @@
-import { useFetcher, useLocation } from "react-router";
-import { Link } from "~/components/link";
+import { useFetcher, useLocation, Link } from "react-router";
 import type { PricingState } from "~/lib/billing/pricing.server";
 import { useRef } from "react";
 import { FREE_MONTHLY_LIMITS, FREE_RATE_LIMITS, LIMIT_WINDOWS_NOTE, PLAN_COMPARISON, type PlanCell } from "~/lib/billing/plan-comparison";

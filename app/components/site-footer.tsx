@@ -1,4 +1,4 @@
-import { Link, type LinkProps } from "~/components/link";
+import { Link, type LinkProps } from "react-router";
 import { useSiteData } from "./site/site-data";
 import { useModalHref } from "./site/site-modals";
 import { Logo } from "./ui";

@@ -1,15 +1,14 @@
-import { useLocation } from "react-router";
-import { Link } from "~/components/link";
+import { Link, NavLink, useLocation } from "react-router";
 import { useMenuDisclosure } from "./menu-disclosure";
 import { buttonClass, ChevronDownIcon, cx, Logo } from "./ui";
 
-type NavLink = { to: string; label: string; primary?: boolean };
+type SiteLink = { to: string; label: string; primary?: boolean };
 
 // Spec: fixed top navigation. Signed in: Pricing and Dashboard. Signed out: Sign In and
 // Sign Up, hidden on any /auth path. Pricing and Download are there for everyone (issue 46: a
 // visitor at 1280 px found neither); Download leads to the home page's download section, which
 // knows what each visitor may download.
-function navLinks(signedIn: boolean, onAuth: boolean): { pages: NavLink[]; account: NavLink[] } {
+function navLinks(signedIn: boolean, onAuth: boolean): { pages: SiteLink[]; account: SiteLink[] } {
   const pages = [
     { to: "/pricing", label: "Pricing" },
     { to: "/#download", label: "Download" },
@@ -38,14 +37,7 @@ export function SiteNav({ signedIn }: { signedIn: boolean }) {
         {/* From 768 px: every link in the bar. */}
         <div className="hidden items-center gap-2 md:flex">
           {pages.map((l) => (
-            <Link
-              key={l.to}
-              to={l.to}
-              aria-current={l.to === pathname ? "page" : undefined}
-              className={buttonClass("ghost", "sm", "aria-[current=page]:text-brand-700")}
-            >
-              {l.label}
-            </Link>
+            <PageLink key={l.to} link={l} className={buttonClass("ghost", "sm", "aria-[current=page]:text-brand-700")} />
           ))}
           {account.length > 0 ? <span className="mx-1 h-5 w-px bg-slate-200" aria-hidden="true" /> : null}
           {account.map((l) => (
@@ -61,14 +53,14 @@ export function SiteNav({ signedIn }: { signedIn: boolean }) {
               {primary.label}
             </Link>
           ) : null}
-          <MobileMenu links={[...pages, ...account.filter((l) => !l.primary)]} current={pathname} />
+          <MobileMenu links={[...pages, ...account.filter((l) => !l.primary)]} />
         </div>
       </nav>
     </header>
   );
 }
 
-function MobileMenu({ links, current }: { links: NavLink[]; current: string }) {
+function MobileMenu({ links }: { links: SiteLink[] }) {
   const menu = useMenuDisclosure();
   return (
     <details ref={menu.ref} className="group relative" data-testid="site-menu">
@@ -79,17 +71,33 @@ function MobileMenu({ links, current }: { links: NavLink[]; current: string }) {
       <ul className="absolute right-0 top-full z-50 mt-2 w-48 rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
         {links.map((l) => (
           <li key={l.to}>
-            <Link
-              to={l.to}
+            <PageLink
+              link={l}
               onClick={menu.close}
-              aria-current={l.to === current ? "page" : undefined}
               className="block rounded-lg px-3 py-2.5 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-slate-900 aria-[current=page]:text-brand-700"
-            >
-              {l.label}
-            </Link>
+            />
           </li>
         ))}
       </ul>
     </details>
+  );
+}
+
+/**
+ * A page of the bar: NavLink marks the current one. A link to a section of a page (/#download)
+ * is not that page, so it is a plain link and never marked.
+ */
+function PageLink({ link, className, onClick }: { link: SiteLink; className: string; onClick?: () => void }) {
+  if (link.to.includes("#")) {
+    return (
+      <Link to={link.to} className={className} onClick={onClick}>
+        {link.label}
+      </Link>
+    );
+  }
+  return (
+    <NavLink to={link.to} end className={className} onClick={onClick}>
+      {link.label}
+    </NavLink>
   );
 }

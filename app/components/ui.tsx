@@ -1,6 +1,6 @@
 // Shared building blocks. One place for spacing, type scale and colour so pages stay consistent.
+import { Link, type LinkProps } from "react-router";
 import { forwardRef, useEffect, useState, type ComponentProps, type ReactNode } from "react";
-import { Link, type LinkProps } from "~/components/link";
 import { HONEYPOT_FIELD } from "~/lib/honeypot";
 
 export function cx(...classes: Array<string | false | null | undefined>) {

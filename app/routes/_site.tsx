@@ -7,9 +7,9 @@ import { AdMeasurement } from "~/components/site/marketing";
 import { loadSiteDialogs, SiteModals } from "~/components/site/site-modals";
 import { displayName } from "~/lib/names";
 import { securityScore } from "~/lib/site/security-score";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { pageSecurityHeaders } from "~/server/security-headers";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { pageSecurityHeaders } from "~/server/security-headers.server";
 
 // The same for every request (the headers are the code's, not the request's): graded once, on the
 // first request (a Worker may not make a Request at start-up).

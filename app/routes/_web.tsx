@@ -3,9 +3,9 @@
 // (The JSON API is outside this layout: it authenticates with bearer tokens and signatures.)
 import { data, Outlet } from "react-router";
 import type { Route } from "./+types/_web";
-import { resolveWebAuth, isSameOriginMutation } from "~/server/auth";
-import { app, authContext, configErrorContext } from "~/server/context";
-import { bookmarkCookie } from "~/server/d1-session";
+import { resolveWebAuth, isSameOriginMutation } from "~/server/auth.server";
+import { app, authContext, configErrorContext } from "~/server/context.server";
+import { bookmarkCookie } from "~/server/d1-session.server";
 
 function withCookies(response: Response, cookies: string[]): Response {
   if (cookies.length === 0) return response;

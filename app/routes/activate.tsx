@@ -2,8 +2,7 @@
 // link changes nothing (link scanners open links too): the key moves into an HttpOnly cookie and
 // out of the URL, and waits there while its owner signs in or creates an account. Redeeming is
 // always an explicit POST by a signed-in user.
-import { data, redirect } from "react-router";
-import { Link } from "~/components/link";
+import { data, redirect, Link } from "react-router";
 import type { Route } from "./+types/activate";
 import { AuthShell } from "~/components/auth-shell";
 import { RedeemKeyForm, type RedeemActionData } from "~/components/early-access/redeem-form";
@@ -15,11 +14,11 @@ import { EARLY_ACCESS_MESSAGES as M } from "~/lib/early-access/messages";
 import { redeemKeyForUser } from "~/lib/early-access/redeem.server";
 import { formatDate } from "~/lib/format";
 import { ensureProfile } from "~/lib/profile/profile.server";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { clearCookie, headersWithCookies, pendingKeyCookie, readCookie, setCookie } from "~/server/cookies";
-import { readForm, singleValue } from "~/server/requests";
-import { keepRetryAfter, retryAfter } from "~/server/responses";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { clearCookie, headersWithCookies, pendingKeyCookie, readCookie, setCookie } from "~/server/cookies.server";
+import { readForm, singleValue } from "~/server/requests.server";
+import { keepRetryAfter, retryAfter } from "~/server/responses.server";
 import { pageMeta } from "~/lib/site/meta";
 import { log } from "~/lib/log/log.server";
 

@@ -8,10 +8,10 @@ import { filledHoneypot } from "~/lib/honeypot";
 import { SUPPORT_MESSAGES as M } from "~/lib/support/messages";
 import { sendSupportMessage } from "~/lib/support/support.server";
 import { supportMessageSchema } from "~/lib/support/validation";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { readForm } from "~/server/requests";
-import { formErrorResult } from "~/server/responses";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readForm } from "~/server/requests.server";
+import { formErrorResult } from "~/server/responses.server";
 import { pageMeta } from "~/lib/site/meta";
 import { log } from "~/lib/log/log.server";
 

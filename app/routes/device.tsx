@@ -20,11 +20,11 @@ import { TWO_FACTOR } from "~/lib/constants";
 import { countryInSentence } from "~/lib/country";
 import { formatDateTime, formatTimeAgo } from "~/lib/format";
 import { pageMeta } from "~/lib/site/meta";
-import { getAuth, isOwnNavigation } from "~/server/auth";
-import { app } from "~/server/context";
-import { readForm, singleValue } from "~/server/requests";
-import { proofNeedsOf, recentProof } from "~/server/recent-proof";
-import { keepRetryAfter, retryAfter } from "~/server/responses";
+import { getAuth, isOwnNavigation } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readForm, singleValue } from "~/server/requests.server";
+import { proofNeedsOf, recentProof } from "~/server/recent-proof.server";
+import { keepRetryAfter, retryAfter } from "~/server/responses.server";
 
 export const meta = () => pageMeta("Sign In the Desktop App | Modelify", { noindex: true });
 

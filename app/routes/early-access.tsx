@@ -2,8 +2,7 @@
 // without JavaScript; the server decides the priority score and whether the address is new.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useActionData, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
-import { Link } from "~/components/link";
+import { data, Form, useActionData, useNavigation, type ShouldRevalidateFunctionArgs, Link } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
 import type { z } from "zod";
 import type { Route } from "./+types/early-access";
@@ -15,9 +14,9 @@ import { WAITLIST_MESSAGES as M } from "~/lib/early-access/messages";
 import { waitlistSchema } from "~/lib/early-access/waitlist";
 import { joinWaitlist } from "~/lib/early-access/waitlist.server";
 import { filledHoneypot } from "~/lib/honeypot";
-import { app } from "~/server/context";
-import { readForm } from "~/server/requests";
-import { formErrorResult } from "~/server/responses";
+import { app } from "~/server/context.server";
+import { readForm } from "~/server/requests.server";
+import { formErrorResult } from "~/server/responses.server";
 import { log } from "~/lib/log/log.server";
 
 export const meta = () => [

@@ -7,10 +7,10 @@ import { MARKETING } from "~/lib/constants";
 import { overCap } from "~/lib/limits/counters.server";
 import { browserEventSchema } from "~/lib/marketing/browser-event";
 import { recordMarketingEvents } from "~/lib/marketing/events.server";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { readJson } from "~/server/requests";
-import { jsonError, postOnly } from "~/server/responses";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readJson } from "~/server/requests.server";
+import { jsonError, postOnly } from "~/server/responses.server";
 
 export const loader = postOnly;
 

@@ -1,5 +1,4 @@
-import { Link } from "~/components/link";
-import { useLocation } from "react-router";
+import { useLocation, Link } from "react-router";
 import type { Route } from "./+types/home";
 import { AppPreview } from "~/components/app-preview";
 import { type DownloadAccess, DownloadSection } from "~/components/download-section";
@@ -15,8 +14,8 @@ import { homeNotice } from "~/lib/site/notices";
 import { pricingState } from "~/lib/billing/pricing.server";
 import { detectDevice, PLATFORMS, type Platform } from "~/lib/downloads/options";
 import { currentReleases } from "~/lib/downloads/releases.server";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, env, userAgent } = app(context);

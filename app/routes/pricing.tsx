@@ -2,8 +2,8 @@ import type { Route } from "./+types/pricing";
 import { PricingSection } from "~/components/pricing-section";
 import { SiteFooter } from "~/components/site-footer";
 import { pricingState } from "~/lib/billing/pricing.server";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Pricing | Modelify");

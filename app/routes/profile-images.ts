@@ -5,9 +5,9 @@ import type { Route } from "./+types/profile-images";
 import { PROFILE_IMAGES } from "~/lib/constants";
 import { imageUserIdSchema } from "~/lib/profile/image-schemas";
 import { readProfileImage } from "~/lib/profile/images.server";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { getOnly } from "~/server/responses";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { getOnly } from "~/server/responses.server";
 
 export const action = getOnly;
 

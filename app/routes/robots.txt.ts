@@ -1,8 +1,8 @@
 // GET /robots.txt (it used to fall through to the catch-all's redirect home).
 import type { Route } from "./+types/robots.txt";
 import { robotsTxt } from "~/lib/site/crawl";
-import { app } from "~/server/context";
-import { getOnly } from "~/server/responses";
+import { app } from "~/server/context.server";
+import { getOnly } from "~/server/responses.server";
 
 export const action = getOnly;
 

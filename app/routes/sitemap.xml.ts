@@ -1,8 +1,8 @@
 // GET /sitemap.xml: the public pages.
 import type { Route } from "./+types/sitemap.xml";
 import { sitemapXml } from "~/lib/site/crawl";
-import { app } from "~/server/context";
-import { getOnly } from "~/server/responses";
+import { app } from "~/server/context.server";
+import { getOnly } from "~/server/responses.server";
 
 export const action = getOnly;
 

@@ -3,8 +3,7 @@
 // to itself: at once with JavaScript, with a Verify button without it. The code's wrong-attempt
 // limit and single use apply exactly as in the profile's dialog.
 import { type RefObject, useEffect, useRef } from "react";
-import { data, Form, useNavigate } from "react-router";
-import { Link } from "~/components/link";
+import { data, Form, useNavigate, Link } from "react-router";
 import type { Route } from "./+types/verify-phone";
 import { AuthShell } from "~/components/auth-shell";
 import { Alert, Button, buttonClass, LinkButton, ReloadLink, Spinner } from "~/components/ui";
@@ -15,10 +14,10 @@ import { verifyPhoneCode } from "~/lib/phone/codes.server";
 import { PHONE_FAILURE_STATUS, phoneFailureMessage } from "~/lib/phone/outcome";
 import { PHONE_MESSAGES } from "~/lib/profile/messages";
 import { z } from "~/lib/zod";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { queryParamKeepingPlus, readForm, singleValue } from "~/server/requests";
-import { keepRetryAfter, retryAfter } from "~/server/responses";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { queryParamKeepingPlus, readForm, singleValue } from "~/server/requests.server";
+import { keepRetryAfter, retryAfter } from "~/server/responses.server";
 import { pageMeta } from "~/lib/site/meta";
 import { log } from "~/lib/log/log.server";
 

@@ -7,9 +7,9 @@ import { env, SELF } from "cloudflare:test";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { schema } from "~/lib/db.server";
-import { metered, requestDb } from "~/server/db";
-import { PAGE_CACHE_HEADER } from "~/server/page-cache";
-import { API_BOOKMARK_HEADER, apiBookmark, BOOKMARK_COOKIE, BOOKMARK_MAX_AGE_SECONDS, bookmarkCookie, startD1Session } from "~/server/d1-session";
+import { metered, requestDb } from "~/server/db.server";
+import { PAGE_CACHE_HEADER } from "~/server/page-cache.server";
+import { API_BOOKMARK_HEADER, apiBookmark, BOOKMARK_COOKIE, BOOKMARK_MAX_AGE_SECONDS, bookmarkCookie, startD1Session } from "~/server/d1-session.server";
 import { Browser, createConfirmedUser, ORIGIN, STRONG_PASSWORD, signUpFields, uniqueEmail, uniqueIp } from "./helpers";
 
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { schema } from "~/lib/db.server";
-import type { AppContext } from "~/server/context";
-import { resolveWebAuth } from "~/server/auth";
+import type { AppContext } from "~/server/context.server";
+import { resolveWebAuth } from "~/server/auth.server";
 import { Browser, createConfirmedUser, db, keySettings, queueSettled, visibleText } from "./helpers";
 import { apiUser, postUsage, report, waitForRows } from "./usage-helpers";
 

@@ -6,7 +6,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LIVE_USAGE } from "~/lib/constants";
-import { accessCookie } from "~/server/cookies";
+import { accessCookie } from "~/server/cookies.server";
 import { Browser, createConfirmedUser, ORIGIN, STRONG_PASSWORD, signedInAs, waitFor, waitForMail } from "./helpers";
 
 const LIVE = "/dashboard/usage/live";

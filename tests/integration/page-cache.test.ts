@@ -2,7 +2,7 @@
 // for a signed-in one, a fresh CSP nonce on every answer, keyed by the build.
 import { describe, expect, it } from "vitest";
 import { PAGE_CACHE } from "~/lib/constants";
-import { cachedPage, PAGE_CACHE_BYPASS, PAGE_CACHE_HEADER, type PageCache, pageCacheKey, storePage } from "~/server/page-cache";
+import { cachedPage, PAGE_CACHE_BYPASS, PAGE_CACHE_HEADER, type PageCache, pageCacheKey, storePage } from "~/server/page-cache.server";
 import { Browser, createConfirmedUser, ORIGIN } from "./helpers";
 
 const nonceOf = (response: Response) => /'nonce-([^']+)'/.exec(response.headers.get("Content-Security-Policy") ?? "")?.[1];

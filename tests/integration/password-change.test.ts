@@ -32,7 +32,16 @@ const liveSessions = (userId: string) =>
     .where(and(eq(schema.sessions.userId, userId), isNull(schema.sessions.revokedAt)));
 
 const sidOf = (browser: Browser) =>
-  (JSON.parse(atob(JSON.parse(atob(browser.cookies.get("mfy_access")!)).split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))) as { sid: string }).sid;
+  (
+    JSON.parse(
+      atob(
+        JSON.parse(atob(browser.cookies.get("mfy_access")!))
+          .split(".")[1]!
+          .replace(/-/g, "+")
+          .replace(/_/g, "/"),
+      ),
+    ) as { sid: string }
+  ).sid;
 
 describe("changing the password while signed in", () => {
   it("sets the new password, ends every other session but keeps this one, and mails the owner", async () => {

@@ -2,7 +2,7 @@
 // rendered live (on an isolate's first pages, or when a local test asks) or from memory, and the
 // page is the same either way, signed in or out.
 import { describe, expect, it } from "vitest";
-import { PAGE_CACHE_BYPASS, PAGE_CACHE_HEADER, PRERENDERED_HEADER, PRERENDERED_LIVE, rendersPartsLive } from "~/server/page-cache";
+import { PAGE_CACHE_BYPASS, PAGE_CACHE_HEADER, PRERENDERED_HEADER, PRERENDERED_LIVE, rendersPartsLive } from "~/server/page-cache.server";
 import { Browser, createConfirmedUser } from "./helpers";
 
 const PARTS = 6; // the app preview, the feature grid, the download steps, the plan's list, Free vs Pro and the FAQ

@@ -8,7 +8,7 @@ import { authenticateUsageToken, revokeUserSessions } from "~/lib/auth/session.s
 import { endSession } from "~/lib/auth/sessions-list.server";
 import { SESSION, USAGE_API } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
-import { accessCookie } from "~/server/cookies";
+import { accessCookie } from "~/server/cookies.server";
 import { createConfirmedUser, db, queueSettled, revocationDeps, SESSION_KEYS } from "./helpers";
 import { apiUser, postUsage, rawReports, report, storedCount } from "./usage-helpers";
 

@@ -2,8 +2,8 @@
 // to its own account's ledger, which says so when a report of that account is stored.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { accessCookie } from "~/server/cookies";
-import { withSecurityHeaders } from "~/server/security-headers";
+import { accessCookie } from "~/server/cookies.server";
+import { withSecurityHeaders } from "~/server/security-headers.server";
 import { Browser, ORIGIN, waitFor } from "./helpers";
 import { apiUser, postUsage, report, waitForRows } from "./usage-helpers";
 

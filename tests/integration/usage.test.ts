@@ -6,7 +6,7 @@ import { LEDGER, MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { dayKey, monthKey } from "~/lib/usage/dates";
 import { db, inOneMinute, queueSettled, waitForMail } from "./helpers";
-import { secondsUntilWindowEnds } from "~/server/usage-api";
+import { secondsUntilWindowEnds } from "~/server/usage-api.server";
 import {
   apiUser,
   dailyRow,

@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import { Money } from "~/components/money";
-import { useLocation } from "react-router";
-import { Link } from "~/components/link";
+import { useLocation, Link } from "react-router";
 import { RedeemKeyHint } from "../early-access/redeem-form";
 import { formatCount, formatDateTime, formatMs } from "~/lib/format";
 import { CATEGORIES, SORTS, type CategoryFilter, type ModelCategory, type ModelFigures, type Recommendation, type SortKey } from "~/lib/usage/models";

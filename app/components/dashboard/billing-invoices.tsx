@@ -1,6 +1,5 @@
 import { Money } from "~/components/money";
-import { useNavigation } from "react-router";
-import { Link } from "~/components/link";
+import { useNavigation, Link } from "react-router";
 import { formatDate } from "~/lib/format";
 import type { InvoiceRow } from "~/lib/billing/billing.server";
 import type { BillingData } from "~/lib/billing/billing-tab.server";

@@ -1,5 +1,4 @@
-import { Form, useLocation, useNavigation } from "react-router";
-import { Link } from "~/components/link";
+import { Form, useLocation, useNavigation, Link } from "react-router";
 import { FREE_TIER, PLAN } from "~/lib/constants";
 import { formatDate, formatInteger } from "~/lib/format";
 import type { BillingData, BillingView } from "~/lib/billing/billing-tab.server";

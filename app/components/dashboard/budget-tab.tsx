@@ -1,8 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Money } from "~/components/money";
 import { useEffect } from "react";
-import { Form, useNavigate, useNavigation } from "react-router";
-import { Link } from "~/components/link";
+import { Form, useNavigate, useNavigation, Link } from "react-router";
 import type { z } from "zod";
 import { BUDGET, BUDGET_DEFAULTS } from "~/lib/constants";
 import { budgetBand, budgetRemainder, usedPercent, type BudgetView } from "~/lib/usage/budget";

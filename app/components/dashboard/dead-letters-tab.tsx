@@ -3,8 +3,7 @@
 // one button; Discard asks first, through the address (?discard=<id>), so both work without
 // JavaScript. `result` is the answer of the last action.
 import type { ReactNode } from "react";
-import { Form, useNavigation } from "react-router";
-import { Link } from "~/components/link";
+import { Form, useNavigation, Link } from "react-router";
 import type { DeadLetterRow } from "~/lib/dead-letters/store.server";
 import { formatDateTime } from "~/lib/format";
 import { ActionResult, Button, Card, cx } from "../ui";

@@ -1,8 +1,7 @@
 // The Downloads tab: the build recommended for this computer, every published build with its
 // SHA-256, the system requirements, recent downloads with Re-download, and how to install.
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { useLocation } from "react-router";
-import { Link } from "~/components/link";
+import { useLocation, Link } from "react-router";
 import { RedeemKeyHint } from "../early-access/redeem-form";
 import {
   type DetectedDevice,
@@ -13,13 +12,12 @@ import {
   PLATFORM_LABELS,
   type Platform,
   PLATFORMS,
-  SYSTEM_REQUIREMENTS,
 } from "~/lib/downloads/options";
 import type { DownloadHistoryItem, ReleaseView } from "~/lib/downloads/releases.server";
 import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
 import { formatDateTime } from "~/lib/format";
 import { DesktopOnlyNotice, type EmailLinkAnswer, useDetectedDevice } from "../desktop-only";
-import { BuildFacts, Checksum, DownloadForm, RecommendedBadge, releaseFor, SUPPORT_EMAIL, SystemRequirements, useDownloader } from "../download-dialog";
+import { BuildFacts, Checksum, DownloadForm, RecommendedBadge, releaseFor, SystemRequirements, useDownloader } from "../download-dialog";
 import { withParam } from "../modal";
 import { Alert, buttonClass, Card, ChevronDownIcon, cx, LinkButton, Spinner } from "../ui";
 import { ComputerRequirements, InstallationGuide } from "./downloads-guide";

@@ -1,5 +1,4 @@
-import { useFetcher } from "react-router";
-import { Link } from "~/components/link";
+import { useFetcher, Link } from "react-router";
 import { UrlModal } from "../modal";
 import { Alert, buttonClass } from "../ui";
 

@@ -1,7 +1,6 @@
 import { Money } from "~/components/money";
 import { type ReactNode, useState } from "react";
-import { useLocation } from "react-router";
-import { Link } from "~/components/link";
+import { useLocation, Link } from "react-router";
 import { PLAN } from "~/lib/constants";
 import { formatCount, formatDateTime, formatInteger, formatMs, formatUsd, plural } from "~/lib/format";
 import type { UsageTabData } from "~/lib/usage/analytics.server";

@@ -1,8 +1,7 @@
 // Every activation key with its state (unused, used by whom and when, expired, revoked), masked:
 // only the last four characters are known after creation. Unused keys can be revoked; new
 // unassigned keys come back as a CSV download (the only time their plaintext exists).
-import { Form, useNavigation } from "react-router";
-import { Link } from "~/components/link";
+import { Form, useNavigation, Link } from "react-router";
 import type { KeyRow, KeyState, Paged } from "~/lib/early-access/admin.server";
 import { maskedActivationKey } from "~/lib/early-access/keys";
 import { formatDate, formatDateTime } from "~/lib/format";

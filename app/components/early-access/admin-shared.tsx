@@ -1,5 +1,5 @@
 // Pieces the early-access admin lists share: the page state in the URL and the pager.
-import { Link } from "~/components/link";
+import { Link } from "react-router";
 import type { KeyState, WaitlistView } from "~/lib/early-access/admin.server";
 import { buttonClass, cx } from "../ui";
 

@@ -1,8 +1,7 @@
 // The waitlist as admins see it: who is waiting (by priority, then who came first) or everyone
 // (newest first), searchable, with a grant button per waiting entry and "grant the top N".
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { Form, useNavigation } from "react-router";
-import { Link } from "~/components/link";
+import { Form, useNavigation, Link } from "react-router";
 import type { Paged, WaitlistRow } from "~/lib/early-access/admin.server";
 import { formatDate } from "~/lib/format";
 import { Field } from "../forms";

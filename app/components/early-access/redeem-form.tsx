@@ -2,8 +2,7 @@
 // on /activate itself as the page's own form (its answer stays while the page reloads its data);
 // elsewhere through a fetcher (the page stays put and its loaders refresh), or without JavaScript
 // as a plain form whose answer /activate renders.
-import { Form, useFetcher, useNavigation } from "react-router";
-import { Link } from "~/components/link";
+import { Form, useFetcher, useNavigation, Link } from "react-router";
 import { formatDate } from "~/lib/format";
 import { Field } from "../forms";
 import { Alert, SubmitButton } from "../ui";

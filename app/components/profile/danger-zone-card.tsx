@@ -1,5 +1,5 @@
 // The profile's "Danger zone": the way to "Delete my account" (its own page, which says what happens).
-import { Link } from "~/components/link";
+import { Link } from "react-router";
 import { buttonClass, Card } from "../ui";
 
 export function DangerZoneCard() {

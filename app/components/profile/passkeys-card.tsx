@@ -3,14 +3,13 @@
 // with a redirect back here, ?passkeys=<outcome>), and adding one, which needs the browser's
 // passkey prompt and so JavaScript.
 import { useState } from "react";
-import { useNavigate, useRevalidator, useSearchParams } from "react-router";
+import { useNavigate, useRevalidator, useSearchParams, Link } from "react-router";
 import { confirmUrl } from "~/lib/auth/modes";
 import { PASSKEY } from "~/lib/constants";
 import { formatDate, formatDateTime } from "~/lib/format";
 import { PASSKEY_MESSAGES as M, type PasskeyOutcome } from "~/lib/auth/passkey-messages";
 import type { PasskeyView } from "~/lib/auth/passkeys.server";
 import { Field } from "../forms";
-import { Link } from "../link";
 import { addPasskey } from "../passkey-browser";
 import { Alert, buttonClass, Card, LineIcon, useHydrated } from "../ui";
 

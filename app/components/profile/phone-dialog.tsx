@@ -4,8 +4,7 @@
 // without JavaScript: every button is a form posting to /dashboard/profile/phone, which answers
 // with a redirect back here carrying the outcome (?phoneError=…, ?phoneResult=verified).
 import { type ChangeEvent, type FormEvent, type RefObject, useEffect, useState } from "react";
-import { useLocation, useNavigate, useSearchParams } from "react-router";
-import { Link } from "~/components/link";
+import { useLocation, useNavigate, useSearchParams, Link } from "react-router";
 import { PHONE_CODE, REDIRECT_DELAY_MS } from "~/lib/constants";
 import { PHONE_MESSAGES } from "~/lib/profile/messages";
 import type { PhoneStatus } from "~/lib/profile/view";

@@ -1,5 +1,5 @@
+import { Link } from "react-router";
 import type { ReactNode } from "react";
-import { Link } from "~/components/link";
 import { formatMonthYear } from "~/lib/format";
 import { timezoneLabel } from "~/lib/profile/options";
 import { websiteHref } from "~/lib/profile/form-fields";

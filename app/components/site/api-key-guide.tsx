@@ -2,8 +2,7 @@
 // the URL (?provider=…&tab=…), so tabs and providers are links that work without JavaScript and
 // can be shared; copying a sample key shows a check for MODAL.copyFeedbackMs.
 import { useEffect, useState } from "react";
-import { useLocation } from "react-router";
-import { Link } from "~/components/link";
+import { useLocation, Link } from "react-router";
 import { MODAL } from "~/lib/constants";
 import { GUIDE_REVIEWED, PROVIDERS, providerById, type ProviderGuide } from "~/lib/site/providers";
 import { withParams } from "../modal";

@@ -1,8 +1,7 @@
 // The Features dialog's body: tabs as links (?tab=…) so it works without JavaScript, the current
 // tab's cards, the key statistics (the Security Score with what it measures), and Get Started,
 // which closes the dialog.
-import { useLocation } from "react-router";
-import { Link } from "~/components/link";
+import { useLocation, Link } from "react-router";
 import { FEATURE_TABS, KEY_STATISTICS, SECURITY_SCORE_NOTE } from "~/lib/site/features";
 import { ModalCloseLink, withParams } from "../modal";
 import { useSiteData } from "./site-data";

@@ -1,7 +1,7 @@
 // A documentation or policy text, with tabs between the four. On /legal/:doc the tabs are pages;
 // in the dialog (?modal=docs&doc=…) they change the parameter. Links either way, so both work
 // without JavaScript.
-import { Link } from "~/components/link";
+import { Link } from "react-router";
 import { LEGAL, LEGAL_DOCS, type LegalDocId } from "~/lib/site/legal";
 import { cx, segmentClass } from "../ui";
 

@@ -1,8 +1,8 @@
 // The browser's side of the first-party marketing events (lib/marketing/events.ts) and the
 // optional advertising pixel (lib/marketing/pixel.ts). Events are posted to /events without a
 // cookie of their own; nothing here may break a page, so every failure is swallowed.
+import { Link } from "react-router";
 import { useEffect, useState, type RefObject } from "react";
-import { Link } from "~/components/link";
 import { MARKETING } from "~/lib/constants";
 import type { BrowserEventName } from "~/lib/marketing/events";
 import { CONSENT_STORAGE_KEY, type PixelConsent, PIXEL_SCRIPT_URL, readConsent, shouldLoadPixel } from "~/lib/marketing/pixel";

@@ -1,8 +1,8 @@
 // A notice at the top of the home page for someone another page sent there (lib/site/notices.ts):
 // its words come from the server's list. Dismissing it is a link to the same page without the
 // code, so it works without JavaScript and does not come back on a reload.
+import { Link } from "react-router";
 import type { SiteNotice } from "~/lib/site/notices";
-import { Link } from "../link";
 import { CheckIcon } from "../ui";
 
 export function SiteNoticeBanner({ notice, dismissTo }: { notice: SiteNotice; dismissTo: string }) {

@@ -1,7 +1,7 @@
 // Server-side sessions: a short-lived signed access token plus a refresh token that is
 // stored only as a hash, rotated on every use and revocable. See docs/decisions/0002-sessions.md.
-import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import { ACTIVITY_UPDATE_INTERVAL_MS, INACTIVITY_LIMIT_MS, SESSION } from "../constants";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { INACTIVITY_LIMIT_MS, SESSION } from "../constants";
 import { sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";

@@ -1,8 +1,8 @@
 // The JSON API (desktop app, Stripe): answers in JSON even when the Worker is misconfigured.
 import type { Route } from "./+types/layout";
-import { app, configErrorContext } from "~/server/context";
-import { API_BOOKMARK_HEADER, apiBookmark } from "~/server/d1-session";
-import { jsonError } from "~/server/responses";
+import { app, configErrorContext } from "~/server/context.server";
+import { API_BOOKMARK_HEADER, apiBookmark } from "~/server/d1-session.server";
+import { jsonError } from "~/server/responses.server";
 
 const apiMiddleware: Route.MiddlewareFunction = async ({ request, context }, next) => {
   if (context.get(configErrorContext)) return jsonError(503, "The service is not configured. Please try again later.");

@@ -10,11 +10,11 @@ import { AFTER_RESET } from "~/lib/auth/modes";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { forgotPasswordSchema, signInSchema, signUpSchema } from "~/lib/auth/validation";
 import { sessionKeys } from "~/lib/keys";
-import { app } from "~/server/context";
+import { app } from "~/server/context.server";
 import { signPendingSignIn } from "~/lib/auth/two-factor-secret";
-import { headersWithCookies, pendingTwoFactorCookie, setCookie, sessionCookies, signUpProofCookie } from "~/server/cookies";
-import { readForm } from "~/server/requests";
-import { formErrorResult, retryAfter } from "~/server/responses";
+import { headersWithCookies, pendingTwoFactorCookie, setCookie, sessionCookies, signUpProofCookie } from "~/server/cookies.server";
+import { readForm } from "~/server/requests.server";
+import { formErrorResult, retryAfter } from "~/server/responses.server";
 import { log } from "~/lib/log/log.server";
 
 type AuthSuccess = { kind: "signin"; destination: SignInDestination; returning: boolean } | { kind: "signup" } | { kind: "reset"; message: string };

@@ -12,11 +12,11 @@ import { authCallbackError, AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { peekOneTimeToken } from "~/lib/auth/one-time-tokens.server";
 import { proofHashOf } from "~/lib/auth/signup-proof.server";
 import { PASSWORD } from "~/lib/constants";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { headersWithCookies, pendingKeyCookie, readCookie, recoveryCookie, setCookie, sessionCookies, signUpProofCookie } from "~/server/cookies";
-import { readForm } from "~/server/requests";
-import { formErrorResult, keepRetryAfter, retryAfter } from "~/server/responses";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { headersWithCookies, pendingKeyCookie, readCookie, recoveryCookie, setCookie, sessionCookies, signUpProofCookie } from "~/server/cookies.server";
+import { readForm } from "~/server/requests.server";
+import { formErrorResult, keepRetryAfter, retryAfter } from "~/server/responses.server";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Completing Authentication | Modelify");

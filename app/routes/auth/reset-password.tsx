@@ -17,12 +17,12 @@ import { signPendingSignIn } from "~/lib/auth/two-factor-secret";
 import { resetPasswordSchema } from "~/lib/auth/validation";
 import { sessionKeys } from "~/lib/keys";
 import { REDIRECT_DELAY_MS } from "~/lib/constants";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { clearCookie, headersWithCookies, pendingTwoFactorCookie, readCookie, recoveryCookie, setCookie, sessionCookies } from "~/server/cookies";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { clearCookie, headersWithCookies, pendingTwoFactorCookie, readCookie, recoveryCookie, setCookie, sessionCookies } from "~/server/cookies.server";
 import { AFTER_RESET } from "~/lib/auth/modes";
-import { readForm } from "~/server/requests";
-import { formErrorResult } from "~/server/responses";
+import { readForm } from "~/server/requests.server";
+import { formErrorResult } from "~/server/responses.server";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Reset Your Password | Modelify");

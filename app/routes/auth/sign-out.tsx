@@ -2,11 +2,11 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/sign-out";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { revokeSession } from "~/lib/auth/session.server";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { clearSessionCookies, headersWithCookies } from "~/server/cookies";
-import { safeRedirectPath } from "~/server/redirects";
-import { readForm } from "~/server/requests";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { clearSessionCookies, headersWithCookies } from "~/server/cookies.server";
+import { safeRedirectPath } from "~/server/redirects.server";
+import { readForm } from "~/server/requests.server";
 import { log } from "~/lib/log/log.server";
 
 export async function loader() {

@@ -1,7 +1,6 @@
 // /auth/success?session_id=…: the page after Stripe Checkout. The server asks Stripe about the
 // session and shows subscription details only for a complete session of the signed-in user.
-import { redirect, type ShouldRevalidateFunctionArgs, useLocation } from "react-router";
-import { Link } from "~/components/link";
+import { redirect, type ShouldRevalidateFunctionArgs, useLocation, Link } from "react-router";
 import type { Route } from "./+types/success";
 import { withParam } from "~/components/modal";
 import { PostPaymentDialog } from "~/components/post-payment-dialog";
@@ -12,8 +11,8 @@ import { PLAN } from "~/lib/constants";
 import { detectDevice, optionById } from "~/lib/downloads/options";
 import { currentReleases } from "~/lib/downloads/releases.server";
 import { formatDate, formatUsd } from "~/lib/format";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Welcome to Modelify");

@@ -2,8 +2,7 @@
 // The password step left a signed, short-lived cookie naming the account; no session exists
 // until a code from the authenticator app (or a recovery code) is right here. Wrong codes count
 // on the account's two-factor lock. Works without JavaScript.
-import { data, Form, redirect, useNavigation } from "react-router";
-import { Link } from "~/components/link";
+import { data, Form, redirect, useNavigation, Link } from "react-router";
 import type { Route } from "./+types/two-factor";
 import { AuthShell } from "~/components/auth-shell";
 import { Field } from "~/components/forms";
@@ -16,10 +15,10 @@ import { findUserById } from "~/lib/auth/users.server";
 import { TWO_FACTOR } from "~/lib/constants";
 import { sessionKeys } from "~/lib/keys";
 import { pageMeta } from "~/lib/site/meta";
-import { app } from "~/server/context";
-import { clearCookie, headersWithCookies, pendingTwoFactorCookie, readCookie, sessionCookies } from "~/server/cookies";
-import { readForm, singleValue } from "~/server/requests";
-import { keepRetryAfter, retryAfter } from "~/server/responses";
+import { app } from "~/server/context.server";
+import { clearCookie, headersWithCookies, pendingTwoFactorCookie, readCookie, sessionCookies } from "~/server/cookies.server";
+import { readForm, singleValue } from "~/server/requests.server";
+import { keepRetryAfter, retryAfter } from "~/server/responses.server";
 import { destinationFor } from "./auth.server";
 
 export const meta = () => pageMeta("Two-Factor Sign-In | Modelify", { noindex: true });

@@ -4,8 +4,8 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/checkout";
 import { StripeRedirectPage } from "~/components/stripe-redirect-page";
 import { createCheckout } from "~/lib/billing/billing.server";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Checkout | Modelify");

@@ -3,8 +3,8 @@ import { data, redirect } from "react-router";
 import type { Route } from "./+types/portal";
 import { StripeRedirectPage } from "~/components/stripe-redirect-page";
 import { createPortal } from "~/lib/billing/billing.server";
-import { requireUser } from "~/server/auth";
-import { app } from "~/server/context";
+import { requireUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Customer Portal | Modelify");

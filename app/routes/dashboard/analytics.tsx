@@ -5,8 +5,8 @@ import { userActivation } from "~/lib/early-access/activation.server";
 import { modelAnalytics } from "~/lib/usage/analytics.server";
 import { CATEGORIES, recommend, sortModels, SORTS } from "~/lib/usage/models";
 import { pick } from "~/lib/usage/usage-view";
-import { requireUser } from "~/server/auth";
-import { app } from "~/server/context";
+import { requireUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
 
 const RECOMMENDATION_DAYS = 30;
 

@@ -2,8 +2,8 @@ import type { Route } from "./+types/billing";
 import { BillingTab } from "~/components/dashboard/billing-tab";
 import { TabError } from "~/components/dashboard/tab-error";
 import { billingTab, parseBillingView } from "~/lib/billing/billing-tab.server";
-import { requireUser } from "~/server/auth";
-import { app } from "~/server/context";
+import { requireUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);

@@ -7,10 +7,10 @@ import type { BudgetView } from "~/lib/usage/budget";
 import { budgetFormSchema } from "~/lib/usage/budget-form";
 import { budgetOf, saveBudget } from "~/lib/usage/budget.server";
 import { ledgerFor } from "~/lib/usage/ledger/api";
-import { requireUser } from "~/server/auth";
-import { app } from "~/server/context";
-import { readForm } from "~/server/requests";
-import { formErrorResult } from "~/server/responses";
+import { requireUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readForm } from "~/server/requests.server";
+import { formErrorResult } from "~/server/responses.server";
 import { log } from "~/lib/log/log.server";
 
 const SAVE_FAILED = "Failed to save budget settings. Please try again.";

@@ -8,10 +8,10 @@ import { downloadErrorMessage, EMAIL_LINK_MESSAGES } from "~/lib/downloads/messa
 import { detectDevice, PLATFORMS, type Platform } from "~/lib/downloads/options";
 import { currentReleases, recentDownloads } from "~/lib/downloads/releases.server";
 import { userActivation } from "~/lib/early-access/activation.server";
-import { requireUser } from "~/server/auth";
-import { app } from "~/server/context";
-import { readForm } from "~/server/requests";
-import { keepRetryAfter, retryAfter } from "~/server/responses";
+import { requireUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readForm } from "~/server/requests.server";
+import { keepRetryAfter, retryAfter } from "~/server/responses.server";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Downloads | Modelify");

@@ -6,9 +6,9 @@ import { TabError } from "~/components/dashboard/tab-error";
 import { accountOverview } from "~/lib/account/overview.server";
 import { formatActivationKey, normaliseActivationKey } from "~/lib/early-access/keys";
 import { overviewUsage } from "~/lib/usage/analytics.server";
-import { requireUser } from "~/server/auth";
-import { app } from "~/server/context";
-import { pendingKeyCookie, readCookie } from "~/server/cookies";
+import { requireUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { pendingKeyCookie, readCookie } from "~/server/cookies.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);

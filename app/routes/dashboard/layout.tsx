@@ -1,8 +1,7 @@
 // The dashboard's frame: sidebar (each tab's icon and label, from 1024 px), the tab menu below that,
 // account and sign-out. Each tab is a child route with its own loader, action and error boundary.
 import { type ReactNode, useEffect } from "react";
-import { isRouteErrorResponse, Outlet, redirect, useLocation, useRouteError } from "react-router";
-import { Link } from "~/components/link";
+import { isRouteErrorResponse, Link, NavLink, Outlet, redirect, useLocation, useRouteError } from "react-router";
 import type { Route } from "./+types/layout";
 import { TabIcon } from "~/components/dashboard/icons";
 import { SignOutDialog } from "~/components/dashboard/sign-out-dialog";
@@ -10,7 +9,7 @@ import { useMenuDisclosure } from "~/components/menu-disclosure";
 import { withParam } from "~/components/modal";
 import { Card, ChevronDownIcon, Logo, ReloadLink } from "~/components/ui";
 import { accountInitials, accountName } from "~/lib/names";
-import { requireUser } from "~/server/auth";
+import { requireUser } from "~/server/auth.server";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Dashboard | Modelify");
@@ -81,7 +80,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="min-h-screen bg-slate-50">
-      <Sidebar tabs={tabs} current={pathname} account={account} email={email} signOutTo={signOutTo} />
+      <Sidebar tabs={tabs} account={account} email={email} signOutTo={signOutTo} />
       <MobileHeader tabs={tabs} current={pathname} email={email} signOutTo={signOutTo} />
 
       <main id="main" className="px-4 py-6 sm:px-6 lg:ml-64 lg:px-8 lg:py-10 xl:px-10">
@@ -100,35 +99,19 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 
 type FrameProps = { tabs: Tab[]; current: string; email: string; signOutTo: string };
 
-/**
- * A tab's link, the current page's marked (`aria-current`, its class) when the address is
- * exactly the tab's, as NavLink's `end` decides; without NavLink's hooks for each of 16 links.
- */
-function TabLink({
-  tab,
-  current,
-  classes,
-  onClick,
-  children,
-}: {
-  tab: Tab;
-  current: string;
-  classes: [active: string, idle: string];
-  onClick?: () => void;
-  children: ReactNode;
-}) {
-  const here = current.toLowerCase() === tab.path;
+/** A tab's link: NavLink marks the current page's (`aria-current`, its class) when the address is exactly the tab's. */
+function TabLink({ tab, classes, onClick, children }: { tab: Tab; classes: [active: string, idle: string]; onClick?: () => void; children: ReactNode }) {
   return (
-    <Link to={tab.path} aria-current={here ? "page" : undefined} className={here ? classes[0] : classes[1]} onClick={onClick}>
+    <NavLink to={tab.path} end className={({ isActive }) => (isActive ? classes[0] : classes[1])} onClick={onClick}>
       {children}
-    </Link>
+    </NavLink>
   );
 }
 
 /** From 1024 px: a rail with each tab's icon and its label beside it (no hover needed to learn where Billing is, and touch screens see it too). */
 type Account = { name: string; initials: string; avatarUrl: string | null };
 
-function Sidebar({ tabs, current, account, email, signOutTo }: FrameProps & { account: Account }) {
+function Sidebar({ tabs, account, email, signOutTo }: Omit<FrameProps, "current"> & { account: Account }) {
   return (
     <aside aria-label="Dashboard" className="fixed inset-y-0 left-0 z-30 hidden w-64 flex-col overflow-y-auto border-r border-slate-200 bg-white lg:flex">
       <Link to="/" className="flex h-16 items-center px-4" aria-label="Modelify home">
@@ -136,7 +119,7 @@ function Sidebar({ tabs, current, account, email, signOutTo }: FrameProps & { ac
       </Link>
       <nav className="flex-1 space-y-1 px-2 py-4">
         {tabs.map((t) => (
-          <TabLink key={t.path} tab={t} current={current} classes={["rail-link rail-link-active", "rail-link rail-link-idle"]}>
+          <TabLink key={t.path} tab={t} classes={["rail-link rail-link-active", "rail-link rail-link-idle"]}>
             <TabIcon name={t.icon} className="h-5 w-5 shrink-0" />
             <span>{t.label}</span>
           </TabLink>
@@ -216,7 +199,7 @@ function MobileHeader({ tabs, current, email, signOutTo }: FrameProps) {
           className="absolute inset-x-4 top-full z-40 mt-1 grid grid-cols-2 gap-1 rounded-xl border border-slate-200 bg-white p-2 shadow-lg"
         >
           {tabs.map((t) => (
-            <TabLink key={t.path} tab={t} current={current} classes={["tab-link tab-link-active", "tab-link tab-link-idle"]} onClick={menu.close}>
+            <TabLink key={t.path} tab={t} classes={["tab-link tab-link-active", "tab-link tab-link-idle"]} onClick={menu.close}>
               <TabIcon name={t.icon} className="h-5 w-5 shrink-0" />
               <span className="min-w-0 truncate">{t.label}</span>
             </TabLink>

@@ -1,8 +1,8 @@
 // GET /dashboard/usage.csv: the spec's usage export (last 30 days) for the signed-in user.
 import type { Route } from "./+types/usage.csv";
-import { requireUser } from "~/server/auth";
-import { app } from "~/server/context";
-import { getOnly } from "~/server/responses";
+import { requireUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { getOnly } from "~/server/responses.server";
 import { usageCsv } from "~/lib/usage/analytics.server";
 
 export const action = getOnly;

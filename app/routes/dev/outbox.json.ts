@@ -1,9 +1,9 @@
 import type { Route } from "./+types/outbox.json";
 import { listOutbox } from "~/lib/mail/outbox.server";
-import { app } from "~/server/context";
-import { queryParamKeepingPlus } from "~/server/requests";
-import { getOnly } from "~/server/responses";
-import { requireLocalMachine } from "~/server/local-only";
+import { app } from "~/server/context.server";
+import { queryParamKeepingPlus } from "~/server/requests.server";
+import { getOnly } from "~/server/responses.server";
+import { requireLocalMachine } from "~/server/local-only.server";
 
 export const action = getOnly;
 

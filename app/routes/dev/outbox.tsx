@@ -1,8 +1,8 @@
 import type { Route } from "./+types/outbox";
 import { Card, Logo } from "~/components/ui";
 import { listOutbox } from "~/lib/mail/outbox.server";
-import { app } from "~/server/context";
-import { requireLocalMachine } from "~/server/local-only";
+import { app } from "~/server/context.server";
+import { requireLocalMachine } from "~/server/local-only.server";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Outbox (local development) | Modelify");

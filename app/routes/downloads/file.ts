@@ -11,9 +11,9 @@ import { contentRange, decideRange } from "~/lib/downloads/range";
 import { getRelease } from "~/lib/downloads/releases.server";
 import { userActivation } from "~/lib/early-access/activation.server";
 import { downloadLinkKeys } from "~/lib/keys";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { getOnly } from "~/server/responses";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { getOnly } from "~/server/responses.server";
 
 export const action = getOnly;
 

@@ -7,10 +7,10 @@ import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
 import { prepareDownload } from "~/lib/downloads/releases.server";
 import { downloadLinkKeys } from "~/lib/keys";
 import { z } from "~/lib/zod";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { readForm } from "~/server/requests";
-import { postOnly } from "~/server/responses";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readForm } from "~/server/requests.server";
+import { postOnly } from "~/server/responses.server";
 
 export const loader = postOnly;
 

@@ -7,9 +7,9 @@ import { AuthShell } from "~/components/auth-shell";
 import { Alert, Button, LinkButton } from "~/components/ui";
 import { cancelEmailChangeFromLink, peekEmailChangeCancel } from "~/lib/profile/email-change.server";
 import { EMAIL_CHANGE_MESSAGES } from "~/lib/profile/messages";
-import { app } from "~/server/context";
-import { clearSessionCookies, headersWithCookies } from "~/server/cookies";
-import { readForm } from "~/server/requests";
+import { app } from "~/server/context.server";
+import { clearSessionCookies, headersWithCookies } from "~/server/cookies.server";
+import { readForm } from "~/server/requests.server";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Cancel E-mail Change | Modelify");

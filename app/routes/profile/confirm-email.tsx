@@ -8,9 +8,9 @@ import { AuthShell } from "~/components/auth-shell";
 import { Alert, Button, LinkButton } from "~/components/ui";
 import { confirmEmailChange, peekEmailChange } from "~/lib/profile/email-change.server";
 import { EMAIL_CHANGE_MESSAGES } from "~/lib/profile/messages";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { readForm } from "~/server/requests";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readForm } from "~/server/requests.server";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Confirm Your New E-mail | Modelify");

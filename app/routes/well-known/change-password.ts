@@ -3,7 +3,7 @@
 // signed-out visitor to sign in first). The spec asks for a 302 or 303 (it names "302 Found").
 import { redirect } from "react-router";
 import { WELL_KNOWN } from "~/lib/constants";
-import { getOnly } from "~/server/responses";
+import { getOnly } from "~/server/responses.server";
 
 export const action = getOnly;
 

@@ -3,8 +3,8 @@
 import type { Route } from "./+types/oauth-authorization-server";
 import { authorizationServerMetadata, issuerOf } from "~/lib/auth/oauth";
 import { WELL_KNOWN } from "~/lib/constants";
-import { app } from "~/server/context";
-import { getOnly } from "~/server/responses";
+import { app } from "~/server/context.server";
+import { getOnly } from "~/server/responses.server";
 
 export const action = getOnly;
 

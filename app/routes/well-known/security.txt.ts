@@ -2,8 +2,8 @@
 import type { Route } from "./+types/security.txt";
 import { WELL_KNOWN } from "~/lib/constants";
 import { securityTxt } from "~/lib/site/well-known";
-import { app } from "~/server/context";
-import { getOnly } from "~/server/responses";
+import { app } from "~/server/context.server";
+import { getOnly } from "~/server/responses.server";
 
 export const action = getOnly;
 

@@ -1,4 +1,4 @@
-import { Link } from "~/components/link";
+import { Link } from "react-router";
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
 import { budgetBand, budgetRemainder, usedPercent } from "~/lib/usage/budget";
 import { Money } from "../../money";

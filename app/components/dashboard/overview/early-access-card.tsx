@@ -1,4 +1,4 @@
-import { Link } from "~/components/link";
+import { Link } from "react-router";
 import type { AccountOverview } from "~/lib/account/overview.server";
 import { formatDate } from "~/lib/format";
 import { RedeemKeyForm } from "../../early-access/redeem-form";

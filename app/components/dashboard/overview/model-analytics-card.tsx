@@ -1,4 +1,4 @@
-import { Link } from "~/components/link";
+import { Link } from "react-router";
 import { Card, cx } from "../../ui";
 
 export function ModelAnalyticsCard({ modelCount, className }: { modelCount: number; className?: string }) {

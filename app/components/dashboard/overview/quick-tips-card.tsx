@@ -1,4 +1,4 @@
-import { Link } from "~/components/link";
+import { Link } from "react-router";
 import { buttonClass, Card } from "../../ui";
 
 export function QuickTipsCard() {

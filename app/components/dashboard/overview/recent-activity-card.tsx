@@ -1,4 +1,4 @@
-import { Link } from "~/components/link";
+import { Link } from "react-router";
 import { formatCount, formatDateTime } from "~/lib/format";
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
 import { Money } from "../../money";

@@ -4,8 +4,8 @@ import type { Route } from "./+types/webhook";
 import { verifyWebhook } from "~/lib/billing/stripe.server";
 import { hintsFromEvent } from "~/lib/billing/sync.server";
 import { enqueue, type StripeEventMessage } from "~/lib/queue";
-import { app } from "~/server/context";
-import { jsonError, methodNotAllowed, postOnly } from "~/server/responses";
+import { app } from "~/server/context.server";
+import { jsonError, methodNotAllowed, postOnly } from "~/server/responses.server";
 
 const MAX_BODY_BYTES = 256 * 1024;
 

@@ -1,6 +1,6 @@
 // GET /api/v1/health: liveness for monitors (and the benchmark's baseline route).
 import type { Route } from "./+types/health";
-import { getOnly, refuseOptions } from "~/server/responses";
+import { getOnly, refuseOptions } from "~/server/responses.server";
 
 export const action = getOnly;
 

@@ -2,9 +2,9 @@
 // (an active subscription or early access, ADR 0012).
 import type { Route } from "./+types/me";
 import { accountActivation } from "~/lib/early-access/activation.server";
-import { requireApiUser } from "~/server/auth";
-import { app } from "~/server/context";
-import { getOnly, refuseOptions } from "~/server/responses";
+import { requireApiUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { getOnly, refuseOptions } from "~/server/responses.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   refuseOptions(request);

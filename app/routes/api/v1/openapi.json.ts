@@ -1,5 +1,5 @@
 import type { Route } from "./+types/openapi.json";
-import { getOnly, refuseOptions } from "~/server/responses";
+import { getOnly, refuseOptions } from "~/server/responses.server";
 import { buildOpenApi } from "~/lib/openapi";
 
 export const action = getOnly;

@@ -4,10 +4,10 @@
 // are what is counted (issue 46). Answers JSON.
 import type { Route } from "./+types/options";
 import { authenticationOptions, relyingParty } from "~/lib/auth/passkeys.server";
-import { app } from "~/server/context";
-import { readEmptyBody } from "~/server/requests";
+import { app } from "~/server/context.server";
+import { readEmptyBody } from "~/server/requests.server";
 import { sessionKeys } from "~/lib/keys";
-import { postOnly } from "~/server/responses";
+import { postOnly } from "~/server/responses.server";
 
 export const loader = postOnly;
 

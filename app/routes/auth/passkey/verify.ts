@@ -6,10 +6,10 @@ import { PASSKEY_MESSAGES as M } from "~/lib/auth/passkey-messages";
 import { signInWithPasskey } from "~/lib/auth/passkey-sign-in.server";
 import { authenticationResponseSchema } from "~/lib/auth/passkeys.server";
 import { z } from "~/lib/zod";
-import { app } from "~/server/context";
-import { headersWithCookies, sessionCookies } from "~/server/cookies";
-import { readJson } from "~/server/requests";
-import { jsonError, postOnly, retryAfter } from "~/server/responses";
+import { app } from "~/server/context.server";
+import { headersWithCookies, sessionCookies } from "~/server/cookies.server";
+import { readJson } from "~/server/requests.server";
+import { jsonError, postOnly, retryAfter } from "~/server/responses.server";
 import { destinationFor } from "../auth.server";
 
 export const loader = postOnly;

@@ -11,9 +11,9 @@ import { discardDeadLetter, replayDeadLetter } from "~/lib/dead-letters/replay.s
 import { listDeadLetters } from "~/lib/dead-letters/store.server";
 import { pageMeta } from "~/lib/site/meta";
 import { z } from "~/lib/zod";
-import { requireAdmin } from "~/server/auth";
-import { app } from "~/server/context";
-import { readForm } from "~/server/requests";
+import { requireAdmin } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readForm } from "~/server/requests.server";
 
 export const meta = () => pageMeta("Dead Letters | Modelify");
 

@@ -7,8 +7,8 @@ import { formatCount, formatDate, formatUsd } from "~/lib/format";
 import { conversion, FUNNEL_STAGES, type FunnelWeek } from "~/lib/marketing/events";
 import { loadFunnel } from "~/lib/marketing/events.server";
 import { usageTotalsThisMonth } from "~/lib/usage/rollup.server";
-import { requireAdmin } from "~/server/auth";
-import { app } from "~/server/context";
+import { requireAdmin } from "~/server/auth.server";
+import { app } from "~/server/context.server";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Funnel | Modelify");

@@ -9,9 +9,9 @@ import { TabError } from "~/components/dashboard/tab-error";
 import { listReleases } from "~/lib/downloads/upload.server";
 import { adminConfirmGrantYear, adminGrantYear, adminLookup, adminSetStatus, adminSignOutEverywhere, adminSyncFromStripe } from "~/lib/billing/admin.server";
 import { adminToolsFormSchema } from "~/lib/billing/admin-form.server";
-import { requireAdmin } from "~/server/auth";
-import { app } from "~/server/context";
-import { readForm } from "~/server/requests";
+import { requireAdmin } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readForm } from "~/server/requests.server";
 
 const INVALID = "Please enter a valid email address and choose an action.";
 export async function loader({ context }: Route.LoaderArgs) {

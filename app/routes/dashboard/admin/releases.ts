@@ -6,10 +6,10 @@ import type { Route } from "./+types/releases";
 import { abortUpload, completeUpload, createUpload, type Refusal, uploadPart } from "~/lib/downloads/upload.server";
 import { completeUploadSchema, createUploadSchema, partQuerySchema, uploadRefSchema } from "~/lib/downloads/upload-schemas";
 import type { z } from "~/lib/zod";
-import { requireAdmin } from "~/server/auth";
-import { app } from "~/server/context";
-import { readJson } from "~/server/requests";
-import { jsonError, methodNotAllowed } from "~/server/responses";
+import { requireAdmin } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readJson } from "~/server/requests.server";
+import { jsonError, methodNotAllowed } from "~/server/responses.server";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 

@@ -1,16 +1,15 @@
 // Support messages for admins: open ones newest first (or the closed ones), each closed once by
 // an admin, audited. Anyone else gets the 404 of a page that does not exist.
-import { data, Form, useNavigation } from "react-router";
-import { Link } from "~/components/link";
+import { data, Form, useNavigation, Link } from "react-router";
 import type { Route } from "./+types/support";
 import { TabError } from "~/components/dashboard/tab-error";
 import { Alert, Button, Card, cx } from "~/components/ui";
 import { formatDateTime } from "~/lib/format";
 import { closeSupportMessage, listSupportMessages } from "~/lib/support/support.server";
 import { z } from "~/lib/zod";
-import { requireAdmin } from "~/server/auth";
-import { app } from "~/server/context";
-import { readForm, singleValue } from "~/server/requests";
+import { requireAdmin } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readForm, singleValue } from "~/server/requests.server";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Support | Modelify");

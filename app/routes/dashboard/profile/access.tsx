@@ -16,9 +16,9 @@ import { endedByReset, listActiveSessions } from "~/lib/auth/sessions-list.serve
 import { twoFactorStatus } from "~/lib/auth/two-factor.server";
 import { formatDate, formatDateTime, plural } from "~/lib/format";
 import { pageMeta } from "~/lib/site/meta";
-import { getAuth, requireUser } from "~/server/auth";
-import { app } from "~/server/context";
-import { proofNeedsOf } from "~/server/recent-proof";
+import { getAuth, requireUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { proofNeedsOf } from "~/server/recent-proof.server";
 
 export const meta = () => pageMeta("Your account's access | Modelify", { noindex: true });
 

@@ -11,11 +11,11 @@ import { Alert, Card, SubmitButton } from "~/components/ui";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { MS, RECENT_PROOF } from "~/lib/constants";
 import { pageMeta } from "~/lib/site/meta";
-import { requireUser } from "~/server/auth";
+import { requireUser } from "~/server/auth.server";
 import { safeNext } from "~/lib/auth/modes";
-import { proofAnswer, proofNeedsOf, recentProof } from "~/server/recent-proof";
-import { readForm, singleValue } from "~/server/requests";
-import { keepRetryAfter } from "~/server/responses";
+import { proofAnswer, proofNeedsOf, recentProof } from "~/server/recent-proof.server";
+import { readForm, singleValue } from "~/server/requests.server";
+import { keepRetryAfter } from "~/server/responses.server";
 
 export const meta = () => pageMeta("Confirm it's you | Modelify", { noindex: true });
 export const headers = keepRetryAfter;

@@ -3,8 +3,7 @@
 // JavaScript. On success the browser's cookies are cleared and it lands on the home page.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, redirect, useNavigation } from "react-router";
-import { Link } from "~/components/link";
+import { data, Form, redirect, useNavigation, Link } from "react-router";
 import type { z } from "zod";
 import type { Route } from "./+types/delete";
 import { TabError } from "~/components/dashboard/tab-error";
@@ -15,11 +14,11 @@ import { deleteAccount } from "~/lib/account/deletion.server";
 import { twoFactorEnabled } from "~/lib/auth/two-factor.server";
 import { deleteAccountSchema } from "~/lib/account/validation";
 import { pageMeta } from "~/lib/site/meta";
-import { getAuth, requireUser } from "~/server/auth";
-import { app } from "~/server/context";
-import { clearSessionCookies, headersWithCookies } from "~/server/cookies";
-import { readForm } from "~/server/requests";
-import { formErrorResult, keepRetryAfter } from "~/server/responses";
+import { getAuth, requireUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { clearSessionCookies, headersWithCookies } from "~/server/cookies.server";
+import { readForm } from "~/server/requests.server";
+import { formErrorResult, keepRetryAfter } from "~/server/responses.server";
 
 export const meta = () => pageMeta("Delete my account | Modelify");
 export const headers = keepRetryAfter;

@@ -4,9 +4,9 @@ import type { Route } from "./+types/export-file";
 import { exportFile } from "~/lib/account/export.server";
 import { EXPORT_MESSAGES } from "~/lib/account/messages";
 import { SESSION_MESSAGES } from "~/lib/profile/messages";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { jsonError } from "~/server/responses";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { jsonError } from "~/server/responses.server";
 
 const NO_STORE = { "Cache-Control": "private, no-store" };
 

@@ -8,10 +8,10 @@ import type { Route } from "./+types/export";
 import { listExports, requestExport } from "~/lib/account/export.server";
 import { EXPORT_MESSAGES } from "~/lib/account/messages";
 import { SESSION_MESSAGES } from "~/lib/profile/messages";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { readForm } from "~/server/requests";
-import { jsonError, retryAfter } from "~/server/responses";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readForm } from "~/server/requests.server";
+import { jsonError, retryAfter } from "~/server/responses.server";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 

@@ -9,10 +9,10 @@ import { imageKindSchema } from "~/lib/profile/image-schemas";
 import { type ImageKind, uploadedMessage, type UploadErrorCode, uploadErrorMessage } from "~/lib/profile/images";
 import { storeProfileImage } from "~/lib/profile/images.server";
 import { imageMaxBytes } from "~/lib/profile/messages";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { postOnly } from "~/server/responses";
-import { readUploadedFile, type UploadBody } from "~/server/upload-body";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { postOnly } from "~/server/responses.server";
+import { readUploadedFile, type UploadBody } from "~/server/upload-body.server";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 

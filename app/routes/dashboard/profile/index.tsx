@@ -22,11 +22,11 @@ import { requestEmailChange } from "~/lib/profile/email-change.server";
 import { PROFILE_MESSAGES as M } from "~/lib/profile/messages";
 import { ensureProfile, profileView, saveProfile } from "~/lib/profile/profile.server";
 import { profileFormSchema } from "~/lib/profile/validation";
-import { getAuth, requireUser } from "~/server/auth";
-import { app } from "~/server/context";
-import { readForm } from "~/server/requests";
-import { formErrorResult, keepRetryAfter } from "~/server/responses";
-import { proofNeedsOf, recentProof } from "~/server/recent-proof";
+import { getAuth, requireUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readForm } from "~/server/requests.server";
+import { formErrorResult, keepRetryAfter } from "~/server/responses.server";
+import { proofNeedsOf, recentProof } from "~/server/recent-proof.server";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Profile | Modelify");

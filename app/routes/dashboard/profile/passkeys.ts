@@ -19,11 +19,11 @@ import {
 } from "~/lib/auth/passkeys.server";
 import { backWithOutcome, safeNext } from "~/lib/auth/modes";
 import { z } from "~/lib/zod";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { proofRequired, recentProof } from "~/server/recent-proof";
-import { readForm } from "~/server/requests";
-import { jsonError, postOnly, retryAfter } from "~/server/responses";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { proofRequired, recentProof } from "~/server/recent-proof.server";
+import { readForm } from "~/server/requests.server";
+import { jsonError, postOnly, retryAfter } from "~/server/responses.server";
 
 export const loader = postOnly;
 

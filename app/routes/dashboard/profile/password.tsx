@@ -5,24 +5,23 @@
 // device and mails the owner. A plain form: it works without JavaScript.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation, Link } from "react-router";
 import type { z } from "zod";
 import type { Route } from "./+types/password";
 import { TabError } from "~/components/dashboard/tab-error";
 import { CHECKED_ON_THE_SERVER, Field } from "~/components/forms";
 import { NewPasswordFields } from "~/components/password-strength-meter";
 import { Alert, buttonClass, Card, SubmitButton } from "~/components/ui";
-import { Link } from "~/components/link";
 import { changePassword } from "~/lib/auth/password-change.server";
 import { proofErrors } from "~/lib/auth/recent-proof.server";
 import { changePasswordSchema } from "~/lib/auth/validation";
 import { TWO_FACTOR } from "~/lib/constants";
 import { pageMeta } from "~/lib/site/meta";
-import { getAuth, requireUser } from "~/server/auth";
-import { app } from "~/server/context";
-import { proofNeedsOf, recentProof } from "~/server/recent-proof";
-import { readForm } from "~/server/requests";
-import { formErrorResult, keepRetryAfter, retryAfter } from "~/server/responses";
+import { getAuth, requireUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { proofNeedsOf, recentProof } from "~/server/recent-proof.server";
+import { readForm } from "~/server/requests.server";
+import { formErrorResult, keepRetryAfter, retryAfter } from "~/server/responses.server";
 
 export const meta = () => pageMeta("Change your password | Modelify", { noindex: true });
 export const headers = keepRetryAfter;

@@ -9,10 +9,10 @@ import { phoneCodeKeys } from "~/lib/keys";
 import { sendPhoneCode, verifyPhoneCode, type PhoneCodeChecked, type PhoneCodeSent } from "~/lib/phone/codes.server";
 import { PHONE_FAILURE_STATUS, phoneFailureMessage, type PhoneFailed } from "~/lib/phone/outcome";
 import { z } from "~/lib/zod";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { readForm, singleValue } from "~/server/requests";
-import { postOnly, retryAfter } from "~/server/responses";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readForm, singleValue } from "~/server/requests.server";
+import { postOnly, retryAfter } from "~/server/responses.server";
 import { log } from "~/lib/log/log.server";
 
 export const loader = postOnly;

@@ -9,10 +9,10 @@ import { endOtherSessions, endSession, type SessionsOutcome } from "~/lib/auth/s
 import { SESSION_MESSAGES } from "~/lib/profile/messages";
 import { backWithOutcome } from "~/lib/auth/modes";
 import { z } from "~/lib/zod";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { readForm } from "~/server/requests";
-import { jsonError, postOnly } from "~/server/responses";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readForm } from "~/server/requests.server";
+import { jsonError, postOnly } from "~/server/responses.server";
 
 export const loader = postOnly;
 

@@ -16,11 +16,11 @@ import { RecoveryCodes } from "~/components/profile/recovery-codes";
 import { twoFactorStatus } from "~/lib/auth/two-factor.server";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
 import { pageMeta } from "~/lib/site/meta";
-import { requireUser } from "~/server/auth";
-import { app } from "~/server/context";
-import { proofNeedsOf, proofRequired, recentProof } from "~/server/recent-proof";
-import { readForm } from "~/server/requests";
-import { keepRetryAfter, retryAfter } from "~/server/responses";
+import { requireUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { proofNeedsOf, proofRequired, recentProof } from "~/server/recent-proof.server";
+import { readForm } from "~/server/requests.server";
+import { keepRetryAfter, retryAfter } from "~/server/responses.server";
 import { TWO_FACTOR } from "~/lib/constants";
 
 export const meta = () => pageMeta("Two-Factor Authentication | Modelify");

@@ -4,8 +4,8 @@ import { UsageTab } from "~/components/dashboard/usage-tab";
 import { parseRange, usageTab } from "~/lib/usage/analytics.server";
 import { entitlementsFrom, planOf } from "~/lib/usage/entitlements.server";
 import { parseUsageUi } from "~/lib/usage/usage-view";
-import { requireUser } from "~/server/auth";
-import { app } from "~/server/context";
+import { requireUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);

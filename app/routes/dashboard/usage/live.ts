@@ -8,10 +8,10 @@ import type { Route } from "./+types/live";
 import { verifyAccessToken } from "~/lib/auth/jwt";
 import { SESSION } from "~/lib/constants";
 import { sessionKeys } from "~/lib/keys";
-import { getAuth } from "~/server/auth";
-import { app } from "~/server/context";
-import { accessCookie, readCookie } from "~/server/cookies";
-import { getOnly } from "~/server/responses";
+import { getAuth } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { accessCookie, readCookie } from "~/server/cookies.server";
+import { getOnly } from "~/server/responses.server";
 
 export const action = getOnly;
 

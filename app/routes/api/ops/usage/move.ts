@@ -3,9 +3,9 @@
 // (Authorization: Bearer <OPS_TOKEN>); `npm run usage:move` calls it until nothing remains.
 import type { Route } from "./+types/move";
 import { moveLegacyUsage } from "~/lib/usage/move.server";
-import { app } from "~/server/context";
-import { jsonError, methodNotAllowed } from "~/server/responses";
-import { opsNotFound, opsRefusal } from "~/server/ops-auth";
+import { app } from "~/server/context.server";
+import { jsonError, methodNotAllowed } from "~/server/responses.server";
+import { opsNotFound, opsRefusal } from "~/server/ops-auth.server";
 import { log } from "~/lib/log/log.server";
 
 export function loader({ context }: Route.LoaderArgs) {

@@ -4,10 +4,10 @@ import type { Route } from "./+types/device";
 import { allowCodeRequest, startDeviceAuthorization } from "~/lib/auth/device-authorization.server";
 import { DEVICE_ERRORS } from "~/lib/auth/device-codes";
 import { deviceAuthorizationRequestSchema } from "~/lib/auth/device-requests";
-import { type AppContext, app } from "~/server/context";
-import { uncached, withClient } from "~/server/oauth";
-import { readOAuthBody, requestCountry } from "~/server/requests";
-import { methodNotAllowed, oauthError, postOnly } from "~/server/responses";
+import { type AppContext, app } from "~/server/context.server";
+import { uncached, withClient } from "~/server/oauth.server";
+import { readOAuthBody, requestCountry } from "~/server/requests.server";
+import { methodNotAllowed, oauthError, postOnly } from "~/server/responses.server";
 
 export const loader = postOnly;
 

@@ -5,10 +5,10 @@ import { apiRefreshRequestSchema } from "~/lib/auth/validation";
 import type { Route } from "./+types/refresh";
 import { refreshSession } from "~/lib/auth/session.server";
 import { sessionKeys } from "~/lib/keys";
-import { app } from "~/server/context";
-import { tokenResponse } from "~/server/oauth";
-import { readJson } from "~/server/requests";
-import { jsonError, methodNotAllowed, postOnly } from "~/server/responses";
+import { app } from "~/server/context.server";
+import { tokenResponse } from "~/server/oauth.server";
+import { readJson } from "~/server/requests.server";
+import { jsonError, methodNotAllowed, postOnly } from "~/server/responses.server";
 
 export const loader = postOnly;
 

@@ -5,10 +5,10 @@
 import type { Route } from "./+types/token";
 import { DEVICE_CODE_GRANT, DEVICE_ERRORS } from "~/lib/auth/device-codes";
 import { PASSWORD_GRANT, REFRESH_TOKEN_GRANT } from "~/lib/auth/oauth";
-import { app } from "~/server/context";
-import { deviceCodeGrant, passwordGrant, refreshTokenGrant, uncached, withClient } from "~/server/oauth";
-import { readOAuthBody } from "~/server/requests";
-import { methodNotAllowed, oauthError, postOnly } from "~/server/responses";
+import { app } from "~/server/context.server";
+import { deviceCodeGrant, passwordGrant, refreshTokenGrant, uncached, withClient } from "~/server/oauth.server";
+import { readOAuthBody } from "~/server/requests.server";
+import { methodNotAllowed, oauthError, postOnly } from "~/server/responses.server";
 
 export const loader = postOnly;
 

@@ -7,10 +7,10 @@
 import type { Route } from "./+types/claim";
 import { ENTITLEMENTS, FREE_TIER } from "~/lib/constants";
 import { claimEntitlement } from "~/lib/usage/entitlements.server";
-import { requireApiUser } from "~/server/auth";
-import { app } from "~/server/context";
-import { readEmptyBody } from "~/server/requests";
-import { methodNotAllowed, postOnly, retryAfter } from "~/server/responses";
+import { requireApiUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readEmptyBody } from "~/server/requests.server";
+import { methodNotAllowed, postOnly, retryAfter } from "~/server/responses.server";
 
 export const loader = postOnly;
 

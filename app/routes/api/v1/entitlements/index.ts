@@ -3,9 +3,9 @@
 // (lib/usage/entitlements.server.ts). The desktop app asks before a call.
 import type { Route } from "./+types/index";
 import { accountEntitlements } from "~/lib/usage/entitlements.server";
-import { requireApiUser } from "~/server/auth";
-import { app } from "~/server/context";
-import { getOnly, refuseOptions } from "~/server/responses";
+import { requireApiUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { getOnly, refuseOptions } from "~/server/responses.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   refuseOptions(request);

@@ -2,9 +2,9 @@
 // router (server/usage-report.ts); this route answers the same for other spellings of it
 // (a trailing slash) and 405 for other methods.
 import type { Route } from "./+types/index";
-import { app } from "~/server/context";
-import { postOnly } from "~/server/responses";
-import { reportUsage } from "~/server/usage-report";
+import { app } from "~/server/context.server";
+import { postOnly } from "~/server/responses.server";
+import { reportUsage } from "~/server/usage-report.server";
 
 export const loader = postOnly;
 

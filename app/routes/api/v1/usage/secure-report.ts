@@ -2,9 +2,9 @@
 // deduplicated on report_hash per user.
 import type { Route } from "./+types/secure-report";
 import { enqueue, type SecureUsageMessage } from "~/lib/queue";
-import { app } from "~/server/context";
-import { postOnly } from "~/server/responses";
-import { authorizeUsageRequest } from "~/server/usage-api";
+import { app } from "~/server/context.server";
+import { postOnly } from "~/server/responses.server";
+import { authorizeUsageRequest } from "~/server/usage-api.server";
 import { problemsFrom, secureReportSchema } from "~/lib/usage/report";
 
 const schema = secureReportSchema();

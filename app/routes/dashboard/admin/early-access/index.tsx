@@ -10,9 +10,9 @@ import { TabError } from "~/components/dashboard/tab-error";
 import { EARLY_ACCESS } from "~/lib/constants";
 import { earlyAccessStats, grantEarlyAccess, grantTopEntries, KEY_STATES, listKeys, listWaitlist, revokeKey } from "~/lib/early-access/admin.server";
 import { z } from "~/lib/zod";
-import { requireAdmin } from "~/server/auth";
-import { app } from "~/server/context";
-import { readForm } from "~/server/requests";
+import { requireAdmin } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readForm } from "~/server/requests.server";
 import { pageMeta } from "~/lib/site/meta";
 
 export const meta = () => pageMeta("Early Access | Modelify");

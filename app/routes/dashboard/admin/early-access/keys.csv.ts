@@ -6,10 +6,10 @@ import type { Route } from "./+types/keys.csv";
 import { EARLY_ACCESS } from "~/lib/constants";
 import { createUnassignedKeys, keysCsv } from "~/lib/early-access/admin.server";
 import { z } from "~/lib/zod";
-import { requireAdmin } from "~/server/auth";
-import { app } from "~/server/context";
-import { readForm } from "~/server/requests";
-import { jsonError, methodNotAllowed } from "~/server/responses";
+import { requireAdmin } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+import { readForm } from "~/server/requests.server";
+import { jsonError, methodNotAllowed } from "~/server/responses.server";
 
 const NO_STORE = { "Cache-Control": "private, no-store" };
 const formSchema = z.object({ count: z.coerce.number().int().min(1).max(EARLY_ACCESS.bulkMax) });

@@ -15,8 +15,8 @@ import {
   proofNeeds,
   requireRecentProof,
 } from "~/lib/auth/recent-proof.server";
-import { getAuth } from "./auth";
-import { app } from "./context";
+import { getAuth } from "./auth.server";
+import { app } from "./context.server";
 
 /** The signed-in session (a protected page's loaders and actions only run with one). */
 function provingSession(context: Readonly<RouterContextProvider>): ProvingSession {

@@ -9,7 +9,7 @@
 //   the request carries. The primary is at or past any bookmark, so none is needed.
 // - After the request, the session's bookmark goes back to a signed-in browser in a cookie, or to
 //   an API client in a header; see bookmarkCookie and apiBookmark.
-import { accessCookie } from "./cookies";
+import { accessCookie } from "./cookies.server";
 import { log } from "~/lib/log/log.server";
 
 /** The bookmark cookie: a position in D1's log, not a secret, and worth nothing after a minute. */

@@ -3,7 +3,7 @@
 // loopback client address. A staging deployment without a mail provider gets a 404.
 import { data } from "react-router";
 import { isLocal } from "~/lib/config";
-import type { AppEnv } from "./env";
+import type { AppEnv } from "./env.server";
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 

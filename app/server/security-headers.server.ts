@@ -1,7 +1,7 @@
 // Headers every answer carries, applied once in the Worker entry so pages, `.data` requests,
 // API answers, downloads and redirects all get them.
 import { PIXEL_BEACON_ORIGIN, PIXEL_SCRIPT_ORIGIN } from "~/lib/marketing/pixel";
-import { accessCookie, refreshCookie } from "./cookies";
+import { accessCookie, refreshCookie } from "./cookies.server";
 
 // Pages whose content is personal even before a session exists (links carrying one-time tokens,
 // the post-payment page, the local outbox).

@@ -3,11 +3,11 @@ import { authenticateUsageToken } from "~/lib/auth/session.server";
 import { USAGE_API } from "~/lib/constants";
 import { sessionKeys } from "~/lib/keys";
 import { noteAccount } from "~/lib/log/log.server";
-import type { AppContext } from "./context";
-import { requireBearer } from "./auth";
-import { readJson } from "./requests";
-import { jsonError, methodNotAllowed } from "./responses";
-import { RateLimitLeases } from "./rate-limit-leases";
+import type { AppContext } from "./context.server";
+import { requireBearer } from "./auth.server";
+import { readJson } from "./requests.server";
+import { jsonError, methodNotAllowed } from "./responses.server";
+import { RateLimitLeases } from "./rate-limit-leases.server";
 
 // Per isolate: most reports are allowed from a lease without a round trip to the limiter.
 const leases = new RateLimitLeases(USAGE_API.rateLimitLease, USAGE_API.rateLimitPeriodSeconds * 1000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirectPath } from "./redirects";
+import { safeRedirectPath } from "./redirects.server";
 
 describe("redirect targets", () => {
   it("never redirects off-site", () => {

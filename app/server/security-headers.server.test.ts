@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, newNonce } from "./security-headers";
+import { contentSecurityPolicy, newNonce } from "./security-headers.server";
 
 describe("the content security policy", () => {
   it("allows Meta's pixel only when one is configured", () => {

@@ -3,8 +3,8 @@
 // its SHA-256 digest in constant time, against every configured token whatever the first gave,
 // and it is never logged.
 import { timingSafeEqual } from "~/lib/crypto";
-import type { AppEnv } from "./env";
-import { jsonError } from "./responses";
+import type { AppEnv } from "./env.server";
+import { jsonError } from "./responses.server";
 
 const encoder = new TextEncoder();
 

@@ -5,9 +5,9 @@ import type { AuthState } from "~/lib/auth/session.server";
 import { getStripe, type Stripe } from "~/lib/billing/stripe.server";
 import type { Db } from "~/lib/db.server";
 import type { LedgerNamespace } from "~/lib/usage/ledger/api";
-import { type D1RequestSession, startD1Session } from "./d1-session";
-import { requestDb, requestLedgers } from "./db";
-import type { AppEnv } from "./env";
+import { type D1RequestSession, startD1Session } from "./d1-session.server";
+import { requestDb, requestLedgers } from "./db.server";
+import type { AppEnv } from "./env.server";
 
 export type AppContext = {
   env: AppEnv;

@@ -11,7 +11,7 @@
 import { isbot } from "isbot";
 import { BoundedMap } from "~/lib/bounded-map";
 import { PAGE_CACHE } from "~/lib/constants";
-import { accessCookie, refreshCookie } from "./cookies";
+import { accessCookie, refreshCookie } from "./cookies.server";
 
 /** Pages that depend on nothing but their URL for a signed-out visitor. */
 const CACHEABLE_PAGES = [/^\/$/, /^\/pricing$/, /^\/changelog$/, /^\/api-setup$/, /^\/api-reference$/, /^\/contact$/, /^\/legal\/[a-z-]+$/];

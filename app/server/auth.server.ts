@@ -6,9 +6,9 @@ import { authenticateAccessToken, authenticateBearerToken, refreshSession, type 
 import { activityUpdateDue, touchActivity } from "~/lib/auth/session-activity.server";
 import { OAUTH_REALM } from "~/lib/auth/oauth";
 import { noteAccount } from "~/lib/log/log.server";
-import { authContext, type AppContext } from "./context";
-import { accessCookie, clearSessionCookies, readCookie, refreshCookie, sessionCookies } from "./cookies";
-import { jsonError } from "./responses";
+import { authContext, type AppContext } from "./context.server";
+import { accessCookie, clearSessionCookies, readCookie, refreshCookie, sessionCookies } from "./cookies.server";
+import { jsonError } from "./responses.server";
 
 /**
  * Reads the session cookies: a valid access token is checked against its (revocable) session;

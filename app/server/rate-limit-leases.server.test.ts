@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import productionConfig from "../../wrangler.toml?raw";
 import { USAGE_API } from "~/lib/constants";
-import { RateLimitLeases } from "./rate-limit-leases";
+import { RateLimitLeases } from "./rate-limit-leases.server";
 
 const MINUTE = 60_000;
 const T0 = Date.parse("2026-11-23T10:00:00.000Z");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hydrateAfterFirstPaint, INERT_TYPE } from "./hydrate-after-paint";
+import { hydrateAfterFirstPaint, INERT_TYPE } from "./hydrate-after-paint.server";
 
 const BOOTSTRAP = 'import * as route0 from "/assets/root.js";\nwindow.__reactRouterRouteModules = {"root":route0};\nimport("/assets/entry.client.js");';
 const HTML =

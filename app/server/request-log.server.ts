@@ -3,7 +3,7 @@
 // or a support mail can quote it) and "what is slow or failing?" (route, status, time, D1
 // statements), for one account (a salted hash) or all. See lib/log for what a line may carry.
 import { log, type LogScope } from "~/lib/log/log.server";
-import { KNOWN_METHODS } from "./responses";
+import { KNOWN_METHODS } from "./responses.server";
 
 const REQUEST_ID_HEADER = "X-Request-Id";
 

@@ -10,8 +10,8 @@ import { refreshSession } from "~/lib/auth/session.server";
 import { findUserById } from "~/lib/auth/users.server";
 import { apiTokenRequestSchema, refreshTokenGrantRequestSchema } from "~/lib/auth/validation";
 import { sessionKeys } from "~/lib/keys";
-import type { AppContext } from "./context";
-import { jsonError, oauthError, retryAfter } from "./responses";
+import type { AppContext } from "./context.server";
+import { jsonError, oauthError, retryAfter } from "./responses.server";
 
 /** RFC 6749 5.1: token answers must not be stored; Pragma for HTTP/1.0 caches that ignore Cache-Control. */
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" } as const;

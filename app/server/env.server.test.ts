@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { alwaysRequired, unmetRequirements } from "~/lib/config";
-import { parseAppEnv, SITE_SETTINGS } from "./env";
+import { parseAppEnv, SITE_SETTINGS } from "./env.server";
 
 const keys = {
   JWT_SECRET: "a-test-secret-that-is-long-enough-0123456789",

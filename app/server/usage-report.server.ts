@@ -8,10 +8,10 @@ import { noteError } from "~/lib/log/log.server";
 import { enqueue, usageReportsMessages } from "~/lib/queue";
 import { problemsFrom, usageBatchSchema } from "~/lib/usage/report";
 import { usageReportReader } from "~/lib/usage/report-reader";
-import type { AppContext } from "./context";
-import { requestCountry } from "./requests";
-import { jsonError } from "./responses";
-import { authorizeUsageRequest } from "./usage-api";
+import type { AppContext } from "./context.server";
+import { requestCountry } from "./requests.server";
+import { jsonError } from "./responses.server";
+import { authorizeUsageRequest } from "./usage-api.server";
 
 const report = usageReportReader();
 const batchSchema = usageBatchSchema(report);
