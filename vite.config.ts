@@ -1,7 +1,6 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { serverRenderEdits } from "./scripts/vite-server-render.ts";
 import { defineConfig } from "vite";
 import { buildDirectory } from "./react-router.config.ts";
 
@@ -24,7 +23,6 @@ export default defineConfig(({ command }) => ({
     }),
     tailwindcss(),
     reactRouter(),
-    serverRenderEdits(),
   ],
   // The consumer Worker's bundle sits beside the site's (build/server, build/client), so a test
   // build in its own directory leaves the running site's build alone.
@@ -34,13 +32,11 @@ export default defineConfig(({ command }) => ({
   // build (four pairs of builds, 2026-11-26), and `npm start` on a fresh clone has 12 s. Deploys
   // upload none (no `upload_source_maps`), so production logs lose nothing.
   environments: {
-    // The browser's chunks. Every page's hydration modules are preloaded one <link> each, added
-    // by a script once the page has painted (app/server/hydrate-after-paint.ts), and each costs
-    // that task about a millisecond in the browser (more under Lighthouse, which records every
-    // request's initiator): modules every page loads go in a few chunks, not one each
-    // (docs/performance.md, "Fewer, shared chunks"). A group takes only modules that every page of
-    // its kind loads anyway, so no page loads more JavaScript; React Router's entry and route
-    // modules stay chunks of their own.
+    // The browser's chunks. React Router's <Scripts> preloads each of a page's modules with a
+    // <link> of its own, and each is a request: modules every page loads go in a few chunks, not
+    // one each (docs/performance.md, "Fewer, shared chunks"). A group takes only modules that every
+    // page of its kind loads anyway, so no page loads more JavaScript; React Router's entry and
+    // route modules stay chunks of their own.
     client: {
       build: {
         rolldownOptions: {
@@ -54,7 +50,7 @@ export default defineConfig(({ command }) => ({
                 // The root route's own imports and the pieces every page's chrome uses.
                 {
                   name: "shared",
-                  test: /[\\/]app[\\/](components[\\/](ui|modal|nonce)\.tsx|lib[\\/](constants|honeypot|auth[\\/]messages|site[\\/]meta)\.ts)$|vite[\\/]preload-helper/,
+                  test: /[\\/]app[\\/](components[\\/](ui|modal|nonce)\.tsx|lib[\\/](constants[\\/]\w+|honeypot|auth[\\/]messages|site[\\/]meta)\.ts)$|vite[\\/]preload-helper/,
                   priority: 2,
                 },
                 // The marketing pages' layout (routes/_site.tsx): its event hooks and its dialogs' switch.

@@ -5,7 +5,6 @@ import { sweepExpiredExports, sweepOrphanedExports } from "~/lib/account/export.
 import { sweepDeviceAuthorizations } from "~/lib/auth/device-authorization.server";
 import { sweepInactiveSessions } from "~/lib/auth/session-activity.server";
 import { reencryptTwoFactorSecrets } from "~/lib/auth/two-factor-rekey.server";
-import { isLocal } from "~/lib/config";
 import { log, noteError, setLogSalt, withLogScope } from "~/lib/log/log.server";
 import { sweepDeadLetters } from "~/lib/dead-letters/store.server";
 import { getDb } from "~/lib/db.server";
@@ -19,7 +18,7 @@ import { logRequest, requestIdOf, withRequestId } from "~/server/request-log.ser
 import { parseAppEnv, type AppEnv } from "~/server/env.server";
 import { drainUnreadBody } from "~/server/requests.server";
 import { KNOWN_METHODS, unknownMethod } from "~/server/responses.server";
-import { cachedPage, cachedPageRoute, edgeCache, pageCacheKey, rendersPartsLive, storePage } from "~/server/page-cache.server";
+import { cachedPage, cachedPageRoute, edgeCache, pageCacheKey, storePage } from "~/server/page-cache.server";
 import { newNonce, withSecurityHeaders } from "~/server/security-headers.server";
 import { reportUsageDirectly, USAGE_REPORT_PATH } from "~/server/usage-report.server";
 
@@ -56,9 +55,7 @@ export default {
     const requestId = requestIdOf(request);
     return withLogScope(requestId, async (scope) => {
       const nonce = newNonce();
-      const local = appEnv ? isLocal(appEnv) : false;
-      if (rendersPartsLive(request, { local })) scope.partsLive = true;
-      const cacheKey = appEnv ? pageCacheKey(request, import.meta.env.BUILD_ID, { bypassable: local }) : null;
+      const cacheKey = appEnv ? pageCacheKey(request, import.meta.env.BUILD_ID) : null;
       // Parsed only where needed: the usage shortcut's CPU is counted (ADR 0015).
       const pathname = () => new URL(request.url).pathname;
       // The route of an answer the router did not give (the router's own is in scope.route).
@@ -99,8 +96,6 @@ export default {
           return new Response("Internal Server Error", { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8" } });
         }
       });
-      // Timings and statement counts help locally and in tests; in production they would tell
-      // anyone how much work an answer took (e.g. whether an address has an account).
       const durationMs = performance.now() - started;
       const response = withSecurityHeaders(request, result, {
         nonce,
@@ -108,9 +103,6 @@ export default {
         // Vite's dev server only (the build and the tests run with CSP).
         development: import.meta.env.MODE === "development",
         pixel: Boolean(appEnv?.META_PIXEL_ID),
-        serverTiming: local
-          ? `app;dur=${durationMs.toFixed(1)}, d1;desc="statements";dur=${statements}, ledger;desc="calls";dur=${ledgerCalls}, parts;desc="prerendered";dur=${scope.prerenderedParts ?? 0}`
-          : null,
       });
       logRequest(scope, request, {
         status: response.status,

@@ -7,7 +7,6 @@ import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { DesktopOnlyNotice } from "./desktop-only";
 import { BuildFacts, DownloadDialog, suggestedBuild } from "./download-dialog";
 import { withParam } from "./modal";
-import { Prerendered } from "./prerendered";
 import { buttonClass, Card, IconTile } from "./ui";
 
 export type DownloadAccess = "visitor" | "free" | "subscriber";
@@ -72,7 +71,7 @@ function PlatformCard({
   );
 }
 
-/** The three steps: the same for everyone (a prerendered part). */
+/** The three steps. */
 function GettingStartedSteps() {
   return STEPS.map((step, i) => (
     <li key={step.title} className="flex gap-4 sm:flex-col sm:items-center sm:text-center">
@@ -140,7 +139,9 @@ export function DownloadSection({
           </p>
         ) : null}
 
-        <Prerendered as="ol" component={GettingStartedSteps} className="mx-auto mt-16 grid max-w-5xl gap-8 sm:grid-cols-3" />
+        <ol className="mx-auto mt-16 grid max-w-5xl gap-8 sm:grid-cols-3">
+          <GettingStartedSteps />
+        </ol>
       </div>
 
       {openPlatform && access === "subscriber" ? (

@@ -2,22 +2,17 @@
 // <details name="faq"> elements make it exclusive without JavaScript; nothing here needs any.
 import { Link } from "react-router";
 import { FAQ } from "~/lib/site/faq";
-import { Prerendered } from "./prerendered";
 import { ChevronDownIcon } from "./ui";
 
 export function FaqSection() {
   return (
-    <Prerendered
-      as="section"
-      component={FaqContent}
-      id="faq"
-      aria-labelledby="faq-title"
-      className="scroll-mt-20 border-t border-slate-100 bg-white py-20 sm:py-24"
-    />
+    <section id="faq" aria-labelledby="faq-title" className="scroll-mt-20 border-t border-slate-100 bg-white py-20 sm:py-24">
+      <FaqContent />
+    </section>
   );
 }
 
-/** The FAQ's heading and answers: the same for everyone (a prerendered part). */
+/** The FAQ's heading and answers. */
 function FaqContent() {
   return (
     <div className="mx-auto max-w-3xl px-4 sm:px-6">

@@ -5,7 +5,6 @@ import { FREE_MONTHLY_LIMITS, FREE_RATE_LIMITS, LIMIT_WINDOWS_NOTE, PLAN_COMPARI
 import { PLAN } from "~/lib/constants";
 import { useSeenEvent } from "./site/marketing";
 import { UrlModal, withParam } from "./modal";
-import { Prerendered } from "./prerendered";
 import { Alert, Button, buttonClass, Card, CheckIcon, LinkButton, Spinner } from "./ui";
 
 const FEATURES = [
@@ -18,7 +17,7 @@ const FEATURES = [
   "Premium support",
 ];
 
-/** What the plan includes: the same for everyone (a prerendered part). */
+/** What the plan includes. */
 function IncludedFeatures() {
   return FEATURES.map((f) => (
     <li key={f} className="flex gap-3">
@@ -66,19 +65,17 @@ export function PricingSection({ state, pageHeading = false }: { state: PricingS
                 ? "Billed monthly after the trial. Cancel anytime, effective at the end of the period."
                 : "Your free trial has been used, so billing starts the day you subscribe. Cancel anytime, effective at the end of the period."}
             </p>
-            <Prerendered as="ul" component={IncludedFeatures} data-testid="plan-features" className="mt-8 space-y-3 text-sm text-slate-700" />
+            <ul data-testid="plan-features" className="mt-8 space-y-3 text-sm text-slate-700">
+              <IncludedFeatures />
+            </ul>
             <div className="mt-auto pt-8">
               <PricingAction state={state} checkoutTo={checkoutTo} />
             </div>
           </Card>
         </div>
-        <Prerendered
-          as="div"
-          component={PlanComparison}
-          props={pageHeading ? PAGE_COMPARISON : SECTION_COMPARISON}
-          className="mx-auto mt-12 max-w-4xl"
-          data-testid="plan-comparison"
-        />
+        <div className="mx-auto mt-12 max-w-4xl" data-testid="plan-comparison">
+          <PlanComparison Heading={pageHeading ? "h2" : "h3"} />
+        </div>
         <p className="mt-6 text-center text-xs text-slate-500">
           <Link to={withParam(pathname, search, "terms", "open")} preventScrollReset className="underline hover:text-slate-700">
             Full Disclosure &amp; Terms
@@ -132,12 +129,7 @@ function FreePlanCard({ state, PlanTitle }: { state: PricingState; PlanTitle: "h
   );
 }
 
-// The comparison's heading level follows the page's: the props are built once, so the part's
-// markup is reused on the server (components/prerendered.tsx).
-const PAGE_COMPARISON = { Heading: "h2" } as const;
-const SECTION_COMPARISON = { Heading: "h3" } as const;
-
-/** Free against Pro, row by row (the same for everyone: a prerendered part). */
+/** Free against Pro, row by row. */
 function PlanComparison({ Heading }: { Heading: "h2" | "h3" }) {
   return (
     <>

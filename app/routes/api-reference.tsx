@@ -2,7 +2,6 @@
 // API serves (lib/openapi/reference.ts), so it cannot say other than /api/v1/openapi.json does.
 import type { Route } from "./+types/api-reference";
 import { SiteFooter } from "~/components/site-footer";
-import { Prerendered } from "~/components/prerendered";
 import { ApiReference } from "~/components/site/api-reference";
 import { Card } from "~/components/ui";
 import { apiReference, type ReferenceView } from "~/lib/openapi/reference";
@@ -29,7 +28,9 @@ export default function ApiReferencePage({ loaderData }: Route.ComponentProps) {
     <>
       <main id="main" className="bg-gradient-to-b from-brand-50 via-white to-white px-4 pb-20 pt-28 sm:px-6 sm:pt-32">
         <Card className="mx-auto max-w-4xl p-5 sm:p-10">
-          <Prerendered as="article" className="text-slate-800" component={ApiReference} props={loaderData} />
+          <article className="text-slate-800">
+            <ApiReference {...loaderData} />
+          </article>
         </Card>
       </main>
       <SiteFooter />

@@ -6,7 +6,6 @@ import { FaqSection } from "~/components/faq-section";
 import { SiteFooter } from "~/components/site-footer";
 import { useMarketingEvent } from "~/components/site/marketing";
 import { IconTile, LinkButton } from "~/components/ui";
-import { Prerendered } from "~/components/prerendered";
 import { PricingSection } from "~/components/pricing-section";
 import { SiteNoticeBanner } from "~/components/site/site-notice";
 import { withParam } from "~/components/modal";
@@ -139,10 +138,14 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               </Link>
             </p>
           </div>
-          <Prerendered as="div" component={AppPreview} id="preview" className="mx-auto mt-16 max-w-6xl scroll-mt-24 px-4 pb-20 sm:px-6" />
+          <div id="preview" className="mx-auto mt-16 max-w-6xl scroll-mt-24 px-4 pb-20 sm:px-6">
+            <AppPreview />
+          </div>
         </section>
 
-        <Prerendered as="section" component={FeatureGrid} id="features" className="scroll-mt-20 border-t border-slate-100 bg-white py-20 sm:py-24" />
+        <section id="features" className="scroll-mt-20 border-t border-slate-100 bg-white py-20 sm:py-24">
+          <FeatureGrid />
+        </section>
 
         <DownloadSection access={download.access} releases={download.releases} openPlatform={download.openPlatform} onPhone={download.onPhone} />
 

@@ -1,6 +1,6 @@
-// The request's database handle, and a count of the D1 statements each request runs (sent as
-// Server-Timing outside production, read by the benchmarks). One counting wrapper and one drizzle
-// instance per D1 binding and isolate; AsyncLocalStorage attributes each statement to the request
+// The request's database handle, and a count of the D1 statements each request runs (written in
+// the request's log line). One counting wrapper and one drizzle instance per D1 binding and
+// isolate; AsyncLocalStorage attributes each statement to the request
 // that runs it, however requests interleave, and sends it through that request's D1 session
 // (server/d1-session.ts) when it has one.
 import { AsyncLocalStorage } from "node:async_hooks";

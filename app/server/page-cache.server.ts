@@ -22,7 +22,7 @@ const SESSION_COOKIES = [accessCookie.name, refreshCookie.name];
 // document's bytes do not shift, and never a value a response is sent with.
 const NONCE_PLACEHOLDER = "bW9kZWxpZnktcGFnZS1jYWNo";
 
-/** The header that says whether the edge copy answered (tests and the benchmark read it). */
+/** The header that tells whoever asks (an operator, a test, the benchmark) whether the edge copy answered. */
 export const PAGE_CACHE_HEADER = "X-Page-Cache";
 
 function hasSessionCookie(request: Request): boolean {
@@ -36,30 +36,9 @@ export function cachedPageRoute(pathname: string): string {
   return pathname.startsWith("/legal/") ? "/legal/:doc" : pathname;
 }
 
-/**
- * The value of PAGE_CACHE_HEADER on a request that asks for a fresh render: the benchmark measures
- * an uncached page this way. Honoured on a local server only (`bypassable`): in production it
- * would let anyone make every request a render.
- */
-export const PAGE_CACHE_BYPASS = "bypass";
-
-/**
- * A request header that makes every prerendered part of the page render live
- * (components/prerendered.tsx), for a test comparing a live page with one from memory. Honoured on
- * a local server only, like PAGE_CACHE_BYPASS.
- */
-export const PRERENDERED_HEADER = "X-Prerendered";
-export const PRERENDERED_LIVE = "live";
-
-/** Whether this request renders its page's parts live (PRERENDERED_HEADER on a local server). */
-export function rendersPartsLive(request: Request, { local }: { local: boolean }): boolean {
-  return local && request.headers.get(PRERENDERED_HEADER) === PRERENDERED_LIVE;
-}
-
 /** The cache key of a request that may be answered from the edge copy, or null. */
-export function pageCacheKey(request: Request, buildId: string, { bypassable = false } = {}): Request | null {
+export function pageCacheKey(request: Request, buildId: string): Request | null {
   if (request.method !== "GET" || hasSessionCookie(request)) return null;
-  if (bypassable && request.headers.get(PAGE_CACHE_HEADER) === PAGE_CACHE_BYPASS) return null;
   const url = new URL(request.url);
   if (!CACHEABLE_PAGES.some((re) => re.test(url.pathname))) return null;
   // Crawlers get the whole document at once (entry.server.tsx): a copy of their own.

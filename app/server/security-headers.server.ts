@@ -15,7 +15,6 @@ export type HeaderOptions = {
   stripeOrigin: string | null;
   /** Vite's dev server injects inline scripts of its own: no CSP there. */
   development: boolean;
-  serverTiming: string | null;
   /** An advertising pixel is configured: its script and beacons are allowed (it loads only after consent). */
   pixel?: boolean;
 };
@@ -55,7 +54,7 @@ export function contentSecurityPolicy(
 export function pageSecurityHeaders(): Headers {
   const page = new Response(null, { headers: { "Content-Type": "text/html; charset=utf-8" } });
   // Any nonce: the grade reads the policy's shape, not its value.
-  const options: HeaderOptions = { nonce: "graded", stripeOrigin: null, development: false, serverTiming: null };
+  const options: HeaderOptions = { nonce: "graded", stripeOrigin: null, development: false };
   return withSecurityHeaders(new Request("https://modelify.invalid/"), page, options).headers;
 }
 
@@ -100,6 +99,5 @@ export function withSecurityHeaders(request: Request, response: Response, option
     headers.set("Cache-Control", "private, no-store");
   }
   headers.append("Vary", "Cookie");
-  if (options.serverTiming) headers.append("Server-Timing", options.serverTiming);
   return res;
 }

@@ -12,7 +12,7 @@ test("scripts, styles and fonts are cached for a year as immutable; the page its
     if (new URL(response.url()).pathname.startsWith("/assets/")) assets.push({ url: response.url(), cacheControl: response.headers()["cache-control"] ?? "" });
   });
   const document = await page.goto("/");
-  // The scripts load after the first paint (app/server/hydrate-after-paint.ts): hydrated, all are in.
+  // Hydrated: every script of the page has loaded.
   await hydrated(page);
   expect(document?.headers()["cache-control"] ?? "").not.toContain("immutable");
   const kinds = new Set(assets.map(({ url }) => url.split(".").pop()));

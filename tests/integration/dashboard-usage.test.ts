@@ -4,6 +4,7 @@ import { schema } from "~/lib/db.server";
 import type { AppContext } from "~/server/context.server";
 import { resolveWebAuth } from "~/server/auth.server";
 import { Browser, createConfirmedUser, db, keySettings, queueSettled, visibleText } from "./helpers";
+import { measured } from "./log-lines";
 import { apiUser, postUsage, report, waitForRows } from "./usage-helpers";
 
 async function seededUser() {
@@ -62,24 +63,22 @@ describe("overview on real data", () => {
   });
 
   it("costs at most six D1 statements per dashboard page, with data and without", async () => {
-    const statements = (response: Response) => Number(/d1;desc="statements";dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "")?.[1]);
     for (const { browser } of [await seededUser(), await createConfirmedUser()]) {
       await browser.get("/dashboard"); // a first page may record the session's activity
       for (const path of ["/dashboard", "/dashboard/usage"]) {
-        const response = await browser.get(path);
+        const { response, d1Statements } = await measured(() => browser.get(path));
         expect(response.status, path).toBe(200);
-        expect(statements(response), path).toBeLessThanOrEqual(6);
+        expect(d1Statements, path).toBeLessThanOrEqual(6);
       }
     }
   });
 
   it("reads the session, the subscription and the budget in one D1 statement: landing, pricing, overview, usage, analytics, budget, billing and activation pages", async () => {
-    const statements = (response: Response) => Number(/d1;desc="statements";dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "")?.[1]);
     const { browser, id: userId } = await createConfirmedUser();
     const view = async (path: string) => {
-      const response = await browser.get(path);
+      const { response, d1Statements } = await measured(() => browser.get(path));
       expect(response.status, path).toBe(200);
-      expect(statements(response), path).toBe(1);
+      expect(d1Statements, path).toBe(1);
       return visibleText(await response.text());
     };
     const paths = ["/", "/pricing", "/dashboard", "/dashboard/usage", "/dashboard/analytics", "/dashboard/budget", "/dashboard/billing", "/activate"];
@@ -122,15 +121,14 @@ describe("overview on real data", () => {
   });
 
   it("reads the account's usage ledger with one call per page", async () => {
-    const ledgerCalls = (response: Response) => Number(/ledger;desc="calls";dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "")?.[1]);
     for (const { browser } of [await seededUser(), await createConfirmedUser()]) {
       for (const path of ["/dashboard", "/dashboard/usage", "/dashboard/usage?range=30d", "/dashboard/budget", "/dashboard/profile", "/dashboard/usage.csv"]) {
-        const response = await browser.get(path);
+        const { response, ledgerCalls } = await measured(() => browser.get(path));
         expect(response.status, path).toBe(200);
-        expect(ledgerCalls(response), path).toBe(1);
+        expect(ledgerCalls, path).toBe(1);
       }
       // Pages without usage make none.
-      expect(ledgerCalls(await browser.get("/dashboard/billing"))).toBe(0);
+      expect((await measured(() => browser.get("/dashboard/billing"))).ledgerCalls).toBe(0);
     }
   });
 

@@ -104,9 +104,9 @@ describe("the features dialog's Security Score", () => {
   });
 });
 
-describe("Server-Timing", () => {
-  it("is sent locally and never in production", async () => {
-    expect((await SELF.fetch(`${ORIGIN}/`)).headers.get("Server-Timing")).toMatch(/d1;desc="statements";dur=\d+/);
+describe("what a local server sends that production does not", () => {
+  it("is nothing: the same headers, and no Server-Timing (what a request cost is in its log line)", async () => {
+    const local = await SELF.fetch(`${ORIGIN}/`);
     const production = {
       ...env,
       APP_ENV: "production",
@@ -116,10 +116,12 @@ describe("Server-Timing", () => {
       STRIPE_API_BASE: undefined,
     } as unknown as Env;
     const ctx = createExecutionContext();
-    const response = await worker.fetch(new Request(`${ORIGIN}/`) as unknown as Request<unknown, IncomingRequestCfProperties>, production, ctx);
+    const response = await worker.fetch(new Request(`${ORIGIN}/?p=1`) as unknown as Request<unknown, IncomingRequestCfProperties>, production, ctx);
     await waitOnExecutionContext(ctx);
     expect(response.status).toBe(200);
-    expect(response.headers.get("Server-Timing")).toBeNull();
+    const names = (r: Response) => [...r.headers.keys()].filter((name) => name !== "date").sort();
+    expect(names(local)).toEqual(names(response));
+    expect(local.headers.get("Server-Timing")).toBeNull();
     expect(response.headers.get("Content-Security-Policy")).toContain("form-action 'self' https://checkout.stripe.com https://billing.stripe.com");
   });
 });

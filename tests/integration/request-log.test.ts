@@ -7,34 +7,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { accountHash, setLogSalt } from "~/lib/log/log.server";
 import { handlers as worker } from "../worker";
 import { Browser, createConfirmedUser, ORIGIN, uniqueEmail } from "./helpers";
+import { type Line, linesOf, requestLine as lineOf } from "./log-lines";
 
-type Line = Record<string, unknown> & { level: string; event: string; requestId?: string };
-
-/** The structured lines written while `run` runs (the test's isolate is the Worker's). */
-async function linesOf<T>(run: () => Promise<T>): Promise<{ result: T; lines: Line[] }> {
-  const lines: Line[] = [];
-  const keep = (text: unknown) => {
-    if (typeof text === "string" && text.startsWith('{"level":')) lines.push(JSON.parse(text) as Line);
-  };
-  for (const method of ["log", "warn", "error"] as const) {
-    const original = console[method].bind(console);
-    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-      keep(args[0]);
-      original(...args);
-    });
-  }
-  try {
-    return { result: await run(), lines };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
-
-const requestLine = (lines: Line[], id: string | null) => {
-  const found = lines.filter((l) => l.event === "request" && l.requestId === id);
-  expect(found, `one request line for ${id}`).toHaveLength(1);
-  return found[0]!;
-};
+const requestLine = (lines: Line[], id: string | null) => lineOf(lines, id);
 
 afterEach(() => vi.restoreAllMocks());
 

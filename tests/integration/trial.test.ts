@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { schema } from "~/lib/db.server";
 import { handlers as worker } from "../worker";
 import { type Browser, createConfirmedUser, db, queueSettled } from "./helpers";
+import { measured } from "./log-lines";
 import { deliver, eventsFor, payCheckout, standin, waitProcessed } from "./stripe-helpers";
 
 async function userIdOf(email: string) {
@@ -115,15 +116,14 @@ describe("one trial decision for pricing, the billing tab and checkout", () => {
 describe("the pricing card's reads", () => {
   it("come with the session: a signed-in landing or pricing page makes one statement, the session's (with the profile and the subscription)", async () => {
     const { browser } = await withCustomer();
-    const statements = (response: Response) => Number(/d1;desc="statements";dur=(\d+)/.exec(response.headers.get("Server-Timing") ?? "")?.[1]);
     // The first view may ask Stripe and record its answer, and the landing page's first read the
     // builds (remembered by the isolate since); the next ones decide from the rows.
     await browser.get("/pricing");
     await browser.get("/");
     for (const path of ["/pricing", "/"]) {
-      const page = await browser.get(path);
+      const { response: page, d1Statements } = await measured(() => browser.get(path));
       expect(page.status, path).toBe(200);
-      expect(statements(page), path).toBe(1);
+      expect(d1Statements, path).toBe(1);
     }
   });
 });

@@ -100,7 +100,7 @@ describe("the usage tab's live socket", () => {
     const session = { "X-Session-Id": crypto.randomUUID(), "X-Session-Expires": String(Date.now() + 60_000) };
     const answer = await stub.fetch("https://ledger.internal/live", { headers: { Upgrade: "websocket", ...session } });
     const request = new Request(`${ORIGIN}${LIVE}`, { headers: UPGRADE });
-    const sent = withSecurityHeaders(request, answer, { nonce: "n", stripeOrigin: null, development: false, serverTiming: null });
+    const sent = withSecurityHeaders(request, answer, { nonce: "n", stripeOrigin: null, development: false });
     expect(sent.status).toBe(101);
     expect(sent.headers.get("X-Frame-Options")).toBe("DENY");
     const ws = sent.webSocket;

@@ -23,10 +23,6 @@ export type LogScope = {
   error?: unknown;
   /** Dead letters recorded during a queue batch. */
   deadLettered: number;
-  /** Page parts whose markup came from memory (components/prerendered.tsx): local Server-Timing only. */
-  prerenderedParts?: number;
-  /** Every prerendered part renders live (a local test's request, page-cache.ts rendersPartsLive). */
-  partsLive?: boolean;
 };
 
 const scopes = new AsyncLocalStorage<LogScope>();
