@@ -8,7 +8,8 @@
 //
 //   npm run bench:ab -- [--base HEAD] [--path /] [--as demo] [--seconds 40]
 //
-// A signed-out page is rendered afresh on every request (X-Page-Cache: bypass); --as demo signs
+// A signed-out page is rendered afresh on every request (a new ?b=<n> each time: an address the
+// edge copy does not have); --as demo signs
 // both sides in as the seeded demo account instead.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync } from "node:fs";
@@ -60,10 +61,13 @@ try {
   sides.push({ label: `${cli.base} (${baseCommit})`, site: await serveTestSite({ buildDir: baseDir, stateDir: ".wrangler/ab-base-state" }) });
   sides.push({ label: "this tree", site: await serveTestSite({ buildDir: thisDir, stateDir: ".wrangler/ab-this-state" }) });
   const loads = [];
+  let fresh = 0;
+  const separator = cli.path.includes("?") ? "&" : "?";
   for (const { label, site } of sides) {
-    const headers = cli.as ? { Cookie: await signInCookie(site.baseUrl) } : { "X-Page-Cache": "bypass" };
+    const headers = cli.as ? { Cookie: await signInCookie(site.baseUrl) } : {};
+    const url = () => (cli.as ? `${site.baseUrl}${cli.path}` : `${site.baseUrl}${cli.path}${separator}b=${++fresh}`);
     loads.push({
-      request: () => fetchRetry(`${site.baseUrl}${cli.path}`, { headers, redirect: "manual" }),
+      request: () => fetchRetry(url(), { headers, redirect: "manual" }),
       cpu: cpuMeter(site.pid, Number(new URL(site.baseUrl).port), label).read,
     });
   }

@@ -10,7 +10,8 @@
 // --callers prints who calls FUNCTION (its time with what it calls, by the chain of its three
 // nearest callers).
 //
-// A signed-out page is rendered afresh on every request (X-Page-Cache: bypass) unless --cached.
+// A signed-out page is rendered afresh on every request (a new ?b=<n> each time: an address the
+// edge copy does not have) unless --cached.
 import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { SourceMap } from "node:module";
 import { join, resolve } from "node:path";
@@ -150,12 +151,13 @@ try {
   const headers = {};
   if (cli.as)
     headers.Cookie = await signInCookie(site.baseUrl, cli.as === "admin" ? { email: "admin@modelify.dev", password: "Modelify-Admin-2026" } : undefined);
-  else if (!cli.cached) headers["X-Page-Cache"] = "bypass";
-  const url = `${site.baseUrl}${cli.path}`;
+  const fresh = !cli.as && !cli.cached;
+  let n = 0;
+  const url = () => (fresh ? `${site.baseUrl}${cli.path}${cli.path.includes("?") ? "&" : "?"}b=${++n}` : `${site.baseUrl}${cli.path}`);
   const ms = Number(cli.seconds) * 1000;
   const concurrency = Number(cli.concurrency);
   // Warm-up: the first compile and the route modules' loading are not what a request costs.
-  const page = () => fetch(url, { headers, redirect: "manual" });
+  const page = () => fetch(url(), { headers, redirect: "manual" });
   await load(page, { ms: 2000, concurrency });
   // CPU of the workerd processes per request, without the profiler: the figure to compare.
   const workerds = processTree(site.pid).filter((p) => p.name === "workerd");

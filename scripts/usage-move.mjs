@@ -3,7 +3,7 @@
 // accounts' usage ledgers: POSTs /api/ops/usage/move of the deployed site until it answers
 // remaining: 0. Each call is one bounded step; the move is idempotent, so this can be stopped and
 // started again at any time. Run it after deploying the ledger's code and before the migration
-// that drops the tables (0014, which refuses while rows remain): docs/decisions/0020-usage-ledger-move.md.
+// that drops the tables (0014, which refuses while rows remain): docs/decisions/0020-usage-ledger.md (part 2).
 import { parseArgs } from "node:util";
 
 const RETRIES = 5;
