@@ -27,7 +27,10 @@ function watch(plugin) {
   const wrapped = async function (code, id, options) {
     const result = await handler.call(this, code, id, options);
     if (DEPENDENCY.test(id) && changedCode(result, code) !== null) {
-      const file = id.split(/[\\/]node_modules[\\/]/).pop().split("?")[0];
+      const file = id
+        .split(/[\\/]node_modules[\\/]/)
+        .pop()
+        .split("?")[0];
       edits.set(`${plugin.name}: ${file}`, true);
     }
     return result;
@@ -50,7 +53,9 @@ await builder.buildApp();
 rmSync(OUT, { recursive: true, force: true });
 
 if (edits.size > 0) {
-  console.error(`A build plugin changed a dependency's code (issue 47: libraries as their authors ship them):\n${[...edits.keys()].map((e) => `  ${e}`).join("\n")}`);
+  console.error(
+    `A build plugin changed a dependency's code (issue 47: libraries as their authors ship them):\n${[...edits.keys()].map((e) => `  ${e}`).join("\n")}`,
+  );
   process.exit(1);
 }
 console.log("No build plugin changed a dependency's code.");

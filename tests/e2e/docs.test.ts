@@ -16,7 +16,12 @@ test("every decision has a number of its own and a row in the index", () => {
 });
 
 test("every relative link of the README and docs/ leads to a file that exists", () => {
-  const documents = ["README.md", ...readdirSync("docs", { recursive: true }).map((f) => join("docs", String(f))).filter((f) => f.endsWith(".md"))];
+  const documents = [
+    "README.md",
+    ...readdirSync("docs", { recursive: true })
+      .map((f) => join("docs", String(f)))
+      .filter((f) => f.endsWith(".md")),
+  ];
   const broken: string[] = [];
   for (const document of documents) {
     const text = readFileSync(document, "utf8");
