@@ -1,5 +1,6 @@
 // zod schemas for every auth form. The same schema validates in the browser (conform)
 // and on the server, so the messages a user sees are the spec's either way.
+import { emailAddress } from "../email-address";
 import { z } from "../zod";
 import { PASSWORD, SIGN_UP, TWO_FACTOR } from "../constants";
 import { isCommonPassword } from "./common-passwords";
@@ -9,7 +10,6 @@ import { SECURITY_QUESTIONS } from "./security-questions";
 
 const securityQuestionValues = SECURITY_QUESTIONS.map((q) => q.value) as [string, ...string[]];
 
-const MAX_EMAIL = 254;
 const MAX_NAME = 100;
 const MAX_PHONE = 32;
 const MAX_ANSWER = 200;
@@ -28,15 +28,7 @@ function requiredText(required: string, max: number) {
     .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters });
 }
 
-const emailSchema = z
-  .string({ error: M.invalidEmail })
-  .trim()
-  .max(MAX_EMAIL, { error: M.invalidEmail })
-  // Unicode's control characters (Cc) as ranges, not \p{Cc}: this pattern is in the OpenAPI
-  // document, where JSON Schema tools outside JavaScript (Python's re, for one) cannot read \p{…}.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses
-  .regex(/^[^\s@\x00-\x1F\x7F-\x9F]+@[^\s@\x00-\x1F\x7F-\x9F]+$/, { error: M.invalidEmail })
-  .transform((v) => v.toLowerCase());
+const emailSchema = emailAddress({ invalid: M.invalidEmail });
 
 const passwordSchema = z
   .string({ error: M.passwordTooShort })

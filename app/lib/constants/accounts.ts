@@ -17,6 +17,10 @@ export const PBKDF2_MAX_ITERATIONS = 100_000;
 
 export const PBKDF2_SALT_BYTES = 16;
 
+// An e-mail address, wherever one is typed or read: the longest path SMTP carries (RFC 5321,
+// 4.5.3.1.3: 256 octets with the angle brackets).
+export const EMAIL_ADDRESS = { maxLength: 254 } as const;
+
 export const SIGN_UP = {
   phoneMinLength: 10,
   phoneDefaultPrefix: "+1",

@@ -1,10 +1,10 @@
 // The waitlist form and its priority rule, free of the database so both run anywhere (the form's
 // schema validates in the browser through conform and again on the server).
 import { EARLY_ACCESS } from "../constants";
+import { emailAddress } from "../email-address";
 import { z } from "../zod";
 import { WAITLIST_MESSAGES as M } from "./messages";
 
-const MAX_EMAIL = 254;
 const MAX_NAME = 50;
 const MAX_COMPANY = 100;
 const CONTROL = /\p{Cc}/u;
@@ -22,13 +22,7 @@ function requiredText(required: string, max: number) {
 }
 
 export const waitlistSchema = z.object({
-  email: z
-    .string({ error: M.emailRequired })
-    .trim()
-    .min(1, { error: M.emailRequired })
-    .max(MAX_EMAIL, { error: M.emailInvalid })
-    .regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u, { error: M.emailInvalid })
-    .transform((v) => v.toLowerCase()),
+  email: emailAddress({ required: M.emailRequired, invalid: M.emailInvalid }),
   firstName: requiredText(M.firstNameRequired, MAX_NAME),
   lastName: requiredText(M.lastNameRequired, MAX_NAME),
   company: text(MAX_COMPANY).optional(),

@@ -1,6 +1,7 @@
 // The Edit Profile form's schema (ADR 0011). The same schema validates in the browser
 // and on the server, so a user sees the spec's messages either way.
 import { PASSWORD, PROFILE, SIGN_UP, TWO_FACTOR } from "../constants";
+import { emailAddress } from "../email-address";
 import { z } from "../zod";
 import { PROFILE_MESSAGES as M } from "./messages";
 import { PROFILE_SECURITY_QUESTIONS, TIMEZONES } from "./options";
@@ -47,12 +48,7 @@ export const profileFormSchema = z.object({
       const problem = usernameProblem(v);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     }),
-  email: z
-    .string({ error: M.invalidEmail })
-    .trim()
-    .max(254, { error: M.invalidEmail })
-    .regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u, { error: M.invalidEmail })
-    .transform((v) => v.toLowerCase()),
+  email: emailAddress({ invalid: M.invalidEmail }),
   phoneNumber: z
     .string()
     .trim()

@@ -5,18 +5,19 @@ import { MARKETING, USAGE_API } from "../constants";
 import { COUNTRY_CODE } from "../country";
 import { MARKETING_EVENTS } from "../marketing/events";
 import { E164_PATTERN } from "../phone/code";
+import { emailAddress } from "../email-address";
 import { z } from "../zod";
 import { queuedSecureReportSchema, queuedUsageReportSchema } from "../usage/report";
 
 const mailMessageSchema = z.object({
   type: z.literal("mail.send"),
   id: z.uuid(),
-  to: z.email(),
+  to: emailAddress(),
   subject: z.string().min(1).max(300),
   text: z.string().min(1).max(20_000),
   links: z.array(z.url()).max(10),
   /** Where a reply goes (a support message's sender), when not to our no-reply sender. */
-  replyTo: z.email().optional(),
+  replyTo: emailAddress().optional(),
 });
 
 // A text message: to an E.164 number (what normalisePhone makes of a profile's number), at most
@@ -79,11 +80,8 @@ const secureUsageMessageSchema = z.object({
   report: queuedSecureReportSchema,
 });
 
-// The forms' rule (spec: an address contains @), so every accepted form is a valid message.
-const accountEmail = z
-  .string()
-  .max(254)
-  .regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u);
+// The forms' rule, so every accepted form is a valid message.
+const accountEmail = emailAddress();
 const hexDigest = z.string().regex(/^[0-9a-f]{64}$/);
 const passwordHash = z.string().regex(/^pbkdf2_sha256\$\d{1,6}\$[A-Za-z0-9_-]{1,64}\$[A-Za-z0-9_-]{1,128}$/);
 
