@@ -1,6 +1,7 @@
 // zod schemas for every auth form. The same schema validates in the browser (conform)
 // and on the server, so the messages a user sees are the spec's either way.
 import { emailAddress } from "../email-address";
+import { personName } from "../person-name";
 import { z } from "../zod";
 import { PASSWORD, SIGN_UP, TWO_FACTOR } from "../constants";
 import { isCommonPassword } from "./common-passwords";
@@ -10,23 +11,11 @@ import { SECURITY_QUESTIONS } from "./security-questions";
 
 const securityQuestionValues = SECURITY_QUESTIONS.map((q) => q.value) as [string, ...string[]];
 
-const MAX_NAME = 100;
 const MAX_PHONE = 32;
 const MAX_ANSWER = 200;
 
-// Control characters (NUL, escape, bidi overrides are Cf and stay allowed in names) are never
-// part of a name or an address: a lone NUL must not pass "required".
+// Control characters are never part of what a person types in a one-line field.
 const CONTROL = /\p{Cc}/u;
-
-/** A required one-line text: trimmed, at least one character, no control characters. */
-function requiredText(required: string, max: number) {
-  return z
-    .string({ error: required })
-    .trim()
-    .min(1, { error: required })
-    .max(max, { error: M.fieldTooLong })
-    .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters });
-}
 
 const emailSchema = emailAddress({ invalid: M.invalidEmail });
 
@@ -90,14 +79,14 @@ export const signInSchema = z.object({
 export const signUpSchema = z
   .object({
     intent: z.literal("signup"),
-    firstName: requiredText(M.firstNameRequired, MAX_NAME),
+    firstName: personName("First name", { required: M.firstNameRequired, invalidCharacters: M.invalidCharacters }),
     initial: z
       .string()
       .trim()
       .max(SIGN_UP.middleInitialMaxLength, { error: M.middleInitialTooLong })
       .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters })
       .optional(),
-    lastName: requiredText(M.lastNameRequired, MAX_NAME),
+    lastName: personName("Last name", { required: M.lastNameRequired, invalidCharacters: M.invalidCharacters }),
     email: emailSchema,
     phoneNumber: z
       .string({ error: M.invalidPhone })

@@ -18,6 +18,7 @@ export const WAITLIST_MESSAGES = {
   firstNameRequired: "First name is required",
   lastNameRequired: "Last name is required",
   tooLong: (max: number) => `Please keep this under ${max} characters`,
+  invalidCharacters: "This field contains characters that are not allowed",
   joined: "You're on the list! We've sent a confirmation to your inbox.",
   alreadyJoined: "Good news: you're already on the list. We'll e-mail you as soon as your place comes up.",
   tooManyJoins: "Too many sign-ups from your network. Please try again in an hour.",

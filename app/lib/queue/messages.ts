@@ -1,7 +1,7 @@
 // The queue's contract: every message on the "events" queue. Producers (the site) validate and
 // enqueue; the consumer Worker parses every message with these schemas before acting on it. No
 // rule here depends on the time of parsing: a retry hours later must parse the same way.
-import { MARKETING, USAGE_API } from "../constants";
+import { MARKETING, PERSON_NAME, SIGN_UP, USAGE_API } from "../constants";
 import { COUNTRY_CODE } from "../country";
 import { MARKETING_EVENTS } from "../marketing/events";
 import { E164_PATTERN } from "../phone/code";
@@ -96,9 +96,9 @@ const signUpMessageSchema = z.object({
   // The browser that submitted the form holds the nonce behind this hash in an HttpOnly cookie.
   proofHash: hexDigest,
   metadata: z.object({
-    first_name: z.string().max(100),
-    last_name: z.string().max(100),
-    initial: z.string().max(10).nullable(),
+    first_name: z.string().max(PERSON_NAME.maxLength),
+    last_name: z.string().max(PERSON_NAME.maxLength),
+    initial: z.string().max(SIGN_UP.middleInitialMaxLength).nullable(),
     phone_number: z.string().max(40),
     security_question: z.string().max(64),
     security_answer_hash: passwordHash,
