@@ -6,7 +6,7 @@ import { z } from "../zod";
 import { PASSWORD, SIGN_UP, TWO_FACTOR } from "../constants";
 import { isCommonPassword } from "./common-passwords";
 import { AUTH_MESSAGES as M } from "./messages";
-import { passwordStrength } from "./password-strength";
+import { PASSWORD_LENGTH_RULE, passwordStrength } from "./password-rules";
 import { SECURITY_QUESTIONS } from "./security-questions";
 
 const securityQuestionValues = SECURITY_QUESTIONS.map((q) => q.value) as [string, ...string[]];
@@ -33,7 +33,7 @@ function chosenPassword(required: string) {
     z
       .string({ error: required })
       // A short password is told only that: "too weak" on top of "too short" says nothing new.
-      .min(PASSWORD.minLength, { error: M.passwordTooShort, abort: true })
+      .refine(PASSWORD_LENGTH_RULE.test, { error: M.passwordTooShort, abort: true })
       .max(PASSWORD.maxLength, { error: M.passwordTooLong })
       .refine((p) => passwordStrength(p) >= PASSWORD.strengthThreshold, { error: M.passwordTooWeak, abort: true })
       .refine((p) => !isCommonPassword(p), { error: M.commonPassword })
