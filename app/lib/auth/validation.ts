@@ -48,7 +48,7 @@ export const apiTokenRequestSchema = z.object({
     .string()
     .max(TWO_FACTOR.codeMaxLength, "two_factor_code is invalid")
     .optional()
-    .meta({ description: "When the account has two-factor sign-in on: the 6-digit code from the authenticator app, or a recovery code" }),
+    .meta({ description: `When the account has two-factor sign-in on: the ${TWO_FACTOR.digits}-digit code from the authenticator app, or a recovery code` }),
 });
 
 /** POST /api/v1/auth/refresh: a refresh token, each usable once. */

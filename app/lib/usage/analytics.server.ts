@@ -263,13 +263,13 @@ export async function usageTab({ db, ledgers }: UsageSource, account: AccountRef
 
 export type UsageTabData = Omit<Awaited<ReturnType<typeof usageTab>>, "counts">;
 
-/** Per-model figures over the last 30 days, for the Model Analytics tab. */
+/** Per-model figures over the last USAGE.analyticsDays days, for the Model Analytics tab. */
 export async function modelAnalytics({ ledgers }: Pick<UsageSource, "ledgers">, userId: string, now = Date.now()) {
-  const from = lastDays(30, now)[0]!;
+  const from = lastDays(USAGE.analyticsDays, now)[0]!;
   return perModel((await ledgerFor(ledgers, userId).read({ now, dailyFrom: from })).daily ?? []);
 }
 
-/** The usage export: last 30 days, daily usage, model performance (success %, cost to 4 decimals), metadata. */
+/** The usage export: last USAGE.exportDays days, daily usage, model performance (success %, cost to 4 decimals), metadata. */
 export async function usageCsv({ ledgers }: Pick<UsageSource, "ledgers">, user: { id: string; email: string }, now = Date.now()): Promise<string> {
   const days = lastDays(USAGE.exportDays, now);
   const rows = (await ledgerFor(ledgers, user.id).read({ now, dailyFrom: days[0]! })).daily ?? [];

@@ -67,7 +67,7 @@ export default function TwoFactorStep({ loaderData, actionData }: Route.Componen
   return (
     <AuthShell
       title="Two-Factor Sign-In"
-      subtitle="Open your authenticator app and enter the 6-digit code it shows for Modelify. Lost your phone? Enter one of your recovery codes instead."
+      subtitle={`Open your authenticator app and enter the ${TWO_FACTOR.digits}-digit code it shows for Modelify. Lost your phone? Enter one of your recovery codes instead.`}
       footer={
         <Link className="font-semibold text-brand-700 hover:text-brand-800" to="/auth?mode=signin">
           Start again
@@ -96,7 +96,7 @@ export default function TwoFactorStep({ loaderData, actionData }: Route.Componen
             "aria-invalid": error ? true : undefined,
             className: "text-center font-mono text-lg tracking-[0.2em]",
           }}
-          hint="6 digits from the app, or a recovery code like abcd-efgh-ijkl-mnop."
+          hint={`${TWO_FACTOR.digits} digits from the app, or a recovery code like abcd-efgh-ijkl-mnop.`}
         />
         <SubmitButton pending={pending} idle="Verify" busy="Verifying..." />
       </Form>
