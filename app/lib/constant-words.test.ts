@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { EXPORT_MESSAGES } from "./account/messages";
 import { AUTH_MESSAGES } from "./auth/messages";
+import { LOCKOUT, MS } from "./constants";
 import { REFRESH_REFUSALS } from "./auth/oauth";
 import { PLAN_PRICE } from "./billing/plan-comparison";
 import { EMAIL_LINK_MESSAGES } from "./downloads/messages";
@@ -17,7 +18,9 @@ describe("texts built from the constants", () => {
     expect(PLAN_PRICE).toBe("$4.99");
     expect(AUTH_MESSAGES.signInLocked).toBe("Too many failed attempts. Account locked for 15 minutes.");
     expect(AUTH_MESSAGES.signUpLocked).toBe("Too many failed signup attempts. Please wait 30 minutes before trying again.");
-    expect(AUTH_MESSAGES.twoFactorLocked).toBe("Too many wrong codes. Two-factor sign-in is locked for 15 minutes.");
+    expect(AUTH_MESSAGES.twoFactorLocked(LOCKOUT.twoFactor.lockMs / MS.SECOND)).toBe("Too many wrong codes. Two-factor sign-in is locked for 15 minutes.");
+    expect(AUTH_MESSAGES.twoFactorLocked(14 * 60 + 1)).toBe("Too many wrong codes. Two-factor sign-in is locked for 15 minutes.");
+    expect(AUTH_MESSAGES.twoFactorLocked(16 * 3600 - 60)).toBe("Too many wrong codes. Two-factor sign-in is locked for 16 hours.");
     expect(AUTH_MESSAGES.twoFactorRequired).toBe("Enter the 6-digit code from your authenticator app, or a recovery code.");
     expect(AUTH_MESSAGES.passwordTooShort).toBe("Password must be at least 8 characters long");
     expect(AUTH_MESSAGES.passwordTooLong).toBe("Password must be 128 characters or less");

@@ -1,8 +1,14 @@
 // What the account screens say, word for word. Tests import these, so a changed text
 // is a deliberate change of the product's contract. Numbers in them are the constants the rules
 // enforce, so a text cannot promise a length or a lock the server does not hold.
-import { LOCKOUT, PASSWORD, SIGN_UP, TWO_FACTOR } from "../constants";
+import { LOCKOUT, MS, PASSWORD, SIGN_UP, TWO_FACTOR } from "../constants";
 import { formatDuration } from "../format";
+
+/** What is left of a lock, rounded up: "15 minutes" under an hour, then whole hours ("16 hours"). */
+function lockLeft(retryAfterSeconds: number): string {
+  const ms = Math.max(1, retryAfterSeconds) * MS.SECOND;
+  return ms <= MS.HOUR ? formatDuration(Math.ceil(ms / MS.MINUTE) * MS.MINUTE, "minute") : formatDuration(Math.ceil(ms / MS.HOUR) * MS.HOUR, "hour");
+}
 
 export const AUTH_MESSAGES = {
   invalidEmail: "Please enter a valid email address",
@@ -32,7 +38,8 @@ export const AUTH_MESSAGES = {
   signInLocked: `Too many failed attempts. Account locked for ${formatDuration(LOCKOUT.signIn.lockMs, "minute")}.`,
   twoFactorRequired: `Enter the ${TWO_FACTOR.digits}-digit code from your authenticator app, or a recovery code.`,
   twoFactorInvalid: "That code is not right, or it was used already. Try the newest code from your app.",
-  twoFactorLocked: `Too many wrong codes. Two-factor sign-in is locked for ${formatDuration(LOCKOUT.twoFactor.lockMs, "minute")}.`,
+  // A repeated lock lasts longer each time (TWO_FACTOR_LOCK_GROWTH), so the sentence names what is left.
+  twoFactorLocked: (retryAfterSeconds: number) => `Too many wrong codes. Two-factor sign-in is locked for ${lockLeft(retryAfterSeconds)}.`,
   twoFactorExpired: "This sign-in waited too long for its code. Please sign in again.",
   signUpLocked: `Too many failed signup attempts. Please wait ${formatDuration(LOCKOUT.signUp.lockMs, "minute")} before trying again.`,
   waitSeconds: (seconds: number) => `Too many attempts. Please wait ${seconds} seconds before trying again.`,

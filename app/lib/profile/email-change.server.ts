@@ -142,7 +142,7 @@ function proofRefused(refusal: Exclude<ProofResult, { ok: true }>): EmailChangeF
       return {
         ok: false,
         status: 429,
-        error: refusal.factor === "password" ? AUTH_MESSAGES.signInLocked : AUTH_MESSAGES.twoFactorLocked,
+        error: refusal.factor === "password" ? AUTH_MESSAGES.signInLocked : AUTH_MESSAGES.twoFactorLocked(refusal.retryAfterSeconds),
         field: refusal.factor === "password" ? "currentPassword" : "currentCode",
         retryAfterSeconds: refusal.retryAfterSeconds,
       };

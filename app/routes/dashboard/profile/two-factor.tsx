@@ -80,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const outcome = await confirmSetup(deps, user, form.code, proven.proof);
       if (outcome.ok) return data<ActionData>({ error: null, intent: form.intent, recoveryCodes: outcome.recoveryCodes }, { headers: NO_STORE });
       if (outcome.reason === "locked")
-        return data<ActionData>({ error: M.twoFactorLocked, intent: form.intent, field: "code" }, locked(outcome.retryAfterSeconds));
+        return data<ActionData>({ error: M.twoFactorLocked(outcome.retryAfterSeconds), intent: form.intent, field: "code" }, locked(outcome.retryAfterSeconds));
       return data<ActionData>({ error: SETUP_ERRORS[outcome.reason], intent: form.intent, field: "code" }, { status: 400 });
     }
     case "regenerate": {
