@@ -52,7 +52,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const code = singleValue(read.formData, "code");
   if (typeof code !== "string" || code.trim() === "") return data({ error: M.twoFactorRequired }, { status: 400 });
   const result = await verifySecondFactor(deps, user.id, code);
-  if (!result.ok && result.reason === "locked") return data({ error: M.twoFactorLocked(result.retryAfterSeconds) }, { status: 429, headers: retryAfter(result.retryAfterSeconds) });
+  if (!result.ok && result.reason === "locked")
+    return data({ error: M.twoFactorLocked(result.retryAfterSeconds) }, { status: 429, headers: retryAfter(result.retryAfterSeconds) });
   if (!result.ok) return data({ error: M.twoFactorInvalid }, { status: 401 });
   // The password was proven on the step before (the pending cookie), the code just now.
   const { tokens } = await completeSignIn(deps, user, "web", { shown: "password", secondFactor: true });
