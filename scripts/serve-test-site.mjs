@@ -3,7 +3,7 @@
 import { closeSync, cpSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { createServer } from "node:net";
-import { ensureDevVars, LOCAL_STRIPE, migrateAndSeed, readDevVars, serveBuiltWorkers, setDevVars } from "./lib.mjs";
+import { ensureDevVars, LOCAL_STRIPE, readDevVars, serveBuiltWorkers, setDevVars } from "./lib.mjs";
 import { startStripeStandin } from "../tools/stripe-standin/server.mjs";
 
 export function freePort() {
@@ -38,6 +38,9 @@ export async function waitFor(url, exited, timeoutMs = 60_000) {
 /** A fresh local state in `stateDir`: migrated, seeded, with the demo builds (no server left running). */
 export async function prepareTestState(stateDir) {
   rmSync(stateDir, { recursive: true, force: true });
+  // Imported here: a site served from a copied seeded state (each browser test worker's) needs
+  // none of the set-up's modules (the seed, the demo builds, the app's constants).
+  const { migrateAndSeed } = await import("./local-state.mjs");
   await migrateAndSeed(stateDir);
 }
 
