@@ -20,6 +20,7 @@ import {
   WATCHED,
 } from "./ledger-accounts.mjs";
 import { fetchRetry } from "./load.mjs";
+import { requestIdOf, requestLines } from "./log-lines.mjs";
 
 // ---------------------------------------------------------------------------------------------
 // The rollup in D1
@@ -75,16 +76,16 @@ export async function postReports(base, accessToken) {
 }
 
 /**
- * One signed-in page view: milliseconds until the whole page was read. `calls`, if given, collects
- * the ledger calls the Worker counted for the view (the local Server-Timing header).
+ * One signed-in page view: milliseconds until the whole page was read. `ids`, if given, collects
+ * the view's request id, by which its log line says what the Worker did (its ledger calls).
  */
-export async function pageMs(base, cookie, path, calls) {
+export async function pageMs(base, cookie, path, ids) {
   const started = performance.now();
   const r = await fetchRetry(`${base}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
   await r.text();
   const ms = performance.now() - started;
   if (r.status !== 200) throw new Error(`${path} answered ${r.status}`);
-  calls?.add(Number(/ledger;desc="calls";dur=(\d+)/.exec(r.headers.get("Server-Timing") ?? "")?.[1] ?? Number.NaN));
+  ids?.push(requestIdOf(r));
   return ms;
 }
 
@@ -100,17 +101,36 @@ const p50 = (values) => {
 export async function pagesBySize(base) {
   const cookies = { large: await signInCookie(base, LARGE_LOGIN), small: await signInCookie(base, SMALL_LOGIN) };
   const times = Object.fromEntries(PAGES.flatMap((page) => ["small", "large"].map((size) => [`${page.key}.${size}`, []])));
-  const calls = Object.fromEntries(PAGES.map((page) => [page.key, new Set()]));
   for (let i = 0; i < PAGE_REQUESTS; i++) {
     for (const page of PAGES) {
-      for (const size of ["small", "large"]) times[`${page.key}.${size}`].push(await pageMs(base, cookies[size], page.path, calls[page.key]));
+      for (const size of ["small", "large"]) times[`${page.key}.${size}`].push(await pageMs(base, cookies[size], page.path));
     }
   }
   const out = {};
   for (const page of PAGES) {
     const small = p50(times[`${page.key}.small`]);
     const large = p50(times[`${page.key}.large`]);
-    out[page.key] = { small, large, ratio: large / small, ledgerCalls: [...calls[page.key]].sort().join(", ") };
+    out[page.key] = { small, large, ratio: large / small };
+  }
+  return out;
+}
+
+/**
+ * Figure 1's views again, untimed, for what each did: the ledger calls of every view (from their
+ * log lines), per page, as "1" or "1, 2" when views differ.
+ * @param {{ baseUrl: string, log: () => string }} site served at REQUEST_LINES_LOG_LEVEL
+ */
+export async function ledgerCallsPerView(site) {
+  const base = site.baseUrl;
+  const cookies = { large: await signInCookie(base, LARGE_LOGIN), small: await signInCookie(base, SMALL_LOGIN) };
+  const ids = Object.fromEntries(PAGES.map((page) => [page.key, []]));
+  for (let i = 0; i < PAGE_REQUESTS; i++) {
+    for (const page of PAGES) for (const size of ["small", "large"]) await pageMs(base, cookies[size], page.path, ids[page.key]);
+  }
+  const out = {};
+  for (const page of PAGES) {
+    const calls = new Set((await requestLines(site, ids[page.key])).map((line) => Number(line.ledgerCalls)));
+    out[page.key] = [...calls].sort().join(", ");
   }
   return out;
 }

@@ -41,8 +41,10 @@ import {
   USAGE_DAYS,
   WATCHED,
 } from "./ledger-accounts.mjs";
-import { consumer, dashboardUnderLoad, openD1, pageMs, pagesBySize, postReports, token, until } from "./ledger-figures.mjs";
+import { consumer, dashboardUnderLoad, ledgerCallsPerView, openD1, pageMs, pagesBySize, postReports, token, until } from "./ledger-figures.mjs";
 import { fixtures } from "./ledger-fixtures.mjs";
+import { REQUEST_LINES_LOG_LEVEL } from "./log-lines.mjs";
+import { groupEnded } from "./proc.mjs";
 import { f, met, three } from "./report.mjs";
 
 // Figure 3b: the second process's state, seeded from the first's D1 (accounts, no ledgers) before it starts.
@@ -118,6 +120,25 @@ async function repetition(base, db, apart) {
 }
 
 /**
+ * The ledger calls of each repetition's views, counted once the timed figures are done: the site is
+ * served again on its state at REQUEST_LINES_LOG_LEVEL, which prints the Workers' lines (printing
+ * every line, the API's and the consumer's too, would weigh on the timed figures), and a round per
+ * repetition views both pages for both accounts as figure 1 does (`r.pages[page].ledgerCalls`).
+ */
+async function countLedgerCalls(buildDir, site, runs) {
+  await groupEnded(site.pid);
+  const again = await serveTestSite({ buildDir, stateDir: site.stateDir, keepState: true, logLevel: REQUEST_LINES_LOG_LEVEL });
+  try {
+    for (const r of runs) {
+      const calls = await ledgerCallsPerView(again);
+      for (const page of PAGES) r.pages[page.key].ledgerCalls = calls[page.key];
+    }
+  } finally {
+    await again.stop();
+  }
+}
+
+/**
  * Builds (unless `buildDir` holds a build already made by the caller), fills, serves and measures;
  * resolves to the markdown of the section.
  * @param {{ buildDir?: string }} [options]
@@ -152,6 +173,7 @@ export async function benchLedger({ buildDir } = {}) {
     await site.stop();
     await others.stop();
   }
+  await countLedgerCalls(buildDir, site, runs);
   return ledgerSection(runs, fill, handler);
 }
 
@@ -237,7 +259,7 @@ ${PAGES.map((page) =>
   [
     detail(`${page.label}, ${f(SMALL.rows)} rows: p50 ms`, (r) => r.pages[page.key].small, 1),
     detail(`${page.label}, ${f(LARGE.rows)} rows: p50 ms`, (r) => r.pages[page.key].large, 1),
-    detail(`${page.label}: ledger calls per view (Server-Timing), every view`, (r) => r.pages[page.key].ledgerCalls),
+    detail(`${page.label}: ledger calls per view (their log lines), ${f(PAGE_REQUESTS * 2)} untimed views`, (r) => r.pages[page.key].ledgerCalls),
   ].join("\n"),
 ).join("\n")}
 ${detail("consumer: reports accepted (202) / in the ledgers", (r) => `${f(r.consumer.accepted)} / ${f(r.consumer.stored)}`)}
@@ -278,7 +300,9 @@ function howSection(cpus) {
   signed in, ${PAGE_REQUESTS} views of each of the four in turn; p50 of each. Each page reads its ledger with one call, from the aggregates; the only raw
   read is the 10 most recent reports, by the \`occurred_at\` index. The large account's pages draw more points (a daily row for each day and model, an
   hourly row for each hour of the ${USAGE_DAYS} days, against about one per report for the small one): aggregates stop growing once every day, hour and
-  model has its row, whatever the raw rows.
+  model has its row, whatever the raw rows. The ledger calls of a view are its request log line's (\`ledgerCalls\`, the line found by the answer's
+  \`X-Request-Id\` in the site's output, bench/log-lines.mjs), counted after the timed figures on the same state served again at wrangler's log level
+  \`log\` (which prints the Workers' lines, and would weigh on the timed figures): a round of the same views per repetition.
 - **Consumer:** 5 accounts (each with a budget the ledger checks) send ${f(MIX_REQUESTS)} requests of 100 reports each to \`POST /api/v1/usage\` with their bearer
   tokens, one request in flight per account, all at once, so the queue's batches (up to 100 messages, wrangler.consumer.toml) mix them; each request's 100 reports
   travel as one \`usage.reports\` message (ADR 0020), and the consumer makes one ledger call per account and batch. The clock runs from the first request until the last report is in its ledger, as seen in the cross-account rollup

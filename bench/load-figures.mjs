@@ -12,6 +12,7 @@ import { signInCookie } from "../scripts/lighthouse.mjs";
 import { lighthouseScores } from "../scripts/lighthouse-runner.mjs";
 import { serveTestSite } from "../scripts/serve-test-site.mjs";
 import { CONCURRENCY, DURATION_MS, fetchRetry, paired, SLICES } from "./load.mjs";
+import { REQUEST_LINES_LOG_LEVEL, requestIdOf, requestLines } from "./log-lines.mjs";
 import { f, met, stats, three } from "./report.mjs";
 
 const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
@@ -93,24 +94,42 @@ async function ingestion(base, tokens) {
   return { health, single, ratio: single.perSecond / health.perSecond };
 }
 
-/** The D1 statement count of a signed-in page (the local Server-Timing header). */
-async function pageStatements(base, cookie, path) {
-  const r = await fetchRetry(`${base}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
+/** The D1 statements of a signed-in page view, as its request line counts them. */
+async function pageStatements(site, cookie, path) {
+  const r = await fetchRetry(`${site.baseUrl}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
   await r.text();
   if (r.status !== 200) throw new Error(`${path} answered ${r.status}`);
-  return Number(/d1;desc="statements";dur=(\d+)/.exec(r.headers.get("Server-Timing") ?? "")?.[1] ?? Number.NaN);
+  const [line] = await requestLines(site, [requestIdOf(r)]);
+  return Number(line.d1Statements);
 }
 
-/** One repetition: the usage ratio, the dashboard's statements and Lighthouse on LIGHTHOUSE_PAGES. */
+/**
+ * The D1 statements of the demo account's overview and usage tab, each repetition with a fresh
+ * sign-in, on a site of their own served at REQUEST_LINES_LOG_LEVEL, which prints the Workers' lines.
+ * Printing every line (each usage report's and the consumer's too) weighs on the load figures: side
+ * by side with a site served without, single reports' requests/s came out at 0.96x and 0.78x of its
+ * (the empty route's at 1.03x and 1.08x), two runs on a busy 2-core machine.
+ */
+async function countStatements(buildDir) {
+  const site = await serveTestSite({ buildDir, stateDir: ".wrangler/bench-statements-state", logLevel: REQUEST_LINES_LOG_LEVEL });
+  try {
+    const counts = [];
+    for (let rep = 1; rep <= REPETITIONS; rep++) {
+      const demo = await signInCookie(site.baseUrl);
+      counts.push({ overview: await pageStatements(site, demo, "/dashboard"), usage: await pageStatements(site, demo, "/dashboard/usage?range=30d") });
+    }
+    return counts;
+  } finally {
+    await site.stop();
+  }
+}
+
+/** One repetition: the usage ratio and Lighthouse on LIGHTHOUSE_PAGES. */
 async function repetition(site, proxy, tokens) {
   const r = {};
   r.ingestion = await ingestion(site.baseUrl, tokens);
-  // The seeded demo account's dashboard, with a fresh session (its access token lasts 15 minutes).
+  // `/dashboard` as the seeded demo account, with a fresh session (its access token lasts 15 minutes).
   const demo = await signInCookie(site.baseUrl);
-  r.statements = {
-    overview: await pageStatements(site.baseUrl, demo, "/dashboard"),
-    usage: await pageStatements(site.baseUrl, demo, "/dashboard/usage?range=30d"),
-  };
   const audits = await lighthouseScores({ baseUrl: proxy.url, paths: LIGHTHOUSE_PAGES, cookie: demo, chromeFlags: proxy.chromeFlags });
   r.lighthouse = Object.fromEntries(audits.map((a) => [a.path, a.scores]));
   return r;
@@ -193,9 +212,11 @@ Statuses of the single reports: ${runs.map((r) => JSON.stringify(r.ingestion.sin
 
 - **Usage:** 20 accounts' desktop tokens in turn (none reaches its 1,000 requests a minute), one report per request,
   alternating with the same clients hitting \`/api/v1/health\` (a route that does nothing).
-- **Statements:** counted by the Worker and reported in the local \`Server-Timing\` header, on the demo account's pages
-  (usage itself is read from the account's ledger, not from D1). The consumer, and the pages against the size of a
-  ledger: the "Usage ledger" section (bench/ledger.mjs).
+- **Statements:** counted by the Worker and written in each request's log line (\`d1Statements\`), read from the site's output
+  by the answer's \`X-Request-Id\` (bench/log-lines.mjs), on the demo account's pages (usage itself is read from the account's
+  ledger, not from D1), after a fresh sign-in per repetition. They are counted on a site of their own, served at wrangler's log
+  level \`log\`, which prints the Workers' lines: printing every line weighs on the load figures. The consumer, and the pages
+  against the size of a ledger: the "Usage ledger" section (bench/ledger.mjs).
 - **Lighthouse:** \`npm run lighthouse\`'s code (scripts/lighthouse-runner.mjs): mobile, default throttling, Debian's Chromium,
   through a proxy that compresses (brotli or gzip) and speaks HTTP/2, as the edge does (scripts/compressing-proxy.mjs);
   \`/dashboard\` signed in as the demo account.
@@ -233,12 +254,15 @@ export async function benchLoad({ buildDir } = {}) {
       console.log(`Repetition ${rep} of ${REPETITIONS}`);
       const r = await repetition(site, proxy, tokens);
       runs.push(r);
-      console.log(`  usage ${f(r.ingestion.ratio, 2)}x · statements ${r.statements.overview}/${r.statements.usage}`);
+      console.log(`  usage ${f(r.ingestion.ratio, 2)}x`);
     }
   } finally {
     await proxy.close();
     await site.stop();
   }
+  console.log("The dashboard's D1 statements, on a site that prints its request lines...");
+  for (const [i, counts] of (await countStatements(buildDir)).entries()) runs[i].statements = counts;
+  console.log(`  statements ${runs.map((r) => `${r.statements.overview}/${r.statements.usage}`).join(", ")}`);
   const client = `${buildDir}/client`;
   const manifest = readClientManifest(client);
   const js = {
