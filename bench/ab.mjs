@@ -3,10 +3,10 @@
 // own state, loaded in alternating slices (bench/load.mjs), so a slow moment of the machine falls
 // on both. Prints each side's requests/s and the CPU per request of the workerd process that runs
 // its Workers (bench/proc.mjs's cpuMeter, as bench/pages.mjs reads it), and this tree ÷ the base.
-// This is how a render change is decided (docs/performance.md cites its figures); it writes
-// nothing to bench/results.md.
+// This is how a render change is decided (docs/performance.md cites its figures). With --record
+// the comparison is also written to bench/results.md, a section per page and way of asking.
 //
-//   npm run bench:ab -- [--base HEAD] [--path /] [--as demo] [--seconds 40]
+//   npm run bench:ab -- [--base HEAD] [--path /] [--as demo] [--seconds 40] [--record]
 //
 // A signed-out page is rendered afresh on every request (a new ?b=<n> each time: an address the
 // edge copy does not have); --as demo signs
@@ -21,6 +21,7 @@ import { serveTestSite } from "../scripts/serve-test-site.mjs";
 import { alternating, fetchRetry } from "./load.mjs";
 import { cpuMeter } from "./proc.mjs";
 import { f } from "./report.mjs";
+import { writeResultsSection } from "./results-file.mjs";
 
 const { values: cli } = parseArgs({
   options: {
@@ -28,6 +29,7 @@ const { values: cli } = parseArgs({
     path: { type: "string", default: "/" },
     as: { type: "string" },
     seconds: { type: "string", default: "40" },
+    record: { type: "boolean", default: false },
   },
 });
 if (cli.as !== undefined && cli.as !== "demo") {
@@ -37,6 +39,27 @@ if (cli.as !== undefined && cli.as !== "demo") {
 const SLICE_SECONDS = 2;
 const seconds = Math.max(SLICE_SECONDS * 2, Number(cli.seconds));
 const baseCommit = execFileSync("git", ["rev-parse", "--short", cli.base], { encoding: "utf8" }).trim();
+
+/** The comparison as a section of bench/results.md, named by the page and how it was asked for. */
+function recordComparison([base, head]) {
+  const thisCommit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+  const page = `\`GET ${cli.path}\` ${cli.as ? "signed in as the demo account" : "signed out, uncached (a new ?b=<n> each request)"}`;
+  const row = (label, r) => `| ${label} | ${f(r.perSecond, 1)} | ${f(r.cpuMsPerRequest.runtime, 2)} | ${r.done} |`;
+  writeResultsSection(
+    `ab:${cli.path}:${cli.as ?? "out"}`,
+    [
+      `## Before and after: ${page}`,
+      "",
+      `\`npm run bench:ab -- --base ${cli.base} --path ${cli.path}${cli.as ? " --as demo" : ""} --seconds ${seconds} --record\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: both production builds served by \`wrangler dev\` at once, loaded in alternating ${SLICE_SECONDS} s slices; CPU is the isolate's (the workerd process that runs the Workers).`,
+      "",
+      "| build | requests/s | CPU ms a request | requests |",
+      "|---|---:|---:|---:|",
+      row(`${baseCommit} (base)`, base),
+      row(`${thisCommit} (this tree)`, head),
+      `| this ÷ base | ${f(head.perSecond / base.perSecond, 2)}x | ${f(head.cpuMsPerRequest.runtime / base.cpuMsPerRequest.runtime, 2)}x | |`,
+    ].join("\n"),
+  );
+}
 
 /** Builds commit `ref` from its own files (git archive) with this tree's node_modules. */
 async function buildCommit(ref, buildDir) {
@@ -85,6 +108,7 @@ try {
   console.log(
     `this tree ÷ ${cli.base}: requests/s ${f(head.perSecond / base.perSecond, 3)}x, CPU a request ${f(head.cpuMsPerRequest.runtime / base.cpuMsPerRequest.runtime, 3)}x`,
   );
+  if (cli.record) recordComparison(results);
 } finally {
   for (const { site } of sides) await site.stop();
 }
