@@ -3,7 +3,8 @@
 import { PASSWORD, PROFILE, SIGN_UP, TWO_FACTOR } from "../constants";
 import { z } from "../zod";
 import { PROFILE_MESSAGES as M } from "./messages";
-import { PROFILE_SECURITY_QUESTIONS, TIMEZONES } from "./options";
+import { PROFILE_SECURITY_QUESTIONS } from "./options";
+import { timeZoneSchema } from "../time-zone-schema";
 import { usernameProblem } from "./username";
 import { isAcceptableWebsite } from "./form-fields";
 
@@ -30,7 +31,6 @@ function name(required: string, tooShort: string) {
     .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters });
 }
 
-const timezoneValues = TIMEZONES.map((t) => t.value) as [string, ...string[]];
 const questionValues = PROFILE_SECURITY_QUESTIONS.map((q) => q.value) as [string, ...string[]];
 
 export const profileFormSchema = z.object({
@@ -68,7 +68,7 @@ export const profileFormSchema = z.object({
   company: optionalText(PROFILE.fieldMaxLength),
   location: optionalText(PROFILE.fieldMaxLength),
   website: optionalText(PROFILE.websiteMaxLength).refine((v) => v === "" || isAcceptableWebsite(v), { error: M.invalidWebsite(WEBSITE_EXAMPLE) }),
-  timezone: z.enum(timezoneValues, { error: M.invalidTimezone }).default("UTC"),
+  timezone: timeZoneSchema(M.invalidTimezone),
   securityQuestion: z.union([z.literal(""), z.enum(questionValues, { error: M.securityQuestionRequired })]).default(""),
   // Only read when the e-mail address changes: the account's password proves the change.
   currentPassword: z.string().max(PASSWORD.maxLength, { error: M.currentPasswordWrong }).default(""),
