@@ -39,15 +39,31 @@ function dropAllTables(sql: SqlStorage) {
   }
 }
 
+/** The CREATE statement of a table as a migration made it. */
+function createOf(version: number, table: string): string {
+  return LEDGER_MIGRATIONS[version]!.find((statement) => new RegExp(`^CREATE TABLE ${table} `).test(statement))!;
+}
+
 /**
- * Runs today's ingest on a ledger of an older version: the `models` table it also writes (version
- * 3) is made for the call and dropped after it, so the ledger is left as that version had it.
+ * Runs today's ingest on a ledger of an older version: the tables it also writes that came later
+ * (`models`, version 3; `quarters`, `utc_days` and `hourly` keyed by its start, version 4) are made
+ * for the call, and after it the hours go back into the older `hourly` (UTC day and hour) and the
+ * later tables are dropped, so the ledger is left as that version had it.
  */
-function asOlderVersion<T>(sql: SqlStorage, ingest: () => T): T {
-  const [createModels] = LEDGER_MIGRATIONS[2]!;
-  sql.exec(createModels!);
+function asOlderVersion<T>(sql: SqlStorage, version: number, ingest: () => T): T {
+  if (version < 3) sql.exec(createOf(2, "models"));
+  sql.exec(createOf(3, "quarters"));
+  sql.exec(createOf(3, "utc_days"));
+  sql.exec(`ALTER TABLE hourly RENAME TO hourly_older`);
+  sql.exec(createOf(3, "hourly_by_start").replace("hourly_by_start", "hourly"));
   const result = ingest();
-  sql.exec(`DROP TABLE models`);
+  sql.exec(`INSERT INTO hourly_older (date, hour, total_requests, total_tokens, total_cost_micros)
+    SELECT date, hour, total_requests, total_tokens, total_cost_micros FROM hourly WHERE true
+    ON CONFLICT (date, hour) DO UPDATE SET total_requests = total_requests + excluded.total_requests,
+      total_tokens = total_tokens + excluded.total_tokens, total_cost_micros = total_cost_micros + excluded.total_cost_micros`);
+  sql.exec(`DROP TABLE hourly`);
+  sql.exec(`ALTER TABLE hourly_older RENAME TO hourly`);
+  for (const table of ["quarters", "utc_days", ...(version < 3 ? ["models"] : [])]) sql.exec(`DROP TABLE ${table}`);
   return result;
 }
 
@@ -64,7 +80,7 @@ describe("usage ledger schema", () => {
       sql.exec(`INSERT INTO meta (key, value) VALUES ('schema_version', '1')`);
       const v1 = new LedgerStore(sql, { upTo: 1 });
       expect(
-        asOlderVersion(sql, () =>
+        asOlderVersion(sql, 1, () =>
           v1.ingest(
             ids.map((id, i) => usage(id, now - i * 60_000)),
             [],
@@ -110,7 +126,7 @@ describe("usage ledger schema", () => {
         report("claude-sonnet-4", "anthropic", now - 50 * day),
         report("llama-3", "ollama", now - 3 * day),
       ];
-      expect(asOlderVersion(sql, () => v2.ingest(history, [], null, now)).stored).toBe(42);
+      expect(asOlderVersion(sql, 2, () => v2.ingest(history, [], null, now)).stored).toBe(42);
       expect(sql.exec(`SELECT 1 FROM sqlite_master WHERE name = 'models'`).toArray()).toEqual([]);
 
       const v3 = new LedgerStore(sql);

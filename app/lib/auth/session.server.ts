@@ -11,6 +11,7 @@ import { forgetLiveDesktopSessions, recallLiveDesktopSession, rememberLiveDeskto
 import { newRefreshToken, readRefreshToken } from "./refresh-token";
 import type { RevocationDeps } from "./revocation.server";
 import { endLiveSockets } from "../usage/ledger/api";
+import { UTC } from "../time-zone";
 
 type SubscriptionRow = typeof schema.subscriptions.$inferSelect;
 type BudgetRow = typeof schema.budgets.$inferSelect;
@@ -46,6 +47,9 @@ type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | n
 /** Whose rows a page reads: an account, with those its session's statement read when it has them. */
 export type AccountRef = Pick<SessionUser, "id" | "accountRows">;
 
+/** An account and its time zone (read with its session), whose usage a page shows in that zone. */
+export type ZonedAccount = AccountRef & { profile: Pick<SessionProfile, "timeZone"> };
+
 export type SessionProfile = {
   username: string | null;
   avatarUrl: string | null;
@@ -56,6 +60,8 @@ export type SessionProfile = {
   earlyAccessExpiresAt: number | null;
   /** Whether Stripe says this account had a trial; null while nobody has asked (billing/trial.server.ts). */
   trialUsed: boolean | null;
+  /** The account's time zone (the profile's): its days, hours and budgets are counted in it (ADR 0030). */
+  timeZone: string;
 };
 
 /** The session of a request: `provenAt` is when its owner last showed every factor in it (lib/auth/recent-proof.server.ts). */
@@ -125,6 +131,7 @@ const sessionUserColumns = {
   earlyAccessStatus: schema.userProfiles.earlyAccessStatus,
   earlyAccessExpiresAt: schema.userProfiles.earlyAccessExpiresAt,
   trialUsed: schema.userProfiles.trialUsed,
+  timeZone: schema.userProfiles.timezone,
   // One index lookup (sessions_user_idx) in the query every page already makes.
   signedInBefore: sql<number>`exists (select 1 from sessions as earlier where earlier.user_id = ${schema.sessions.userId} and earlier.created_at < ${schema.sessions.createdAt})`,
 };
@@ -167,6 +174,7 @@ function toAuthState(row: SessionUserRow): SignedInState {
         earlyAccessStatus: row.earlyAccessStatus,
         earlyAccessExpiresAt: row.earlyAccessExpiresAt,
         trialUsed: row.trialUsed,
+        timeZone: row.timeZone ?? UTC,
       },
       ...(accountRows && { accountRows }),
     },

@@ -19,7 +19,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db, ledgers } = app(context);
   const params = new URL(request.url).searchParams;
-  const [settings, { spend }] = await Promise.all([budgetOf(db, user), ledgerFor(ledgers, user.id).read({ now: Date.now(), spend: true })]);
+  const [settings, { spend }] = await Promise.all([
+    budgetOf(db, user),
+    ledgerFor(ledgers, user.id).read({ now: Date.now(), zone: user.profile.timeZone, spend: true }),
+  ]);
   const view: BudgetView = {
     settings,
     spent: { month: spend!.monthMicros / 1e6, today: spend!.dayMicros / 1e6 },

@@ -29,7 +29,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const deps = app(context);
   const [passkeys, sessions, twoFactor, ended, needs] = await Promise.all([
     listPasskeys(deps.db, user.id),
-    listActiveSessions(deps, user.id, getAuth(context).session?.id ?? null),
+    listActiveSessions(deps, user, getAuth(context).session?.id ?? null),
     twoFactorStatus(deps.db, user.id),
     endedByReset(deps.db, user.id),
     proofNeedsOf(context),

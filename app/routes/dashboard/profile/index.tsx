@@ -28,6 +28,8 @@ import { readForm } from "~/server/requests.server";
 import { formErrorResult, keepRetryAfter } from "~/server/responses.server";
 import { proofNeedsOf, recentProof } from "~/server/recent-proof.server";
 import { pageMeta } from "~/lib/site/meta";
+import { log } from "~/lib/log/log.server";
+import { ledgerFor } from "~/lib/usage/ledger/api";
 
 export const meta = () => pageMeta("Profile | Modelify");
 
@@ -39,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = app(context);
   const [row, sessions, twoFactor, passkeys, exports, needs] = await Promise.all([
     ensureProfile(db, user),
-    listActiveSessions(app(context), user.id, getAuth(context).session?.id ?? null),
+    listActiveSessions(app(context), user, getAuth(context).session?.id ?? null),
     twoFactorStatus(db, user.id),
     listPasskeys(db, user.id),
     listExports(db, user.id),
@@ -82,13 +84,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent !== "save" && intent !== "autosave") return failed(formErrorResult(M.saveFailed), 400);
   const submission = parseWithZod(read.formData, { schema: profileFormSchema });
   if (submission.status !== "success") return failed(submission.reply({ hideFields: SECRET_FIELDS }), 400);
-  const { db, queue, origin } = app(context);
+  const { db, queue, origin, ledgers } = app(context);
   const outcome = await saveProfile(db, user, submission.value);
   if (!outcome.ok) {
     const result = outcome.field
       ? submission.reply({ fieldErrors: { [outcome.field]: [outcome.error] }, hideFields: SECRET_FIELDS })
       : submission.reply({ formErrors: [outcome.error], hideFields: SECRET_FIELDS });
     return failed(result, outcome.status);
+  }
+  // A new time zone redraws the usage history at once (ADR 0030). Should the ledger not answer,
+  // its next read or report finds the profile's zone and redraws then: the save stands.
+  if (submission.value.timezone !== user.profile.timeZone) {
+    await ledgerFor(ledgers, user.id)
+      .setZone(submission.value.timezone, Date.now())
+      .catch((error: unknown) => log.error("usage_zone_change_failed", {}, error));
   }
   // The e-mail address changes only through its confirmation link, and only the Save button asks
   // for one: auto-save never sends a link for a half-typed address. Putting the current address
