@@ -2,7 +2,7 @@
 // Worker, queue and ledger: a quarter-hour zone (Asia/Kathmandu, +5:45) splits what UTC counts as
 // one day, the zone's change redraws the history with every total kept, daylight-saving days have
 // 23 and 25 hourly slots, and a daily budget starts again at the account's midnight.
-import { createMessageBatch, env } from "cloudflare:test";
+import { createMessageBatch, env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { gatherAccountData } from "~/lib/account/export-data.server";
@@ -14,6 +14,7 @@ import { UTC } from "~/lib/time-zone";
 import { usageTab } from "~/lib/usage/analytics.server";
 import { saveBudget } from "~/lib/usage/budget.server";
 import { dayKey } from "~/lib/usage/dates";
+import type { Entitlements } from "~/lib/usage/windows";
 import type { LedgerUsage } from "~/lib/usage/ledger/types";
 import { resolveWebAuth } from "~/server/auth.server";
 import type { AppContext } from "~/server/context.server";
@@ -115,6 +116,14 @@ describe("an account in Asia/Kathmandu (+5:45)", () => {
       days: localDays,
       times: [`${localDays[0]}T23:55:00.000+05:45`, `${localDays[1]}T00:05:00.000+05:45`],
     });
+
+    // The desktop API's times are written in the account's zone; its windows stay UTC.
+    const answer = await (await SELF.fetch("http://localhost/api/v1/entitlements", { headers: { Authorization: `Bearer ${token}` } })).json<Entitlements>();
+    expect(answer.time_zone).toBe("Asia/Kathmandu");
+    for (const w of answer.windows) expect(w.resets_at, w.window).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:00\.000\+05:45$/);
+    const dayEnds = Date.parse(answer.windows.find((w) => w.window === "day")!.resets_at);
+    expect(dayEnds).toBe(Date.parse(`${dayKey(Date.now(), UTC)}T00:00:00Z`) + MS.DAY);
+    expect(answer.windows.find((w) => w.window === "day")!.resets_at).toMatch(/T05:45:00\.000\+05:45$/);
 
     // Switched to UTC through the profile: the history is drawn again at once, on one day.
     await saveZone(browser, email, UTC);
