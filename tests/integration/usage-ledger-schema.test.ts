@@ -142,6 +142,84 @@ describe("usage ledger schema", () => {
     });
   });
 
+  it("gives a version-3 ledger quarter hours from its raw reports, its archived days' figures at their 00:00 UTC, and the same days and hours", async () => {
+    const stub = env.USAGE_LEDGER.get(env.USAGE_LEDGER.idFromName(`schema-${crypto.randomUUID()}`));
+    const now = Date.parse("2026-11-20T12:00:00Z");
+    const at = (iso: string, cost = 1000) => ({ ...usage(crypto.randomUUID(), Date.parse(iso)), costMicros: cost });
+    const raw = [at("2026-11-19T18:10:00Z", 1000), at("2026-11-19T18:20:00Z", 2000), at("2026-11-19T18:29:59Z", 4000), at("2026-11-20T02:00:00Z", 8000)];
+    // A day whose raw reports went to R2 (the archive deletes them; its aggregates stay).
+    const archived = [at("2026-08-01T09:00:00Z", 16_000), at("2026-08-01T21:00:00Z", 32_000)];
+    const secure = {
+      reportHash: "hash-1",
+      modelName: "gpt-4o",
+      provider: "openai",
+      tokensUsed: 500,
+      costMicros: 64_000,
+      requestCount: 5,
+      successCount: 4,
+      errorCount: 1,
+      reportTimestamp: Date.parse("2026-11-19T18:14:00Z"),
+      appVersion: null,
+      appInstanceId: null,
+      receivedAt: now,
+    };
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql;
+      dropAllTables(sql);
+      const v3 = new LedgerStore(sql, { upTo: 3 });
+      expect(asOlderVersion(sql, 3, () => v3.ingest([...raw, ...archived], [secure], null, now, { importing: true })).stored).toBe(7);
+      for (const r of archived) sql.exec(`DELETE FROM reports WHERE id = ?`, r.id);
+      const before = {
+        daily: sql.exec(`SELECT * FROM daily ORDER BY date`).toArray(),
+        hourly: sql.exec(`SELECT * FROM hourly ORDER BY date, hour`).toArray(),
+      };
+      expect(before.hourly.map((h) => `${h.date} ${h.hour}`)).toEqual(["2026-08-01 9", "2026-08-01 21", "2026-11-19 18", "2026-11-20 2"]);
+
+      const v4 = new LedgerStore(sql);
+      expect(v4.zone).toBe("UTC");
+      const quarters = sql.exec(`SELECT start, total_requests, total_cost_micros FROM quarters ORDER BY start`).toArray();
+      expect(quarters.map((q) => [new Date(Number(q.start)).toISOString(), q.total_requests, q.total_cost_micros])).toEqual([
+        ["2026-08-01T00:00:00.000Z", 2, 48_000],
+        ["2026-11-19T18:00:00.000Z", 6, 65_000],
+        ["2026-11-19T18:15:00.000Z", 2, 6000],
+        ["2026-11-20T02:00:00.000Z", 1, 8000],
+      ]);
+      // The days and hours are as they were (UTC), the hours now keyed by where they start.
+      expect(sql.exec(`SELECT * FROM daily ORDER BY date`).toArray()).toEqual(before.daily);
+      expect(sql.exec(`SELECT start, date, hour, total_requests FROM hourly ORDER BY start`).toArray()).toEqual(
+        before.hourly.map((h) => ({
+          start: Date.parse(`${h.date}T${String(h.hour).padStart(2, "0")}:00:00Z`),
+          date: h.date,
+          hour: h.hour,
+          total_requests: h.total_requests,
+        })),
+      );
+      expect(sql.exec(`SELECT date, total_requests, total_cost_micros FROM utc_days ORDER BY date`).toArray()).toEqual([
+        { date: "2026-08-01", total_requests: 2, total_cost_micros: 48_000 },
+        { date: "2026-11-19", total_requests: 8, total_cost_micros: 71_000 },
+        { date: "2026-11-20", total_requests: 1, total_cost_micros: 8000 },
+      ]);
+
+      // In Kathmandu (+5:45) the raw quarter hours split exactly at 18:15 UTC; the archived day is
+      // where its 00:00 UTC quarter falls (05:45 local), the one approximation.
+      expect(state.storage.transactionSync(() => v4.setZone("Asia/Kathmandu", now))).toBe(true);
+      const days = (v4.read({ now, dateTotalsFrom: "0000-00-00" }).dateTotals ?? []).map((d) => [d.date, d.totalRequests, d.totalCostMicros]);
+      expect(days).toEqual([
+        ["2026-08-01", 2, 48_000],
+        ["2026-11-19", 6, 65_000],
+        ["2026-11-20", 3, 14_000],
+      ]);
+      const hours = (v4.read({ now, hourlyFrom: "2026-11-19" }).hourly ?? []).map((h) => [new Date(h.start).toISOString(), h.date, h.hour, h.totalRequests]);
+      expect(hours).toEqual([
+        ["2026-11-19T17:15:00.000Z", "2026-11-19", 23, 6],
+        ["2026-11-19T18:15:00.000Z", "2026-11-20", 0, 2],
+        ["2026-11-20T01:15:00.000Z", "2026-11-20", 7, 1],
+      ]);
+      // The cross-account rollup's UTC days do not move with the zone.
+      expect(sql.exec(`SELECT count(*) AS n FROM utc_days`).one().n).toBe(3);
+    });
+  });
+
   it("has the raw-row columns the drizzle tables name (tables.ts), each of them", async () => {
     const stub = env.USAGE_LEDGER.get(env.USAGE_LEDGER.idFromName(`schema-${crypto.randomUUID()}`));
     // Any call brings a new ledger's schema up to date.

@@ -199,6 +199,32 @@ describe("an account in America/New_York", () => {
   });
 });
 
+describe("a change of zone", () => {
+  it("moves a device's and a conversation's month with it, from the raw reports, and leaves the UTC rollup's days alone", async () => {
+    const userId = crypto.randomUUID();
+    const now = Date.parse("2026-11-05T12:00:00Z");
+    // 20:00 UTC on 31 October is 01:45 on 1 November in Kathmandu.
+    const late = { ...usageAt(Date.parse("2026-10-31T20:00:00Z"), 50_000), deviceId: "device-1", conversationId: "c-1" };
+    const first = await ledger(userId).ingest({ usage: [late], secure: [], budget: null, now, zone: UTC });
+    const months = async (zone: string) => {
+      const read = async (month: string) => ledger(userId).read({ now, zone, devicesIn: month, conversationsIn: month });
+      const [october, november] = await Promise.all([read("2026-10"), read("2026-11")]);
+      return { october: [october.devices, october.conversations], november: [november.devices, november.conversations] };
+    };
+    const device = [{ deviceId: "device-1", requests: 1, costMicros: 50_000 }];
+    expect(await months(UTC)).toEqual({ october: [device, 1], november: [[], 0] });
+    // The page's read carries the new zone: the ledger redraws before it answers.
+    expect(await months("Asia/Kathmandu")).toEqual({ october: [[], 0], november: [device, 1] });
+    expect(await ledger(userId).setZone("Asia/Kathmandu", now)).toBe(false);
+    expect(await months(UTC)).toEqual({ october: [device, 1], november: [[], 0] });
+    // The rollup's days are UTC days whatever the zone: an ingest in another zone sends the same.
+    const again = await ledger(userId).ingest({ usage: [late], secure: [], budget: null, now, zone: "Asia/Kathmandu" });
+    expect(again.duplicates).toBe(1);
+    expect(again.days).toEqual(first.days);
+    expect(first.days).toEqual([{ date: "2026-10-31", requests: 1, tokens: late.tokensUsed, costMicros: 50_000 }]);
+  });
+});
+
 /** A queue that keeps what is sent to it (the budget alert mails). */
 function recordingQueue() {
   const mails: MailMessage[] = [];
