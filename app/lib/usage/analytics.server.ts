@@ -145,6 +145,8 @@ export async function overviewUsage({ db, ledgers }: UsageSource, account: Zoned
   const avgResponseMs = thisMonth.timed ? thisMonth.durationMs / thisMonth.timed : null;
   const usedModels = models.length;
   return {
+    /** The zone this month's and the weeks' days are counted in. */
+    timeZone: zone,
     hasData: rows.length > 0 || recent.length > 0,
     thisMonth: {
       cost: monthCost,

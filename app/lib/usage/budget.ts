@@ -22,6 +22,8 @@ export type BudgetInEffect = BudgetSettings & { isDefault: boolean };
 export type BudgetView = {
   settings: BudgetInEffect;
   spent: { month: number; today: number };
+  /** When today's and this month's spend start again from zero: the account's midnight and 1st, as epoch ms, in `zone` (ADR 0030). */
+  resets: { today: number; month: number; zone: string };
   editing: boolean;
   prefillDefaults: boolean;
   saved: boolean;
