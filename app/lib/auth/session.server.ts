@@ -11,7 +11,7 @@ import { forgetLiveDesktopSessions, recallLiveDesktopSession, rememberLiveDeskto
 import { newRefreshToken, readRefreshToken } from "./refresh-token";
 import type { RevocationDeps } from "./revocation.server";
 import { endLiveSockets } from "../usage/ledger/api";
-import { UTC } from "../time-zone";
+import { isTimeZone, UTC } from "../time-zone";
 
 type SubscriptionRow = typeof schema.subscriptions.$inferSelect;
 type BudgetRow = typeof schema.budgets.$inferSelect;
@@ -174,7 +174,8 @@ function toAuthState(row: SessionUserRow): SignedInState {
         earlyAccessStatus: row.earlyAccessStatus,
         earlyAccessExpiresAt: row.earlyAccessExpiresAt,
         trialUsed: row.trialUsed,
-        timeZone: row.timeZone ?? UTC,
+        // A name the runtime no longer knows (zone data changes) counts as UTC rather than failing every page.
+        timeZone: row.timeZone !== null && isTimeZone(row.timeZone) ? row.timeZone : UTC,
       },
       ...(accountRows && { accountRows }),
     },

@@ -10,7 +10,7 @@ import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import type { IngestResult, LedgerSecure, LedgerUsage } from "./ledger/types";
 import { usageAccountsUpsert, usageRollupUpsert } from "./rollup-sql";
 import { type QueuedUsageReport, toMicros, type SecureReport } from "./report";
-import { UTC } from "../time-zone";
+import { isTimeZone, UTC } from "../time-zone";
 
 export type UsageItem = {
   userId: string;
@@ -91,7 +91,7 @@ export async function accountFacts(db: Db, userIds: string[]): Promise<Map<strin
     for (const r of rows) {
       facts.set(r.id, {
         email: r.email,
-        timeZone: r.timeZone ?? UTC,
+        timeZone: r.timeZone !== null && isTimeZone(r.timeZone) ? r.timeZone : UTC,
         budget:
           r.monthlyBudget === null
             ? DEFAULT_BUDGET

@@ -95,9 +95,12 @@ function modelTotalsRows(sql: SqlStorage, from: string): ModelTotalsRow[] {
     .map((r: Row) => ({ modelName: String(r.model_name), modelProvider: String(r.model_provider), ...sums(r), lastUsedAt: num(r.last_used_at) }));
 }
 
+/** The first instant of a day key, any day before 1970 ("0000-00-00": all of them) reading as the earliest. */
+const firstInstant = (day: string, zone: string) => (day < "1970-01-02" ? Number.MIN_SAFE_INTEGER : dayStart(day, zone));
+
 function hourlyRows(sql: SqlStorage, from: string, zone: string): HourlyRow[] {
   return sql
-    .exec(`SELECT start, date, hour, total_requests, total_tokens, total_cost_micros FROM hourly WHERE start >= ? ORDER BY start`, dayStart(from, zone))
+    .exec(`SELECT start, date, hour, total_requests, total_tokens, total_cost_micros FROM hourly WHERE start >= ? ORDER BY start`, firstInstant(from, zone))
     .toArray()
     .map((r) => ({
       start: num(r.start),
