@@ -1,4 +1,4 @@
-// The load generator of `npm run bench` (bench/run.mjs) and its page figures (bench/pages.mjs):
+// The load generator of `npm run bench`'s first figures (bench/load-figures.mjs) and its page figures (bench/pages.mjs):
 // `concurrency` loops in this Node process, each sending its next request as the last one is
 // answered, and loads measured in alternating slices so that every side of a ratio meets the
 // same machine.

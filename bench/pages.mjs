@@ -111,80 +111,106 @@ function assertAll200(results) {
 
 // ---------------------------------------------------------------------------------------------
 
+/** Both servers: React Router's Cloudflare template (built first) and the site on a state of its own. */
+async function serveBoth(buildDir) {
+  console.log("Building and serving React Router's Cloudflare template, serving the site...");
+  const template = await serveTemplate();
+  try {
+    const site = await serveTestSite({ buildDir, stateDir: STATE });
+    return { template, site };
+  } catch (error) {
+    template.stop();
+    throw error;
+  }
+}
+
+/** A repetition's figures from its loads' `results` (in LOADS' order): each ratio of the goals. */
+function figuresOf(results) {
+  const r = Object.fromEntries(LOADS.map((l, k) => [l.key, results[k]]));
+  for (const page of PAGES) r[page.key].ratio = r[page.key].perSecond / r.static.perSecond;
+  r.versusTemplate = r.uncached.perSecond / r.template.perSecond;
+  r.cpuVersusTemplate = r.uncached.cpuMsPerRequest.runtime / r.template.cpuMsPerRequest.runtime;
+  r.cpuBothVersusTemplate = workerdMs(r.uncached) / workerdMs(r.template);
+  r.dashboardCpuVersusTemplate = r.dashboard.cpuMsPerRequest.runtime / r.template.cpuMsPerRequest.runtime;
+  return r;
+}
+
+/**
+ * The repetitions, after a check that the figures are what their labels say and a warm-up; `idle`
+ * is each server's CPU with no load, for scale.
+ */
+async function measure(site, template) {
+  const app = site.baseUrl;
+  const meters = { app: cpuMeter(site.pid, Number(new URL(app).port), "site"), template: cpuMeter(template.pid, template.port, "template") };
+  // The query of the uncached loads: a new address each time.
+  let fresh = 0;
+  /** The loads of `alternating`, with a fresh session (the demo account's access token lasts 15 minutes). */
+  const loads = async () => {
+    const cookie = await signInCookie(app);
+    return LOADS.map((l) => {
+      const base = l.server === "app" ? app : template.baseUrl;
+      const init = { headers: { ...(l.signedIn ? { Cookie: cookie } : {}) }, redirect: /** @type {const} */ ("manual") };
+      const url = () => (l.fresh ? `${base}${l.path}?b=${++fresh}` : `${base}${l.path}`);
+      return { request: () => fetchRetry(url(), init), cpu: meters[l.server].read };
+    });
+  };
+  // The figures are what their labels say: the edge copy answers `/`, and an address it does not have is rendered.
+  const probe = async (path) => {
+    const r = await fetchRetry(`${app}${path}`);
+    await r.arrayBuffer();
+    return r.headers.get(PAGE_CACHE_HEADER);
+  };
+  await probe("/");
+  if ((await probe("/")) !== "hit") throw new Error("A signed-out `/` was not answered from the edge copy");
+  if ((await probe(`/?b=${++fresh}`)) !== "miss") throw new Error("A signed-out `/?b=<n>` was not rendered afresh");
+
+  // Warm-up: every load once, so no repetition pays for a first compile.
+  assertAll200(await alternating(await loads(), { ms: LOADS.length * 500, slices: 1 }));
+  // Each server's CPU with no load, for scale: what a slice counts besides its requests.
+  const before = { app: meters.app.read(), template: meters.template.read() };
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  const used = (server) => Object.fromEntries(Object.entries(meters[server].read()).map(([name, ms]) => [name, ms - before[server][name]]));
+  const idle = { app: used("app"), template: used("template") };
+
+  const runs = [];
+  for (let rep = 1; rep <= REPETITIONS; rep++) {
+    console.log(`Repetition ${rep} of ${REPETITIONS}`);
+    const results = await alternating(await loads());
+    assertAll200(results);
+    const r = figuresOf(results);
+    runs.push(r);
+    console.log(
+      `  ÷ static: ${PAGES.map((p) => `${p.key} ${f(r[p.key].ratio, 2)}x`).join(", ")} · uncached / ÷ template ${f(r.versusTemplate, 2)}x · CPU ${f(r.uncached.cpuMsPerRequest.runtime, 2)} ÷ ${f(r.template.cpuMsPerRequest.runtime, 2)} ms = ${f(r.cpuVersusTemplate, 2)}x · /dashboard CPU ${f(r.dashboardCpuVersusTemplate, 2)}x`,
+    );
+  }
+  return { runs, idle };
+}
+
 export async function benchPages({ buildDir } = {}) {
   if (!buildDir) {
     buildDir = buildDirFor("bench");
     console.log("Building the site...");
     await buildSite(buildDir, { stdio: ["ignore", "ignore", "inherit"] });
   }
-  console.log("Building and serving React Router's Cloudflare template, serving the site...");
-  const template = await serveTemplate();
-  let site;
+  const { template, site } = await serveBoth(buildDir);
   try {
-    site = await serveTestSite({ buildDir, stateDir: STATE });
-  } catch (error) {
-    template.stop();
-    throw error;
-  }
-  const app = site.baseUrl;
-  const meters = { app: cpuMeter(site.pid, Number(new URL(app).port), "site"), template: cpuMeter(template.pid, template.port, "template") };
-  const runs = [];
-  let idle;
-  // The query of the uncached loads: a new address each time.
-  let fresh = 0;
-  try {
-    /** The loads of `alternating`, with a fresh session (the demo account's access token lasts 15 minutes). */
-    const loads = async () => {
-      const cookie = await signInCookie(app);
-      return LOADS.map((l) => {
-        const base = l.server === "app" ? app : template.baseUrl;
-        const init = { headers: { ...(l.signedIn ? { Cookie: cookie } : {}) }, redirect: /** @type {const} */ ("manual") };
-        const url = () => (l.fresh ? `${base}${l.path}?b=${++fresh}` : `${base}${l.path}`);
-        return { request: () => fetchRetry(url(), init), cpu: meters[l.server].read };
-      });
-    };
-    // The figures are what their labels say: the edge copy answers `/`, and an address it does not have is rendered.
-    const probe = async (path) => {
-      const r = await fetchRetry(`${app}${path}`);
-      await r.arrayBuffer();
-      return r.headers.get(PAGE_CACHE_HEADER);
-    };
-    await probe("/");
-    if ((await probe("/")) !== "hit") throw new Error("A signed-out `/` was not answered from the edge copy");
-    if ((await probe(`/?b=${++fresh}`)) !== "miss") throw new Error("A signed-out `/?b=<n>` was not rendered afresh");
-
-    // Warm-up: every load once, so no repetition pays for a first compile.
-    assertAll200(await alternating(await loads(), { ms: LOADS.length * 500, slices: 1 }));
-    // Each server's CPU with no load, for scale: what a slice counts besides its requests.
-    const before = { app: meters.app.read(), template: meters.template.read() };
-    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-    const used = (server) => Object.fromEntries(Object.entries(meters[server].read()).map(([name, ms]) => [name, ms - before[server][name]]));
-    idle = { app: used("app"), template: used("template") };
-
-    for (let rep = 1; rep <= REPETITIONS; rep++) {
-      console.log(`Repetition ${rep} of ${REPETITIONS}`);
-      const results = await alternating(await loads());
-      assertAll200(results);
-      const r = Object.fromEntries(LOADS.map((l, k) => [l.key, results[k]]));
-      for (const page of PAGES) r[page.key].ratio = r[page.key].perSecond / r.static.perSecond;
-      r.versusTemplate = r.uncached.perSecond / r.template.perSecond;
-      r.cpuVersusTemplate = r.uncached.cpuMsPerRequest.runtime / r.template.cpuMsPerRequest.runtime;
-      r.cpuBothVersusTemplate = workerdMs(r.uncached) / workerdMs(r.template);
-      r.dashboardCpuVersusTemplate = r.dashboard.cpuMsPerRequest.runtime / r.template.cpuMsPerRequest.runtime;
-      runs.push(r);
-      console.log(
-        `  ÷ static: ${PAGES.map((p) => `${p.key} ${f(r[p.key].ratio, 2)}x`).join(", ")} · uncached / ÷ template ${f(r.versusTemplate, 2)}x · CPU ${f(r.uncached.cpuMsPerRequest.runtime, 2)} ÷ ${f(r.template.cpuMsPerRequest.runtime, 2)} ms = ${f(r.cpuVersusTemplate, 2)}x · /dashboard CPU ${f(r.dashboardCpuVersusTemplate, 2)}x`,
-      );
-    }
+    const { runs, idle } = await measure(site, template);
+    return pagesSection(runs, idle);
   } finally {
     await site.stop();
     template.stop();
   }
+}
 
+// ---------------------------------------------------------------------------------------------
+// The report
+
+/** The table of goals: each figure, its goal, min / median / max over `runs`, and whether it is met. */
+function goalRows(runs) {
   const all = (pick) => runs.map(pick);
   const min = (values) => Math.min(...values);
   const max = (values) => Math.max(...values);
-  const rows = [
+  return [
     ...PAGES.map((page) => [
       `${page.label}: requests/s ÷ \`${STATIC}\` of the same server`,
       `≥ ${page.goal}x`,
@@ -246,43 +272,11 @@ export async function benchPages({ buildDir } = {}) {
       "",
     ],
   ];
-  const detail = (label, pick, d = 0) => `| ${label} | ${runs.map((r) => f(pick(r), d)).join(" | ")} |`;
-  const detailText = (label, pick) => `| ${label} | ${runs.map(pick).join(" | ")} |`;
-  const cpus = os.cpus();
-  const requests = all((r) => LOADS.reduce((sum, l) => sum + r[l.key].done, 0));
-  return `## Pages
+}
 
-\`npm run bench\` (alone: \`npm run bench -- --only pages\`) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: ${cpus.length} × ${cpus[0]?.model ?? "CPU"}, Node ${process.version}.
-The production build on \`wrangler dev\` as \`npm start\` serves it, on a port and state of its own, beside React Router's Cloudflare template
-(bench/template) built with the same versions and served by \`wrangler dev\` the same way. ${REPETITIONS} repetitions; each figure is min / median / max.
-In each repetition the ${LOADS.length} loads below take turns in ${SLICES} rounds of ${f(DURATION_MS / SLICES / 1000, 1)} s slices (${CONCURRENCY} concurrent clients,
-${f(DURATION_MS / 1000, 1)} s per load in all), so every ratio's two sides meet the same machine.
-
-| figure | goal | measured (min / median / max) | met |
-|---|---|---|---|
-${rows.map((r) => `| ${r.join(" | ")} |`).join("\n")}
-
-### Each repetition
-
-| | ${runs.map((_, i) => `#${i + 1}`).join(" | ")} |
-|---|${runs.map(() => "---:").join("|")}|
-${detail(`${LOADS[0].label}: requests/s`, (r) => r.static.perSecond)}
-${PAGES.map((page) => [detail(`${page.label}: requests/s`, (r) => r[page.key].perSecond), detail(`ratio to \`${STATIC}\``, (r) => r[page.key].ratio, 2)].join("\n")).join("\n")}
-${detail("the template's `GET /`: requests/s", (r) => r.template.perSecond)}
-${detail("uncached `GET /` ÷ the template's `GET /`", (r) => r.versusTemplate, 2)}
-${LOADS.map((l) =>
-  detailText(
-    `${l.label}: CPU ms per request, runtime + proxy (+ wrangler's Node, not counted)`,
-    (r) => `${f(r[l.key].cpuMsPerRequest.runtime, 2)} + ${f(r[l.key].cpuMsPerRequest.proxy, 2)} (+ ${f(r[l.key].cpuMsPerRequest.wrangler, 2)})`,
-  ),
-).join("\n")}
-${detail("isolate CPU per request, uncached `GET /` ÷ the template's `GET /`", (r) => r.cpuVersusTemplate, 2)}
-${detail("the same, runtime + proxy", (r) => r.cpuBothVersusTemplate, 2)}
-${detail("isolate CPU per request, `GET /dashboard` signed in ÷ the template's `GET /`", (r) => r.dashboardCpuVersusTemplate, 2)}
-
-Every request answered 200 (${requests.map((n) => f(n)).join(", ")} requests in the ${REPETITIONS} repetitions; any other status, a redirect included, stops the run).
-
-### How
+/** The "How" part: what each load is and how its CPU is counted. */
+function howSection(idle) {
+  return `### How
 
 - **Static:** \`${STATIC}\` of the site's own server, answered by the runtime's asset handling without the site's Worker; each page's requests/s is divided by it.
 - **Edge copy:** \`/\` for a signed-out visitor, answered from the copy the Worker keeps after its first render (app/server/page-cache.server.ts, the \`X-Page-Cache: hit\` answer).
@@ -306,4 +300,48 @@ Every request answered 200 (${requests.map((n) => f(n)).join(", ")} requests in 
   the repetitions, the site's runtime and proxy used ${f(idle.app.runtime)} and ${f(idle.app.proxy)} ms of CPU, the template's ${f(idle.template.runtime)} and ${f(idle.template.proxy)}
   (a clock tick is ${f(1000 / TICKS_PER_SECOND)} ms). Production Workers run on other machines: the ratio, not the milliseconds, is the figure.
 `;
+}
+
+/** The section's markdown. */
+function pagesSection(runs, idle) {
+  const all = (pick) => runs.map(pick);
+  const detail = (label, pick, d = 0) => `| ${label} | ${runs.map((r) => f(pick(r), d)).join(" | ")} |`;
+  const detailText = (label, pick) => `| ${label} | ${runs.map(pick).join(" | ")} |`;
+  const cpus = os.cpus();
+  const requests = all((r) => LOADS.reduce((sum, l) => sum + r[l.key].done, 0));
+  return `## Pages
+
+\`npm run bench\` (alone: \`npm run bench -- --only pages\`) on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: ${cpus.length} × ${cpus[0]?.model ?? "CPU"}, Node ${process.version}.
+The production build on \`wrangler dev\` as \`npm start\` serves it, on a port and state of its own, beside React Router's Cloudflare template
+(bench/template) built with the same versions and served by \`wrangler dev\` the same way. ${REPETITIONS} repetitions; each figure is min / median / max.
+In each repetition the ${LOADS.length} loads below take turns in ${SLICES} rounds of ${f(DURATION_MS / SLICES / 1000, 1)} s slices (${CONCURRENCY} concurrent clients,
+${f(DURATION_MS / 1000, 1)} s per load in all), so every ratio's two sides meet the same machine.
+
+| figure | goal | measured (min / median / max) | met |
+|---|---|---|---|
+${goalRows(runs)
+  .map((r) => `| ${r.join(" | ")} |`)
+  .join("\n")}
+
+### Each repetition
+
+| | ${runs.map((_, i) => `#${i + 1}`).join(" | ")} |
+|---|${runs.map(() => "---:").join("|")}|
+${detail(`${LOADS[0].label}: requests/s`, (r) => r.static.perSecond)}
+${PAGES.map((page) => [detail(`${page.label}: requests/s`, (r) => r[page.key].perSecond), detail(`ratio to \`${STATIC}\``, (r) => r[page.key].ratio, 2)].join("\n")).join("\n")}
+${detail("the template's `GET /`: requests/s", (r) => r.template.perSecond)}
+${detail("uncached `GET /` ÷ the template's `GET /`", (r) => r.versusTemplate, 2)}
+${LOADS.map((l) =>
+  detailText(
+    `${l.label}: CPU ms per request, runtime + proxy (+ wrangler's Node, not counted)`,
+    (r) => `${f(r[l.key].cpuMsPerRequest.runtime, 2)} + ${f(r[l.key].cpuMsPerRequest.proxy, 2)} (+ ${f(r[l.key].cpuMsPerRequest.wrangler, 2)})`,
+  ),
+).join("\n")}
+${detail("isolate CPU per request, uncached `GET /` ÷ the template's `GET /`", (r) => r.cpuVersusTemplate, 2)}
+${detail("the same, runtime + proxy", (r) => r.cpuBothVersusTemplate, 2)}
+${detail("isolate CPU per request, `GET /dashboard` signed in ÷ the template's `GET /`", (r) => r.dashboardCpuVersusTemplate, 2)}
+
+Every request answered 200 (${requests.map((n) => f(n)).join(", ")} requests in the ${REPETITIONS} repetitions; any other status, a redirect included, stops the run).
+
+${howSection(idle)}`;
 }

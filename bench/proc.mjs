@@ -60,3 +60,21 @@ export function cpuMeter(root, port, label) {
   const ms = (pids) => (pids.reduce((sum, pid) => sum + procStat(pid).ticks, 0) * 1000) / TICKS_PER_SECOND;
   return { read: () => ({ runtime: ms(groups.runtime), proxy: ms(groups.proxy), wrangler: ms(groups.wrangler) }) };
 }
+
+/**
+ * Resolves once every process of the group `pgid` has ended: a server started detached (its own
+ * group) and the workerd processes it started. A stop only signals them; a server started again
+ * on the same state must not meet the old one's processes still holding its files.
+ */
+export async function groupEnded(pgid, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`The processes of group ${pgid} were still running ${timeoutMs} ms after the stop`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -3,7 +3,9 @@
 // three times (min / median / max), written to bench/results.md.
 //
 // It builds into .build/bench and serves on a free port with its own local state and Stripe
-// stand-in, so a running `npm start` (build/, .wrangler/state, port 8787) is left alone. Then the
+// stand-in, so a running `npm start` (build/, .wrangler/state, port 8787) is left alone. First the
+// usage reports' requests/s, the dashboard's D1 statements, Lighthouse on four pages and the
+// JavaScript of two (bench/load-figures.mjs, alone `npm run bench -- --only load`); then the
 // pages' requests/s and CPU against a static file and against React Router's Cloudflare template
 // (bench/pages.mjs, alone `npm run bench -- --only pages`, a few minutes); the usage ledgers'
 // figures on the same build with a state of their own (bench/ledger.mjs, alone
@@ -11,266 +13,44 @@
 // bench -- --only start`) and the whole test suite on a fresh clone, three times (bench/suite.mjs,
 // `npm run bench -- --only suite`). Each part writes its own section of bench/results.md
 // (bench/results-file.mjs).
-import { mkdirSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import { parseArgs } from "node:util";
-import { buildDirFor, buildSite, importAppModule, run, sqlString } from "../scripts/lib.mjs";
-import { floorJsBytes, readClientManifest, routeChain, routeJsBytes } from "../scripts/bundle-size.mjs";
-import { lighthouseScores, signInCookie, startCompressingProxy } from "../scripts/lighthouse.mjs";
-import { serveTestSite } from "../scripts/serve-test-site.mjs";
+import { buildDirFor, buildSite } from "../scripts/lib.mjs";
 import { benchLedger } from "./ledger.mjs";
 import { benchLighthouse } from "./lighthouse.mjs";
-import { CONCURRENCY, DURATION_MS, fetchRetry, paired, SLICES } from "./load.mjs";
+import { benchLoad } from "./load-figures.mjs";
 import { benchPages } from "./pages.mjs";
 import { writeResultsSection } from "./results-file.mjs";
 import { benchStart } from "./start.mjs";
 import { benchSuite } from "./suite.mjs";
-import { f, met, stats, three } from "./report.mjs";
 
 const { values: cli } = parseArgs({ options: { only: { type: "string" }, from: { type: "string" } } });
-if (cli.only !== undefined && !["pages", "start", "suite", "ledger", "lighthouse"].includes(cli.only)) {
+/** Each part run alone, by the name of its section. */
+const PARTS = {
+  load: () => benchLoad(),
+  pages: () => benchPages(),
+  ledger: () => benchLedger(),
+  lighthouse: () => benchLighthouse({ from: cli.from }),
+  start: () => benchStart(),
+  suite: () => benchSuite(),
+};
+if (cli.only !== undefined && !(cli.only in PARTS)) {
   console.error(
-    `--only takes "pages" (the pages' requests/s and CPU against a static file and React Router's Cloudflare template), "ledger" (the usage ledgers' figures), "lighthouse" (every page, 3 runs; --from FILE: the JSON of such a run), "start" (the start of a fresh clone) or "suite" (npm test on a fresh clone, 3 times); without it every figure is measured.`,
+    `--only takes "load" (usage reports' requests/s, the dashboard's D1 statements, Lighthouse on four pages, the JavaScript of two), "pages" (the pages' requests/s and CPU against a static file and React Router's Cloudflare template), "ledger" (the usage ledgers' figures), "lighthouse" (every page, 3 runs; --from FILE: the JSON of such a run), "start" (the start of a fresh clone) or "suite" (npm test on a fresh clone, 3 times); without it every figure is measured.`,
   );
   process.exit(1);
 }
-if (cli.only === "lighthouse") {
-  writeResultsSection("lighthouse", await benchLighthouse({ from: cli.from }));
-  console.log("bench/results.md: the lighthouse section is written.");
-  process.exit(0);
-}
-if (cli.only === "pages") {
-  writeResultsSection("pages", await benchPages());
-  console.log("bench/results.md: the pages section is written.");
-  process.exit(0);
-}
-if (cli.only === "ledger") {
-  writeResultsSection("ledger", await benchLedger());
-  console.log("bench/results.md: the ledger section is written.");
-  process.exit(0);
-}
-if (cli.only === "start") {
-  writeResultsSection("start", await benchStart());
-  console.log("bench/results.md: the start section is written.");
-  process.exit(0);
-}
-if (cli.only === "suite") {
-  writeResultsSection("suite", await benchSuite());
-  console.log("bench/results.md: the suite section is written.");
+if (cli.only !== undefined) {
+  writeResultsSection(cli.only, await PARTS[cli.only]());
+  console.log(`bench/results.md: the ${cli.only} section is written.`);
   process.exit(0);
 }
 
-const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
-const PASSWORD = "Bench-Pass-2026";
-
-// Single reports come from 20 accounts, so no account reaches its 1,000 requests a minute.
-const senders = Array.from({ length: 20 }, (_, i) => ({ id: `bench-sender-${String(i).padStart(2, "0")}`, email: `bench-sender-${i}@modelify.dev` }));
-const LIGHTHOUSE_PAGES = ["/", "/pricing", "/auth", "/dashboard"];
-
-// ---------------------------------------------------------------------------------------------
-// Fixtures
-
-async function usersSql(now) {
-  const { hashSecret } = await importAppModule("app/lib/auth/password.ts");
-  const hash = await hashSecret(PASSWORD);
-  const lines = [];
-  for (const u of senders) {
-    lines.push(
-      `INSERT INTO users (id, email, password_hash, email_confirmed_at, role, metadata, created_at, updated_at) VALUES (${[u.id, u.email, hash, now, "user", "{}", now, now].map(sqlString).join(", ")});`,
-      `INSERT INTO user_profiles (id, user_id, email, first_name, last_name, timezone, created_at, updated_at) VALUES (${[u.id, u.id, u.email, "Bench", "User", "UTC", now, now].map(sqlString).join(", ")});`,
-    );
-  }
-  return lines.join("\n");
-}
-
-/** The single-report senders' accounts, in D1 before workerd opens it. */
-async function fixtures(stateDir) {
-  mkdirSync(".wrangler", { recursive: true });
-  const file = ".wrangler/bench-fixtures.sql";
-  writeFileSync(file, await usersSql(Date.now()));
-  await run("wrangler", ["d1", "execute", "DB", "--local", "--persist-to", stateDir, "--file", file], { stdio: ["ignore", "ignore", "inherit"] });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Load
-
-async function token(base, email) {
-  const r = await fetchRetry(`${base}/api/v1/auth/token`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "CF-Connecting-IP": "198.51.100.200" },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  if (!r.ok) throw new Error(`token for ${email}: ${r.status} ${await r.text()}`);
-  return (await r.json()).access_token;
-}
-
-function report() {
-  return {
-    report_id: crypto.randomUUID(),
-    model_name: "gpt-4o-mini",
-    model_provider: "openai",
-    tokens_used: 1200,
-    tokens_input: 900,
-    tokens_output: 300,
-    cost_usd: 0.0004,
-    request_duration_ms: 850,
-    success: true,
-    metadata: { conversation_id: "bench" },
-  };
-}
-
-const postUsage = (base, accessToken, body) =>
-  fetch(`${base}/api/v1/usage`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${accessToken}` },
-    body: JSON.stringify(body),
-  });
-
-// ---------------------------------------------------------------------------------------------
-// Figures
-
-/** Single reports against the empty route, back to back. */
-async function ingestion(base, tokens) {
-  const [health, single] = await paired(
-    () => fetch(`${base}/api/v1/health`),
-    (i) => postUsage(base, tokens[i % tokens.length], report()),
-  );
-  return { health, single, ratio: single.perSecond / health.perSecond };
-}
-
-/** The D1 statement count of a signed-in page (the local Server-Timing header). */
-async function pageStatements(base, cookie, path) {
-  const r = await fetchRetry(`${base}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
-  await r.text();
-  if (r.status !== 200) throw new Error(`${path} answered ${r.status}`);
-  return Number(/d1;desc="statements";dur=(\d+)/.exec(r.headers.get("Server-Timing") ?? "")?.[1] ?? Number.NaN);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Statistics and the report
-
-console.log("Building the site and the baseline page, preparing fixtures...");
+console.log("Building the site...");
 const buildDir = buildDirFor("bench");
 await buildSite(buildDir, { stdio: ["ignore", "ignore", "inherit"] });
-const floor = floorJsBytes();
-const site = await serveTestSite({ buildDir, stateDir: ".wrangler/bench-state", beforeStart: fixtures });
-const base = site.baseUrl;
-const proxy = await startCompressingProxy(base, { http2: true });
-try {
-  const tokens = await Promise.all(senders.map((s) => token(base, s.email)));
-  // Warm-up: every figure's work once, so no repetition pays for the first compile. The usage
-  // figure is run whole: after a 1.5 s warm-up the first repetition came out about 0.1 lower than
-  // the other two in each of four runs.
-  await ingestion(base, tokens);
-
-  const runs = [];
-  for (let rep = 1; rep <= REPETITIONS; rep++) {
-    console.log(`Repetition ${rep} of ${REPETITIONS}`);
-    const r = {};
-    r.ingestion = await ingestion(base, tokens);
-    // The seeded demo account's dashboard, with a fresh session (its access token lasts 15 minutes).
-    const demo = await signInCookie(base);
-    r.statements = { overview: await pageStatements(base, demo, "/dashboard"), usage: await pageStatements(base, demo, "/dashboard/usage?range=30d") };
-    const audits = await lighthouseScores({ baseUrl: proxy.url, paths: LIGHTHOUSE_PAGES, cookie: demo, chromeFlags: proxy.chromeFlags });
-    r.lighthouse = Object.fromEntries(audits.map((a) => [a.path, a.scores]));
-    runs.push(r);
-    console.log(`  usage ${f(r.ingestion.ratio, 2)}x · statements ${r.statements.overview}/${r.statements.usage}`);
-  }
-
-  const client = `${buildDir}/client`;
-  const manifest = readClientManifest(client);
-  const js = {
-    auth: routeJsBytes(client, routeChain(manifest, "routes/auth/index")),
-    dashboard: routeJsBytes(client, routeChain(manifest, "routes/dashboard/index")),
-  };
-
-  const category = ["performance", "accessibility", "best-practices", "seo"];
-  const lighthouseCell = (path) =>
-    category.map((c) => {
-      const { min, max } = stats(runs.map((r) => r.lighthouse[path][c]));
-      return min === max ? String(min) : `${min}–${max}`;
-    });
-  const allLighthouse = runs.flatMap((r) => LIGHTHOUSE_PAGES.flatMap((p) => category.map((c) => r.lighthouse[p][c])));
-  const ratioAuth = js.auth / floor;
-  const ratioDashboard = js.dashboard / floor;
-  const statementsMax = Math.max(...runs.flatMap((r) => [r.statements.overview, r.statements.usage]));
-  const min = (values) => Math.min(...values);
-
-  const rows = [
-    [
-      "single-report `POST /api/v1/usage` requests/s ÷ `GET /api/v1/health`",
-      "≥ 0.7x",
-      three(
-        runs.map((r) => r.ingestion.ratio),
-        2,
-      ),
-      met(min(runs.map((r) => r.ingestion.ratio)) >= 0.7),
-    ],
-    [
-      "D1 statements per dashboard page (overview, usage)",
-      "≤ 6",
-      `${three(runs.map((r) => r.statements.overview))} and ${three(runs.map((r) => r.statements.usage))}`,
-      met(statementsMax <= 6),
-    ],
-    [
-      "Lighthouse mobile (performance / accessibility / best practices / SEO), served compressed",
-      "100 on all four",
-      LIGHTHOUSE_PAGES.map((p) => `\`${p}\` ${lighthouseCell(p).join("/")}`).join(", "),
-      met(allLighthouse.every((s) => s === 100)),
-    ],
-    [
-      `JavaScript on \`/auth\` and \`/dashboard\` ÷ a bare React Router page (${f(floor / 1024, 1)} KiB gzip)`,
-      "≤ 1.25x",
-      `${f(ratioAuth, 2)} and ${f(ratioDashboard, 2)} (${f(js.auth / 1024, 1)} and ${f(js.dashboard / 1024, 1)} KiB)`,
-      met(ratioAuth <= 1.25 && ratioDashboard <= 1.25),
-    ],
-  ];
-
-  const detail = (label, pick, d = 0) => `| ${label} | ${runs.map((r) => f(pick(r), d)).join(" | ")} |`;
-  const md = `# Benchmarks
-
-\`npm run bench\` on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}.
-The production build on \`wrangler dev\` (local workerd, D1, Queue), as \`npm start\` serves it, on a port and state of its own.
-${REPETITIONS} repetitions; each figure below is min / median / max, every ratio taken side by side within one repetition
-(${CONCURRENCY} concurrent clients, ${DURATION_MS / 1000} s per load test; the two sides of a ratio alternate in ${SLICES} slices of
-${DURATION_MS / SLICES / 1000} s each, so a slow moment of the machine falls on both).
-
-| figure | goal | measured (min / median / max) | met |
-|---|---|---|---|
-${rows.map((r) => `| ${r.join(" | ")} |`).join("\n")}
-
-## Each repetition
-
-| | ${runs.map((_, i) => `#${i + 1}`).join(" | ")} |
-|---|${runs.map(() => "---:").join("|")}|
-${detail("`GET /api/v1/health` requests/s", (r) => r.ingestion.health.perSecond)}
-${detail("single-report `POST /api/v1/usage` requests/s", (r) => r.ingestion.single.perSecond)}
-${detail("ratio", (r) => r.ingestion.ratio, 2)}
-
-Statuses of the single reports: ${runs.map((r) => JSON.stringify(r.ingestion.single.statuses)).join(", ")}.
-
-## How
-
-- **Usage:** 20 accounts' desktop tokens in turn (none reaches its 1,000 requests a minute), one report per request,
-  alternating with the same clients hitting \`/api/v1/health\` (a route that does nothing).
-- **Statements:** counted by the Worker and reported in the local \`Server-Timing\` header, on the demo account's pages
-  (usage itself is read from the account's ledger, not from D1). The consumer, and the pages against the size of a
-  ledger: the "Usage ledger" section (bench/ledger.mjs).
-- **Lighthouse:** \`npm run lighthouse\`'s code (scripts/lighthouse.mjs): mobile, default throttling, Debian's Chromium,
-  through a proxy that compresses (brotli or gzip) and speaks HTTP/2, as the edge does; \`/dashboard\` signed in as the demo account.
-- **JavaScript:** gzip (level 9) of every script a page loads before it hydrates (the entry, each matched route's module
-  and imports; scripts/bundle-size.mjs), against the page of React Router's default template built with the same
-  versions (bench/floor). Sizes do not vary between repetitions.
-
-The pages' requests/s (each against a static file, and against React Router's Cloudflare template): the "Pages" section (bench/pages.mjs).
-`;
-  writeResultsSection("load", md);
-  console.log(md);
-} finally {
-  await proxy.close();
-  await site.stop();
-}
-
+const load = await benchLoad({ buildDir });
+writeResultsSection("load", load);
+console.log(load);
 writeResultsSection("pages", await benchPages({ buildDir }));
 writeResultsSection("ledger", await benchLedger({ buildDir }));
 writeResultsSection("lighthouse", await benchLighthouse());

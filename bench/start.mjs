@@ -156,45 +156,35 @@ const three = (values, d = 1) => {
   return `${f(min, d)} / ${f(median, d)} / ${f(max, d)}`;
 };
 
-/** Runs the measurement and returns its section of bench/results.md. */
-export async function benchStart({ repetitions = Number(process.env.BENCH_REPETITIONS ?? 3) } = {}) {
-  const root = execFileSync("git", ["rev-parse", "--show-toplevel"], { encoding: "utf8" }).trim();
-  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
-  const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: root, encoding: "utf8" }).trim() !== "";
-  if (dirty) console.log(`Note: the clones get commit ${commit}; uncommitted changes here are not measured.`);
-  const runs = [];
-  for (let rep = 1; rep <= repetitions; rep++) {
-    const dir = mkdtempSync(join(os.tmpdir(), "modelify-start-"));
-    try {
-      console.log(`Start ${rep} of ${repetitions}: git clone and npm install in ${dir}`);
-      await run("git", ["clone", "-q", root, dir]);
-      const installStarted = performance.now();
-      // From a shell the install runs on the machine's Node 20, which npm warns about (EBADENGINE)
-      // before the `node` package puts Node 24 into node_modules: its output is shown only if it fails.
-      execFileSync("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, env: shellEnv(), stdio: "pipe" });
-      const install = (performance.now() - installStarted) / 1000;
-      const heavy = copies(join(dir, "node_modules"), Object.keys(HEAVY));
-      // A running `npm start` holds the Stripe stand-in's port: then this clone's stand-in gets
-      // another one, written where start.mjs reads it (.dev.vars), before the start.
-      if ((await listenOn(STANDIN_PORT)) === null) {
-        const vars = join(dir, ".dev.vars");
-        ensureDevVars(vars);
-        setDevVars(vars, { STRIPE_API_BASE: `http://localhost:${await freePort()}` });
-      }
-      const idleFirst = await quietMachine();
-      const pressureFirst = cpuPressure();
-      const first = await timedStart(dir, await freePort());
-      const idleSecond = await quietMachine();
-      const second = await timedStart(dir, await freePort());
-      runs.push({ install, idleFirst, pressureFirst, idleSecond, first, second, heavy });
-      console.log(
-        `  npm install ${f(install)} s · first start ${f(first.seconds)} s (built and set up at ${f(first.readyAt)} s) · second start ${f(second.seconds)} s`,
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+/**
+ * One repetition in `dir`: a clone of `root`, its install, and two timed starts of `npm start`
+ * (the first builds and sets up, the second finds the state there).
+ */
+async function measureFreshClone(root, dir) {
+  await run("git", ["clone", "-q", root, dir]);
+  const installStarted = performance.now();
+  // From a shell the install runs on the machine's Node 20, which npm warns about (EBADENGINE)
+  // before the `node` package puts Node 24 into node_modules: its output is shown only if it fails.
+  execFileSync("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, env: shellEnv(), stdio: "pipe" });
+  const install = (performance.now() - installStarted) / 1000;
+  const heavy = copies(join(dir, "node_modules"), Object.keys(HEAVY));
+  // A running `npm start` holds the Stripe stand-in's port: then this clone's stand-in gets
+  // another one, written where start.mjs reads it (.dev.vars), before the start.
+  if ((await listenOn(STANDIN_PORT)) === null) {
+    const vars = join(dir, ".dev.vars");
+    ensureDevVars(vars);
+    setDevVars(vars, { STRIPE_API_BASE: `http://localhost:${await freePort()}` });
   }
+  const idleFirst = await quietMachine();
+  const pressureFirst = cpuPressure();
+  const first = await timedStart(dir, await freePort());
+  const idleSecond = await quietMachine();
+  const second = await timedStart(dir, await freePort());
+  return { install, idleFirst, pressureFirst, idleSecond, first, second, heavy };
+}
 
+/** The section of bench/results.md for `runs` (measureFreshClone's) of `commit`. */
+function startSection(runs, { commit, repetitions }) {
   const firsts = runs.map((r) => r.first.seconds);
   const seconds = runs.map((r) => r.second.seconds);
   const heavyCell = Object.keys(HEAVY)
@@ -237,6 +227,30 @@ ${detail("second start: the set-up's line", (r) => r.second.setup)}
   same time in a process of its own at a lower priority, the local state (scripts/local-state.mjs: D1 migrations, demo
   accounts, demo builds on one Miniflare), then \`wrangler dev\` with both Workers.
 `;
+}
+
+/** Runs the measurement and returns its section of bench/results.md. */
+export async function benchStart({ repetitions = Number(process.env.BENCH_REPETITIONS ?? 3) } = {}) {
+  const root = execFileSync("git", ["rev-parse", "--show-toplevel"], { encoding: "utf8" }).trim();
+  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+  const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: root, encoding: "utf8" }).trim() !== "";
+  if (dirty) console.log(`Note: the clones get commit ${commit}; uncommitted changes here are not measured.`);
+  const runs = [];
+  for (let rep = 1; rep <= repetitions; rep++) {
+    const dir = mkdtempSync(join(os.tmpdir(), "modelify-start-"));
+    try {
+      console.log(`Start ${rep} of ${repetitions}: git clone and npm install in ${dir}`);
+      const measured = await measureFreshClone(root, dir);
+      runs.push(measured);
+      const { install, first, second } = measured;
+      console.log(
+        `  npm install ${f(install)} s · first start ${f(first.seconds)} s (built and set up at ${f(first.readyAt)} s) · second start ${f(second.seconds)} s`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return startSection(runs, { commit, repetitions });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

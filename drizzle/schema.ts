@@ -3,7 +3,7 @@
 // Money from usage reports is stored as integer micro-dollars so sums never drift.
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { SUBSCRIPTION_STATUSES } from "../app/lib/billing/statuses";
+import { SUBSCRIPTION_STATUSES } from "./subscription-statuses";
 
 const now = sql`(unixepoch('subsec') * 1000)`;
 const createdAt = () => integer("created_at").notNull().default(now);

@@ -172,19 +172,6 @@ export function serveBuiltWorkers({
 }
 
 /**
- * Applies the D1 migrations, the seed and the demo builds to the local state (default
- * .wrangler/state) in this process (scripts/local-state.mjs); skips what is already there.
- * Prints and returns a one-line summary.
- */
-export async function migrateAndSeed(persistTo) {
-  // Imported here: it loads wrangler and Miniflare, which the other users of this module do not need.
-  const { prepareLocalState } = await import("./local-state.mjs");
-  const summary = await prepareLocalState(persistTo ? { stateDir: persistTo } : {});
-  console.log(summary);
-  return summary;
-}
-
-/**
  * A Worker module of the app (TypeScript, the app's "~/" paths) as one ES module for a Miniflare
  * of the local set-up, bundled in memory with the esbuild wrangler installs (about 0.1 s).
  */

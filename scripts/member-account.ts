@@ -63,7 +63,8 @@ export async function prepareMemberAccount(browser: Browser): Promise<MemberAcco
     });
     await signUpAndConfirm(page, email, password);
     await subscribeWithTestCard(page);
-    await page.getByText("Payment Successful!").waitFor();
+    // The post-payment dialog: a trial's badge says so (issue 46), not "Payment Successful!".
+    await page.getByText("Free trial started").waitFor();
 
     const grant = await requestDeviceCode(baseUrl(), { ...thisDevice({ name: "Work laptop" }), platform: "macos" });
     await page.goto(grant.verification_uri_complete);

@@ -3,7 +3,7 @@
 import { closeSync, cpSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { createServer } from "node:net";
-import { ensureDevVars, LOCAL_STRIPE, migrateAndSeed, readDevVars, serveBuiltWorkers, setDevVars } from "./lib.mjs";
+import { ensureDevVars, LOCAL_STRIPE, readDevVars, serveBuiltWorkers, setDevVars } from "./lib.mjs";
 import { startStripeStandin } from "../tools/stripe-standin/server.mjs";
 
 export function freePort() {
@@ -38,31 +38,51 @@ export async function waitFor(url, exited, timeoutMs = 60_000) {
 /** A fresh local state in `stateDir`: migrated, seeded, with the demo builds (no server left running). */
 export async function prepareTestState(stateDir) {
   rmSync(stateDir, { recursive: true, force: true });
+  // Imported here: a site served from a copied seeded state (each browser test worker's) needs
+  // none of the set-up's modules (the seed, the demo builds, the app's constants).
+  const { migrateAndSeed } = await import("./local-state.mjs");
   await migrateAndSeed(stateDir);
+}
+
+/** `stateDir` ready to serve: a copy of `seededState`, kept as it is, or made afresh; then `beforeStart`'s additions. */
+async function readyState(stateDir, { seededState, keepState, beforeStart }) {
+  if (seededState) {
+    // Nothing has the seeded state's SQLite files open: a plain copy is a consistent snapshot.
+    rmSync(stateDir, { recursive: true, force: true });
+    cpSync(seededState, stateDir, { recursive: true });
+  } else if (!keepState) {
+    await prepareTestState(stateDir);
+  }
+  // Extra fixtures (the benchmarks' large accounts) go in before workerd opens the database.
+  if (beforeStart) await beforeStart(stateDir);
 }
 
 /**
  * Serves the build in `buildDir` (see buildSite in lib.mjs).
- * @param {{ buildDir: string, stateDir?: string, seededState?: string, beforeStart?: (stateDir: string) => Promise<void>, vars?: Record<string, string>, env?: Record<string, string>, logLevel?: string, logFile?: string }} options
+ * @param {{ buildDir: string, stateDir?: string, seededState?: string, keepState?: boolean, beforeStart?: (stateDir: string) => Promise<void>, vars?: Record<string, string>, env?: Record<string, string>, logLevel?: string, logFile?: string }} options
  *   `seededState`: a state made by prepareTestState, copied into `stateDir` instead of migrating
  *   and seeding again (the browser tests start one site per worker from one seeded state).
+ *   `keepState`: serve `stateDir` as an earlier server of the build left it, once that one has
+ *   ended (the ledger bench serves its filled state again at another log level).
  *   `vars`: extra configuration for this server (e.g. an advertising pixel id).
  *   `env`: extra environment for wrangler itself.
  *   `logLevel`: wrangler's (default "warn"); at "log" it prints every line the Workers log.
  *   `logFile`: where everything wrangler prints is also appended (the browser tests' log scan reads it).
  */
-export async function serveTestSite({ buildDir, stateDir = ".wrangler/e2e-state", seededState, beforeStart, vars = {}, env = {}, logLevel, logFile }) {
+export async function serveTestSite({
+  buildDir,
+  stateDir = ".wrangler/e2e-state",
+  seededState,
+  keepState = false,
+  beforeStart,
+  vars = {},
+  env = {},
+  logLevel,
+  logFile,
+}) {
   if (logFile) mkdirSync(dirname(logFile), { recursive: true });
   ensureDevVars();
-  if (seededState) {
-    // Nothing has the seeded state's SQLite files open: a plain copy is a consistent snapshot.
-    rmSync(stateDir, { recursive: true, force: true });
-    cpSync(seededState, stateDir, { recursive: true });
-  } else {
-    await prepareTestState(stateDir);
-  }
-  // Extra fixtures (the benchmarks' large accounts) go in before workerd opens the database.
-  if (beforeStart) await beforeStart(stateDir);
+  await readyState(stateDir, { seededState, keepState, beforeStart });
   // A port found free can be taken again before workerd binds it (by the other test site, or by
   // an outgoing connection's ephemeral port; wrangler also picks the consumer's socket this way):
   // a start that fails on "Address already in use" is retried on fresh ports.

@@ -1,18 +1,19 @@
-// Server-rendered charts: the marks are an SVG stretched to the card's width at a fixed height
-// (strokes keep their width), and every label is HTML on top of it, so labels stay 11 px on a
-// phone instead of shrinking with a scaled-down drawing (issue 14). Scales: lib/charts/scales.ts;
-// which ticks and labels: lib/charts/axis.ts. The bar chart and the ring are here; the line
-// chart is in line-chart.tsx.
+// Server-rendered charts on visx. The marks are an SVG stretched to the card's width at a fixed
+// height (strokes keep their width); the axes are SVGs of their own that are not stretched, each
+// label placed at its share of the width, so labels stay 11 px on a phone instead of shrinking
+// with a scaled-down drawing (issue 14). The bar chart and the ring are here; the line chart is in
+// line-chart.tsx.
+import { AxisBottom, AxisLeft, type TickRendererProps } from "@visx/axis";
 import { Group } from "@visx/group";
-import { Bar } from "@visx/shape";
+import { type PickD3Scale, scaleBand, scaleLinear } from "@visx/scale";
+import { Bar, Line } from "@visx/shape";
 import type { ReactNode } from "react";
-import { MOBILE_MAX_LABELS, shownLabels, valueTicks } from "~/lib/charts/axis";
-import { type BandScale, bandScale, linearScale } from "~/lib/charts/scales";
-import { cx } from "./ui";
 
 /** The drawing's own width: x positions are computed in it, then stretched to the card. */
 export const WIDTH = 720;
 const MARGIN = { top: 12, right: 16, bottom: 32, left: 56 };
+/** Labels on a phone: at most this many, so each keeps its 11 px and none overlap. */
+const NARROW_MAX_LABELS = 4;
 
 /** `short`: the label on a phone (e.g. the first day of a week rather than the whole range). */
 export type Point = { label: string; short?: string; value: number };
@@ -20,12 +21,15 @@ export type Point = { label: string; short?: string; value: number };
 /** `integer`: a count series, labelled with whole numbers only. */
 export type ChartProps = { data: Point[]; format: (n: number) => string; height?: number; title: string; width?: number; integer?: boolean };
 
+type ValueScale = PickD3Scale<"linear", number>;
+type CategoryScale = PickD3Scale<"band", number, string> | PickD3Scale<"point", number, string>;
+
 /** The plot area both charts share: inner size and a value scale with 10 % headroom. */
 export function plotArea(data: Point[], width: number, height: number) {
   const innerW = width - MARGIN.left - MARGIN.right;
   const innerH = height - MARGIN.top - MARGIN.bottom;
   const max = Math.max(...data.map((d) => d.value), 0);
-  const y = linearScale({ domain: [0, max > 0 ? max * 1.1 : 1], range: [innerH, 0], nice: true });
+  const y = scaleLinear<number>({ domain: [0, max > 0 ? max * 1.1 : 1], range: [innerH, 0], nice: true });
   return { innerW, innerH, y };
 }
 
@@ -37,7 +41,27 @@ export function leftOf(x: number, innerW: number): string {
 /** A vertical position in the drawing in px (the height is not stretched). */
 export const topOf = (y: number) => MARGIN.top + y;
 
-/** The chart: grid lines and marks in the SVG, axis labels and `overlay` (dots) in HTML. */
+/**
+ * The value axis' ticks: the scale's round values, for a count series whole numbers only, and
+ * never two that read the same (an empty chart's 0 to 1 scale once read "0, 0, 0, 1, 1, 1").
+ */
+function valueTicks(y: ValueScale, format: (n: number) => string, integer: boolean): number[] {
+  const seen = new Set<string>();
+  return y.ticks(4).filter((value) => {
+    const label = format(value);
+    if ((integer && !Number.isInteger(value)) || seen.has(label)) return false;
+    seen.add(label);
+    return true;
+  });
+}
+
+/** Every step-th category from the first, at most `max` of them. */
+function everyNth(labels: string[], max: number): string[] {
+  const step = Math.max(1, Math.ceil(labels.length / max));
+  return labels.filter((_, i) => i % step === 0);
+}
+
+/** The chart: grid lines and marks in the stretched SVG, the axes and `overlay` (dots) over it. */
 export function ChartFrame({
   title,
   height,
@@ -56,8 +80,8 @@ export function ChartFrame({
   height: number;
   innerW: number;
   innerH: number;
-  y: ReturnType<typeof plotArea>["y"];
-  x: BandScale;
+  y: ValueScale;
+  x: CategoryScale;
   data: Point[];
   maxTicks: number;
   format: (n: number) => string;
@@ -65,7 +89,7 @@ export function ChartFrame({
   overlay?: ReactNode;
   children: ReactNode;
 }) {
-  const ticks = valueTicks(y.ticks(4), format, integer);
+  const ticks = valueTicks(y, format, integer);
   const empty = data.every((d) => d.value === 0);
   return (
     // A size container: how many labels fit depends on the chart's own width (a phone's, or a card
@@ -82,15 +106,15 @@ export function ChartFrame({
         <title>{title}</title>
         <Group>
           {ticks.map((t) => (
-            <line key={t.label} x1={0} x2={innerW} y1={y(t.value)} y2={y(t.value)} className="stroke-slate-100" vectorEffect="non-scaling-stroke" />
+            <Line key={t} from={{ x: 0, y: y(t) }} to={{ x: innerW, y: y(t) }} className="stroke-slate-100" vectorEffect="non-scaling-stroke" />
           ))}
           {children}
-          <line x1={0} x2={innerW} y1={innerH} y2={innerH} stroke="#e2e8f0" vectorEffect="non-scaling-stroke" />
+          <Line from={{ x: 0, y: innerH }} to={{ x: innerW, y: innerH }} stroke="#e2e8f0" vectorEffect="non-scaling-stroke" />
         </Group>
       </svg>
       {overlay}
-      <ValueLabels ticks={ticks} y={y} />
-      <CategoryLabels data={data} x={x} innerW={innerW} innerH={innerH} maxTicks={maxTicks} />
+      <ValueAxis y={y} ticks={ticks} format={format} innerH={innerH} />
+      <CategoryAxes x={x} data={data} innerW={innerW} innerH={innerH} maxTicks={maxTicks} />
       {empty ? (
         <p className="absolute inset-x-0 text-center text-sm text-slate-500" style={{ top: topOf(innerH / 2) - 10 }} data-testid="chart-empty">
           No data in this period
@@ -100,55 +124,75 @@ export function ChartFrame({
   );
 }
 
-/** The value axis: one label per grid line, right-aligned against the plot's left edge. */
-function ValueLabels({ ticks, y }: { ticks: ReturnType<typeof valueTicks>; y: ReturnType<typeof plotArea>["y"] }) {
-  return ticks.map((t) => (
-    <span
-      key={t.label}
-      data-chart-label=""
-      data-chart-axis="y"
-      aria-hidden="true"
-      className="absolute -translate-y-1/2 text-right text-[11px] leading-none text-slate-500 tabular-nums"
-      style={{ top: topOf(y(t.value)), right: `calc(100% - ${MARGIN.left - 6}px)` }}
-    >
-      {t.label}
-    </span>
-  ));
+const LABEL = "fill-slate-500 text-[11px]";
+
+/** The value axis: one label per grid line, its end 6 px left of the plot. */
+function ValueAxis({ y, ticks, format, innerH }: { y: ValueScale; ticks: number[]; format: (n: number) => string; innerH: number }) {
+  return (
+    <svg aria-hidden="true" className="absolute overflow-visible" style={{ left: 0, top: MARGIN.top, width: MARGIN.left, height: innerH }}>
+      <AxisLeft
+        scale={y}
+        left={MARGIN.left}
+        tickValues={ticks}
+        tickFormat={(value) => format(Number(value))}
+        tickLength={6}
+        hideAxisLine
+        hideTicks
+        tickComponent={({ x, y: at, formattedValue }: TickRendererProps) => (
+          <text x={x} y={at} dy="0.32em" textAnchor="end" className={`${LABEL} tabular-nums`} data-chart-label="" data-chart-axis="y">
+            {formattedValue}
+          </text>
+        )}
+      />
+    </svg>
+  );
 }
 
 /**
- * The category axis: a narrow chart (under 512 px: a phone's, or one beside another card) shows
- * fewer and shorter labels than a wide one, so each label says at which widths it shows; a label
- * in neither set is not rendered at all.
+ * The category axis, twice: a narrow chart (under 512 px: a phone's, or one beside another card)
+ * shows fewer and shorter labels than a wide one, and each axis shows at its widths only. The
+ * axes' SVG is as wide as the stretched plot, so a label at a share of it is over its mark.
  */
-function CategoryLabels({ data, x, innerW, innerH, maxTicks }: { data: Point[]; x: BandScale; innerW: number; innerH: number; maxTicks: number }) {
-  const wide = shownLabels(data.length, maxTicks);
-  const narrow = shownLabels(data.length, MOBILE_MAX_LABELS);
-  return data.map((d, i) => {
-    if (!wide.has(i) && !narrow.has(i)) return null;
-    return (
-      <span
-        key={d.label}
-        data-chart-label=""
-        data-chart-axis="x"
-        aria-hidden="true"
-        className={cx(
-          "absolute -translate-x-1/2 whitespace-nowrap text-[11px] leading-none text-slate-500",
-          wide.has(i) ? (narrow.has(i) ? "block" : "hidden @lg:block") : "block @lg:hidden",
-        )}
-        style={{ left: leftOf((x(d.label) ?? 0) + x.bandwidth() / 2, innerW), top: topOf(innerH) + 10 }}
-      >
-        <span className="@lg:hidden">{d.short ?? d.label}</span>
-        <span className="hidden @lg:inline">{d.label}</span>
-      </span>
-    );
-  });
+function CategoryAxes({ x, data, innerW, innerH, maxTicks }: { x: CategoryScale; data: Point[]; innerW: number; innerH: number; maxTicks: number }) {
+  const labels = data.map((d) => d.label);
+  const short = new Map(data.map((d) => [d.label, d.short ?? d.label]));
+  const tick = ({ x: at, y, formattedValue }: TickRendererProps) => (
+    <text x={`${((Number(at) / innerW) * 100).toFixed(3)}%`} y={y} textAnchor="middle" className={LABEL} data-chart-label="" data-chart-axis="x">
+      {formattedValue}
+    </text>
+  );
+  return (
+    <svg
+      aria-hidden="true"
+      className="absolute overflow-visible"
+      style={{ left: MARGIN.left, top: topOf(innerH), width: `calc(100% - ${MARGIN.left + MARGIN.right}px)`, height: MARGIN.bottom }}
+    >
+      <AxisBottom
+        scale={x}
+        axisClassName="@lg:hidden"
+        tickValues={everyNth(labels, NARROW_MAX_LABELS)}
+        tickFormat={(label) => short.get(label) ?? label}
+        tickLabelProps={{ fontSize: 11 }}
+        hideAxisLine
+        hideTicks
+        tickComponent={tick}
+      />
+      <AxisBottom
+        scale={x}
+        axisClassName="hidden @lg:inline"
+        tickValues={everyNth(labels, maxTicks)}
+        tickLabelProps={{ fontSize: 11 }}
+        hideAxisLine
+        hideTicks
+        tickComponent={tick}
+      />
+    </svg>
+  );
 }
 
 export function BarChart({ data, format, height = 220, title, width = WIDTH, integer }: ChartProps) {
   const { innerW, innerH, y } = plotArea(data, width, height);
-  const labels = data.map((d) => d.label);
-  const x = bandScale({ domain: labels, range: [0, innerW], padding: 0.25 });
+  const x = scaleBand<string>({ domain: data.map((d) => d.label), range: [0, innerW], padding: 0.25 });
   return (
     <ChartFrame {...{ title, height, innerW, innerH, y, x, data, format, integer }} maxTicks={12}>
       {data.map((d) => {

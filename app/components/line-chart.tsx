@@ -1,13 +1,12 @@
 // The line chart in a module of its own: d3-shape's line and area generators (about 2 KiB gzip)
 // then load only with the pages that draw one (the usage tab), not with the overview's bar chart.
+import { scalePoint } from "@visx/scale";
 import { Area, LinePath } from "@visx/shape";
-import { pointScale } from "~/lib/charts/scales";
 import { ChartFrame, type ChartProps, leftOf, plotArea, topOf, WIDTH } from "./charts";
 
 export function LineChart({ data, format, height = 240, title, width = WIDTH, integer }: ChartProps) {
   const { innerW, innerH, y } = plotArea(data, width, height);
-  const labels = data.map((d) => d.label);
-  const x = pointScale({ domain: labels, range: [0, innerW], padding: 0.5 });
+  const x = scalePoint<string>({ domain: data.map((d) => d.label), range: [0, innerW], padding: 0.5 });
   // The points are HTML dots: round at every width (the drawing itself is stretched), and left
   // out of a narrow chart (a phone's), where 30 of them would crowd the line.
   const dots = data.map((d) => (

@@ -1,9 +1,9 @@
-// The strength meter under a new password (sign-up and reset): the same five rules and the
-// same threshold the server applies (lib/auth/validation.ts), so a password it calls Fair or
-// better is one the server accepts (unless it is on the common-password list).
+// The strength meter under a new password (sign-up, reset, the profile's change): it lists and
+// scores the server's own rules (lib/auth/password-rules.ts) against its threshold, so a password
+// it calls Fair or better is one the server accepts (unless it is on the common-password list).
 import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { useState } from "react";
-import { passwordStrength, strengthColour, strengthLabel } from "~/lib/auth/password-strength";
+import { PASSWORD_LENGTH_RULE, PASSWORD_RULES, passwordStrength, strengthColour, strengthLabel } from "~/lib/auth/password-rules";
 import { PASSWORD } from "~/lib/constants";
 import { Field } from "./forms";
 import { cx } from "./ui";
@@ -14,31 +14,27 @@ const METER_TEXT = { green: "text-emerald-700", yellow: "text-yellow-700", orang
 function PasswordStrengthMeter({ password }: { password: string }) {
   const score = passwordStrength(password);
   const colour = strengthColour(score);
-  const rules: Array<[string, boolean]> = [
-    [`${PASSWORD.minLength}+ characters`, password.length >= PASSWORD.minLength],
-    ["Lowercase letter", /[a-z]/.test(password)],
-    ["Uppercase letter", /[A-Z]/.test(password)],
-    ["Number", /\d/.test(password)],
-    ["Special character", /[^A-Za-z0-9]/.test(password)],
-  ];
   return (
     <div className="mt-2" data-testid="password-strength" data-score={score} data-colour={colour}>
       <div className="flex gap-1" aria-hidden="true">
-        {[1, 2, 3, 4, 5].map((i) => (
-          <span key={i} className={cx("h-1.5 flex-1 rounded-full", i <= score ? METER_COLOURS[colour] : "bg-slate-200")} />
+        {PASSWORD_RULES.map((rule, i) => (
+          <span key={rule.label} className={cx("h-1.5 flex-1 rounded-full", i < score ? METER_COLOURS[colour] : "bg-slate-200")} />
         ))}
       </div>
       <p className={cx("mt-1.5 text-xs font-medium", password ? METER_TEXT[colour] : "text-slate-500")} aria-live="polite">
         {password
-          ? `Password strength: ${strengthLabel(score)} (${score}/5)`
-          : `Use at least ${PASSWORD.strengthThreshold} of the 5 rules below, including ${PASSWORD.minLength}+ characters.`}
+          ? `Password strength: ${strengthLabel(score)} (${score}/${PASSWORD_RULES.length})`
+          : `Use at least ${PASSWORD.strengthThreshold} of the ${PASSWORD_RULES.length} rules below, including ${PASSWORD_LENGTH_RULE.label}.`}
       </p>
       <ul className="mt-1 grid grid-cols-2 gap-x-4 gap-y-0.5 text-xs text-slate-500">
-        {rules.map(([label, ok]) => (
-          <li key={label} className={ok ? "text-emerald-700" : undefined}>
-            <span aria-hidden="true">{ok ? "✓" : "○"}</span> {label}
-          </li>
-        ))}
+        {PASSWORD_RULES.map(({ label, test }) => {
+          const ok = test(password);
+          return (
+            <li key={label} className={ok ? "text-emerald-700" : undefined}>
+              <span aria-hidden="true">{ok ? "✓" : "○"}</span> {label}
+            </li>
+          );
+        })}
       </ul>
     </div>
   );

@@ -1,7 +1,7 @@
 import { useFetcher, useLocation, Link } from "react-router";
 import type { PricingState } from "~/lib/billing/pricing.server";
 import { useRef } from "react";
-import { FREE_MONTHLY_LIMITS, FREE_RATE_LIMITS, LIMIT_WINDOWS_NOTE, PLAN_COMPARISON, type PlanCell } from "~/lib/billing/plan-comparison";
+import { FREE_MONTHLY_LIMITS, FREE_RATE_LIMITS, LIMIT_WINDOWS_NOTE, PLAN_COMPARISON, PLAN_PRICE, type PlanCell } from "~/lib/billing/plan-comparison";
 import { PLAN } from "~/lib/constants";
 import { useSeenEvent } from "./site/marketing";
 import { UrlModal, withParam } from "./modal";
@@ -56,7 +56,7 @@ export function PricingSection({ state, pageHeading = false }: { state: PricingS
               ) : null}
             </div>
             <p className="mt-6 flex items-baseline gap-1">
-              <span className="text-5xl font-extrabold tracking-tight text-slate-900">${PLAN.priceUsd}</span>
+              <span className="text-5xl font-extrabold tracking-tight text-slate-900">{PLAN_PRICE}</span>
               <span className="text-sm font-medium text-slate-500">per month</span>
             </p>
             <p className="mt-2 text-sm text-slate-600" data-testid="pricing-terms">
@@ -272,7 +272,7 @@ function CheckoutModal({ closeTo, state }: { closeTo: string; retryTo: string; s
             </div>
             <div className="flex justify-between">
               <dt className="text-slate-600">Price</dt>
-              <dd className="font-semibold text-slate-900">${PLAN.priceUsd} / month</dd>
+              <dd className="font-semibold text-slate-900">{PLAN_PRICE} / month</dd>
             </div>
             <div className="flex justify-between">
               <dt className="text-slate-600">Free trial</dt>
@@ -305,8 +305,8 @@ function TermsModal({ closeTo }: { closeTo: string }) {
       </h2>
       <div className="mt-4 space-y-3 text-sm leading-6 text-slate-700">
         <p>
-          <strong>Price.</strong> Modelify {PLAN.name} costs ${PLAN.priceUsd} USD per month. New subscribers get a {PLAN.trialDays}-day free trial; payment
-          details are required to start it, and the first charge happens when the trial ends unless you cancel before.
+          <strong>Price.</strong> Modelify {PLAN.name} costs {PLAN_PRICE} USD per month. New subscribers get a {PLAN.trialDays}-day free trial; payment details
+          are required to start it, and the first charge happens when the trial ends unless you cancel before.
         </p>
         <p>
           <strong>Renewal and cancellation.</strong> The subscription renews automatically every month. You can cancel anytime from the dashboard; the

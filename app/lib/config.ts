@@ -1,5 +1,6 @@
 // The configuration the domain code needs, as zod shapes both Workers' env schemas are built
 // from: each Worker parses only what it uses (app/server/env.ts, workers/consumer-env.ts).
+import { emailAddress } from "./email-address";
 import { PIXEL_ID_PATTERN } from "./marketing/pixel";
 import { z } from "./zod";
 
@@ -26,7 +27,7 @@ export const pixelShape = {
 
 export const supportShape = {
   // Where Contact Support messages are mailed (and the address the site shows for support).
-  SUPPORT_INBOX: z.email().default("support@modelify.dev"),
+  SUPPORT_INBOX: emailAddress().default("support@modelify.dev"),
 };
 
 export const smsShape = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, formatInteger, formatMonthDay, formatMonthYear, formatUsd, formatUsdExact } from "./format";
+import { MS } from "./constants";
+import { formatDate, formatDateTime, formatDuration, formatInteger, formatMonthDay, formatMonthYear, formatPer, formatUsd, formatUsdExact } from "./format";
 
 // The hand-written formats against Intl itself (workerd's, the V8 and ICU that Chromium runs):
 // what the page showed when these were Intl objects is what it shows now.
@@ -111,5 +112,30 @@ describe("dates without Intl", () => {
     expect(formatDateTime(Date.UTC(2026, 10, 26, 0, 5))).toBe("Nov 26, 00:05 UTC");
     expect(() => formatDateTime(Number.NaN)).toThrow(RangeError);
     expect(() => formatDate(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe("lengths of time from their milliseconds", () => {
+  it("counts in the sentence's unit, one or many", () => {
+    expect(formatDuration(15 * MS.MINUTE, "minute")).toBe("15 minutes");
+    expect(formatDuration(1 * MS.MINUTE, "minute")).toBe("1 minute");
+    expect(formatDuration(24 * MS.HOUR, "hour")).toBe("24 hours");
+    expect(formatDuration(1 * MS.DAY, "hour")).toBe("24 hours");
+    expect(formatDuration(720 * MS.HOUR, "day")).toBe("30 days");
+    expect(formatDuration(1500 * MS.DAY, "day")).toBe("1,500 days");
+    expect(formatDuration(10 * MS.SECOND, "second")).toBe("10 seconds");
+  });
+
+  it("says 'an hour' and 'a day' for one where the sentence wants it", () => {
+    expect(formatDuration(MS.HOUR, "hour", { article: true })).toBe("an hour");
+    expect(formatDuration(MS.DAY, "day", { article: true })).toBe("a day");
+    expect(formatDuration(MS.MINUTE, "minute", { article: true })).toBe("a minute");
+    expect(formatDuration(2 * MS.HOUR, "hour", { article: true })).toBe("2 hours");
+  });
+
+  it("says how often a window allows something", () => {
+    expect(formatPer(MS.HOUR, "hour")).toBe("an hour");
+    expect(formatPer(3 * MS.HOUR, "hour")).toBe("every 3 hours");
+    expect(formatPer(MS.DAY, "day")).toBe("a day");
   });
 });

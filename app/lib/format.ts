@@ -7,6 +7,8 @@
 // against Intl; a value outside what they cover (not finite, past 10^15, a year outside 1-9999)
 // goes to Intl itself, made on first use.
 
+import { MS } from "./constants";
+
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const SHORT_MONTHS = MONTHS.map((month) => month.slice(0, 3));
 
@@ -181,6 +183,25 @@ export function formatTimeAgo(ms: number, now: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 24) return `${plural(hours, "hour")} ago`;
   return `${plural(Math.floor(hours / 24), "day")} ago`;
+}
+
+const UNIT_MS = { second: MS.SECOND, minute: MS.MINUTE, hour: MS.HOUR, day: MS.DAY } as const;
+
+/**
+ * A length of time from its milliseconds, in the unit its sentence counts in: (15 min, "minute")
+ * is "15 minutes", (24 h, "hour") "24 hours", (1 h, "hour", { article: true }) "an hour". So a
+ * page says what the constant is, not a number typed again beside it.
+ */
+export function formatDuration(ms: number, unit: keyof typeof UNIT_MS, options: { article?: boolean } = {}): string {
+  const count = Math.round(ms / UNIT_MS[unit]);
+  if (count === 1) return options.article ? `${unit === "hour" ? "an" : "a"} ${unit}` : `1 ${unit}`;
+  return `${formatInteger(count)} ${unit}s`;
+}
+
+/** How often a limit allows something, from its window: 1 h is "an hour", 2 h "every 2 hours". */
+export function formatPer(ms: number, unit: keyof typeof UNIT_MS): string {
+  const text = formatDuration(ms, unit, { article: true });
+  return Math.round(ms / UNIT_MS[unit]) === 1 ? text : `every ${text}`;
 }
 
 /** A file size as people read it: "142 MB", "1.2 GB", "293 KB" (binary units, as file managers show). */

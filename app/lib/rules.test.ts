@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { namesFromMetadata } from "./auth/users.server";
+import { namesFromMetadata } from "./profile/from-sign-up.server";
 import { isInactive } from "./auth/session.server";
 import { activityUpdateDue } from "./auth/session-activity.server";
 import { formatCount, formatUsd, formatUsdExact, isSubCent, plural } from "./format";

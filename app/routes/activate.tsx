@@ -12,7 +12,7 @@ import { userActivation } from "~/lib/early-access/activation.server";
 import { formatActivationKey, normaliseActivationKey } from "~/lib/early-access/keys";
 import { EARLY_ACCESS_MESSAGES as M } from "~/lib/early-access/messages";
 import { redeemKeyForUser } from "~/lib/early-access/redeem.server";
-import { formatDate } from "~/lib/format";
+import { formatDate, formatDuration } from "~/lib/format";
 import { ensureProfile } from "~/lib/profile/profile.server";
 import { getAuth } from "~/server/auth.server";
 import { app } from "~/server/context.server";
@@ -167,7 +167,7 @@ function SignedOutPage({ last4, answer }: { last4: string | null; answer: Redeem
       </div>
       {last4 ? (
         <p className="mt-6 text-center text-sm text-slate-600">
-          {`We'll keep the key in this browser for ${Math.round(EARLY_ACCESS.pendingKeyMs / (24 * 60 * 60 * 1000))} days.`}
+          {`We'll keep the key in this browser for ${formatDuration(EARLY_ACCESS.pendingKeyMs, "day")}.`}
         </p>
       ) : null}
     </AuthShell>

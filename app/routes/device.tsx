@@ -278,7 +278,7 @@ function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }>
               spellCheck: false,
               "aria-describedby": page.error ? "device-password-error" : undefined,
             }}
-            hint="Two-factor sign-in is on: the 6-digit code from your authenticator app, or a recovery code."
+            hint={`Two-factor sign-in is on: the ${TWO_FACTOR.digits}-digit code from your authenticator app, or a recovery code.`}
           />
         ) : null}
         <p className="text-sm text-slate-600">

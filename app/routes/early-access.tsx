@@ -65,7 +65,10 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
 
 const STEPS = [
   { title: "Join the waitlist", text: "Tell us who you are. It takes ten seconds and costs nothing." },
-  { title: "Get your key", text: `When your place comes up we e-mail you a 16-character activation key, valid for ${EARLY_ACCESS.keyValidityDays} days.` },
+  {
+    title: "Get your key",
+    text: `When your place comes up we e-mail you a ${EARLY_ACCESS.keyLength}-character activation key, valid for ${EARLY_ACCESS.keyValidityDays} days.`,
+  },
   { title: "Start building", text: `Redeem it in your dashboard for ${EARLY_ACCESS.accessDays} days of the desktop app, every model and agent included.` },
 ];
 

@@ -10,7 +10,9 @@ import { PricingSection } from "~/components/pricing-section";
 import { SiteNoticeBanner } from "~/components/site/site-notice";
 import { withParam } from "~/components/modal";
 import { homeNotice } from "~/lib/site/notices";
+import { PLAN_PRICE } from "~/lib/billing/plan-comparison";
 import { pricingState } from "~/lib/billing/pricing.server";
+import { PLAN } from "~/lib/constants";
 import { detectDevice, PLATFORMS, type Platform } from "~/lib/downloads/options";
 import { currentReleases } from "~/lib/downloads/releases.server";
 import { getAuth } from "~/server/auth.server";
@@ -125,7 +127,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 Watch Demo
               </LinkButton>
             </div>
-            <p className="mt-4 text-sm text-slate-500">$4.99/month after a 7-day free trial. Cancel anytime.</p>
+            <p className="mt-4 text-sm text-slate-500">{`${PLAN_PRICE}/month after a ${PLAN.trialDays}-day free trial. Cancel anytime.`}</p>
             <p className="mt-2 text-sm text-slate-600">
               <Link to="?modal=features" preventScrollReset className="rounded font-semibold text-brand-700 hover:text-brand-800">
                 Explore all features

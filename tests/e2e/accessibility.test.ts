@@ -71,8 +71,8 @@ function pageUrls(pattern: string, sitemap: string[]): string[] {
   return sitemap.filter((path) => matcher.test(path));
 }
 
-/** Every open dialog, modal or alert. */
-const DIALOGS = '[role="dialog"], [role="alertdialog"]';
+/** Every open dialog, modal or alert (the app's are <dialog> elements). */
+const DIALOGS = 'dialog[open], [role="dialog"], [role="alertdialog"]';
 
 /** Loads a URL, waits for its hydration; returns the path and search it ended on (after redirects). */
 async function open(page: Page, url: string): Promise<URL> {
@@ -81,9 +81,9 @@ async function open(page: Page, url: string): Promise<URL> {
   return new URL(page.url());
 }
 
-/** The dialogs (their title ids) in a page's HTML: every element with role dialog or alertdialog. */
+/** The dialogs (their title ids) in a page's HTML: every <dialog> and every element with role dialog or alertdialog. */
 function dialogIds(html: string): string[] {
-  const tags = html.match(/<[a-z]+\b[^>]*\brole="(?:alert)?dialog"[^>]*>/g) ?? [];
+  const tags = html.match(/<dialog\b[^>]*>|<[a-z]+\b[^>]*\brole="(?:alert)?dialog"[^>]*>/g) ?? [];
   return tags.map((tag) => /\baria-labelledby="([^"]+)"/.exec(tag)?.[1] ?? "dialog");
 }
 
@@ -168,7 +168,7 @@ async function visit(page: Page, from: string, href: string) {
   const found =
     page.url() === from &&
     (await page.evaluate((target) => {
-      const dialogs = document.querySelectorAll('[role="dialog"], [role="alertdialog"]');
+      const dialogs = document.querySelectorAll('dialog[open], [role="dialog"], [role="alertdialog"]');
       const scope = dialogs.length ? dialogs[dialogs.length - 1]! : document.body;
       const link = [...scope.querySelectorAll("a[href]")].find(
         (a) => (a as HTMLAnchorElement).href === target && (a as HTMLElement).checkVisibility() && a.getBoundingClientRect().width > 0,
@@ -264,7 +264,7 @@ function sourceDialogs(): string[] {
   const ids = filesUnder("app", /\.tsx$/).flatMap((file) => {
     const source = readFileSync(file, "utf8");
     const modals = [...source.matchAll(/<UrlModal\b[^>]*\blabelledBy="([^"]+)"/g)].map((m) => m[1]!);
-    const alerts = [...source.matchAll(/role="alertdialog"\s+aria-modal="true"\s+aria-labelledby="([^"]+)"/g)].map((m) => m[1]!);
+    const alerts = [...source.matchAll(/role="alertdialog"\s+aria-labelledby="([^"]+)"/g)].map((m) => m[1]!);
     return [...modals, ...alerts];
   });
   return [...new Set(ids)].sort();

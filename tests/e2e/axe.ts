@@ -33,7 +33,7 @@ export async function axeFindings(page: Page, state: string): Promise<AxeFinding
  * the app that its sweep cannot open must be checked by one of them.
  */
 export async function expectAccessibleDialog(page: Page, labelledBy: string): Promise<void> {
-  await page.locator(`[role="dialog"][aria-labelledby="${labelledBy}"], [role="alertdialog"][aria-labelledby="${labelledBy}"]`).waitFor();
+  await page.locator(`dialog[open][aria-labelledby="${labelledBy}"], [role="alertdialog"][aria-labelledby="${labelledBy}"]`).waitFor();
   // Measured as it stands, not halfway through its fade-in (axe reads the colours through the
   // opacity): the finite animations running now are waited for.
   await page.evaluate(() =>

@@ -13,8 +13,8 @@ async function chartLabels(page: Page, chart: string): Promise<Label[]> {
       const box = el.getBoundingClientRect();
       return {
         axis: el.getAttribute("data-chart-axis") ?? "",
-        // biome-ignore lint/performance/useDomNodeTextContent: the text shown at this width (a label holds its phone and desktop forms).
-        text: (el as HTMLElement).innerText.trim(),
+        // A label holds one form, its phone's or its desktop's, and shows at those widths only.
+        text: el.textContent?.trim() ?? "",
         fontPx: Number.parseFloat(getComputedStyle(el).fontSize),
         height: box.height,
         left: box.left,

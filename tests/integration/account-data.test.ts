@@ -277,7 +277,7 @@ describe("an export's mail", () => {
     expect(mail.text).toContain("http://localhost/dashboard/profile#your-data");
     expect(mail.text).not.toContain("/dashboard/profile/export");
     expect(mail.text).not.toContain(row!.id);
-    expect(mail.text).toContain(`The download works for ${EXPORT_MESSAGES.linkHours} hours.`);
+    expect(mail.text).toContain(`The download works for ${EXPORT_MESSAGES.linkLife}.`);
     // The status the profile asks for while it waits: the owner's exports only, nobody else's.
     const status = await browser.get("/dashboard/profile/export");
     expect(status.status).toBe(200);

@@ -89,6 +89,8 @@ describe("a tripped two-factor code lock", () => {
     const refused = await browser.post("/auth/two-factor", { code: await totp(account.secret) });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(LOCKOUT.twoFactor.lockMs / 1000);
+    // The page names the longer lock, not the first one's 15 minutes.
+    expect(await refused.text()).toContain("Two-factor sign-in is locked for 30 minutes.");
     expect(browser.cookies.has("mfy_access")).toBe(false);
 
     const mail = await waitForMail(account.email, SUBJECT);

@@ -8,7 +8,6 @@ import { describe, expect, it } from "vitest";
 import { confirmSetup, pendingSetup, startSetup } from "~/lib/auth/two-factor-setup.server";
 import { type SecondFactorResult, TOTP_OPTIONS, twoFactorEnabled, twoFactorStatus, verifySecondFactor, type TwoFactorDeps } from "~/lib/auth/two-factor.server";
 import { accountKey } from "~/lib/auth/lockout";
-import { AUTH_MESSAGES } from "~/lib/auth/messages";
 import { LOCKOUT, TWO_FACTOR } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { Browser, createConfirmedUser, db, keySettings, ORIGIN, recentProofOf, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
@@ -373,7 +372,7 @@ describe("a locked two-factor code", () => {
 
     const off = await account.browser.post("/dashboard/profile/two-factor", { intent: "disable", password: STRONG_PASSWORD, code });
     expectTimeLeft(off, remaining, "turning two-factor off");
-    expect(await off.text()).toContain(AUTH_MESSAGES.twoFactorLocked);
+    expect(await off.text()).toContain("Too many wrong codes. Two-factor sign-in is locked for");
 
     expectTimeLeft(await account.browser.post("/dashboard/profile/delete", { password: STRONG_PASSWORD, code }), remaining, "deleting the account");
     expect(await twoFactorEnabled(db, account.id)).toBe(true);

@@ -3,33 +3,42 @@
 import { bool, int, metadataParam, mergeMetadata, missingParam, noSuch, parseStripeForm, readBody, send, str, StripeError } from "./http.mjs";
 import { API_VERSION, checkoutSessionObject, clone, customerObject, DAY, listObject, newId, now, portalSessionObject, priceById } from "./stripe-objects.mjs";
 
-/**
- * @param {{ state: ReturnType<typeof import("./state.mjs").createState>, webhooks: ReturnType<typeof import("./webhooks.mjs").createWebhooks>, publicUrl: () => string }} deps
- */
-export function createApi({ state, webhooks, publicUrl }) {
-  const list = (url, items, params) => listObject(url, items, int(params.limit, "limit", 1, 100) ?? 10);
+/** A list answer with the request's `limit` (10 unless asked, as Stripe's default). */
+const list = (url, items, params) => listObject(url, items, int(params.limit, "limit", 1, 100) ?? 10);
 
-  /** Replaces id fields with full objects. Intermediate ids on a dotted path are expanded too, as Stripe does. */
-  const expand = (object, paths) => {
-    const out = clone(object);
-    for (const path of [].concat(paths ?? [])) {
-      const keys = String(path).split(".");
-      let parent = out;
-      keys.forEach((key, i) => {
-        if (!parent || typeof parent !== "object") return;
-        if (typeof parent[key] === "string") {
-          const found = state.lookup(parent[key]);
-          if (!found) throw new StripeError(400, `This property cannot be expanded (${path}).`, { param: "expand" });
-          parent[key] = clone(found);
-        } else if (parent[key] === undefined) throw new StripeError(400, `This property cannot be expanded (${path}).`, { param: "expand" });
-        parent = i < keys.length - 1 ? parent[key] : null;
-      });
-    }
-    return out;
-  };
+/** Replaces id fields with full objects. Intermediate ids on a dotted path are expanded too, as Stripe does. */
+function expand(state, object, paths) {
+  const out = clone(object);
+  for (const path of [].concat(paths ?? [])) {
+    const keys = String(path).split(".");
+    let parent = out;
+    keys.forEach((key, i) => {
+      if (!parent || typeof parent !== "object") return;
+      if (typeof parent[key] === "string") {
+        const found = state.lookup(parent[key]);
+        if (!found) throw new StripeError(400, `This property cannot be expanded (${path}).`, { param: "expand" });
+        parent[key] = clone(found);
+      } else if (parent[key] === undefined) throw new StripeError(400, `This property cannot be expanded (${path}).`, { param: "expand" });
+      parent = i < keys.length - 1 ? parent[key] : null;
+    });
+  }
+  return out;
+}
 
-  // handler(params, match, outbox) returns the object to answer (expanded by the caller).
-  const routes = [
+/** The answer's body with the request's `expand[]` applied. On a list, `data.x` expands x on every item. */
+function expandedBody(state, result, params) {
+  const paths = [].concat(params.expand ?? []).map(String);
+  if (result.object !== "list") return expand(state, result, paths);
+  const itemPaths = paths.filter((x) => x.startsWith("data.")).map((x) => x.slice(5));
+  return { ...result, data: result.data.map((o) => expand(state, o, itemPaths)) };
+}
+
+// Each route is [method, path, handler(params, match, outbox)]; the handler returns the object to
+// answer (expanded by the caller).
+
+/** Customers, their payment methods, and the one price. */
+function customerRoutes(state) {
+  return [
     [
       "POST",
       /^\/v1\/customers$/,
@@ -84,47 +93,51 @@ export function createApi({ state, webhooks, publicUrl }) {
         return price;
       },
     ],
+  ];
+}
 
-    [
-      "POST",
-      /^\/v1\/checkout\/sessions$/,
-      (p) => {
-        for (const k of ["mode", "customer", "client_reference_id", "success_url", "cancel_url"]) str(p[k], k);
-        if (!p.mode) throw missingParam("mode");
-        if (p.mode !== "subscription") throw new StripeError(400, `The stand-in only supports mode=subscription (got '${p.mode}').`, { param: "mode" });
-        if (!p.customer) throw missingParam("customer");
-        const customer = state.customers.get(p.customer);
-        if (!customer) throw noSuch("customer", p.customer, { status: 400, param: "customer" });
-        const item = Array.isArray(p.line_items) ? p.line_items[0] : undefined;
-        if (!item || typeof item !== "object") throw missingParam("line_items");
-        if (!str(item.price, "line_items[0][price]")) throw missingParam("line_items[0][price]");
-        const price = priceById(item.price);
-        if (!price) throw noSuch("price", item.price, { status: 400, param: "line_items[0][price]" });
-        const quantity = int(item.quantity, "line_items[0][quantity]", 1, 999) ?? 1;
-        if (!p.success_url) throw missingParam("success_url");
-        if (!p.cancel_url) throw missingParam("cancel_url");
-        const sub = p.subscription_data ?? {};
-        const trialDays = int(sub.trial_period_days, "subscription_data[trial_period_days]", 1, 730) ?? 0;
-        const t = now();
-        const id = newId("cs_test_");
-        const session = checkoutSessionObject({
-          id,
-          customer: customer.id,
-          clientReferenceId: p.client_reference_id || null,
-          url: `${publicUrl()}/checkout/${id}`,
-          successUrl: p.success_url,
-          cancelUrl: p.cancel_url,
-          expiresAt: state.expireNextSession ? t - 60 : t + DAY,
-          created: t,
-          metadata: metadataParam(p.metadata),
-          amount: price.unit_amount * quantity,
-        });
-        state.expireNextSession = false;
-        state.sessions.set(id, session);
-        state.sessionExtras.set(id, { trialDays, subscriptionMetadata: metadataParam(sub.metadata, "subscription_data[metadata]"), price, quantity });
-        return session;
-      },
-    ],
+/** POST /v1/checkout/sessions: a subscription checkout for one price, answered as the open session. */
+function createCheckoutSession(state, publicUrl, p) {
+  for (const k of ["mode", "customer", "client_reference_id", "success_url", "cancel_url"]) str(p[k], k);
+  if (!p.mode) throw missingParam("mode");
+  if (p.mode !== "subscription") throw new StripeError(400, `The stand-in only supports mode=subscription (got '${p.mode}').`, { param: "mode" });
+  if (!p.customer) throw missingParam("customer");
+  const customer = state.customers.get(p.customer);
+  if (!customer) throw noSuch("customer", p.customer, { status: 400, param: "customer" });
+  const item = Array.isArray(p.line_items) ? p.line_items[0] : undefined;
+  if (!item || typeof item !== "object") throw missingParam("line_items");
+  if (!str(item.price, "line_items[0][price]")) throw missingParam("line_items[0][price]");
+  const price = priceById(item.price);
+  if (!price) throw noSuch("price", item.price, { status: 400, param: "line_items[0][price]" });
+  const quantity = int(item.quantity, "line_items[0][quantity]", 1, 999) ?? 1;
+  if (!p.success_url) throw missingParam("success_url");
+  if (!p.cancel_url) throw missingParam("cancel_url");
+  const sub = p.subscription_data ?? {};
+  const trialDays = int(sub.trial_period_days, "subscription_data[trial_period_days]", 1, 730) ?? 0;
+  const t = now();
+  const id = newId("cs_test_");
+  const session = checkoutSessionObject({
+    id,
+    customer: customer.id,
+    clientReferenceId: p.client_reference_id || null,
+    url: `${publicUrl()}/checkout/${id}`,
+    successUrl: p.success_url,
+    cancelUrl: p.cancel_url,
+    expiresAt: state.expireNextSession ? t - 60 : t + DAY,
+    created: t,
+    metadata: metadataParam(p.metadata),
+    amount: price.unit_amount * quantity,
+  });
+  state.expireNextSession = false;
+  state.sessions.set(id, session);
+  state.sessionExtras.set(id, { trialDays, subscriptionMetadata: metadataParam(sub.metadata, "subscription_data[metadata]"), price, quantity });
+  return session;
+}
+
+/** Checkout sessions: created, read and expired here, paid on the hosted page (pages.mjs). */
+function checkoutRoutes(state, publicUrl) {
+  return [
+    ["POST", /^\/v1\/checkout\/sessions$/, (p) => createCheckoutSession(state, publicUrl, p)],
     [
       "GET",
       /^\/v1\/checkout\/sessions\/([^/]+)$/,
@@ -150,7 +163,12 @@ export function createApi({ state, webhooks, publicUrl }) {
         return session;
       },
     ],
+  ];
+}
 
+/** Subscriptions: listed, read, updated (cancel at period end, metadata, trial end) and canceled. */
+function subscriptionRoutes(state) {
+  return [
     [
       "GET",
       /^\/v1\/subscriptions$/,
@@ -193,7 +211,12 @@ export function createApi({ state, webhooks, publicUrl }) {
         return sub;
       },
     ],
+  ];
+}
 
+/** Invoices, the customer portal's sessions and the events. */
+function billingRoutes(state, publicUrl) {
+  return [
     [
       "GET",
       /^\/v1\/invoices$/,
@@ -210,7 +233,6 @@ export function createApi({ state, webhooks, publicUrl }) {
       },
     ],
     ["GET", /^\/v1\/invoices\/([^/]+)$/, (_p, [, id]) => state.get("invoices", "invoice", id)],
-
     [
       "POST",
       /^\/v1\/billing_portal\/sessions$/,
@@ -224,7 +246,6 @@ export function createApi({ state, webhooks, publicUrl }) {
         return session;
       },
     ],
-
     [
       "GET",
       /^\/v1\/events$/,
@@ -237,6 +258,49 @@ export function createApi({ state, webhooks, publicUrl }) {
     ],
     ["GET", /^\/v1\/events\/([^/]+)$/, (_p, [, id]) => state.get("events", "event", id)],
   ];
+}
+
+/** The failure /__control/fail-next injected for this call, if any: answered, and true. */
+function answerInjectedFailure(state, req, res, url, headers) {
+  const rule = state.failRules.findIndex((r) => (!r.method || r.method === req.method) && (!r.path || r.path === url.pathname));
+  if (rule === -1) return false;
+  const [r] = state.failRules.splice(rule, 1);
+  // Stripe-Should-Retry: false keeps the SDK (which retries 5xx by default) from hiding the injected failure.
+  send(res, r.status, { error: { type: r.type, message: r.message } }, "application/json", { ...headers, "Stripe-Should-Retry": "false" });
+  return true;
+}
+
+/** Waits while /__control/hold-next holds this call (until /__control/release). */
+async function waitWhileHeld(state, req, url) {
+  const held = state.holdRules.findIndex((r) => (!r.method || r.method === req.method) && (!r.path || r.path === url.pathname));
+  if (held === -1) return;
+  const [hold] = state.holdRules.splice(held, 1);
+  state.held.push(hold);
+  await hold.released;
+}
+
+/**
+ * Stripe's idempotency: the same key with the same request replays the first answer (returned
+ * here); with a different request it is an error. Requests are handled one at a time, so two
+ * racing requests with one key get one object.
+ */
+function idempotentReplay(state, key, fingerprint) {
+  const replay = typeof key === "string" ? state.idempotency.get(key) : undefined;
+  if (replay && replay.request !== fingerprint) {
+    throw new StripeError(
+      400,
+      `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+      { type: "idempotency_error" },
+    );
+  }
+  return replay;
+}
+
+/**
+ * @param {{ state: ReturnType<typeof import("./state.mjs").createState>, webhooks: ReturnType<typeof import("./webhooks.mjs").createWebhooks>, publicUrl: () => string }} deps
+ */
+export function createApi({ state, webhooks, publicUrl }) {
+  const routes = [...customerRoutes(state), ...checkoutRoutes(state, publicUrl), ...subscriptionRoutes(state), ...billingRoutes(state, publicUrl)];
 
   /** Handles one /v1/* request; errors are thrown and answered by the server's catch-all. */
   return async function handleApi(req, res, url) {
@@ -245,34 +309,12 @@ export function createApi({ state, webhooks, publicUrl }) {
       return send(res, 401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } }, "application/json", headers);
     }
     const raw = req.method === "GET" ? "" : await readBody(req);
-    const rule = state.failRules.findIndex((r) => (!r.method || r.method === req.method) && (!r.path || r.path === url.pathname));
-    if (rule !== -1) {
-      const [r] = state.failRules.splice(rule, 1);
-      // Stripe-Should-Retry: false keeps the SDK (which retries 5xx by default) from hiding the injected failure.
-      return send(res, r.status, { error: { type: r.type, message: r.message } }, "application/json", { ...headers, "Stripe-Should-Retry": "false" });
-    }
-    const held = state.holdRules.findIndex((r) => (!r.method || r.method === req.method) && (!r.path || r.path === url.pathname));
-    if (held !== -1) {
-      const [hold] = state.holdRules.splice(held, 1);
-      state.held.push(hold);
-      await hold.released;
-    }
-    // Stripe's idempotency: the same key with the same request replays the first answer; with a
-    // different request it is an error. Requests are handled one at a time, so two racing
-    // requests with one key get one object.
+    if (answerInjectedFailure(state, req, res, url, headers)) return;
+    await waitWhileHeld(state, req, url);
     const key = req.method === "POST" ? req.headers["idempotency-key"] : undefined;
     const fingerprint = `${req.method} ${url.pathname}?${url.search.slice(1)}&${raw}`;
-    const replay = typeof key === "string" ? state.idempotency.get(key) : undefined;
-    if (replay) {
-      if (replay.request !== fingerprint) {
-        throw new StripeError(
-          400,
-          `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
-          { type: "idempotency_error" },
-        );
-      }
-      return send(res, replay.status, replay.body, "application/json", { ...headers, "Idempotent-Replayed": "true" });
-    }
+    const replay = idempotentReplay(state, key, fingerprint);
+    if (replay) return send(res, replay.status, replay.body, "application/json", { ...headers, "Idempotent-Replayed": "true" });
     const params = parseStripeForm(`${url.search.slice(1)}&${raw}`);
     const route = routes.find(([method, re]) => method === req.method && re.test(url.pathname));
     if (!route) {
@@ -280,20 +322,7 @@ export function createApi({ state, webhooks, publicUrl }) {
     }
     const outbox = [];
     const result = route[2](params, route[1].exec(url.pathname).map(decodeURIComponent), outbox);
-    const paths = [].concat(params.expand ?? []).map(String);
-    // On a list, `data.x` expands x on every item.
-    const body =
-      result.object === "list"
-        ? {
-            ...result,
-            data: result.data.map((o) =>
-              expand(
-                o,
-                paths.filter((x) => x.startsWith("data.")).map((x) => x.slice(5)),
-              ),
-            ),
-          }
-        : expand(result, paths);
+    const body = expandedBody(state, result, params);
     if (typeof key === "string") state.idempotency.set(key, { request: fingerprint, status: 200, body });
     await webhooks.flush(outbox);
     send(res, 200, body, "application/json", headers);

@@ -74,19 +74,16 @@ const invoicePage = (inv) =>
 <p><a href="${esc(inv.invoice_pdf)}">Download PDF</a></p></div>`,
   );
 
-/**
- * @param {{ state: ReturnType<typeof import("./state.mjs").createState>, webhooks: ReturnType<typeof import("./webhooks.mjs").createWebhooks> }} deps
- */
-export function createPages({ state, webhooks }) {
-  const checkoutPage = (session, { error = "", values = {} } = {}) => {
-    const extras = state.sessionExtras.get(session.id);
-    const customer = state.customers.get(session.customer);
-    const perMonth = money(extras.price.unit_amount);
-    const trial = extras.trialDays ? `<p class="trial">${extras.trialDays} days free, then ${perMonth} per month</p>` : "";
-    const input = (name, label, attrs) => `<label for="${name}">${label}</label><input id="${name}" name="${name}" value="${esc(values[name])}" ${attrs}>`;
-    return page(
-      "Modelify Pro – Checkout",
-      `<div class="card split">
+/** The hosted Checkout page: the plan, and the card form (re-rendered with `error` and the entered `values`). */
+function checkoutPage(state, session, { error = "", values = {} } = {}) {
+  const extras = state.sessionExtras.get(session.id);
+  const customer = state.customers.get(session.customer);
+  const perMonth = money(extras.price.unit_amount);
+  const trial = extras.trialDays ? `<p class="trial">${extras.trialDays} days free, then ${perMonth} per month</p>` : "";
+  const input = (name, label, attrs) => `<label for="${name}">${label}</label><input id="${name}" name="${name}" value="${esc(values[name])}" ${attrs}>`;
+  return page(
+    "Modelify Pro – Checkout",
+    `<div class="card split">
 <section><p class="brand">Modelify</p><p class="muted">Subscribe to</p><h1>Modelify Pro</h1><p class="price">${perMonth} / month</p>${trial}
 ${extras.quantity > 1 ? `<p class="muted">Quantity: ${extras.quantity}</p>` : ""}</section>
 <section><p class="muted">Paying as</p><p><strong>${esc(customer?.email ?? "")}</strong></p>
@@ -98,45 +95,50 @@ ${input("cardholder", "Name on card", 'autocomplete="cc-name"')}
 <button type="submit">${extras.trialDays ? "Start trial" : "Subscribe"}</button></form>
 <p class="hint">Test card: 4242 4242 4242 4242, any future date, any CVC</p>
 <p><a href="${esc(session.cancel_url)}">Cancel</a></p></section></div>`,
-    );
-  };
+  );
+}
 
-  const portalPage = (portal) => {
-    const subs = state.newest("subscriptions").filter((s) => s.customer === portal.customer && s.status !== "canceled");
-    const rows = subs.map((s) => {
-      const item = s.items.data[0];
-      const pm = state.paymentMethods.get(s.default_payment_method);
-      const when = s.cancel_at_period_end ? `Cancels on ${longDate(s.cancel_at)}` : `Renews on ${longDate(item.current_period_end)}`;
-      const action = s.cancel_at_period_end ? ["renew", "Renew plan", "secondary renew"] : ["cancel", "Cancel plan", "secondary"];
-      return `<div class="sub"><h2 style="margin:0;font-size:18px">Modelify Pro<span class="badge">${esc(s.status)}</span></h2>
+/** The customer portal: the customer's live subscriptions (cancel / renew) and their invoices. */
+function portalPage(state, portal) {
+  const subs = state.newest("subscriptions").filter((s) => s.customer === portal.customer && s.status !== "canceled");
+  const rows = subs.map((s) => {
+    const item = s.items.data[0];
+    const pm = state.paymentMethods.get(s.default_payment_method);
+    const when = s.cancel_at_period_end ? `Cancels on ${longDate(s.cancel_at)}` : `Renews on ${longDate(item.current_period_end)}`;
+    const action = s.cancel_at_period_end ? ["renew", "Renew plan", "secondary renew"] : ["cancel", "Cancel plan", "secondary"];
+    return `<div class="sub"><h2 style="margin:0;font-size:18px">Modelify Pro<span class="badge">${esc(s.status)}</span></h2>
 <p class="muted" style="margin:4px 0">${money(item.price.unit_amount)} per month · ${when}</p>
 ${pm ? `<p style="margin:4px 0">${esc(pm.card.brand === "visa" ? "Visa" : pm.card.brand)} •••• ${esc(pm.card.last4)}</p>` : ""}
 <form method="post" action="/portal/${esc(portal.id)}/${action[0]}"><input type="hidden" name="subscription" value="${esc(s.id)}"><button type="submit" class="${action[2]}">${action[1]}</button></form></div>`;
-    });
-    const invoices = state
-      .newest("invoices")
-      .filter((i) => i.customer === portal.customer)
-      .slice(0, 10)
-      .map((i) => `<tr><td><a href="${esc(i.hosted_invoice_url)}">${esc(i.number)}</a></td><td>${longDate(i.created)}</td><td>${money(i.total)}</td></tr>`);
-    return page(
-      "Modelify – Billing",
-      `<div class="card"><p class="brand">Modelify</p><h1>Billing</h1><p class="muted">${esc(state.customers.get(portal.customer)?.email ?? "")}</p>
+  });
+  const invoices = state
+    .newest("invoices")
+    .filter((i) => i.customer === portal.customer)
+    .slice(0, 10)
+    .map((i) => `<tr><td><a href="${esc(i.hosted_invoice_url)}">${esc(i.number)}</a></td><td>${longDate(i.created)}</td><td>${money(i.total)}</td></tr>`);
+  return page(
+    "Modelify – Billing",
+    `<div class="card"><p class="brand">Modelify</p><h1>Billing</h1><p class="muted">${esc(state.customers.get(portal.customer)?.email ?? "")}</p>
 <h2 style="font-size:16px;margin-top:24px">Current plan</h2>${rows.join("") || '<p class="muted">No active subscriptions.</p>'}
 ${invoices.length ? `<h2 style="font-size:16px">Invoice history</h2><table>${invoices.join("")}</table>` : ""}
 <p style="margin-top:24px"><a href="${esc(portal.return_url ?? "/")}">Return to Modelify</a></p></div>`,
-    );
-  };
+  );
+}
 
+/**
+ * @param {{ state: ReturnType<typeof import("./state.mjs").createState>, webhooks: ReturnType<typeof import("./webhooks.mjs").createWebhooks> }} deps
+ */
+export function createPages({ state, webhooks }) {
   const checkout = async (req, res, id) => {
     const session = state.sessions.get(id);
     if (!session) return html(res, 404, messagePage("Not found", "Checkout session not found."));
     if (state.sessionStatus(session) !== "open") return html(res, 410, messagePage("Expired", "This checkout session is no longer available."));
-    if (req.method === "GET") return html(res, 200, checkoutPage(session));
+    if (req.method === "GET") return html(res, 200, checkoutPage(state, session));
     if (req.method !== "POST") return html(res, 405, messagePage("Not allowed", "Method not allowed."));
     const form = Object.fromEntries(new URLSearchParams(await readBody(req)));
     const result = readCard(form);
     // The CVC is never echoed back into the re-rendered form.
-    if (!result.card) return html(res, result.status, checkoutPage(session, { error: result.error, values: { ...form, cvc: "" } }));
+    if (!result.card) return html(res, result.status, checkoutPage(state, session, { error: result.error, values: { ...form, cvc: "" } }));
     const outbox = [];
     state.completeCheckout(session, result.card, outbox);
     // Delivered before the redirect is answered, so the app has the events by the time the browser reaches success_url.
@@ -147,7 +149,7 @@ ${invoices.length ? `<h2 style="font-size:16px">Invoice history</h2><table>${inv
   const portal = async (req, res, id, action) => {
     const portalSession = state.portalSessions.get(id);
     if (!portalSession) return html(res, 404, messagePage("Not found", "This billing session was not found."));
-    if (!action && req.method === "GET") return html(res, 200, portalPage(portalSession));
+    if (!action && req.method === "GET") return html(res, 200, portalPage(state, portalSession));
     if (!action || req.method !== "POST") return html(res, 405, messagePage("Not allowed", "Method not allowed."));
     const form = Object.fromEntries(new URLSearchParams(await readBody(req)));
     const own = state.newest("subscriptions").filter((s) => s.customer === portalSession.customer && s.status !== "canceled");

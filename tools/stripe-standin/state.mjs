@@ -46,6 +46,81 @@ const STORES = [
   ["bps_", "portalSessions"],
 ];
 
+/** Shared by POST /v1/subscriptions/:id and the portal's cancel/renew buttons; emits one updated event. */
+function updateSubscription(state, sub, { cancelAtPeriodEnd, metadata, trialEnd }, outbox) {
+  if ((cancelAtPeriodEnd !== undefined || trialEnd !== undefined) && sub.status === "canceled") {
+    throw new StripeError(400, "A canceled subscription can only update its cancellation_details and metadata.");
+  }
+  const before = clone(sub);
+  // trial_end=now ends a trial at once: the first period starts and is paid (no decline here).
+  if (trialEnd === "now" && sub.status === "trialing") {
+    const t = now();
+    const item = sub.items.data[0];
+    Object.assign(sub, { status: "active", trial_end: t, billing_cycle_anchor: t });
+    Object.assign(item, { current_period_start: t, current_period_end: t + 30 * DAY });
+  }
+  if (cancelAtPeriodEnd === true) Object.assign(sub, { cancel_at_period_end: true, cancel_at: sub.items.data[0].current_period_end, canceled_at: now() });
+  if (cancelAtPeriodEnd === false) Object.assign(sub, { cancel_at_period_end: false, cancel_at: null, canceled_at: null });
+  mergeMetadata(sub.metadata, metadata);
+  state.emit(outbox, "customer.subscription.updated", sub, changedFields(before, sub));
+}
+
+/** A card was accepted on the hosted page: what Stripe creates for a subscription checkout, and its three events. */
+function completeCheckout(state, publicUrl, session, card, outbox) {
+  const t = now();
+  const extras = state.sessionExtras.get(session.id);
+  const customer = state.customers.get(session.customer);
+  const pm = paymentMethodObject({ customer, card, created: t });
+  state.paymentMethods.set(pm.id, pm);
+  customer.invoice_settings.default_payment_method = pm.id;
+
+  const trialEnd = extras.trialDays ? t + extras.trialDays * DAY : null;
+  const periodEnd = trialEnd ?? t + 30 * DAY;
+  const subId = newId("sub_");
+  const invoiceId = newId("in_");
+  const sub = subscriptionObject({
+    id: subId,
+    customer: customer.id,
+    created: t,
+    trialEnd,
+    periodEnd,
+    paymentMethod: pm.id,
+    latestInvoice: invoiceId,
+    metadata: { ...extras.subscriptionMetadata },
+    price: extras.price,
+    quantity: extras.quantity,
+  });
+  state.subscriptions.set(sub.id, sub);
+
+  const amount = trialEnd ? 0 : extras.price.unit_amount * extras.quantity;
+  state.invoiceCounter += 1;
+  const number = `MDLFY-${String(state.invoiceCounter).padStart(4, "0")}`;
+  const description = trialEnd ? "Trial period for Modelify Pro" : `${extras.quantity} × Modelify Pro (at ${money(extras.price.unit_amount)} / month)`;
+  const invoice = invoiceObject({
+    id: invoiceId,
+    number,
+    customer,
+    amount,
+    created: t,
+    periodEnd,
+    description,
+    quantity: extras.quantity,
+    subscription: sub.id,
+    publicUrl: publicUrl(),
+  });
+  state.invoices.set(invoice.id, invoice);
+
+  Object.assign(session, {
+    status: "complete",
+    payment_status: trialEnd ? "no_payment_required" : "paid",
+    subscription: sub.id,
+    customer_details: { email: customer.email, name: card.name || null },
+  });
+  state.emit(outbox, "checkout.session.completed", session);
+  state.emit(outbox, "customer.subscription.created", sub);
+  state.emit(outbox, "invoice.paid", invoice);
+}
+
 /**
  * Creates an empty store. `publicUrl()` is the origin for hosted page links; a function because the
  * port, and so the origin, is only known once the server listens.
@@ -92,79 +167,12 @@ export function createState({ publicUrl }) {
       return session.status;
     },
 
-    /** Shared by POST /v1/subscriptions/:id and the portal's cancel/renew buttons; emits one updated event. */
-    updateSubscription(sub, { cancelAtPeriodEnd, metadata, trialEnd }, outbox) {
-      if ((cancelAtPeriodEnd !== undefined || trialEnd !== undefined) && sub.status === "canceled") {
-        throw new StripeError(400, "A canceled subscription can only update its cancellation_details and metadata.");
-      }
-      const before = clone(sub);
-      // trial_end=now ends a trial at once: the first period starts and is paid (no decline here).
-      if (trialEnd === "now" && sub.status === "trialing") {
-        const t = now();
-        const item = sub.items.data[0];
-        Object.assign(sub, { status: "active", trial_end: t, billing_cycle_anchor: t });
-        Object.assign(item, { current_period_start: t, current_period_end: t + 30 * DAY });
-      }
-      if (cancelAtPeriodEnd === true) Object.assign(sub, { cancel_at_period_end: true, cancel_at: sub.items.data[0].current_period_end, canceled_at: now() });
-      if (cancelAtPeriodEnd === false) Object.assign(sub, { cancel_at_period_end: false, cancel_at: null, canceled_at: null });
-      mergeMetadata(sub.metadata, metadata);
-      state.emit(outbox, "customer.subscription.updated", sub, changedFields(before, sub));
+    // The changes that span several collections (above).
+    updateSubscription(sub, changes, outbox) {
+      updateSubscription(state, sub, changes, outbox);
     },
-
-    /** A card was accepted on the hosted page: what Stripe creates for a subscription checkout, and its three events. */
     completeCheckout(session, card, outbox) {
-      const t = now();
-      const extras = state.sessionExtras.get(session.id);
-      const customer = state.customers.get(session.customer);
-      const pm = paymentMethodObject({ customer, card, created: t });
-      state.paymentMethods.set(pm.id, pm);
-      customer.invoice_settings.default_payment_method = pm.id;
-
-      const trialEnd = extras.trialDays ? t + extras.trialDays * DAY : null;
-      const periodEnd = trialEnd ?? t + 30 * DAY;
-      const subId = newId("sub_");
-      const invoiceId = newId("in_");
-      const sub = subscriptionObject({
-        id: subId,
-        customer: customer.id,
-        created: t,
-        trialEnd,
-        periodEnd,
-        paymentMethod: pm.id,
-        latestInvoice: invoiceId,
-        metadata: { ...extras.subscriptionMetadata },
-        price: extras.price,
-        quantity: extras.quantity,
-      });
-      state.subscriptions.set(sub.id, sub);
-
-      const amount = trialEnd ? 0 : extras.price.unit_amount * extras.quantity;
-      state.invoiceCounter += 1;
-      const number = `MDLFY-${String(state.invoiceCounter).padStart(4, "0")}`;
-      const description = trialEnd ? "Trial period for Modelify Pro" : `${extras.quantity} × Modelify Pro (at ${money(extras.price.unit_amount)} / month)`;
-      const invoice = invoiceObject({
-        id: invoiceId,
-        number,
-        customer,
-        amount,
-        created: t,
-        periodEnd,
-        description,
-        quantity: extras.quantity,
-        subscription: sub.id,
-        publicUrl: publicUrl(),
-      });
-      state.invoices.set(invoice.id, invoice);
-
-      Object.assign(session, {
-        status: "complete",
-        payment_status: trialEnd ? "no_payment_required" : "paid",
-        subscription: sub.id,
-        customer_details: { email: customer.email, name: card.name || null },
-      });
-      state.emit(outbox, "checkout.session.completed", session);
-      state.emit(outbox, "customer.subscription.created", sub);
-      state.emit(outbox, "invoice.paid", invoice);
+      completeCheckout(state, publicUrl, session, card, outbox);
     },
   };
   return state;

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Money } from "~/components/money";
 import { useLocation, Link } from "react-router";
 import { RedeemKeyHint } from "../early-access/redeem-form";
+import { USAGE } from "~/lib/constants";
 import { formatCount, formatDateTime, formatMs } from "~/lib/format";
 import { CATEGORIES, SORTS, type CategoryFilter, type ModelCategory, type ModelFigures, type Recommendation, type SortKey } from "~/lib/usage/models";
 import { withParams } from "../modal";
@@ -83,7 +84,7 @@ function AnalyticsHeader() {
     <div className="flex flex-wrap items-end justify-between gap-4">
       <div>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Model Analytics</h1>
-        <p className="mt-1 text-sm text-slate-600">Your models over the last 30 days.</p>
+        <p className="mt-1 text-sm text-slate-600">Your models over the last {USAGE.analyticsDays} days.</p>
       </div>
       <Link to={`${pathname}${search}`} reloadDocument className={buttonClass("secondary")}>
         Refresh

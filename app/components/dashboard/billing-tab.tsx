@@ -1,4 +1,5 @@
 import { Form, useLocation, useNavigation, Link } from "react-router";
+import { PLAN_PRICE } from "~/lib/billing/plan-comparison";
 import { FREE_TIER, PLAN } from "~/lib/constants";
 import { formatDate, formatInteger } from "~/lib/format";
 import type { BillingData, BillingView } from "~/lib/billing/billing-tab.server";
@@ -127,8 +128,8 @@ function OverviewView({ billing }: { billing: BillingData }) {
       <h2 className="text-lg font-semibold text-slate-900">{billing.subscription.active ? "Your subscription" : "You are on the free plan"}</h2>
       <p className="mt-2 max-w-2xl text-sm text-slate-600">
         {billing.subscription.active
-          ? `Modelify ${PLAN.name} at $${PLAN.priceUsd} per month. Change your card, download receipts or cancel (effective at the end of the period) in the Stripe customer portal.`
-          : `Upgrade to ${PLAN.name} for $${PLAN.priceUsd} per month to download the desktop app and unlock model analytics. ${billing.trialAvailable ? `It starts with a ${PLAN.trialDays}-day free trial.` : "Your free trial has been used, so billing starts the day you subscribe."}`}
+          ? `Modelify ${PLAN.name} at ${PLAN_PRICE} per month. Change your card, download receipts or cancel (effective at the end of the period) in the Stripe customer portal.`
+          : `Upgrade to ${PLAN.name} for ${PLAN_PRICE} per month to download the desktop app and unlock model analytics. ${billing.trialAvailable ? `It starts with a ${PLAN.trialDays}-day free trial.` : "Your free trial has been used, so billing starts the day you subscribe."}`}
       </p>
       {!billing.subscription.active ? (
         <Link to="/pricing?checkout=open" className={buttonClass("primary", "md", "mt-5")}>
@@ -228,7 +229,7 @@ function PlanPicker({ closeTo, billing, portalConfirm }: { closeTo: string; bill
     {
       id: "premium-plan",
       name: PLAN.name,
-      price: `$${PLAN.priceUsd}`,
+      price: PLAN_PRICE,
       description: billing.trialAvailable
         ? `Everything, with a ${PLAN.trialDays}-day free trial.`
         : "Everything. Your free trial has been used, so billing starts the day you subscribe.",

@@ -3,14 +3,13 @@ import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import type { AdminResult, StripeView } from "~/lib/billing/admin.server";
 import { ADMIN_STATUSES } from "~/lib/billing/statuses";
+import { ADMIN_DEBUG } from "~/lib/constants";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
 import type { SubscriptionRow } from "~/lib/subscriptions.server";
 import { formatDate } from "~/lib/format";
 import { Field, SelectField } from "../forms";
 import { Alert, Button, Card } from "../ui";
 import { PublishBuild } from "./publish-build";
-
-const MESSAGE_MS = 5000; // spec: debug messages auto-dismiss after 5 s
 
 /** A tool's answer; a refused form also carries conform's result, for the errors beside the fields. */
 type AdminAnswer = AdminResult & { result?: SubmissionResult<string[]> };
@@ -24,7 +23,7 @@ export function DebugTab({ submitted, releases }: { submitted?: AdminAnswer; rel
   useEffect(() => {
     if (!result) return;
     setVisible(true);
-    const timer = setTimeout(() => setVisible(false), MESSAGE_MS);
+    const timer = setTimeout(() => setVisible(false), ADMIN_DEBUG.messageMs);
     return () => clearTimeout(timer);
   }, [result]);
   const busy = fetcher.state !== "idle";

@@ -6,6 +6,7 @@
 import { type ChangeEvent, type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { PROFILE_IMAGES } from "~/lib/constants";
+import { formatBytes } from "~/lib/format";
 import { ACCEPTED_CONTENT_TYPES, checkFileBeforeUpload, type ImageKind, uploadedMessage, uploadNoticeFromQuery } from "~/lib/profile/images";
 import { UPLOAD_MESSAGES } from "~/lib/profile/messages";
 import { Alert, buttonClass, cx, Label } from "../ui";
@@ -14,13 +15,13 @@ const TEXT: Record<ImageKind, { label: string; uploading: string; hint: string; 
   avatar: {
     label: "Profile picture",
     uploading: "Uploading profile picture",
-    hint: "JPG, PNG, GIF or WebP, up to 5 MB.",
+    hint: `JPG, PNG, GIF or WebP, up to ${formatBytes(PROFILE_IMAGES.avatarMaxBytes)}.`,
     empty: "No profile picture yet",
   },
   cover: {
     label: "Cover photo",
     uploading: "Uploading cover photo",
-    hint: "JPG, PNG, GIF or WebP, up to 10 MB.",
+    hint: `JPG, PNG, GIF or WebP, up to ${formatBytes(PROFILE_IMAGES.coverMaxBytes)}.`,
     empty: "No cover photo yet",
   },
 };

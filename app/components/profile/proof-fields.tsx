@@ -28,7 +28,7 @@ export function ProofFields({ needs, errors = {}, autoFocus = false }: { needs: 
             className: "font-mono tracking-[0.2em]",
           }}
           errors={errors.code ? [errors.code] : undefined}
-          hint="6 digits from your authenticator app, or a recovery code."
+          hint={`${TWO_FACTOR.digits} digits from your authenticator app, or a recovery code.`}
         />
       ) : null}
     </>

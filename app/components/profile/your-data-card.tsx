@@ -111,7 +111,7 @@ export function YourDataCard({ exports }: { exports: ExportView[] }) {
         <p className="mt-1 text-sm text-slate-600">
           Download everything we hold about you as one JSON file: account, profile, sessions and devices, usage (including archived months), budgets, downloads,
           subscription and invoices, early access, support messages and security log entries. It takes a minute or two to prepare; the link works for{" "}
-          {EXPORT_MESSAGES.linkHours} hours. One export an hour.
+          {EXPORT_MESSAGES.linkLife}. {EXPORT_MESSAGES.allowed}
         </p>
         <Notice newest={exports[0]} />
         {exports.length > 0 ? (

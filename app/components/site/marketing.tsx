@@ -3,7 +3,7 @@
 // cookie of their own; nothing here may break a page, so every failure is swallowed.
 import { Link } from "react-router";
 import { useEffect, useState, type RefObject } from "react";
-import { MARKETING } from "~/lib/constants";
+import { MARKETING, MS } from "~/lib/constants";
 import type { BrowserEventName } from "~/lib/marketing/events";
 import { CONSENT_STORAGE_KEY, type PixelConsent, PIXEL_SCRIPT_URL, readConsent, shouldLoadPixel } from "~/lib/marketing/pixel";
 import { Button } from "../ui";
@@ -94,7 +94,7 @@ function loadPixel(pixelId: string) {
     if (window.fbq?.callMethod !== undefined) return window.clearInterval(timer);
     if (Date.now() - started < MARKETING.pixelInitGiveUpMs) return;
     window.clearInterval(timer);
-    console.info("The advertising pixel did not start within 10 s; ignored.");
+    console.info(`The advertising pixel did not start within ${MARKETING.pixelInitGiveUpMs / MS.SECOND} s; ignored.`);
   }, MARKETING.pixelInitRetryMs);
 }
 

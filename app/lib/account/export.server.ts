@@ -17,7 +17,6 @@ import type { LedgerNamespace } from "../usage/ledger/api";
 import { enqueueMail } from "../mail/mail.server";
 import { dataExportReadyMail } from "../mail/templates";
 import { gatherAccountData } from "./export-data.server";
-import { EXPORT_MESSAGES } from "./messages";
 import { log } from "../log/log.server";
 
 const exportsTable = schema.dataExports;
@@ -97,7 +96,7 @@ export async function buildExport(
   }
   log.info("data_export_ready", { exportId: row.id, bytes: bytes.byteLength });
   const yourData = message.origin ? new URL("/dashboard/profile#your-data", message.origin).toString() : null;
-  await enqueueMail(deps.queue, dataExportReadyMail(user.email, yourData, EXPORT_MESSAGES.linkHours));
+  await enqueueMail(deps.queue, dataExportReadyMail(user.email, yourData));
 }
 
 /**

@@ -1,7 +1,9 @@
 // The words of "Delete my account" and "Download my data" (issue 29).
 import { DATA_EXPORT } from "../constants";
+import { formatDuration, formatPer } from "../format";
 
-const hours = (ms: number) => Math.round(ms / 3_600_000);
+/** "one export an hour": the cap on asking (DATA_EXPORT.perUser). */
+const exportsAllowed = `${DATA_EXPORT.perUser.limit === 1 ? "one export" : `${DATA_EXPORT.perUser.limit} exports`} ${formatPer(DATA_EXPORT.perUser.windowMs, "hour")}`;
 
 export const DELETION_MESSAGES = {
   passwordRequired: "Enter your password to delete your account.",
@@ -16,7 +18,10 @@ export const DELETION_MESSAGES = {
 export const EXPORT_MESSAGES = {
   requested: "We are preparing your data. It takes a minute or two: the link shows below when it is ready, and we e-mail you then.",
   ready: "Your data is ready: download it below.",
-  tooMany: `You can ask for one export an hour. The link to your latest export works for ${hours(DATA_EXPORT.linkTtlMs)} hours.`,
+  tooMany: `You can ask for ${exportsAllowed}. The link to your latest export works for ${formatDuration(DATA_EXPORT.linkTtlMs, "hour")}.`,
+  /** The same cap, as a sentence of the profile's Your data card. */
+  allowed: `${exportsAllowed.charAt(0).toUpperCase()}${exportsAllowed.slice(1)}.`,
   notFound: "That export is not available. It may have expired: ask for a new one.",
-  linkHours: hours(DATA_EXPORT.linkTtlMs),
+  /** How long an export's link works: "24 hours". */
+  linkLife: formatDuration(DATA_EXPORT.linkTtlMs, "hour"),
 } as const;

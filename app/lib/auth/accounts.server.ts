@@ -87,7 +87,8 @@ export async function signIn(
   if (await twoFactorEnabled(deps.db, user.id)) {
     if (input.twoFactorCode === undefined) return { ok: false, status: 401, error: M.twoFactorRequired, twoFactor: "required", userId: user.id };
     const second = await verifySecondFactor(deps, user.id, input.twoFactorCode);
-    if (!second.ok && second.reason === "locked") return { ok: false, status: 429, error: M.twoFactorLocked, retryAfterSeconds: second.retryAfterSeconds };
+    if (!second.ok && second.reason === "locked")
+      return { ok: false, status: 429, error: M.twoFactorLocked(second.retryAfterSeconds), retryAfterSeconds: second.retryAfterSeconds };
     if (!second.ok) return { ok: false, status: 401, error: M.twoFactorInvalid, twoFactor: "invalid", userId: user.id };
     return completeSignIn(deps, user, input.client, { shown: "password", secondFactor: true });
   }

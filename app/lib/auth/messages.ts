@@ -1,17 +1,27 @@
 // What the account screens say, word for word. Tests import these, so a changed text
-// is a deliberate change of the product's contract.
+// is a deliberate change of the product's contract. Numbers in them are the constants the rules
+// enforce, so a text cannot promise a length or a lock the server does not hold.
+import { LOCKOUT, MS, PASSWORD, SIGN_UP, TWO_FACTOR } from "../constants";
+import { formatDuration } from "../format";
+
+/** What is left of a lock, rounded up: "15 minutes" under an hour, then whole hours ("16 hours"). */
+function lockLeft(retryAfterSeconds: number): string {
+  const ms = Math.max(1, retryAfterSeconds) * MS.SECOND;
+  return ms <= MS.HOUR ? formatDuration(Math.ceil(ms / MS.MINUTE) * MS.MINUTE, "minute") : formatDuration(Math.ceil(ms / MS.HOUR) * MS.HOUR, "hour");
+}
+
 export const AUTH_MESSAGES = {
   invalidEmail: "Please enter a valid email address",
-  passwordTooShort: "Password must be at least 8 characters long",
-  passwordTooLong: "Password must be 128 characters or less",
+  passwordTooShort: `Password must be at least ${PASSWORD.minLength} characters long`,
+  passwordTooLong: `Password must be ${PASSWORD.maxLength} characters or less`,
   firstNameRequired: "First name is required",
   lastNameRequired: "Last name is required",
   invalidPhone: "Please enter a valid phone number",
   securityQuestionRequired: "Please select a security question",
-  securityAnswerTooShort: "Please provide a security answer (at least 3 characters)",
+  securityAnswerTooShort: `Please provide a security answer (at least ${SIGN_UP.securityAnswerMinLength} characters)`,
   passwordTooWeak: "Password is too weak. Please meet the minimum requirements.",
   passwordsDoNotMatch: "Passwords do not match",
-  middleInitialTooLong: "Middle initial must be 10 characters or less",
+  middleInitialTooLong: `Middle initial must be ${SIGN_UP.middleInitialMaxLength} characters or less`,
   commonPassword: "This password is too common. Please choose a less predictable one.",
   fieldTooLong: "This field is too long",
   invalidCharacters: "This field contains characters that are not allowed",
@@ -25,12 +35,13 @@ export const AUTH_MESSAGES = {
   signUpUnexpected: "Account creation failed. Please try again.",
   networkIssue: "Network connection issue. Please check your internet connection and try again.",
 
-  signInLocked: "Too many failed attempts. Account locked for 15 minutes.",
-  twoFactorRequired: "Enter the 6-digit code from your authenticator app, or a recovery code.",
+  signInLocked: `Too many failed attempts. Account locked for ${formatDuration(LOCKOUT.signIn.lockMs, "minute")}.`,
+  twoFactorRequired: `Enter the ${TWO_FACTOR.digits}-digit code from your authenticator app, or a recovery code.`,
   twoFactorInvalid: "That code is not right, or it was used already. Try the newest code from your app.",
-  twoFactorLocked: "Too many wrong codes. Two-factor sign-in is locked for 15 minutes.",
+  // A repeated lock lasts longer each time (TWO_FACTOR_LOCK_GROWTH), so the sentence names what is left.
+  twoFactorLocked: (retryAfterSeconds: number) => `Too many wrong codes. Two-factor sign-in is locked for ${lockLeft(retryAfterSeconds)}.`,
   twoFactorExpired: "This sign-in waited too long for its code. Please sign in again.",
-  signUpLocked: "Too many failed signup attempts. Please wait 30 minutes before trying again.",
+  signUpLocked: `Too many failed signup attempts. Please wait ${formatDuration(LOCKOUT.signUp.lockMs, "minute")} before trying again.`,
   waitSeconds: (seconds: number) => `Too many attempts. Please wait ${seconds} seconds before trying again.`,
 
   signInSuccess: (destination: string) => `Sign in successful! Redirecting to ${destination}...`,

@@ -1,7 +1,8 @@
 // OAuth 2.0 as standard client libraries expect it (issue 30): the authorization server's metadata
 // (RFC 8414), how the desktop app, a public client, names itself (RFC 6749 2.3.1), and the refresh
 // grant's refusals. Free of HTTP so it can be tested alone; app/server/oauth.ts answers with it.
-import { DEVICE_AUTH } from "../constants";
+import { DEVICE_AUTH, INACTIVITY_LIMIT_MS } from "../constants";
+import { formatDuration } from "../format";
 import { DEVICE_CODE_GRANT, DEVICE_ERRORS } from "./device-codes";
 
 export const REFRESH_TOKEN_GRANT = "refresh_token";
@@ -100,7 +101,7 @@ export const REFRESH_REFUSALS = {
   unknown: "Invalid refresh token",
   revoked: "Session has been signed out",
   expired: "Session has expired. Please sign in again.",
-  inactive: "Signed out after 30 days without a sign-in. Please sign in again.",
+  inactive: `Signed out after ${formatDuration(INACTIVITY_LIMIT_MS, "day")} without a sign-in. Please sign in again.`,
   reused: "Refresh token was already used; the session has been signed out for safety",
   rotated: "Refresh token was just rotated by another request; use the newest refresh token",
 } as const;

@@ -142,7 +142,7 @@ export function proofErrors(refusal: ProofRefusal): { errors: ProofFieldErrors; 
       return { errors: { code: M.twoFactorInvalid }, status: 401 };
     case "locked":
       return {
-        errors: { form: refusal.factor === "password" ? M.signInLocked : M.twoFactorLocked },
+        errors: { form: refusal.factor === "password" ? M.signInLocked : M.twoFactorLocked(refusal.retryAfterSeconds) },
         status: 429,
         retryAfterSeconds: refusal.retryAfterSeconds,
       };

@@ -114,6 +114,9 @@ const proofFields = {
   code: z.string().trim().max(TWO_FACTOR.codeMaxLength).optional(),
 };
 
+const HALF = Math.floor(TWO_FACTOR.digits / 2);
+const CONFIRM_CODE = new RegExp(`^\\d{${HALF}} ?\\d{${TWO_FACTOR.digits - HALF}}$`);
+
 /** The two-factor page's forms, as the server checks them. */
 export const twoFactorFormSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("start") }),
@@ -122,7 +125,8 @@ export const twoFactorFormSchema = z.discriminatedUnion("intent", [
     code: z
       .string()
       .trim()
-      .regex(/^\d{3} ?\d{3}$/, "Enter the 6-digit code your app shows."),
+      // As apps show it, with or without the space between its halves ("123 456").
+      .regex(CONFIRM_CODE, `Enter the ${TWO_FACTOR.digits}-digit code your app shows.`),
   }),
   z.object({ intent: z.literal("disable"), ...proofFields }),
   z.object({ intent: z.literal("regenerate"), ...proofFields }),

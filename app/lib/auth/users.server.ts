@@ -2,8 +2,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import type { SignUpMetadata } from "~drizzle/schema";
-import { normalisePhone } from "./validation";
+import { insertProfileFromSignUp } from "../profile/from-sign-up.server";
 
 export type UserRow = typeof schema.users.$inferSelect;
 export type ProfileRow = typeof schema.userProfiles.$inferSelect;
@@ -27,24 +26,10 @@ export async function setPasswordHash(db: Db, userId: string, passwordHash: stri
   await db.update(schema.users).set({ passwordHash, updatedAt: now }).where(eq(schema.users.id, userId));
 }
 
-/** Names from metadata (full name split), else the e-mail's local part, default 'User'. */
-export function namesFromMetadata(email: string, metadata: SignUpMetadata): { firstName: string; lastName: string | null } {
-  const first = metadata.first_name?.trim();
-  const last = metadata.last_name?.trim();
-  if (first) return { firstName: first, lastName: last || null };
-  const full = metadata.full_name?.trim();
-  if (full) {
-    const [head, ...rest] = full.split(/\s+/);
-    return { firstName: head || "User", lastName: rest.join(" ") || null };
-  }
-  const local = email.split("@")[0]?.trim();
-  return { firstName: local || "User", lastName: null };
-}
-
 /**
- * Runs at every sign-in: creates the profile when it is missing (an insert that loses a race
- * just reads the winner's row, a unique-key conflict (Postgres' 23505) is not an error), records last_login_at and tells whether
- * the user had signed in before.
+ * Runs at every sign-in: creates the profile from the sign-up data when it is missing (an insert
+ * that loses a race reads the winner's row), records last_login_at and tells whether the user had
+ * signed in before.
  */
 export async function recordSignIn(db: Db, user: UserRow, now = Date.now()): Promise<{ profile: ProfileRow; returning: boolean }> {
   const existing = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, user.id) });
@@ -56,28 +41,7 @@ export async function recordSignIn(db: Db, user: UserRow, now = Date.now()): Pro
       .returning();
     return { profile: profile ?? existing, returning: existing.lastLoginAt !== null };
   }
-  const { firstName, lastName } = namesFromMetadata(user.email, user.metadata);
-  const metadata = user.metadata;
-  const inserted = await db
-    .insert(schema.userProfiles)
-    .values({
-      id: crypto.randomUUID(),
-      userId: user.id,
-      email: user.email,
-      firstName,
-      lastName,
-      initial: metadata.initial ?? null,
-      // Stored as E.164 (a number without + gets +1), the form phone codes are sent to.
-      phoneNumber: metadata.phone_number ? normalisePhone(metadata.phone_number) : null,
-      securityQuestion: metadata.security_question ?? null,
-      securityAnswerHash: metadata.security_answer_hash ?? null,
-      lastLoginAt: now,
-      lastActivityAt: now,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing({ target: schema.userProfiles.userId })
-    .returning();
-  if (inserted[0]) return { profile: inserted[0], returning: false };
+  const inserted = await insertProfileFromSignUp(db, user, { now, signedIn: true });
+  if (inserted) return { profile: inserted, returning: false };
   return recordSignIn(db, user, now);
 }

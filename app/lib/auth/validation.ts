@@ -1,42 +1,23 @@
 // zod schemas for every auth form. The same schema validates in the browser (conform)
 // and on the server, so the messages a user sees are the spec's either way.
+import { emailAddress } from "../email-address";
+import { personName } from "../person-name";
 import { z } from "../zod";
 import { PASSWORD, SIGN_UP, TWO_FACTOR } from "../constants";
 import { isCommonPassword } from "./common-passwords";
 import { AUTH_MESSAGES as M } from "./messages";
-import { passwordStrength } from "./password-strength";
+import { PASSWORD_LENGTH_RULE, passwordStrength } from "./password-rules";
 import { SECURITY_QUESTIONS } from "./security-questions";
 
 const securityQuestionValues = SECURITY_QUESTIONS.map((q) => q.value) as [string, ...string[]];
 
-const MAX_EMAIL = 254;
-const MAX_NAME = 100;
 const MAX_PHONE = 32;
 const MAX_ANSWER = 200;
 
-// Control characters (NUL, escape, bidi overrides are Cf and stay allowed in names) are never
-// part of a name or an address: a lone NUL must not pass "required".
+// Control characters are never part of what a person types in a one-line field.
 const CONTROL = /\p{Cc}/u;
 
-/** A required one-line text: trimmed, at least one character, no control characters. */
-function requiredText(required: string, max: number) {
-  return z
-    .string({ error: required })
-    .trim()
-    .min(1, { error: required })
-    .max(max, { error: M.fieldTooLong })
-    .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters });
-}
-
-const emailSchema = z
-  .string({ error: M.invalidEmail })
-  .trim()
-  .max(MAX_EMAIL, { error: M.invalidEmail })
-  // Unicode's control characters (Cc) as ranges, not \p{Cc}: this pattern is in the OpenAPI
-  // document, where JSON Schema tools outside JavaScript (Python's re, for one) cannot read \p{…}.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses
-  .regex(/^[^\s@\x00-\x1F\x7F-\x9F]+@[^\s@\x00-\x1F\x7F-\x9F]+$/, { error: M.invalidEmail })
-  .transform((v) => v.toLowerCase());
+const emailSchema = emailAddress({ invalid: M.invalidEmail });
 
 const passwordSchema = z
   .string({ error: M.passwordTooShort })
@@ -52,7 +33,7 @@ function chosenPassword(required: string) {
     z
       .string({ error: required })
       // A short password is told only that: "too weak" on top of "too short" says nothing new.
-      .min(PASSWORD.minLength, { error: M.passwordTooShort, abort: true })
+      .refine(PASSWORD_LENGTH_RULE.test, { error: M.passwordTooShort, abort: true })
       .max(PASSWORD.maxLength, { error: M.passwordTooLong })
       .refine((p) => passwordStrength(p) >= PASSWORD.strengthThreshold, { error: M.passwordTooWeak, abort: true })
       .refine((p) => !isCommonPassword(p), { error: M.commonPassword })
@@ -67,7 +48,7 @@ export const apiTokenRequestSchema = z.object({
     .string()
     .max(TWO_FACTOR.codeMaxLength, "two_factor_code is invalid")
     .optional()
-    .meta({ description: "When the account has two-factor sign-in on: the 6-digit code from the authenticator app, or a recovery code" }),
+    .meta({ description: `When the account has two-factor sign-in on: the ${TWO_FACTOR.digits}-digit code from the authenticator app, or a recovery code` }),
 });
 
 /** POST /api/v1/auth/refresh: a refresh token, each usable once. */
@@ -98,14 +79,14 @@ export const signInSchema = z.object({
 export const signUpSchema = z
   .object({
     intent: z.literal("signup"),
-    firstName: requiredText(M.firstNameRequired, MAX_NAME),
+    firstName: personName("First name", { required: M.firstNameRequired, invalidCharacters: M.invalidCharacters }),
     initial: z
       .string()
       .trim()
       .max(SIGN_UP.middleInitialMaxLength, { error: M.middleInitialTooLong })
       .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters })
       .optional(),
-    lastName: requiredText(M.lastNameRequired, MAX_NAME),
+    lastName: personName("Last name", { required: M.lastNameRequired, invalidCharacters: M.invalidCharacters }),
     email: emailSchema,
     phoneNumber: z
       .string({ error: M.invalidPhone })

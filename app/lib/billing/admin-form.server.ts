@@ -2,10 +2,11 @@
 // a zod schema built at a module's top level stays in the browser's bundle of the module: the
 // route's own bundle would load zod for nothing (issue 31).
 import { AUTH_MESSAGES } from "../auth/messages";
+import { emailAddress } from "../email-address";
 import { z } from "../zod";
 import { ADMIN_STATUSES } from "./statuses";
 
-const email = z.email({ error: AUTH_MESSAGES.invalidEmail }).max(254, { error: AUTH_MESSAGES.invalidEmail });
+const email = emailAddress({ invalid: AUTH_MESSAGES.invalidEmail });
 export const adminToolsFormSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("lookup"), email }),
   // The grant asks first: only a POST that says confirm=yes grants (the confirmation's button).

@@ -2,6 +2,7 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { CHECKOUT, PLAN } from "../constants";
+import { PLAN_PRICE } from "./plan-comparison";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { StripeConfig } from "../config";
@@ -158,7 +159,7 @@ export async function checkoutDetails(deps: BillingDeps, userId: string, session
     status: trial ? "Trial" : "Active",
     trialEnds,
     nextBilling: periodEnd ? periodEnd * 1000 : null,
-    amount: `$${PLAN.priceUsd}/month`,
+    amount: `${PLAN_PRICE}/month`,
     outcome: trial ? { kind: "trial", chargedUsd: 0, firstCharge: { amountUsd: PLAN.priceUsd, date: trialEnds } } : { kind: "paid" },
   };
 }

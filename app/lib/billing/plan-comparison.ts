@@ -3,7 +3,10 @@
 // windows in usage/windows.ts), so no page can promise a limit the product does not hold. Every
 // plan but free has none (windows.ts: `unlimited` is any plan but free).
 import { FREE_TIER, PLAN } from "../constants";
-import { formatInteger } from "../format";
+import { formatInteger, formatUsd } from "../format";
+
+/** The plan's price as every page and mail writes it ("$4.99"). */
+export const PLAN_PRICE = formatUsd(PLAN.priceUsd);
 
 /** A cell: a figure, or whether the plan includes the row's feature. */
 export type PlanCell = string | boolean;
@@ -21,7 +24,7 @@ const FREE_LIMIT_ROWS: ComparisonRow[] = [
 ];
 
 export const PLAN_COMPARISON: ComparisonRow[] = [
-  { feature: "Price", free: "$0", pro: `$${PLAN.priceUsd} a month` },
+  { feature: "Price", free: "$0", pro: `${PLAN_PRICE} a month` },
   ...FREE_LIMIT_ROWS,
   { feature: "Usage dashboard and budget alerts", free: true, pro: true },
   { feature: "Desktop app downloads", free: false, pro: true },

@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { SUBSCRIPTION_STATUSES } from "~drizzle/subscription-statuses";
 import { schema } from "../db.server";
-import {
-  ADMIN_STATUSES,
-  countsAsActive,
-  fromStripeStatus,
-  isLive,
-  isPaid,
-  statusLabel,
-  SUBSCRIPTION_STATUSES,
-  trialAvailable,
-  trialNeedsStripe,
-} from "./statuses";
+import { ADMIN_STATUSES, countsAsActive, fromStripeStatus, isLive, isPaid, statusLabel, trialAvailable, trialNeedsStripe } from "./statuses";
 
 const HOUR = 3600_000;
 const STRIPE_STATUSES = ["trialing", "active", "past_due", "canceled", "unpaid", "incomplete", "incomplete_expired", "paused"] as const;

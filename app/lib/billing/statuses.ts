@@ -1,10 +1,9 @@
-// The subscription statuses and every rule read from them. The schema's enum, the admin form,
-// the debug tab, the Stripe sync, checkout and the views all read them here, so no two places
-// can spell a set differently. No server-only imports: the debug tab renders the list.
+// Every rule read from the subscription statuses (the schema's enum, drizzle/subscription-statuses.ts).
+// The admin form, the debug tab, the Stripe sync, checkout and the views all read them here, so no
+// two places can spell a set differently. No server-only imports: the debug tab renders the list.
+import type { SUBSCRIPTION_STATUSES } from "~drizzle/subscription-statuses";
 import type { Stripe } from "./stripe.server";
 
-/** Stripe's statuses in our words: Stripe's "trialing" is the spec's "trial". */
-export const SUBSCRIPTION_STATUSES = ["trial", "active", "past_due", "canceled", "unpaid", "incomplete", "incomplete_expired", "paused"] as const;
 type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** What an admin may set by hand (the spec's debug tab): the states a support case calls for. */

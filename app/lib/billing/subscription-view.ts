@@ -1,6 +1,7 @@
 // One subscription, one set of answers: every tab that shows the plan, its status, the next
 // billing date or the card on file reads them from here, so no two places can disagree.
 import { PLAN } from "../constants";
+import { PLAN_PRICE } from "./plan-comparison";
 import { countsAsActive, isPaid, statusLabel, type SubscriptionLike } from "./statuses";
 
 export type SubscriptionFacts = SubscriptionLike & { cancelAt: number | null };
@@ -51,7 +52,7 @@ export function subscriptionView(
     active: countsAsActive(sub, now),
     paid,
     plan: paid
-      ? { id: "premium-plan", name: `${PLAN.name} Plan`, price: `$${PLAN.priceUsd}/month`, summary: `${PLAN.name} - $${PLAN.priceUsd}/month` }
+      ? { id: "premium-plan", name: `${PLAN.name} Plan`, price: `${PLAN_PRICE}/month`, summary: `${PLAN.name} - ${PLAN_PRICE}/month` }
       : { id: "free-tier", name: "Free Plan", price: "$0/month", summary: "No active subscription" },
     nextBilling: nextBillingOf(sub, paid),
     card: card

@@ -17,6 +17,18 @@ export const PBKDF2_MAX_ITERATIONS = 100_000;
 
 export const PBKDF2_SALT_BYTES = 16;
 
+// An e-mail address, wherever one is typed or read: the longest path SMTP carries (RFC 5321,
+// 4.5.3.1.3: 256 octets with the angle brackets).
+export const EMAIL_ADDRESS = { maxLength: 254 } as const;
+
+// A person's first or last name, wherever one is typed (sign-up, the profile, the waitlist). Not in
+// the spec, which bounds names only from below (2 characters on the profile). One bound, so a name
+// sign-up takes can always be saved on the profile: sign-up allowed 100 and the profile and the
+// waitlist 50, so an account with a longer name could never save its profile. 100 is the one that
+// refuses no name sign-up took (stored rows keep working) and still keeps a row small; it is more
+// than the 35 characters per name the UK's Government Data Standards ask systems to hold.
+export const PERSON_NAME = { maxLength: 100 } as const;
+
 export const SIGN_UP = {
   phoneMinLength: 10,
   phoneDefaultPrefix: "+1",
@@ -131,9 +143,8 @@ export const REDIRECT_DELAY_MS = {
 } as const;
 
 export const PROFILE = {
-  nameMinLength: 2,
+  nameMinLength: 2, // the longest is PERSON_NAME.maxLength, as at sign-up
   // Not in the spec: input bounds, so one row stays small.
-  nameMaxLength: 50,
   bioMaxLength: 500,
   fieldMaxLength: 100, // company, location
   websiteMaxLength: 200,

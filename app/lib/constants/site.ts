@@ -78,6 +78,9 @@ export const EARLY_ACCESS = {
   pageSize: 25,
 } as const;
 
+// The admin's debug tab: its messages dismiss themselves after this long.
+export const ADMIN_DEBUG = { messageMs: 5 * SECOND } as const;
+
 // Timings of the site's dialogs (ADR 0013).
 export const MODAL = {
   exitMs: 300, // modals fade out, then unmount

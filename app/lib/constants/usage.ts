@@ -1,6 +1,6 @@
 // The spec's numbers for usage: budgets, the usage pages, the desktop API's limits, the free tier
 // and the ledgers (part of ./index.ts).
-import { HOUR } from "./time.ts";
+import { SECOND, MINUTE, HOUR } from "./time.ts";
 
 export const BUDGET_DEFAULTS = {
   monthlyBudgetUsd: 10,
@@ -14,6 +14,8 @@ export const USAGE = {
   recentActivityItems: 10,
   predictionFactor: 1.1,
   exportDays: 30,
+  // Model Analytics: per-model figures and recommendations over this many days.
+  analyticsDays: 30,
   ranges: { "1d": 1, "7d": 7, "30d": 30 },
 } as const;
 
@@ -31,14 +33,14 @@ export const USAGE_API = {
   rateLimitLease: 10,
   maxTokens: 10_000_000,
   maxCostUsd: 10_000,
-  maxDurationMs: 60 * 60 * 1000,
+  maxDurationMs: 1 * HOUR,
   maxAgeDays: 90,
   // Requests one fallback (secure) report may sum up.
   maxSecureRequestCount: 100_000,
-  maxFutureSkewMs: 5 * 60 * 1000,
+  maxFutureSkewMs: 5 * MINUTE,
   // A desktop session found live is trusted this long by the usage routes of one Worker
   // isolate: a revoked desktop token may go on reporting usage for up to this long (ADR 0015).
-  desktopSessionRecheckMs: 5_000,
+  desktopSessionRecheckMs: 5 * SECOND,
   // Sessions one isolate remembers for that check; the oldest is forgotten first.
   desktopSessionCacheSize: 10_000,
 } as const;
@@ -48,12 +50,12 @@ export const BUDGET = {
   alertThresholdMax: 95,
   alertThresholdStep: 5,
   maxBudgetUsd: 1_000_000,
-  messageMs: 3000,
+  messageMs: 3 * SECOND,
 } as const;
 
 export const ACHIEVEMENTS = {
   powerUserRequests: 100,
-  speedDemonMs: 1000,
+  speedDemonMs: 1 * SECOND,
   innovatorModels: 3,
 } as const;
 

@@ -13,6 +13,7 @@
 // - a mail or text older than a day carries links and codes that have expired, and the mail
 //   provider has forgotten its idempotency key.
 import { DEAD_LETTERS } from "../constants";
+import { formatDuration } from "../format";
 import type { DeadLetterReason, QueueMessageType } from "../queue-redaction";
 
 export type ReplayVerdict = { replayable: true } | { replayable: false; why: string };
@@ -35,7 +36,10 @@ export function replayVerdict(
   if (NOT_KEPT_KINDS.has(letter.kind)) return { replayable: false, why: "The export was ended as failed; the user can ask for a new one." };
   if (!letter.hasOriginal) return { replayable: false, why: "The message itself was not kept (no DEAD_LETTER_KEY when it failed)." };
   if (SHORT_LIVED_KINDS.has(letter.kind) && now - (letter.sentAt ?? letter.createdAt) > DEAD_LETTERS.replayMessageMs) {
-    return { replayable: false, why: "Older than a day: its links and codes have expired." };
+    return {
+      replayable: false,
+      why: `Older than ${formatDuration(DEAD_LETTERS.replayMessageMs, "day", { article: true })}: its links and codes have expired.`,
+    };
   }
   return { replayable: true };
 }

@@ -1,4 +1,7 @@
 // The download texts of the spec, and the few this platform adds around signed links.
+import { DOWNLOAD } from "../constants";
+import { formatDuration } from "../format";
+
 export const DOWNLOAD_MESSAGES = {
   signInRequired: "Please sign in to download",
   authRequired: "Authentication required. Please sign in again.",
@@ -32,7 +35,7 @@ export function downloadErrorMessage(code: string | null): string | null {
 /** "E-mail me the link" on a phone or tablet (issue 46). Not in the spec. */
 export const EMAIL_LINK_MESSAGES = {
   sent: (to: string) => `We sent a link to ${to}. Open it on your computer to download Modelify.`,
-  tooMany: "You asked for the link several times already. Check your inbox, or try again in an hour.",
+  tooMany: `You asked for the link several times already. Check your inbox, or try again in ${formatDuration(DOWNLOAD.emailLinkPerUser.windowMs, "hour", { article: true })}.`,
   unconfirmed: "Confirm your e-mail address first: we send links only to a confirmed address.",
   invalid: "This request could not be read. Please use the button on the Downloads page.",
 } as const;

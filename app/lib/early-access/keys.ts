@@ -24,10 +24,12 @@ export function formatActivationKey(key: string): string {
   return key.match(/.{1,4}/g)?.join("-") ?? key;
 }
 
-/** What a user typed or pasted, as the 16-character key, or null when it cannot be one. */
+const WHOLE_KEY = new RegExp(`^[A-Z0-9]{${EARLY_ACCESS.keyLength}}$`);
+
+/** What a user typed or pasted, as the whole key, or null when it cannot be one. */
 export function normaliseActivationKey(input: string): string | null {
   const compact = input.replace(/[\s-]/g, "").toUpperCase();
-  return /^[A-Z0-9]{16}$/.test(compact) ? compact : null;
+  return WHOLE_KEY.test(compact) ? compact : null;
 }
 
 /** How a key is found without being stored: 16 random symbols (82 bits) need no slow hash. */

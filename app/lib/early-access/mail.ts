@@ -35,7 +35,7 @@ export function waitlistConfirmationMail(to: string, activateLink: string): Outg
       "",
       "Thanks for joining the Modelify early access waitlist. Your place is saved.",
       "",
-      "When your place comes up we'll e-mail you a 16-character activation key. Redeem it in your",
+      `When your place comes up we'll e-mail you a ${EARLY_ACCESS.keyLength}-character activation key. Redeem it in your`,
       `dashboard, or open its link, to get ${EARLY_ACCESS.accessDays} days of early access to the desktop app.`,
       "",
       "Already have a key? Redeem it here:",

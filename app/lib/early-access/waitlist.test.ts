@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EARLY_ACCESS } from "../constants";
+import { EARLY_ACCESS, PERSON_NAME } from "../constants";
+import { PERSON_NAME_MESSAGES } from "../person-name";
 import { WAITLIST_MESSAGES as M } from "./messages";
 import { priorityScore, waitlistSchema } from "./waitlist";
 
@@ -26,9 +27,9 @@ describe("waitlist form", () => {
   });
 
   it("says what is missing or wrong", () => {
-    const result = waitlistSchema.safeParse({ email: "not-an-address", firstName: " ", lastName: "x".repeat(51) });
+    const result = waitlistSchema.safeParse({ email: "not-an-address", firstName: " ", lastName: "x".repeat(PERSON_NAME.maxLength + 1) });
     expect(result.success).toBe(false);
     const issues = Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join("."), i.message]));
-    expect(issues).toEqual({ email: M.emailInvalid, firstName: M.firstNameRequired, lastName: M.tooLong(50) });
+    expect(issues).toEqual({ email: M.emailInvalid, firstName: M.firstNameRequired, lastName: PERSON_NAME_MESSAGES.tooLong("Last name") });
   });
 });

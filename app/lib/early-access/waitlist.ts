@@ -1,11 +1,11 @@
 // The waitlist form and its priority rule, free of the database so both run anywhere (the form's
 // schema validates in the browser through conform and again on the server).
 import { EARLY_ACCESS } from "../constants";
+import { emailAddress } from "../email-address";
+import { personName } from "../person-name";
 import { z } from "../zod";
 import { WAITLIST_MESSAGES as M } from "./messages";
 
-const MAX_EMAIL = 254;
-const MAX_NAME = 50;
 const MAX_COMPANY = 100;
 const CONTROL = /\p{Cc}/u;
 
@@ -14,23 +14,13 @@ function text(max: number) {
     .string()
     .trim()
     .max(max, { error: M.tooLong(max) })
-    .refine((v) => !CONTROL.test(v), { error: M.tooLong(max) });
-}
-
-function requiredText(required: string, max: number) {
-  return z.string({ error: required }).trim().min(1, { error: required }).pipe(text(max));
+    .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters });
 }
 
 export const waitlistSchema = z.object({
-  email: z
-    .string({ error: M.emailRequired })
-    .trim()
-    .min(1, { error: M.emailRequired })
-    .max(MAX_EMAIL, { error: M.emailInvalid })
-    .regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u, { error: M.emailInvalid })
-    .transform((v) => v.toLowerCase()),
-  firstName: requiredText(M.firstNameRequired, MAX_NAME),
-  lastName: requiredText(M.lastNameRequired, MAX_NAME),
+  email: emailAddress({ required: M.emailRequired, invalid: M.emailInvalid }),
+  firstName: personName("First name", { required: M.firstNameRequired, invalidCharacters: M.invalidCharacters }),
+  lastName: personName("Last name", { required: M.lastNameRequired, invalidCharacters: M.invalidCharacters }),
   company: text(MAX_COMPANY).optional(),
   // Who sent the visitor (?ref=): a member's username or a campaign code. Anything else is dropped.
   ref: z

@@ -1,4 +1,6 @@
 // Texts of the account e-mails. Plain text keeps them readable in every client and in the outbox.
+import { DATA_EXPORT, EMAIL_CHANGE, ONE_TIME_TOKEN, TWO_FACTOR_LOCK_GROWTH } from "../constants";
+import { formatDuration } from "../format";
 import type { OutgoingMail } from "./mail.server";
 
 export function confirmationMail(to: string, link: string): OutgoingMail {
@@ -11,7 +13,7 @@ export function confirmationMail(to: string, link: string): OutgoingMail {
       "Confirm your e-mail address to finish creating your account:",
       link,
       "",
-      "The link works once and expires in 24 hours. If you did not sign up, ignore this e-mail.",
+      `The link works once and expires in ${formatDuration(ONE_TIME_TOKEN.signupTtlMs, "hour")}. If you did not sign up, ignore this e-mail.`,
     ].join("\n"),
     links: [link],
   };
@@ -27,7 +29,7 @@ export function passwordResetMail(to: string, link: string): OutgoingMail {
       "Choose a new password here:",
       link,
       "",
-      "The link works once and expires in 1 hour. Resetting signs out every other session.",
+      `The link works once and expires in ${formatDuration(ONE_TIME_TOKEN.recoveryTtlMs, "hour")}. Resetting signs out every other session.`,
       "If you did not ask for this, ignore this e-mail: your password stays the same.",
     ].join("\n"),
     links: [link],
@@ -60,7 +62,7 @@ export function emailChangeMail(to: string, link: string): OutgoingMail {
       "Confirm the change here:",
       link,
       "",
-      "The account's e-mail address changes only when you confirm. The link works once and expires in 24 hours.",
+      `The account's e-mail address changes only when you confirm. The link works once and expires in ${formatDuration(EMAIL_CHANGE.linkTtlMs, "hour")}.`,
       "If you did not ask for this, ignore this e-mail: nothing changes.",
     ].join("\n"),
     links: [link],
@@ -106,7 +108,7 @@ export function emailChangeRequestedNotice(to: string, newEmail: string, cancelL
     subject: "A change of your Modelify e-mail address was requested",
     text: [
       `Someone signed in to your Modelify account, entered its password and asked to change its e-mail address to ${newEmail}.`,
-      "The address changes only if that inbox confirms the change within 24 hours.",
+      `The address changes only if that inbox confirms the change within ${formatDuration(EMAIL_CHANGE.linkTtlMs, "hour")}.`,
       "",
       "If this was not you, cancel the change here. Cancelling also signs out every browser and desktop app on your account:",
       cancelLink,
@@ -149,7 +151,7 @@ export function twoFactorDisabledMail(to: string): OutgoingMail {
  * data" has it, behind the owner's sign-in; `yourData` is that section's address, when the
  * request said which site it came from.
  */
-export function dataExportReadyMail(to: string, yourData: string | null, linkHours: number): OutgoingMail {
+export function dataExportReadyMail(to: string, yourData: string | null): OutgoingMail {
   return {
     to,
     subject: "Your Modelify data is ready to download",
@@ -157,7 +159,7 @@ export function dataExportReadyMail(to: string, yourData: string | null, linkHou
       "The copy of your Modelify data you asked for is ready.",
       "",
       yourData ? `Sign in and download it from your profile: ${yourData}` : "Sign in and download it from your profile, under Your data.",
-      `The download works for ${linkHours} hours.`,
+      `The download works for ${formatDuration(DATA_EXPORT.linkTtlMs, "hour")}.`,
       "",
       "If you did not ask for it, someone signed in to your account did: change your password and sign out everywhere from your profile.",
     ].join("\n"),
@@ -269,7 +271,7 @@ export function codeLockTrippedMail(to: string, changePasswordLink: string): Out
     subject: "Wrong two-factor codes were entered for your Modelify account",
     text: [
       "Someone who knows your Modelify password just entered several wrong two-factor codes, so signing in with a code is paused for a while.",
-      "Each time this happens again, the pause is longer, up to a day.",
+      `Each time this happens again, the pause is longer, up to ${formatDuration(TWO_FACTOR_LOCK_GROWTH.maxLockMs, "day", { article: true })}.`,
       "",
       "If this was you, wait a little, then sign in with a code from your authenticator app or a recovery code.",
       "If it was not you, your password is known to someone else: change it now. Changing it signs out every other session.",

@@ -3,7 +3,8 @@
 import { DEVICE_CODE_GRANT } from "../auth/device-codes";
 import { deviceAuthorizationRequestSchema, deviceTokenRequestSchema } from "../auth/device-requests";
 import { apiRefreshRequestSchema, apiTokenRequestSchema, refreshTokenGrantRequestSchema } from "../auth/validation";
-import { DEVICE_AUTH, REQUEST_BODY } from "../constants";
+import { DEVICE_AUTH, REQUEST_BODY, TWO_FACTOR } from "../constants";
+import { formatDuration } from "../format";
 import { z } from "../zod";
 import { answer, bodyRefusals, type Examples, ERROR, jsonRequest, oauthRequest, RETRY_AFTER, TOKEN_CACHE_HEADERS, UNAVAILABLE } from "./parts";
 import { deviceAuthorizationBody, grantedTokensBody, oauthErrorBody, schemaOf, tokenGrantErrorBody, tokensBody } from "./schemas";
@@ -59,7 +60,7 @@ function deviceOperation() {
     operationId: "startDeviceAuthorization",
     tags: ["Sign-in"],
     summary: "Start the desktop sign-in: device authorization request (RFC 8628 3.1)",
-    description: `The app names the device and gets a device code to poll /api/v1/auth/token with, and a user code the user enters on the /device page in the browser. The page shows the user when the code was requested and from which country (the request's, as Cloudflare sees it), so ask for codes only when the user starts a sign-in. At most ${DEVICE_AUTH.requestsPerIp.max} requests per client address in ${DEVICE_AUTH.requestsPerIp.windowMs / 60_000} minutes.`,
+    description: `The app names the device and gets a device code to poll /api/v1/auth/token with, and a user code the user enters on the /device page in the browser. The page shows the user when the code was requested and from which country (the request's, as Cloudflare sees it), so ask for codes only when the user starts a sign-in. At most ${DEVICE_AUTH.requestsPerIp.max} requests per client address in ${formatDuration(DEVICE_AUTH.requestsPerIp.windowMs, "minute")}.`,
     security: [],
     requestBody: oauthRequest(
       { schema: schemaOf(deviceAuthorizationRequestSchema, "input"), examples: deviceExamples },
@@ -74,7 +75,7 @@ function deviceOperation() {
       "401": answer(`invalid_client: client_id is not "${CLIENT_ID}"`, oauthErrorBody(["invalid_client"]), { "WWW-Authenticate": BASIC_CHALLENGE }),
       ...bodyRefusals(REQUEST_BODY.jsonMaxBytes, OAUTH_TYPES, oauthErrorBody(["invalid_request"])),
       "429": answer(
-        `rate_limited: over ${DEVICE_AUTH.requestsPerIp.max} requests per client address in ${DEVICE_AUTH.requestsPerIp.windowMs / 60_000} minutes; see Retry-After`,
+        `rate_limited: over ${DEVICE_AUTH.requestsPerIp.max} requests per client address in ${formatDuration(DEVICE_AUTH.requestsPerIp.windowMs, "minute")}; see Retry-After`,
         oauthErrorBody(["rate_limited"]),
         { "Retry-After": RETRY_AFTER },
       ),
@@ -84,7 +85,7 @@ function deviceOperation() {
 }
 
 const TOKEN_400 = `Device code grant, RFC 8628 3.5: authorization_pending (not approved yet: poll again after interval seconds), slow_down (polled too soon: the body's interval is the new interval, ${DEVICE_AUTH.slowDownSeconds} s more for every slow_down; keep it), access_denied (the user denied the device: stop), expired_token (the code expired: start again with /api/v1/auth/device), invalid_grant (unknown or already used device code: start again). Refresh token grant: invalid_grant (the refresh token is unknown, expired, already used or its session ended: sign in again). Any grant: invalid_request (a field is missing or invalid, or the body is not JSON), unsupported_grant_type (none of the grants). LEGACY password grant: { error } for an invalid body.`;
-const TOKEN_401 = `invalid_client: client_id is not "${CLIENT_ID}" (with WWW-Authenticate when it came by HTTP Basic). LEGACY password grant: bad credentials, as { error }; for an account with two-factor sign-in on, the right password without two_factor_code answers two_factor_required (ask the user for the 6-digit code from the authenticator app, or a recovery code, and send the request again with it in two_factor_code), and a wrong or already used code answers invalid_two_factor_code. Wrong codes count toward the account's lock (429).`;
+const TOKEN_401 = `invalid_client: client_id is not "${CLIENT_ID}" (with WWW-Authenticate when it came by HTTP Basic). LEGACY password grant: bad credentials, as { error }; for an account with two-factor sign-in on, the right password without two_factor_code answers two_factor_required (ask the user for the ${TWO_FACTOR.digits}-digit code from the authenticator app, or a recovery code, and send the request again with it in two_factor_code), and a wrong or already used code answers invalid_two_factor_code. Wrong codes count toward the account's lock (429).`;
 
 function tokenOperation() {
   return {

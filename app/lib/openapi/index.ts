@@ -5,6 +5,7 @@
 // cannot express, are in those schemas' descriptions. The answers' shapes are in ./schemas, and
 // tests/e2e/api-conformance.test.ts holds the running site to every one of them.
 import { SESSION, USAGE_API } from "../constants";
+import { formatDuration } from "../format";
 import { accountPaths } from "./account-paths";
 import { authPaths } from "./auth-paths";
 import { ERROR } from "./parts";
@@ -45,7 +46,7 @@ export function buildOpenApi() {
           type: "http",
           scheme: "bearer",
           bearerFormat: "JWT",
-          description: `The access_token of /api/v1/auth/token or /api/v1/auth/refresh, valid ${SESSION.accessTokenTtlMs / 60_000} minutes. Each sign-in of the app is a device key. A 401 with code "session_ended" means the device's key was revoked (in the dashboard, by a password reset, or replaced by a new sign-in of the same installation): show the error text and start the device sign-in again; its refresh is refused too. The usage endpoints allow ${USAGE_API.requestsPerMinute} requests per minute per device key, not per account.`,
+          description: `The access_token of /api/v1/auth/token or /api/v1/auth/refresh, valid ${formatDuration(SESSION.accessTokenTtlMs, "minute")}. Each sign-in of the app is a device key. A 401 with code "session_ended" means the device's key was revoked (in the dashboard, by a password reset, or replaced by a new sign-in of the same installation): show the error text and start the device sign-in again; its refresh is refused too. The usage endpoints allow ${USAGE_API.requestsPerMinute} requests per minute per device key, not per account.`,
         },
       },
       schemas: { Error: schemaOf(errorBody, "output") },

@@ -2,6 +2,7 @@
 // schemas turned into the document's JSON Schema (the conformance test holds every answer to them).
 import { DEVICE_PLATFORMS } from "../auth/device-codes";
 import { DEVICE_AUTH, SESSION } from "../constants";
+import { formatDuration } from "../format";
 import { z } from "../zod";
 
 /** JSON Schema (2020-12, as OpenAPI 3.1 uses) of what a client sends, or of what it receives. */
@@ -15,7 +16,7 @@ export const errorBody = z.object({ error: z.string().meta({ description: "Words
 
 export const tokensBody = z.object({
   token_type: z.literal("Bearer"),
-  access_token: z.string().meta({ description: `JWT, valid ${SESSION.accessTokenTtlMs / 60_000} minutes` }),
+  access_token: z.string().meta({ description: `JWT, valid ${formatDuration(SESSION.accessTokenTtlMs, "minute")}` }),
   expires_in: z
     .number()
     .int()

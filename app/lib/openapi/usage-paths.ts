@@ -39,7 +39,7 @@ const usageExamples: Examples = {
 // examples (the conformance test) must move it to the present.
 const secureExamples: Examples = {
   aggregate: {
-    summary: "A day's calls of one model, summed up (report_timestamp must be within the last 90 days)",
+    summary: `A day's calls of one model, summed up (report_timestamp must be within the last ${USAGE_API.maxAgeDays} days)`,
     value: {
       report_hash: "f3b1c2d4e5f60718293a4b5c",
       model_name: "claude-sonnet-4",

@@ -17,6 +17,7 @@ import { findUserByEmail, findUserById } from "../auth/users.server";
 import { expireUnusedTokens, prepareOneTimeToken } from "../auth/one-time-tokens.server";
 import { EMAIL_CHANGE } from "../constants";
 import { sha256Hex } from "../crypto";
+import { emailAddress } from "../email-address";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { countEvent, secondsUntil } from "../limits/counters.server";
@@ -39,10 +40,7 @@ const tokens = schema.oneTimeTokens;
 const profiles = schema.userProfiles;
 
 // The sign-up form's rule, so every address an account may have is one it could have signed up with.
-const addressSchema = z
-  .string()
-  .max(254)
-  .regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u);
+const addressSchema = emailAddress();
 // randomToken(): 32 bytes in base64url. Anything else cannot be a link of ours.
 const tokenSchema = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 
@@ -144,7 +142,7 @@ function proofRefused(refusal: Exclude<ProofResult, { ok: true }>): EmailChangeF
       return {
         ok: false,
         status: 429,
-        error: refusal.factor === "password" ? AUTH_MESSAGES.signInLocked : AUTH_MESSAGES.twoFactorLocked,
+        error: refusal.factor === "password" ? AUTH_MESSAGES.signInLocked : AUTH_MESSAGES.twoFactorLocked(refusal.retryAfterSeconds),
         field: refusal.factor === "password" ? "currentPassword" : "currentCode",
         retryAfterSeconds: refusal.retryAfterSeconds,
       };

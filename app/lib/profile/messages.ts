@@ -1,6 +1,9 @@
 // The texts of the profile page, its uploads and phone verification.
 // Texts marked "ours" are not in the spec: limits and states the spec's app did not have.
-import { PROFILE_IMAGES } from "../constants";
+import { PROFILE, PROFILE_IMAGES, USERNAME } from "../constants";
+
+/** A size cap in the spec's words: "5MB". */
+const megabytes = (bytes: number) => `${bytes / (1024 * 1024)}MB`;
 
 export const PROFILE_MESSAGES = {
   saveFailed: "Failed to save profile. Please try again.",
@@ -11,20 +14,20 @@ export const PROFILE_MESSAGES = {
   reset: "All changes reset!",
   restored: "Restored unsaved changes from previous session!",
   firstNameRequired: "First name is required.",
-  firstNameTooShort: "First name must be at least 2 characters long.",
+  firstNameTooShort: `First name must be at least ${PROFILE.nameMinLength} characters long.`,
   lastNameRequired: "Last name is required.",
-  lastNameTooShort: "Last name must be at least 2 characters long.",
+  lastNameTooShort: `Last name must be at least ${PROFILE.nameMinLength} characters long.`,
   invalidEmail: "Please enter a valid email address",
   invalidWebsite: (host: string) => `Please enter a valid website URL (e.g., ${host}).`,
-  usernameTooShort: "Username must be at least 3 characters long",
-  usernameTooLong: "Username must be 20 characters or less",
+  usernameTooShort: `Username must be at least ${USERNAME.minLength} characters long`,
+  usernameTooLong: `Username must be ${USERNAME.maxLength} characters or less`,
   usernameCharacters: "Username can only contain letters, numbers, underscores, and hyphens",
   usernameProfanity: "Username contains inappropriate language",
   usernameReserved: "Username cannot contain reserved terms",
   // ours
   usernameTaken: "This username is already taken.",
   usernameChangeIn: (days: number) => `Can change in ${days} ${days === 1 ? "day" : "days"}`,
-  securityAnswerTooShort: "Please provide a security answer (at least 3 characters)",
+  securityAnswerTooShort: `Please provide a security answer (at least ${PROFILE.securityAnswerMinLength} characters)`,
   securityQuestionRequired: "Please select a security question",
   fieldTooLong: "This field is too long.",
   invalidCharacters: "This field contains characters that are not allowed.",
@@ -40,8 +43,8 @@ export const PROFILE_MESSAGES = {
 export const UPLOAD_MESSAGES = {
   storageNotConfigured: "Image storage is not configured. Please try again later.",
   permissionDenied: "You do not have permission to change this image.",
-  avatarTooLarge: "Image size must be less than 5MB.",
-  coverTooLarge: "Cover photo size must be less than 10MB.",
+  avatarTooLarge: `Image size must be less than ${megabytes(PROFILE_IMAGES.avatarMaxBytes)}.`,
+  coverTooLarge: `Cover photo size must be less than ${megabytes(PROFILE_IMAGES.coverMaxBytes)}.`,
   notAnImage: "Please select a valid image file.",
   invalidType: "Invalid file type. Please upload a JPG, PNG, GIF or WebP image.",
   network: "Network error. Please check your connection and try again.",

@@ -1,11 +1,12 @@
 // The profile: reading it for the page (creating it when missing) and saving the Edit Profile form.
 import { and, eq, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { hashSecret, normaliseSecurityAnswer } from "../auth/password";
-import { namesFromMetadata, type ProfileRow } from "../auth/users.server";
+import type { ProfileRow } from "../auth/users.server";
 import { normalisePhone } from "../auth/validation";
 import { USERNAME } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
+import { insertProfileFromSignUp } from "./from-sign-up.server";
 import { PROFILE_MESSAGES as M } from "./messages";
 import { phoneCodeExpiresAt, phoneStatus } from "../phone/status";
 import { daysUntilUsernameChange } from "./username";
@@ -23,27 +24,12 @@ export async function ensureProfile(db: Db, owner: ProfileOwner, now = Date.now(
   const existing = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, owner.id) });
   if (existing) return existing;
   const user = await db.query.users.findFirst({ where: eq(schema.users.id, owner.id) });
-  const metadata = user?.metadata ?? {};
-  const { firstName, lastName } = namesFromMetadata(owner.email, metadata);
-  await db
-    .insert(schema.userProfiles)
-    .values({
-      id: crypto.randomUUID(),
-      userId: owner.id,
-      email: owner.email,
-      firstName,
-      lastName,
-      initial: metadata.initial ?? null,
-      phoneNumber: metadata.phone_number ? normalisePhone(metadata.phone_number) : null,
-      securityQuestion: metadata.security_question ?? null,
-      securityAnswerHash: metadata.security_answer_hash ?? null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing({ target: schema.userProfiles.userId });
-  const created = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, owner.id) });
-  if (!created) throw new Error("The profile could not be created");
-  return created;
+  const created = await insertProfileFromSignUp(db, { id: owner.id, email: owner.email, metadata: user?.metadata ?? {} }, { now, signedIn: false });
+  if (created) return created;
+  // Another request made it first.
+  const raced = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, owner.id) });
+  if (!raced) throw new Error("The profile could not be created");
+  return raced;
 }
 
 export function profileView(row: ProfileRow, owner: ProfileOwner, proof: { emailChangeNeedsCode: boolean }, now = Date.now()): ProfileView {

@@ -1,6 +1,6 @@
 // Username rules: 3 to 20 characters of letters, digits, underscore and hyphen; no word
 // from a fixed profanity list; none of the reserved terms admin, mod, support, help.
-import { USERNAME } from "../constants";
+import { MS, USERNAME } from "../constants";
 import { PROFILE_MESSAGES as M } from "./messages";
 
 const RESERVED_TERMS = ["admin", "mod", "support", "help"] as const;
@@ -73,5 +73,5 @@ export function daysUntilUsernameChange(current: { username: string | null; user
   if (!current.username || current.usernameLastChanged === null) return 0;
   const nextAllowed = current.usernameLastChanged + USERNAME.changeIntervalMs;
   if (nextAllowed <= now) return 0;
-  return Math.ceil((nextAllowed - now) / (24 * 60 * 60 * 1000));
+  return Math.ceil((nextAllowed - now) / MS.DAY);
 }

@@ -1,6 +1,8 @@
 // The Edit Profile form's schema (ADR 0011). The same schema validates in the browser
 // and on the server, so a user sees the spec's messages either way.
 import { PASSWORD, PROFILE, SIGN_UP, TWO_FACTOR } from "../constants";
+import { emailAddress } from "../email-address";
+import { personName } from "../person-name";
 import { z } from "../zod";
 import { PROFILE_MESSAGES as M } from "./messages";
 import { PROFILE_SECURITY_QUESTIONS } from "./options";
@@ -21,21 +23,15 @@ function optionalText(max: number) {
     .default("");
 }
 
-function name(required: string, tooShort: string) {
-  return z
-    .string({ error: required })
-    .trim()
-    .min(1, { error: required })
-    .min(PROFILE.nameMinLength, { error: tooShort })
-    .max(PROFILE.nameMaxLength, { error: M.fieldTooLong })
-    .refine((v) => !CONTROL.test(v), { error: M.invalidCharacters });
+function name(field: "First name" | "Last name", required: string, tooShort: string) {
+  return personName(field, { required, invalidCharacters: M.invalidCharacters, min: { length: PROFILE.nameMinLength, message: tooShort } });
 }
 
 const questionValues = PROFILE_SECURITY_QUESTIONS.map((q) => q.value) as [string, ...string[]];
 
 export const profileFormSchema = z.object({
-  firstName: name(M.firstNameRequired, M.firstNameTooShort),
-  lastName: name(M.lastNameRequired, M.lastNameTooShort),
+  firstName: name("First name", M.firstNameRequired, M.firstNameTooShort),
+  lastName: name("Last name", M.lastNameRequired, M.lastNameTooShort),
   initial: optionalText(SIGN_UP.middleInitialMaxLength),
   // Empty keeps the saved username: a username can be changed but not removed.
   username: z
@@ -47,12 +43,7 @@ export const profileFormSchema = z.object({
       const problem = usernameProblem(v);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     }),
-  email: z
-    .string({ error: M.invalidEmail })
-    .trim()
-    .max(254, { error: M.invalidEmail })
-    .regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u, { error: M.invalidEmail })
-    .transform((v) => v.toLowerCase()),
+  email: emailAddress({ invalid: M.invalidEmail }),
   phoneNumber: z
     .string()
     .trim()

@@ -1,22 +1,23 @@
 // The queue's contract: every message on the "events" queue. Producers (the site) validate and
 // enqueue; the consumer Worker parses every message with these schemas before acting on it. No
 // rule here depends on the time of parsing: a retry hours later must parse the same way.
-import { MARKETING, USAGE_API } from "../constants";
+import { MARKETING, PERSON_NAME, SIGN_UP, USAGE_API } from "../constants";
 import { COUNTRY_CODE } from "../country";
 import { MARKETING_EVENTS } from "../marketing/events";
 import { E164_PATTERN } from "../phone/code";
+import { emailAddress } from "../email-address";
 import { z } from "../zod";
 import { queuedSecureReportSchema, queuedUsageReportSchema } from "../usage/report";
 
 const mailMessageSchema = z.object({
   type: z.literal("mail.send"),
   id: z.uuid(),
-  to: z.email(),
+  to: emailAddress(),
   subject: z.string().min(1).max(300),
   text: z.string().min(1).max(20_000),
   links: z.array(z.url()).max(10),
   /** Where a reply goes (a support message's sender), when not to our no-reply sender. */
-  replyTo: z.email().optional(),
+  replyTo: emailAddress().optional(),
 });
 
 // A text message: to an E.164 number (what normalisePhone makes of a profile's number), at most
@@ -79,11 +80,8 @@ const secureUsageMessageSchema = z.object({
   report: queuedSecureReportSchema,
 });
 
-// The forms' rule (spec: an address contains @), so every accepted form is a valid message.
-const accountEmail = z
-  .string()
-  .max(254)
-  .regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+$/u);
+// The forms' rule, so every accepted form is a valid message.
+const accountEmail = emailAddress();
 const hexDigest = z.string().regex(/^[0-9a-f]{64}$/);
 const passwordHash = z.string().regex(/^pbkdf2_sha256\$\d{1,6}\$[A-Za-z0-9_-]{1,64}\$[A-Za-z0-9_-]{1,128}$/);
 
@@ -98,9 +96,9 @@ const signUpMessageSchema = z.object({
   // The browser that submitted the form holds the nonce behind this hash in an HttpOnly cookie.
   proofHash: hexDigest,
   metadata: z.object({
-    first_name: z.string().max(100),
-    last_name: z.string().max(100),
-    initial: z.string().max(10).nullable(),
+    first_name: z.string().max(PERSON_NAME.maxLength),
+    last_name: z.string().max(PERSON_NAME.maxLength),
+    initial: z.string().max(SIGN_UP.middleInitialMaxLength).nullable(),
     phone_number: z.string().max(40),
     security_question: z.string().max(64),
     security_answer_hash: passwordHash,

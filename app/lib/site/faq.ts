@@ -1,7 +1,7 @@
 // The landing page's questions. The product spec's own FAQ promised a 14-day trial
 // without a card and 500 MB of disk; what the product does is a 7-day trial that needs payment
 // details, and the installers need 2 GB, so the answers say that (ADR 0013).
-import { FREE_MONTHLY_LIMITS, FREE_RATE_LIMITS } from "../billing/plan-comparison";
+import { FREE_MONTHLY_LIMITS, FREE_RATE_LIMITS, PLAN_PRICE } from "../billing/plan-comparison";
 import { EARLY_ACCESS, PLAN } from "../constants";
 
 export type FaqItem = { id: string; question: string; answer: string; link?: { label: string; to: string } };
@@ -23,7 +23,7 @@ export const FAQ: FaqItem[] = [
   {
     id: "price",
     question: "How much does it cost?",
-    answer: `Modelify ${PLAN.name} is $${PLAN.priceUsd} USD a month. New subscribers get a ${PLAN.trialDays}-day free trial; payment details are needed to start it, and nothing is charged if you cancel before it ends.`,
+    answer: `Modelify ${PLAN.name} is ${PLAN_PRICE} USD a month. New subscribers get a ${PLAN.trialDays}-day free trial; payment details are needed to start it, and nothing is charged if you cancel before it ends.`,
   },
   {
     // Every new account is on the free plan: its limits are said here, built from the constants

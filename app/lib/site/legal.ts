@@ -4,8 +4,9 @@
 // 99.9% uptime, RTO under 4 hours, RPO under 1 hour; 1,000 API requests per minute.
 // The API tab documents the API this platform really serves (chat and agents run in the desktop
 // app against the user's own providers, so they have no endpoint here).
-import { DATA_EXPORT, MS, PLAN, SUPPORT, USAGE_API } from "../constants";
-import { formatInteger } from "../format";
+import { PLAN_PRICE } from "../billing/plan-comparison";
+import { DATA_EXPORT, LOCKOUT, PLAN, SESSION, SUPPORT, USAGE_API } from "../constants";
+import { formatDuration, formatInteger } from "../format";
 
 export const LEGAL_DOCS = ["privacy", "terms", "security", "api"] as const;
 export type LegalDocId = (typeof LEGAL_DOCS)[number];
@@ -72,7 +73,7 @@ export const LEGAL: Record<LegalDocId, LegalDoc> = {
       {
         heading: "Your choices",
         paragraphs: [
-          `You can see and change your profile at any time, sign out other devices, and export your usage as CSV. From your profile you can download everything we hold about you as one JSON file ("Your data"; the link works for ${DATA_EXPORT.linkTtlMs / MS.HOUR} hours), and delete your account yourself ("Danger zone").`,
+          `You can see and change your profile at any time, sign out other devices, and export your usage as CSV. From your profile you can download everything we hold about you as one JSON file ("Your data"; the link works for ${formatDuration(DATA_EXPORT.linkTtlMs, "hour")}), and delete your account yourself ("Danger zone").`,
         ],
       },
       {
@@ -110,7 +111,7 @@ export const LEGAL: Record<LegalDocId, LegalDoc> = {
       {
         heading: "Your subscription",
         paragraphs: [
-          `Modelify ${PLAN.name} costs $${PLAN.priceUsd} USD per month. New subscribers get a ${PLAN.trialDays}-day free trial; payment details are required to start it, and the first charge happens when it ends unless you cancel before. Subscriptions renew monthly until cancelled; cancelling stops the next renewal, and access continues until the end of the paid period.`,
+          `Modelify ${PLAN.name} costs ${PLAN_PRICE} USD per month. New subscribers get a ${PLAN.trialDays}-day free trial; payment details are required to start it, and the first charge happens when it ends unless you cancel before. Subscriptions renew monthly until cancelled; cancelling stops the next renewal, and access continues until the end of the paid period.`,
           `We will give at least ${PRICE_CHANGE_NOTICE_DAYS} days' notice by e-mail before any price change affects you.`,
         ],
       },
@@ -164,7 +165,7 @@ export const LEGAL: Record<LegalDocId, LegalDoc> = {
       {
         heading: "Your account",
         list: [
-          "Accounts are locked for 15 minutes after repeated wrong passwords.",
+          `Accounts are locked for ${formatDuration(LOCKOUT.signIn.lockMs, "minute")} after repeated wrong passwords.`,
           "You can see every signed-in browser and desktop app, and sign any of them out.",
           "E-mail changes are confirmed from the new address; the old one is told.",
         ],
@@ -172,7 +173,9 @@ export const LEGAL: Record<LegalDocId, LegalDoc> = {
       },
       {
         heading: "Reporting a problem",
-        paragraphs: ["Found a vulnerability? Tell us through Contact Support with priority High. We respond within 24 hours and credit reporters who wish it."],
+        paragraphs: [
+          `Found a vulnerability? Tell us through Contact Support with priority High. We respond within ${SUPPORT.responseHours} hours and credit reporters who wish it.`,
+        ],
       },
     ],
   },
@@ -188,7 +191,7 @@ export const LEGAL: Record<LegalDocId, LegalDoc> = {
       {
         heading: "Authentication",
         paragraphs: [
-          "The desktop app signs in through the browser with OAuth 2.0's device authorization grant (RFC 8628): POST /api/v1/auth/device for codes, then POST /api/v1/auth/token until you approve the device on the /device page. The answer holds an access token (15 minutes) and a refresh token; send the access token as Authorization: Bearer <token>, and exchange the refresh token for a new pair at /api/v1/auth/token (grant_type refresh_token) or POST /api/v1/auth/refresh.",
+          `The desktop app signs in through the browser with OAuth 2.0's device authorization grant (RFC 8628): POST /api/v1/auth/device for codes, then POST /api/v1/auth/token until you approve the device on the /device page. The answer holds an access token (${formatDuration(SESSION.accessTokenTtlMs, "minute")}) and a refresh token; send the access token as Authorization: Bearer <token>, and exchange the refresh token for a new pair at /api/v1/auth/token (grant_type refresh_token) or POST /api/v1/auth/refresh.`,
         ],
       },
       {

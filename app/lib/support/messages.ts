@@ -1,7 +1,7 @@
 // Texts of Contact Support. The spec names the fields and marks four as required; the wording of
 // the messages is ours.
 import { SUPPORT } from "../constants";
-import { formatInteger } from "../format";
+import { formatDuration, formatInteger } from "../format";
 
 export const SUPPORT_MESSAGES = {
   nameRequired: "Name is required",
@@ -11,6 +11,7 @@ export const SUPPORT_MESSAGES = {
   messageRequired: "Message is required",
   tooLong: (max: number) => `Please keep this under ${formatInteger(max)} characters`,
   sent: `Message sent! We'll get back to you within ${SUPPORT.responseHours} hours.`,
-  tooMany: "You've sent several messages already. Please wait an hour, or write to us directly.",
+  // Either cap (per sender address, per client address) may refuse: the wait is the longer window.
+  tooMany: `You've sent several messages already. Please wait ${formatDuration(Math.max(SUPPORT.perAddress.windowMs, SUPPORT.perIp.windowMs), "hour", { article: true })}, or write to us directly.`,
   unexpected: "Your message could not be sent. Please try again in a moment.",
 } as const;

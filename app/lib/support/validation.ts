@@ -1,5 +1,6 @@
 // The Contact Support form: the same schema validates in the browser (conform) and on the server.
 import { SUPPORT } from "../constants";
+import { emailAddress } from "../email-address";
 import { z } from "../zod";
 import { SUPPORT_MESSAGES as M } from "./messages";
 
@@ -19,13 +20,7 @@ function required(message: string, max: number, multiline = false) {
 
 export const supportMessageSchema = z.object({
   name: required(M.nameRequired, SUPPORT.nameMax),
-  email: z
-    .string({ error: M.emailRequired })
-    .trim()
-    .min(1, { error: M.emailRequired, abort: true })
-    .max(254, { error: M.emailInvalid })
-    .regex(/^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u, { error: M.emailInvalid })
-    .transform((v) => v.toLowerCase()),
+  email: emailAddress({ required: M.emailRequired, invalid: M.emailInvalid }),
   subject: required(M.subjectRequired, SUPPORT.subjectMax),
   message: required(M.messageRequired, SUPPORT.messageMax, true),
   priority: z.enum(SUPPORT.priorities).default(SUPPORT.defaultPriority),

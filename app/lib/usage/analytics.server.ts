@@ -280,15 +280,15 @@ export async function usageTab({ db, ledgers }: UsageSource, account: ZonedAccou
 
 export type UsageTabData = Omit<Awaited<ReturnType<typeof usageTab>>, "counts">;
 
-/** Per-model figures over the last 30 days (of the account's zone), for the Model Analytics tab. */
+/** Per-model figures over the last USAGE.analyticsDays days (of the account's zone), for the Model Analytics tab. */
 export async function modelAnalytics({ ledgers }: Pick<UsageSource, "ledgers">, account: ZonedAccount, now = Date.now()) {
   const zone = account.profile.timeZone;
-  const from = lastDays(30, now, zone)[0]!;
+  const from = lastDays(USAGE.analyticsDays, now, zone)[0]!;
   return perModel((await ledgerFor(ledgers, account.id).read({ now, zone, dailyFrom: from })).daily ?? []);
 }
 
 /**
- * The usage export: last 30 days, daily usage, model performance (success %, cost to 4 decimals),
+ * The usage export: last USAGE.exportDays days, daily usage, model performance (success %, cost to 4 decimals),
  * metadata. Its days are the account zone's, which its Date column and its metadata name.
  */
 export async function usageCsv({ ledgers }: Pick<UsageSource, "ledgers">, user: ZonedAccount & { email: string }, now = Date.now()): Promise<string> {

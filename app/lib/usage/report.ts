@@ -2,6 +2,7 @@
 // with sane bounds. Money arrives in USD and is stored as integer micro-dollars.
 import { z } from "../zod";
 import { MS, USAGE_API } from "../constants";
+import { formatDuration } from "../format";
 
 const count = z.number().int().nonnegative().max(USAGE_API.maxTokens);
 
@@ -19,17 +20,19 @@ const metadataSchema = z
   .refine((m) => JSON.stringify(m).length <= USAGE_API.maxMetadataBytes, { message: `metadata must be at most ${USAGE_API.maxMetadataBytes} bytes of JSON` });
 
 /** The window a report's time must fall in, in words: the API description says it with the field. */
-const TIME_WINDOW = `At most ${USAGE_API.maxAgeDays} days before the server receives the request, and at most ${USAGE_API.maxFutureSkewMs / 60_000} minutes after it (clock skew); anything else is refused`;
+const TIME_WINDOW = `At most ${USAGE_API.maxAgeDays} days before the server receives the request, and at most ${formatDuration(USAGE_API.maxFutureSkewMs, "minute")} after it (clock skew); anything else is refused`;
 // The same window for machines: JSON Schema cannot compare with "now", so the OpenAPI document
 // carries it as an extension, in ISO 8601 durations relative to when the request is received.
-const TIME_WINDOW_EXTENSION = { "x-time-window": { max_age: `P${USAGE_API.maxAgeDays}D`, max_future: `PT${USAGE_API.maxFutureSkewMs / 60_000}M` } };
+const TIME_WINDOW_EXTENSION = { "x-time-window": { max_age: `P${USAGE_API.maxAgeDays}D`, max_future: `PT${USAGE_API.maxFutureSkewMs / MS.MINUTE}M` } };
 
 /** A report's time (`field` names it in the refusals): ISO 8601 or epoch ms, inside TIME_WINDOW. */
 function occurredAtSchema(now: () => number, field: string) {
   return z
     .union([z.iso.datetime({ offset: true }), z.number().int().positive().meta({ description: "epoch milliseconds" })])
     .transform((v) => (typeof v === "number" ? v : Date.parse(v)))
-    .refine((t) => t <= now() + USAGE_API.maxFutureSkewMs, { message: `${field} is more than ${USAGE_API.maxFutureSkewMs / 60_000} minutes in the future` })
+    .refine((t) => t <= now() + USAGE_API.maxFutureSkewMs, {
+      message: `${field} is more than ${formatDuration(USAGE_API.maxFutureSkewMs, "minute")} in the future`,
+    })
     .refine((t) => t >= now() - USAGE_API.maxAgeDays * MS.DAY, { message: `${field} is older than ${USAGE_API.maxAgeDays} days` });
 }
 

@@ -3,6 +3,7 @@
 import { and, count, countDistinct, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
+import { MS } from "../constants";
 import { UTC } from "../time-zone";
 import { dayKey, startOfMonth } from "./dates";
 
@@ -29,7 +30,7 @@ export async function usageTotalsThisMonth(db: Db, now = Date.now()): Promise<Us
 export async function firstUsageByWeek(db: Db, since: number, until: number): Promise<Map<number, number>> {
   const a = schema.usageAccounts;
   // Inlined, not bound: D1 binds JavaScript numbers as REAL, which would make this a real division.
-  const DAY = sql.raw(String(86_400_000));
+  const DAY = sql.raw(String(MS.DAY));
   const day = sql<number>`(${a.firstReportAt} / ${DAY})`;
   // Monday of the week, as weekStart() computes it (1970-01-01 was a Thursday).
   const week = sql<number>`((${day} - ((${day} + 3) % 7)) * ${DAY})`;

@@ -8,6 +8,7 @@ import { formatUserCode, normalizeUserCode } from "~/lib/auth/device-codes";
 import { beginAttempt, failAttempt, isRefusal, succeedAttempt } from "~/lib/auth/lockout";
 import { AFTER_RESET } from "~/lib/auth/modes";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
+import { EMAIL_ADDRESS } from "~/lib/constants";
 import { forgotPasswordSchema, signInSchema, signUpSchema } from "~/lib/auth/validation";
 import { sessionKeys } from "~/lib/keys";
 import { app } from "~/server/context.server";
@@ -48,7 +49,7 @@ export async function authAction(request: Request, context: Readonly<RouterConte
   const deps = app(context);
   const url = new URL(request.url);
   const intent = formData.get("intent");
-  const rawEmail = typeof formData.get("email") === "string" ? String(formData.get("email")).trim().toLowerCase().slice(0, 254) : undefined;
+  const rawEmail = typeof formData.get("email") === "string" ? String(formData.get("email")).trim().toLowerCase().slice(0, EMAIL_ADDRESS.maxLength) : undefined;
 
   if (intent === "signin") {
     const submission = parseWithZod(formData, { schema: signInSchema });

@@ -52,7 +52,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const code = singleValue(read.formData, "code");
   if (typeof code !== "string" || code.trim() === "") return data({ error: M.twoFactorRequired }, { status: 400 });
   const result = await verifySecondFactor(deps, user.id, code);
-  if (!result.ok && result.reason === "locked") return data({ error: M.twoFactorLocked }, { status: 429, headers: retryAfter(result.retryAfterSeconds) });
+  if (!result.ok && result.reason === "locked")
+    return data({ error: M.twoFactorLocked(result.retryAfterSeconds) }, { status: 429, headers: retryAfter(result.retryAfterSeconds) });
   if (!result.ok) return data({ error: M.twoFactorInvalid }, { status: 401 });
   // The password was proven on the step before (the pending cookie), the code just now.
   const { tokens } = await completeSignIn(deps, user, "web", { shown: "password", secondFactor: true });
@@ -67,7 +68,7 @@ export default function TwoFactorStep({ loaderData, actionData }: Route.Componen
   return (
     <AuthShell
       title="Two-Factor Sign-In"
-      subtitle="Open your authenticator app and enter the 6-digit code it shows for Modelify. Lost your phone? Enter one of your recovery codes instead."
+      subtitle={`Open your authenticator app and enter the ${TWO_FACTOR.digits}-digit code it shows for Modelify. Lost your phone? Enter one of your recovery codes instead.`}
       footer={
         <Link className="font-semibold text-brand-700 hover:text-brand-800" to="/auth?mode=signin">
           Start again
@@ -96,7 +97,7 @@ export default function TwoFactorStep({ loaderData, actionData }: Route.Componen
             "aria-invalid": error ? true : undefined,
             className: "text-center font-mono text-lg tracking-[0.2em]",
           }}
-          hint="6 digits from the app, or a recovery code like abcd-efgh-ijkl-mnop."
+          hint={`${TWO_FACTOR.digits} digits from the app, or a recovery code like abcd-efgh-ijkl-mnop.`}
         />
         <SubmitButton pending={pending} idle="Verify" busy="Verifying..." />
       </Form>

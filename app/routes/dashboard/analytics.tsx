@@ -1,14 +1,13 @@
 import type { Route } from "./+types/analytics";
 import { AnalyticsTab, PremiumFeature } from "~/components/dashboard/analytics-tab";
 import { TabError } from "~/components/dashboard/tab-error";
+import { USAGE } from "~/lib/constants";
 import { userActivation } from "~/lib/early-access/activation.server";
 import { modelAnalytics } from "~/lib/usage/analytics.server";
 import { CATEGORIES, recommend, sortModels, SORTS } from "~/lib/usage/models";
 import { pick } from "~/lib/usage/usage-view";
 import { requireUser } from "~/server/auth.server";
 import { app } from "~/server/context.server";
-
-const RECOMMENDATION_DAYS = 30;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
@@ -21,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const category = pick(CATEGORIES, params.get("category"), "all");
   const sort = pick(SORTS, params.get("sort"), "usage");
   const shown = sortModels(category === "all" ? models : models.filter((m) => m.category === category), sort);
-  return { locked: false as const, models, shown, category, sort, recommendations: recommend(models, RECOMMENDATION_DAYS) };
+  return { locked: false as const, models, shown, category, sort, recommendations: recommend(models, USAGE.analyticsDays) };
 }
 
 export default function Analytics({ loaderData }: Route.ComponentProps) {

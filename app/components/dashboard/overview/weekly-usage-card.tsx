@@ -1,3 +1,4 @@
+import { USAGE } from "~/lib/constants";
 import { formatCount, formatUsd } from "~/lib/format";
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
 import { BarChart } from "../../charts";
@@ -9,7 +10,7 @@ export function WeeklyUsageCard({ weekly }: { weekly: OverviewUsage["weekly"] })
   return (
     <Card className="p-6 @4xl:col-span-2" data-testid="weekly-card">
       <h2 className="text-base font-semibold text-slate-900">Weekly Usage Trends</h2>
-      <p className="text-sm text-slate-500">Spend per week, last 4 weeks</p>
+      <p className="text-sm text-slate-500">Spend per week, last {USAGE.weeklyUsageWeeks} weeks</p>
       {weekly.some((w) => w.requests > 0) ? (
         <>
           <BarChart
@@ -22,7 +23,7 @@ export function WeeklyUsageCard({ weekly }: { weekly: OverviewUsage["weekly"] })
         </>
       ) : (
         <div className="mt-4">
-          <EmptyState title="No usage in the last 4 weeks" />
+          <EmptyState title={`No usage in the last ${USAGE.weeklyUsageWeeks} weeks`} />
         </div>
       )}
     </Card>

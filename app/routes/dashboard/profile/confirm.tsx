@@ -9,7 +9,8 @@ import { ProofFields } from "~/components/profile/proof-fields";
 import type { ProofFieldErrors } from "~/lib/auth/recent-proof.server";
 import { Alert, Card, SubmitButton } from "~/components/ui";
 import { AUTH_MESSAGES as M } from "~/lib/auth/messages";
-import { MS, RECENT_PROOF } from "~/lib/constants";
+import { RECENT_PROOF } from "~/lib/constants";
+import { formatDuration } from "~/lib/format";
 import { pageMeta } from "~/lib/site/meta";
 import { requireUser } from "~/server/auth.server";
 import { safeNext } from "~/lib/auth/modes";
@@ -44,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function ConfirmItsYou({ loaderData, actionData }: Route.ComponentProps) {
   const pending = useNavigation().state === "submitting";
   const errors = actionData?.errors ?? {};
-  const minutes = `${RECENT_PROOF.windowMs / MS.MINUTE} minutes`;
+  const minutes = formatDuration(RECENT_PROOF.windowMs, "minute");
   return (
     <section aria-labelledby="confirm-title" className="mx-auto max-w-lg">
       <Card className="p-6">

@@ -92,7 +92,7 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
                 className: "font-mono tracking-[0.2em]",
               }}
               errors={fields.code.errors}
-              hint="6 digits from your authenticator app, or a recovery code."
+              hint={`${TWO_FACTOR.digits} digits from your authenticator app, or a recovery code.`}
             />
           ) : null}
           <NewPasswordFields

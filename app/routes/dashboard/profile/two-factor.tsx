@@ -80,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const outcome = await confirmSetup(deps, user, form.code, proven.proof);
       if (outcome.ok) return data<ActionData>({ error: null, intent: form.intent, recoveryCodes: outcome.recoveryCodes }, { headers: NO_STORE });
       if (outcome.reason === "locked")
-        return data<ActionData>({ error: M.twoFactorLocked, intent: form.intent, field: "code" }, locked(outcome.retryAfterSeconds));
+        return data<ActionData>({ error: M.twoFactorLocked(outcome.retryAfterSeconds), intent: form.intent, field: "code" }, locked(outcome.retryAfterSeconds));
       return data<ActionData>({ error: SETUP_ERRORS[outcome.reason], intent: form.intent, field: "code" }, { status: 400 });
     }
     case "regenerate": {
@@ -154,7 +154,7 @@ function SetUp({ error }: { error: string | null }) {
     <div className="mt-2 space-y-4">
       <p className="text-sm text-slate-600">
         Add a code from an authenticator app (such as 1Password, Google Authenticator or Authy) to your password, so a stolen password alone cannot open your
-        account. Setting it up shows a QR code to scan; then you enter the 6-digit code the app shows.
+        account. Setting it up shows a QR code to scan; then you enter the {TWO_FACTOR.digits}-digit code the app shows.
       </p>
       <Form method="post" className="space-y-4">
         <input type="hidden" name="intent" value="start" />
@@ -170,8 +170,8 @@ function TurnOn({ setup, error }: { setup: { secret: string; qrDataUri: string }
   return (
     <div className="mt-2 space-y-5">
       <p className="text-sm text-slate-600">
-        1. Scan this QR code with your authenticator app (such as 1Password, Google Authenticator or Authy). 2. Enter the 6-digit code it shows. From then on,
-        signing in asks for a code too.
+        1. Scan this QR code with your authenticator app (such as 1Password, Google Authenticator or Authy). 2. Enter the {TWO_FACTOR.digits}-digit code it
+        shows. From then on, signing in asks for a code too.
       </p>
       <div className="flex flex-col items-center gap-4 sm:flex-row sm:items-start">
         {/* Drawn on the server from the otpauth:// URI (uqr): no script, no third party. */}
@@ -183,7 +183,7 @@ function TurnOn({ setup, error }: { setup: { secret: string; qrDataUri: string }
           className="h-48 w-48 shrink-0 rounded-lg border border-slate-200 bg-white p-2"
         />
         <div className="min-w-0 text-sm text-slate-600">
-          <p>Can't scan it? Type this key into the app instead (time-based, 6 digits):</p>
+          <p>Can't scan it? Type this key into the app instead (time-based, {TWO_FACTOR.digits} digits):</p>
           <p className="mt-2 break-all rounded-lg bg-slate-50 px-3 py-2 font-mono text-base text-slate-900" data-testid="two-factor-secret">
             {setup.secret}
           </p>
@@ -198,7 +198,8 @@ function TurnOn({ setup, error }: { setup: { secret: string; qrDataUri: string }
             name: "code",
             autoComplete: "one-time-code",
             inputMode: "numeric",
-            maxLength: 7,
+            // The digits, and the space apps show between their halves ("123 456").
+            maxLength: TWO_FACTOR.digits + 1,
             required: true,
             "aria-describedby": error ? "two-factor-setup-error" : undefined,
             className: "font-mono tracking-[0.2em]",

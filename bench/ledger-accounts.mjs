@@ -1,0 +1,62 @@
+// The usage ledger bench's accounts, sizes and reports (bench/ledger.mjs): who fills, sends and
+// watches what, how much of it, and the reports a desktop app sends.
+
+export const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 3);
+export const PASSWORD = "Bench-Pass-2026";
+export const INGEST_CALL = 5_000; // LEDGER.maxReportsPerIngest
+export const LARGE = { id: "bench-ledger-large", email: "bench-ledger-1m@modelify.dev", rows: Number(process.env.BENCH_LEDGER_ROWS ?? 1_000_000) };
+export const SMALL = { id: "bench-ledger-small", email: "bench-ledger-100@modelify.dev", rows: 100 };
+export const USAGE_DAYS = 60;
+// Figure 1: requests per page and account in each repetition, the four alternating.
+export const PAGE_REQUESTS = Number(process.env.BENCH_LEDGER_PAGE_REQUESTS ?? 40);
+export const PAGES = [
+  { key: "overview", path: "/dashboard", label: "overview `/dashboard`" },
+  { key: "usage", path: "/dashboard/usage", label: "usage tab `/dashboard/usage`" },
+];
+// Figure 2: five accounts, each sending MIX_REQUESTS requests of 100 reports in a repetition.
+export const MIXERS = Array.from({ length: 5 }, (_, i) => ({ id: `bench-ledger-mixer-${i}`, email: `bench-ledger-mixer-${i}@modelify.dev` }));
+export const MIX_REQUESTS = Number(process.env.BENCH_LEDGER_MIX_REQUESTS ?? 60);
+// The same without the API and the local queue: the consumer's handler, batches of 100 from 5 other accounts.
+export const HANDLER_MIX = Array.from({ length: 5 }, (_, i) => ({ id: `bench-ledger-handler-${i}`, email: `bench-ledger-handler-${i}@modelify.dev` }));
+export const HANDLER_BATCHES = 100;
+// Figure 3: twenty other accounts ingest flat out (one request of 100 reports in flight each) in
+// loaded slices that alternate with idle ones, so both sides meet the same machine.
+export const INGESTERS = Array.from({ length: 20 }, (_, i) => ({
+  id: `bench-ledger-ingester-${String(i).padStart(2, "0")}`,
+  email: `bench-ledger-ingest-${i}@modelify.dev`,
+}));
+export const LOAD_SLICES = 3;
+// Watched in turn with the two pages: a route that touches no storage at all, so a slowdown that is
+// the one runtime thread's (every Worker, object and database of the local runtime shares it) shows
+// there too.
+export const CONTROL = { key: "health", path: "/api/v1/health", label: "control `GET /api/v1/health` (no storage)" };
+export const WATCHED = [...PAGES, CONTROL];
+export const SLICE_MS = Number(process.env.BENCH_LEDGER_SLICE_SECONDS ?? 5) * 1000;
+export const DRAIN_TIMEOUT_MS = 180_000;
+
+const MODELS = [
+  ["gpt-4o-mini", "openai", 900, 300, 0.0004],
+  ["claude-sonnet-4", "anthropic", 1800, 700, 0.0159],
+  ["gemini-2.5-pro", "google", 1200, 400, 0.0055],
+];
+/** A request's worth of reports, as a desktop app sends them. */
+export function reports(n = 100) {
+  return Array.from({ length: n }, (_, i) => {
+    const [model_name, model_provider, tokens_input, tokens_output, cost_usd] = MODELS[i % MODELS.length];
+    return {
+      report_id: crypto.randomUUID(),
+      model_name,
+      model_provider,
+      tokens_used: tokens_input + tokens_output,
+      tokens_input,
+      tokens_output,
+      cost_usd,
+      request_duration_ms: 850,
+      success: true,
+      metadata: { conversation_id: `bench-${i % 7}` },
+    };
+  });
+}
+
+export const LARGE_LOGIN = { email: LARGE.email, password: PASSWORD };
+export const SMALL_LOGIN = { email: SMALL.email, password: PASSWORD };
