@@ -34,6 +34,29 @@ function d1Era<T>(figures: T): T {
   ) as T;
 }
 
+const utcIso = (ms: number) => new Date(ms).toISOString();
+type Instants = { start: number; end?: number };
+
+/**
+ * Chart points and weeks as the D1-era code labelled them (UTC days "MM-DD", hours "HH:00"), from
+ * the first instants pages get now (issue 48: the page writes them in its locale and zone).
+ */
+function d1EraLabels(figures: ReturnType<typeof pageFigures> extends Promise<infer F> ? F : never) {
+  const day = ({ start, ...point }: Instants) => ({ label: utcIso(start).slice(5, 10), ...point });
+  const hour = ({ start, ...point }: Instants) => ({ label: utcIso(start).slice(11, 16), ...point });
+  const tabs = Object.fromEntries(
+    Object.entries(figures.usageTab).map(([range, tab]) => [
+      range,
+      { ...tab, series: tab.series.map(range === "1d" ? hour : day), activityByDay: tab.activityByDay.map(day) },
+    ]),
+  );
+  const weekly = figures.overviewUsage.weekly.map(({ start, end, ...week }) => ({
+    label: `${utcIso(start).slice(5, 10)} – ${utcIso(end).slice(5, 10)}`,
+    ...week,
+  }));
+  return { overviewUsage: { ...figures.overviewUsage, weekly }, usageTab: tabs };
+}
+
 /** The usage export as the D1-era code wrote it: before its header named the zone its days are in (UTC). */
 function d1EraCsv(csv: string): string {
   expect(csv).toContain('"Date (UTC)",');
@@ -244,7 +267,7 @@ const ACCOUNT = { id: USER_ID, profile: { timeZone: UTC } };
 
 /** Every figure the golden file holds, as today's pages compute them at the golden NOW. */
 async function pageFigures() {
-  const tabs: Record<string, unknown> = {};
+  const tabs: Record<string, Omit<Awaited<ReturnType<typeof usageTab>>, "counts">> = {};
   const counts: Record<string, unknown> = {};
   for (const range of ["1d", "7d", "30d"] as const) {
     const { counts: c, ...tab } = await usageTab(sources, ACCOUNT, range, NOW);
@@ -345,8 +368,9 @@ describe("moving D1's usage into the ledgers", () => {
 
     // Page by page, the golden figures (entitlements' minute aside: see below).
     const figures = await pageFigures();
-    expect(d1Era(figures.overviewUsage)).toEqual(golden.overviewUsage);
-    expect(d1Era(figures.usageTab)).toEqual(golden.usageTab);
+    const labelled = d1EraLabels(figures);
+    expect(d1Era(labelled.overviewUsage)).toEqual(golden.overviewUsage);
+    expect(d1Era(labelled.usageTab)).toEqual(golden.usageTab);
     expect(figures.modelAnalytics).toEqual(golden.modelAnalytics);
     expect(d1EraCsv(figures.usageCsv)).toBe(golden.usageCsv);
     expect(figures.budgetSpend).toEqual(golden.budgetSpend);

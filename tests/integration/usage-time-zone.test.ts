@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { gatherAccountData } from "~/lib/account/export-data.server";
 import { MS } from "~/lib/constants";
+import { formatsFor } from "~/lib/format";
 import { schema } from "~/lib/db.server";
 import type { MailMessage } from "~/lib/queue";
 import { handleEventBatch } from "~/lib/queue/dispatch.server";
@@ -60,7 +61,10 @@ async function pageUser(browser: Browser) {
 async function usagePageDays(browser: Browser) {
   const user = await pageUser(browser);
   const tab = await usageTab(sources, user, "7d");
-  return { zone: user.profile.timeZone, days: tab.activityByDay.filter((d) => d.requests > 0), totals: tab.totals };
+  const zone = user.profile.timeZone;
+  // Each day by its first instant, named here by its date in the zone.
+  const days = tab.activityByDay.filter((d) => d.requests > 0).map((d) => ({ day: dayKey(d.start, zone), requests: d.requests }));
+  return { zone, days, totals: tab.totals };
 }
 
 /** The CSV's daily rows with requests (date, cost, requests), its header and its zone row, unquoted. */
@@ -95,7 +99,7 @@ describe("an account in Asia/Kathmandu (+5:45)", () => {
     expect(local.zone).toBe("Asia/Kathmandu");
     const localDays = [dayKey(Date.parse(before), "Asia/Kathmandu"), dayKey(Date.parse(after), "Asia/Kathmandu")];
     expect(localDays[0]).not.toBe(localDays[1]);
-    expect(local.days).toEqual(localDays.map((d) => ({ label: d.slice(5), requests: 1 })));
+    expect(local.days).toEqual(localDays.map((d) => ({ day: d, requests: 1 })));
     expect(local.totals).toEqual({ spend: 0.75, tokens: 4000, requests: 2 });
 
     expect(await csvDays(browser)).toEqual({
@@ -129,7 +133,7 @@ describe("an account in Asia/Kathmandu (+5:45)", () => {
     await saveZone(browser, email, UTC);
     const utc = await usagePageDays(browser);
     expect(utc.zone).toBe(UTC);
-    expect(utc.days).toEqual([{ label: day.slice(5), requests: 2 }]);
+    expect(utc.days).toEqual([{ day, requests: 2 }]);
     expect(utc.totals).toEqual(local.totals);
     expect(await csvDays(browser)).toEqual({ dateHeader: "Date (UTC)", days: [[day, "0.7500", "2"]], zone: UTC });
     expect(await exported()).toEqual({ zone: UTC, days: [day, day], times: [`${day}T18:10:00.000Z`, `${day}T18:20:00.000Z`] });
@@ -192,10 +196,17 @@ describe("an account in America/New_York", () => {
       expect(tab.totals.spend).toBeCloseTo(inside.reduce((s, r) => s + r.costMicros, 0) / 1e6, 9);
       expect(tab.totals.tokens).toBe(inside.reduce((s, r) => s + r.tokensUsed, 0));
       const week = await usageTab(sources, account, "7d", now);
-      expect(week.activityByDay.find((d) => d.label === c.day.slice(5))?.requests).toBe(inside.length);
+      expect(week.activityByDay.find((d) => dayKey(d.start, zone) === c.day)?.requests).toBe(inside.length);
     }
-    const autumn = (await usageTab(sources, account, "1d", Date.parse("2026-11-02T04:30:00Z"))).series.map((s) => s.label);
-    expect(autumn.slice(0, 4)).toEqual(["00:00", "01:00", "01:00", "02:00"]);
+    // Each hour by its first instant: the two 01:00 hours of the day the clocks go back are an hour apart.
+    const autumn = (await usageTab(sources, account, "1d", Date.parse("2026-11-02T04:30:00Z"))).series.slice(0, 4).map((s) => s.start);
+    expect(autumn.map((start) => new Date(start).toISOString())).toEqual([
+      "2026-11-01T04:00:00.000Z",
+      "2026-11-01T05:00:00.000Z",
+      "2026-11-01T06:00:00.000Z",
+      "2026-11-01T07:00:00.000Z",
+    ]);
+    expect(autumn.map(formatsFor("en-US", zone).hour)).toEqual(["00:00", "01:00", "01:00", "02:00"]);
   });
 });
 

@@ -8,7 +8,7 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { ZonedAccount } from "../auth/session.server";
 import { budgetOf } from "./budget.server";
-import { addDays, addMonths, dayKey, hoursOf, lastDays, monthKey } from "./dates";
+import { addDays, addMonths, dayKey, dayStart, hoursOf, lastDays, monthKey } from "./dates";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import type { DailyRow, RecentReport } from "./ledger/types";
 import { figures, type ModelFigures, type ModelStats } from "./models";
@@ -106,7 +106,8 @@ function weeklyTotals(rows: Array<Sums & { date: string }>, now: number, zone: s
         t.costMicros += v.costMicros;
       }
     }
-    return { label: `${week[0]!.slice(5)} – ${week[6]!.slice(5)}`, requests: t.requests, tokens: t.tokens, cost: t.costMicros / 1e6 };
+    // Its first and last day by their first instants, for the page to write in its locale.
+    return { start: dayStart(week[0]!, zone), end: dayStart(week[6]!, zone), requests: t.requests, tokens: t.tokens, cost: t.costMicros / 1e6 };
   });
 }
 
@@ -224,14 +225,16 @@ export async function usageTab({ db, ledgers }: UsageSource, account: ZonedAccou
   const rows = withPrevious.filter((r) => r.date >= from);
   const totals = total(rows);
   const previous = total(withPrevious.filter((r) => r.date < from));
-  // 1d shows the day hour by hour (23 or 25 of them on a daylight-saving change); longer ranges day by day.
+  // 1d shows the day hour by hour (23 or 25 of them on a daylight-saving change); longer ranges day
+  // by day. Each point is its hour's or day's first instant, which the page writes in its locale
+  // and zone (the two 01:00 hours of the day the clocks go back start an hour apart).
   const byStart = new Map(hours.map((x) => [x.start, x]));
   const series =
     range === "1d"
-      ? hoursOf(days[0]!, zone).map(({ start, hour }) => {
+      ? hoursOf(days[0]!, zone).map(({ start }) => {
           const row = byStart.get(start);
           return {
-            label: `${String(hour).padStart(2, "0")}:00`,
+            start,
             spend: (row?.totalCostMicros ?? 0) / 1e6,
             tokens: row?.totalTokens ?? 0,
             requests: row?.totalRequests ?? 0,
@@ -239,7 +242,7 @@ export async function usageTab({ db, ledgers }: UsageSource, account: ZonedAccou
         })
       : days.map((d) => {
           const t = total(rows.filter((r) => r.date === d));
-          return { label: d.slice(5), spend: t.costMicros / 1e6, tokens: t.tokens, requests: t.requests };
+          return { start: dayStart(d, zone), spend: t.costMicros / 1e6, tokens: t.tokens, requests: t.requests };
         });
   const peakHours = Array.from({ length: 24 }, (_, h) => ({ hour: h, requests: hours.filter((x) => x.hour === h).reduce((s, x) => s + x.totalRequests, 0) }));
   const models = perModel(read.modelTotals ?? []);
@@ -261,7 +264,7 @@ export async function usageTab({ db, ledgers }: UsageSource, account: ZonedAccou
     totals: { spend: totals.costMicros / 1e6, tokens: totals.tokens, requests: totals.requests },
     previous: { spend: previous.costMicros / 1e6, tokens: previous.tokens, requests: previous.requests },
     series,
-    activityByDay: days.map((d) => ({ label: d.slice(5), requests: total(rows.filter((r) => r.date === d)).requests })),
+    activityByDay: days.map((d) => ({ start: dayStart(d, zone), requests: total(rows.filter((r) => r.date === d)).requests })),
     peakHours,
     models: models.map((m) => ({
       name: m.modelName,

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import type { AccountRef } from "../auth/session.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { formatUsd } from "../format";
+import { SITE_FORMATS } from "../format";
 import type { OutgoingMail } from "../mail/mail.server";
 import { type BudgetInEffect, type BudgetSettings, DEFAULT_BUDGET } from "./budget";
 import type { BudgetAlert } from "./ledger/types";
@@ -56,7 +56,7 @@ export function budgetAlertMail(to: string, c: BudgetAlert): OutgoingMail {
     to,
     subject: `Modelify budget alert: ${percent}% of your ${c.kind} budget used`,
     text: [
-      `You have spent ${formatUsd(c.spent)} of your ${c.kind} budget of ${formatUsd(c.limit)} (${percent}%).`,
+      `You have spent ${SITE_FORMATS.usd(c.spent)} of your ${c.kind} budget of ${SITE_FORMATS.usd(c.limit)} (${percent}%).`,
       `Reached at ${alertTime(c.at, c.zone)}. Your ${c.kind} budget starts again at ${c.kind === "monthly" ? "midnight on the 1st" : "midnight"}, ${c.zone} time.`,
       `Your alert threshold is ${c.threshold}%. You will get at most one such e-mail per ${period}.`,
       "",
