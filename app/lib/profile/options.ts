@@ -1,6 +1,7 @@
-// The choices the profile offers: ten security questions and every time zone, the spec's nine first.
+// The choices the profile offers: ten security questions, and the names of the spec's nine time
+// zones, which come first in the list of every zone (time-zone-options.server.ts: the server's
+// list, handed to the form by the loader, so the browser's own list never decides what the page shows).
 import { SECURITY_QUESTIONS } from "../auth/security-questions";
-import { timeZoneNames } from "../time-zone";
 
 // The five of sign-up first, so a question chosen at sign-up is one of the profile's ten.
 export const PROFILE_SECURITY_QUESTIONS = [
@@ -12,7 +13,7 @@ export const PROFILE_SECURITY_QUESTIONS = [
   { value: "first_job", label: "Where did you have your first job?" },
 ] as const;
 
-const SPEC_TIMEZONES = [
+export const SPEC_TIMEZONES = [
   { value: "UTC", label: "UTC" },
   { value: "America/New_York", label: "Eastern Time (US & Canada)" },
   { value: "America/Chicago", label: "Central Time (US & Canada)" },
@@ -24,14 +25,7 @@ const SPEC_TIMEZONES = [
   { value: "Asia/Shanghai", label: "Shanghai" },
 ] as const;
 
-/** The spec's nine with their names, then every other IANA zone the runtime knows (ADR 0030). */
-export const TIMEZONES: ReadonlyArray<{ value: string; label: string }> = [
-  ...SPEC_TIMEZONES,
-  ...timeZoneNames()
-    .filter((zone) => !SPEC_TIMEZONES.some((t) => t.value === zone))
-    .map((zone) => ({ value: zone, label: zone.replaceAll("_", " ") })),
-];
-
+/** A zone as the profile names it: the spec's names for its nine, else the IANA name with spaces ("America/St Johns"). */
 export function timezoneLabel(value: string): string {
-  return TIMEZONES.find((t) => t.value === value)?.label ?? value;
+  return SPEC_TIMEZONES.find((t) => t.value === value)?.label ?? value.replaceAll("_", " ");
 }

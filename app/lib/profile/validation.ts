@@ -7,6 +7,7 @@ import { z } from "../zod";
 import { PROFILE_MESSAGES as M } from "./messages";
 import { PROFILE_SECURITY_QUESTIONS } from "./options";
 import { timeZoneSchema } from "../time-zone-schema";
+import { LOCALES, type Locale } from "../locale";
 import { usernameProblem } from "./username";
 import { isAcceptableWebsite } from "./form-fields";
 
@@ -28,6 +29,7 @@ function name(field: "First name" | "Last name", required: string, tooShort: str
 }
 
 const questionValues = PROFILE_SECURITY_QUESTIONS.map((q) => q.value) as [string, ...string[]];
+const LOCALE_VALUES = LOCALES.map((l) => l.value) as [Locale, ...Locale[]];
 
 export const profileFormSchema = z.object({
   firstName: name("First name", M.firstNameRequired, M.firstNameTooShort),
@@ -60,6 +62,8 @@ export const profileFormSchema = z.object({
   location: optionalText(PROFILE.fieldMaxLength),
   website: optionalText(PROFILE.websiteMaxLength).refine((v) => v === "" || isAcceptableWebsite(v), { error: M.invalidWebsite(WEBSITE_EXAMPLE) }),
   timezone: timeZoneSchema(M.invalidTimezone),
+  // "": the browser's locale (Accept-Language).
+  locale: z.union([z.literal(""), z.enum(LOCALE_VALUES)], { error: M.invalidLocale }).default(""),
   securityQuestion: z.union([z.literal(""), z.enum(questionValues, { error: M.securityQuestionRequired })]).default(""),
   // Only read when the e-mail address changes: the account's password proves the change.
   currentPassword: z.string().max(PASSWORD.maxLength, { error: M.currentPasswordWrong }).default(""),

@@ -21,6 +21,7 @@ import { listActiveSessions } from "~/lib/auth/sessions-list.server";
 import { requestEmailChange } from "~/lib/profile/email-change.server";
 import { PROFILE_MESSAGES as M } from "~/lib/profile/messages";
 import { ensureProfile, profileView, saveProfile } from "~/lib/profile/profile.server";
+import { timeZoneChoices } from "~/lib/profile/time-zone-options.server";
 import { profileFormSchema } from "~/lib/profile/validation";
 import { getAuth, requireUser } from "~/server/auth.server";
 import { app } from "~/server/context.server";
@@ -28,8 +29,7 @@ import { readForm } from "~/server/requests.server";
 import { formErrorResult, keepRetryAfter } from "~/server/responses.server";
 import { proofNeedsOf, recentProof } from "~/server/recent-proof.server";
 import { pageMeta } from "~/lib/site/meta";
-import { log } from "~/lib/log/log.server";
-import { ledgerFor } from "~/lib/usage/ledger/api";
+import { redrawUsage } from "~/lib/profile/time-zone.server";
 
 export const meta = () => pageMeta("Profile | Modelify");
 
@@ -60,6 +60,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     exports,
     emailPending: params.get("emailPending") === "1" && row.pendingEmail !== null,
     editing,
+    // The zones the form offers, only while it is open (about 420 names).
+    timeZones: editing ? timeZoneChoices() : [],
     verifyingPhone: params.get("phone") === "verify",
     saved: params.get("saved") === "1",
   };
@@ -92,13 +94,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       : submission.reply({ formErrors: [outcome.error], hideFields: SECRET_FIELDS });
     return failed(result, outcome.status);
   }
-  // A new time zone redraws the usage history at once (ADR 0030). Should the ledger not answer,
-  // its next read or report finds the profile's zone and redraws then: the save stands.
-  if (submission.value.timezone !== user.profile.timeZone) {
-    await ledgerFor(ledgers, user.id)
-      .setZone(submission.value.timezone, Date.now())
-      .catch((error: unknown) => log.error("usage_zone_change_failed", {}, error));
-  }
+  // A new time zone redraws the usage history at once (ADR 0030).
+  if (submission.value.timezone !== user.profile.timeZone) await redrawUsage(ledgers, user.id, submission.value.timezone);
   // The e-mail address changes only through its confirmation link, and only the Save button asks
   // for one: auto-save never sends a link for a half-typed address. Putting the current address
   // back cancels a pending change.
@@ -133,7 +130,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, sessions, twoFactor, passkeys, exports, editing, saved, verifyingPhone, emailPending, proofNeeded } = loaderData;
+  const { profile, sessions, twoFactor, passkeys, exports, editing, timeZones, saved, verifyingPhone, emailPending, proofNeeded } = loaderData;
   const { pathname, search } = useLocation();
   const revalidator = useRevalidator();
   const closePhoneTo = withParams(pathname, search, { phone: null, phoneError: null, phoneResult: null, phoneWait: null });
@@ -171,6 +168,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       {editing ? (
         <EditProfile
           profile={profile}
+          timeZones={timeZones}
           closeTo={withParams(pathname, search, { edit: null, saved: null, uploaded: null, uploadError: null, kind: null })}
           actionData={actionData ?? null}
           onUploaded={() => revalidator.revalidate()}
