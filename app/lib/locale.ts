@@ -26,10 +26,15 @@ export const LOCALES = [
 
 export type Locale = (typeof LOCALES)[number]["value"];
 
-const BY_LOWER = new Map<string, Locale>(LOCALES.map((l) => [l.value.toLowerCase(), l.value]));
+// Made on first use: a page that only needs DEFAULT_LOCALE does not carry the list.
+let byLower: ReadonlyMap<string, Locale> | null = null;
+const lookUp = (tag: string) => {
+  byLower ??= new Map(LOCALES.map((l) => [l.value.toLowerCase(), l.value]));
+  return byLower.get(tag.toLowerCase());
+};
 
 export function isLocale(value: string): value is Locale {
-  return BY_LOWER.get(value.toLowerCase()) === value;
+  return lookUp(value) === value;
 }
 
 // Chinese is told apart by script more than by region: Hong Kong and Macau write traditional
@@ -39,7 +44,7 @@ const TRADITIONAL_CHINESE = /^zh-(hant|tw|hk|mo)\b/;
 /** The supported locale for one language tag of Accept-Language, or null: the tag itself, else the first of its language. */
 function supportedFor(tag: string): Locale | null {
   const lower = tag.toLowerCase();
-  const exact = BY_LOWER.get(lower);
+  const exact = lookUp(lower);
   if (exact) return exact;
   if (lower === "zh" || lower.startsWith("zh-")) return TRADITIONAL_CHINESE.test(lower) ? "zh-TW" : "zh-CN";
   const language = lower.split("-")[0];
