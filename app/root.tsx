@@ -1,11 +1,15 @@
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import interLatin from "./fonts/inter-latin-wght.woff2?url";
 import appCss from "./app.css?url";
+import { FormatProvider } from "./components/format";
 import { useNonce } from "./components/nonce";
 import { LinkButton, ReloadLink } from "./components/ui";
 import { AUTH_MESSAGES } from "./lib/auth/messages";
+import { DEFAULT_LOCALE } from "./lib/locale";
 import { pageMeta, SITE_TITLE } from "./lib/site/meta";
+import { UTC } from "./lib/time-zone";
+import { pageFormat } from "./server/page-format.server";
 
 // The stylesheet with a precedence, so React writes it at the top of <head>, before the module
 // preloads it hoists there: the browser asks for what the first paint needs first. The Latin face
@@ -18,12 +22,19 @@ export const links: Route.LinksFunction = () => [
   { rel: "preload", href: interLatin, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
 ];
 
+/** The page's locale and time zone, for every figure and date on it (components/format.tsx). */
+export function loader({ request, context }: Route.LoaderArgs) {
+  return pageFormat(request, context);
+}
+
 export function meta() {
   return pageMeta(SITE_TITLE);
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
+  // Absent on an error page whose loader did not run: the site's own formats then.
+  const format = useRouteLoaderData<typeof loader>("root");
   return (
     <html lang="en">
       <head>
@@ -33,7 +44,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen">
-        {children}
+        <FormatProvider locale={format?.locale ?? DEFAULT_LOCALE} timeZone={format?.timeZone ?? UTC}>
+          {children}
+        </FormatProvider>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -164,6 +164,13 @@ export const userProfiles = sqliteTable(
     website: text("website"),
     location: text("location"),
     timezone: text("timezone").notNull().default("UTC"),
+    /**
+     * When the account answered which zone to count its days in (the dashboard's question, or a
+     * zone chosen on the profile): null while never asked, so the question is asked once (issue 48).
+     */
+    timeZoneConfirmedAt: integer("time_zone_confirmed_at"),
+    /** The locale numbers and dates are written in (app/lib/locale.ts); null: the browser's (Accept-Language). */
+    locale: text("locale"),
     securityQuestion: text("security_question"),
     securityAnswerHash: text("security_answer_hash"),
     usernameLastChanged: integer("username_last_changed"),

@@ -3,6 +3,7 @@
 // write in one transaction, moves old raw rows to R2 and pushes new totals to open usage tabs.
 import { DurableObject } from "cloudflare:workers";
 import { LEDGER, LIVE_USAGE, MS } from "~/lib/constants";
+import { isTimeZone } from "~/lib/time-zone";
 import type { BudgetSettings } from "~/lib/usage/budget";
 import { type ArchiveResult, archiveKey, type UsageLedgerApi } from "~/lib/usage/ledger/api";
 import { LedgerStore } from "~/lib/usage/ledger/store";
@@ -30,10 +31,10 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
     return this.opened;
   }
 
-  async ingest(input: { usage: LedgerUsage[]; secure: LedgerSecure[]; budget: BudgetSettings | null; now: number; importing?: boolean }) {
+  async ingest(input: { usage: LedgerUsage[]; secure: LedgerSecure[]; budget: BudgetSettings | null; now: number; importing?: boolean; zone?: string }) {
     if (input.usage.length + input.secure.length > LEDGER.maxReportsPerIngest) throw new RangeError("too many reports in one ingest call");
     const result = this.ctx.storage.transactionSync(() =>
-      this.store.ingest(input.usage, input.secure, input.budget, input.now, { importing: input.importing === true }),
+      this.store.ingest(input.usage, input.secure, input.budget, input.now, { importing: input.importing === true, zone: input.zone }),
     );
     if (result.stored > 0) this.push({ type: "usage", version: result.version });
     return result;
@@ -44,7 +45,15 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
   }
 
   async read(query: LedgerQuery) {
+    if (query.zone !== undefined && query.zone !== this.store.zone && isTimeZone(query.zone)) await this.setZone(query.zone, query.now);
     return this.store.read(query);
+  }
+
+  async setZone(zone: string, now: number) {
+    const redrawn = this.ctx.storage.transactionSync(() => this.store.setZone(zone, now));
+    // Open usage tabs read their figures again, in the new zone.
+    if (redrawn) this.push({ type: "usage", zone });
+    return redrawn;
   }
 
   async claim(now: number) {

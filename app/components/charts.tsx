@@ -15,8 +15,15 @@ const MARGIN = { top: 12, right: 16, bottom: 32, left: 56 };
 /** Labels on a phone: at most this many, so each keeps its 11 px and none overlap. */
 const NARROW_MAX_LABELS = 4;
 
-/** `short`: the label on a phone (e.g. the first day of a week rather than the whole range). */
-export type Point = { label: string; short?: string; value: number };
+/**
+ * `short`: the label on a phone (e.g. the first day of a week rather than the whole range). `key`:
+ * what tells the point apart where two read the same (the two 01:00 hours of the day the clocks go
+ * back); its label by default.
+ */
+export type Point = { key?: string; label: string; short?: string; value: number };
+
+/** A point's place on the category axis. */
+export const keyOf = (d: Point) => d.key ?? d.label;
 
 /** `integer`: a count series, labelled with whole numbers only. */
 export type ChartProps = { data: Point[]; format: (n: number) => string; height?: number; title: string; width?: number; integer?: boolean };
@@ -154,8 +161,9 @@ function ValueAxis({ y, ticks, format, innerH }: { y: ValueScale; ticks: number[
  * axes' SVG is as wide as the stretched plot, so a label at a share of it is over its mark.
  */
 function CategoryAxes({ x, data, innerW, innerH, maxTicks }: { x: CategoryScale; data: Point[]; innerW: number; innerH: number; maxTicks: number }) {
-  const labels = data.map((d) => d.label);
-  const short = new Map(data.map((d) => [d.label, d.short ?? d.label]));
+  const keys = data.map(keyOf);
+  const long = new Map(data.map((d) => [keyOf(d), d.label]));
+  const short = new Map(data.map((d) => [keyOf(d), d.short ?? d.label]));
   const tick = ({ x: at, y, formattedValue }: TickRendererProps) => (
     <text x={`${((Number(at) / innerW) * 100).toFixed(3)}%`} y={y} textAnchor="middle" className={LABEL} data-chart-label="" data-chart-axis="x">
       {formattedValue}
@@ -170,8 +178,8 @@ function CategoryAxes({ x, data, innerW, innerH, maxTicks }: { x: CategoryScale;
       <AxisBottom
         scale={x}
         axisClassName="@lg:hidden"
-        tickValues={everyNth(labels, NARROW_MAX_LABELS)}
-        tickFormat={(label) => short.get(label) ?? label}
+        tickValues={everyNth(keys, NARROW_MAX_LABELS)}
+        tickFormat={(key) => short.get(key) ?? key}
         tickLabelProps={{ fontSize: 11 }}
         hideAxisLine
         hideTicks
@@ -180,7 +188,8 @@ function CategoryAxes({ x, data, innerW, innerH, maxTicks }: { x: CategoryScale;
       <AxisBottom
         scale={x}
         axisClassName="hidden @lg:inline"
-        tickValues={everyNth(labels, maxTicks)}
+        tickValues={everyNth(keys, maxTicks)}
+        tickFormat={(key) => long.get(key) ?? key}
         tickLabelProps={{ fontSize: 11 }}
         hideAxisLine
         hideTicks
@@ -192,13 +201,13 @@ function CategoryAxes({ x, data, innerW, innerH, maxTicks }: { x: CategoryScale;
 
 export function BarChart({ data, format, height = 220, title, width = WIDTH, integer }: ChartProps) {
   const { innerW, innerH, y } = plotArea(data, width, height);
-  const x = scaleBand<string>({ domain: data.map((d) => d.label), range: [0, innerW], padding: 0.25 });
+  const x = scaleBand<string>({ domain: data.map(keyOf), range: [0, innerW], padding: 0.25 });
   return (
     <ChartFrame {...{ title, height, innerW, innerH, y, x, data, format, integer }} maxTicks={12}>
       {data.map((d) => {
         const h = innerH - y(d.value);
         return (
-          <Bar key={d.label} x={x(d.label)} y={innerH - h} width={x.bandwidth()} height={h} className="fill-brand-500">
+          <Bar key={keyOf(d)} x={x(keyOf(d))} y={innerH - h} width={x.bandwidth()} height={h} className="fill-brand-500">
             <title>{`${d.label}: ${format(d.value)}`}</title>
           </Bar>
         );

@@ -10,7 +10,7 @@ import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
 import { type DownloadOption, optionsFor, PLATFORM_LABELS, type Platform, SYSTEM_REQUIREMENTS } from "~/lib/downloads/options";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { DOWNLOAD } from "~/lib/constants";
-import { formatBytes, formatInteger } from "~/lib/format";
+import { useFormat } from "./format";
 import { UrlModal } from "./modal";
 import { Alert, buttonClass, CheckIcon, cx, Spinner, useHydrated } from "./ui";
 
@@ -132,13 +132,14 @@ export function suggestedBuild(releases: readonly ReleaseView[], platform: Platf
 
 /** "v1.4.0 · 142 MB", or that the build is not published. */
 export function BuildFacts({ release, className }: { release: ReleaseView | undefined; className?: string }) {
+  const f = useFormat();
   if (!release) return <span className={cx("text-sm text-slate-500", className)}>Not available yet</span>;
   return (
     <span className={cx("text-sm text-slate-600", className)}>
       <span className="font-medium text-slate-800">v{release.version}</span>
       <span aria-hidden="true"> · </span>
       <span className="sr-only">, </span>
-      <span title={`${formatInteger(release.byteSize)} bytes`}>{formatBytes(release.byteSize)}</span>
+      <span title={`${f.integer(release.byteSize)} bytes`}>{f.bytes(release.byteSize)}</span>
       {release.demo ? <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-xs font-medium text-amber-800">Demo build</span> : null}
     </span>
   );

@@ -8,11 +8,11 @@ import { DOWNLOAD } from "~/lib/constants";
 import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
 import { type DetectedDevice, type DownloadOption, PLATFORM_LABELS } from "~/lib/downloads/options";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
-import { formatBytes, formatDate, formatUsd } from "~/lib/format";
 import { DesktopOnlyNotice, useDetectedDevice } from "./desktop-only";
 import { Checksum, DownloadForm, HelpLinks, useCloseAfterStart, useDownloader } from "./download-dialog";
 import { UrlModal } from "./modal";
 import { Alert, buttonClass, CheckIcon, Spinner } from "./ui";
+import { useFormat } from "~/components/format";
 
 const architectureLabel: Record<string, string> = {
   x64: "64-bit (x64)",
@@ -37,6 +37,7 @@ export function PostPaymentDialog({
   email: string;
   closeTo: string;
 }) {
+  const f = useFormat();
   const [badge, setBadge] = useState(true);
   useEffect(() => {
     const timer = setTimeout(() => setBadge(false), DOWNLOAD.paymentBadgeMs);
@@ -57,7 +58,7 @@ export function PostPaymentDialog({
         </div>
         {outcome.kind === "trial" ? (
           <p className="mt-2 text-sm text-slate-600" data-testid="post-payment-charge">
-            Nothing was charged today. First charge: {formatUsd(outcome.firstCharge.amountUsd)} USD on {formatDate(outcome.firstCharge.date)}.
+            Nothing was charged today. First charge: {f.usd(outcome.firstCharge.amountUsd)} USD on {f.date(outcome.firstCharge.date)}.
           </p>
         ) : null}
         <h2 id="post-payment-title" className="mt-3 text-xl font-semibold text-slate-900">
@@ -89,6 +90,7 @@ export function PostPaymentDialog({
 
 /** The build for this computer and the button that gets it. */
 function DesktopDownload({ option, release, closeTo }: { option: DownloadOption; release: ReleaseView | undefined; closeTo: string }) {
+  const f = useFormat();
   const navigate = useNavigate();
   const download = useDownloader();
   useCloseAfterStart(download.started, () => navigate(closeTo, { replace: true, preventScrollReset: true }));
@@ -101,7 +103,7 @@ function DesktopDownload({ option, release, closeTo }: { option: DownloadOption;
         {release ? (
           <>
             <p className="mt-0.5 text-sm text-slate-600" data-testid="post-payment-build">
-              {architectureLabel[option.arch] ?? option.arch} · {formatBytes(release.byteSize)} · v{release.version}
+              {architectureLabel[option.arch] ?? option.arch} · {f.bytes(release.byteSize)} · v{release.version}
             </p>
             <Checksum release={release} className="mt-2" />
           </>

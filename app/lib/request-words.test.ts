@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { DEVICE_MESSAGES } from "./auth/device-codes";
 import { countryInSentence, countryName } from "./country";
-import { formatTimeAgo } from "./format";
+import { SITE_FORMATS } from "./format";
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const MINUTE = 60_000;
@@ -19,11 +19,11 @@ describe("how long ago", () => {
     [24 * 60 * MINUTE, "1 day ago"],
     [3 * 24 * 60 * MINUTE, "3 days ago"],
   ])("%d ms before reads %j", (before, words) => {
-    expect(formatTimeAgo(NOW - before, NOW)).toBe(words);
+    expect(SITE_FORMATS.timeAgo(NOW - before, NOW)).toBe(words);
   });
 
   it("reads a time a little ahead of this clock (another machine's) as just now", () => {
-    expect(formatTimeAgo(NOW + 5_000, NOW)).toBe("less than a minute ago");
+    expect(SITE_FORMATS.timeAgo(NOW + 5_000, NOW)).toBe("less than a minute ago");
   });
 });
 

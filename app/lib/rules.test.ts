@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { namesFromMetadata } from "./profile/from-sign-up.server";
 import { isInactive } from "./auth/session.server";
 import { activityUpdateDue } from "./auth/session-activity.server";
-import { formatCount, formatUsd, formatUsdExact, isSubCent, plural } from "./format";
+import { isSubCent, SITE_FORMATS } from "./format";
 import { accountInitials, accountName, displayName } from "./names";
 
 const HOUR = 3600_000;
@@ -57,20 +57,20 @@ describe("last_activity_at", () => {
 
 describe("formats and small helpers", () => {
   it("shows USD with 2 decimals and K/M counts", () => {
-    expect(formatUsd(1234.5)).toBe("$1,234.50");
+    expect(SITE_FORMATS.usd(1234.5)).toBe("$1,234.50");
     // One rule for money: a call that cost something never reads $0.00.
-    expect(formatUsd(0.004)).toBe("< $0.01");
-    expect(formatUsd(0.0004)).toBe("< $0.01");
-    expect(formatUsd(0.01)).toBe("$0.01");
-    expect(formatUsd(0)).toBe("$0.00");
-    expect(formatUsdExact(0.0004)).toBe("$0.0004");
-    expect(formatUsdExact(0.000123)).toBe("$0.000123");
+    expect(SITE_FORMATS.usd(0.004)).toBe("< $0.01");
+    expect(SITE_FORMATS.usd(0.0004)).toBe("< $0.01");
+    expect(SITE_FORMATS.usd(0.01)).toBe("$0.01");
+    expect(SITE_FORMATS.usd(0)).toBe("$0.00");
+    expect(SITE_FORMATS.usdExact(0.0004)).toBe("$0.0004");
+    expect(SITE_FORMATS.usdExact(0.000123)).toBe("$0.000123");
     expect(isSubCent(0.0099)).toBe(true);
     expect(isSubCent(0)).toBe(false);
-    expect(plural(1, "day")).toBe("1 day");
-    expect(plural(2, "day")).toBe("2 days");
-    expect(formatCount(999)).toBe("999");
-    expect(formatCount(1500)).toBe("1.5K");
-    expect(formatCount(2_000_000)).toBe("2M");
+    expect(SITE_FORMATS.plural(1, "day")).toBe("1 day");
+    expect(SITE_FORMATS.plural(2, "day")).toBe("2 days");
+    expect(SITE_FORMATS.count(999)).toBe("999");
+    expect(SITE_FORMATS.count(1500)).toBe("1.5K");
+    expect(SITE_FORMATS.count(2_000_000)).toBe("2M");
   });
 });

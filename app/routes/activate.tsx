@@ -12,7 +12,7 @@ import { userActivation } from "~/lib/early-access/activation.server";
 import { formatActivationKey, normaliseActivationKey } from "~/lib/early-access/keys";
 import { EARLY_ACCESS_MESSAGES as M } from "~/lib/early-access/messages";
 import { redeemKeyForUser } from "~/lib/early-access/redeem.server";
-import { formatDate, formatDuration } from "~/lib/format";
+import { formatDuration } from "~/lib/format";
 import { ensureProfile } from "~/lib/profile/profile.server";
 import { getAuth } from "~/server/auth.server";
 import { app } from "~/server/context.server";
@@ -21,6 +21,7 @@ import { readForm, singleValue } from "~/server/requests.server";
 import { keepRetryAfter, retryAfter } from "~/server/responses.server";
 import { pageMeta } from "~/lib/site/meta";
 import { log } from "~/lib/log/log.server";
+import { useFormat } from "~/components/format";
 
 export const meta = () => pageMeta("Activate Early Access | Modelify", { noindex: true });
 
@@ -122,11 +123,12 @@ function RedeemPage({ pendingKey, subscribed, answer }: { pendingKey: string | n
 }
 
 function MemberPage({ expiresAt }: { expiresAt: number | null }) {
+  const f = useFormat();
   return (
     <AuthShell title="You're an Early-Access Member">
       <Alert tone="success">
         {M.alreadyActive}
-        {expiresAt ? ` It is active until ${formatDate(expiresAt)}.` : null}
+        {expiresAt ? ` It is active until ${f.date(expiresAt)}.` : null}
       </Alert>
       <LinkButton to="/dashboard" className="mt-6 w-full">
         Go to Dashboard

@@ -1,8 +1,8 @@
 import { SiteFooter } from "~/components/site-footer";
 import { cx } from "~/components/ui";
 import { CHANGELOG, type ChangelogPost } from "~/lib/changelog";
-import { formatDate } from "~/lib/format";
 import { pageMeta } from "~/lib/site/meta";
+import { useFormat } from "~/components/format";
 
 export const meta = () => pageMeta("Changelog | Modelify");
 
@@ -14,6 +14,7 @@ const BADGES: Record<ChangelogPost["type"], { label: string; className: string }
 };
 
 export default function Changelog() {
+  const f = useFormat();
   return (
     <>
       <main id="main" className="bg-gradient-to-b from-brand-50 via-white to-white px-4 pb-20 pt-28 sm:px-6">
@@ -27,8 +28,9 @@ export default function Changelog() {
                   <div className="flex flex-wrap items-center gap-3 text-sm">
                     <span className={cx("rounded-full px-3 py-1 text-xs font-semibold", BADGES[post.type].className)}>{BADGES[post.type].label}</span>
                     <span className="font-semibold text-slate-900">{post.version}</span>
+                    {/* A calendar date, the same day everywhere: written as its UTC day. */}
                     <time className="text-slate-500" dateTime={post.date}>
-                      {formatDate(Date.parse(post.date))}
+                      {f.utc().date(Date.parse(post.date))}
                     </time>
                   </div>
                   <h2 className="mt-4 text-xl font-semibold text-slate-900">{post.title}</h2>

@@ -18,7 +18,8 @@ import { DEVICE_MESSAGES as M, PLATFORM_LABELS, formatUserCode, normalizeUserCod
 import { proofErrors, type RecentProof } from "~/lib/auth/recent-proof.server";
 import { TWO_FACTOR } from "~/lib/constants";
 import { countryInSentence } from "~/lib/country";
-import { formatDateTime, formatTimeAgo } from "~/lib/format";
+import { useFormat } from "~/components/format";
+import { SITE_FORMATS } from "~/lib/format";
 import { pageMeta } from "~/lib/site/meta";
 import { getAuth, isOwnNavigation } from "~/server/auth.server";
 import { app } from "~/server/context.server";
@@ -39,8 +40,12 @@ export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: Should
   return formMethod === "POST" ? false : defaultShouldRevalidate;
 }
 
-/** The request as the page tells it: "Requested 2 minutes ago from Germany", and the time itself. */
-type RequestFacts = { summary: string; at: string };
+/**
+ * The request as the page tells it: "Requested 2 minutes ago from Germany" (from the server's
+ * clock, so the page's two renders agree), and the time itself, which the page writes in the
+ * account's zone.
+ */
+type RequestFacts = { summary: string; at: number };
 
 type PageData =
   | { state: "enter"; email: string; code: string; error: string | null; prefilled?: boolean }
@@ -49,7 +54,7 @@ type PageData =
   | { state: "denied" };
 
 function requestFacts(device: PendingDevice, now = Date.now()): RequestFacts {
-  return { summary: M.requested(formatTimeAgo(device.requestedAt, now), countryInSentence(device.country)), at: formatDateTime(device.requestedAt) };
+  return { summary: M.requested(SITE_FORMATS.timeAgo(device.requestedAt, now), countryInSentence(device.country)), at: device.requestedAt };
 }
 
 const confirmPage = (email: string, device: PendingDevice, needs: { password: boolean; code: boolean }, error: string | null): PageData => ({
@@ -219,14 +224,14 @@ function EnterCode({ page }: { page: Extract<PageData, { state: "enter" }> }) {
 }
 
 function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }> }) {
-  const navigation = useNavigation();
-  const pending = navigation.state === "submitting";
+  const pending = useNavigation().state === "submitting";
+  const f = useFormat();
   const { device } = page;
   const facts = [
     ["Device", device.name],
     ["Platform", PLATFORM_LABELS[device.platform]],
     ["App version", `Modelify ${device.appVersion}`],
-    ["Requested at", page.requested.at],
+    ["Requested at", f.dateTime(page.requested.at)],
   ] as const;
   return (
     <AuthShell title="Approve This Device?" subtitle="The Modelify desktop app asks to sign in to your account.">

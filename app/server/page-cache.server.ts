@@ -4,13 +4,15 @@
 // - only GETs of the pages below, and only without a session cookie: a signed-in visitor (or one
 //   whose session is being renewed) is always rendered for, and their page is never stored;
 // - only a 200 HTML answer that sets no cookie is stored;
-// - the key holds the build's id, so a deploy starts from an empty cache;
+// - the key holds the build's id, so a deploy starts from an empty cache, and the locale the page
+//   writes its figures and dates in (Accept-Language's best: a few copies at most, issue 48);
 // - each response gets its own CSP nonce: the stored copy has a placeholder where the nonce was;
 // - the isolate keeps the last few pages in memory too, for the same 60 s.
 // See docs/decisions/0015-usage-route-cost-and-page-cache.md.
 import { isbot } from "isbot";
 import { BoundedMap } from "~/lib/bounded-map";
 import { PAGE_CACHE } from "~/lib/constants";
+import { bestLocale } from "~/lib/locale";
 import { accessCookie, refreshCookie } from "./cookies.server";
 
 /** Pages that depend on nothing but their URL for a signed-out visitor. */
@@ -43,7 +45,9 @@ export function pageCacheKey(request: Request, buildId: string): Request | null 
   if (!CACHEABLE_PAGES.some((re) => re.test(url.pathname))) return null;
   // Crawlers get the whole document at once (entry.server.tsx): a copy of their own.
   const agent = isbot(request.headers.get("User-Agent") ?? "") ? "bot" : "browser";
-  return new Request(`${url.origin}/__page-cache/${encodeURIComponent(buildId)}/${agent}${url.pathname}${url.search}`);
+  // The locale as the root loader resolves it for a signed-out visitor (server/page-format.server.ts).
+  const locale = bestLocale(request.headers.get("Accept-Language"));
+  return new Request(`${url.origin}/__page-cache/${encodeURIComponent(buildId)}/${agent}/${locale}${url.pathname}${url.search}`);
 }
 
 export type PageCache = Pick<Cache, "match" | "put">;

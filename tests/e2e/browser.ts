@@ -28,9 +28,15 @@ export function nextClientAddress() {
   return `198.18.${Math.floor(clientCounter / 250) % 256}.${(clientCounter % 250) + 1}`;
 }
 
-/** Options for a browser context that looks like a separate person: own address, own cookies. */
-export function clientContextOptions(viewport = { width: 1280, height: 900 }): BrowserContextOptions {
-  return { baseURL: baseUrl(), viewport, extraHTTPHeaders: { "CF-Connecting-IP": nextClientAddress() } };
+/**
+ * Options for a browser context that looks like a separate person: own address, own cookies; an
+ * en-US browser in UTC unless `visitor` says otherwise (its locale and zone, issue 48).
+ */
+export function clientContextOptions(
+  viewport = { width: 1280, height: 900 },
+  visitor: { locale: string; timezoneId: string } = { locale: "en-US", timezoneId: "UTC" },
+): BrowserContextOptions {
+  return { baseURL: baseUrl(), viewport, ...visitor, extraHTTPHeaders: { "CF-Connecting-IP": nextClientAddress() } };
 }
 
 /** A fresh page in a fresh context (used where a test file keeps one page across its steps). */

@@ -6,7 +6,7 @@ import { BILLING_MESSAGES as B } from "~/lib/billing/messages";
 import { hashSecret } from "~/lib/auth/password";
 import { PLAN } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
-import { formatDate, formatUsd } from "~/lib/format";
+import { SITE_FORMATS } from "~/lib/format";
 import { Browser, createConfirmedUser, db, insertUser, queueSettled, signedInAs, STRONG_PASSWORD, uniqueEmail } from "./helpers";
 import { control, deliver, eventsFor, payCheckout, processedCount, signedWebhook, STANDIN, standin, waitProcessed } from "./stripe-helpers";
 
@@ -136,7 +136,7 @@ describe("checkout, webhook, queue and consumer", () => {
   it("says a trial charged nothing and names its first charge on Stripe's trial end; a payment keeps the spec's words", async () => {
     const first = await subscribe();
     const stripeSub = await standin<{ id: string; trial_end: number }>(`/v1/subscriptions/${(await subscriptionOf(first.email))!.stripeSubscriptionId}`);
-    const firstCharge = `${formatUsd(PLAN.priceUsd)} USD on ${formatDate(stripeSub.trial_end * 1000)}`;
+    const firstCharge = `${SITE_FORMATS.usd(PLAN.priceUsd)} USD on ${SITE_FORMATS.date(stripeSub.trial_end * 1000)}`;
     const trial = (await (await first.browser.get(first.successPath)).text()).replaceAll("<!-- -->", "");
     expect(trial).toContain(`Your ${PLAN.trialDays}-day free trial has started`);
     expect(trial).toContain(`Nothing was charged today. Your first charge is ${firstCharge}, when the trial ends.`);
@@ -144,7 +144,7 @@ describe("checkout, webhook, queue and consumer", () => {
     expect(trial).toContain("Free trial started");
     expect(trial).not.toContain("Payment Successful!");
     const trialInvoices = (await (await first.browser.get("/dashboard/billing?view=invoices")).text()).replaceAll("<!-- -->", "");
-    expect(trialInvoices).toContain(`Free trial until ${formatDate(stripeSub.trial_end * 1000)}: nothing charged`);
+    expect(trialInvoices).toContain(`Free trial until ${SITE_FORMATS.date(stripeSub.trial_end * 1000)}: nothing charged`);
     expect(trialInvoices).toMatch(/bg-brand-50[^"]*">Free trial</);
     expect(trialInvoices).not.toMatch(/">paid</);
 
@@ -160,7 +160,7 @@ describe("checkout, webhook, queue and consumer", () => {
     const invoices = (await (await first.browser.get("/dashboard/billing?view=invoices")).text()).replaceAll("<!-- -->", "");
     expect(invoices.match(/">Free trial</g)).toHaveLength(1);
     expect(invoices).toMatch(/bg-emerald-50 text-emerald-700[^"]*">paid</);
-    expect(invoices).toContain(formatUsd(PLAN.priceUsd));
+    expect(invoices).toContain(SITE_FORMATS.usd(PLAN.priceUsd));
   });
 
   it("applies the same event delivered 5 times once", async () => {

@@ -9,6 +9,7 @@ import { schema } from "~/lib/db.server";
 import type { MailMessage } from "~/lib/queue";
 import { getBudget, saveBudget } from "~/lib/usage/budget.server";
 import { dayKey, monthKey } from "~/lib/usage/dates";
+import { UTC } from "~/lib/time-zone";
 import { parseConsumerEnv } from "../../workers/consumer-env";
 import { db, insertUser, uniqueEmail } from "./helpers";
 import { countingD1, ledger, ledgerSql, report } from "./usage-helpers";
@@ -114,7 +115,7 @@ describe("budget alerts for a whole batch", () => {
         .sort(),
     ).toEqual(["both:daily", "both:monthly", "daily:daily", "defaults:daily", "monthly:monthly"]);
     // Each claimed for the period it is about: this month, or today.
-    for (const r of rows) expect(r.period).toBe(r.kind === "monthly" ? monthKey(Date.now()) : dayKey(Date.now()));
+    for (const r of rows) expect(r.period).toBe(r.kind === "monthly" ? monthKey(Date.now(), UTC) : dayKey(Date.now(), UTC));
   });
 
   it("sends nothing twice: not for a retried batch, nor for more spend in the same period", async () => {

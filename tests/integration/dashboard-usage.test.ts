@@ -187,7 +187,9 @@ describe("usage tab", () => {
     const csv = await response.text();
     const lines = csv.trim().split("\r\n");
     expect(lines[0]).toBe("Daily Usage");
-    expect(lines[1]).toBe('"Date","Total Cost (USD)","Total Requests","Total Tokens","Models Used"');
+    // Its days are the account's zone's (the profile's default: UTC), which the header names.
+    expect(lines[1]).toBe('"Date (UTC)","Total Cost (USD)","Total Requests","Total Tokens","Models Used"');
+    expect(lines).toContain('"Time Zone","UTC"');
     const today = new Date().toISOString().slice(0, 10);
     expect(lines.find((l) => l.startsWith(`"${today}"`))).toMatch(/^"\d{4}-\d{2}-\d{2}","0\.1760",13,27000,"/);
     expect(lines.filter((l) => /^"\d{4}-\d{2}-\d{2}"/.test(l))).toHaveLength(30);

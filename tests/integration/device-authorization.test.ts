@@ -10,7 +10,7 @@ import { proofNeeds } from "~/lib/auth/recent-proof.server";
 import { sha256Hex } from "~/lib/crypto";
 import { ingestAccount, type UsageItem, writeShared } from "~/lib/usage/ingest.server";
 import { RECENT_PROOF, USAGE_API } from "~/lib/constants";
-import { formatDateTime } from "~/lib/format";
+import { SITE_FORMATS } from "~/lib/format";
 import { schema } from "~/lib/db.server";
 import { Browser, db, inOneMinute, linkPath, ORIGIN, signedInAs, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
 import { apiUser, ledger, postUsage, report, waitForRows } from "./usage-helpers";
@@ -703,7 +703,7 @@ describe("when and where the code was asked for (RFC 8628 5.4)", () => {
     expect(page.status).toBe(200);
     const text = await pageText(page);
     expect(text).toContain("Requested 2 minutes ago from Germany");
-    expect(text).toContain(formatDateTime(requestedAt));
+    expect(text).toContain(SITE_FORMATS.dateTime(requestedAt));
   });
 
   it("says so when the country is unknown, and names Tor", async () => {

@@ -10,7 +10,7 @@ import { DOWNLOAD } from "~/lib/constants";
 import { currentReleases, publishRelease, type Release } from "~/lib/downloads/releases.server";
 import { metered, requestDb } from "~/server/db.server";
 import { PAGE_CACHE_HEADER } from "~/server/page-cache.server";
-import { formatBytes } from "~/lib/format";
+import { SITE_FORMATS } from "~/lib/format";
 import { Browser, createConfirmedUser, db } from "./helpers";
 import { measured } from "./log-lines";
 import { payCheckout, STANDIN } from "./stripe-helpers";
@@ -79,9 +79,9 @@ describe("the landing's download section", () => {
     expect(section).toContain("MSI installer");
     expect(section).toContain("AppImage");
     expect(section).toContain(`v${mac.version}`);
-    expect(section).toContain(formatBytes(mac.byteSize));
+    expect(section).toContain(SITE_FORMATS.bytes(mac.byteSize));
     expect(section).toContain(`v${linux.version}`);
-    expect(section).toContain(formatBytes(linux.byteSize));
+    expect(section).toContain(SITE_FORMATS.bytes(linux.byteSize));
     for (const step of ["Download and install", "Add your API keys", "Start building"]) expect(section).toContain(step);
   });
 
@@ -157,7 +157,7 @@ describe("the Downloads tab", () => {
     expect(page).toContain("Download Now");
     expect(page).toContain("We detected macOS");
     expect(page).toContain(`v${mac.version}`);
-    expect(page).toContain(formatBytes(mac.byteSize));
+    expect(page).toContain(SITE_FORMATS.bytes(mac.byteSize));
     expect(page).toContain(mac.sha256);
     expect(page).toContain("All Versions");
     expect(page).toContain('id="installation-guide"');
@@ -198,7 +198,7 @@ describe("the Downloads tab", () => {
     expect(linuxTab).toContain('id="all-versions"');
     expect(linuxTab).toContain('data-testid="build-linux-x64"');
     expect(linuxTab).toContain(linux.sha256);
-    expect(linuxTab).toContain(formatBytes(linux.byteSize));
+    expect(linuxTab).toContain(SITE_FORMATS.bytes(linux.byteSize));
     const windows = await html(browser, "/dashboard/downloads?versions=windows");
     const x86 = windows.slice(windows.indexOf('data-testid="build-win-x86"'));
     expect(x86.slice(0, x86.indexOf("</li>"))).toContain("Not available yet");
@@ -234,7 +234,7 @@ describe("the post-payment page", () => {
     expect(page).toContain("Free trial started");
     expect(page).not.toContain("Payment Successful!");
     expect(page).toContain("Detected OS: <span");
-    expect(page).toContain(`Apple Silicon · ${formatBytes(mac.byteSize)} · v${mac.version}`);
+    expect(page).toContain(`Apple Silicon · ${SITE_FORMATS.bytes(mac.byteSize)} · v${mac.version}`);
     expect(page).toContain(mac.sha256);
     expect(page).toContain("Choose different platform or architecture");
     expect(page).toContain("Download for macOS");

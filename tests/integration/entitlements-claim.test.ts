@@ -81,7 +81,7 @@ function ledgerReport(occurredAt: number, overrides: Partial<LedgerUsage> = {}):
   };
 }
 
-const FREE_PROFILE = { earlyAccessStatus: null, earlyAccessExpiresAt: null };
+const FREE_PROFILE = { earlyAccessStatus: null, earlyAccessExpiresAt: null, timeZone: "UTC" };
 const deps = { db, ledgers: env.USAGE_LEDGER };
 
 /** `n` claims of one free account at the same instant, all in flight together. */

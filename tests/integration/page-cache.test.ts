@@ -68,12 +68,17 @@ describe("the page cache", () => {
     expect((await new Browser().get(path)).headers.get(PAGE_CACHE_HEADER)).toBe("miss");
   });
 
-  it("keys copies by build, crawler or browser, path and query", () => {
+  it("keys copies by build, crawler or browser, locale, path and query", () => {
     const key = (url: string, init: RequestInit = {}, build = "b1") => pageCacheKey(new Request(`${ORIGIN}${url}`, init), build)?.url ?? null;
     expect(key("/")).not.toBe(key("/", {}, "b2"));
     expect(key("/?modal=contact")).not.toBe(key("/"));
     expect(key("/", { headers: { "User-Agent": "Googlebot/2.1" } })).not.toBe(key("/"));
     expect(key("/legal/privacy")).not.toBeNull();
+    // A copy per locale the figures and dates are written in, not per header.
+    const german = key("/", { headers: { "Accept-Language": "de-DE,de;q=0.9,en;q=0.8" } });
+    expect(german).not.toBe(key("/"));
+    expect(key("/", { headers: { "Accept-Language": "de-AT, en;q=0.5" } })).toBe(german);
+    expect(key("/", { headers: { "Accept-Language": "en-US,en;q=0.9" } })).toBe(key("/"));
     expect(key("/", { method: "POST" })).toBeNull();
     expect(key("/", { headers: { Cookie: "theme=dark; mfy_refresh=x" } })).toBeNull();
     expect(key("/", { headers: { Cookie: "theme=dark" } })).not.toBeNull();

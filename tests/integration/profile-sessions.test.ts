@@ -69,19 +69,20 @@ async function threeDevices() {
 
 /** What listActiveSessions reads: D1 for the sessions, the account's usage ledger for each device key's month. */
 const stores = { db, ledgers: env.USAGE_LEDGER };
+const zoned = (id: string) => ({ id, profile: { timeZone: "UTC" } });
 
 async function sessionRow(id: string) {
   return (await db.query.sessions.findFirst({ where: eq(schema.sessions.id, id) }))!;
 }
 
 async function liveIds(userId: string) {
-  return (await listActiveSessions(stores, userId, null)).map((s) => s.id).sort();
+  return (await listActiveSessions(stores, zoned(userId), null)).map((s) => s.id).sort();
 }
 
 describe("listing sessions", () => {
   it("lists the browsers and the desktop app with their devices, the current one first and marked", async () => {
     const { userId, chrome, firefox, desktop } = await threeDevices();
-    const list = await listActiveSessions(stores, userId, sidOf(chrome));
+    const list = await listActiveSessions(stores, zoned(userId), sidOf(chrome));
     expect(list).toHaveLength(3);
     expect(list[0]).toMatchObject({ id: sidOf(chrome), client: "web", device: "Chrome on macOS", current: true });
     const others = list.slice(1);
@@ -111,7 +112,7 @@ describe("listing sessions", () => {
       item(now, 2, null), // sent by no device key
     ];
     expect((await ingestAccount(env.USAGE_LEDGER, userId, usage, [], null, now)).stored).toBe(4);
-    const list = await listActiveSessions(stores, userId, sidOf(chrome), now);
+    const list = await listActiveSessions(stores, zoned(userId), sidOf(chrome), now);
     expect(list.find((s) => s.id === desktop.sid)!.key).toMatchObject({ monthRequests: 2, monthCostUsd: 0.75 });
     for (const s of list.filter((s) => s.client === "web")) expect(s.key).toBeNull();
   });
@@ -203,7 +204,7 @@ describe("ending sessions", () => {
     const a = await threeDevices();
     const b = await createConfirmedUser();
     const bUser = (await db.query.users.findFirst({ where: eq(schema.users.email, b.email) }))!;
-    const bList = await listActiveSessions(stores, bUser.id, sidOf(b.browser));
+    const bList = await listActiveSessions(stores, zoned(bUser.id), sidOf(b.browser));
     expect(bList.map((s) => s.id)).toEqual([sidOf(b.browser)]);
 
     const before = await liveIds(a.userId);

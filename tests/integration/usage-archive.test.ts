@@ -10,6 +10,7 @@ import { schema } from "~/lib/db.server";
 import { usageCsv } from "~/lib/usage/analytics.server";
 import { archiveOldUsage } from "~/lib/usage/archive.server";
 import { monthKey, startOfMonth } from "~/lib/usage/dates";
+import { UTC } from "~/lib/time-zone";
 import { writeShared } from "~/lib/usage/ingest.server";
 import { archiveKey } from "~/lib/usage/ledger/api";
 import type { LedgerSecure, LedgerUsage } from "~/lib/usage/ledger/types";
@@ -93,14 +94,14 @@ describe("archiving old raw usage", () => {
     const userId = await newAccount();
     // Two months of old rows (well past the 100 days), and recent ones that stay.
     // Each old month's rows lie within its first days: two months, whatever today's date.
-    const [startA, startB] = [startOfMonth(now - 200 * MS.DAY) + MS.DAY, startOfMonth(now - 140 * MS.DAY) + MS.DAY];
+    const [startA, startB] = [startOfMonth(now - 200 * MS.DAY, UTC) + MS.DAY, startOfMonth(now - 140 * MS.DAY, UTC) + MS.DAY];
     const oldA = Array.from({ length: 30 }, (_, i) => usageAt(startA + i * 3 * MS.HOUR, i));
     const oldB = Array.from({ length: 20 }, (_, i) => usageAt(startB + i * 5 * MS.HOUR, i));
     const recent = Array.from({ length: 10 }, (_, i) => usageAt(now - 3 * MS.DAY + i * MS.HOUR, i));
     const oldSecure = secureAt(startA + 2 * MS.HOUR);
-    const [monthA, monthB] = [monthKey(oldA[0]!.occurredAt), monthKey(oldB[0]!.occurredAt)];
-    expect(new Set([...oldA.map((r) => monthKey(r.occurredAt)), monthKey(oldSecure.reportTimestamp)])).toEqual(new Set([monthA]));
-    expect(new Set(oldB.map((r) => monthKey(r.occurredAt)))).toEqual(new Set([monthB]));
+    const [monthA, monthB] = [monthKey(oldA[0]!.occurredAt, UTC), monthKey(oldB[0]!.occurredAt, UTC)];
+    expect(new Set([...oldA.map((r) => monthKey(r.occurredAt, UTC)), monthKey(oldSecure.reportTimestamp, UTC)])).toEqual(new Set([monthA]));
+    expect(new Set(oldB.map((r) => monthKey(r.occurredAt, UTC)))).toEqual(new Set([monthB]));
 
     // The ledger takes rows of any age when importing (the move from D1), and D1 learns of the account.
     const usage = [...oldA, ...oldB, ...recent];
@@ -112,7 +113,7 @@ describe("archiving old raw usage", () => {
       archivedAt: null,
     });
     const before = await aggregates(userId, now);
-    const csvInA = await usageCsv(sources, { id: userId, email: "archive@example.com" }, oldA.at(-1)!.occurredAt);
+    const csvInA = await usageCsv(sources, { id: userId, email: "archive@example.com", profile: { timeZone: UTC } }, oldA.at(-1)!.occurredAt);
     const exportA = await ledger(userId).rawReports(monthA, userId);
     expect(exportA).toHaveLength(31);
 
@@ -123,7 +124,7 @@ describe("archiving old raw usage", () => {
     const inB = await archived(userId, monthB);
     expect(inA?.map((r) => String(r.kind === "secure" ? r.report_hash : r.id)).sort()).toEqual([...oldA.map((r) => r.id), oldSecure.reportHash].sort());
     expect(inB?.map((r) => r.id).sort()).toEqual(oldB.map((r) => r.id).sort());
-    expect(await archived(userId, monthKey(now))).toBeNull();
+    expect(await archived(userId, monthKey(now, UTC))).toBeNull();
     const size = await ledger(userId).size();
     expect(size).toMatchObject({ reports: recent.length, secure: 0 });
     expect(size.archivedMonths).toEqual([
@@ -135,7 +136,7 @@ describe("archiving old raw usage", () => {
 
     // The aggregates stay, and so do the pages' figures: the CSV of a day in an archived month.
     expect(await aggregates(userId, now)).toEqual(before);
-    const csvAfter = await usageCsv(sources, { id: userId, email: "archive@example.com" }, oldA.at(-1)!.occurredAt);
+    const csvAfter = await usageCsv(sources, { id: userId, email: "archive@example.com", profile: { timeZone: UTC } }, oldA.at(-1)!.occurredAt);
     expect(csvAfter).toBe(csvInA);
     expect(csvAfter).toMatch(/"gpt-4o","openai",\d+,/);
 

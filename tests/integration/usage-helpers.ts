@@ -2,6 +2,7 @@ import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { getDb, schema } from "~/lib/db.server";
 import { monthKey } from "~/lib/usage/dates";
+import { UTC } from "~/lib/time-zone";
 import { type LedgerNamespace, ledgerFor, type UsageLedgerApi } from "~/lib/usage/ledger/api";
 import { createConfirmedUser, db, STRONG_PASSWORD, uniqueIp, waitFor } from "./helpers";
 
@@ -92,8 +93,8 @@ export async function ledgerSql(userId: string, query: string, ...params: SqlSto
 /** Every raw report (and fallback report) the ledger holds of the months from `since` to now. */
 export async function rawReports(userId: string, since = Date.now()) {
   const months = new Set<string>();
-  for (let t = since; t <= Date.now(); t += 86_400_000) months.add(monthKey(t));
-  months.add(monthKey(Date.now()));
+  for (let t = since; t <= Date.now(); t += 86_400_000) months.add(monthKey(t, UTC));
+  months.add(monthKey(Date.now(), UTC));
   const rows = await Promise.all([...months].map((month) => ledger(userId).rawReports(month, userId)));
   return rows.flat();
 }

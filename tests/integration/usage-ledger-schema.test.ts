@@ -39,15 +39,31 @@ function dropAllTables(sql: SqlStorage) {
   }
 }
 
+/** The CREATE statement of a table as a migration made it. */
+function createOf(version: number, table: string): string {
+  return LEDGER_MIGRATIONS[version]!.find((statement) => new RegExp(`^CREATE TABLE ${table} `).test(statement))!;
+}
+
 /**
- * Runs today's ingest on a ledger of an older version: the `models` table it also writes (version
- * 3) is made for the call and dropped after it, so the ledger is left as that version had it.
+ * Runs today's ingest on a ledger of an older version: the tables it also writes that came later
+ * (`models`, version 3; `quarters`, `utc_days` and `hourly` keyed by its start, version 4) are made
+ * for the call, and after it the hours go back into the older `hourly` (UTC day and hour) and the
+ * later tables are dropped, so the ledger is left as that version had it.
  */
-function asOlderVersion<T>(sql: SqlStorage, ingest: () => T): T {
-  const [createModels] = LEDGER_MIGRATIONS[2]!;
-  sql.exec(createModels!);
+function asOlderVersion<T>(sql: SqlStorage, version: number, ingest: () => T): T {
+  if (version < 3) sql.exec(createOf(2, "models"));
+  sql.exec(createOf(3, "quarters"));
+  sql.exec(createOf(3, "utc_days"));
+  sql.exec(`ALTER TABLE hourly RENAME TO hourly_older`);
+  sql.exec(createOf(3, "hourly_by_start").replace("hourly_by_start", "hourly"));
   const result = ingest();
-  sql.exec(`DROP TABLE models`);
+  sql.exec(`INSERT INTO hourly_older (date, hour, total_requests, total_tokens, total_cost_micros)
+    SELECT date, hour, total_requests, total_tokens, total_cost_micros FROM hourly WHERE true
+    ON CONFLICT (date, hour) DO UPDATE SET total_requests = total_requests + excluded.total_requests,
+      total_tokens = total_tokens + excluded.total_tokens, total_cost_micros = total_cost_micros + excluded.total_cost_micros`);
+  sql.exec(`DROP TABLE hourly`);
+  sql.exec(`ALTER TABLE hourly_older RENAME TO hourly`);
+  for (const table of ["quarters", "utc_days", ...(version < 3 ? ["models"] : [])]) sql.exec(`DROP TABLE ${table}`);
   return result;
 }
 
@@ -64,7 +80,7 @@ describe("usage ledger schema", () => {
       sql.exec(`INSERT INTO meta (key, value) VALUES ('schema_version', '1')`);
       const v1 = new LedgerStore(sql, { upTo: 1 });
       expect(
-        asOlderVersion(sql, () =>
+        asOlderVersion(sql, 1, () =>
           v1.ingest(
             ids.map((id, i) => usage(id, now - i * 60_000)),
             [],
@@ -110,7 +126,7 @@ describe("usage ledger schema", () => {
         report("claude-sonnet-4", "anthropic", now - 50 * day),
         report("llama-3", "ollama", now - 3 * day),
       ];
-      expect(asOlderVersion(sql, () => v2.ingest(history, [], null, now)).stored).toBe(42);
+      expect(asOlderVersion(sql, 2, () => v2.ingest(history, [], null, now)).stored).toBe(42);
       expect(sql.exec(`SELECT 1 FROM sqlite_master WHERE name = 'models'`).toArray()).toEqual([]);
 
       const v3 = new LedgerStore(sql);
@@ -123,6 +139,84 @@ describe("usage ledger schema", () => {
       // The same as the daily rows say.
       const daily = new Set((v3.read({ now, dailyFrom: "0000-00-00" }).daily ?? []).map((r) => `${r.modelName}/${r.modelProvider}`));
       expect(models()).toEqual([...daily].sort());
+    });
+  });
+
+  it("gives a version-3 ledger quarter hours from its raw reports, its archived days' figures at their 00:00 UTC, and the same days and hours", async () => {
+    const stub = env.USAGE_LEDGER.get(env.USAGE_LEDGER.idFromName(`schema-${crypto.randomUUID()}`));
+    const now = Date.parse("2026-11-20T12:00:00Z");
+    const at = (iso: string, cost = 1000) => ({ ...usage(crypto.randomUUID(), Date.parse(iso)), costMicros: cost });
+    const raw = [at("2026-11-19T18:10:00Z", 1000), at("2026-11-19T18:20:00Z", 2000), at("2026-11-19T18:29:59Z", 4000), at("2026-11-20T02:00:00Z", 8000)];
+    // A day whose raw reports went to R2 (the archive deletes them; its aggregates stay).
+    const archived = [at("2026-08-01T09:00:00Z", 16_000), at("2026-08-01T21:00:00Z", 32_000)];
+    const secure = {
+      reportHash: "hash-1",
+      modelName: "gpt-4o",
+      provider: "openai",
+      tokensUsed: 500,
+      costMicros: 64_000,
+      requestCount: 5,
+      successCount: 4,
+      errorCount: 1,
+      reportTimestamp: Date.parse("2026-11-19T18:14:00Z"),
+      appVersion: null,
+      appInstanceId: null,
+      receivedAt: now,
+    };
+    await runInDurableObject(stub, (_instance, state) => {
+      const sql = state.storage.sql;
+      dropAllTables(sql);
+      const v3 = new LedgerStore(sql, { upTo: 3 });
+      expect(asOlderVersion(sql, 3, () => v3.ingest([...raw, ...archived], [secure], null, now, { importing: true })).stored).toBe(7);
+      for (const r of archived) sql.exec(`DELETE FROM reports WHERE id = ?`, r.id);
+      const before = {
+        daily: sql.exec(`SELECT * FROM daily ORDER BY date`).toArray(),
+        hourly: sql.exec(`SELECT * FROM hourly ORDER BY date, hour`).toArray(),
+      };
+      expect(before.hourly.map((h) => `${h.date} ${h.hour}`)).toEqual(["2026-08-01 9", "2026-08-01 21", "2026-11-19 18", "2026-11-20 2"]);
+
+      const v4 = new LedgerStore(sql);
+      expect(v4.zone).toBe("UTC");
+      const quarters = sql.exec(`SELECT start, total_requests, total_cost_micros FROM quarters ORDER BY start`).toArray();
+      expect(quarters.map((q) => [new Date(Number(q.start)).toISOString(), q.total_requests, q.total_cost_micros])).toEqual([
+        ["2026-08-01T00:00:00.000Z", 2, 48_000],
+        ["2026-11-19T18:00:00.000Z", 6, 65_000],
+        ["2026-11-19T18:15:00.000Z", 2, 6000],
+        ["2026-11-20T02:00:00.000Z", 1, 8000],
+      ]);
+      // The days and hours are as they were (UTC), the hours now keyed by where they start.
+      expect(sql.exec(`SELECT * FROM daily ORDER BY date`).toArray()).toEqual(before.daily);
+      expect(sql.exec(`SELECT start, date, hour, total_requests FROM hourly ORDER BY start`).toArray()).toEqual(
+        before.hourly.map((h) => ({
+          start: Date.parse(`${h.date}T${String(h.hour).padStart(2, "0")}:00:00Z`),
+          date: h.date,
+          hour: h.hour,
+          total_requests: h.total_requests,
+        })),
+      );
+      expect(sql.exec(`SELECT date, total_requests, total_cost_micros FROM utc_days ORDER BY date`).toArray()).toEqual([
+        { date: "2026-08-01", total_requests: 2, total_cost_micros: 48_000 },
+        { date: "2026-11-19", total_requests: 8, total_cost_micros: 71_000 },
+        { date: "2026-11-20", total_requests: 1, total_cost_micros: 8000 },
+      ]);
+
+      // In Kathmandu (+5:45) the raw quarter hours split exactly at 18:15 UTC; the archived day is
+      // where its 00:00 UTC quarter falls (05:45 local), the one approximation.
+      expect(state.storage.transactionSync(() => v4.setZone("Asia/Kathmandu", now))).toBe(true);
+      const days = (v4.read({ now, dateTotalsFrom: "0000-00-00" }).dateTotals ?? []).map((d) => [d.date, d.totalRequests, d.totalCostMicros]);
+      expect(days).toEqual([
+        ["2026-08-01", 2, 48_000],
+        ["2026-11-19", 6, 65_000],
+        ["2026-11-20", 3, 14_000],
+      ]);
+      const hours = (v4.read({ now, hourlyFrom: "2026-11-19" }).hourly ?? []).map((h) => [new Date(h.start).toISOString(), h.date, h.hour, h.totalRequests]);
+      expect(hours).toEqual([
+        ["2026-11-19T17:15:00.000Z", "2026-11-19", 23, 6],
+        ["2026-11-19T18:15:00.000Z", "2026-11-20", 0, 2],
+        ["2026-11-20T01:15:00.000Z", "2026-11-20", 7, 1],
+      ]);
+      // The cross-account rollup's UTC days do not move with the zone.
+      expect(sql.exec(`SELECT count(*) AS n FROM utc_days`).one().n).toBe(3);
     });
   });
 

@@ -10,6 +10,7 @@ import { handleEventBatch } from "~/lib/queue/dispatch.server";
 import { MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { dayKey } from "~/lib/usage/dates";
+import { UTC } from "~/lib/time-zone";
 import { toLedgerUsage, type UsageItem } from "~/lib/usage/ingest.server";
 import { toMicros } from "~/lib/usage/report";
 import { parseConsumerEnv } from "../../workers/consumer-env";
@@ -43,7 +44,7 @@ async function snapshot(userId: string) {
 function expectedDays(reports: Array<UsageItem["report"]>) {
   const byDay = new Map<string, { requests: number; tokens: number; costMicros: number }>();
   for (const r of reports) {
-    const date = dayKey(r.occurred_at!);
+    const date = dayKey(r.occurred_at!, UTC);
     const t = byDay.get(date) ?? { requests: 0, tokens: 0, costMicros: 0 };
     t.requests += 1;
     t.tokens += r.tokens_used;

@@ -9,6 +9,7 @@ import { listActiveSessions } from "~/lib/auth/sessions-list.server";
 import { schema } from "~/lib/db.server";
 import { modelAnalytics, overviewUsage, usageCsv, usageTab } from "~/lib/usage/analytics.server";
 import { dayKey, monthKey } from "~/lib/usage/dates";
+import { UTC } from "~/lib/time-zone";
 import { MOVE, toLedgerUsage } from "~/lib/usage/move.server";
 import { parseAppEnv } from "~/server/env.server";
 import { opsRefusal } from "~/server/ops-auth.server";
@@ -25,11 +26,42 @@ import { ledger } from "./usage-helpers";
 function d1Era<T>(figures: T): T {
   return JSON.parse(
     JSON.stringify(figures, (key, value: unknown) => {
-      if (key !== "isDefault") return value;
-      expect(value).toBe(false);
+      if (key === "isDefault") expect(value).toBe(false);
+      else if (key === "timeZone") expect(value).toBe(UTC);
+      else return value;
       return undefined;
     }),
   ) as T;
+}
+
+const utcIso = (ms: number) => new Date(ms).toISOString();
+type Instants = { start: number; end?: number };
+
+/**
+ * Chart points and weeks as the D1-era code labelled them (UTC days "MM-DD", hours "HH:00"), from
+ * the first instants pages get now (issue 48: the page writes them in its locale and zone).
+ */
+function d1EraLabels(figures: ReturnType<typeof pageFigures> extends Promise<infer F> ? F : never) {
+  const day = ({ start, ...point }: Instants) => ({ label: utcIso(start).slice(5, 10), ...point });
+  const hour = ({ start, ...point }: Instants) => ({ label: utcIso(start).slice(11, 16), ...point });
+  const tabs = Object.fromEntries(
+    Object.entries(figures.usageTab).map(([range, tab]) => [
+      range,
+      { ...tab, series: tab.series.map(range === "1d" ? hour : day), activityByDay: tab.activityByDay.map(day) },
+    ]),
+  );
+  const weekly = figures.overviewUsage.weekly.map(({ start, end, ...week }) => ({
+    label: `${utcIso(start).slice(5, 10)} – ${utcIso(end).slice(5, 10)}`,
+    ...week,
+  }));
+  return { overviewUsage: { ...figures.overviewUsage, weekly }, usageTab: tabs };
+}
+
+/** The usage export as the D1-era code wrote it: before its header named the zone its days are in (UTC). */
+function d1EraCsv(csv: string): string {
+  expect(csv).toContain('"Date (UTC)",');
+  expect(csv).toContain('\r\n"Time Zone","UTC"\r\n');
+  return csv.replace('"Date (UTC)",', '"Date",').replace('\r\n"Time Zone","UTC"\r\n', "\r\n");
 }
 
 const OPS_TOKEN = "ops-token-for-tests-0123456789abcdef"; // vitest.config.ts
@@ -222,27 +254,35 @@ async function ledgerAggregates(userId: string, months: string[]) {
   const read = await ledger(userId).read({ now: NOW, dailyFrom: "0000-00-00", hourlyFrom: "0000-00-00" });
   const conversations = [];
   for (const month of months) conversations.push({ month, n: (await ledger(userId).read({ now: NOW, conversationsIn: month })).conversations });
-  return { daily: read.daily, hourly: read.hourly, conversations };
+  // The D1-era hours were UTC hours, keyed by day and hour: the ledger's also say where they start.
+  const hourly = read.hourly?.map(({ start, ...h }) => {
+    expect(start).toBe(Date.parse(`${h.date}T${String(h.hour).padStart(2, "0")}:00:00Z`));
+    return h;
+  });
+  return { daily: read.daily, hourly, conversations };
 }
+
+/** The golden account, in UTC: the D1-era pages counted UTC days. */
+const ACCOUNT = { id: USER_ID, profile: { timeZone: UTC } };
 
 /** Every figure the golden file holds, as today's pages compute them at the golden NOW. */
 async function pageFigures() {
-  const tabs: Record<string, unknown> = {};
+  const tabs: Record<string, Omit<Awaited<ReturnType<typeof usageTab>>, "counts">> = {};
   const counts: Record<string, unknown> = {};
   for (const range of ["1d", "7d", "30d"] as const) {
-    const { counts: c, ...tab } = await usageTab(sources, { id: USER_ID }, range, NOW);
+    const { counts: c, ...tab } = await usageTab(sources, ACCOUNT, range, NOW);
     tabs[range] = tab;
     counts[range] = c;
   }
   const { spend, counts: entitlementCounts } = await ledger(USER_ID).read({ now: NOW, spend: true, counts: true });
-  const sessions = await listActiveSessions(sources, USER_ID, null, NOW);
+  const sessions = await listActiveSessions(sources, ACCOUNT, null, NOW);
   return {
-    overviewUsage: await overviewUsage(sources, { id: USER_ID }, NOW),
+    overviewUsage: await overviewUsage(sources, ACCOUNT, NOW),
     usageTab: tabs,
     tabCounts: counts,
-    modelAnalytics: await modelAnalytics(sources, USER_ID, NOW),
-    usageCsv: await usageCsv(sources, { id: USER_ID, email: EMAIL }, NOW),
-    budgetSpend: { monthFrom: `${monthKey(NOW)}-01`, dayFrom: dayKey(NOW), monthMicros: spend!.monthMicros, todayMicros: spend!.dayMicros },
+    modelAnalytics: await modelAnalytics(sources, ACCOUNT, NOW),
+    usageCsv: await usageCsv(sources, { ...ACCOUNT, email: EMAIL }, NOW),
+    budgetSpend: { monthFrom: `${monthKey(NOW, UTC)}-01`, dayFrom: dayKey(NOW, UTC), monthMicros: spend!.monthMicros, todayMicros: spend!.dayMicros },
     entitlementCounts: entitlementCounts!,
     sessions,
     deviceMonthUsage: sessions.map((s) => ({
@@ -328,10 +368,11 @@ describe("moving D1's usage into the ledgers", () => {
 
     // Page by page, the golden figures (entitlements' minute aside: see below).
     const figures = await pageFigures();
-    expect(d1Era(figures.overviewUsage)).toEqual(golden.overviewUsage);
-    expect(d1Era(figures.usageTab)).toEqual(golden.usageTab);
+    const labelled = d1EraLabels(figures);
+    expect(d1Era(labelled.overviewUsage)).toEqual(golden.overviewUsage);
+    expect(d1Era(labelled.usageTab)).toEqual(golden.usageTab);
     expect(figures.modelAnalytics).toEqual(golden.modelAnalytics);
-    expect(figures.usageCsv).toBe(golden.usageCsv);
+    expect(d1EraCsv(figures.usageCsv)).toBe(golden.usageCsv);
     expect(figures.budgetSpend).toEqual(golden.budgetSpend);
     const { minute, subscription: _subscription, ...windows } = golden.entitlementFacts;
     expect(figures.entitlementCounts).toMatchObject(windows);
@@ -378,7 +419,7 @@ describe("moving D1's usage into the ledgers", () => {
     expect(result.stored).toBe(1);
     // This month's monthly alert was sent by the D1-era code (moved from budget_alerts); today's
     // daily one was not.
-    expect(result.alerts.map((a) => `${a.kind} ${a.period}`)).toEqual([`daily ${dayKey(now)}`]);
+    expect(result.alerts.map((a) => `${a.kind} ${a.period}`)).toEqual([`daily ${dayKey(now, UTC)}`]);
   });
 
   it("migration 0014 refuses while old usage rows remain, dropping nothing, and drops the tables once they are empty", async () => {

@@ -5,6 +5,7 @@ import { handlers as worker } from "../worker";
 import { LEDGER, MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { dayKey, monthKey } from "~/lib/usage/dates";
+import { UTC } from "~/lib/time-zone";
 import { db, inOneMinute, queueSettled, waitForMail } from "./helpers";
 import { secondsUntilWindowEnds } from "~/server/usage-api.server";
 import {
@@ -75,10 +76,10 @@ describe("POST /api/v1/usage", () => {
       totalDurationMs: 2300,
     });
     const now = Date.now();
-    const read = await ledger(userId).read({ now, hourlyFrom: "0000-00-00", conversationsIn: monthKey(now) });
+    const read = await ledger(userId).read({ now, hourlyFrom: "0000-00-00", conversationsIn: monthKey(now, UTC) });
     expect(read.hourly).toHaveLength(1);
     expect(read.hourly![0]).toMatchObject({
-      date: dayKey(now),
+      date: dayKey(now, UTC),
       hour: new Date(now).getUTCHours(),
       totalRequests: 1,
       totalTokens: 1500,
@@ -312,13 +313,13 @@ describe("consumer", () => {
     expect(result.retryMessages).toEqual([]);
     expect(await storedCount(userId)).toBe(1);
     expect((await rawReports(userId, late.occurred_at)).map((r) => r.id)).toEqual([late.report_id]);
-    expect(await ledgerDayTotals(userId)).toEqual([{ date: dayKey(late.occurred_at), requests: 1, tokens: 1500, costMicros: 500_000 }]);
+    expect(await ledgerDayTotals(userId)).toEqual([{ date: dayKey(late.occurred_at, UTC), requests: 1, tokens: 1500, costMicros: 500_000 }]);
     // The rollup has the late day's figures; the expired report's day has nothing in it.
     // The rollup has the late day's figures; the expired report counted nowhere (its day, written
     // as the ledger has it, holds nothing).
     const rollup = await rollupDays(userId);
-    const expiredDay = dayKey(expired.occurred_at);
-    expect(rollup.filter((d) => d.date !== expiredDay)).toEqual([{ date: dayKey(late.occurred_at), requests: 1, tokens: 1500, costMicros: 500_000 }]);
+    const expiredDay = dayKey(expired.occurred_at, UTC);
+    expect(rollup.filter((d) => d.date !== expiredDay)).toEqual([{ date: dayKey(late.occurred_at, UTC), requests: 1, tokens: 1500, costMicros: 500_000 }]);
     for (const d of rollup.filter((d) => d.date === expiredDay)) expect(d).toEqual({ date: expiredDay, requests: 0, tokens: 0, costMicros: 0 });
     expect(await db.query.deadLetters.findFirst({ where: eq(schema.deadLetters.id, "u-expired") })).toBeUndefined();
   });
@@ -384,7 +385,7 @@ describe("budget alerts", () => {
     await waitForRows(userId, 3);
     await queueSettled();
     // The ledger claimed this month's monthly alert once (there is no daily budget).
-    expect(await alertsClaimed()).toEqual([{ kind: "monthly", period: monthKey(Date.now()) }]);
+    expect(await alertsClaimed()).toEqual([{ kind: "monthly", period: monthKey(Date.now(), UTC) }]);
     const mails = await db.select().from(schema.outbox).where(eq(schema.outbox.to, email));
     expect(mails.filter((m) => /budget alert/.test(m.subject))).toHaveLength(1);
   });

@@ -3,11 +3,11 @@ import { Money } from "~/components/money";
 import { useLocation, Link } from "react-router";
 import { RedeemKeyHint } from "../early-access/redeem-form";
 import { USAGE } from "~/lib/constants";
-import { formatCount, formatDateTime, formatMs } from "~/lib/format";
 import { CATEGORIES, SORTS, type CategoryFilter, type ModelCategory, type ModelFigures, type Recommendation, type SortKey } from "~/lib/usage/models";
 import { withParams } from "../modal";
 import { buttonClass, Card, cx, LinkButton } from "../ui";
 import { EmptyState, StatCard } from "./stat";
+import { useFormat } from "~/components/format";
 
 const CATEGORY_BADGE: Record<ModelCategory, string> = {
   text: "bg-sky-50 text-sky-700",
@@ -95,14 +95,15 @@ function AnalyticsHeader() {
 
 /** Totals over every model, whatever the category filter shows. */
 function AnalyticsTotals({ models }: { models: ModelFigures[] }) {
+  const f = useFormat();
   const requests = models.reduce((s, m) => s + m.requests, 0);
   const successes = models.reduce((s, m) => s + m.successCount, 0);
   const cost = models.reduce((s, m) => s + m.costMicros, 0) / 1e6;
   return (
     <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
       <StatCard title="Models used" value={String(models.length)} />
-      <StatCard title="Requests" value={formatCount(requests)} />
-      <StatCard title="Success rate" value={requests ? `${((successes / requests) * 100).toFixed(1)}%` : "—"} />
+      <StatCard title="Requests" value={f.count(requests)} />
+      <StatCard title="Success rate" value={requests ? f.percent((successes / requests) * 100, 1) : "—"} />
       <StatCard title="Total cost" value={<Money value={cost} />} />
     </div>
   );
@@ -162,6 +163,7 @@ function SortForm({ category, sort }: { category: CategoryFilter; sort: SortKey 
 }
 
 function ModelCard({ model: m }: { model: ModelFigures }) {
+  const f = useFormat();
   return (
     <Card className="h-full p-5">
       <div className="flex items-start justify-between gap-3">
@@ -172,12 +174,12 @@ function ModelCard({ model: m }: { model: ModelFigures }) {
         <span className={cx("rounded-full px-2.5 py-0.5 text-xs font-semibold", CATEGORY_BADGE[m.category])}>{CATEGORIES[m.category]}</span>
       </div>
       <dl className="mt-4 grid grid-cols-2 gap-3 text-sm">
-        <Fact label="Requests" value={formatCount(m.requests)} />
-        <Fact label="Success rate" value={`${m.successRate.toFixed(1)}%`} />
-        <Fact label="Avg response" value={formatMs(m.avgResponseMs)} />
+        <Fact label="Requests" value={f.count(m.requests)} />
+        <Fact label="Success rate" value={f.percent(m.successRate, 1)} />
+        <Fact label="Avg response" value={f.ms(m.avgResponseMs)} />
         <Fact label="Avg cost" value={<Money value={m.avgCostUsd} />} />
         <Fact label="Per 1K tokens" value={m.costPer1kTokensUsd === null ? "—" : <Money value={m.costPer1kTokensUsd} />} />
-        <Fact label="Last used" value={m.lastUsedAt ? formatDateTime(m.lastUsedAt) : "—"} />
+        <Fact label="Last used" value={m.lastUsedAt ? f.dateTime(m.lastUsedAt) : "—"} />
       </dl>
     </Card>
   );

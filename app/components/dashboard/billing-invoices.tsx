@@ -1,9 +1,9 @@
 import { Money } from "~/components/money";
 import { useNavigation, Link } from "react-router";
-import { formatDate } from "~/lib/format";
 import type { InvoiceRow } from "~/lib/billing/billing.server";
 import type { BillingData } from "~/lib/billing/billing-tab.server";
 import { Alert, buttonClass, Card, cx, Spinner } from "../ui";
+import { useFormat } from "~/components/format";
 
 // Spec: void and uncollectible use failure styling; unknown statuses are neutral.
 const STATUS_STYLES: Record<string, string> = {
@@ -53,6 +53,7 @@ export function InvoicesView({ billing, portalConfirm }: { billing: BillingData;
 }
 
 function InvoiceTable({ invoices }: { invoices: InvoiceRow[] }) {
+  const f = useFormat();
   return (
     <div className="mt-4 overflow-x-auto">
       <table className="w-full min-w-[36rem] text-left text-sm">
@@ -72,12 +73,14 @@ function InvoiceTable({ invoices }: { invoices: InvoiceRow[] }) {
                 {inv.number}
                 {inv.trial ? (
                   <span className="block text-xs font-normal text-slate-500">
-                    Free trial{inv.trial.until ? ` until ${formatDate(inv.trial.until)}` : ""}: nothing charged
+                    Free trial{inv.trial.until ? ` until ${f.date(inv.trial.until)}` : ""}: nothing charged
                   </span>
                 ) : null}
               </td>
-              <td className="py-3 pr-4 text-slate-600">{formatDate(inv.date)}</td>
-              <td className="py-3 pr-4 text-slate-900">{inv.currency === "USD" ? <Money value={inv.amount} /> : `${inv.amount.toFixed(2)} ${inv.currency}`}</td>
+              <td className="py-3 pr-4 text-slate-600">{f.date(inv.date)}</td>
+              <td className="py-3 pr-4 text-slate-900">
+                {inv.currency === "USD" ? <Money value={inv.amount} /> : `${f.decimal(inv.amount, 2)} ${inv.currency}`}
+              </td>
               <td className="py-3 pr-4">
                 {inv.trial ? (
                   // Stripe calls it paid, as there was nothing to pay; "Paid" beside 0.00 would read as a charge.

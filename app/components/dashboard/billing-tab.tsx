@@ -1,11 +1,11 @@
 import { Form, useLocation, useNavigation, Link } from "react-router";
 import { PLAN_PRICE } from "~/lib/billing/plan-comparison";
 import { FREE_TIER, PLAN } from "~/lib/constants";
-import { formatDate, formatInteger } from "~/lib/format";
 import type { BillingData, BillingView } from "~/lib/billing/billing-tab.server";
 import { UrlModal, withParam, withParams } from "../modal";
 import { Alert, Button, buttonClass, Card, cx } from "../ui";
 import { InvoicesView } from "./billing-invoices";
+import { useFormat } from "~/components/format";
 
 const VIEW_LABELS: Record<BillingView, string> = { overview: "Overview", "payment-methods": "Payment Methods", invoices: "Invoices" };
 
@@ -91,6 +91,7 @@ function BillingHeader({ paid, hasCustomer, portalConfirm }: { paid: boolean; ha
 }
 
 function SummaryCards({ subscription }: { subscription: BillingData["subscription"] }) {
+  const f = useFormat();
   return (
     <div className="mt-8 grid gap-4 sm:grid-cols-3">
       <Card className="p-5">
@@ -103,7 +104,7 @@ function SummaryCards({ subscription }: { subscription: BillingData["subscriptio
       <Card className="p-5">
         <p className="text-sm font-medium text-slate-500">Next Billing</p>
         <p className="mt-2 text-lg font-semibold text-slate-900" data-testid="next-billing">
-          {subscription.nextBilling.date ? formatDate(subscription.nextBilling.date) : subscription.nextBilling.label}
+          {subscription.nextBilling.date ? f.date(subscription.nextBilling.date) : subscription.nextBilling.label}
         </p>
         {subscription.nextBilling.date ? <p className="text-sm text-slate-600">{subscription.nextBilling.label}</p> : null}
       </Card>
@@ -213,6 +214,7 @@ function PortalDialog({ closeTo }: { closeTo: string }) {
 }
 
 function PlanPicker({ closeTo, billing, portalConfirm }: { closeTo: string; billing: BillingData; portalConfirm: string }) {
+  const f = useFormat();
   const plans = [
     {
       id: "free-tier",
@@ -220,8 +222,8 @@ function PlanPicker({ closeTo, billing, portalConfirm }: { closeTo: string; bill
       price: "$0",
       description: "Try the dashboard and follow your usage.",
       features: [
-        `${formatInteger(FREE_TIER.requestsPerMonth)} requests / month`,
-        `${formatInteger(FREE_TIER.tokensPerMonth)} tokens / month`,
+        `${f.integer(FREE_TIER.requestsPerMonth)} requests / month`,
+        `${f.integer(FREE_TIER.tokensPerMonth)} tokens / month`,
         `${FREE_TIER.perMinute}/min, ${FREE_TIER.perHour}/hour, ${FREE_TIER.perDay}/day`,
         "Basic support",
       ],

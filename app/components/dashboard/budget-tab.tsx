@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { BUDGET, BUDGET_DEFAULTS } from "~/lib/constants";
 import { budgetBand, budgetRemainder, usedPercent, type BudgetView } from "~/lib/usage/budget";
 import type { budgetFormSchema } from "~/lib/usage/budget-form";
+import { useFormat } from "../format";
 import { CHECKED_ON_THE_SERVER, Field } from "../forms";
 import { Alert, Button, buttonClass, Card, Label } from "../ui";
 import { DefaultBadge, ProgressBar } from "./stat";
@@ -56,6 +57,7 @@ export function BudgetTab({ view, result }: { view: BudgetView; result?: Submiss
           spent={view.spent.month}
           budget={view.settings.monthlyBudget}
           isDefault={view.settings.isDefault}
+          resetsAt={view.resets.month}
           testId="monthly-budget"
         />
         <BudgetCard
@@ -63,6 +65,7 @@ export function BudgetTab({ view, result }: { view: BudgetView; result?: Submiss
           spent={view.spent.today}
           budget={view.settings.dailyBudget}
           isDefault={view.settings.isDefault}
+          resetsAt={view.resets.today}
           testId="daily-budget"
         />
       </div>
@@ -85,7 +88,10 @@ export function BudgetTab({ view, result }: { view: BudgetView; result?: Submiss
   );
 }
 
-function BudgetCard({ title, spent, budget, isDefault, testId }: { title: string; spent: number; budget: number; isDefault: boolean; testId: string }) {
+type BudgetCardProps = { title: string; spent: number; budget: number; isDefault: boolean; resetsAt: number; testId: string };
+
+function BudgetCard({ title, spent, budget, isDefault, resetsAt, testId }: BudgetCardProps) {
+  const f = useFormat();
   const percent = usedPercent(spent, budget);
   return (
     <Card className="p-6" data-testid={testId}>
@@ -104,7 +110,11 @@ function BudgetCard({ title, spent, budget, isDefault, testId }: { title: string
       </p>
       <ProgressBar percent={percent} tone={budgetBand(percent)} label={`${title} used`} />
       <p className="mt-2 text-sm text-slate-600" data-testid={`${testId}-remainder`}>
-        {budgetRemainder(budget, spent)}
+        {budgetRemainder(budget, spent, f)}
+      </p>
+      {/* The account's midnight or 1st, in its zone (ADR 0030). */}
+      <p className="mt-1 text-xs text-slate-500" data-testid={`${testId}-resets`}>
+        Starts again from zero <time dateTime={new Date(resetsAt).toISOString()}>{f.dateTime(resetsAt)}</time>
       </p>
     </Card>
   );

@@ -5,7 +5,7 @@
 import type { ReactNode } from "react";
 import { Form, useNavigation, Link } from "react-router";
 import type { DeadLetterRow } from "~/lib/dead-letters/store.server";
-import { formatDateTime } from "~/lib/format";
+import { ZonedTime } from "../format";
 import { ActionResult, Button, Card, cx } from "../ui";
 
 const REASONS: Record<DeadLetterRow["reason"], { label: string; style: string }> = {
@@ -64,8 +64,10 @@ function DeadLetterCard({ row, confirming, busy }: { row: DeadLetterRow; confirm
       <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm lg:grid-cols-3">
         <Field term="Account">{row.account ? <span className="font-mono">{row.account}</span> : "—"}</Field>
         <Field term="Attempts">{row.attempts}</Field>
-        <Field term="First seen">{formatDateTime(row.firstSeen)}</Field>
-        <Field term="First sent">{row.sentAt ? formatDateTime(row.sentAt) : "—"}</Field>
+        <Field term="First seen">
+          <ZonedTime ms={row.firstSeen} />
+        </Field>
+        <Field term="First sent">{row.sentAt ? <ZonedTime ms={row.sentAt} /> : "—"}</Field>
         <Field term="Queue" wide>
           <span className="font-mono break-words">{row.queue}</span>
         </Field>

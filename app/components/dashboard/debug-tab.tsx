@@ -1,13 +1,13 @@
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { useEffect, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import type { AdminResult, StripeView } from "~/lib/billing/admin.server";
 import { ADMIN_STATUSES } from "~/lib/billing/statuses";
 import { ADMIN_DEBUG } from "~/lib/constants";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
 import type { SubscriptionRow } from "~/lib/subscriptions.server";
-import { formatDate } from "~/lib/format";
 import { Field, SelectField } from "../forms";
+import { ZonedTime } from "../format";
 import { Alert, Button, Card } from "../ui";
 import { PublishBuild } from "./publish-build";
 
@@ -105,7 +105,8 @@ function SignOutEverywhere({ busy }: { busy: boolean }) {
   );
 }
 
-const date = (ms: number | null | undefined) => (ms ? formatDate(ms) : "—");
+// In the admin's zone, UTC on hover.
+const date = (ms: number | null | undefined) => (ms ? <ZonedTime ms={ms} date /> : "—");
 
 /**
  * The grant's second step: which account, what changes and what does not, and the button whose
@@ -130,8 +131,8 @@ function ConfirmGrant({
       </h2>
       <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm text-slate-700">
         <li>
-          This site will treat the account as an active subscriber until {formatDate(confirm.until)}, at no charge. The grant is written to the audit log with
-          your account.
+          This site will treat the account as an active subscriber until <ZonedTime ms={confirm.until} date />, at no charge. The grant is written to the audit
+          log with your account.
         </li>
         <li>
           {stripeSub
@@ -162,7 +163,7 @@ function ConfirmGrant({
   );
 }
 
-type Row = { status: string; periodEnd: string; trialEnd: string; cancelAt: string; id: string };
+type Row = { status: string; periodEnd: ReactNode; trialEnd: ReactNode; cancelAt: ReactNode; id: string };
 
 function localRow(sub: SubscriptionRow | null): Row | null {
   if (!sub) return null;

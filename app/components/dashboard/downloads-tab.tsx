@@ -15,13 +15,13 @@ import {
 } from "~/lib/downloads/options";
 import type { DownloadHistoryItem, ReleaseView } from "~/lib/downloads/releases.server";
 import { DOWNLOAD_MESSAGES } from "~/lib/downloads/messages";
-import { formatDateTime } from "~/lib/format";
 import { DesktopOnlyNotice, type EmailLinkAnswer, useDetectedDevice } from "../desktop-only";
 import { BuildFacts, Checksum, DownloadForm, RecommendedBadge, releaseFor, SystemRequirements, useDownloader } from "../download-dialog";
 import { withParam } from "../modal";
 import { Alert, buttonClass, Card, ChevronDownIcon, cx, LinkButton, Spinner } from "../ui";
 import { ComputerRequirements, InstallationGuide } from "./downloads-guide";
 import { TabIcon } from "./icons";
+import { useFormat } from "~/components/format";
 
 export type DownloadsTabData =
   | { subscribed: false; error: string | null }
@@ -318,6 +318,7 @@ function AllVersions({ versions, releases, download, start }: { versions: Platfo
 }
 
 function RecentDownloads({ history, download, start }: { history: DownloadHistoryItem[]; download: Downloader; start: StartFor }) {
+  const f = useFormat();
   return (
     <Card className="p-6">
       <h2 className="text-lg font-semibold text-slate-900">Recent Downloads</h2>
@@ -334,7 +335,7 @@ function RecentDownloads({ history, download, start }: { history: DownloadHistor
                   <p className="text-sm font-medium text-slate-900">{option?.name ?? `${item.platform} ${item.architecture}`}</p>
                   <p className="text-xs text-slate-500">
                     {item.version ? `v${item.version} · ` : null}
-                    {formatDateTime(item.downloadedAt)}
+                    {f.dateTime(item.downloadedAt)}
                   </p>
                 </div>
                 <DownloadForm platform={item.platform} arch={item.architecture} onStart={start(key)} className="shrink-0">

@@ -4,6 +4,7 @@
 // Without JavaScript nothing here runs and the page is the server's, as before.
 import { useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
+import { useFormat } from "../format";
 
 const LIVE_PATH = "/dashboard/usage/live";
 // Proxies and load balancers close a socket that says nothing for about a minute.
@@ -125,6 +126,7 @@ export function useLiveUsage(): LiveState {
  * of the last update (a status region, so screen readers hear it without losing their place).
  */
 export function LiveStatus({ connected, updatedAt }: LiveState) {
+  const f = useFormat();
   const time = updatedAt === null ? null : new Date(updatedAt);
   return (
     <span role="status" className="inline-flex items-center gap-1.5 text-slate-500" data-testid="live-status" data-connected={connected}>
@@ -133,7 +135,7 @@ export function LiveStatus({ connected, updatedAt }: LiveState) {
           <span aria-hidden="true" className="h-1.5 w-1.5 rounded-full bg-emerald-500" />
           {time ? (
             <span>
-              Updated <time dateTime={time.toISOString()}>{time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })}</time>
+              Updated <time dateTime={time.toISOString()}>{f.time(time.getTime())}</time>
             </span>
           ) : (
             <span>Live</span>

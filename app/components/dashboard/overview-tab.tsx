@@ -1,7 +1,6 @@
 // The dashboard's overview (spec: the default tab): a greeting, early access, then the cards in
 // rows. Each card is its own component under ./overview/.
 import type { AccountOverview } from "~/lib/account/overview.server";
-import { formatCount, formatMs } from "~/lib/format";
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
 import { AccountInsightsCard } from "./overview/account-insights-card";
 import { AchievementsCard } from "./overview/achievements-card";
@@ -17,6 +16,7 @@ import { SubscriptionCard } from "./overview/subscription-card";
 import { ThisMonthCard } from "./overview/this-month-card";
 import { WeeklyUsageCard } from "./overview/weekly-usage-card";
 import { StatCard } from "./stat";
+import { useFormat } from "~/components/format";
 
 // The card rows follow the content's width (the dashboard's size container): one column on a
 // phone, two from 672 px (a tablet, or a 1024 px window beside the side rail), the full rows from
@@ -25,6 +25,7 @@ const FIGURE_THIRD = "@2xl:col-span-2 @4xl:col-span-1";
 const FIGURE_HALF = "@2xl:col-span-3 @4xl:col-span-1";
 
 export function OverviewTab({ account, usage, pendingKey }: { account: AccountOverview; usage: OverviewUsage; pendingKey: string | null }) {
+  const f = useFormat();
   return (
     <>
       <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{`${account.greeting}, ${account.greetingName}`}</h1>
@@ -43,16 +44,16 @@ export function OverviewTab({ account, usage, pendingKey }: { account: AccountOv
       </div>
 
       <div className="mt-6 grid gap-4 @md:grid-cols-2 @2xl:grid-cols-6 @4xl:grid-cols-5">
-        <StatCard title="Avg Response" value={formatMs(usage.avgResponseMs)} testId="avg-response" className={FIGURE_THIRD} />
+        <StatCard title="Avg Response" value={f.ms(usage.avgResponseMs)} testId="avg-response" className={FIGURE_THIRD} />
         <StatCard
           title="Success Rate"
-          value={usage.successRate === null ? "—" : `${usage.successRate.toFixed(1)}%`}
-          hint={`${formatCount(usage.thisMonth.requests)} requests`}
+          value={usage.successRate === null ? "—" : f.percent(usage.successRate, 1)}
+          hint={`${f.count(usage.thisMonth.requests)} requests`}
           testId="success-rate"
           className={FIGURE_THIRD}
         />
         <BudgetStatusCard budget={usage.budget} className={FIGURE_THIRD} />
-        <StatCard title="Conversations" value={formatCount(usage.conversations)} hint="this month" testId="conversations" className={FIGURE_HALF} />
+        <StatCard title="Conversations" value={f.count(usage.conversations)} hint="this month" testId="conversations" className={FIGURE_HALF} />
         <ModelAnalyticsCard modelCount={usage.modelCount} className={`@md:col-span-2 ${FIGURE_HALF}`} />
       </div>
 

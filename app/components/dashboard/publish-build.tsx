@@ -2,22 +2,22 @@ import { type FormEvent, useId, useState } from "react";
 import { DOWNLOAD } from "~/lib/constants";
 import type { ReleaseView } from "~/lib/downloads/releases.server";
 import { DOWNLOAD_OPTIONS, installerFileName, optionById, VERSION_MAX_LENGTH } from "~/lib/downloads/options";
-import { formatBytes } from "~/lib/downloads/upload";
-import { formatInteger } from "~/lib/format";
 import { Field, SelectField } from "../forms";
 import { Alert, Button, Card, Label, useHydrated } from "../ui";
 import { type Outcome, type Progress, useBuildUpload } from "./publish-upload";
+import { useFormat } from "~/components/format";
 
 /** The admin's "Publish a build" panel: a multipart upload to R2 with progress, and the published builds. */
 export function PublishBuild({ releases }: { releases: ReleaseView[] }) {
+  const f = useFormat();
   // Taken here, where it was before the panel was split, so the fields' ids stay the same.
   const ids = useId();
   return (
     <Card className="mt-8 p-6">
       <h2 className="text-lg font-semibold text-slate-900">Publish a build</h2>
       <p className="mt-1 text-sm text-slate-600">
-        Uploads an installer to storage in parts of {formatBytes(DOWNLOAD.uploadPartBytes)} and publishes it as the newest build of its option. Size and SHA-256
-        are computed on the server from the stored file.
+        Uploads an installer to storage in parts of {f.bytes(DOWNLOAD.uploadPartBytes)} and publishes it as the newest build of its option. Size and SHA-256 are
+        computed on the server from the stored file.
       </p>
       <noscript>
         <p className="mt-4 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900">
@@ -31,6 +31,7 @@ export function PublishBuild({ releases }: { releases: ReleaseView[] }) {
 }
 
 function UploadForm({ ids }: { ids: string }) {
+  const f = useFormat();
   const hydrated = useHydrated();
   const [optionId, setOptionId] = useState(DOWNLOAD_OPTIONS[0]!.id);
   const [version, setVersion] = useState("");
@@ -59,7 +60,7 @@ function UploadForm({ ids }: { ids: string }) {
           />
           <p id={`${ids}-name`} className="mt-1.5 text-sm text-slate-500">
             Published as <span className="font-mono">{installerFileName(option, version.trim() || "VERSION")}</span>
-            {file ? ` · ${formatBytes(file.size)}` : ""}
+            {file ? ` · ${f.bytes(file.size)}` : ""}
           </p>
         </div>
         <div className="flex flex-wrap gap-3">
@@ -126,13 +127,14 @@ function OptionAndVersion({
 }
 
 function UploadProgress({ id, progress }: { id: string; progress: Progress }) {
+  const f = useFormat();
   const percent = Math.floor((progress.sent / Math.max(progress.total, 1)) * 100);
   return (
     <div className="mt-5">
       <label htmlFor={id} className="flex justify-between text-sm text-slate-700">
         <span>Upload progress</span>
         <span>
-          {percent}% · {formatBytes(progress.sent)} of {formatBytes(progress.total)}
+          {percent}% · {f.bytes(progress.sent)} of {f.bytes(progress.total)}
           {progress.parts ? ` · part ${progress.part} of ${progress.parts}` : ""}
         </span>
       </label>
@@ -144,12 +146,13 @@ function UploadProgress({ id, progress }: { id: string; progress: Progress }) {
 }
 
 function PublishOutcome({ outcome }: { outcome: Outcome }) {
+  const f = useFormat();
   return (
     <Alert tone={outcome.ok ? "success" : "error"} className="mt-5">
       {outcome.ok ? (
         <>
-          Published {optionById(outcome.release.optionId)?.name} {outcome.release.version}: {formatBytes(outcome.release.byteSize)} (
-          {formatInteger(outcome.release.byteSize)} bytes), SHA-256 <span className="break-all font-mono">{outcome.release.sha256}</span>
+          Published {optionById(outcome.release.optionId)?.name} {outcome.release.version}: {f.bytes(outcome.release.byteSize)} (
+          {f.integer(outcome.release.byteSize)} bytes), SHA-256 <span className="break-all font-mono">{outcome.release.sha256}</span>
         </>
       ) : (
         outcome.message
@@ -159,6 +162,7 @@ function PublishOutcome({ outcome }: { outcome: Outcome }) {
 }
 
 function PublishedBuilds({ releases }: { releases: ReleaseView[] }) {
+  const f = useFormat();
   return (
     <>
       <h3 className="mt-8 text-base font-semibold text-slate-900">Published builds</h3>
@@ -186,8 +190,8 @@ function PublishedBuilds({ releases }: { releases: ReleaseView[] }) {
                     {r.demo ? " " : null}
                     {r.demo ? <span className="ml-1.5 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900">demo</span> : null}
                   </td>
-                  <td className="py-2 pr-4 whitespace-nowrap text-slate-700" title={`${formatInteger(r.byteSize)} bytes`}>
-                    {formatBytes(r.byteSize)}
+                  <td className="py-2 pr-4 whitespace-nowrap text-slate-700" title={`${f.integer(r.byteSize)} bytes`}>
+                    {f.bytes(r.byteSize)}
                   </td>
                   <td className="py-2 pr-4 font-mono text-xs break-all text-slate-700">{r.sha256}</td>
                   <td className="py-2 whitespace-nowrap text-slate-500">{new Date(r.publishedAt).toISOString().replace("T", " ").slice(0, 16)} UTC</td>

@@ -2,7 +2,6 @@ import { Money } from "~/components/money";
 import { type ReactNode, useState } from "react";
 import { useLocation, Link } from "react-router";
 import { PLAN } from "~/lib/constants";
-import { formatCount, formatDateTime, formatInteger, formatMs, formatUsd, plural } from "~/lib/format";
 import type { UsageTabData } from "~/lib/usage/analytics.server";
 import type { Entitlements } from "~/lib/usage/entitlements.server";
 import { budgetBand, usedPercent } from "~/lib/usage/budget";
@@ -13,6 +12,7 @@ import { withParams } from "../modal";
 import { Alert, buttonClass, Card, cx, segmentClass } from "../ui";
 import { type LiveState, LiveStatus, useLiveUsage } from "./live-usage";
 import { DefaultBadge, EmptyState, ProgressBar } from "./stat";
+import { useFormat } from "~/components/format";
 
 function Toggle({ options, current, param }: { options: Record<string, string>; current: string; param: string }) {
   const { pathname, search } = useLocation();
@@ -35,8 +35,11 @@ function Toggle({ options, current, param }: { options: Record<string, string>; 
 }
 
 export function UsageTab({ data, ui, email, entitlements }: { data: UsageTabData; ui: UsageUi; email: string; entitlements: Entitlements }) {
-  const series = data.series.map((p) => ({ label: p.label, value: p[ui.metric] }));
-  const format = ui.metric === "spend" ? (n: number) => formatUsd(n) : (n: number) => formatCount(n);
+  const f = useFormat();
+  // Each point by its hour's or day's first instant, written in the account's zone.
+  const label = data.range === "1d" ? f.hour : f.monthDay;
+  const series = data.series.map((p) => ({ key: String(p.start), label: label(p.start), value: p[ui.metric] }));
+  const format = ui.metric === "spend" ? f.usd : f.count;
   const csv = useCsvExport();
   // With JavaScript the figures follow new reports as the ledger stores them.
   const live = useLiveUsage();
@@ -60,7 +63,9 @@ export function UsageTab({ data, ui, email, entitlements }: { data: UsageTabData
       <div className="mt-4 grid gap-6 @4xl:grid-cols-3">
         <Card className="p-6 @4xl:col-span-2">
           <h2 className="text-base font-semibold text-slate-900">{METRICS[ui.metric]}</h2>
-          <p className="text-sm text-slate-500">{data.range === "1d" ? "Today, by hour (UTC)" : `Last ${data.range.replace("d", " days")}`}</p>
+          <p className="text-sm text-slate-500">
+            {data.range === "1d" ? `Today, by hour (${data.timeZone})` : `Last ${data.range.replace("d", " days")} (${data.timeZone})`}
+          </p>
           <LineChart title={`${METRICS[ui.metric]} over time`} data={series} format={format} integer={ui.metric !== "spend"} />
         </Card>
         <SummaryCard data={data} />
@@ -102,13 +107,14 @@ function useCsvExport() {
 }
 
 function UsageHeader({ daysWithData, live, csv }: { daysWithData: number; live: LiveState; csv: ReturnType<typeof useCsvExport> }) {
+  const f = useFormat();
   return (
     <div className="flex flex-wrap items-end justify-between gap-4">
       <div>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Usage Analytics</h1>
         <div className="mt-2 flex flex-wrap items-center gap-2 text-xs">
           <span className="rounded-full bg-brand-50 px-2.5 py-1 font-semibold text-brand-700" data-testid="days-of-data">
-            {daysWithData > 0 ? `${plural(daysWithData, "day")} of data` : "No usage data available"}
+            {daysWithData > 0 ? `${f.plural(daysWithData, "day")} of data` : "No usage data available"}
           </span>
           <span className="rounded-full bg-slate-100 px-2.5 py-1 font-medium text-slate-700">Default project</span>
           <LiveStatus {...live} />
@@ -128,6 +134,7 @@ function UsageHeader({ daysWithData, live, csv }: { daysWithData: number; live: 
 }
 
 function SummaryCard({ data }: { data: UsageTabData }) {
+  const f = useFormat();
   const budgetPercent = usedPercent(data.budget.monthSpend, data.budget.monthly);
   return (
     <Card className="p-6">
@@ -153,10 +160,10 @@ function SummaryCard({ data }: { data: UsageTabData }) {
             <ProgressBar percent={budgetPercent} tone={budgetBand(budgetPercent)} label="Monthly budget used" />
           </dd>
         </div>
-        <MiniBar label="Total tokens" value={formatCount(data.totals.tokens)} current={data.totals.tokens} previous={data.previous.tokens} />
+        <MiniBar label="Total tokens" value={f.count(data.totals.tokens)} current={data.totals.tokens} previous={data.previous.tokens} />
         <MiniBar
           label="Total requests"
-          value={formatCount(data.totals.requests)}
+          value={f.count(data.totals.requests)}
           current={data.totals.requests}
           previous={data.previous.requests}
           testId="total-requests"
@@ -168,6 +175,7 @@ function SummaryCard({ data }: { data: UsageTabData }) {
 }
 
 function EngagementCard({ data, engagement }: { data: UsageTabData; engagement: UsageUi["engagement"] }) {
+  const f = useFormat();
   return (
     <Card className="mt-6 p-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -178,8 +186,8 @@ function EngagementCard({ data, engagement }: { data: UsageTabData; engagement: 
         <BarChart
           width={1100}
           title="Requests by day"
-          data={data.activityByDay.map((d) => ({ label: d.label, value: d.requests }))}
-          format={(n) => formatCount(n)}
+          data={data.activityByDay.map((d) => ({ key: String(d.start), label: f.monthDay(d.start), value: d.requests }))}
+          format={f.count}
           integer
         />
       ) : engagement === "services" ? (
@@ -188,7 +196,7 @@ function EngagementCard({ data, engagement }: { data: UsageTabData; engagement: 
             width={1100}
             title="Requests by model"
             data={data.models.slice(0, 10).map((m) => ({ label: m.name, short: m.name.length > 10 ? `${m.name.slice(0, 9)}…` : m.name, value: m.requests }))}
-            format={(n) => formatCount(n)}
+            format={f.count}
             integer
           />
         ) : (
@@ -199,9 +207,9 @@ function EngagementCard({ data, engagement }: { data: UsageTabData; engagement: 
       ) : (
         <BarChart
           width={1100}
-          title="Requests by hour of day (UTC)"
+          title={`Requests by hour of day (${data.timeZone})`}
           data={data.peakHours.map((h) => ({ label: String(h.hour).padStart(2, "0"), value: h.requests }))}
-          format={(n) => formatCount(n)}
+          format={f.count}
           integer
         />
       )}
@@ -211,6 +219,7 @@ function EngagementCard({ data, engagement }: { data: UsageTabData; engagement: 
 
 /** The usage per user, per model (services) or per provider key, as the view toggle chooses. */
 function BreakdownCard({ data, view, email }: { data: UsageTabData; view: UsageUi["view"]; email: string }) {
+  const f = useFormat();
   return (
     <Card className="mt-6 p-6">
       <Toggle options={USAGE_VIEWS} current={view} param="view" />
@@ -220,7 +229,7 @@ function BreakdownCard({ data, view, email }: { data: UsageTabData; view: UsageU
             <div className="flex flex-wrap items-center justify-between gap-3 rounded-xl bg-slate-50 p-4 text-sm">
               <span className="font-medium text-slate-900">{email}</span>
               <span className="text-slate-600">
-                {formatCount(data.totals.requests)} requests · <Money value={data.totals.spend} />
+                {f.count(data.totals.requests)} requests · <Money value={data.totals.spend} />
               </span>
             </div>
             <p className="text-sm text-slate-500">Team Management: shared budgets and seats for teams are coming soon.</p>
@@ -234,9 +243,9 @@ function BreakdownCard({ data, view, email }: { data: UsageTabData; view: UsageU
               rows={data.models.map((m) => [
                 m.name,
                 m.provider,
-                `${m.successRate.toFixed(1)}%`,
-                formatMs(m.avgResponseMs),
-                formatCount(m.requests),
+                f.percent(m.successRate, 1),
+                f.ms(m.avgResponseMs),
+                f.count(m.requests),
                 <Money key="cost" value={m.cost} />,
               ])}
               testId="services-table"
@@ -247,13 +256,7 @@ function BreakdownCard({ data, view, email }: { data: UsageTabData; view: UsageU
         ) : (
           <Table
             head={["Provider key", "Models", "Requests", "Tokens", "Cost"]}
-            rows={data.providers.map((p) => [
-              p.provider,
-              p.models.join(", "),
-              formatCount(p.requests),
-              formatCount(p.tokens),
-              <Money key="cost" value={p.cost} />,
-            ])}
+            rows={data.providers.map((p) => [p.provider, p.models.join(", "), f.count(p.requests), f.count(p.tokens), <Money key="cost" value={p.cost} />])}
           />
         )}
       </div>
@@ -319,6 +322,7 @@ const WINDOW_LABELS = { minute: "This minute", hour: "This hour", day: "Today", 
 
 /** A free account's use against the free tier's limits, as GET /api/v1/entitlements reports it. */
 function FreeLimits({ entitlements }: { entitlements: Entitlements }) {
+  const f = useFormat();
   return (
     <Card className="mt-4 p-6" data-testid="free-limits">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -334,7 +338,7 @@ function FreeLimits({ entitlements }: { entitlements: Entitlements }) {
       </div>
       {entitlements.allowed ? null : (
         <Alert tone="info" className="mt-4">
-          {`Limit reached: the desktop app can make its next model call at ${formatDateTime(Date.parse(entitlements.allowed_at!))}.`}
+          {`Limit reached: the desktop app can make its next model call at ${f.dateTime(Date.parse(entitlements.allowed_at!))}.`}
         </Alert>
       )}
       <dl className="mt-5 grid grid-cols-2 gap-5 @2xl:grid-cols-3 @4xl:grid-cols-5">
@@ -347,11 +351,11 @@ function FreeLimits({ entitlements }: { entitlements: Entitlements }) {
             <div key={`${w.window}-${w.unit}`} data-testid={`limit-${w.window}-${w.unit}`}>
               <dt className="text-sm text-slate-500">{label}</dt>
               <dd className="mt-1 text-sm font-semibold text-slate-900">
-                {`${formatInteger(w.used)} of ${formatInteger(w.limit!)} ${w.unit}`}
+                {`${f.integer(w.used)} of ${f.integer(w.limit!)} ${w.unit}`}
                 <ProgressBar percent={percent} tone={budgetBand(percent)} label={`${label}: ${w.unit} used`} />
               </dd>
               <dd className="mt-1.5 text-xs text-slate-500" data-testid="limit-resets" data-resets-at={resetsAt}>
-                {`Resets ${formatDateTime(resetsAt)}`}
+                {`Resets ${f.dateTime(resetsAt)}`}
               </dd>
             </div>
           );

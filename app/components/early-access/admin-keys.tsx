@@ -4,7 +4,7 @@
 import { Form, useNavigation, Link } from "react-router";
 import type { KeyRow, KeyState, Paged } from "~/lib/early-access/admin.server";
 import { maskedActivationKey } from "~/lib/early-access/keys";
-import { formatDate, formatDateTime } from "~/lib/format";
+import { ZonedTime } from "../format";
 import { Field, SelectField } from "../forms";
 import { Button, Card, cx } from "../ui";
 import { type AdminSearch, adminHref, KeepFields, Pager } from "./admin-shared";
@@ -22,15 +22,33 @@ function KeyDetails({ row }: { row: KeyRow }) {
       return (
         <>
           by <span className="break-all text-slate-900">{row.usedBy ?? "a deleted account"}</span>
-          {row.usedAt ? <>, {formatDateTime(row.usedAt)}</> : null}
+          {row.usedAt ? (
+            <>
+              , <ZonedTime ms={row.usedAt} />
+            </>
+          ) : null}
         </>
       );
     case "revoked":
-      return <>{row.revokedAt ? `revoked ${formatDate(row.revokedAt)}` : "revoked"}</>;
+      return row.revokedAt ? (
+        <>
+          revoked <ZonedTime ms={row.revokedAt} date />
+        </>
+      ) : (
+        <>revoked</>
+      );
     case "expired":
-      return <>expired {formatDate(row.expiresAt)}</>;
+      return (
+        <>
+          expired <ZonedTime ms={row.expiresAt} date />
+        </>
+      );
     case "unused":
-      return <>expires {formatDate(row.expiresAt)}</>;
+      return (
+        <>
+          expires <ZonedTime ms={row.expiresAt} date />
+        </>
+      );
   }
 }
 
@@ -98,7 +116,9 @@ function KeyTableRow({ row, busy }: { row: KeyRow; busy: boolean }) {
         <KeyDetails row={row} />
       </td>
       <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">{row.sentTo ?? "—"}</td>
-      <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">{formatDate(row.createdAt)}</td>
+      <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">
+        <ZonedTime ms={row.createdAt} date />
+      </td>
       <td className="py-2.5 text-right">
         {row.state === "unused" ? (
           <Form method="post">

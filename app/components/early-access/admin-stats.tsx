@@ -1,12 +1,13 @@
 // The programme in numbers: waitlist, grants, keys by state, redemption rate, and a bar chart of
 // keys redeemed per ISO week (weeks start on Monday, UTC).
 import type { EarlyAccessStats } from "~/lib/early-access/admin.server";
-import { formatMonthDay } from "~/lib/format";
 import { BarChart } from "../charts";
 import { StatCard } from "../dashboard/stat";
 import { Card } from "../ui";
+import { useFormat } from "~/components/format";
 
 export function AdminStats({ stats }: { stats: EarlyAccessStats }) {
+  const f = useFormat();
   const cards = [
     { title: "Waitlist", value: stats.waitlistSize, testId: "stat-waitlist", hint: `${stats.waitlistSize - stats.granted} waiting` },
     { title: "Granted", value: stats.granted, testId: "stat-granted" },
@@ -32,7 +33,7 @@ export function AdminStats({ stats }: { stats: EarlyAccessStats }) {
           <div className="mt-3">
             <BarChart
               title="Activation keys redeemed per week"
-              data={stats.activationsPerWeek.map((w) => ({ label: formatMonthDay(w.weekStart), value: w.count }))}
+              data={stats.activationsPerWeek.map((w) => ({ label: f.monthDay(w.weekStart), value: w.count }))}
               format={(n) => String(n)}
               integer
               height={200}

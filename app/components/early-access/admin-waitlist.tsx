@@ -3,7 +3,7 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, useNavigation, Link } from "react-router";
 import type { Paged, WaitlistRow } from "~/lib/early-access/admin.server";
-import { formatDate } from "~/lib/format";
+import { ZonedTime } from "../format";
 import { Field } from "../forms";
 import { Button, Card, cx } from "../ui";
 import { type AdminSearch, adminHref, KeepFields, Pager } from "./admin-shared";
@@ -83,10 +83,12 @@ function WaitlistTableRow({ row, busy }: { row: WaitlistRow; busy: boolean }) {
       <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">{row.email}</td>
       <td className="py-2.5 pr-4 text-slate-700">{row.company || "—"}</td>
       <td className="py-2.5 pr-4 tabular-nums text-slate-700">{row.priorityScore}</td>
-      <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">{formatDate(row.createdAt)}</td>
+      <td className="py-2.5 pr-4 whitespace-nowrap text-slate-700">
+        <ZonedTime ms={row.createdAt} date />
+      </td>
       <td className="py-2.5">
         {row.granted ? (
-          <span className="whitespace-nowrap text-emerald-700">Granted {row.grantedAt ? formatDate(row.grantedAt) : ""}</span>
+          <span className="whitespace-nowrap text-emerald-700">Granted {row.grantedAt ? <ZonedTime ms={row.grantedAt} date /> : ""}</span>
         ) : (
           <Form method="post">
             <input type="hidden" name="intent" value="grant" />

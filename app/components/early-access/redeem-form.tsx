@@ -3,9 +3,9 @@
 // elsewhere through a fetcher (the page stays put and its loaders refresh), or without JavaScript
 // as a plain form whose answer /activate renders.
 import { Form, useFetcher, useNavigation, Link } from "react-router";
-import { formatDate } from "~/lib/format";
 import { Field } from "../forms";
 import { Alert, SubmitButton } from "../ui";
+import { useFormat } from "~/components/format";
 
 export type RedeemActionData = { ok: true; message: string; expiresAt: number } | { ok: false; message: string };
 
@@ -22,6 +22,7 @@ export function RedeemKeyForm({
   compact?: boolean;
   onActivatePage?: boolean;
 }) {
+  const f = useFormat();
   const fetcher = useFetcher<RedeemActionData>();
   const navigation = useNavigation();
   const result = (onActivatePage ? null : fetcher.data) ?? answer ?? null;
@@ -32,7 +33,7 @@ export function RedeemKeyForm({
       <div data-testid="redeem-success">
         <Alert tone="success">{result.message}</Alert>
         <p className="mt-3 text-sm text-slate-700">
-          Early access is active until <span className="font-semibold text-slate-900">{formatDate(result.expiresAt)}</span>.
+          Early access is active until <span className="font-semibold text-slate-900">{f.date(result.expiresAt)}</span>.
         </p>
       </div>
     );

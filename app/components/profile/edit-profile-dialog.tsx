@@ -7,6 +7,8 @@ import type { ProfileActionData } from "./use-profile-save";
 
 export type EditProfileProps = {
   profile: ProfileView;
+  /** The zones the form offers, the server's list (time-zone-options.server.ts). */
+  timeZones: readonly string[];
   closeTo: string;
   /** The no-JavaScript submit's answer (with JavaScript the dialog's own fetcher holds it). */
   actionData: ProfileActionData;
@@ -14,10 +16,11 @@ export type EditProfileProps = {
   onUploaded: () => void;
 };
 
-export default function EditProfileDialog({ profile, closeTo, actionData, onUploaded }: EditProfileProps) {
+export default function EditProfileDialog({ profile, timeZones, closeTo, actionData, onUploaded }: EditProfileProps) {
   return (
     <EditProfileModal
       profile={profile}
+      timeZones={timeZones}
       closeTo={closeTo}
       actionData={actionData}
       uploads={

@@ -6,7 +6,7 @@
 import { type ChangeEvent, type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { PROFILE_IMAGES } from "~/lib/constants";
-import { formatBytes } from "~/lib/format";
+import { SITE_FORMATS } from "~/lib/format";
 import { ACCEPTED_CONTENT_TYPES, checkFileBeforeUpload, type ImageKind, uploadedMessage, uploadNoticeFromQuery } from "~/lib/profile/images";
 import { UPLOAD_MESSAGES } from "~/lib/profile/messages";
 import { Alert, buttonClass, cx, Label } from "../ui";
@@ -15,13 +15,13 @@ const TEXT: Record<ImageKind, { label: string; uploading: string; hint: string; 
   avatar: {
     label: "Profile picture",
     uploading: "Uploading profile picture",
-    hint: `JPG, PNG, GIF or WebP, up to ${formatBytes(PROFILE_IMAGES.avatarMaxBytes)}.`,
+    hint: `JPG, PNG, GIF or WebP, up to ${SITE_FORMATS.bytes(PROFILE_IMAGES.avatarMaxBytes)}.`,
     empty: "No profile picture yet",
   },
   cover: {
     label: "Cover photo",
     uploading: "Uploading cover photo",
-    hint: `JPG, PNG, GIF or WebP, up to ${formatBytes(PROFILE_IMAGES.coverMaxBytes)}.`,
+    hint: `JPG, PNG, GIF or WebP, up to ${SITE_FORMATS.bytes(PROFILE_IMAGES.coverMaxBytes)}.`,
     empty: "No cover photo yet",
   },
 };

@@ -6,12 +6,12 @@ import { useState } from "react";
 import { useNavigate, useRevalidator, useSearchParams, Link } from "react-router";
 import { confirmUrl } from "~/lib/auth/modes";
 import { PASSKEY } from "~/lib/constants";
-import { formatDate, formatDateTime } from "~/lib/format";
 import { PASSKEY_MESSAGES as M, type PasskeyOutcome } from "~/lib/auth/passkey-messages";
 import type { PasskeyView } from "~/lib/auth/passkeys.server";
 import { Field } from "../forms";
 import { addPasskey } from "../passkey-browser";
 import { Alert, buttonClass, Card, LineIcon, useHydrated } from "../ui";
+import { useFormat } from "~/components/format";
 
 const ACTION = "/dashboard/profile/passkeys";
 const KEY_ICON = "M15 7a4 4 0 1 1-7.75 1.4L3 12.6V16h3.4v-2.2h2.2v-2.2l1.4-1.4A4 4 0 0 1 15 7Zm1.5-.5h.01";
@@ -75,6 +75,7 @@ export function PasskeysCard({ passkeys, proofNeeded, returnTo = "/dashboard/pro
 }
 
 function PasskeyRow({ passkey, returnTo }: { passkey: PasskeyView; returnTo: string }) {
+  const f = useFormat();
   const factsId = `passkey-${passkey.id}-facts`;
   return (
     <li className="flex flex-col gap-3 py-4 sm:flex-row sm:items-start sm:justify-between" data-testid="passkey">
@@ -88,10 +89,10 @@ function PasskeyRow({ passkey, returnTo }: { passkey: PasskeyView; returnTo: str
             {passkey.synced ? <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-700">Synced</span> : null}
           </p>
           <p id={factsId} className="mt-0.5 text-sm text-slate-600">
-            Added {formatDate(passkey.createdAt)}
+            Added {f.date(passkey.createdAt)}
             <span aria-hidden="true"> · </span>
             <span className="sr-only">. </span>
-            {passkey.lastUsedAt ? `Last used ${formatDateTime(passkey.lastUsedAt)}` : "Never used to sign in"}
+            {passkey.lastUsedAt ? `Last used ${f.dateTime(passkey.lastUsedAt)}` : "Never used to sign in"}
           </p>
           {/* A disclosure, so renaming works without JavaScript too. */}
           <details className="mt-2">

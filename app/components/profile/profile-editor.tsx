@@ -18,11 +18,13 @@ import type { ProfileActionData } from "./use-profile-save";
 
 export function EditProfileModal({
   profile,
+  timeZones,
   closeTo,
   actionData,
   uploads,
 }: {
   profile: ProfileView;
+  timeZones: readonly string[];
   closeTo: string;
   /** The no-JavaScript submit's answer (with JavaScript the dialog's own fetcher holds it). */
   actionData: ProfileActionData;
@@ -62,7 +64,7 @@ export function EditProfileModal({
         <input type="hidden" name="intent" value="save" />
         {hydrated ? <input type="hidden" name="js" value="1" /> : null}
         {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
-        <ProfileFields fields={fields} profile={profile} hydrated={hydrated} emailDirty={changes.emailDirty} />
+        <ProfileFields fields={fields} profile={profile} timeZones={timeZones} hydrated={hydrated} emailDirty={changes.emailDirty} />
         <div className="flex flex-col-reverse gap-3 border-t border-slate-100 pt-6 sm:flex-row sm:items-center sm:justify-between">
           <div className="flex flex-col gap-3 sm:flex-row">
             <Button type="reset" variant="ghost" onClick={resetAll}>

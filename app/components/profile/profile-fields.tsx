@@ -3,7 +3,8 @@
 import { type FormMetadata, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { PROFILE, USERNAME } from "~/lib/constants";
 import { PROFILE_MESSAGES as M } from "~/lib/profile/messages";
-import { PROFILE_SECURITY_QUESTIONS, TIMEZONES } from "~/lib/profile/options";
+import { LOCALES } from "~/lib/locale";
+import { PROFILE_SECURITY_QUESTIONS, timezoneLabel } from "~/lib/profile/options";
 import type { profileFormSchema } from "~/lib/profile/validation";
 import type { ProfileView } from "~/lib/profile/view";
 import type { z } from "~/lib/zod";
@@ -14,6 +15,8 @@ type ProfileFieldset = ReturnType<FormMetadata<z.input<typeof profileFormSchema>
 type FieldsProps = {
   fields: ProfileFieldset;
   profile: ProfileView;
+  /** Every zone the server knows, the spec's nine first: from the loader, so the browser's own list never differs from the page's. */
+  timeZones: readonly string[];
   /** Without JavaScript the current password is always asked for (nothing can tell an e-mail change). */
   hydrated: boolean;
   emailDirty: boolean;
@@ -28,7 +31,7 @@ export function ProfileFields(props: FieldsProps) {
   );
 }
 
-function PersonalInformation({ fields, profile, hydrated, emailDirty }: FieldsProps) {
+function PersonalInformation({ fields, profile, timeZones, hydrated, emailDirty }: FieldsProps) {
   return (
     <fieldset className="space-y-4">
       <legend className="text-sm font-semibold text-slate-900">Personal information</legend>
@@ -68,10 +71,28 @@ function PersonalInformation({ fields, profile, hydrated, emailDirty }: FieldsPr
           inputProps={{ ...getInputProps(fields.website, { type: "text" }), inputMode: "url", autoComplete: "url", placeholder: "https://example.com" }}
           errors={fields.website.errors}
         />
-        <SelectField labelProps={{ children: "Timezone" }} selectProps={getSelectProps(fields.timezone)} errors={fields.timezone.errors}>
-          {TIMEZONES.map((t) => (
-            <option key={t.value} value={t.value}>
-              {t.label}
+        <SelectField
+          labelProps={{ children: "Timezone" }}
+          selectProps={getSelectProps(fields.timezone)}
+          errors={fields.timezone.errors}
+          hint="Your usage's days and hours, budgets and every date are counted in it."
+        >
+          {timeZones.map((zone) => (
+            <option key={zone} value={zone}>
+              {timezoneLabel(zone)}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          labelProps={{ children: "Number and date format" }}
+          selectProps={getSelectProps(fields.locale)}
+          errors={fields.locale.errors}
+          hint="How figures, money and dates are written. The site's text stays English."
+        >
+          <option value="">Automatic (from your browser)</option>
+          {LOCALES.map((l) => (
+            <option key={l.value} value={l.value}>
+              {l.label}
             </option>
           ))}
         </SelectField>
@@ -103,7 +124,7 @@ function UsernameField({ fields, profile }: Pick<FieldsProps, "fields" | "profil
 }
 
 /** E-mail and phone, and the current password that an e-mail change needs. */
-function ContactFields({ fields, profile, hydrated, emailDirty }: FieldsProps) {
+function ContactFields({ fields, profile, hydrated, emailDirty }: Omit<FieldsProps, "timeZones">) {
   return (
     <>
       <div className="grid gap-4 sm:grid-cols-2">

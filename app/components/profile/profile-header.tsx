@@ -1,10 +1,10 @@
 import { Link } from "react-router";
 import type { ReactNode } from "react";
-import { formatMonthYear } from "~/lib/format";
 import { timezoneLabel } from "~/lib/profile/options";
 import { websiteHref } from "~/lib/profile/form-fields";
 import type { PhoneStatus, ProfileView } from "~/lib/profile/view";
 import { buttonClass, Card, cx, LineIcon } from "../ui";
+import { useFormat } from "~/components/format";
 
 function fullName(profile: Pick<ProfileView, "firstName" | "initial" | "lastName">): string {
   const initial = profile.initial ? `${profile.initial.replace(/\.$/, "")}.` : "";
@@ -39,6 +39,7 @@ function PhoneStatusBadge({ status }: { status: PhoneStatus }) {
 
 /** The profile's header card (spec: avatar, name, @username, bio, join month, contact details). */
 export function ProfileHeader({ profile, editTo, phoneAction }: { profile: ProfileView; editTo: string; phoneAction?: ReactNode }) {
+  const f = useFormat();
   return (
     <Card className="overflow-hidden">
       <div className="relative h-36 bg-gradient-to-r from-brand-600 via-brand-500 to-indigo-500 sm:h-48">
@@ -96,7 +97,7 @@ export function ProfileHeader({ profile, editTo, phoneAction }: { profile: Profi
             {timezoneLabel(profile.timezone)}
           </Detail>
           <Detail icon={ICONS.joined} label="Joined">
-            {formatMonthYear(profile.joinedAt)}
+            {f.monthYear(profile.joinedAt)}
           </Detail>
         </dl>
       </div>

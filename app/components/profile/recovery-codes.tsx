@@ -4,6 +4,7 @@
 // without it the codes are plain text to select and copy.
 import { useEffect, useState } from "react";
 import { MODAL, TWO_FACTOR } from "~/lib/constants";
+import { useFormat } from "../format";
 import { Alert, Button, CheckIcon, LinkButton, useHydrated } from "../ui";
 
 /** The file's name and its words: what the codes are for and how each one works. */
@@ -23,6 +24,7 @@ type Copy = "idle" | "copied" | "failed";
 
 export function RecoveryCodes({ codes, replaced }: { codes: string[]; replaced: boolean }) {
   const hydrated = useHydrated();
+  const f = useFormat();
   const [copy, setCopy] = useState<Copy>("idle");
   useEffect(() => {
     if (copy !== "copied") return;
@@ -36,7 +38,7 @@ export function RecoveryCodes({ codes, replaced }: { codes: string[]; replaced: 
       () => setCopy("failed"),
     );
   const downloadCodes = () => {
-    const madeOn = new Intl.DateTimeFormat(undefined, { dateStyle: "long" }).format(new Date());
+    const madeOn = f.date(Date.now());
     const url = URL.createObjectURL(new Blob([fileText(codes, madeOn)], { type: "text/plain;charset=utf-8" }));
     const link = document.createElement("a");
     link.href = url;

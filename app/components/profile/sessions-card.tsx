@@ -3,12 +3,12 @@
 // redirect back here (?sessions=<outcome>), so it all works before and without JavaScript.
 import { useSearchParams } from "react-router";
 import type { SessionsOutcome } from "~/lib/auth/sessions-list.server";
-import { formatDate, plural } from "~/lib/format";
 import { lastActiveLabel } from "~/lib/profile/last-active";
 import { SESSION_MESSAGES } from "~/lib/profile/messages";
 import type { DeviceKeyView, SessionView } from "~/lib/profile/view";
 import { Money } from "../money";
 import { Alert, buttonClass, Card, LineIcon } from "../ui";
+import { useFormat } from "~/components/format";
 
 const ACTION = "/dashboard/profile/sessions";
 
@@ -86,6 +86,7 @@ function KeyFacts({ keyView }: { keyView: DeviceKeyView }) {
 }
 
 function SessionRow({ session, now, returnTo }: { session: SessionView; now: number; returnTo: string }) {
+  const f = useFormat();
   const factsId = `session-${session.id}-facts`;
   return (
     <li
@@ -105,15 +106,15 @@ function SessionRow({ session, now, returnTo }: { session: SessionView; now: num
           <p id={factsId} className="mt-0.5 text-sm text-slate-600">
             <span className="sr-only">{session.client === "desktop" ? "Desktop app. " : "Browser. "}</span>
             {session.key ? <KeyFacts keyView={session.key} /> : null}
-            {lastActiveLabel(session.lastActiveAt, now)}
+            {lastActiveLabel(session.lastActiveAt, now, f)}
             {session.key?.country ? ` from ${session.key.country}` : null}
             <span aria-hidden="true"> · </span>
             <span className="sr-only">. </span>
-            Signed in {formatDate(session.createdAt)}
+            Signed in {f.date(session.createdAt)}
           </p>
           {session.key ? (
             <p className="mt-0.5 text-sm text-slate-600" data-testid="device-usage">
-              {`${plural(session.key.monthRequests, "request")} this month · `}
+              {`${f.plural(session.key.monthRequests, "request")} this month · `}
               <Money value={session.key.monthCostUsd} />
             </p>
           ) : null}

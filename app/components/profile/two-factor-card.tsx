@@ -3,12 +3,13 @@
 // page). "Turn On" is a POST: it makes the setup's secret, which a GET must not.
 import { Form, useSearchParams } from "react-router";
 import type { TwoFactorStatus } from "~/lib/auth/two-factor.server";
-import { formatDate, plural } from "~/lib/format";
 import { Alert, Button, Card, LinkButton } from "../ui";
+import { useFormat } from "~/components/format";
 
 const PAGE = "/dashboard/profile/two-factor";
 
 export function TwoFactorCard({ status }: { status: TwoFactorStatus }) {
+  const f = useFormat();
   const [params] = useSearchParams();
   const turnedOff = params.get("twoFactor") === "off";
   return (
@@ -22,7 +23,7 @@ export function TwoFactorCard({ status }: { status: TwoFactorStatus }) {
             </h2>
             <p className="mt-1 text-sm text-slate-600">
               {status.enabled
-                ? `On since ${formatDate(status.enabledAt)}. Signing in, approving the desktop app and the app's password sign-in ask for a code from your authenticator app. ${plural(status.recoveryCodesLeft, "recovery code")} left.`
+                ? `On since ${f.date(status.enabledAt)}. Signing in, approving the desktop app and the app's password sign-in ask for a code from your authenticator app. ${f.plural(status.recoveryCodesLeft, "recovery code")} left.`
                 : "Off. Add a code from an authenticator app (such as 1Password, Google Authenticator or Authy) to your password, so a stolen password alone cannot open your account."}
             </p>
           </div>

@@ -9,8 +9,8 @@ import { useFetcher, useRevalidator, useSearchParams } from "react-router";
 import type { ExportView } from "~/lib/account/export.server";
 import { EXPORT_MESSAGES } from "~/lib/account/messages";
 import { DATA_EXPORT } from "~/lib/constants";
-import { formatDate, formatDateTime } from "~/lib/format";
 import { Alert, buttonClass, Card, Spinner, useHydrated } from "../ui";
+import { useFormat } from "~/components/format";
 
 const STATUS_URL = "/dashboard/profile/export";
 
@@ -64,12 +64,13 @@ function Notice({ newest }: { newest: ExportView | undefined }) {
 }
 
 function ExportRow({ item, live }: { item: ExportView; live: boolean }) {
-  const asked = `Asked for ${formatDate(item.createdAt)}`;
+  const f = useFormat();
+  const asked = `Asked for ${f.date(item.createdAt)}`;
   if (item.status === "ready") {
     return (
       <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
         <span className="text-sm text-slate-700">
-          {asked} · ready{item.expiresAt ? `, link works until ${formatDateTime(item.expiresAt)}` : ""}
+          {asked} · ready{item.expiresAt ? `, link works until ${f.dateTime(item.expiresAt)}` : ""}
         </span>
         <a href={`/dashboard/profile/export/${item.id}`} download className={buttonClass("secondary", "sm", "w-full sm:w-auto")}>
           Download JSON

@@ -8,6 +8,8 @@ import { getStripe } from "../billing/stripe.server";
 import type { StripeConfig } from "../config";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
+import { isoInZone, isTimeZone, UTC } from "../time-zone";
+import { dayKey } from "../usage/dates";
 import { type LedgerNamespace, ledgerFor } from "../usage/ledger/api";
 
 export type ExportDeps = { db: Db; ledgers: LedgerNamespace; env: StripeConfig };
@@ -192,6 +194,8 @@ export type AccountData = {
   generatedAt: string;
   account: { id: string; email: string };
   tables: Record<ExportedTable, Array<Record<string, unknown>>>;
+  /** The account's time zone: each usage report's local_date and local_time are in it (ADR 0030). */
+  timeZone: string;
   usageReports: Array<Record<string, unknown>>;
   stripe: StripeRecords;
 };
@@ -201,13 +205,23 @@ export async function gatherAccountData(deps: ExportDeps, user: { id: string; em
   const tables = await tableRows(deps.db, user);
   const customerId = (tables.user_profiles[0]?.stripeCustomerId as string | null | undefined) ?? null;
   const [usageReports, stripe] = await Promise.all([ledgerFor(deps.ledgers, user.id).exportReports(user.id), stripeRecords(deps.env, customerId)]);
+  const saved = tables.user_profiles[0]?.timezone;
+  const timeZone = typeof saved === "string" && isTimeZone(saved) ? saved : UTC;
   return {
     format: "modelify-account-export",
     version: 1,
     generatedAt: new Date(now).toISOString(),
     account: { id: user.id, email: user.email },
     tables,
-    usageReports,
+    timeZone,
+    usageReports: usageReports.map((r) => withLocalTime(r, timeZone)),
     stripe,
   };
+}
+
+/** A raw report with the day and the time it happened in the account's zone (raw rows keep UTC epoch ms). */
+function withLocalTime(report: Record<string, unknown>, zone: string): Record<string, unknown> {
+  const at = Number(report.kind === "secure" ? report.report_timestamp : report.occurred_at);
+  if (!Number.isFinite(at)) return report;
+  return { ...report, local_date: dayKey(at, zone), local_time: isoInZone(at, zone) };
 }

@@ -2,7 +2,6 @@
 import type { SessionUser } from "../auth/session.server";
 import { subscriptionView, type SubscriptionView } from "../billing/subscription-view";
 import type { Db } from "../db.server";
-import { formatDate } from "../format";
 import { displayName } from "../names";
 import { activationOf } from "../early-access/activation.server";
 import { subscriptionOf } from "../subscriptions.server";
@@ -15,7 +14,8 @@ export type AccountOverview = {
   /** Early access or an active subscription (ADR 0012). */
   activated: boolean;
   earlyAccess: { active: boolean; expiresAt: number | null };
-  insights: { plan: string; lastLogin: string; accountCreated: string; profileCompletion: "Complete" | "Incomplete" };
+  /** The last sign-in and the account's start as instants, for the page to write in its locale and zone. */
+  insights: { plan: string; lastLoginAt: number | null; createdAt: number | null; profileCompletion: "Complete" | "Incomplete" };
 };
 
 export async function accountOverview(db: Db, user: SessionUser, now = Date.now()): Promise<AccountOverview> {
@@ -32,8 +32,8 @@ export async function accountOverview(db: Db, user: SessionUser, now = Date.now(
     earlyAccess: { active: activation.earlyAccess, expiresAt: activation.earlyAccessExpiresAt },
     insights: {
       plan: view.active ? "Active" : activation.earlyAccess ? "Early Access" : "Free Plan",
-      lastLogin: user.lastLoginAt ? formatDate(user.lastLoginAt) : "Today",
-      accountCreated: user.createdAt ? formatDate(user.createdAt) : "Recently",
+      lastLoginAt: user.lastLoginAt || null,
+      createdAt: user.createdAt || null,
       // Complete once the profile page has nothing left to ask: names, a username, a verified phone.
       profileCompletion: user.firstName && user.lastName && profile.username && profile.phoneVerified ? "Complete" : "Incomplete",
     },

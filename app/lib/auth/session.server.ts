@@ -11,6 +11,8 @@ import { forgetLiveDesktopSessions, recallLiveDesktopSession, rememberLiveDeskto
 import { newRefreshToken, readRefreshToken } from "./refresh-token";
 import type { RevocationDeps } from "./revocation.server";
 import { endLiveSockets } from "../usage/ledger/api";
+import { isTimeZone, UTC } from "../time-zone";
+import { isLocale, type Locale } from "../locale";
 
 type SubscriptionRow = typeof schema.subscriptions.$inferSelect;
 type BudgetRow = typeof schema.budgets.$inferSelect;
@@ -46,6 +48,9 @@ type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | n
 /** Whose rows a page reads: an account, with those its session's statement read when it has them. */
 export type AccountRef = Pick<SessionUser, "id" | "accountRows">;
 
+/** An account and its time zone (read with its session), whose usage a page shows in that zone. */
+export type ZonedAccount = AccountRef & { profile: Pick<SessionProfile, "timeZone"> };
+
 export type SessionProfile = {
   username: string | null;
   avatarUrl: string | null;
@@ -56,6 +61,10 @@ export type SessionProfile = {
   earlyAccessExpiresAt: number | null;
   /** Whether Stripe says this account had a trial; null while nobody has asked (billing/trial.server.ts). */
   trialUsed: boolean | null;
+  /** The account's time zone (the profile's): its days, hours and budgets are counted in it (ADR 0030). */
+  timeZone: string;
+  timeZoneConfirmedAt: number | null; // when the account answered the dashboard's question of its zone, or chose one (issue 48)
+  locale: Locale | null; // pinned for numbers and dates (issue 48); null: the browser's
 };
 
 /** The session of a request: `provenAt` is when its owner last showed every factor in it (lib/auth/recent-proof.server.ts). */
@@ -125,24 +134,20 @@ const sessionUserColumns = {
   earlyAccessStatus: schema.userProfiles.earlyAccessStatus,
   earlyAccessExpiresAt: schema.userProfiles.earlyAccessExpiresAt,
   trialUsed: schema.userProfiles.trialUsed,
+  timeZone: schema.userProfiles.timezone,
+  timeZoneConfirmedAt: schema.userProfiles.timeZoneConfirmedAt,
+  locale: schema.userProfiles.locale,
   // One index lookup (sessions_user_idx) in the query every page already makes.
   signedInBefore: sql<number>`exists (select 1 from sessions as earlier where earlier.user_id = ${schema.sessions.userId} and earlier.created_at < ${schema.sessions.createdAt})`,
 };
 
-type SessionUserRow = {
+type SessionUserRow = Pick<SessionUser, "email" | "role" | "createdAt" | "firstName" | "lastName" | "lastLoginAt" | "lastActivityAt"> & {
   sessionId: string;
   client: SessionClient;
   provenAt: number | null;
   userId: string;
-  email: string;
-  role: "user" | "admin";
-  createdAt: number;
-  firstName: string | null;
-  lastName: string | null;
-  lastLoginAt: number | null;
-  lastActivityAt: number | null;
   signedInBefore: number;
-} & { [K in keyof SessionProfile]: SessionProfile[K] | null } & Partial<AccountRows>;
+} & { [K in Exclude<keyof SessionProfile, "locale">]: SessionProfile[K] | null } & { locale: string | null } & Partial<AccountRows>;
 
 function toAuthState(row: SessionUserRow): SignedInState {
   const accountRows = row.subscription !== undefined && row.budget !== undefined ? { subscription: row.subscription, budget: row.budget } : undefined;
@@ -167,6 +172,10 @@ function toAuthState(row: SessionUserRow): SignedInState {
         earlyAccessStatus: row.earlyAccessStatus,
         earlyAccessExpiresAt: row.earlyAccessExpiresAt,
         trialUsed: row.trialUsed,
+        // A name the runtime no longer knows (zone data changes) counts as UTC rather than failing every page.
+        timeZone: row.timeZone !== null && isTimeZone(row.timeZone) ? row.timeZone : UTC,
+        timeZoneConfirmedAt: row.timeZoneConfirmedAt,
+        locale: row.locale !== null && isLocale(row.locale) ? row.locale : null, // one no longer offered: the browser's
       },
       ...(accountRows && { accountRows }),
     },

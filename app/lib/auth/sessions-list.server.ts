@@ -9,6 +9,7 @@ import { schema } from "../db.server";
 import type { SessionView } from "../profile/view";
 import { forgetLiveDesktopSessions } from "./live-desktop-sessions.server";
 import { type RevocationDeps, type RevocationReason, revokeAccountAccess } from "./revocation.server";
+import type { ZonedAccount } from "./session.server";
 import { monthKey } from "../usage/dates";
 import { endLiveSockets, ledgerFor, type LedgerNamespace } from "../usage/ledger/api";
 import { PLATFORM_LABELS } from "./device-codes";
@@ -34,10 +35,12 @@ const live = (now: number) => and(isNull(s.revokedAt), gt(s.expiresAt, now));
  */
 export async function listActiveSessions(
   { db, ledgers }: { db: Db; ledgers: LedgerNamespace },
-  userId: string,
+  account: ZonedAccount,
   currentSessionId: string | null,
   now = Date.now(),
 ): Promise<SessionView[]> {
+  const userId = account.id;
+  const zone = account.profile.timeZone;
   const lastActive = sql<number>`max(coalesce(${s.lastSeenAt}, ${s.createdAt}), coalesce(${s.lastUsedAt}, 0))`;
   const [rows, usage] = await Promise.all([
     db
@@ -57,7 +60,7 @@ export async function listActiveSessions(
       .where(and(eq(s.userId, userId), live(now)))
       .orderBy(sql`${s.id} = ${currentSessionId ?? ""} DESC`, desc(lastActive), desc(s.createdAt))
       .limit(MAX_LISTED),
-    ledgerFor(ledgers, userId).read({ now, devicesIn: monthKey(now) }),
+    ledgerFor(ledgers, userId).read({ now, zone, devicesIn: monthKey(now, zone) }),
   ]);
   const byDevice = new Map((usage.devices ?? []).map((d) => [d.deviceId, d]));
   return rows.map((row) => {

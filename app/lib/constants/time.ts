@@ -4,4 +4,5 @@ export const MINUTE = 60 * SECOND;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
-export const MS = { SECOND, MINUTE, HOUR, DAY } as const;
+// QUARTER_HOUR: every time zone's offset, and every change of it, is a whole number of quarter hours (ADR 0030).
+export const MS = { SECOND, MINUTE, QUARTER_HOUR: 15 * MINUTE, HOUR, DAY } as const;

@@ -107,6 +107,8 @@ export const problemsBody = z.object({
 });
 export const acceptedBody = z.object({ accepted: z.number().int().meta({ description: "Reports accepted for storage" }) });
 
+const IN_ACCOUNT_ZONE = 'ISO 8601 with the offset of the account\'s time zone (time_zone; "Z" for UTC)';
+
 export const entitlementsBody = z.object({
   plan: z.enum(["free", "premium", "early_access"]),
   unlimited: z.boolean().meta({ description: "Subscribers and early-access members have no limits" }),
@@ -116,15 +118,25 @@ export const entitlementsBody = z.object({
     .int()
     .nullable()
     .meta({ description: "When not allowed: seconds until every exhausted window has ended (also in Retry-After)" }),
-  allowed_at: z.iso.datetime().nullable(),
+  allowed_at: z.iso
+    .datetime({ offset: true })
+    .nullable()
+    .meta({ description: `When not allowed: the end of the last exhausted window, ${IN_ACCOUNT_ZONE}`, example: "2026-12-01T05:45:00.000+05:45" }),
+  time_zone: z.string().meta({
+    description:
+      "The account's time zone (IANA name, from its profile; UTC unless set): resets_at and allowed_at are written with its offset. The windows themselves are counted in UTC; the dashboard's days, hours and budgets are counted in this zone.",
+    example: "Asia/Kathmandu",
+  }),
   windows: z.array(
     z.object({
-      window: z.enum(["minute", "hour", "day", "month"]).meta({ description: "Calendar windows in UTC" }),
+      window: z
+        .enum(["minute", "hour", "day", "month"])
+        .meta({ description: "Calendar windows in UTC (this minute, hour, day and month), whatever the account's zone" }),
       unit: z.enum(["requests", "tokens"]),
       limit: z.number().int().nullable().meta({ description: "null: no limit on this plan" }),
       used: z.number().int(),
       remaining: z.number().int().nullable(),
-      resets_at: z.iso.datetime(),
+      resets_at: z.iso.datetime({ offset: true }).meta({ description: `When the window ends, ${IN_ACCOUNT_ZONE}`, example: "2026-12-01T05:45:00.000+05:45" }),
     }),
   ),
 });

@@ -5,6 +5,9 @@ import { bearer401 } from "./account-paths";
 import { answer, bodyRefusals, type Examples, ERROR, jsonRequest, RETRY_AFTER, UNAVAILABLE } from "./parts";
 import { acceptedBody, healthBody, problemsBody, schemaOf } from "./schemas";
 
+// ADR 0030: which zone a day is counted in.
+const DAYS_IN_ACCOUNT_ZONE =
+  "A report is counted on the day and in the hour its time (occurred_at, report_timestamp) falls on in the account's time zone, the one its profile names (UTC unless set; GET /api/v1/entitlements says it as time_zone): the dashboard's days, hours, budgets and CSV export. The time is an instant, so any offset it is written with gives the same day. Changing the zone counts every report again in the new one.";
 const USAGE_RATE_LIMITED = `Over ${USAGE_API.requestsPerMinute} requests per minute per device key (each signed-in device has its own; not per account); see Retry-After`;
 
 const REPORT = {
@@ -58,8 +61,7 @@ function usageOperation() {
     operationId: "reportUsage",
     tags: ["Usage"],
     summary: `Report model calls: one report, or { reports: [...] } with up to ${USAGE_API.maxReportsPerRequest}`,
-    description:
-      "Each report is stored once per report_id, so a report sent again after an error or a timeout is not counted twice. The batch is refused whole when any report is invalid.",
+    description: `Each report is stored once per report_id, so a report sent again after an error or a timeout is not counted twice. The batch is refused whole when any report is invalid. ${DAYS_IN_ACCOUNT_ZONE}`,
     security: [{ bearer: [] }],
     requestBody: jsonRequest(
       {
@@ -90,7 +92,7 @@ function secureReportOperation() {
     operationId: "sendSecureReport",
     tags: ["Usage"],
     summary: "Fallback aggregate report when individual reports could not be sent",
-    description: "Stored once per report_hash for the account.",
+    description: `Stored once per report_hash for the account. ${DAYS_IN_ACCOUNT_ZONE}`,
     security: [{ bearer: [] }],
     requestBody: jsonRequest(secureReportSchema(), secureExamples),
     responses: {

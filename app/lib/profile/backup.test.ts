@@ -16,6 +16,7 @@ const SAVED: ProfileFormValues = {
   location: "",
   website: "",
   timezone: "UTC",
+  locale: "",
   securityQuestion: "",
   securityAnswer: "",
 };

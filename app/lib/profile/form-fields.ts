@@ -30,6 +30,7 @@ export const PROFILE_FORM_FIELDS = [
   "location",
   "website",
   "timezone",
+  "locale",
   "securityQuestion",
   "securityAnswer",
 ] as const;

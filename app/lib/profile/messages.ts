@@ -32,6 +32,7 @@ export const PROFILE_MESSAGES = {
   fieldTooLong: "This field is too long.",
   invalidCharacters: "This field contains characters that are not allowed.",
   invalidTimezone: "Please choose a timezone from the list.",
+  invalidLocale: "Please choose a number and date format from the list.",
   emailChangePending: (email: string) => `We sent a confirmation link to ${email}. Your e-mail address changes when you open it.`,
   emailTaken: "This e-mail address cannot be used. Please choose another.",
   tooManyEmailChanges: "Too many e-mail changes. Please try again later.",

@@ -1,4 +1,6 @@
-// The choices the profile offers: ten security questions and nine timezones.
+// The choices the profile offers: ten security questions, and the names of the spec's nine time
+// zones, which come first in the list of every zone (time-zone-options.server.ts: the server's
+// list, handed to the form by the loader, so the browser's own list never decides what the page shows).
 import { SECURITY_QUESTIONS } from "../auth/security-questions";
 
 // The five of sign-up first, so a question chosen at sign-up is one of the profile's ten.
@@ -11,7 +13,7 @@ export const PROFILE_SECURITY_QUESTIONS = [
   { value: "first_job", label: "Where did you have your first job?" },
 ] as const;
 
-export const TIMEZONES = [
+export const SPEC_TIMEZONES = [
   { value: "UTC", label: "UTC" },
   { value: "America/New_York", label: "Eastern Time (US & Canada)" },
   { value: "America/Chicago", label: "Central Time (US & Canada)" },
@@ -23,6 +25,7 @@ export const TIMEZONES = [
   { value: "Asia/Shanghai", label: "Shanghai" },
 ] as const;
 
+/** A zone as the profile names it: the spec's names for its nine, else the IANA name with spaces ("America/St Johns"). */
 export function timezoneLabel(value: string): string {
-  return TIMEZONES.find((t) => t.value === value)?.label ?? value;
+  return SPEC_TIMEZONES.find((t) => t.value === value)?.label ?? value.replaceAll("_", " ");
 }

@@ -48,6 +48,7 @@ export function profileView(row: ProfileRow, owner: ProfileOwner, proof: { email
     website: row.website ?? "",
     location: row.location ?? "",
     timezone: row.timezone,
+    locale: row.locale ?? "",
     phoneNumber: row.phoneNumber,
     phoneStatus: row.phoneNumber ? phoneState : "unverified",
     phoneCodeExpiresAt: row.phoneNumber && phoneState === "pending" ? phoneCodeExpiresAt(row.phoneCodeSentAt) : null,
@@ -108,8 +109,11 @@ export async function saveProfile(db: Db, owner: ProfileOwner, form: ProfileForm
     location: form.location || null,
     website: form.website || null,
     timezone: form.timezone,
+    locale: form.locale || null,
     updatedAt: now,
   };
+  // A zone chosen here answers the dashboard's question of which zone to count in (issue 48).
+  if (form.timezone !== current.timezone) changes.timeZoneConfirmedAt = now;
   if (form.securityQuestion !== "") changes.securityQuestion = form.securityQuestion;
   if (answerHash) changes.securityAnswerHash = answerHash;
   if (phoneChanged) Object.assign(changes, { phoneNumber: phone, phoneVerified: false, phoneCodeSentAt: null });

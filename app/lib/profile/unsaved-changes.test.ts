@@ -16,6 +16,7 @@ const PROFILE: ProfileView = {
   website: "",
   location: "",
   timezone: "UTC",
+  locale: "",
   phoneNumber: null,
   phoneStatus: "unverified",
   phoneCodeExpiresAt: null,

@@ -19,6 +19,7 @@ export function savedValues(profile: ProfileView): ProfileFormValues {
     location: profile.location,
     website: profile.website,
     timezone: profile.timezone,
+    locale: profile.locale,
     securityQuestion: profile.securityQuestion ?? "",
     securityAnswer: "",
   };

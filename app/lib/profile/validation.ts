@@ -5,7 +5,9 @@ import { emailAddress } from "../email-address";
 import { personName } from "../person-name";
 import { z } from "../zod";
 import { PROFILE_MESSAGES as M } from "./messages";
-import { PROFILE_SECURITY_QUESTIONS, TIMEZONES } from "./options";
+import { PROFILE_SECURITY_QUESTIONS } from "./options";
+import { timeZoneSchema } from "../time-zone-schema";
+import { LOCALES, type Locale } from "../locale";
 import { usernameProblem } from "./username";
 import { isAcceptableWebsite } from "./form-fields";
 
@@ -26,8 +28,8 @@ function name(field: "First name" | "Last name", required: string, tooShort: str
   return personName(field, { required, invalidCharacters: M.invalidCharacters, min: { length: PROFILE.nameMinLength, message: tooShort } });
 }
 
-const timezoneValues = TIMEZONES.map((t) => t.value) as [string, ...string[]];
 const questionValues = PROFILE_SECURITY_QUESTIONS.map((q) => q.value) as [string, ...string[]];
+const LOCALE_VALUES = LOCALES.map((l) => l.value) as [Locale, ...Locale[]];
 
 export const profileFormSchema = z.object({
   firstName: name("First name", M.firstNameRequired, M.firstNameTooShort),
@@ -59,7 +61,9 @@ export const profileFormSchema = z.object({
   company: optionalText(PROFILE.fieldMaxLength),
   location: optionalText(PROFILE.fieldMaxLength),
   website: optionalText(PROFILE.websiteMaxLength).refine((v) => v === "" || isAcceptableWebsite(v), { error: M.invalidWebsite(WEBSITE_EXAMPLE) }),
-  timezone: z.enum(timezoneValues, { error: M.invalidTimezone }).default("UTC"),
+  timezone: timeZoneSchema(M.invalidTimezone),
+  // "": the browser's locale (Accept-Language).
+  locale: z.union([z.literal(""), z.enum(LOCALE_VALUES)], { error: M.invalidLocale }).default(""),
   securityQuestion: z.union([z.literal(""), z.enum(questionValues, { error: M.securityQuestionRequired })]).default(""),
   // Only read when the e-mail address changes: the account's password proves the change.
   currentPassword: z.string().max(PASSWORD.maxLength, { error: M.currentPasswordWrong }).default(""),

@@ -19,6 +19,8 @@ export type ProfileView = {
   website: string;
   location: string;
   timezone: string;
+  /** The locale pinned for numbers and dates, or "" for the browser's (issue 48). */
+  locale: string;
   phoneNumber: string | null;
   phoneStatus: PhoneStatus;
   /** While a code is pending: when it expires (epoch ms). */

@@ -205,14 +205,14 @@ async function ingestGroup(
   for (const part of partsOf(group)) {
     const items = { usage: part.usage.map((u) => u.item), secure: part.secure.map((s) => s.item) };
     try {
-      const result = await ingestAccount(deps.ledgers, userId, items.usage, items.secure, account.budget, now);
+      const result = await ingestAccount(deps.ledgers, userId, items.usage, items.secure, account.budget, now, account.timeZone);
       written.push({ outcome: { userId, result, ...items }, messages: [...part.usage, ...part.secure].map((m) => m.message) });
     } catch (error) {
       log.error("usage_account_failed", { size: items.usage.length + items.secure.length }, error);
       for (const one of [...part.usage.map((u) => ({ ...u, kind: "usage" as const })), ...part.secure.map((s) => ({ ...s, kind: "secure" as const }))]) {
         const alone = one.kind === "usage" ? { usage: [one.item as UsageItem], secure: [] } : { usage: [], secure: [one.item as SecureItem] };
         try {
-          const result = await ingestAccount(deps.ledgers, userId, alone.usage, alone.secure, account.budget, now);
+          const result = await ingestAccount(deps.ledgers, userId, alone.usage, alone.secure, account.budget, now, account.timeZone);
           written.push({ outcome: { userId, result, ...alone }, messages: [one.message] });
         } catch (singleError) {
           log.error("usage_message_failed", { id: one.message.id, attempts: one.message.attempts }, singleError);

@@ -6,7 +6,7 @@
 // app against the user's own providers, so they have no endpoint here).
 import { PLAN_PRICE } from "../billing/plan-comparison";
 import { DATA_EXPORT, LOCKOUT, PLAN, SESSION, SUPPORT, USAGE_API } from "../constants";
-import { formatDuration, formatInteger } from "../format";
+import { formatDuration, SITE_FORMATS } from "../format";
 
 export const LEGAL_DOCS = ["privacy", "terms", "security", "api"] as const;
 export type LegalDocId = (typeof LEGAL_DOCS)[number];
@@ -209,7 +209,7 @@ export const LEGAL: Record<LegalDocId, LegalDoc> = {
       {
         heading: "Rate limits",
         paragraphs: [
-          `${formatInteger(USAGE_API.requestsPerMinute)} requests per minute per signed-in device. Over the limit the API answers 429 with a Retry-After header.`,
+          `${SITE_FORMATS.integer(USAGE_API.requestsPerMinute)} requests per minute per signed-in device. Over the limit the API answers 429 with a Retry-After header.`,
         ],
       },
       {

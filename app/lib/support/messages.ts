@@ -1,7 +1,7 @@
 // Texts of Contact Support. The spec names the fields and marks four as required; the wording of
 // the messages is ours.
 import { SUPPORT } from "../constants";
-import { formatDuration, formatInteger } from "../format";
+import { formatDuration, SITE_FORMATS } from "../format";
 
 export const SUPPORT_MESSAGES = {
   nameRequired: "Name is required",
@@ -9,7 +9,7 @@ export const SUPPORT_MESSAGES = {
   emailInvalid: "Please enter a valid email address",
   subjectRequired: "Subject is required",
   messageRequired: "Message is required",
-  tooLong: (max: number) => `Please keep this under ${formatInteger(max)} characters`,
+  tooLong: (max: number) => `Please keep this under ${SITE_FORMATS.integer(max)} characters`,
   sent: `Message sent! We'll get back to you within ${SUPPORT.responseHours} hours.`,
   // Either cap (per sender address, per client address) may refuse: the wait is the longer window.
   tooMany: `You've sent several messages already. Please wait ${formatDuration(Math.max(SUPPORT.perAddress.windowMs, SUPPORT.perIp.windowMs), "hour", { article: true })}, or write to us directly.`,

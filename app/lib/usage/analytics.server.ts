@@ -1,13 +1,14 @@
 // Dashboard figures, computed from what the account's usage ledger keeps (daily and hourly
 // aggregates, ten recent reports): one ledger call per page, and no read grows with the number
-// of raw reports. The ledger is a Durable Object per account (ADR 0020).
+// of raw reports. The ledger is a Durable Object per account (ADR 0020). Days, hours and months
+// are the account's time zone's, which the page read with its session (ADR 0030).
 import { inArray } from "drizzle-orm";
 import { ACHIEVEMENTS, USAGE } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import type { AccountRef } from "../auth/session.server";
+import type { ZonedAccount } from "../auth/session.server";
 import { budgetOf } from "./budget.server";
-import { dayKey, lastDays, monthKey, startOfMonth, startOfPreviousMonth, startOfUtcDay } from "./dates";
+import { addDays, addMonths, dayKey, dayStart, hoursOf, lastDays, monthKey } from "./dates";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import type { DailyRow, RecentReport } from "./ledger/types";
 import { figures, type ModelFigures, type ModelStats } from "./models";
@@ -86,8 +87,8 @@ async function withDeviceNames(db: Db, recent: RecentReport[]) {
 }
 
 /** The overview's weekly chart: the last USAGE.weeklyUsageWeeks weeks of seven days, oldest first. */
-function weeklyTotals(rows: Array<Sums & { date: string }>, now: number) {
-  const days = lastDays(USAGE.weeklyUsageWeeks * 7, now);
+function weeklyTotals(rows: Array<Sums & { date: string }>, now: number, zone: string) {
+  const days = lastDays(USAGE.weeklyUsageWeeks * 7, now, zone);
   const byDay = new Map<string, Totals>();
   for (const r of rows) {
     const t = byDay.get(r.date) ?? zero();
@@ -105,22 +106,26 @@ function weeklyTotals(rows: Array<Sums & { date: string }>, now: number) {
         t.costMicros += v.costMicros;
       }
     }
-    return { label: `${week[0]!.slice(5)} – ${week[6]!.slice(5)}`, requests: t.requests, tokens: t.tokens, cost: t.costMicros / 1e6 };
+    // Its first and last day by their first instants, for the page to write in its locale.
+    return { start: dayStart(week[0]!, zone), end: dayStart(week[6]!, zone), requests: t.requests, tokens: t.tokens, cost: t.costMicros / 1e6 };
   });
 }
 
-export async function overviewUsage({ db, ledgers }: UsageSource, account: AccountRef, now = Date.now()) {
-  const monthStart = dayKey(startOfMonth(now));
-  const previousStart = dayKey(startOfPreviousMonth(now));
+export async function overviewUsage({ db, ledgers }: UsageSource, account: ZonedAccount, now = Date.now()) {
+  const zone = account.profile.timeZone;
+  const month = monthKey(now, zone);
+  const monthStart = `${month}-01`;
+  const previousStart = `${addMonths(month, -1)}-01`;
   // Same point in last month, so the change compares like with like.
-  const previousCutoff = dayKey(startOfPreviousMonth(now) + (startOfUtcDay(now) - startOfMonth(now)));
+  const previousCutoff = addDays(previousStart, Number(dayKey(now, zone).slice(8)) - 1);
   const [read, budget] = await Promise.all([
     ledgerFor(ledgers, account.id).read({
       now,
+      zone,
       dateTotalsFrom: previousStart,
       modelTotalsFrom: monthStart,
       recent: USAGE.recentActivityItems,
-      conversationsIn: monthKey(now),
+      conversationsIn: month,
       models: true,
     }),
     budgetOf(db, account),
@@ -131,24 +136,26 @@ export async function overviewUsage({ db, ledgers }: UsageSource, account: Accou
   const monthlyBudget = budget.monthlyBudget;
   const thisMonthRows = rows.filter((r) => r.date >= monthStart);
   const lastMonthRows = rows.filter((r) => r.date < monthStart && r.date <= previousCutoff);
-  const month = total(thisMonthRows);
+  const thisMonth = total(thisMonthRows);
   const last = total(lastMonthRows);
   const models = perModel(read.modelTotals ?? []);
 
-  const weekly = weeklyTotals(rows, now);
+  const weekly = weeklyTotals(rows, now, zone);
 
-  const monthCost = month.costMicros / 1e6;
-  const avgResponseMs = month.timed ? month.durationMs / month.timed : null;
+  const monthCost = thisMonth.costMicros / 1e6;
+  const avgResponseMs = thisMonth.timed ? thisMonth.durationMs / thisMonth.timed : null;
   const usedModels = models.length;
   return {
+    /** The zone this month's and the weeks' days are counted in. */
+    timeZone: zone,
     hasData: rows.length > 0 || recent.length > 0,
     thisMonth: {
       cost: monthCost,
-      tokens: month.tokens,
-      requests: month.requests,
-      costChange: change(month.costMicros, last.costMicros),
-      tokenChange: change(month.tokens, last.tokens),
-      requestChange: change(month.requests, last.requests),
+      tokens: thisMonth.tokens,
+      requests: thisMonth.requests,
+      costChange: change(thisMonth.costMicros, last.costMicros),
+      tokenChange: change(thisMonth.tokens, last.tokens),
+      requestChange: change(thisMonth.requests, last.requests),
     },
     activeModels: {
       used: usedModels,
@@ -158,7 +165,7 @@ export async function overviewUsage({ db, ledgers }: UsageSource, account: Accou
       models: models.map((m) => ({ name: m.modelName, provider: m.modelProvider, requests: m.requests, cost: m.costMicros / 1e6 })),
     },
     avgResponseMs,
-    successRate: month.requests ? (month.successes / month.requests) * 100 : null,
+    successRate: thisMonth.requests ? (thisMonth.successes / thisMonth.requests) * 100 : null,
     budget: { monthly: monthlyBudget, spent: monthCost, isDefault: budget.isDefault },
     conversations: read.conversations ?? 0,
     modelCount: allModels.length,
@@ -167,11 +174,11 @@ export async function overviewUsage({ db, ledgers }: UsageSource, account: Accou
     performance: models
       .slice(0, 3)
       .map((m) => ({ name: m.modelName, provider: m.modelProvider, successRate: m.successRate, avgResponseMs: m.avgResponseMs, requests: m.requests })),
-    prediction: { predicted: monthCost * USAGE.predictionFactor, trend: change(month.costMicros, last.costMicros), budget: monthlyBudget },
+    prediction: { predicted: monthCost * USAGE.predictionFactor, trend: change(thisMonth.costMicros, last.costMicros), budget: monthlyBudget },
     achievements: {
       powerUser: {
-        done: month.requests >= ACHIEVEMENTS.powerUserRequests,
-        progress: Math.min(month.requests, ACHIEVEMENTS.powerUserRequests),
+        done: thisMonth.requests >= ACHIEVEMENTS.powerUserRequests,
+        progress: Math.min(thisMonth.requests, ACHIEVEMENTS.powerUserRequests),
         of: ACHIEVEMENTS.powerUserRequests,
       },
       // Spec: an unknown average counts as 1.5 s.
@@ -193,15 +200,23 @@ export function parseRange(value: string | null): UsageRange {
 }
 
 /** The usage tab's figures, and the account's counts in the free tier's windows (same ledger call). */
-export async function usageTab({ db, ledgers }: UsageSource, account: AccountRef, range: UsageRange, now = Date.now()) {
-  const days = lastDays(USAGE.ranges[range], now);
+export async function usageTab({ db, ledgers }: UsageSource, account: ZonedAccount, range: UsageRange, now = Date.now()) {
+  const zone = account.profile.timeZone;
+  const days = lastDays(USAGE.ranges[range], now, zone);
   const from = days[0]!;
   // The range and the equal period before it (for the summary's comparison bars), and this month
   // (the budget bar) when it starts earlier.
-  const previousFrom = lastDays(USAGE.ranges[range] * 2, now)[0]!;
-  const monthStart = dayKey(startOfMonth(now));
+  const previousFrom = lastDays(USAGE.ranges[range] * 2, now, zone)[0]!;
+  const monthStart = `${monthKey(now, zone)}-01`;
   const [read, budget] = await Promise.all([
-    ledgerFor(ledgers, account.id).read({ now, dateTotalsFrom: [monthStart, previousFrom].sort()[0]!, modelTotalsFrom: from, hourlyFrom: from, counts: true }),
+    ledgerFor(ledgers, account.id).read({
+      now,
+      zone,
+      dateTotalsFrom: [monthStart, previousFrom].sort()[0]!,
+      modelTotalsFrom: from,
+      hourlyFrom: from,
+      counts: true,
+    }),
     budgetOf(db, account),
   ]);
   const all = read.dateTotals ?? [];
@@ -210,13 +225,16 @@ export async function usageTab({ db, ledgers }: UsageSource, account: AccountRef
   const rows = withPrevious.filter((r) => r.date >= from);
   const totals = total(rows);
   const previous = total(withPrevious.filter((r) => r.date < from));
-  // 1d shows the day hour by hour; longer ranges day by day.
+  // 1d shows the day hour by hour (23 or 25 of them on a daylight-saving change); longer ranges day
+  // by day. Each point is its hour's or day's first instant, which the page writes in its locale
+  // and zone (the two 01:00 hours of the day the clocks go back start an hour apart).
+  const byStart = new Map(hours.map((x) => [x.start, x]));
   const series =
     range === "1d"
-      ? Array.from({ length: 24 }, (_, h) => {
-          const row = hours.find((x) => x.date === days[0] && x.hour === h);
+      ? hoursOf(days[0]!, zone).map(({ start }) => {
+          const row = byStart.get(start);
           return {
-            label: `${String(h).padStart(2, "0")}:00`,
+            start,
             spend: (row?.totalCostMicros ?? 0) / 1e6,
             tokens: row?.totalTokens ?? 0,
             requests: row?.totalRequests ?? 0,
@@ -224,7 +242,7 @@ export async function usageTab({ db, ledgers }: UsageSource, account: AccountRef
         })
       : days.map((d) => {
           const t = total(rows.filter((r) => r.date === d));
-          return { label: d.slice(5), spend: t.costMicros / 1e6, tokens: t.tokens, requests: t.requests };
+          return { start: dayStart(d, zone), spend: t.costMicros / 1e6, tokens: t.tokens, requests: t.requests };
         });
   const peakHours = Array.from({ length: 24 }, (_, h) => ({ hour: h, requests: hours.filter((x) => x.hour === h).reduce((s, x) => s + x.totalRequests, 0) }));
   const models = perModel(read.modelTotals ?? []);
@@ -240,11 +258,13 @@ export async function usageTab({ db, ledgers }: UsageSource, account: AccountRef
   const monthSpend = all.filter((r) => r.date >= monthStart).reduce((s, r) => s + r.totalCostMicros, 0) / 1e6;
   return {
     range,
+    /** The zone the days and hours are counted in. */
+    timeZone: zone,
     daysWithData: new Set(rows.filter((r) => r.totalRequests > 0).map((r) => r.date)).size,
     totals: { spend: totals.costMicros / 1e6, tokens: totals.tokens, requests: totals.requests },
     previous: { spend: previous.costMicros / 1e6, tokens: previous.tokens, requests: previous.requests },
     series,
-    activityByDay: days.map((d) => ({ label: d.slice(5), requests: total(rows.filter((r) => r.date === d)).requests })),
+    activityByDay: days.map((d) => ({ start: dayStart(d, zone), requests: total(rows.filter((r) => r.date === d)).requests })),
     peakHours,
     models: models.map((m) => ({
       name: m.modelName,
@@ -263,19 +283,24 @@ export async function usageTab({ db, ledgers }: UsageSource, account: AccountRef
 
 export type UsageTabData = Omit<Awaited<ReturnType<typeof usageTab>>, "counts">;
 
-/** Per-model figures over the last USAGE.analyticsDays days, for the Model Analytics tab. */
-export async function modelAnalytics({ ledgers }: Pick<UsageSource, "ledgers">, userId: string, now = Date.now()) {
-  const from = lastDays(USAGE.analyticsDays, now)[0]!;
-  return perModel((await ledgerFor(ledgers, userId).read({ now, dailyFrom: from })).daily ?? []);
+/** Per-model figures over the last USAGE.analyticsDays days (of the account's zone), for the Model Analytics tab. */
+export async function modelAnalytics({ ledgers }: Pick<UsageSource, "ledgers">, account: ZonedAccount, now = Date.now()) {
+  const zone = account.profile.timeZone;
+  const from = lastDays(USAGE.analyticsDays, now, zone)[0]!;
+  return perModel((await ledgerFor(ledgers, account.id).read({ now, zone, dailyFrom: from })).daily ?? []);
 }
 
-/** The usage export: last USAGE.exportDays days, daily usage, model performance (success %, cost to 4 decimals), metadata. */
-export async function usageCsv({ ledgers }: Pick<UsageSource, "ledgers">, user: { id: string; email: string }, now = Date.now()): Promise<string> {
-  const days = lastDays(USAGE.exportDays, now);
-  const rows = (await ledgerFor(ledgers, user.id).read({ now, dailyFrom: days[0]! })).daily ?? [];
+/**
+ * The usage export: last USAGE.exportDays days, daily usage, model performance (success %, cost to 4 decimals),
+ * metadata. Its days are the account zone's, which its Date column and its metadata name.
+ */
+export async function usageCsv({ ledgers }: Pick<UsageSource, "ledgers">, user: ZonedAccount & { email: string }, now = Date.now()): Promise<string> {
+  const zone = user.profile.timeZone;
+  const days = lastDays(USAGE.exportDays, now, zone);
+  const rows = (await ledgerFor(ledgers, user.id).read({ now, zone, dailyFrom: days[0]! })).daily ?? [];
   const lines: string[] = [];
   const csv = csvRow;
-  lines.push("Daily Usage", csv(["Date", "Total Cost (USD)", "Total Requests", "Total Tokens", "Models Used"]));
+  lines.push("Daily Usage", csv([`Date (${zone})`, "Total Cost (USD)", "Total Requests", "Total Tokens", "Models Used"]));
   for (const d of days) {
     const dayRows = rows.filter((r) => r.date === d);
     const t = total(dayRows);
@@ -302,6 +327,7 @@ export async function usageCsv({ ledgers }: Pick<UsageSource, "ledgers">, user: 
     csv(["Period Start", days[0]!]),
     csv(["Period End", days.at(-1)!]),
     csv(["Days", USAGE.exportDays]),
+    csv(["Time Zone", zone]),
     csv(["Currency", "USD"]),
   );
   return `${lines.join("\r\n")}\r\n`;

@@ -1,6 +1,6 @@
 // The budget form's schema (spec: Budget tab), on the server and in tests.
 import { BUDGET, BUDGET_DEFAULTS } from "../constants";
-import { formatInteger, formatUsd } from "../format";
+import { SITE_FORMATS } from "../format";
 import { z } from "../zod";
 
 // Spec: budgets step 0.01, minimum 0, non-numeric becomes 0; threshold step 5 within 50–95,
@@ -27,7 +27,7 @@ const money = z.preprocess(
   z
     .number({ error: "Enter an amount in dollars, such as 12.50" })
     .min(0, "Budgets cannot be negative")
-    .max(BUDGET.maxBudgetUsd, `Budgets are limited to $${formatInteger(BUDGET.maxBudgetUsd)}`)
+    .max(BUDGET.maxBudgetUsd, `Budgets are limited to $${SITE_FORMATS.integer(BUDGET.maxBudgetUsd)}`)
     .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, "Use at most 2 decimals (step 0.01)"),
 );
 
@@ -53,7 +53,7 @@ export const budgetFormSchema = z
       ctx.addIssue({
         code: "custom",
         path: ["dailyBudget"],
-        message: `The daily budget cannot be more than the monthly budget (${formatUsd(b.monthlyBudget)})`,
+        message: `The daily budget cannot be more than the monthly budget (${SITE_FORMATS.usd(b.monthlyBudget)})`,
       });
     }
   });

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import type { AccountRef } from "../auth/session.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import { formatUsd } from "../format";
+import { SITE_FORMATS } from "../format";
 import type { OutgoingMail } from "../mail/mail.server";
 import { type BudgetInEffect, type BudgetSettings, DEFAULT_BUDGET } from "./budget";
 import type { BudgetAlert } from "./ledger/types";
@@ -38,15 +38,27 @@ export async function saveBudget(db: Db, userId: string, settings: BudgetSetting
     .onConflictDoUpdate({ target: schema.budgets.userId, set: { ...settings, updatedAt: now } });
 }
 
-/** The alert e-mail for a budget the ledger found newly crossed (once per period). */
+/** When the alert was decided, on the account's clock: "00:05 on 30 Nov 2026 (Australia/Sydney)". */
+function alertTime(at: number, zone: string): string {
+  const time = new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(at);
+  const date = new Intl.DateTimeFormat("en-GB", { timeZone: zone, day: "numeric", month: "short", year: "numeric" }).format(at);
+  return `${time} on ${date} (${zone})`;
+}
+
+/**
+ * The alert e-mail for a budget the ledger found newly crossed (once per period). The period is
+ * the account zone's day or month (ADR 0030), and the mail says so with the local time.
+ */
 export function budgetAlertMail(to: string, c: BudgetAlert): OutgoingMail {
   const percent = Math.round((c.spent / c.limit) * 100);
+  const period = c.kind === "monthly" ? "month" : "day";
   return {
     to,
     subject: `Modelify budget alert: ${percent}% of your ${c.kind} budget used`,
     text: [
-      `You have spent ${formatUsd(c.spent)} of your ${c.kind} budget of ${formatUsd(c.limit)} (${percent}%).`,
-      `Your alert threshold is ${c.threshold}%. You will get at most one such e-mail per ${c.kind === "monthly" ? "month" : "day"}.`,
+      `You have spent ${SITE_FORMATS.usd(c.spent)} of your ${c.kind} budget of ${SITE_FORMATS.usd(c.limit)} (${percent}%).`,
+      `Reached at ${alertTime(c.at, c.zone)}. Your ${c.kind} budget starts again at ${c.kind === "monthly" ? "midnight on the 1st" : "midnight"}, ${c.zone} time.`,
+      `Your alert threshold is ${c.threshold}%. You will get at most one such e-mail per ${period}.`,
       "",
       "Change your budgets or turn these e-mails off in the dashboard, under Budget.",
     ].join("\n"),

@@ -1,7 +1,7 @@
 // Budget settings without I/O: defaults and colour bands (the form's schema is budget-form.ts, so
 // the pages that only show a budget do not load zod).
 import { BUDGET_DEFAULTS } from "../constants";
-import { formatUsd } from "../format";
+import type { Formats } from "../format";
 
 export type BudgetSettings = { monthlyBudget: number; dailyBudget: number; alertThreshold: number; notificationsEnabled: boolean };
 
@@ -22,6 +22,8 @@ export type BudgetInEffect = BudgetSettings & { isDefault: boolean };
 export type BudgetView = {
   settings: BudgetInEffect;
   spent: { month: number; today: number };
+  /** When today's and this month's spend start again from zero: the account's midnight and 1st, as epoch ms, in `zone` (ADR 0030). */
+  resets: { today: number; month: number; zone: string };
   editing: boolean;
   prefillDefaults: boolean;
   saved: boolean;
@@ -43,11 +45,11 @@ export function usedPercent(spent: number, budget: number): number {
 }
 
 /**
- * What is left of a budget, as the overview and the budget tab both say it. Compared in whole
- * cents so that a spend a fraction of a cent over reads the same in both places.
+ * What is left of a budget, as the overview and the budget tab both say it (in the page's
+ * locale). Compared in whole cents so that a spend a fraction of a cent over reads the same in both places.
  */
-export function budgetRemainder(budget: number, spent: number): string {
+export function budgetRemainder(budget: number, spent: number, f: Pick<Formats, "usd">): string {
   if (budget <= 0) return "Set a budget to track it";
   const cents = Math.round(budget * 100) - Math.round(spent * 100);
-  return cents >= 0 ? `${formatUsd(cents / 100)} remaining` : `${formatUsd(-cents / 100)} over budget`;
+  return cents >= 0 ? `${f.usd(cents / 100)} remaining` : `${f.usd(-cents / 100)} over budget`;
 }

@@ -2,7 +2,8 @@
 // have the spec's limits (FREE_TIER: 3 requests a minute, 20 an hour, 100 a day, 1,000 requests
 // and 100,000 tokens a month); subscribers and early-access members have none. Windows are
 // calendar windows in UTC (this minute, hour, day and month), like the API's own rate limit,
-// so "allowed again" is the moment the blocking window ends. Counted by the account's usage
+// so "allowed again" is the moment the blocking window ends, written in the account's own zone
+// (an ISO time with its offset, ADR 0030). Counted by the account's usage
 // ledger: reports, and the claims the app makes before each call (exact, ADR 0017). Reports are
 // still recorded past a limit.
 import { eq } from "drizzle-orm";
@@ -34,15 +35,18 @@ export async function planOf(
   return activation.subscription ? "premium" : activation.earlyAccess ? "early_access" : "free";
 }
 
+/** What the entitlement answers need of the account's profile: its early access and its zone. */
+type EntitlementProfile = Pick<SessionProfile, "earlyAccessStatus" | "earlyAccessExpiresAt" | "timeZone">;
+
 /** The account's entitlements now (for display): its plan, and its counts from its ledger. */
 export async function accountEntitlements(
   { db, ledgers }: { db: Db; ledgers: LedgerNamespace },
   userId: string,
-  profile: Pick<SessionProfile, "earlyAccessStatus" | "earlyAccessExpiresAt">,
+  profile: EntitlementProfile,
   now = Date.now(),
 ): Promise<Entitlements> {
   const [plan, read] = await Promise.all([planOf(db, { id: userId }, profile, now), ledgerFor(ledgers, userId).read({ now, counts: true })]);
-  return entitlementsFrom(read.counts!, plan, now);
+  return entitlementsFrom(read.counts!, plan, now, profile.timeZone);
 }
 
 export type ClaimOutcome = { granted: boolean; entitlements: Entitlements };
@@ -56,13 +60,15 @@ export type ClaimOutcome = { granted: boolean; entitlements: Entitlements };
 export async function claimEntitlement(
   { db, ledgers }: { db: Db; ledgers: LedgerNamespace },
   userId: string,
-  profile: Pick<SessionProfile, "earlyAccessStatus" | "earlyAccessExpiresAt">,
+  profile: EntitlementProfile,
   now = Date.now(),
 ): Promise<ClaimOutcome> {
   const plan = await planOf(db, { id: userId }, profile, now);
-  if (plan !== "free") return { granted: true, entitlements: entitlementsFrom({ minute: 0, hour: 0, day: 0, monthRequests: 0, monthTokens: 0 }, plan, now) };
+  const zone = profile.timeZone;
+  if (plan !== "free")
+    return { granted: true, entitlements: entitlementsFrom({ minute: 0, hour: 0, day: 0, monthRequests: 0, monthTokens: 0 }, plan, now, zone) };
   const { granted, counts } = await ledgerFor(ledgers, userId).claim(now);
-  const entitlements = entitlementsFrom(counts, plan, now);
+  const entitlements = entitlementsFrom(counts, plan, now, zone);
   // A granted claim may use the last call of a window: the answer says so (allowed: false for
   // the next one) while this one is granted.
   return { granted, entitlements };

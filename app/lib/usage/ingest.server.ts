@@ -10,6 +10,7 @@ import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import type { IngestResult, LedgerSecure, LedgerUsage } from "./ledger/types";
 import { usageAccountsUpsert, usageRollupUpsert } from "./rollup-sql";
 import { type QueuedUsageReport, toMicros, type SecureReport } from "./report";
+import { isTimeZone, UTC } from "../time-zone";
 
 export type UsageItem = {
   userId: string;
@@ -66,10 +67,10 @@ function toLedgerSecure({ receivedAt, report: r }: SecureItem): LedgerSecure {
   };
 }
 
-/** What the consumer knows of an account from D1: its address (alerts) and budget. */
-export type AccountFacts = { email: string; budget: BudgetSettings };
+/** What the consumer knows of an account from D1: its address (alerts), budget and time zone. */
+export type AccountFacts = { email: string; budget: BudgetSettings; timeZone: string };
 
-/** The accounts of a batch that still exist, with their budgets: one statement per 90 accounts. */
+/** The accounts of a batch that still exist, with their budgets and zones: one statement per 90 accounts. */
 export async function accountFacts(db: Db, userIds: string[]): Promise<Map<string, AccountFacts>> {
   const facts = new Map<string, AccountFacts>();
   for (const ids of chunks(userIds, 90)) {
@@ -81,13 +82,16 @@ export async function accountFacts(db: Db, userIds: string[]): Promise<Map<strin
         dailyBudget: schema.budgets.dailyBudget,
         alertThreshold: schema.budgets.alertThreshold,
         notificationsEnabled: schema.budgets.notificationsEnabled,
+        timeZone: schema.userProfiles.timezone,
       })
       .from(schema.users)
       .leftJoin(schema.budgets, sql`${schema.budgets.userId} = ${schema.users.id}`)
+      .leftJoin(schema.userProfiles, sql`${schema.userProfiles.userId} = ${schema.users.id}`)
       .where(inArray(schema.users.id, ids));
     for (const r of rows) {
       facts.set(r.id, {
         email: r.email,
+        timeZone: r.timeZone !== null && isTimeZone(r.timeZone) ? r.timeZone : UTC,
         budget:
           r.monthlyBudget === null
             ? DEFAULT_BUDGET
@@ -103,7 +107,10 @@ export async function accountFacts(db: Db, userIds: string[]): Promise<Map<strin
   return facts;
 }
 
-/** One account's part of a batch, written with one ledger call. */
+/**
+ * One account's part of a batch, written with one ledger call. `zone`: the account's time zone as
+ * D1 has it, so a ledger that missed a change of it redraws its days first (ADR 0030).
+ */
 export async function ingestAccount(
   ledgers: LedgerNamespace,
   userId: string,
@@ -111,8 +118,9 @@ export async function ingestAccount(
   secure: SecureItem[],
   budget: BudgetSettings | null,
   now = Date.now(),
+  zone?: string,
 ): Promise<IngestResult> {
-  return ledgerFor(ledgers, userId).ingest({ usage: usage.map(toLedgerUsage), secure: secure.map(toLedgerSecure), budget, now });
+  return ledgerFor(ledgers, userId).ingest({ usage: usage.map(toLedgerUsage), secure: secure.map(toLedgerSecure), budget, now, zone });
 }
 
 /**

@@ -4,15 +4,16 @@ import { and, count, countDistinct, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { MS } from "../constants";
+import { UTC } from "../time-zone";
 import { dayKey, startOfMonth } from "./dates";
 
 const r = schema.usageRollup;
 
 export type UsageTotals = { requests: number; tokens: number; cost: number; accounts: number; since: string };
 
-/** Requests, tokens and cost of every account this month, and how many accounts used the app. */
+/** Requests, tokens and cost of every account this month, and how many accounts used the app (UTC days: the rollup's). */
 export async function usageTotalsThisMonth(db: Db, now = Date.now()): Promise<UsageTotals> {
-  const since = dayKey(startOfMonth(now));
+  const since = dayKey(startOfMonth(now, UTC), UTC);
   const [row] = await db
     .select({
       requests: sql<number>`coalesce(sum(${r.requests}), 0)`,

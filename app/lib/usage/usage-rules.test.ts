@@ -3,6 +3,7 @@ import { budgetBand, budgetRemainder, DEFAULT_BUDGET, usedPercent } from "./budg
 import { budgetFormSchema } from "./budget-form";
 import { categoryOf, figures, recommend, sortModels, type ModelStats } from "./models";
 import { MS, USAGE_API } from "../constants";
+import { formatsFor, SITE_FORMATS } from "../format";
 import { problemsFrom, secureReportSchema, toMicros, usageReportSchema } from "./report";
 
 const stats = (over: Partial<ModelStats>): ModelStats => ({
@@ -28,11 +29,13 @@ describe("budget rules", () => {
     expect(usedPercent(1, 0)).toBe(100);
   });
   it("says what is left of a budget in whole cents, the same on the overview and the budget tab", () => {
-    expect(budgetRemainder(5, 4.5)).toBe("$0.50 remaining");
-    expect(budgetRemainder(5, 5)).toBe("$0.00 remaining");
-    expect(budgetRemainder(5, 5.04)).toBe("$0.04 over budget");
-    expect(budgetRemainder(5, 5.001)).toBe("$0.00 remaining");
-    expect(budgetRemainder(0, 1)).toBe("Set a budget to track it");
+    expect(budgetRemainder(5, 4.5, SITE_FORMATS)).toBe("$0.50 remaining");
+    expect(budgetRemainder(5, 5, SITE_FORMATS)).toBe("$0.00 remaining");
+    expect(budgetRemainder(5, 5.04, SITE_FORMATS)).toBe("$0.04 over budget");
+    expect(budgetRemainder(5, 5.001, SITE_FORMATS)).toBe("$0.00 remaining");
+    expect(budgetRemainder(0, 1, SITE_FORMATS)).toBe("Set a budget to track it");
+    // In the page's locale: a German visitor reads the same cents the German way.
+    expect(budgetRemainder(5, 5.04, formatsFor("de-DE", "UTC"))).toBe("0,04\u00a0$ over budget");
   });
 
   it("turns non-numeric budgets into 0 and a non-numeric threshold into 80; refuses out-of-range values", () => {

@@ -1,8 +1,10 @@
 // The free tier's windows and what counts in them allow (pure: the ledger, the API and the tests
 // share it). Windows are calendar windows in UTC (this minute, hour, day and month), so "allowed
-// again" is the moment the blocking window ends.
+// again" is the moment the blocking window ends; that moment is written in the account's zone
+// (an ISO time with its offset, ADR 0030).
 import { FREE_TIER, MS } from "../constants";
-import { startOfMonth, startOfUtcDay } from "./dates";
+import { isoInZone, UTC } from "../time-zone";
+import { startOfMonth, startOfNextMonth, startOfUtcDay } from "./dates";
 
 export type Plan = "free" | "premium" | "early_access";
 export type WindowName = "minute" | "hour" | "day" | "month";
@@ -24,6 +26,8 @@ export type Entitlements = {
   /** Seconds until a call is allowed again (null when allowed now). */
   retry_after_seconds: number | null;
   allowed_at: string | null;
+  /** The account's zone, in which resets_at and allowed_at are written (the windows themselves are UTC). */
+  time_zone: string;
   windows: EntitlementWindow[];
 };
 
@@ -31,21 +35,20 @@ export type UsageCounts = { minute: number; hour: number; day: number; monthRequ
 
 /** Where each UTC window of `now` starts and ends. */
 export function windowBounds(now: number): Record<WindowName, { start: number; end: number }> {
-  const d = new Date(now);
   const minute = Math.floor(now / MS.MINUTE) * MS.MINUTE;
   const hour = Math.floor(now / MS.HOUR) * MS.HOUR;
   const day = startOfUtcDay(now);
-  const month = startOfMonth(now);
+  const month = startOfMonth(now, UTC);
   return {
     minute: { start: minute, end: minute + MS.MINUTE },
     hour: { start: hour, end: hour + MS.HOUR },
     day: { start: day, end: day + MS.DAY },
-    month: { start: month, end: Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) },
+    month: { start: month, end: startOfNextMonth(now, UTC) },
   };
 }
 
-/** What the counts allow on this plan (pure: tested without a database). */
-export function entitlementsFrom(counts: UsageCounts, plan: Plan, now = Date.now()): Entitlements {
+/** What the counts allow on this plan (pure: tested without a database); times written in `zone`. */
+export function entitlementsFrom(counts: UsageCounts, plan: Plan, now = Date.now(), zone: string = UTC): Entitlements {
   const w = windowBounds(now);
   const free = plan === "free";
   const windows: EntitlementWindow[] = (
@@ -62,7 +65,7 @@ export function entitlementsFrom(counts: UsageCounts, plan: Plan, now = Date.now
     limit: free ? limit : null,
     used,
     remaining: free ? Math.max(0, limit - used) : null,
-    resets_at: new Date(w[window].end).toISOString(),
+    resets_at: isoInZone(w[window].end, zone),
   }));
   // Allowed again once every exhausted window has ended.
   const blockedUntil = Math.max(0, ...windows.filter((x) => x.remaining === 0).map((x) => Date.parse(x.resets_at)));
@@ -72,7 +75,8 @@ export function entitlementsFrom(counts: UsageCounts, plan: Plan, now = Date.now
     unlimited: !free,
     allowed,
     retry_after_seconds: allowed ? null : Math.max(1, Math.ceil((blockedUntil - now) / 1000)),
-    allowed_at: allowed ? null : new Date(blockedUntil).toISOString(),
+    allowed_at: allowed ? null : isoInZone(blockedUntil, zone),
+    time_zone: zone,
     windows,
   };
 }

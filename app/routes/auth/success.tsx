@@ -10,10 +10,10 @@ import { checkoutDetails, type CheckoutDetails } from "~/lib/billing/billing.ser
 import { PLAN } from "~/lib/constants";
 import { detectDevice, optionById } from "~/lib/downloads/options";
 import { currentReleases } from "~/lib/downloads/releases.server";
-import { formatDate, formatUsd } from "~/lib/format";
 import { getAuth } from "~/server/auth.server";
 import { app } from "~/server/context.server";
 import { pageMeta } from "~/lib/site/meta";
+import { useFormat } from "~/components/format";
 
 export const meta = () => pageMeta("Welcome to Modelify");
 
@@ -118,6 +118,7 @@ export default function AuthSuccess({ loaderData }: Route.ComponentProps) {
 
 /** What the checkout did: the subscription's facts (a trial's first charge), or why they are not shown yet. */
 function CheckoutSummary({ details }: { details: Route.ComponentProps["loaderData"]["details"] }) {
+  const f = useFormat();
   return (
     <>
       {details?.state === "confirmed" ? (
@@ -126,15 +127,15 @@ function CheckoutSummary({ details }: { details: Route.ComponentProps["loaderDat
           <dl className="mt-6 divide-y divide-slate-100 rounded-xl border border-slate-200 text-sm" data-testid="subscription-details">
             <Row label="Plan" value={PLAN.name} />
             <Row label="Price" value={details.amount} />
-            {details.trialEnds ? <Row label="Free trial" value={`${PLAN.trialDays} days, until ${formatDate(details.trialEnds)}`} /> : null}
+            {details.trialEnds ? <Row label="Free trial" value={`${PLAN.trialDays} days, until ${f.date(details.trialEnds)}`} /> : null}
             <Row label="Status" value={details.status} />
             {details.outcome.kind === "trial" ? (
               <>
-                <Row label="Charged today" value={formatUsd(details.outcome.chargedUsd)} />
-                <Row label="First charge" value={`${formatUsd(details.outcome.firstCharge.amountUsd)} on ${formatDate(details.outcome.firstCharge.date)}`} />
+                <Row label="Charged today" value={f.usd(details.outcome.chargedUsd)} />
+                <Row label="First charge" value={`${f.usd(details.outcome.firstCharge.amountUsd)} on ${f.date(details.outcome.firstCharge.date)}`} />
               </>
             ) : details.nextBilling ? (
-              <Row label="Next charge" value={formatDate(details.nextBilling)} />
+              <Row label="Next charge" value={f.date(details.nextBilling)} />
             ) : null}
           </dl>
         </>
@@ -151,12 +152,13 @@ function CheckoutSummary({ details }: { details: Route.ComponentProps["loaderDat
 
 /** A trial charged nothing: say so, and when the first charge comes and how much it is (Stripe's trial end). */
 function TrialStarted({ firstCharge }: { firstCharge: { amountUsd: number; date: number } }) {
+  const f = useFormat();
   return (
     <div className="mt-6 rounded-xl border border-brand-200 bg-brand-50 p-4 text-sm text-brand-900" data-testid="trial-started">
       <h2 className="font-semibold">Your {PLAN.trialDays}-day free trial has started</h2>
       <p className="mt-1">
-        Nothing was charged today. Your first charge is {formatUsd(firstCharge.amountUsd)} USD on {formatDate(firstCharge.date)}, when the trial ends. Cancel
-        before then and you pay nothing.
+        Nothing was charged today. Your first charge is {f.usd(firstCharge.amountUsd)} USD on {f.date(firstCharge.date)}, when the trial ends. Cancel before
+        then and you pay nothing.
       </p>
     </div>
   );

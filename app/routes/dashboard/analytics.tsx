@@ -16,7 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Spec: Model Analytics needs an activated account (a subscription or early access); others see the Premium Feature card.
   if (!(await userActivation(db, user)).activated) return { locked: true as const };
   const params = new URL(request.url).searchParams;
-  const models = await modelAnalytics(ctx, user.id);
+  const models = await modelAnalytics(ctx, user);
   const category = pick(CATEGORIES, params.get("category"), "all");
   const sort = pick(SORTS, params.get("sort"), "usage");
   const shown = sortModels(category === "all" ? models : models.filter((m) => m.category === category), sort);

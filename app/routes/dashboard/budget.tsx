@@ -6,6 +6,7 @@ import { TabError } from "~/components/dashboard/tab-error";
 import type { BudgetView } from "~/lib/usage/budget";
 import { budgetFormSchema } from "~/lib/usage/budget-form";
 import { budgetOf, saveBudget } from "~/lib/usage/budget.server";
+import { addDays, dayKey, dayStart, startOfNextMonth } from "~/lib/usage/dates";
 import { ledgerFor } from "~/lib/usage/ledger/api";
 import { requireUser } from "~/server/auth.server";
 import { app } from "~/server/context.server";
@@ -19,10 +20,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db, ledgers } = app(context);
   const params = new URL(request.url).searchParams;
-  const [settings, { spend }] = await Promise.all([budgetOf(db, user), ledgerFor(ledgers, user.id).read({ now: Date.now(), spend: true })]);
+  const now = Date.now();
+  const zone = user.profile.timeZone;
+  const [settings, { spend }] = await Promise.all([budgetOf(db, user), ledgerFor(ledgers, user.id).read({ now, zone, spend: true })]);
   const view: BudgetView = {
     settings,
     spent: { month: spend!.monthMicros / 1e6, today: spend!.dayMicros / 1e6 },
+    resets: { today: dayStart(addDays(dayKey(now, zone), 1), zone), month: startOfNextMonth(now, zone), zone },
     editing: params.get("edit") === "1",
     prefillDefaults: params.get("defaults") === "1",
     saved: params.get("saved") === "1",

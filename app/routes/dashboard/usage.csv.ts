@@ -4,13 +4,16 @@ import { requireUser } from "~/server/auth.server";
 import { app } from "~/server/context.server";
 import { getOnly } from "~/server/responses.server";
 import { usageCsv } from "~/lib/usage/analytics.server";
+import { dayKey } from "~/lib/usage/dates";
 
 export const action = getOnly;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const body = await usageCsv(app(context), user);
-  const date = new Date().toISOString().slice(0, 10);
+  const now = Date.now();
+  const body = await usageCsv(app(context), user, now);
+  // Named by the account's own day, as the file's days are.
+  const date = dayKey(now, user.profile.timeZone);
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

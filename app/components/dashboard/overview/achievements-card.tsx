@@ -1,9 +1,11 @@
 import { ACHIEVEMENTS, MS } from "~/lib/constants";
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
+import { useFormat } from "../../format";
 import { Card, cx } from "../../ui";
 
 export function AchievementsCard({ achievements, className }: { achievements: OverviewUsage["achievements"]; className?: string }) {
   const { powerUser, speedDemon, innovator } = achievements;
+  const f = useFormat();
   return (
     <Card className={cx("p-6", className)}>
       <h2 className="text-base font-semibold text-slate-900">Recent Achievements</h2>
@@ -16,7 +18,7 @@ export function AchievementsCard({ achievements, className }: { achievements: Ov
         <Achievement
           done={speedDemon.done}
           title="Speed Demon"
-          detail={`Average response ${speedDemon.avgSeconds.toFixed(2)} s (under ${ACHIEVEMENTS.speedDemonMs / MS.SECOND} s wins)`}
+          detail={`Average response ${f.decimal(speedDemon.avgSeconds, 2)} s (under ${f.integer(ACHIEVEMENTS.speedDemonMs / MS.SECOND)} s wins)`}
         />
         <Achievement
           done={innovator.done}

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
 import { budgetBand, budgetRemainder, usedPercent } from "~/lib/usage/budget";
+import { useFormat } from "../../format";
 import { Money } from "../../money";
 import { Card, cx } from "../../ui";
 import { DefaultBadge, ProgressBar } from "../stat";
@@ -21,7 +22,7 @@ export function BudgetStatusCard({ budget, className }: { budget: OverviewUsage[
       </p>
       <ProgressBar percent={percent} tone={budgetBand(percent)} label="Monthly budget used" />
       <div className="mt-2 flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-xs text-slate-500">
-        <span data-testid="overview-budget-remainder">{budgetRemainder(budget.monthly, budget.spent)}</span>
+        <span data-testid="overview-budget-remainder">{budgetRemainder(budget.monthly, budget.spent, useFormat())}</span>
         <Link to="/dashboard/budget" className="font-semibold text-brand-700 hover:text-brand-800">
           Manage
         </Link>

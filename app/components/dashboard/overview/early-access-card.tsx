@@ -1,14 +1,15 @@
 import { Link } from "react-router";
 import type { AccountOverview } from "~/lib/account/overview.server";
-import { formatDate } from "~/lib/format";
 import { RedeemKeyForm } from "../../early-access/redeem-form";
 import { buttonClass, Card } from "../../ui";
+import { useFormat } from "~/components/format";
 
 /**
  * Early access (ADR 0012): a member sees until when; an account that is not activated yet can
  * redeem a key here (filled in when one waits from its e-mail link). A subscriber sees nothing.
  */
 export function EarlyAccessCard({ account, pendingKey }: { account: AccountOverview; pendingKey: string | null }) {
+  const f = useFormat();
   if (account.earlyAccess.active) {
     return (
       <div
@@ -18,7 +19,7 @@ export function EarlyAccessCard({ account, pendingKey }: { account: AccountOverv
         <div>
           <h2 className="text-sm font-semibold text-emerald-800">Early access</h2>
           <p className="mt-0.5 text-sm text-emerald-900">
-            {account.earlyAccess.expiresAt ? `Active until ${formatDate(account.earlyAccess.expiresAt)}` : "Active"}
+            {account.earlyAccess.expiresAt ? `Active until ${f.date(account.earlyAccess.expiresAt)}` : "Active"}
           </p>
         </div>
         <Link to="/dashboard/downloads" className={buttonClass("secondary", "sm")}>

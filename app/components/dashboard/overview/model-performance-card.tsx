@@ -1,9 +1,10 @@
-import { formatMs } from "~/lib/format";
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
 import { Card } from "../../ui";
 import { EmptyState, ProgressBar } from "../stat";
+import { useFormat } from "~/components/format";
 
 export function ModelPerformanceCard({ performance }: { performance: OverviewUsage["performance"] }) {
+  const f = useFormat();
   return (
     <Card className="p-6">
       <h2 className="text-base font-semibold text-slate-900">Model Performance</h2>
@@ -18,7 +19,7 @@ export function ModelPerformanceCard({ performance }: { performance: OverviewUsa
               <div className="flex justify-between text-sm">
                 <span className="font-medium text-slate-900">{p.name}</span>
                 <span className="text-slate-600">
-                  {p.successRate.toFixed(0)}% · {formatMs(p.avgResponseMs)}
+                  {f.percent(p.successRate, 0)} · {f.ms(p.avgResponseMs)}
                 </span>
               </div>
               <ProgressBar percent={p.successRate} tone="green" label={`${p.name} success rate`} />

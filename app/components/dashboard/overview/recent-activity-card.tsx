@@ -1,11 +1,12 @@
 import { Link } from "react-router";
-import { formatCount, formatDateTime } from "~/lib/format";
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
 import { Money } from "../../money";
 import { Card, cx } from "../../ui";
 import { EmptyState } from "../stat";
+import { useFormat } from "~/components/format";
 
 export function RecentActivityCard({ recent }: { recent: OverviewUsage["recent"] }) {
+  const f = useFormat();
   return (
     <Card className="p-6" data-testid="recent-card">
       <div className="flex items-center justify-between">
@@ -25,7 +26,7 @@ export function RecentActivityCard({ recent }: { recent: OverviewUsage["recent"]
               <span className="min-w-0">
                 <span className="block truncate font-medium text-slate-900">{r.modelName}</span>
                 <span className="block truncate text-xs text-slate-500">
-                  {formatDateTime(r.occurredAt)} · {formatCount(r.tokens)} tokens
+                  {f.dateTime(r.occurredAt)} · {f.count(r.tokens)} tokens
                 </span>
                 {/* A line of its own: on a phone the time and tokens leave no room for a laptop's name. */}
                 {r.deviceName ? (

@@ -1,14 +1,15 @@
 import type { AccountOverview } from "~/lib/account/overview.server";
 import type { NextBilling } from "~/lib/billing/subscription-view";
-import { formatDate } from "~/lib/format";
+import type { Formats } from "~/lib/format";
+import { useFormat } from "../../format";
 import { Card, cx, LinkButton } from "../../ui";
 
 // Spec: the date the current period ends, else "Subscribe to access features"; a subscription
 // that will not renew says so, as the billing tab does.
-function nextBillingText(next: NextBilling): { value: string; hint: string | null } {
+function nextBillingText(next: NextBilling, f: Formats): { value: string; hint: string | null } {
   if (next.kind === "none") return { value: "Subscribe to access features", hint: null };
   if (next.date === null) return { value: next.label, hint: null };
-  return { value: formatDate(next.date), hint: next.kind === "renews" ? null : next.label };
+  return { value: f.date(next.date), hint: next.kind === "renews" ? null : next.label };
 }
 
 export function SubscriptionCard({
@@ -20,7 +21,7 @@ export function SubscriptionCard({
   activated: boolean;
   className?: string;
 }) {
-  const next = nextBillingText(subscription.nextBilling);
+  const next = nextBillingText(subscription.nextBilling, useFormat());
   return (
     // A column, so that where the grid stretches the card beside two others (two columns), its
     // action sits at the bottom edge instead of above an empty half.

@@ -1,15 +1,16 @@
-import { formatChange, formatCount } from "~/lib/format";
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
 import { Money } from "../../money";
 import { Card } from "../../ui";
 import { ChangeBadge } from "../stat";
+import { useFormat } from "~/components/format";
 
 export function ThisMonthCard({ month, hasData }: { month: OverviewUsage["thisMonth"]; hasData: boolean }) {
+  const f = useFormat();
   return (
     <Card className="p-6">
       <div className="flex items-center justify-between">
         <h2 className="text-sm font-medium text-slate-500">This Month</h2>
-        {hasData ? <ChangeBadge value={formatChange(month.costChange)} label="Cost compared with the same point last month" /> : null}
+        {hasData ? <ChangeBadge value={f.change(month.costChange)} label="Cost compared with the same point last month" /> : null}
       </div>
       {month.requests === 0 ? (
         <p className="mt-3 text-sm text-slate-600">No usage data</p>
@@ -22,13 +23,13 @@ export function ThisMonthCard({ month, hasData }: { month: OverviewUsage["thisMo
             <div>
               <dt className="text-slate-500">Tokens</dt>
               <dd className="font-semibold text-slate-900" data-testid="month-tokens">
-                {formatCount(month.tokens)} <span className="text-xs font-normal text-slate-500">{formatChange(month.tokenChange)}</span>
+                {f.count(month.tokens)} <span className="text-xs font-normal text-slate-500">{f.change(month.tokenChange)}</span>
               </dd>
             </div>
             <div>
               <dt className="text-slate-500">Requests</dt>
               <dd className="font-semibold text-slate-900" data-testid="month-requests">
-                {formatCount(month.requests)} <span className="text-xs font-normal text-slate-500">{formatChange(month.requestChange)}</span>
+                {f.count(month.requests)} <span className="text-xs font-normal text-slate-500">{f.change(month.requestChange)}</span>
               </dd>
             </div>
           </dl>

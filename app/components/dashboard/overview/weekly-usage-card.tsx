@@ -1,12 +1,13 @@
 import { USAGE } from "~/lib/constants";
-import { formatCount, formatUsd } from "~/lib/format";
 import type { OverviewUsage } from "~/lib/usage/analytics.server";
 import { BarChart } from "../../charts";
+import { useFormat } from "../../format";
 import { Money } from "../../money";
 import { Card } from "../../ui";
 import { EmptyState } from "../stat";
 
 export function WeeklyUsageCard({ weekly }: { weekly: OverviewUsage["weekly"] }) {
+  const f = useFormat();
   return (
     <Card className="p-6 @4xl:col-span-2" data-testid="weekly-card">
       <h2 className="text-base font-semibold text-slate-900">Weekly Usage Trends</h2>
@@ -16,8 +17,8 @@ export function WeeklyUsageCard({ weekly }: { weekly: OverviewUsage["weekly"] })
           <BarChart
             title="Spend per week"
             height={280}
-            data={weekly.map((w) => ({ label: w.label, short: w.label.split(" ")[0], value: w.cost }))}
-            format={(n) => formatUsd(n)}
+            data={weekly.map((w) => ({ key: String(w.start), label: f.dateRange(w.start, w.end), short: f.monthDay(w.start), value: w.cost }))}
+            format={f.usd}
           />
           <WeeklyTable weekly={weekly} />
         </>
@@ -35,6 +36,7 @@ export function WeeklyUsageCard({ weekly }: { weekly: OverviewUsage["weekly"] })
  * Activity beside it instead of leaving a gap (issue 14).
  */
 function WeeklyTable({ weekly }: { weekly: OverviewUsage["weekly"] }) {
+  const f = useFormat();
   return (
     <table className="mt-4 w-full text-left text-sm" data-testid="weekly-table">
       <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
@@ -47,10 +49,10 @@ function WeeklyTable({ weekly }: { weekly: OverviewUsage["weekly"] }) {
       </thead>
       <tbody className="divide-y divide-slate-100">
         {weekly.map((w) => (
-          <tr key={w.label}>
-            <td className="py-2.5 pr-4 font-medium text-slate-900">{w.label}</td>
-            <td className="py-2.5 pr-4 text-right tabular-nums text-slate-600">{formatCount(w.requests)}</td>
-            <td className="py-2.5 pr-4 text-right tabular-nums text-slate-600">{formatCount(w.tokens)}</td>
+          <tr key={w.start}>
+            <td className="py-2.5 pr-4 font-medium text-slate-900">{f.dateRange(w.start, w.end)}</td>
+            <td className="py-2.5 pr-4 text-right tabular-nums text-slate-600">{f.count(w.requests)}</td>
+            <td className="py-2.5 pr-4 text-right tabular-nums text-slate-600">{f.count(w.tokens)}</td>
             <td className="py-2.5 text-right tabular-nums text-slate-900">
               <Money value={w.cost} />
             </td>

@@ -7,11 +7,26 @@ import type { ClaimResult, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, 
 export type ArchiveResult = { months: string[]; rows: number; remaining: number };
 
 export interface UsageLedgerApi {
-  /** `importing`: the move of D1's history (rows of any age are stored, no alert is decided). */
-  ingest(input: { usage: LedgerUsage[]; secure: LedgerSecure[]; budget: BudgetSettings | null; now: number; importing?: boolean }): Promise<IngestResult>;
+  /**
+   * `importing`: the move of D1's history (rows of any age are stored, no alert is decided).
+   * `zone`: the account's time zone as the caller read it (a ledger still on another redraws first).
+   */
+  ingest(input: {
+    usage: LedgerUsage[];
+    secure: LedgerSecure[];
+    budget: BudgetSettings | null;
+    now: number;
+    importing?: boolean;
+    zone?: string;
+  }): Promise<IngestResult>;
   /** Budget alerts the D1-era code sent, so their periods' alerts are not sent again; how many were new. */
   importAlerts(alerts: SentAlert[]): Promise<number>;
   read(query: LedgerQuery): Promise<LedgerRead>;
+  /**
+   * The account's time zone changed (ADR 0030): days, hours and months are drawn again in it
+   * from the ledger's quarter hours, in one transaction. Whether anything was redrawn.
+   */
+  setZone(zone: string, now: number): Promise<boolean>;
   claim(now: number): Promise<ClaimResult>;
   /** Moves raw rows older than the retention window to R2 (one gzipped NDJSON object per month). */
   archive(now: number, userId: string): Promise<ArchiveResult>;

@@ -1,9 +1,14 @@
 // The write half of a ledger's ingest (store.ts runs it in one storage transaction): each report
-// stored once, and exactly the stored ones added to the aggregates the dashboard reads.
+// stored once, and exactly the stored ones added to the aggregates the dashboard reads: its UTC
+// quarter hour (any zone's source, ADR 0030), its UTC day (the free tier, the rollup), and its
+// day, hour and month in the account's zone.
 import { ENTITLEMENTS, LEDGER, MS } from "../../constants";
+import { UTC } from "../../time-zone";
 import { dayKey, monthKey } from "../dates";
+import { QUARTER_COLUMNS, QUARTER_SUMS } from "./schema";
 import type { DailyRow, IngestOptions, LedgerSecure, LedgerUsage } from "./types";
 import { columnNames, reports, secureReports } from "./tables";
+import { localHourOf } from "./zoned";
 
 // storeReports binds each row's values in these orders: the tables' definition order (tables.ts).
 const REPORT_COLUMNS = columnNames(reports);
@@ -11,16 +16,16 @@ const SECURE_COLUMNS = columnNames(secureReports);
 const INSERT_REPORT = `INSERT INTO reports (${REPORT_COLUMNS.join(", ")}) VALUES (${REPORT_COLUMNS.map(() => "?").join(", ")}) ON CONFLICT DO NOTHING`;
 const INSERT_SECURE = `INSERT INTO secure_reports (${SECURE_COLUMNS.join(", ")}) VALUES (${SECURE_COLUMNS.map(() => "?").join(", ")}) ON CONFLICT DO NOTHING`;
 
-const UPSERT_DAILY = `INSERT INTO daily (date, model_name, model_provider, total_requests, success_count, total_tokens, tokens_input, tokens_output,
-    total_cost_micros, total_duration_ms, timed_requests, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (date, model_name, model_provider) DO UPDATE SET
-    total_requests = total_requests + excluded.total_requests, success_count = success_count + excluded.success_count,
-    total_tokens = total_tokens + excluded.total_tokens, tokens_input = tokens_input + excluded.tokens_input,
-    tokens_output = tokens_output + excluded.tokens_output, total_cost_micros = total_cost_micros + excluded.total_cost_micros,
-    total_duration_ms = total_duration_ms + excluded.total_duration_ms, timed_requests = timed_requests + excluded.timed_requests,
-    last_used_at = max(last_used_at, excluded.last_used_at)`;
-const UPSERT_HOURLY = `INSERT INTO hourly (date, hour, total_requests, total_tokens, total_cost_micros) VALUES (?, ?, ?, ?, ?)
-  ON CONFLICT (date, hour) DO UPDATE SET total_requests = total_requests + excluded.total_requests,
+const VALUES_12 = "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+const UPSERT_DAILY = `INSERT INTO daily (${QUARTER_COLUMNS.replace("start", "date")}) ${VALUES_12}
+  ON CONFLICT (date, model_name, model_provider) DO UPDATE SET ${QUARTER_SUMS}`;
+const UPSERT_QUARTER = `INSERT INTO quarters (${QUARTER_COLUMNS}) ${VALUES_12}
+  ON CONFLICT (start, model_name, model_provider) DO UPDATE SET ${QUARTER_SUMS}`;
+const UPSERT_HOURLY = `INSERT INTO hourly (start, date, hour, total_requests, total_tokens, total_cost_micros) VALUES (?, ?, ?, ?, ?, ?)
+  ON CONFLICT (start) DO UPDATE SET total_requests = total_requests + excluded.total_requests,
+    total_tokens = total_tokens + excluded.total_tokens, total_cost_micros = total_cost_micros + excluded.total_cost_micros`;
+const UPSERT_UTC_DAY = `INSERT INTO utc_days (date, total_requests, total_tokens, total_cost_micros) VALUES (?, ?, ?, ?)
+  ON CONFLICT (date) DO UPDATE SET total_requests = total_requests + excluded.total_requests,
     total_tokens = total_tokens + excluded.total_tokens, total_cost_micros = total_cost_micros + excluded.total_cost_micros`;
 const UPSERT_MINUTE = `INSERT INTO minutes (minute, total_requests, total_tokens) VALUES (?, ?, ?)
   ON CONFLICT (minute) DO UPDATE SET total_requests = total_requests + excluded.total_requests, total_tokens = total_tokens + excluded.total_tokens`;
@@ -28,6 +33,7 @@ const UPSERT_DEVICE = `INSERT INTO device_months (month, device_id, requests, co
   ON CONFLICT (month, device_id) DO UPDATE SET requests = requests + excluded.requests, cost_micros = cost_micros + excluded.cost_micros`;
 
 type DailyDelta = Omit<DailyRow, "date" | "modelName" | "modelProvider">;
+type ModelDelta = DailyDelta & { modelName: string; modelProvider: string };
 const emptyDaily = (): DailyDelta => ({
   totalRequests: 0,
   successCount: 0,
@@ -45,12 +51,14 @@ const emptyDaily = (): DailyDelta => ({
  * instead of once per report.
  */
 export type Tally = {
-  daily: Map<string, DailyDelta & { date: string; modelName: string; modelProvider: string }>;
-  hourly: Map<string, { date: string; hour: number; requests: number; tokens: number; cost: number }>;
+  daily: Map<string, ModelDelta & { date: string }>;
+  quarters: Map<string, ModelDelta & { start: number }>;
+  hourly: Map<number, { date: string; hour: number; requests: number; tokens: number; cost: number }>;
+  utcDays: Map<string, { requests: number; tokens: number; cost: number }>;
   minutes: Map<number, { requests: number; tokens: number }>;
   devices: Map<string, { month: string; deviceId: string; requests: number; cost: number }>;
   conversations: Set<string>;
-  /** Every day the call's reports fall on, stored or not (a retried batch re-sends them). */
+  /** Every UTC day the call's reports fall on, stored or not (a retried batch re-sends them to the rollup). */
   touchedDays: Set<string>;
   stored: number;
   duplicates: number;
@@ -66,15 +74,17 @@ function bump<K, V>(map: Map<K, V>, key: K, make: () => V, apply: (v: V) => void
   apply(value);
 }
 
-/** Stores the reports not seen before and writes exactly those into the aggregates. */
-export function storeReports(sql: SqlStorage, usage: LedgerUsage[], secure: LedgerSecure[], now: number, options: IngestOptions): Tally {
+/** Stores the reports not seen before and writes exactly those into the aggregates (local ones in `zone`, the ledger's). */
+export function storeReports(sql: SqlStorage, usage: LedgerUsage[], secure: LedgerSecure[], now: number, zone: string, options: IngestOptions): Tally {
   // Imported rows (the move from D1) are stored whatever their age: the archive takes the old
   // ones to R2 at its next run. Reported ones past retention are not stored.
   const oldest = options.importing ? Number.NEGATIVE_INFINITY : now - LEDGER.rawRetentionDays * MS.DAY;
   const minuteFloor = Math.floor((now - ENTITLEMENTS.minuteRowsKeptMs) / MS.MINUTE);
   const tally: Tally = {
     daily: new Map(),
+    quarters: new Map(),
     hourly: new Map(),
+    utcDays: new Map(),
     minutes: new Map(),
     devices: new Map(),
     conversations: new Set(),
@@ -83,15 +93,14 @@ export function storeReports(sql: SqlStorage, usage: LedgerUsage[], secure: Ledg
     duplicates: 0,
     expired: 0,
   };
-  for (const r of usage) storeUsage(sql, r, oldest, minuteFloor, tally);
-  for (const s of secure) storeSecure(sql, s, oldest, tally);
+  for (const r of usage) storeUsage(sql, r, oldest, minuteFloor, zone, tally);
+  for (const s of secure) storeSecure(sql, s, oldest, zone, tally);
   writeAggregates(sql, tally, minuteFloor);
   return tally;
 }
 
-function storeUsage(sql: SqlStorage, r: LedgerUsage, oldest: number, minuteFloor: number, tally: Tally) {
-  const date = dayKey(r.occurredAt);
-  tally.touchedDays.add(date);
+function storeUsage(sql: SqlStorage, r: LedgerUsage, oldest: number, minuteFloor: number, zone: string, tally: Tally) {
+  tally.touchedDays.add(dayKey(r.occurredAt, UTC));
   if (r.occurredAt < oldest) {
     tally.expired += 1;
     return;
@@ -122,31 +131,51 @@ function storeUsage(sql: SqlStorage, r: LedgerUsage, oldest: number, minuteFloor
     return;
   }
   tally.stored += 1;
-  addUsage(tally, r, date, minuteFloor);
+  addUsage(tally, r, zone, minuteFloor);
 }
 
-function addUsage(tally: Tally, r: LedgerUsage, date: string, minuteFloor: number) {
+/** Adds a report's figures to its day, quarter and UTC day (each keyed by `date`, `start`, `utcDate`). */
+function addFigures(
+  tally: Tally,
+  at: { date: string; start: number; utcDate: string },
+  model: { modelName: string; modelProvider: string },
+  apply: (d: DailyDelta) => void,
+) {
+  const key = `\u0000${model.modelName}\u0000${model.modelProvider}`;
+  bump(tally.daily, `${at.date}${key}`, () => ({ ...emptyDaily(), ...model, date: at.date }), apply);
+  bump(tally.quarters, `${at.start}${key}`, () => ({ ...emptyDaily(), ...model, start: at.start }), apply);
+  const figures = emptyDaily();
+  apply(figures);
   bump(
-    tally.daily,
-    `${date}\u0000${r.modelName}\u0000${r.modelProvider}`,
-    () => ({ ...emptyDaily(), date, modelName: r.modelName, modelProvider: r.modelProvider }),
-    (d) => {
-      d.totalRequests += 1;
-      d.successCount += r.success ? 1 : 0;
-      d.totalTokens += r.tokensUsed;
-      d.tokensInput += r.tokensInput;
-      d.tokensOutput += r.tokensOutput;
-      d.totalCostMicros += r.costMicros;
-      d.totalDurationMs += r.durationMs;
-      d.timedRequests += 1;
-      d.lastUsedAt = Math.max(d.lastUsedAt, r.occurredAt);
+    tally.utcDays,
+    at.utcDate,
+    () => ({ requests: 0, tokens: 0, cost: 0 }),
+    (u) => {
+      u.requests += figures.totalRequests;
+      u.tokens += figures.totalTokens;
+      u.cost += figures.totalCostMicros;
     },
   );
-  const hour = new Date(r.occurredAt).getUTCHours();
+}
+
+function addUsage(tally: Tally, r: LedgerUsage, zone: string, minuteFloor: number) {
+  const hour = localHourOf(r.occurredAt, zone);
+  const at = { date: hour.date, start: r.occurredAt - (r.occurredAt % MS.QUARTER_HOUR), utcDate: dayKey(r.occurredAt, UTC) };
+  addFigures(tally, at, { modelName: r.modelName, modelProvider: r.modelProvider }, (d) => {
+    d.totalRequests += 1;
+    d.successCount += r.success ? 1 : 0;
+    d.totalTokens += r.tokensUsed;
+    d.tokensInput += r.tokensInput;
+    d.tokensOutput += r.tokensOutput;
+    d.totalCostMicros += r.costMicros;
+    d.totalDurationMs += r.durationMs;
+    d.timedRequests += 1;
+    d.lastUsedAt = Math.max(d.lastUsedAt, r.occurredAt);
+  });
   bump(
     tally.hourly,
-    `${date}\u0000${hour}`,
-    () => ({ date, hour, requests: 0, tokens: 0, cost: 0 }),
+    hour.start,
+    () => ({ date: hour.date, hour: hour.hour, requests: 0, tokens: 0, cost: 0 }),
     (h) => {
       h.requests += 1;
       h.tokens += r.tokensUsed;
@@ -165,8 +194,8 @@ function addUsage(tally: Tally, r: LedgerUsage, date: string, minuteFloor: numbe
       },
     );
   }
+  const month = monthKey(r.occurredAt, zone);
   if (r.deviceId) {
-    const month = monthKey(r.occurredAt);
     bump(
       tally.devices,
       `${month}\u0000${r.deviceId}`,
@@ -177,12 +206,12 @@ function addUsage(tally: Tally, r: LedgerUsage, date: string, minuteFloor: numbe
       },
     );
   }
-  if (r.conversationId) tally.conversations.add(`${monthKey(r.occurredAt)}\u0000${r.conversationId}`);
+  if (r.conversationId) tally.conversations.add(`${month}\u0000${r.conversationId}`);
 }
 
-function storeSecure(sql: SqlStorage, s: LedgerSecure, oldest: number, tally: Tally) {
-  const date = dayKey(s.reportTimestamp);
-  tally.touchedDays.add(date);
+function storeSecure(sql: SqlStorage, s: LedgerSecure, oldest: number, zone: string, tally: Tally) {
+  const utcDate = dayKey(s.reportTimestamp, UTC);
+  tally.touchedDays.add(utcDate);
   if (s.reportTimestamp < oldest) {
     tally.expired += 1;
     return;
@@ -207,45 +236,30 @@ function storeSecure(sql: SqlStorage, s: LedgerSecure, oldest: number, tally: Ta
     return;
   }
   tally.stored += 1;
-  // A fallback report has no duration: it adds requests but no timed ones (as before).
-  bump(
-    tally.daily,
-    `${date}\u0000${s.modelName}\u0000${s.provider}`,
-    () => ({ ...emptyDaily(), date, modelName: s.modelName, modelProvider: s.provider }),
-    (d) => {
-      d.totalRequests += s.requestCount;
-      d.successCount += s.successCount;
-      d.totalTokens += s.tokensUsed;
-      d.totalCostMicros += s.costMicros;
-      d.lastUsedAt = Math.max(d.lastUsedAt, s.reportTimestamp);
-    },
-  );
+  // A fallback report has no duration: it adds requests but no timed ones (as before), and no hour.
+  const at = { date: dayKey(s.reportTimestamp, zone), start: s.reportTimestamp - (s.reportTimestamp % MS.QUARTER_HOUR), utcDate };
+  addFigures(tally, at, { modelName: s.modelName, modelProvider: s.provider }, (d) => {
+    d.totalRequests += s.requestCount;
+    d.successCount += s.successCount;
+    d.totalTokens += s.tokensUsed;
+    d.totalCostMicros += s.costMicros;
+    d.lastUsedAt = Math.max(d.lastUsedAt, s.reportTimestamp);
+  });
 }
 
+const figuresOf = (d: DailyDelta) =>
+  [d.totalRequests, d.successCount, d.totalTokens, d.tokensInput, d.tokensOutput, d.totalCostMicros, d.totalDurationMs, d.timedRequests, d.lastUsedAt] as const;
+
 function writeAggregates(sql: SqlStorage, tally: Tally, minuteFloor: number) {
-  for (const d of tally.daily.values()) {
-    sql.exec(
-      UPSERT_DAILY,
-      d.date,
-      d.modelName,
-      d.modelProvider,
-      d.totalRequests,
-      d.successCount,
-      d.totalTokens,
-      d.tokensInput,
-      d.tokensOutput,
-      d.totalCostMicros,
-      d.totalDurationMs,
-      d.timedRequests,
-      d.lastUsedAt,
-    );
-  }
+  for (const d of tally.daily.values()) sql.exec(UPSERT_DAILY, d.date, d.modelName, d.modelProvider, ...figuresOf(d));
+  for (const q of tally.quarters.values()) sql.exec(UPSERT_QUARTER, q.start, q.modelName, q.modelProvider, ...figuresOf(q));
+  for (const [date, u] of tally.utcDays) sql.exec(UPSERT_UTC_DAY, date, u.requests, u.tokens, u.cost);
   // One insert per model of the call (a call's daily rows may span days).
   const models = new Map([...tally.daily.values()].map((d) => [`${d.modelName}\u0000${d.modelProvider}`, d]));
   for (const d of models.values()) {
     sql.exec(`INSERT INTO models (model_name, model_provider) VALUES (?, ?) ON CONFLICT DO NOTHING`, d.modelName, d.modelProvider);
   }
-  for (const h of tally.hourly.values()) sql.exec(UPSERT_HOURLY, h.date, h.hour, h.requests, h.tokens, h.cost);
+  for (const [start, h] of tally.hourly) sql.exec(UPSERT_HOURLY, start, h.date, h.hour, h.requests, h.tokens, h.cost);
   for (const [minute, m] of tally.minutes) sql.exec(UPSERT_MINUTE, minute, m.requests, m.tokens);
   for (const d of tally.devices.values()) sql.exec(UPSERT_DEVICE, d.month, d.deviceId, d.requests, d.cost);
   for (const key of tally.conversations) {

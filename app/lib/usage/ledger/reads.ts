@@ -1,7 +1,9 @@
 // The read half of a ledger (store.ts): the figures a page asks for in its one call, the spend the
-// budget alerts compare, and the window counts a free account's claims are decided on.
+// budget alerts compare (in the account's zone), and the window counts a free account's claims
+// are decided on (UTC windows: from the quarter hours and UTC days, ADR 0030).
 import { MS } from "../../constants";
-import { dayKey, monthKey } from "../dates";
+import { UTC } from "../../time-zone";
+import { dayKey, dayStart, monthKey } from "../dates";
 import { type UsageCounts, windowBounds, type WindowName } from "../windows";
 import type { DailyRow, DateTotalsRow, DayTotals, HourlyRow, LedgerQuery, LedgerRead, ModelTotalsRow, RecentReport } from "./types";
 
@@ -9,12 +11,13 @@ type Row = Record<string, SqlStorageValue>;
 
 export const num = (v: SqlStorageValue | undefined) => Number(v ?? 0);
 
-export function readLedger(sql: SqlStorage, q: LedgerQuery): LedgerRead {
+/** The query's parts, with day keys of `zone`: the zone the ledger's rows are in. */
+export function readLedger(sql: SqlStorage, q: LedgerQuery, zone: string): LedgerRead {
   const out: LedgerRead = {};
   if (q.dailyFrom !== undefined) out.daily = dailyRows(sql, q.dailyFrom);
   if (q.dateTotalsFrom !== undefined) out.dateTotals = dateTotalsRows(sql, q.dateTotalsFrom);
   if (q.modelTotalsFrom !== undefined) out.modelTotals = modelTotalsRows(sql, q.modelTotalsFrom);
-  if (q.hourlyFrom !== undefined) out.hourly = hourlyRows(sql, q.hourlyFrom);
+  if (q.hourlyFrom !== undefined) out.hourly = hourlyRows(sql, q.hourlyFrom, zone);
   if (q.recent) out.recent = recentReports(sql, q.recent);
   if (q.conversationsIn !== undefined) {
     out.conversations = num(sql.exec(`SELECT count(*) AS n FROM conversations WHERE month = ?`, q.conversationsIn).one().n);
@@ -32,7 +35,7 @@ export function readLedger(sql: SqlStorage, q: LedgerQuery): LedgerRead {
       .toArray()
       .map((r) => ({ deviceId: String(r.device_id), requests: num(r.requests), costMicros: num(r.cost_micros) }));
   }
-  if (q.spend) out.spend = spend(sql, q.now);
+  if (q.spend) out.spend = spend(sql, q.now, zone);
   return out;
 }
 
@@ -92,11 +95,15 @@ function modelTotalsRows(sql: SqlStorage, from: string): ModelTotalsRow[] {
     .map((r: Row) => ({ modelName: String(r.model_name), modelProvider: String(r.model_provider), ...sums(r), lastUsedAt: num(r.last_used_at) }));
 }
 
-function hourlyRows(sql: SqlStorage, from: string): HourlyRow[] {
+/** The first instant of a day key, any day before 1970 ("0000-00-00": all of them) reading as the earliest. */
+const firstInstant = (day: string, zone: string) => (day < "1970-01-02" ? Number.MIN_SAFE_INTEGER : dayStart(day, zone));
+
+function hourlyRows(sql: SqlStorage, from: string, zone: string): HourlyRow[] {
   return sql
-    .exec(`SELECT date, hour, total_requests, total_tokens, total_cost_micros FROM hourly WHERE date >= ? ORDER BY date, hour`, from)
+    .exec(`SELECT start, date, hour, total_requests, total_tokens, total_cost_micros FROM hourly WHERE start >= ? ORDER BY start`, firstInstant(from, zone))
     .toArray()
     .map((r) => ({
+      start: num(r.start),
       date: String(r.date),
       hour: num(r.hour),
       totalRequests: num(r.total_requests),
@@ -127,28 +134,22 @@ function recentReports(sql: SqlStorage, limit: number): RecentReport[] {
     }));
 }
 
-/** The whole totals of each of `dates`, over every model. */
+/** The whole totals of each of the UTC days `dates`, over every model (the cross-account rollup counts UTC days). */
 export function dayTotals(sql: SqlStorage, dates: string[]): DayTotals[] {
   return dates.sort().map((date) => {
-    const row = sql
-      .exec(
-        `SELECT coalesce(sum(total_requests), 0) AS requests, coalesce(sum(total_tokens), 0) AS tokens, coalesce(sum(total_cost_micros), 0) AS cost
-         FROM daily WHERE date = ?`,
-        date,
-      )
-      .one();
-    return { date, requests: num(row.requests), tokens: num(row.tokens), costMicros: num(row.cost) };
+    const row = sql.exec(`SELECT total_requests, total_tokens, total_cost_micros FROM utc_days WHERE date = ?`, date).toArray()[0];
+    return { date, requests: num(row?.total_requests), tokens: num(row?.total_tokens), costMicros: num(row?.total_cost_micros) };
   });
 }
 
-/** Spend this month and today in micro-dollars. */
-export function spend(sql: SqlStorage, now: number): { monthMicros: number; dayMicros: number } {
+/** Spend this month and today in micro-dollars: the month and the day of `zone` (the ledger's) that hold `now`. */
+export function spend(sql: SqlStorage, now: number, zone: string): { monthMicros: number; dayMicros: number } {
   const row = sql
     .exec(
       `SELECT coalesce(sum(total_cost_micros), 0) AS month, coalesce(sum(CASE WHEN date = ? THEN total_cost_micros END), 0) AS day
        FROM daily WHERE date >= ?`,
-      dayKey(now),
-      `${monthKey(now)}-01`,
+      dayKey(now, zone),
+      `${monthKey(now, zone)}-01`,
     )
     .one();
   return { monthMicros: num(row.month), dayMicros: num(row.day) };
@@ -161,20 +162,20 @@ export function spend(sql: SqlStorage, now: number): { monthMicros: number; dayM
  */
 export function windowCounts(sql: SqlStorage, now: number): UsageCounts {
   const w = windowBounds(now);
-  const day = dayKey(now);
   const reported = sql
     .exec(
       `SELECT
         (SELECT coalesce(sum(total_requests), 0) FROM minutes WHERE minute = ?1) AS minute,
-        (SELECT coalesce(sum(total_requests), 0) FROM hourly WHERE date = ?2 AND hour = ?3) AS hour,
-        (SELECT coalesce(sum(total_requests), 0) FROM daily WHERE date = ?2) AS day,
-        (SELECT coalesce(sum(total_requests), 0) FROM daily WHERE date >= ?4 AND date < ?5) AS month_requests,
-        (SELECT coalesce(sum(total_tokens), 0) FROM daily WHERE date >= ?4 AND date < ?5) AS month_tokens`,
+        (SELECT coalesce(sum(total_requests), 0) FROM quarters WHERE start >= ?2 AND start < ?3) AS hour,
+        (SELECT coalesce(sum(total_requests), 0) FROM utc_days WHERE date = ?4) AS day,
+        (SELECT coalesce(sum(total_requests), 0) FROM utc_days WHERE date >= ?5 AND date < ?6) AS month_requests,
+        (SELECT coalesce(sum(total_tokens), 0) FROM utc_days WHERE date >= ?5 AND date < ?6) AS month_tokens`,
       w.minute.start / MS.MINUTE,
-      day,
-      new Date(now).getUTCHours(),
-      dayKey(w.month.start),
-      dayKey(w.month.end),
+      w.hour.start,
+      w.hour.end,
+      dayKey(now, UTC),
+      dayKey(w.month.start, UTC),
+      dayKey(w.month.end, UTC),
     )
     .one();
   const claimed = claimedCounts(sql, now);

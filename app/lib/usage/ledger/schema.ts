@@ -1,6 +1,16 @@
 // The tables inside one account's usage ledger (a SQLite-backed Durable Object, ADR 0020). The
 // ledger holds one account, so no table has a user column. Applied in order on first use; the
 // version in `meta` says how many are applied.
+
+/** The columns of a `quarters` row (and of a `daily` one, with `date` for `start`), in insert order. */
+export const QUARTER_COLUMNS =
+  "start, model_name, model_provider, total_requests, success_count, total_tokens, tokens_input, tokens_output, total_cost_micros, total_duration_ms, timed_requests, last_used_at";
+/** What an upsert of `quarters` or `daily` adds to the row already there. */
+export const QUARTER_SUMS = `total_requests = total_requests + excluded.total_requests, success_count = success_count + excluded.success_count,
+    total_tokens = total_tokens + excluded.total_tokens, tokens_input = tokens_input + excluded.tokens_input,
+    tokens_output = tokens_output + excluded.tokens_output, total_cost_micros = total_cost_micros + excluded.total_cost_micros,
+    total_duration_ms = total_duration_ms + excluded.total_duration_ms, timed_requests = timed_requests + excluded.timed_requests,
+    last_used_at = max(last_used_at, excluded.last_used_at)`;
 export const LEDGER_MIGRATIONS: string[][] = [
   [
     `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
@@ -117,5 +127,73 @@ export const LEDGER_MIGRATIONS: string[][] = [
   [
     `CREATE TABLE models (model_name TEXT NOT NULL, model_provider TEXT NOT NULL, PRIMARY KEY (model_name, model_provider)) WITHOUT ROWID`,
     `INSERT INTO models (model_name, model_provider) SELECT DISTINCT model_name, model_provider FROM daily`,
+  ],
+  // The account's time zone (ADR 0030): `quarters` keeps every report's figures per UTC quarter
+  // hour and model, from which the days and hours of any zone are exact sums; `daily` and `hourly`
+  // become the account zone's rows (hourly keyed by the local hour's first instant, so a day has
+  // 23, 24 or 25 of them) and `utc_days` keeps the UTC days the free tier and the rollup count.
+  // The zone is UTC here (meta 'zone' unset), so daily, conversations and device_months stay as
+  // they are. Quarters come from the raw reports; what `daily` holds beyond them (reports already
+  // archived to R2, which no longer say their time) goes into the day's 00:00 UTC quarter.
+  [
+    `CREATE TABLE quarters (
+      start INTEGER NOT NULL,
+      model_name TEXT NOT NULL,
+      model_provider TEXT NOT NULL,
+      total_requests INTEGER NOT NULL DEFAULT 0,
+      success_count INTEGER NOT NULL DEFAULT 0,
+      total_tokens INTEGER NOT NULL DEFAULT 0,
+      tokens_input INTEGER NOT NULL DEFAULT 0,
+      tokens_output INTEGER NOT NULL DEFAULT 0,
+      total_cost_micros INTEGER NOT NULL DEFAULT 0,
+      total_duration_ms INTEGER NOT NULL DEFAULT 0,
+      timed_requests INTEGER NOT NULL DEFAULT 0,
+      last_used_at INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (start, model_name, model_provider)
+    ) WITHOUT ROWID`,
+    `INSERT INTO quarters (${QUARTER_COLUMNS})
+      SELECT occurred_at - occurred_at % 900000, model_name, model_provider, count(*), sum(success), sum(tokens_used), sum(tokens_input),
+        sum(tokens_output), sum(cost_micros), sum(request_duration_ms), count(*), max(occurred_at)
+      FROM reports GROUP BY 1, 2, 3`,
+    `INSERT INTO quarters (${QUARTER_COLUMNS})
+      SELECT report_timestamp - report_timestamp % 900000, model_name, provider, sum(request_count), sum(success_count), sum(tokens_used), 0, 0,
+        sum(cost_micros), 0, 0, max(report_timestamp)
+      FROM secure_reports WHERE true GROUP BY 1, 2, 3
+      ON CONFLICT (start, model_name, model_provider) DO UPDATE SET ${QUARTER_SUMS}`,
+    `INSERT INTO quarters (${QUARTER_COLUMNS})
+      SELECT CAST(strftime('%s', d.date) AS INTEGER) * 1000, d.model_name, d.model_provider,
+        d.total_requests - coalesce(q.total_requests, 0), d.success_count - coalesce(q.success_count, 0), d.total_tokens - coalesce(q.total_tokens, 0),
+        d.tokens_input - coalesce(q.tokens_input, 0), d.tokens_output - coalesce(q.tokens_output, 0),
+        d.total_cost_micros - coalesce(q.total_cost_micros, 0), d.total_duration_ms - coalesce(q.total_duration_ms, 0),
+        d.timed_requests - coalesce(q.timed_requests, 0), d.last_used_at
+      FROM daily AS d LEFT JOIN (
+        SELECT strftime('%Y-%m-%d', start / 1000, 'unixepoch') AS date, model_name, model_provider, sum(total_requests) AS total_requests,
+          sum(success_count) AS success_count, sum(total_tokens) AS total_tokens, sum(tokens_input) AS tokens_input, sum(tokens_output) AS tokens_output,
+          sum(total_cost_micros) AS total_cost_micros, sum(total_duration_ms) AS total_duration_ms, sum(timed_requests) AS timed_requests
+        FROM quarters GROUP BY 1, 2, 3
+      ) AS q ON q.date = d.date AND q.model_name = d.model_name AND q.model_provider = d.model_provider
+      WHERE d.total_requests <> coalesce(q.total_requests, 0) OR d.total_tokens <> coalesce(q.total_tokens, 0)
+        OR d.total_cost_micros <> coalesce(q.total_cost_micros, 0) OR d.total_duration_ms <> coalesce(q.total_duration_ms, 0)
+      ON CONFLICT (start, model_name, model_provider) DO UPDATE SET ${QUARTER_SUMS}`,
+    `CREATE TABLE utc_days (
+      date TEXT PRIMARY KEY,
+      total_requests INTEGER NOT NULL DEFAULT 0,
+      total_tokens INTEGER NOT NULL DEFAULT 0,
+      total_cost_micros INTEGER NOT NULL DEFAULT 0
+    ) WITHOUT ROWID`,
+    `INSERT INTO utc_days (date, total_requests, total_tokens, total_cost_micros)
+      SELECT date, sum(total_requests), sum(total_tokens), sum(total_cost_micros) FROM daily GROUP BY date`,
+    `CREATE TABLE hourly_by_start (
+      start INTEGER PRIMARY KEY,
+      date TEXT NOT NULL,
+      hour INTEGER NOT NULL,
+      total_requests INTEGER NOT NULL DEFAULT 0,
+      total_tokens INTEGER NOT NULL DEFAULT 0,
+      total_cost_micros INTEGER NOT NULL DEFAULT 0
+    )`,
+    `INSERT INTO hourly_by_start (start, date, hour, total_requests, total_tokens, total_cost_micros)
+      SELECT CAST(strftime('%s', date) AS INTEGER) * 1000 + hour * 3600000, date, hour, total_requests, total_tokens, total_cost_micros FROM hourly`,
+    `DROP TABLE hourly`,
+    `ALTER TABLE hourly_by_start RENAME TO hourly`,
   ],
 ];

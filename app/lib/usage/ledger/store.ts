@@ -5,21 +5,45 @@
 // synchronous, and the object runs one call at a time, so each call is a consistent unit. The
 // writes of an ingest are in ingest.ts, the reads in reads.ts, the shapes in types.ts.
 import { FREE_TIER } from "../../constants";
+import { isTimeZone, UTC } from "../../time-zone";
 import type { BudgetSettings } from "../budget";
 import { dayKey, monthKey } from "../dates";
 import { windowBounds, type WindowName } from "../windows";
 import { storeReports } from "./ingest";
+import { rebuildZoneRows } from "./zoned";
 import { dayTotals, num, readLedger, spend, windowCounts } from "./reads";
 import { LEDGER_MIGRATIONS } from "./schema";
 import type { BudgetAlert, ClaimResult, IngestOptions, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, SentAlert } from "./types";
 
 export class LedgerStore {
+  /** The account's time zone, as the ledger's zone rows (daily, hourly, the months) are drawn in. */
+  private zoneNow: string = UTC;
+
   /** `upTo`: apply the schema's versions only this far (a test builds an older ledger with it). */
   constructor(
     private readonly sql: SqlStorage,
     { upTo = LEDGER_MIGRATIONS.length }: { upTo?: number } = {},
   ) {
     this.migrate(upTo);
+    this.zoneNow = this.meta("zone") ?? UTC;
+  }
+
+  get zone(): string {
+    return this.zoneNow;
+  }
+
+  /**
+   * Draws the zone's rows again for `zone` when it is not the ledger's zone (ADR 0030): exact for
+   * every day and hour from the quarter hours. The caller runs it in one storage transaction.
+   * Returns whether anything was redrawn. A name that is no zone is refused.
+   */
+  setZone(zone: string, now: number): boolean {
+    if (!isTimeZone(zone)) throw new RangeError(`not a time zone: ${zone}`);
+    if (zone === this.zoneNow) return false;
+    rebuildZoneRows(this.sql, zone, now);
+    this.setMeta("zone", zone);
+    this.zoneNow = zone;
+    return true;
   }
 
   private migrate(upTo: number) {
@@ -46,7 +70,8 @@ export class LedgerStore {
    * budget alerts. The caller runs it inside one storage transaction.
    */
   ingest(usage: LedgerUsage[], secure: LedgerSecure[], budget: BudgetSettings | null, now: number, options: IngestOptions = {}): IngestResult {
-    const { stored, duplicates, expired, touchedDays } = storeReports(this.sql, usage, secure, now, options);
+    if (options.zone !== undefined && options.zone !== this.zoneNow && isTimeZone(options.zone)) this.setZone(options.zone, now);
+    const { stored, duplicates, expired, touchedDays } = storeReports(this.sql, usage, secure, now, this.zoneNow, options);
     let version = Number(this.meta("version") ?? 0);
     let firstReceivedAt = this.meta("first_received_at");
     if (stored > 0) {
@@ -77,16 +102,18 @@ export class LedgerStore {
    */
   private decideAlerts(budget: BudgetSettings, now: number): BudgetAlert[] {
     if (!budget.notificationsEnabled) return [];
-    const { monthMicros, dayMicros } = spend(this.sql, now);
+    const zone = this.zoneNow;
+    const { monthMicros, dayMicros } = spend(this.sql, now, zone);
+    // Periods of the account's zone: the daily budget starts again at its midnight, the monthly on its 1st.
     const checks = [
-      { kind: "monthly" as const, period: monthKey(now), limit: budget.monthlyBudget, spent: monthMicros / 1e6 },
-      { kind: "daily" as const, period: dayKey(now), limit: budget.dailyBudget, spent: dayMicros / 1e6 },
+      { kind: "monthly" as const, period: monthKey(now, zone), limit: budget.monthlyBudget, spent: monthMicros / 1e6 },
+      { kind: "daily" as const, period: dayKey(now, zone), limit: budget.dailyBudget, spent: dayMicros / 1e6 },
     ];
     const alerts: BudgetAlert[] = [];
     for (const c of checks) {
       if (c.limit <= 0 || c.spent < (c.limit * budget.alertThreshold) / 100) continue;
       const cursor = this.sql.exec(`INSERT INTO budget_alerts (kind, period, sent_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, c.kind, c.period, now);
-      if (cursor.rowsWritten > 0) alerts.push({ ...c, threshold: budget.alertThreshold });
+      if (cursor.rowsWritten > 0) alerts.push({ ...c, threshold: budget.alertThreshold, at: now, zone });
     }
     return alerts;
   }
@@ -108,8 +135,9 @@ export class LedgerStore {
     return added;
   }
 
+  /** The query's parts; the caller has brought the ledger to the query's zone first (setZone). */
   read(q: LedgerQuery): LedgerRead {
-    return readLedger(this.sql, q);
+    return readLedger(this.sql, q, this.zoneNow);
   }
 
   /**

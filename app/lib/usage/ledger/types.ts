@@ -9,13 +9,18 @@ export type LedgerUsage = typeof reports.$inferSelect;
 /** A fallback aggregate report (POST /api/v1/usage/secure-report). */
 export type LedgerSecure = typeof secureReports.$inferSelect;
 
-/** How an ingest call treats its reports: `importing` is the move of D1's history (any age, no alerts). */
-export type IngestOptions = { importing?: boolean };
+/**
+ * How an ingest call treats its reports: `importing` is the move of D1's history (any age, no
+ * alerts); `zone` the account's time zone as the caller read it (a ledger on another one redraws
+ * its zone rows for it first).
+ */
+export type IngestOptions = { importing?: boolean; zone?: string };
 /** A budget alert sent in the past (the move carries D1's budget_alerts over). */
 export type SentAlert = { kind: "monthly" | "daily"; period: string; sentAt: number };
 
-export type BudgetAlert = { kind: "monthly" | "daily"; period: string; limit: number; spent: number; threshold: number };
-/** An account's whole totals of one day: what the cross-account rollup in D1 stores. */
+/** A budget newly crossed: `period` is the account zone's month or day, `at` when the call that crossed it was decided. */
+export type BudgetAlert = { kind: "monthly" | "daily"; period: string; limit: number; spent: number; threshold: number; at: number; zone: string };
+/** An account's whole totals of one UTC day: what the cross-account rollup in D1 stores. */
 export type DayTotals = { date: string; requests: number; tokens: number; costMicros: number };
 
 export type IngestResult = {
@@ -50,7 +55,8 @@ export type DailyRow = {
 export type DateTotalsRow = Omit<DailyRow, "modelName" | "modelProvider" | "lastUsedAt">;
 /** One model's figures summed over the days asked for (the pages' model lists). */
 export type ModelTotalsRow = Omit<DailyRow, "date">;
-export type HourlyRow = { date: string; hour: number; totalRequests: number; totalTokens: number; totalCostMicros: number };
+/** One local hour of the account's zone: `start` its first instant, `date` and `hour` its day and hour on the clock. */
+export type HourlyRow = { start: number; date: string; hour: number; totalRequests: number; totalTokens: number; totalCostMicros: number };
 export type RecentReport = {
   id: string;
   modelName: string;
@@ -64,9 +70,17 @@ export type RecentReport = {
   deviceId: string | null;
 };
 
-/** What a page asks of the ledger, in one call: each part is read only when asked for. */
+/**
+ * What a page asks of the ledger, in one call: each part is read only when asked for. Day and
+ * month keys are the account zone's (ADR 0030).
+ */
 export type LedgerQuery = {
   now: number;
+  /**
+   * The account's time zone as the page read it: a ledger still on another one redraws its rows
+   * for this one before it answers (a change it missed).
+   */
+  zone?: string;
   /** Daily rows from this day (inclusive, 'YYYY-MM-DD'). */
   dailyFrom?: string;
   /** Each day's figures from this day, models summed: a row a day instead of one per day and model. */
@@ -82,7 +96,7 @@ export type LedgerQuery = {
   counts?: boolean;
   /** Requests and cost per device key in this month. */
   devicesIn?: string;
-  /** Spend this month and today (the budget tab). */
+  /** Spend this month and today, in the account's zone (the budget tab). */
   spend?: boolean;
 };
 

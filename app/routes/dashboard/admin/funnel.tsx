@@ -3,13 +3,13 @@
 import type { Route } from "./+types/funnel";
 import { Card, cx } from "~/components/ui";
 import { MARKETING } from "~/lib/constants";
-import { formatCount, formatDate, formatUsd } from "~/lib/format";
 import { conversion, FUNNEL_STAGES, type FunnelWeek } from "~/lib/marketing/events";
 import { loadFunnel } from "~/lib/marketing/events.server";
 import { usageTotalsThisMonth } from "~/lib/usage/rollup.server";
 import { requireAdmin } from "~/server/auth.server";
 import { app } from "~/server/context.server";
 import { pageMeta } from "~/lib/site/meta";
+import { useFormat } from "~/components/format";
 
 export const meta = () => pageMeta("Funnel | Modelify");
 
@@ -23,6 +23,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 const percent = (value: number | null) => (value === null ? "–" : `${value}%`);
 
 export default function AdminFunnel({ loaderData }: Route.ComponentProps) {
+  const f = useFormat();
   const weeks = loaderData.weeks;
   const totals = FUNNEL_STAGES.map((stage) => ({ ...stage, count: weeks.reduce((sum, w) => sum + w[stage.key], 0) }));
   const widest = Math.max(1, ...totals.map((t) => t.count));
@@ -37,15 +38,15 @@ export default function AdminFunnel({ loaderData }: Route.ComponentProps) {
       <Card className="mt-6 p-5">
         <h2 className="font-semibold text-slate-900">Usage of all accounts this month</h2>
         <p className="mt-1 text-sm text-slate-600">
-          Since {formatDate(Date.parse(loaderData.usage.since))}, UTC, as the accounts' usage ledgers last reported it.
+          Since {f.utc().date(Date.parse(loaderData.usage.since))}, UTC, as the accounts' usage ledgers last reported it.
         </p>
         <dl className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-4" data-testid="usage-totals">
           {(
             [
-              ["Accounts", formatCount(loaderData.usage.accounts)],
-              ["Requests", formatCount(loaderData.usage.requests)],
-              ["Tokens", formatCount(loaderData.usage.tokens)],
-              ["Cost", formatUsd(loaderData.usage.cost)],
+              ["Accounts", f.count(loaderData.usage.accounts)],
+              ["Requests", f.count(loaderData.usage.requests)],
+              ["Tokens", f.count(loaderData.usage.tokens)],
+              ["Cost", f.usd(loaderData.usage.cost)],
             ] as const
           ).map(([label, value]) => (
             <div key={label}>
@@ -66,7 +67,7 @@ export default function AdminFunnel({ loaderData }: Route.ComponentProps) {
                 <span className="block h-3 rounded-full bg-brand-600" style={{ width: `${(stage.count / widest) * 100}%` }} />
               </span>
               <span className="w-28 text-right tabular-nums text-slate-900" data-stage={stage.key}>
-                {formatCount(stage.count)}
+                {f.count(stage.count)}
                 {i > 0 ? <span className="ml-1 text-slate-500">({percent(conversion(totals[i - 1]!.count, stage.count))})</span> : null}
               </span>
             </li>
@@ -102,10 +103,11 @@ export default function AdminFunnel({ loaderData }: Route.ComponentProps) {
 }
 
 function WeekRow({ week, current }: { week: FunnelWeek; current: boolean }) {
+  const f = useFormat();
   return (
     <tr className="border-b border-slate-100 last:border-0" data-week={new Date(week.weekStart).toISOString().slice(0, 10)}>
       <th scope="row" className="whitespace-nowrap px-4 py-3 text-left font-medium text-slate-900">
-        {formatDate(week.weekStart)}
+        {f.utc().date(week.weekStart)}
         {current ? <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 text-xs font-medium text-brand-700">This week</span> : null}
       </th>
       {FUNNEL_STAGES.map((stage, i) => {
@@ -116,7 +118,7 @@ function WeekRow({ week, current }: { week: FunnelWeek; current: boolean }) {
             className={cx("px-4 py-3 text-right tabular-nums", week[stage.key] === 0 ? "text-slate-500" : "text-slate-900")}
             data-stage={stage.key}
           >
-            {formatCount(week[stage.key])}
+            {f.count(week[stage.key])}
             {previous !== null ? <span className="block text-xs text-slate-500">{percent(conversion(previous, week[stage.key]))}</span> : null}
           </td>
         );

@@ -4,7 +4,7 @@ import { data, Form, useNavigation, Link } from "react-router";
 import type { Route } from "./+types/support";
 import { TabError } from "~/components/dashboard/tab-error";
 import { Alert, Button, Card, cx } from "~/components/ui";
-import { formatDateTime } from "~/lib/format";
+import { ZonedTime } from "~/components/format";
 import { closeSupportMessage, listSupportMessages } from "~/lib/support/support.server";
 import { z } from "~/lib/zod";
 import { requireAdmin } from "~/server/auth.server";
@@ -76,7 +76,7 @@ export default function AdminSupport({ loaderData, actionData }: Route.Component
                       <a className="font-medium text-brand-700 hover:underline" href={`mailto:${m.email}?subject=${encodeURIComponent(`Re: ${m.subject}`)}`}>
                         {m.email}
                       </a>{" "}
-                      · {formatDateTime(m.createdAt)}
+                      · <ZonedTime ms={m.createdAt} />
                     </p>
                   </div>
                   <span className={cx("rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize", PRIORITY_STYLE[m.priority])}>{m.priority}</span>
@@ -91,7 +91,7 @@ export default function AdminSupport({ loaderData, actionData }: Route.Component
                     </Button>
                   </Form>
                 ) : (
-                  <p className="mt-3 text-xs text-slate-500">Closed {m.closedAt ? formatDateTime(m.closedAt) : ""}</p>
+                  <p className="mt-3 text-xs text-slate-500">Closed {m.closedAt ? <ZonedTime ms={m.closedAt} /> : ""}</p>
                 )}
               </Card>
             </li>

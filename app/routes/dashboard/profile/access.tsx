@@ -14,11 +14,11 @@ import { Alert, Card } from "~/components/ui";
 import { listPasskeys } from "~/lib/auth/passkeys.server";
 import { endedByReset, listActiveSessions } from "~/lib/auth/sessions-list.server";
 import { twoFactorStatus } from "~/lib/auth/two-factor.server";
-import { formatDate, formatDateTime, plural } from "~/lib/format";
 import { pageMeta } from "~/lib/site/meta";
 import { getAuth, requireUser } from "~/server/auth.server";
 import { app } from "~/server/context.server";
 import { proofNeedsOf } from "~/server/recent-proof.server";
+import { useFormat } from "~/components/format";
 
 export const meta = () => pageMeta("Your account's access | Modelify", { noindex: true });
 
@@ -29,7 +29,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const deps = app(context);
   const [passkeys, sessions, twoFactor, ended, needs] = await Promise.all([
     listPasskeys(deps.db, user.id),
-    listActiveSessions(deps, user.id, getAuth(context).session?.id ?? null),
+    listActiveSessions(deps, user, getAuth(context).session?.id ?? null),
     twoFactorStatus(deps.db, user.id),
     endedByReset(deps.db, user.id),
     proofNeedsOf(context),
@@ -38,6 +38,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function Access({ loaderData }: Route.ComponentProps) {
+  const f = useFormat();
   const { passkeys, sessions, twoFactor, ended, proofNeeded } = loaderData;
   const [params] = useSearchParams();
   const afterReset = params.get("after") === "reset";
@@ -55,7 +56,7 @@ export default function Access({ loaderData }: Route.ComponentProps) {
           <Alert tone="success" className="mt-4">
             {`Your password is changed, and every other session and device was signed out. ${
               passkeys.length > 0
-                ? `Your ${plural(passkeys.length, "passkey")} still ${passkeys.length === 1 ? "signs" : "sign"} in: check ${passkeys.length === 1 ? "it" : "them"} below and remove any you did not add.`
+                ? `Your ${f.plural(passkeys.length, "passkey")} still ${passkeys.length === 1 ? "signs" : "sign"} in: check ${passkeys.length === 1 ? "it" : "them"} below and remove any you did not add.`
                 : "Your account has no passkeys."
             }`}
           </Alert>
@@ -71,6 +72,7 @@ export default function Access({ loaderData }: Route.ComponentProps) {
 
 /** What the last reset signed out: named so the owner can tell whether one of them was not theirs. */
 function EndedByReset({ ended }: { ended: Route.ComponentProps["loaderData"]["ended"] }) {
+  const f = useFormat();
   return (
     <section aria-labelledby="ended-title">
       <Card className="p-6">
@@ -84,7 +86,7 @@ function EndedByReset({ ended }: { ended: Route.ComponentProps["loaderData"]["en
           {ended.map((session) => (
             <li key={session.id} className="py-3 text-sm">
               <p className="font-medium text-slate-900">{session.device}</p>
-              <p className="mt-0.5 text-slate-600">{`Signed in ${formatDate(session.createdAt)} · signed out ${formatDateTime(session.endedAt)}`}</p>
+              <p className="mt-0.5 text-slate-600">{`Signed in ${f.date(session.createdAt)} · signed out ${f.dateTime(session.endedAt)}`}</p>
             </li>
           ))}
         </ul>

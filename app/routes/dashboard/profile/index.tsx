@@ -21,6 +21,7 @@ import { listActiveSessions } from "~/lib/auth/sessions-list.server";
 import { requestEmailChange } from "~/lib/profile/email-change.server";
 import { PROFILE_MESSAGES as M } from "~/lib/profile/messages";
 import { ensureProfile, profileView, saveProfile } from "~/lib/profile/profile.server";
+import { timeZoneChoices } from "~/lib/profile/time-zone-options.server";
 import { profileFormSchema } from "~/lib/profile/validation";
 import { getAuth, requireUser } from "~/server/auth.server";
 import { app } from "~/server/context.server";
@@ -28,6 +29,7 @@ import { readForm } from "~/server/requests.server";
 import { formErrorResult, keepRetryAfter } from "~/server/responses.server";
 import { proofNeedsOf, recentProof } from "~/server/recent-proof.server";
 import { pageMeta } from "~/lib/site/meta";
+import { redrawUsage } from "~/lib/profile/time-zone.server";
 
 export const meta = () => pageMeta("Profile | Modelify");
 
@@ -39,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = app(context);
   const [row, sessions, twoFactor, passkeys, exports, needs] = await Promise.all([
     ensureProfile(db, user),
-    listActiveSessions(app(context), user.id, getAuth(context).session?.id ?? null),
+    listActiveSessions(app(context), user, getAuth(context).session?.id ?? null),
     twoFactorStatus(db, user.id),
     listPasskeys(db, user.id),
     listExports(db, user.id),
@@ -58,6 +60,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     exports,
     emailPending: params.get("emailPending") === "1" && row.pendingEmail !== null,
     editing,
+    // The zones the form offers, only while it is open (about 420 names).
+    timeZones: editing ? timeZoneChoices() : [],
     verifyingPhone: params.get("phone") === "verify",
     saved: params.get("saved") === "1",
   };
@@ -82,7 +86,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent !== "save" && intent !== "autosave") return failed(formErrorResult(M.saveFailed), 400);
   const submission = parseWithZod(read.formData, { schema: profileFormSchema });
   if (submission.status !== "success") return failed(submission.reply({ hideFields: SECRET_FIELDS }), 400);
-  const { db, queue, origin } = app(context);
+  const { db, queue, origin, ledgers } = app(context);
   const outcome = await saveProfile(db, user, submission.value);
   if (!outcome.ok) {
     const result = outcome.field
@@ -90,6 +94,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       : submission.reply({ formErrors: [outcome.error], hideFields: SECRET_FIELDS });
     return failed(result, outcome.status);
   }
+  // A new time zone redraws the usage history at once (ADR 0030).
+  if (submission.value.timezone !== user.profile.timeZone) await redrawUsage(ledgers, user.id, submission.value.timezone);
   // The e-mail address changes only through its confirmation link, and only the Save button asks
   // for one: auto-save never sends a link for a half-typed address. Putting the current address
   // back cancels a pending change.
@@ -124,7 +130,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, sessions, twoFactor, passkeys, exports, editing, saved, verifyingPhone, emailPending, proofNeeded } = loaderData;
+  const { profile, sessions, twoFactor, passkeys, exports, editing, timeZones, saved, verifyingPhone, emailPending, proofNeeded } = loaderData;
   const { pathname, search } = useLocation();
   const revalidator = useRevalidator();
   const closePhoneTo = withParams(pathname, search, { phone: null, phoneError: null, phoneResult: null, phoneWait: null });
@@ -162,6 +168,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       {editing ? (
         <EditProfile
           profile={profile}
+          timeZones={timeZones}
           closeTo={withParams(pathname, search, { edit: null, saved: null, uploaded: null, uploadError: null, kind: null })}
           actionData={actionData ?? null}
           onUploaded={() => revalidator.revalidate()}

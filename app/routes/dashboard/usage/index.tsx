@@ -14,7 +14,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const now = Date.now();
   // One ledger call: the figures, and the counts the desktop app gets from GET /api/v1/entitlements.
   const [{ counts, ...data }, plan] = await Promise.all([usageTab(ctx, user, parseRange(params.get("range")), now), planOf(ctx.db, user, user.profile, now)]);
-  return { email: user.email, ui: parseUsageUi(params), data, entitlements: entitlementsFrom(counts, plan, now) };
+  return { email: user.email, ui: parseUsageUi(params), data, entitlements: entitlementsFrom(counts, plan, now, user.profile.timeZone) };
 }
 
 export default function Usage({ loaderData }: Route.ComponentProps) {
