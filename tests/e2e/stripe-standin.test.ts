@@ -309,6 +309,11 @@ test("control endpoints", async () => {
   expect(failed.message).toBe("Something went wrong");
   const session = await checkout(customer.id, 7);
   expect(session.status).toBe("open");
+  // A rule that names another customer is not taken by this one's call, and is by that customer's.
+  const other = await stripe.customers.create({ email: "dave@example.com" });
+  await control("fail-next", { method: "POST", path: "/v1/checkout/sessions", matching: other.id, status: 500, message: "Only Dave's" });
+  expect((await checkout(customer.id, 7)).status).toBe("open");
+  expect((await expectStripeError(checkout(other.id), Stripe.errors.StripeAPIError, 500)).message).toBe("Only Dave's");
 
   // expire-next-session
   await control("expire-next-session");

@@ -469,7 +469,7 @@ describe("portal, invoices and billing errors", () => {
   });
 
   it("shows every billing error text of the spec", async () => {
-    const { browser } = await createConfirmedUser();
+    const { browser, id: userId } = await createConfirmedUser();
     // No Stripe customer yet.
     const noCustomer = await browser.post("/billing/portal", {});
     expect(noCustomer.status).toBe(400);
@@ -482,21 +482,22 @@ describe("portal, invoices and billing errors", () => {
     expect(empty).toContain("View Pricing");
 
     // Stripe fails while creating the checkout session: its message is shown as given.
-    await control("fail-next", { method: "POST", path: "/v1/checkout/sessions", status: 500, message: "Stripe is having a bad day" });
+    // Each rule names this account (tests share the stand-in): another test's call does not take it.
+    await control("fail-next", { method: "POST", path: "/v1/checkout/sessions", matching: userId, status: 500, message: "Stripe is having a bad day" });
     const failed = await browser.post("/billing/checkout", {});
     expect(failed.status).toBe(502);
     expect(await failed.text()).toContain("Stripe is having a bad day");
 
     // An expired session is refused.
-    await control("expire-next-session");
+    await control("expire-next-session", { matching: userId });
     const expired = await browser.post("/billing/checkout", {});
     expect(await expired.text()).toContain(B.sessionExpired);
 
-    const { browser: subscriber } = await subscribe();
-    await control("fail-next", { method: "GET", path: "/v1/invoices", status: 500, message: "boom" });
+    const { browser: subscriber, customerId } = await subscribe();
+    await control("fail-next", { method: "GET", path: "/v1/invoices", matching: customerId, status: 500, message: "boom" });
     const invoices = await (await subscriber.get("/dashboard/billing?view=invoices")).text();
     expect(invoices).toContain(B.invoicesFailed);
-    await control("fail-next", { method: "POST", path: "/v1/billing_portal/sessions", status: 500, message: "boom" });
+    await control("fail-next", { method: "POST", path: "/v1/billing_portal/sessions", matching: customerId, status: 500, message: "boom" });
     const portal = await subscriber.post("/billing/portal", {});
     expect(portal.status).toBe(502);
     expect(await portal.text()).toContain(B.portalFailed);

@@ -115,6 +115,8 @@ function createCheckoutSession(state, publicUrl, p) {
   const sub = p.subscription_data ?? {};
   const trialDays = int(sub.trial_period_days, "subscription_data[trial_period_days]", 1, 730) ?? 0;
   const t = now();
+  // /__control/expire-next-session: the next session, or the next for a client reference it names.
+  const expires = state.expireNextSession === true || (typeof state.expireNextSession === "string" && state.expireNextSession === p.client_reference_id);
   const id = newId("cs_test_");
   const session = checkoutSessionObject({
     id,
@@ -123,12 +125,12 @@ function createCheckoutSession(state, publicUrl, p) {
     url: `${publicUrl()}/checkout/${id}`,
     successUrl: p.success_url,
     cancelUrl: p.cancel_url,
-    expiresAt: state.expireNextSession ? t - 60 : t + DAY,
+    expiresAt: expires ? t - 60 : t + DAY,
     created: t,
     metadata: metadataParam(p.metadata),
     amount: price.unit_amount * quantity,
   });
-  state.expireNextSession = false;
+  if (expires) state.expireNextSession = false;
   state.sessions.set(id, session);
   state.sessionExtras.set(id, { trialDays, subscriptionMetadata: metadataParam(sub.metadata, "subscription_data[metadata]"), price, quantity });
   return session;
@@ -260,9 +262,20 @@ function billingRoutes(state, publicUrl) {
   ];
 }
 
+/**
+ * Whether a control rule applies to this call: its method, its path and, where the rule names one,
+ * a text the call's parameters hold (`matching`, e.g. a customer or an account id), so a test's
+ * rule is not taken by another test's call to the same path.
+ */
+function ruleApplies(rule, req, url, raw) {
+  if (rule.method && rule.method !== req.method) return false;
+  if (rule.path && rule.path !== url.pathname) return false;
+  return !rule.matching || decodeURIComponent(`${url.search}&${raw}`.replaceAll("+", " ")).includes(rule.matching);
+}
+
 /** The failure /__control/fail-next injected for this call, if any: answered, and true. */
-function answerInjectedFailure(state, req, res, url, headers) {
-  const rule = state.failRules.findIndex((r) => (!r.method || r.method === req.method) && (!r.path || r.path === url.pathname));
+function answerInjectedFailure(state, req, res, url, headers, raw) {
+  const rule = state.failRules.findIndex((r) => ruleApplies(r, req, url, raw));
   if (rule === -1) return false;
   const [r] = state.failRules.splice(rule, 1);
   // Stripe-Should-Retry: false keeps the SDK (which retries 5xx by default) from hiding the injected failure.
@@ -271,8 +284,8 @@ function answerInjectedFailure(state, req, res, url, headers) {
 }
 
 /** Waits while /__control/hold-next holds this call (until /__control/release). */
-async function waitWhileHeld(state, req, url) {
-  const held = state.holdRules.findIndex((r) => (!r.method || r.method === req.method) && (!r.path || r.path === url.pathname));
+async function waitWhileHeld(state, req, url, raw) {
+  const held = state.holdRules.findIndex((r) => ruleApplies(r, req, url, raw));
   if (held === -1) return;
   const [hold] = state.holdRules.splice(held, 1);
   state.held.push(hold);
@@ -309,8 +322,8 @@ export function createApi({ state, webhooks, publicUrl }) {
       return send(res, 401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } }, "application/json", headers);
     }
     const raw = req.method === "GET" ? "" : await readBody(req);
-    if (answerInjectedFailure(state, req, res, url, headers)) return;
-    await waitWhileHeld(state, req, url);
+    if (answerInjectedFailure(state, req, res, url, headers, raw)) return;
+    await waitWhileHeld(state, req, url, raw);
     const key = req.method === "POST" ? req.headers["idempotency-key"] : undefined;
     const fingerprint = `${req.method} ${url.pathname}?${url.search.slice(1)}&${raw}`;
     const replay = idempotentReplay(state, key, fingerprint);

@@ -2,6 +2,13 @@
 // inject failures, expire sessions, re-send or forge events, redirect webhooks and start over.
 import { int, missingParam, noSuch, readBody, send, StripeError } from "./http.mjs";
 
+/** A rule's optional narrowing: a text the call's parameters must hold (tests share one stand-in). */
+function matchingOf(input) {
+  if (input.matching === undefined || input.matching === null) return undefined;
+  if (typeof input.matching !== "string" || !input.matching) throw new StripeError(400, "matching must be a non-empty string.");
+  return input.matching;
+}
+
 /**
  * @param {{ state: ReturnType<typeof import("./state.mjs").createState>, webhooks: ReturnType<typeof import("./webhooks.mjs").createWebhooks> }} deps
  */
@@ -26,6 +33,7 @@ export function createControl({ state, webhooks }) {
       state.failRules.push({
         method: input.method ? String(input.method).toUpperCase() : undefined,
         path: input.path,
+        matching: matchingOf(input),
         status: int(input.status, "status", 400, 599) ?? 500,
         message: input.message ?? "Something went wrong",
         type: input.type ?? "api_error",
@@ -39,7 +47,13 @@ export function createControl({ state, webhooks }) {
       const released = new Promise((resolve) => {
         release = resolve;
       });
-      state.holdRules.push({ method: input.method ? String(input.method).toUpperCase() : undefined, path: input.path, released, release });
+      state.holdRules.push({
+        method: input.method ? String(input.method).toUpperCase() : undefined,
+        path: input.path,
+        matching: matchingOf(input),
+        released,
+        release,
+      });
       return send(res, 200, { ok: true });
     }
     if (route === "POST /__control/release") {
@@ -50,7 +64,7 @@ export function createControl({ state, webhooks }) {
       return send(res, 200, { ok: true, released: waiting });
     }
     if (route === "POST /__control/expire-next-session") {
-      state.expireNextSession = true;
+      state.expireNextSession = matchingOf(input) ?? true;
       return send(res, 200, { ok: true });
     }
     if (route === "POST /__control/resend") {
