@@ -7,6 +7,9 @@ export const INGEST_CALL = 5_000; // LEDGER.maxReportsPerIngest
 export const LARGE = { id: "bench-ledger-large", email: "bench-ledger-1m@modelify.dev", rows: Number(process.env.BENCH_LEDGER_ROWS ?? 1_000_000) };
 export const SMALL = { id: "bench-ledger-small", email: "bench-ledger-100@modelify.dev", rows: 100 };
 export const USAGE_DAYS = 60;
+// Every bench account lives in a +5:45 zone (issue 48): its days and hours are drawn from quarter
+// hours, none of which an hour or a day of UTC lines up with.
+export const ACCOUNT_ZONE = "Asia/Kathmandu";
 // Figure 1: requests per page and account in each repetition, the four alternating.
 export const PAGE_REQUESTS = Number(process.env.BENCH_LEDGER_PAGE_REQUESTS ?? 40);
 export const PAGES = [

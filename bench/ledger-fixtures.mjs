@@ -6,7 +6,20 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { importAppModule, readDevVars } from "../scripts/lib.mjs";
 import { generateUsage, ledgerUsage } from "../scripts/usage-fixtures.mjs";
-import { HANDLER_BATCHES, HANDLER_MIX, INGEST_CALL, INGESTERS, LARGE, MIXERS, PASSWORD, REPETITIONS, reports, SMALL, USAGE_DAYS } from "./ledger-accounts.mjs";
+import {
+  ACCOUNT_ZONE,
+  HANDLER_BATCHES,
+  HANDLER_MIX,
+  INGEST_CALL,
+  INGESTERS,
+  LARGE,
+  MIXERS,
+  PASSWORD,
+  REPETITIONS,
+  reports,
+  SMALL,
+  USAGE_DAYS,
+} from "./ledger-accounts.mjs";
 
 async function insertUsers(db, now) {
   const { hashSecret } = await importAppModule("app/lib/auth/password.ts");
@@ -21,9 +34,9 @@ async function insertUsers(db, now) {
         .bind(u.id, u.email, hash, now, now, now),
       db
         .prepare(
-          "INSERT INTO user_profiles (id, user_id, email, first_name, last_name, timezone, created_at, updated_at) VALUES (?, ?, ?, 'Bench', 'User', 'UTC', ?, ?)",
+          "INSERT INTO user_profiles (id, user_id, email, first_name, last_name, timezone, created_at, updated_at) VALUES (?, ?, ?, 'Bench', 'User', ?, ?, ?)",
         )
-        .bind(u.id, u.id, u.email, now, now),
+        .bind(u.id, u.id, u.email, ACCOUNT_ZONE, now, now),
     );
   }
   // The mixing accounts watch their spend, as a real user would: the ledger decides budget alerts.
@@ -52,7 +65,10 @@ async function fillLedger(mf, { stateDir, workerName }, account, now) {
   const started = performance.now();
   let next = make(0);
   for (let i = 0; i < calls; i++) {
-    const sending = mf.dispatchFetch(`http://ledger/ingest?user=${account.id}`, { method: "POST", body: JSON.stringify({ usage: next, now }) });
+    const sending = mf.dispatchFetch(`http://ledger/ingest?user=${account.id}`, {
+      method: "POST",
+      body: JSON.stringify({ usage: next, now, zone: ACCOUNT_ZONE }),
+    });
     next = i + 1 < calls ? make(i + 1) : null;
     const response = await sending;
     if (!response.ok) throw new Error(`ledger ingest for ${account.id}: ${response.status} ${await response.text()}`);

@@ -2,7 +2,7 @@
 // before the site is served on it: bundled with the app's own UsageLedger class and run on
 // Miniflare under the site Worker's name ("modelify"), so the objects it writes are the ones the
 // served Worker opens (same namespace key, same files under <state>/v3/do/modelify-UsageLedger).
-//   POST /ingest?user=<id>  {usage: LedgerUsage[], now}  one ledger call: UsageLedger.ingest
+//   POST /ingest?user=<id>  {usage: LedgerUsage[], now, zone}  one ledger call: UsageLedger.ingest
 //   GET  /size?user=<id>                                  the ledger's row counts and object id (its file's name)
 //   POST /consume           {batches: body[][]}           each batch handed to the built consumer Worker's
 //                                                         queue handler (binding CONSUMER), one after another,
@@ -19,9 +19,9 @@ export default {
     const ledger = ledgerFor(env.USAGE_LEDGER, user);
     if (url.pathname === "/size") return Response.json({ ...(await ledger.size()), id: env.USAGE_LEDGER.idFromName(user).toString() });
     if (url.pathname === "/ingest" && request.method === "POST") {
-      const { usage, now } = await request.json();
+      const { usage, now, zone } = await request.json();
       const started = performance.now();
-      const result = await ledger.ingest({ usage, secure: [], budget: null, now });
+      const result = await ledger.ingest({ usage, secure: [], budget: null, now, zone });
       return Response.json({ stored: result.stored, duplicates: result.duplicates, expired: result.expired, ms: performance.now() - started });
     }
     return new Response("Not found", { status: 404 });

@@ -23,6 +23,7 @@ import { buildDirFor, buildSite } from "../scripts/lib.mjs";
 import { signInCookie } from "../scripts/lighthouse.mjs";
 import { serveTestSite } from "../scripts/serve-test-site.mjs";
 import {
+  ACCOUNT_ZONE,
   CONTROL,
   HANDLER_BATCHES,
   INGEST_CALL,
@@ -294,7 +295,7 @@ function howSection(cpus) {
   return `### How
 
 - **Ledger size:** two accounts, one whose ledger holds ${f(LARGE.rows)} raw reports spread over the last ${USAGE_DAYS} days (scripts/usage-fixtures.mjs's
-  generated usage: 8 models, weekday and working-hour peaks), one with ${f(SMALL.rows)}. They are written before the site starts through the app's own
+  generated usage: 8 models, weekday and working-hour peaks), one with ${f(SMALL.rows)}; every account's time zone is ${ACCOUNT_ZONE} (+5:45: its days and hours are unions of the ledger's UTC quarter hours, ADR 0030). They are written before the site starts through the app's own
   \`UsageLedger.ingest\` (bench/ledger-harness.js on Miniflare, under the site Worker's name, so the served Worker opens the same objects; the file of each
   ledger is checked), ${f(INGEST_CALL)} reports a call (LEDGER.maxReportsPerIngest). Both accounts' \`/dashboard\` and \`/dashboard/usage\` (default range),
   signed in, ${PAGE_REQUESTS} views of each of the four in turn; p50 of each. Each page reads its ledger with one call, from the aggregates; the only raw
