@@ -23,17 +23,21 @@ export async function loadEditProfile(): Promise<DialogModule> {
 // stays as it is (a plain form) until the module arrives.
 if (typeof document !== "undefined" && new URLSearchParams(document.location.search).get("edit") === "1") void loadEditProfile();
 
-// A thenable that resolves synchronously once the module is there: React.lazy then renders it
-// without suspending.
+// The browser's dialog: React.lazy, with a thenable that resolves synchronously once the module
+// is there (rendered without suspending). Never on the server: a lazy component keeps the first
+// import's promise for the isolate's life, and a request that waits on a promise another request
+// started hangs in workerd (the runtime cancels it). The server renders the module its loader
+// awaited, or nothing.
 const Dialog = lazy(() =>
   // biome-ignore lint/suspicious/noThenProperty: a synchronous thenable is the point (see above)
   loaded ? ({ then: (resolve: (module: DialogModule) => void) => resolve(loaded as DialogModule) } as unknown as Promise<DialogModule>) : loadEditProfile(),
 );
 
+function OnServer(props: EditProfileProps) {
+  const Loaded = loaded?.default;
+  return Loaded ? <Loaded {...props} /> : null;
+}
+
 export function EditProfile(props: EditProfileProps) {
-  return (
-    <Suspense fallback={null}>
-      <Dialog {...props} />
-    </Suspense>
-  );
+  return <Suspense fallback={null}>{typeof document === "undefined" ? <OnServer {...props} /> : <Dialog {...props} />}</Suspense>;
 }

@@ -20,8 +20,9 @@ export async function loadSiteDialogs(): Promise<DialogsModule> {
   return loaded;
 }
 
-// A thenable that resolves synchronously once the module is there: React.lazy then renders it
-// without suspending.
+// The browser's dialogs: React.lazy, with a thenable that resolves synchronously once the module
+// is there. Never on the server (profile/edit-profile.tsx says why): the server renders the module
+// the layout's loader awaited, or nothing.
 const SiteDialog = lazy(() =>
   // biome-ignore lint/suspicious/noThenProperty: a synchronous thenable is the point (see above)
   loaded ? ({ then: (resolve: (module: DialogsModule) => void) => resolve(loaded as DialogsModule) } as unknown as Promise<DialogsModule>) : loadSiteDialogs(),
@@ -38,9 +39,14 @@ export function SiteModals({ inbox, defaults }: { inbox: string; defaults?: { na
   const asked = new URLSearchParams(search).get("modal");
   const open = SITE_MODALS.find((m) => m === asked);
   if (!open) return null;
+  const Loaded = loaded?.default;
   return (
     <Suspense fallback={null}>
-      <SiteDialog open={open} inbox={inbox} defaults={defaults} />
+      {typeof document !== "undefined" ? (
+        <SiteDialog open={open} inbox={inbox} defaults={defaults} />
+      ) : Loaded ? (
+        <Loaded open={open} inbox={inbox} defaults={defaults} />
+      ) : null}
     </Suspense>
   );
 }
