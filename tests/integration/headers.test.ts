@@ -118,7 +118,11 @@ describe("what a local server sends that production does not", () => {
       STRIPE_API_BASE: undefined,
     } as unknown as Env;
     const ctx = createExecutionContext();
-    const response = await worker.fetch(new Request(`${ORIGIN}/?p=${crypto.randomUUID()}`) as unknown as Request<unknown, IncomingRequestCfProperties>, production, ctx);
+    const response = await worker.fetch(
+      new Request(`${ORIGIN}/?p=${crypto.randomUUID()}`) as unknown as Request<unknown, IncomingRequestCfProperties>,
+      production,
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     expect(response.status).toBe(200);
     const names = (r: Response) => [...r.headers.keys()].filter((name) => name !== "date").sort();
