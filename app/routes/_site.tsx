@@ -4,7 +4,8 @@ import type { Route } from "./+types/_site";
 import { SiteNav } from "~/components/site-nav";
 import type { SiteLayoutData } from "~/components/site/site-data";
 import { AdMeasurement } from "~/components/site/marketing";
-import { loadSiteDialogs, SiteModals } from "~/components/site/site-modals";
+import { provideSiteDialogs, SiteModals } from "~/components/site/site-modals";
+import { urlDialogs } from "~/server/url-dialogs.server";
 import { displayName } from "~/lib/names";
 import { securityScore } from "~/lib/site/security-score";
 import { getAuth } from "~/server/auth.server";
@@ -18,8 +19,8 @@ const siteSecurityScore = () => (gradedScore ??= securityScore(pageSecurityHeade
 
 // Only what the navigation and the site's dialogs need; no database read here.
 export async function loader({ request, context }: Route.LoaderArgs): Promise<SiteLayoutData> {
-  // A dialog asked for in the URL is rendered into the HTML (see loadSiteDialogs).
-  if (new URL(request.url).searchParams.has("modal")) await loadSiteDialogs();
+  // A dialog asked for in the URL is rendered into the HTML (see provideSiteDialogs).
+  if (new URL(request.url).searchParams.has("modal")) provideSiteDialogs(urlDialogs.siteDialogs);
   const { user } = getAuth(context);
   return {
     user: user ? { email: user.email, name: displayName(user), fullName: [user.firstName, user.lastName].filter(Boolean).join(" ") } : null,

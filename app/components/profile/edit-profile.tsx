@@ -9,11 +9,16 @@ type DialogModule = typeof import("./edit-profile-dialog");
 let loaded: DialogModule | null = null;
 
 /**
- * Loads the dialog's module. The profile's loader awaits it on the server when ?edit=1 is asked
- * for, so the lazy component below resolves at once there and the dialog is part of the HTML
- * itself (a browser without JavaScript sees it and posts it as a plain form).
+ * The server's copy of the module, handed over by the profile's loader when ?edit=1 is asked for
+ * (server/url-dialogs.server.ts), so the dialog is part of the HTML itself (a browser without
+ * JavaScript sees it and posts it as a plain form).
  */
-export async function loadEditProfile(): Promise<DialogModule> {
+export function provideEditProfile(module: DialogModule): void {
+  loaded = module;
+}
+
+/** Loads the dialog's module in the browser. */
+async function loadEditProfile(): Promise<DialogModule> {
   loaded ??= await import("./edit-profile-dialog");
   return loaded;
 }
@@ -27,7 +32,7 @@ if (typeof document !== "undefined" && new URLSearchParams(document.location.sea
 // is there (rendered without suspending). Never on the server: a lazy component keeps the first
 // import's promise for the isolate's life, and a request that waits on a promise another request
 // started hangs in workerd (the runtime cancels it). The server renders the module its loader
-// awaited, or nothing.
+// handed over, or nothing.
 const Dialog = lazy(() =>
   // biome-ignore lint/suspicious/noThenProperty: a synchronous thenable is the point (see above)
   loaded ? ({ then: (resolve: (module: DialogModule) => void) => resolve(loaded as DialogModule) } as unknown as Promise<DialogModule>) : loadEditProfile(),

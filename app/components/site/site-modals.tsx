@@ -11,18 +11,23 @@ type DialogsModule = typeof import("./site-dialogs");
 let loaded: DialogsModule | null = null;
 
 /**
- * Loads the dialogs' module. The site layout's loader awaits it on the server when a dialog is
- * asked for, so the lazy component below resolves at once there and the dialog is part of the
- * HTML itself (a browser without JavaScript sees it), not streamed behind a script.
+ * The server's copy of the module, handed over by the site layout's loader when a dialog is asked
+ * for (server/url-dialogs.server.ts), so the dialog is part of the HTML itself (a browser without
+ * JavaScript sees it), not streamed behind a script.
  */
-export async function loadSiteDialogs(): Promise<DialogsModule> {
+export function provideSiteDialogs(module: DialogsModule): void {
+  loaded = module;
+}
+
+/** Loads the dialogs' module in the browser. */
+async function loadSiteDialogs(): Promise<DialogsModule> {
   loaded ??= await import("./site-dialogs");
   return loaded;
 }
 
 // The browser's dialogs: React.lazy, with a thenable that resolves synchronously once the module
 // is there. Never on the server (profile/edit-profile.tsx says why): the server renders the module
-// the layout's loader awaited, or nothing.
+// the layout's loader handed over, or nothing.
 const SiteDialog = lazy(() =>
   // biome-ignore lint/suspicious/noThenProperty: a synchronous thenable is the point (see above)
   loaded ? ({ then: (resolve: (module: DialogsModule) => void) => resolve(loaded as DialogsModule) } as unknown as Promise<DialogsModule>) : loadSiteDialogs(),

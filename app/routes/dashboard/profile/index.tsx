@@ -5,7 +5,8 @@ import type { Route } from "./+types/index";
 import { TabError } from "~/components/dashboard/tab-error";
 import { withParams } from "~/components/modal";
 import { PhoneDialog, PhoneVerifyButton } from "~/components/profile/phone-dialog";
-import { EditProfile, loadEditProfile } from "~/components/profile/edit-profile";
+import { EditProfile, provideEditProfile } from "~/components/profile/edit-profile";
+import { urlDialogs } from "~/server/url-dialogs.server";
 import { ProfileHeader } from "~/components/profile/profile-header";
 import { Alert } from "~/components/ui";
 import { SessionsCard } from "~/components/profile/sessions-card";
@@ -49,8 +50,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   ]);
   const params = new URL(request.url).searchParams;
   const editing = params.get("edit") === "1";
-  // The dialog asked for in the URL is rendered into the HTML (see loadEditProfile).
-  if (editing) await loadEditProfile();
+  // The dialog asked for in the URL is rendered into the HTML (see provideEditProfile).
+  if (editing) provideEditProfile(urlDialogs.editProfileDialog);
   return {
     profile: profileView(row, user, { emailChangeNeedsCode: needs.code }),
     proofNeeded: needs.password,
