@@ -5,7 +5,7 @@ import { SiteNav } from "~/components/site-nav";
 import type { SiteLayoutData } from "~/components/site/site-data";
 import { AdMeasurement } from "~/components/site/marketing";
 import { provideSiteDialogs, SiteModals } from "~/components/site/site-modals";
-import { urlDialogs } from "~/server/url-dialogs.server";
+import { urlDialogs } from "~/components/url-dialogs.server";
 import { displayName } from "~/lib/names";
 import { securityScore } from "~/lib/site/security-score";
 import { getAuth } from "~/server/auth.server";

@@ -10,7 +10,7 @@ let loaded: DialogModule | null = null;
 
 /**
  * The server's copy of the module, handed over by the profile's loader when ?edit=1 is asked for
- * (server/url-dialogs.server.ts), so the dialog is part of the HTML itself (a browser without
+ * (components/url-dialogs.server.ts), so the dialog is part of the HTML itself (a browser without
  * JavaScript sees it and posts it as a plain form).
  */
 export function provideEditProfile(module: DialogModule): void {

@@ -12,7 +12,7 @@ let loaded: DialogsModule | null = null;
 
 /**
  * The server's copy of the module, handed over by the site layout's loader when a dialog is asked
- * for (server/url-dialogs.server.ts), so the dialog is part of the HTML itself (a browser without
+ * for (components/url-dialogs.server.ts), so the dialog is part of the HTML itself (a browser without
  * JavaScript sees it), not streamed behind a script.
  */
 export function provideSiteDialogs(module: DialogsModule): void {

@@ -6,7 +6,7 @@ import { TabError } from "~/components/dashboard/tab-error";
 import { withParams } from "~/components/modal";
 import { PhoneDialog, PhoneVerifyButton } from "~/components/profile/phone-dialog";
 import { EditProfile, provideEditProfile } from "~/components/profile/edit-profile";
-import { urlDialogs } from "~/server/url-dialogs.server";
+import { urlDialogs } from "~/components/url-dialogs.server";
 import { ProfileHeader } from "~/components/profile/profile-header";
 import { Alert } from "~/components/ui";
 import { SessionsCard } from "~/components/profile/sessions-card";

@@ -4,7 +4,7 @@
 // and in workerd a request waiting on a promise another request started is cancelled as hung (seven
 // parallel profile saves hung one of them). The loaders that render a dialog hand its module to the
 // component (components/profile/edit-profile.tsx, components/site/site-modals.tsx).
-import * as editProfileDialog from "~/components/profile/edit-profile-dialog";
-import * as siteDialogs from "~/components/site/site-dialogs";
+import * as editProfileDialog from "./profile/edit-profile-dialog";
+import * as siteDialogs from "./site/site-dialogs";
 
 export const urlDialogs = { editProfileDialog, siteDialogs } as const;
