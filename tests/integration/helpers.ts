@@ -119,6 +119,27 @@ export function signUpFields(email: string, overrides: Record<string, string> = 
   };
 }
 
+/** The Edit Profile form as the profile page sends it on Save, every field present. */
+export function profileFormFields(email: string, overrides: Record<string, string> = {}) {
+  return {
+    intent: "save",
+    firstName: "Ada",
+    initial: "",
+    lastName: "Lovelace",
+    username: "",
+    email,
+    phoneNumber: "",
+    bio: "",
+    company: "",
+    location: "",
+    website: "",
+    timezone: "UTC",
+    securityQuestion: "",
+    securityAnswer: "",
+    ...overrides,
+  };
+}
+
 /** Waits for the consumer to deliver a mail to the outbox (it arrives through the real queue). */
 export async function waitForMail(to: string, subject: RegExp, { after = 0, timeoutMs = 8000 } = {}) {
   const deadline = Date.now() + timeoutMs;

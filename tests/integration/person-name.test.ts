@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { PERSON_NAME } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { PERSON_NAME_MESSAGES } from "~/lib/person-name";
-import { Browser, db, linkPath, signUpFields, uniqueEmail, visibleText, waitForMail } from "./helpers";
+import { Browser, db, linkPath, profileFormFields, signUpFields, uniqueEmail, visibleText, waitForMail } from "./helpers";
 
 // Letters only, no spaces: the same name whether or not a form trims it.
 const nameOf = (length: number, letter: string) => `${letter.toUpperCase()}${letter.repeat(length - 1)}`;
@@ -37,21 +37,7 @@ async function signUpAs(names: { firstName: string; lastName: string }) {
 }
 
 function saveProfile(browser: Browser, email: string, names: { firstName: string; lastName: string }) {
-  return browser.post("/dashboard/profile?edit=1", {
-    intent: "save",
-    ...names,
-    initial: "",
-    username: "",
-    email,
-    phoneNumber: "",
-    bio: "",
-    company: "",
-    location: "",
-    website: "",
-    timezone: "UTC",
-    securityQuestion: "",
-    securityAnswer: "",
-  });
+  return browser.post("/dashboard/profile?edit=1", profileFormFields(email, names));
 }
 
 function joinWaitlist(names: { firstName: string; lastName: string }, email = uniqueEmail("names-wait")) {

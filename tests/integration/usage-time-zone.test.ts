@@ -20,33 +20,13 @@ import type { LedgerUsage } from "~/lib/usage/ledger/types";
 import { resolveWebAuth } from "~/server/auth.server";
 import type { AppContext } from "~/server/context.server";
 import { parseConsumerEnv } from "../../workers/consumer-env";
-import { type Browser, db, insertUser, keySettings, queueSettled, uniqueEmail } from "./helpers";
+import { type Browser, db, insertUser, keySettings, profileFormFields, queueSettled, uniqueEmail } from "./helpers";
 import { apiUser, ledger, ledgerSql, postUsage, report, waitForRows } from "./usage-helpers";
 
 const sources = { db, ledgers: env.USAGE_LEDGER };
 
-/** The profile form as the Edit Profile page sends it, with this time zone. */
-function profileFields(email: string, timezone: string) {
-  return {
-    intent: "save",
-    firstName: "Ada",
-    initial: "",
-    lastName: "Lovelace",
-    username: "",
-    email,
-    phoneNumber: "",
-    bio: "",
-    company: "",
-    location: "",
-    website: "",
-    timezone,
-    securityQuestion: "",
-    securityAnswer: "",
-  };
-}
-
 async function saveZone(browser: Browser, email: string, zone: string) {
-  const response = await browser.post("/dashboard/profile?edit=1", profileFields(email, zone));
+  const response = await browser.post("/dashboard/profile?edit=1", profileFormFields(email, { timezone: zone }));
   expect(response.status, await response.clone().text()).toBeLessThan(400);
 }
 
