@@ -12,21 +12,7 @@ import { dayKey, monthKey } from "~/lib/usage/dates";
 import { UTC } from "~/lib/time-zone";
 import { parseConsumerEnv } from "../../workers/consumer-env";
 import { db, insertUser, uniqueEmail } from "./helpers";
-import { countingD1, ledger, ledgerSql, report } from "./usage-helpers";
-
-/** A queue that keeps what is sent to it, so a test sees every alert the moment it is enqueued. */
-function recordingQueue() {
-  const mails: MailMessage[] = [];
-  const queue = {
-    send: async (body: MailMessage) => {
-      mails.push(body);
-    },
-    sendBatch: async (messages: Array<{ body: MailMessage }>) => {
-      mails.push(...messages.map((m) => m.body));
-    },
-  } as unknown as Queue;
-  return { queue, mails };
-}
+import { countingD1, ledger, ledgerSql, recordingQueue, report } from "./usage-helpers";
 
 async function account(budget?: { monthlyBudget: number; dailyBudget: number; alertThreshold: number; notificationsEnabled: boolean }) {
   const email = uniqueEmail("budget");

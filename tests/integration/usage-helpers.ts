@@ -5,6 +5,7 @@ import { monthKey } from "~/lib/usage/dates";
 import { UTC } from "~/lib/time-zone";
 import { type LedgerNamespace, ledgerFor, type UsageLedgerApi } from "~/lib/usage/ledger/api";
 import { createConfirmedUser, db, STRONG_PASSWORD, uniqueIp, waitFor } from "./helpers";
+import type { MailMessage } from "~/lib/queue";
 
 export async function apiUser() {
   const { browser, email } = await createConfirmedUser();
@@ -173,4 +174,18 @@ export function countingD1(d1: D1Database = env.DB) {
     },
   });
   return { db: getDb(binding), counts };
+}
+
+/** A queue that keeps what is sent to it, so a test sees every mail (budget alerts) the moment it is enqueued. */
+export function recordingQueue() {
+  const mails: MailMessage[] = [];
+  const queue = {
+    send: async (body: MailMessage) => {
+      mails.push(body);
+    },
+    sendBatch: async (messages: Array<{ body: MailMessage }>) => {
+      mails.push(...messages.map((m) => m.body));
+    },
+  } as unknown as Queue;
+  return { queue, mails };
 }

@@ -7,12 +7,11 @@ import { createMessageBatch, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { handleEventBatch } from "~/lib/queue/dispatch.server";
 import { MS } from "~/lib/constants";
-import type { MailMessage } from "~/lib/queue";
 import { type SecureItem, ingestAccount, type UsageItem } from "~/lib/usage/ingest.server";
 import { toMicros } from "~/lib/usage/report";
 import { parseConsumerEnv } from "../../workers/consumer-env";
 import { insertUser, uniqueEmail } from "./helpers";
-import { countingD1, dailyRows, ledger, ledgerDayTotals, rawReports, recordingLedgers, report, rollupDays } from "./usage-helpers";
+import { countingD1, dailyRows, ledger, ledgerDayTotals, rawReports, recordingLedgers, recordingQueue, report, rollupDays } from "./usage-helpers";
 
 const user = async () => (await insertUser({ email: uniqueEmail("ingest"), passwordHash: "x", metadata: {}, confirmed: true })).id;
 
@@ -62,16 +61,6 @@ function expectedUsageRow(r: UsageItem["report"], receivedAt: number, deviceId: 
 }
 
 const byKey = (a: Record<string, unknown>, b: Record<string, unknown>) => String(a.id ?? a.report_hash).localeCompare(String(b.id ?? b.report_hash));
-
-/** A queue that keeps what is sent to it (the budget alerts' mails). */
-function recordingQueue() {
-  const mails: MailMessage[] = [];
-  const queue = {
-    send: async (body: MailMessage) => void mails.push(body),
-    sendBatch: async (messages: Array<{ body: MailMessage }>) => void mails.push(...messages.map((m) => m.body)),
-  } as unknown as Queue;
-  return { queue, mails };
-}
 
 describe("usage stored in the ledger by the consumer", () => {
   it("stores each report's fields as reported, read back with rawReports(month, userId)", async () => {

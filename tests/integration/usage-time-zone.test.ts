@@ -9,7 +9,6 @@ import { gatherAccountData } from "~/lib/account/export-data.server";
 import { MS } from "~/lib/constants";
 import { formatsFor } from "~/lib/format";
 import { schema } from "~/lib/db.server";
-import type { MailMessage } from "~/lib/queue";
 import { handleEventBatch } from "~/lib/queue/dispatch.server";
 import { UTC } from "~/lib/time-zone";
 import { usageTab } from "~/lib/usage/analytics.server";
@@ -21,7 +20,7 @@ import { resolveWebAuth } from "~/server/auth.server";
 import type { AppContext } from "~/server/context.server";
 import { parseConsumerEnv } from "../../workers/consumer-env";
 import { type Browser, db, insertUser, keySettings, profileFormFields, queueSettled, uniqueEmail } from "./helpers";
-import { apiUser, ledger, ledgerSql, postUsage, report, waitForRows } from "./usage-helpers";
+import { apiUser, ledger, ledgerSql, postUsage, recordingQueue, report, waitForRows } from "./usage-helpers";
 
 const sources = { db, ledgers: env.USAGE_LEDGER };
 
@@ -215,20 +214,6 @@ describe("a change of zone", () => {
     expect(first.days).toEqual([{ date: "2026-10-31", requests: 1, tokens: late.tokensUsed, costMicros: 50_000 }]);
   });
 });
-
-/** A queue that keeps what is sent to it (the budget alert mails). */
-function recordingQueue() {
-  const mails: MailMessage[] = [];
-  const queue = {
-    send: async (body: MailMessage) => {
-      mails.push(body);
-    },
-    sendBatch: async (messages: Array<{ body: MailMessage }>) => {
-      mails.push(...messages.map((m) => m.body));
-    },
-  } as unknown as Queue;
-  return { queue, mails };
-}
 
 let messages = 0;
 function spendBatch(userId: string, costUsd: number) {
