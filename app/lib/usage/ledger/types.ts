@@ -98,6 +98,12 @@ export type LedgerQuery = {
   devicesIn?: string;
   /** Spend this month and today, in the account's zone (the budget tab). */
   spend?: boolean;
+  /** Sums of any range of days, grouped and filtered (issue 49); one result per query, in order. */
+  slices?: SliceQuery[];
+  /** A page of the request log (raw reports still in the ledger: the retention window). */
+  log?: LogQuery;
+  /** One report in full, by its id (a LogRow's id). */
+  report?: string;
 };
 
 export type LedgerRead = {
@@ -111,6 +117,70 @@ export type LedgerRead = {
   counts?: UsageCounts;
   devices?: Array<{ deviceId: string; requests: number; costMicros: number }>;
   spend?: { monthMicros: number; dayMicros: number };
+  slices?: SliceRow[][];
+  log?: LogPage;
+  report?: ReportDetail | null;
 };
 
 export type ClaimResult = { granted: boolean; counts: UsageCounts };
+
+/**
+ * The dimensions usage can be sliced by (issue 49): the ledger keeps `day_slices` and
+ * `quarter_slices` keyed by all of them, so any filter and any grouping is a sum of rows, never a
+ * scan of raw reports. A fallback (secure) report counts as one row of request type "fallback",
+ * with no device, and is an error row when any of its requests failed.
+ */
+export type SliceDimension = "model" | "provider" | "device" | "request_type" | "status";
+/** A slice's grouping: one of the dimensions, or time (each local day, or each local hour). */
+export type SliceGroup = SliceDimension | "date" | "hour";
+export type UsageStatus = "success" | "error";
+/** What a view is narrowed to; each part unset means "any". `device: ""` means reports with no device. */
+export type UsageFilter = { model?: string; provider?: string; device?: string; requestType?: string; status?: UsageStatus };
+/** A range of the account zone's days, both ends inclusive ('YYYY-MM-DD'). */
+export type SliceQuery = { from: string; to: string; groupBy: SliceGroup; filter?: UsageFilter };
+/**
+ * One group's sums. `key` is the group's value: a model name ("model": with `provider`), a provider,
+ * a device id ("" for none), a request type, "success"/"error", a date, or a local hour's first
+ * instant as a decimal string ("hour").
+ */
+export type SliceRow = Omit<DailyRow, "date" | "modelName" | "modelProvider" | "lastUsedAt"> & { key: string; provider?: string };
+
+/**
+ * A position in the request log, newest first: the last row's time, then its kind and key (a
+ * usage report's rowid, a fallback report's hash), so the next page starts just after it.
+ */
+export type LogCursor = { at: number; kind: "usage" | "fallback"; key: string };
+/** A page of the request log: raw reports in [fromMs, toMs), filtered, after `after`. */
+export type LogQuery = { fromMs: number; toMs: number; filter?: UsageFilter; after?: LogCursor; limit: number };
+export type LogRow = {
+  /** The report's id (usage), or "fallback:<hash>". */
+  id: string;
+  kind: "usage" | "fallback";
+  occurredAt: number;
+  modelName: string;
+  modelProvider: string;
+  deviceId: string | null;
+  requestType: string;
+  /** 1 for a usage report; a fallback report's request count. */
+  requests: number;
+  tokens: number;
+  tokensInput: number;
+  tokensOutput: number;
+  costMicros: number;
+  /** null for a fallback report (it has no duration). */
+  durationMs: number | null;
+  success: boolean;
+};
+export type LogPage = { rows: LogRow[]; next: LogCursor | null };
+/** One report in full (the request log's detail view). */
+export type ReportDetail = LogRow & {
+  receivedAt: number;
+  errorMessage: string | null;
+  metadata: unknown;
+  conversationId: string | null;
+  appVersion: string | null;
+  appInstanceId: string | null;
+  /** A fallback report's counts. */
+  successCount: number;
+  errorCount: number;
+};
