@@ -196,4 +196,18 @@ export const LEDGER_MIGRATIONS: string[][] = [
     `DROP TABLE hourly`,
     `ALTER TABLE hourly_by_start RENAME TO hourly`,
   ],
+  // Hard caps (ADR 0032): what each granted claim holds against the caps until its report (same
+  // claim_id) arrives or it expires; `day` and `month` are the account zone's when it was granted.
+  [
+    `CREATE TABLE cap_reservations (
+      claim_id TEXT PRIMARY KEY,
+      expires_at INTEGER NOT NULL,
+      cost_micros INTEGER NOT NULL,
+      day TEXT NOT NULL,
+      month TEXT NOT NULL,
+      model_name TEXT,
+      model_provider TEXT,
+      device_id TEXT
+    ) WITHOUT ROWID`,
+  ],
 ];
