@@ -16,6 +16,7 @@ import { problemsFrom } from "~/lib/usage/report";
 import { requireApiSession } from "~/server/auth.server";
 import { app } from "~/server/context.server";
 import { readOptionalJson } from "~/server/requests.server";
+import { withProblems } from "~/server/usage-api.server";
 import { methodNotAllowed, postOnly, retryAfter } from "~/server/responses.server";
 
 export const loader = postOnly;
@@ -31,7 +32,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const ctx = app(context);
   const { user, session } = await requireApiSession(request, ctx);
-  const parsed = claimBodySchema.safeParse((await readOptionalJson(request, ENTITLEMENTS.claimMaxBodyBytes)) ?? {});
+  // Every 400 carries `problems`, as the usage routes' do: a body that is no JSON too.
+  const body = await readOptionalJson(request, ENTITLEMENTS.claimMaxBodyBytes).catch(async (error: unknown) => {
+    throw await withProblems(error);
+  });
+  const parsed = claimBodySchema.safeParse(body ?? {});
   if (!parsed.success) {
     const problems = problemsFrom(parsed.error, false);
     return Response.json({ error: `Invalid claim: ${problems[0]!.message}`, problems }, { status: 400, headers: { "Cache-Control": "no-store" } });
