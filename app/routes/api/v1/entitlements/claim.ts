@@ -36,7 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const body = await readOptionalJson(request, ENTITLEMENTS.claimMaxBodyBytes).catch(async (error: unknown) => {
     throw await withProblems(error);
   });
-  const parsed = claimBodySchema.safeParse(body ?? {});
+  const parsed = claimBodySchema.safeParse(body === undefined ? {} : body);
   if (!parsed.success) {
     const problems = problemsFrom(parsed.error, false);
     return Response.json({ error: `Invalid claim: ${problems[0]!.message}`, problems }, { status: 400, headers: { "Cache-Control": "no-store" } });
