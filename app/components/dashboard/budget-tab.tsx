@@ -48,7 +48,6 @@ export function BudgetTab({ view, result, capResult }: { view: BudgetView; resul
       ) : null}
 
       <CapNotice lines={view.caps.lines} />
-
       {view.settings.isDefault ? (
         <p className="mt-4 rounded-lg border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-700" data-testid="budget-defaults">
           You have not set a budget yet. These are the defaults: budget alerts use them until you save your own.
@@ -78,7 +77,6 @@ export function BudgetTab({ view, result, capResult }: { view: BudgetView; resul
 
       {/* Keyed by the values it starts from: "Reset to defaults" starts the form again. */}
       {view.editing ? <EditForm key={view.prefillDefaults ? "defaults" : "saved"} view={view} result={result} /> : null}
-
       <BudgetCaps caps={view.caps} result={capResult} />
 
       <Card className="mt-6 p-6">

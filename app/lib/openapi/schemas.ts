@@ -110,7 +110,7 @@ export const acceptedBody = z.object({ accepted: z.number().int().meta({ descrip
 const IN_ACCOUNT_ZONE = 'ISO 8601 with the offset of the account\'s time zone (time_zone; "Z" for UTC)';
 
 /** A hard cap's state (ADR 0032): the monthly or daily budget, or one model's or device's cap a month. */
-export const capBody = z
+const capBody = z
   .object({
     kind: z.enum(["monthly", "daily", "model", "device"]).meta({ description: "monthly and daily cover every call; model and device caps are monthly" }),
     limit_usd: z.number(),
@@ -132,14 +132,9 @@ export const entitlementsBody = z.object({
   plan: z.enum(["free", "premium", "early_access"]),
   unlimited: z.boolean().meta({ description: "Subscribers and early-access members have no limits" }),
   allowed: z.boolean().meta({ description: "Whether a model call may be made now" }),
-  retry_after_seconds: z
-    .number()
-    .int()
-    .nullable()
-    .meta({
-      description:
-        "When not allowed: seconds until every exhausted window has ended and every reached monthly or daily cap started again (also in Retry-After)",
-    }),
+  retry_after_seconds: z.number().int().nullable().meta({
+    description: "When not allowed: seconds until every exhausted window has ended and every reached monthly or daily cap started again (also in Retry-After)",
+  }),
   allowed_at: z.iso
     .datetime({ offset: true })
     .nullable()

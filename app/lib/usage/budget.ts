@@ -36,7 +36,7 @@ export type BudgetView = {
   caps: { lines: CapLine[]; models: CapChoice[]; devices: CapChoice[]; full: boolean };
 };
 
-export type CapChoice = { value: string; label: string };
+type CapChoice = { value: string; label: string };
 
 export type BudgetBand = "green" | "orange" | "yellow" | "red";
 

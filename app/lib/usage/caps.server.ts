@@ -15,7 +15,7 @@ import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 export type CapListing = CapRow & { id: string; label: string };
 
 /** The account's caps of single models and devices, oldest first, with the device keys' names. */
-export async function capRowsOf(db: Db, userId: string): Promise<CapListing[]> {
+async function capRowsOf(db: Db, userId: string): Promise<CapListing[]> {
   const rows = await db
     .select({
       id: schema.budgetCaps.id,

@@ -2,12 +2,11 @@
 // and how the API and the pages write a cap's state. The decision itself is the ledger's
 // (ledger/caps.ts), one claim at a time.
 import { isoInZone } from "../time-zone";
-import type { BudgetInEffect } from "./budget";
 import { addDays, dayKey, dayStart, startOfNextMonth } from "./dates";
 
 /** The account's monthly and daily budgets, and caps of one model or one device key (monthly). */
 export type CapKind = "monthly" | "daily" | "model" | "device";
-export type CapModel = { name: string; provider: string };
+type CapModel = { name: string; provider: string };
 
 /** One hard cap as the ledger applies it: its limit in micro-dollars, and what it covers. */
 export type HardCap = { kind: CapKind; limitMicros: number; model?: CapModel; deviceId?: string };
@@ -27,7 +26,9 @@ export type CapRow = { kind: "model" | "device"; modelName: string | null; model
 const micros = (usd: number) => Math.round(usd * 1_000_000);
 
 /** The hard caps in effect: a budget marked as a hard cap (and above 0), and every single cap. */
-export function hardCapsOf(budget: Pick<BudgetInEffect, "monthlyBudget" | "dailyBudget" | "monthlyHardCap" | "dailyHardCap">, rows: CapRow[]): HardCap[] {
+type CappedBudget = { monthlyBudget: number; dailyBudget: number; monthlyHardCap: boolean; dailyHardCap: boolean };
+
+export function hardCapsOf(budget: CappedBudget, rows: CapRow[]): HardCap[] {
   const caps: HardCap[] = [];
   if (budget.monthlyHardCap && budget.monthlyBudget > 0) caps.push({ kind: "monthly", limitMicros: micros(budget.monthlyBudget) });
   if (budget.dailyHardCap && budget.dailyBudget > 0) caps.push({ kind: "daily", limitMicros: micros(budget.dailyBudget) });
@@ -47,7 +48,7 @@ export function capResetAt(kind: CapKind, now: number, zone: string): number {
 }
 
 /** Whether a cap covers a claim: the budgets cover every call, a model's or device's cap only its own. */
-export function capCovers(cap: HardCap, target: ClaimTarget): boolean {
+function capCovers(cap: HardCap, target: ClaimTarget): boolean {
   if (cap.kind === "model") return target.model !== null && target.model.name === cap.model?.name && target.model.provider === cap.model?.provider;
   if (cap.kind === "device") return target.deviceId !== null && target.deviceId === cap.deviceId;
   return true;
@@ -57,7 +58,7 @@ export function capCovers(cap: HardCap, target: ClaimTarget): boolean {
  * Whether a claim fits under a cap: nothing may be left to spend at the cap itself, and the
  * claim's estimate must fit in what is left (an estimate of 0 only needs something left).
  */
-export function capFits(state: CapState, estimateMicros: number): boolean {
+function capFits(state: CapState, estimateMicros: number): boolean {
   const held = state.spentMicros + state.reservedMicros;
   return held < state.limitMicros && held + estimateMicros <= state.limitMicros;
 }
