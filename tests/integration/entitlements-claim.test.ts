@@ -13,7 +13,7 @@ import { type ClaimOutcome, claimEntitlement, type Entitlements } from "~/lib/us
 import { windowBounds } from "~/lib/usage/windows";
 import { ledgerFor } from "~/lib/usage/ledger/api";
 import type { LedgerUsage } from "~/lib/usage/ledger/types";
-import { type Browser, db, inOneMinute, ORIGIN, uniqueIp } from "./helpers";
+import { db, inOneMinute, ORIGIN } from "./helpers";
 import { apiUser, deviceToken, postUsage, report, waitForRows } from "./usage-helpers";
 
 const CLAIM = `${ORIGIN}/api/v1/entitlements/claim`;
