@@ -61,7 +61,14 @@ async function fillLedger(mf, { stateDir, workerName }, account, now) {
   const calls = Math.ceil(account.rows / INGEST_CALL);
   const make = (i) =>
     ledgerUsage(
-      generateUsage({ userId: account.id, days: USAGE_DAYS, count: Math.min(INGEST_CALL, account.rows - i * INGEST_CALL), now, seed: 7_000 + i, devices: DEVICES }),
+      generateUsage({
+        userId: account.id,
+        days: USAGE_DAYS,
+        count: Math.min(INGEST_CALL, account.rows - i * INGEST_CALL),
+        now,
+        seed: 7_000 + i,
+        devices: DEVICES,
+      }),
     );
   const callMs = [];
   let stored = 0;
