@@ -204,4 +204,5 @@ const ACCOUNT_TABLES = [
   schema.twoFactorRecoveryCodes,
   schema.passkeys,
   schema.passkeyChallenges,
+  schema.apiKeys,
 ] as const;
