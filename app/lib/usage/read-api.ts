@@ -31,11 +31,11 @@ export const summaryQuerySchema = z.strictObject(
   { error: (issue) => (issue.code === "unrecognized_keys" ? `Unknown parameter: ${issue.keys.join(", ")}` : undefined) },
 );
 
-const cursorShape = z.strictObject({
-  at: z.number().int().nonnegative(),
-  kind: z.enum(["usage", "fallback"]),
-  key: z.string().min(1).max(200),
-});
+// A usage row's key is its rowid; a fallback row's, its report hash.
+const cursorShape = z.discriminatedUnion("kind", [
+  z.strictObject({ at: z.number().int().nonnegative(), kind: z.literal("usage"), key: z.string().regex(/^\d{1,15}$/) }),
+  z.strictObject({ at: z.number().int().nonnegative(), kind: z.literal("fallback"), key: z.string().min(1).max(200) }),
+]);
 
 /** The request log's cursor: base64url of the LogCursor's JSON. Opaque to clients; anything else is refused. */
 const cursor = z.string().transform((text, ctx): LogCursor => {
