@@ -1,7 +1,7 @@
 // The account and what it may do in the API description: /me, the entitlements and the claim
 // before each model call.
 import { ENTITLEMENTS, FREE_TIER } from "../constants";
-import { answer, BEARER_CHALLENGE, ERROR, RETRY_AFTER, UNAVAILABLE } from "./parts";
+import { answer, BEARER_CHALLENGE, ERROR, RETRY_AFTER, UNAVAILABLE, personalKey403 } from "./parts";
 import { accountBody, bearerAuthErrorBody, claimGrantedBody, claimRefusedBody, entitlementsBody } from "./schemas";
 
 const BEARER_UNAUTHORIZED =
@@ -33,6 +33,7 @@ function claimOperation() {
       ),
       "400": answer("A body other than nothing or {}", ERROR),
       "401": bearer401(),
+      "403": personalKey403(),
       "413": answer(`A body over ${ENTITLEMENTS.claimMaxBodyBytes} bytes`, ERROR),
       "415": answer("A body (other than whitespace) whose Content-Type is not application/json", ERROR),
       "429": answer(
@@ -53,7 +54,7 @@ export function accountPaths() {
         tags: ["Account"],
         summary: "The signed-in account",
         security: [{ bearer: [] }],
-        responses: { "200": answer("Account", accountBody), "401": bearer401(), "503": UNAVAILABLE },
+        responses: { "200": answer("Account", accountBody), "401": bearer401(), "403": personalKey403(), "503": UNAVAILABLE },
       },
     },
     "/api/v1/entitlements": {
@@ -69,6 +70,7 @@ export function accountPaths() {
             "Retry-After": { ...RETRY_AFTER, required: false, description: "When a call is not allowed now: retry_after_seconds" },
           }),
           "401": bearer401(),
+          "403": personalKey403(),
           "503": UNAVAILABLE,
         },
       },
