@@ -106,7 +106,7 @@ const invalidToken = () =>
  * A personal API key on a route that is not the read API's (RFC 6750 3.1: insufficient_scope).
  * Said plainly, because the person who pasted it into a script needs to know what to use instead.
  */
-export const readOnlyKey = () =>
+const readOnlyKey = () =>
   Response.json(
     {
       error:
