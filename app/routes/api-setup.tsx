@@ -64,7 +64,7 @@ function ReadApi() {
             <code className="font-mono">next_cursor</code> as <code className="font-mono">cursor</code> for the next page.
           </li>
         </ul>
-        <pre className="mt-4 overflow-x-auto rounded-md bg-slate-900 p-4 text-sm text-slate-100">
+        <pre className="mt-4 whitespace-pre-wrap break-all rounded-md bg-slate-900 p-4 text-sm text-slate-100">
           <code>{`export MODELIFY_API_KEY=${API_KEYS.prefix}…  # your key\ncurl -H "Authorization: Bearer $MODELIFY_API_KEY" \\\n  "$MODELIFY_URL/api/v1/usage/summary?group_by=provider"`}</code>
         </pre>
         <p className="mt-3 text-slate-700">
