@@ -567,3 +567,25 @@ export const passkeyChallenges = sqliteTable(
   },
   (t) => [index("passkey_challenges_expiry_idx").on(t.expiresAt)],
 );
+
+// Personal API keys (issue 49, ADR 0034): read-only keys a user makes on the dashboard for their
+// own scripts. Only the SHA-256 of the secret is kept (the secret is shown once); `prefix` is its
+// first characters, which the dashboard shows so the owner can tell keys apart. A revoked key stays
+// listed (with when it was revoked) and stops working at once; deleting the account deletes them.
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    prefix: text("prefix").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_secret_hash_idx").on(t.secretHash), index("api_keys_user_idx").on(t.userId)],
+);

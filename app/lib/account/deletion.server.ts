@@ -205,4 +205,5 @@ const ACCOUNT_TABLES = [
   schema.twoFactorRecoveryCodes,
   schema.passkeys,
   schema.passkeyChallenges,
+  schema.apiKeys,
 ] as const;

@@ -21,6 +21,8 @@ const SECRET_COLUMNS = new Set([
   "previousRefreshTokenHash",
   "tokenHash",
   "proofHash",
+  // A personal API key's SHA-256 (issue 49): a credential, not data about the user.
+  "secretHash",
   "codeHash",
   "deviceCodeHash",
   "userCodeHash",
@@ -110,6 +112,7 @@ export const EXPORTED_TABLES = [
   "two_factor_recovery_codes",
   "passkeys",
   "passkey_challenges",
+  "api_keys",
 ] as const;
 type ExportedTable = (typeof EXPORTED_TABLES)[number];
 
@@ -148,6 +151,7 @@ function tableQueries(db: Db, { id, email }: { id: string; email: string }) {
     two_factor_recovery_codes: db.select().from(t.twoFactorRecoveryCodes).where(eq(t.twoFactorRecoveryCodes.userId, id)),
     passkeys: db.select().from(t.passkeys).where(eq(t.passkeys.userId, id)),
     passkey_challenges: db.select().from(t.passkeyChallenges).where(eq(t.passkeyChallenges.userId, id)),
+    api_keys: db.select().from(t.apiKeys).where(eq(t.apiKeys.userId, id)),
   } satisfies Record<ExportedTable, unknown>;
 }
 
