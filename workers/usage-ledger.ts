@@ -7,7 +7,7 @@ import { isTimeZone } from "~/lib/time-zone";
 import type { BudgetSettings } from "~/lib/usage/budget";
 import { type ArchiveResult, archiveKey, type UsageLedgerApi } from "~/lib/usage/ledger/api";
 import { LedgerStore } from "~/lib/usage/ledger/store";
-import type { LedgerQuery, LedgerSecure, LedgerUsage, SentAlert } from "~/lib/usage/ledger/types";
+import type { HealthRule, LedgerQuery, LedgerSecure, LedgerUsage, SentAlert } from "~/lib/usage/ledger/types";
 
 type LedgerEnv = { BUCKET: R2Bucket };
 
@@ -31,10 +31,18 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
     return this.opened;
   }
 
-  async ingest(input: { usage: LedgerUsage[]; secure: LedgerSecure[]; budget: BudgetSettings | null; now: number; importing?: boolean; zone?: string }) {
+  async ingest(input: {
+    usage: LedgerUsage[];
+    secure: LedgerSecure[];
+    budget: BudgetSettings | null;
+    now: number;
+    importing?: boolean;
+    zone?: string;
+    rules?: HealthRule[];
+  }) {
     if (input.usage.length + input.secure.length > LEDGER.maxReportsPerIngest) throw new RangeError("too many reports in one ingest call");
     const result = this.ctx.storage.transactionSync(() =>
-      this.store.ingest(input.usage, input.secure, input.budget, input.now, { importing: input.importing === true, zone: input.zone }),
+      this.store.ingest(input.usage, input.secure, input.budget, input.now, { importing: input.importing === true, zone: input.zone, rules: input.rules }),
     );
     if (result.stored > 0) this.push({ type: "usage", version: result.version });
     return result;

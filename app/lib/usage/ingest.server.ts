@@ -5,7 +5,8 @@
 import { inArray, sql } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { chunks, schema } from "../db.server";
-import { type BudgetSettings, DEFAULT_BUDGET } from "./budget";
+import { BUDGET_DEFAULTS } from "../constants";
+import { type BudgetSettings, DEFAULT_BUDGET, thresholdList } from "./budget";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import type { IngestResult, LedgerSecure, LedgerUsage } from "./ledger/types";
 import { usageAccountsUpsert, usageRollupUpsert } from "./rollup-sql";
@@ -81,6 +82,7 @@ export async function accountFacts(db: Db, userIds: string[]): Promise<Map<strin
         monthlyBudget: schema.budgets.monthlyBudget,
         dailyBudget: schema.budgets.dailyBudget,
         alertThreshold: schema.budgets.alertThreshold,
+        alertThresholds: schema.budgets.alertThresholds,
         notificationsEnabled: schema.budgets.notificationsEnabled,
         timeZone: schema.userProfiles.timezone,
       })
@@ -98,7 +100,7 @@ export async function accountFacts(db: Db, userIds: string[]): Promise<Map<strin
             : {
                 monthlyBudget: r.monthlyBudget,
                 dailyBudget: r.dailyBudget ?? 0,
-                alertThreshold: r.alertThreshold ?? 0,
+                alertThresholds: thresholdList(r.alertThresholds, r.alertThreshold ?? BUDGET_DEFAULTS.alertThresholdPercent),
                 notificationsEnabled: Boolean(r.notificationsEnabled),
               },
       });

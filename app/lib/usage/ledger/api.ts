@@ -2,7 +2,7 @@
 // the class offers, and the stub for an account. Pages make one call per page (read with the
 // parts they need); the consumer makes one call per account and batch.
 import type { BudgetSettings } from "../budget";
-import type { ClaimResult, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, SentAlert } from "./types";
+import type { ClaimResult, HealthRule, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, SentAlert } from "./types";
 
 export type ArchiveResult = { months: string[]; rows: number; remaining: number };
 
@@ -18,6 +18,8 @@ export interface UsageLedgerApi {
     now: number;
     importing?: boolean;
     zone?: string;
+    /** The account's model health rules (D1 alert_rules), decided over each touched model's last hour. */
+    rules?: HealthRule[];
   }): Promise<IngestResult>;
   /** Budget alerts the D1-era code sent, so their periods' alerts are not sent again; how many were new. */
   importAlerts(alerts: SentAlert[]): Promise<number>;
