@@ -42,7 +42,7 @@ export async function saveBudget(db: Db, userId: string, settings: BudgetSetting
 }
 
 /** When the alert was decided, on the account's clock: "00:05 on 30 Nov 2026 (Australia/Sydney)". */
-function alertTime(at: number, zone: string): string {
+export function alertTime(at: number, zone: string): string {
   const time = new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(at);
   const date = new Intl.DateTimeFormat("en-GB", { timeZone: zone, day: "numeric", month: "short", year: "numeric" }).format(at);
   return `${time} on ${date} (${zone})`;
