@@ -46,6 +46,7 @@ export default [
       route("analytics", "routes/dashboard/analytics.tsx"),
       route("billing", "routes/dashboard/billing.tsx"),
       route("budget", "routes/dashboard/budget.tsx"),
+      route("alerts", "routes/dashboard/alerts.tsx"),
       route("downloads", "routes/dashboard/downloads.tsx"),
       route("profile", "routes/dashboard/profile/index.tsx"),
       route("profile/two-factor", "routes/dashboard/profile/two-factor.tsx"),
