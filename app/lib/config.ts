@@ -106,7 +106,9 @@ export const deadLetterShape = {
 // sealed before a rotation (ADR 0026).
 export const webhookShape = {
   WEBHOOK_KEY: z.string().min(32, "WEBHOOK_KEY must be at least 32 characters").optional(),
-  WEBHOOK_KEY_PREVIOUS: z.union([z.literal("").transform(() => undefined), z.string().min(32, "WEBHOOK_KEY_PREVIOUS must be at least 32 characters")]).optional(),
+  WEBHOOK_KEY_PREVIOUS: z
+    .union([z.literal("").transform(() => undefined), z.string().min(32, "WEBHOOK_KEY_PREVIOUS must be at least 32 characters")])
+    .optional(),
 };
 
 const mailConfig = z.object(mailShape);

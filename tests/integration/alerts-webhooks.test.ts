@@ -95,7 +95,12 @@ describe("budget thresholds", () => {
     await saveBudget(db, legacy.id, { monthlyBudget: 1, dailyBudget: 0, alertThresholds: [60, 90], notificationsEnabled: true });
     // What the migration keeps of an alert sent before thresholds were a list: threshold 0.
     await ledger(legacy.id).read({ now: Date.now() });
-    await ledgerSql(legacy.id, "INSERT INTO budget_alerts (kind, period, threshold, sent_at) VALUES ('monthly', ?, 0, ?)", monthKey(Date.now(), UTC), Date.now());
+    await ledgerSql(
+      legacy.id,
+      "INSERT INTO budget_alerts (kind, period, threshold, sent_at) VALUES ('monthly', ?, 0, ?)",
+      monthKey(Date.now(), UTC),
+      Date.now(),
+    );
     const { queue, mails } = recordingQueue();
     await consume(queue, usageBatch(jump.id, [1.2]));
     await consume(queue, usageBatch(legacy.id, [0.7]));
@@ -178,7 +183,9 @@ describe("model health alerts", () => {
     );
     const { queue, mails } = recordingQueue();
     await consume(queue, batch);
-    expect(mailsOf(mails).map((m) => m.type === "mail.send" && [m.to, m.subject])).toEqual([[email, "Modelify alert: gpt-4o error rate 50.0% over the last hour"]]);
+    expect(mailsOf(mails).map((m) => m.type === "mail.send" && [m.to, m.subject])).toEqual([
+      [email, "Modelify alert: gpt-4o error rate 50.0% over the last hour"],
+    ]);
   });
 });
 
@@ -205,7 +212,11 @@ describe("webhooks", () => {
     expect(deliveries).toHaveLength(1);
 
     const hook = standIn();
-    const result = await consume(queue, createMessageBatch("modelify-events", [{ id: "hook-1", timestamp: new Date(), attempts: 1, body: deliveries[0] }]), hook.fetcher);
+    const result = await consume(
+      queue,
+      createMessageBatch("modelify-events", [{ id: "hook-1", timestamp: new Date(), attempts: 1, body: deliveries[0] }]),
+      hook.fetcher,
+    );
     expect(result.explicitAcks).toEqual(["hook-1"]);
     expect(hook.requests).toHaveLength(1);
     const [request] = hook.requests;
@@ -232,7 +243,12 @@ describe("webhooks", () => {
       // The delay asked of the queue (its test result keeps only which messages were retried).
       for (const message of batch.messages) {
         const retry = message.retry.bind(message);
-        Object.assign(message, { retry: (options?: QueueRetryOptions) => (delays.push(options?.delaySeconds), retry(options)) });
+        Object.assign(message, {
+          retry: (options?: QueueRetryOptions) => {
+            delays.push(options?.delaySeconds);
+            retry(options);
+          },
+        });
       }
       return consume(queue, batch, hook.fetcher);
     };
@@ -308,7 +324,11 @@ describe("webhooks", () => {
     const forged = await owner.browser.post("/dashboard/alerts", { intent: "remove-webhook", id: hook!.id }, { Origin: "https://evil.example" });
     // The Origin check of every form (readForm) refuses it before the action runs.
     expect(forged.status).toBe(400);
-    const forgedAdd = await owner.browser.post("/dashboard/alerts", { intent: "add-webhook", url: "https://evil.example/x" }, { Origin: "https://evil.example" });
+    const forgedAdd = await owner.browser.post(
+      "/dashboard/alerts",
+      { intent: "add-webhook", url: "https://evil.example/x" },
+      { Origin: "https://evil.example" },
+    );
     expect(forgedAdd.status).toBe(400);
     expect(await db.select().from(schema.webhooks).where(eq(schema.webhooks.userId, owner.id))).toHaveLength(1);
     expect(await db.query.webhooks.findFirst({ where: eq(schema.webhooks.id, hook!.id) })).toBeDefined();

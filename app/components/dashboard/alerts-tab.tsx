@@ -50,13 +50,18 @@ function RemoveButton({ intent, id, label }: { intent: string; id: string; label
 
 function RulesCard({ rules, result }: { rules: View["rules"]; result?: SubmissionResult<string[]> }) {
   const busy = useNavigation().state === "submitting";
-  const [form, fields] = useForm<{ kind: string; threshold: string }>({ id: "alert-rule", lastResult: result, defaultValue: { kind: "error_rate", threshold: "" }, ...CHECKED_ON_THE_SERVER });
+  const [form, fields] = useForm<{ kind: string; threshold: string }>({
+    id: "alert-rule",
+    lastResult: result,
+    defaultValue: { kind: "error_rate", threshold: "" },
+    ...CHECKED_ON_THE_SERVER,
+  });
   return (
     <Card className="mt-6 p-6">
       <h2 className="text-base font-semibold text-slate-900">Model health</h2>
       <p className="mt-1 text-sm text-slate-600">
-        Alert when one model's error rate or average latency over an hour passes a limit (once it has at least {HEALTH_ALERTS.minRequests}{" "}
-        requests in that hour); at most once per model per hour.
+        Alert when one model's error rate or average latency over an hour passes a limit (once it has at least {HEALTH_ALERTS.minRequests} requests in that
+        hour); at most once per model per hour.
       </p>
       {rules.length ? (
         <ul className="mt-4 divide-y divide-slate-100" data-testid="alert-rules">

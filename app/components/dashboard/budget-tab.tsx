@@ -77,8 +77,8 @@ export function BudgetTab({ view, result }: { view: BudgetView; result?: Submiss
         <h2 className="text-base font-semibold text-slate-900">Tips</h2>
         <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm text-slate-600">
           <li>
-            Alerts are sent at {view.settings.alertThresholds.map((t) => `${t}%`).join(", ")} of a budget, each once per month and once
-            per day{view.settings.notificationsEnabled ? "" : " (e-mail currently off)"}. Model health alerts and webhooks are under{" "}
+            Alerts are sent at {view.settings.alertThresholds.map((t) => `${t}%`).join(", ")} of a budget, each once per month and once per day
+            {view.settings.notificationsEnabled ? "" : " (e-mail currently off)"}. Model health alerts and webhooks are under{" "}
             <Link to="/dashboard/alerts" className="font-medium text-brand-700 underline">
               Alerts
             </Link>

@@ -7,16 +7,20 @@ import { type Db, schema } from "../db.server";
 import type { HealthRule } from "../usage/ledger/types";
 
 export type RuleKind = HealthRule["kind"];
-export type WebhookDelivery = { id: string; eventType: string; attempt: number; statusCode: number | null; error: string | null; ok: boolean; deliveredAt: number };
+export type WebhookDelivery = {
+  id: string;
+  eventType: string;
+  attempt: number;
+  statusCode: number | null;
+  error: string | null;
+  ok: boolean;
+  deliveredAt: number;
+};
 export type WebhookView = { id: string; url: string; createdAt: number; deliveries: WebhookDelivery[] };
 
 export async function listRules(db: Db, userId: string): Promise<Array<HealthRule & { createdAt: number }>> {
   const r = schema.alertRules;
-  return db
-    .select({ id: r.id, kind: r.kind, threshold: r.threshold, createdAt: r.createdAt })
-    .from(r)
-    .where(eq(r.userId, userId))
-    .orderBy(r.createdAt, r.id);
+  return db.select({ id: r.id, kind: r.kind, threshold: r.threshold, createdAt: r.createdAt }).from(r).where(eq(r.userId, userId)).orderBy(r.createdAt, r.id);
 }
 
 /** Adds a rule unless the account has HEALTH_ALERTS.maxRulesPerAccount; false when it has. */

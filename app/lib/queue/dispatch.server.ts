@@ -13,7 +13,16 @@ import { writeMarketingEvents } from "../marketing/events.server";
 import { deliverSms } from "../phone/sms.server";
 import { handleWebhookMessage } from "../alerts/deliver.server";
 import { alertNotices } from "../alerts/notify.server";
-import { type AccountFacts, type AccountOutcome, accountFacts, alertBudget, ingestAccount, type SecureItem, type UsageItem, writeShared } from "../usage/ingest.server";
+import {
+  type AccountFacts,
+  type AccountOutcome,
+  accountFacts,
+  alertBudget,
+  ingestAccount,
+  type SecureItem,
+  type UsageItem,
+  writeShared,
+} from "../usage/ingest.server";
 import type { LedgerNamespace } from "../usage/ledger/api";
 import { queuedUsageReportSchema } from "../usage/report";
 import { enqueue } from "./enqueue";

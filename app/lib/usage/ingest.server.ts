@@ -101,7 +101,9 @@ export async function accountFacts(db: Db, userIds: string[]): Promise<Map<strin
         alertThresholds: schema.budgets.alertThresholds,
         notificationsEnabled: schema.budgets.notificationsEnabled,
         timeZone: schema.userProfiles.timezone,
-        rules: sql<string | null>`(SELECT json_group_array(json_object('id', r.id, 'kind', r.kind, 'threshold', r.threshold)) FROM alert_rules AS r WHERE r.user_id = ${schema.users.id})`,
+        rules: sql<
+          string | null
+        >`(SELECT json_group_array(json_object('id', r.id, 'kind', r.kind, 'threshold', r.threshold)) FROM alert_rules AS r WHERE r.user_id = ${schema.users.id})`,
         webhooks: sql<number>`(SELECT count(*) FROM webhooks AS w WHERE w.user_id = ${schema.users.id})`,
       })
       .from(schema.users)

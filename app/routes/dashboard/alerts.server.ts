@@ -31,7 +31,10 @@ export async function addWebhookAction(deps: Deps, user: SessionUser, form: Form
   const keys = webhookKeys(deps.env);
   if (!keys) {
     log.error("webhook_key_missing", {});
-    return data({ form: "webhook" as const, result: submission.reply({ formErrors: ["Webhooks are not available right now. Please try again later."] }) }, { status: 503 });
+    return data(
+      { form: "webhook" as const, result: submission.reply({ formErrors: ["Webhooks are not available right now. Please try again later."] }) },
+      { status: 503 },
+    );
   }
   const secret = newWebhookSecret();
   const id = await addWebhook(deps.db, user.id, submission.value.url, await sealWebhookSecret(keys, secret), now);
@@ -51,6 +54,10 @@ export async function removeAction(deps: Deps, user: SessionUser, form: FormData
   const parsed = removeFormSchema.safeParse({ id: form.get("id") });
   const gone = parsed.success && (what === "rule" ? await deleteRule(deps.db, user.id, parsed.data.id) : await deleteWebhook(deps.db, user.id, parsed.data.id));
   // Another account's id is answered as one that does not exist.
-  if (!gone) return data({ form: what, result: { status: "error" as const, error: { "": [`No such ${what === "rule" ? "alert rule" : "webhook"}.`] } } }, { status: 404 });
+  if (!gone)
+    return data(
+      { form: what, result: { status: "error" as const, error: { "": [`No such ${what === "rule" ? "alert rule" : "webhook"}.`] } } },
+      { status: 404 },
+    );
   return null;
 }
