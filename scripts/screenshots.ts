@@ -45,6 +45,7 @@ const pages: Array<[string, string, boolean]> = [
   ["dashboard-usage-1d", "/dashboard/usage?range=1d&engagement=services&view=keys", true],
   ["dashboard-budget", "/dashboard/budget", true],
   ["dashboard-budget-edit", "/dashboard/budget?edit=1", true],
+  ["dashboard-alerts", "/dashboard/alerts", true],
   ["dashboard-analytics-locked", "/dashboard/analytics", true],
   ["auth-already-signed-in", "/auth?mode=signup", true],
   ["pricing-checkout-modal", "/pricing?checkout=open", true],
