@@ -20,6 +20,22 @@ export const PAGES = [
   { key: "overview", path: "/dashboard", label: "overview `/dashboard`" },
   { key: "usage", path: "/dashboard/usage", label: "usage tab `/dashboard/usage`" },
 ];
+// Figure 1 also times issue 49's views: the request log's first page and a page 10,000 rows deep
+// (reached by following its "next" links, as a reader would; the 100-row account has only a first
+// page, which is its side), and the analytics tab over a custom 90-day range grouped by model.
+const localDay = (ms) => new Intl.DateTimeFormat("en-CA", { timeZone: ACCOUNT_ZONE }).format(ms);
+export const LOG_PATH = "/dashboard/usage/requests";
+export const LOG_DEEP_ROWS = 10_000;
+export const SIZED_PAGES = [
+  ...PAGES,
+  { key: "log", path: LOG_PATH, label: "request log, first page `/dashboard/usage/requests`" },
+  { key: "logDeep", path: LOG_PATH, deepRows: LOG_DEEP_ROWS, label: `request log, a page ${LOG_DEEP_ROWS.toLocaleString("en-US")} rows deep` },
+  {
+    key: "range90",
+    path: `/dashboard/analytics?from=${localDay(Date.now() - 89 * 86_400_000)}&to=${localDay(Date.now())}&group_by=model`,
+    label: "analytics, a custom 90-day range grouped by model",
+  },
+];
 // Figure 2: five accounts, each sending MIX_REQUESTS requests of 100 reports in a repetition.
 export const MIXERS = Array.from({ length: 5 }, (_, i) => ({ id: `bench-ledger-mixer-${i}`, email: `bench-ledger-mixer-${i}@modelify.dev` }));
 export const MIX_REQUESTS = Number(process.env.BENCH_LEDGER_MIX_REQUESTS ?? 60);
