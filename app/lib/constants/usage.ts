@@ -88,3 +88,7 @@ export const FREE_TIER = {
   perHour: 20,
   perDay: 100,
 } as const;
+
+// The request log (/dashboard/usage/requests, issue 49): rows a page, the days it shows when the
+// URL names none, and the longest range whose histogram is drawn hour by hour (longer: by day).
+export const REQUEST_LOG = { pageSize: 50, defaultDays: 7, hourlyMaxDays: 2 } as const;

@@ -104,6 +104,8 @@ export type LedgerQuery = {
   log?: LogQuery;
   /** One report in full, by its id (a LogRow's id). */
   report?: string;
+  /** The UTC months whose raw reports were moved to R2 (the request log lists them). */
+  archivedMonths?: boolean;
 };
 
 export type LedgerRead = {
@@ -120,6 +122,8 @@ export type LedgerRead = {
   slices?: SliceRow[][];
   log?: LogPage;
   report?: ReportDetail | null;
+  /** Newest first, with how many raw reports each holds. */
+  archivedMonths?: Array<{ month: string; rows: number }>;
 };
 
 export type ClaimResult = { granted: boolean; counts: UsageCounts };
