@@ -18,7 +18,7 @@ type Sources = { db: Db; ledgers: LedgerNamespace };
 /** A row as the page shows it: its device key by name (null: sent with none). */
 export type LogTableRow = LogRow & { device: string | null };
 export type LogReport = ReportDetail & { device: string | null };
-export type Totals = { requests: number; errors: number; tokens: number; cost: number };
+type Totals = { requests: number; errors: number; tokens: number; cost: number };
 
 export type RequestLogData = {
   view: LogView;
@@ -71,7 +71,7 @@ export async function requestLog({ db, ledgers }: Sources, account: ZonedAccount
     ...(devices ?? []).slice(0, MAX_DEVICE_CHOICES).map((d) => d.key),
   ]);
   const named = <T extends LogRow>(r: T) => ({ ...r, device: r.deviceId === null ? null : (names.get(r.deviceId) ?? UNKNOWN_DEVICE) });
-  const archivedMonths = [...(read.archivedMonths ?? [])].sort((a, b) => (a.month < b.month ? 1 : -1));
+  const archivedMonths = read.archivedMonths ?? [];
   return {
     view,
     timeZone: zone,

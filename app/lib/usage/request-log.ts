@@ -43,10 +43,7 @@ const M = {
 } as const;
 
 /** A calendar day that exists ('2026-02-30' does not). */
-const day = z
-  .string()
-  .regex(DAY, M.day)
-  .refine((d) => addDays(d, 0) === d, M.day);
+const day = z.string().refine((d) => DAY.test(d) && addDays(d, 0) === d, M.day);
 const text = (max: number) => z.string().trim().max(max, M.text);
 // One value per parameter; an empty one (a form's "Any") means no filter.
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === "" || v === null ? undefined : v), schema.optional());
@@ -78,7 +75,7 @@ export function encodeCursor(cursor: LogCursor): string {
 }
 
 /** The cursor a URL carries, or null for anything that is not one this page wrote. */
-export function decodeCursor(value: string): LogCursor | null {
+function decodeCursor(value: string): LogCursor | null {
   if (!/^[A-Za-z0-9_-]+$/.test(value)) return null;
   try {
     const parsed = cursorSchema.safeParse(JSON.parse(atob(value.replaceAll("-", "+").replaceAll("_", "/"))));

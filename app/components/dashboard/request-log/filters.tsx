@@ -8,7 +8,19 @@ import { Button, buttonClass, Card, inputClass, Label } from "../../ui";
 
 const PATH = "/dashboard/usage/requests";
 
-function Select({ name, label, value, options, any }: { name: string; label: string; value: string; options: Array<{ value: string; label: string }>; any: string }) {
+function Select({
+  name,
+  label,
+  value,
+  options,
+  any,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  options: Array<{ value: string; label: string }>;
+  any: string;
+}) {
   return (
     <div className="min-w-0">
       <Label htmlFor={`log-${name}`}>{label}</Label>
@@ -51,7 +63,13 @@ export function LogFilters({ log }: { log: RequestLogData }) {
         )}
         <Select name="model" label="Model" value={f.model ?? ""} options={plain(options.models)} any="Any model" />
         <Select name="provider" label="Provider" value={f.provider ?? ""} options={plain(options.providers)} any="Any provider" />
-        <Select name="device" label="Device" value={f.device === undefined ? "" : f.device === "" ? NO_DEVICE : f.device} options={options.devices} any="Any device" />
+        <Select
+          name="device"
+          label="Device"
+          value={f.device === undefined ? "" : f.device === "" ? NO_DEVICE : f.device}
+          options={options.devices}
+          any="Any device"
+        />
         <Select
           name="status"
           label="Status"

@@ -67,10 +67,12 @@ export function ReportDialog({ report: r, closeTo }: { report: LogReport; closeT
       {r.metadata === null || r.metadata === undefined ? (
         <p className="mt-1 text-sm text-slate-500">None sent.</p>
       ) : (
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a box that scrolls is reached by keyboard to scroll it.
-        <pre className="mt-2 max-h-64 overflow-auto rounded-lg bg-slate-50 p-3 text-xs text-slate-800" tabIndex={0} role="region" aria-label="Metadata" data-testid="report-metadata">
-          {JSON.stringify(r.metadata, null, 2)}
-        </pre>
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region takes focus so a keyboard can scroll it (axe scrollable-region-focusable)
+        <section className="mt-2 max-h-64 overflow-auto rounded-lg bg-slate-50 p-3" aria-label="Metadata" tabIndex={0}>
+          <pre className="text-xs text-slate-800" data-testid="report-metadata">
+            {JSON.stringify(r.metadata, null, 2)}
+          </pre>
+        </section>
       )}
     </UrlModal>
   );
