@@ -17,6 +17,7 @@ const WIDTHS = [1024, 1280, 390];
 const TABS = [
   "/dashboard",
   "/dashboard/usage",
+  "/dashboard/usage/requests",
   "/dashboard/profile",
   "/dashboard/analytics",
   "/dashboard/billing",
