@@ -34,7 +34,7 @@ test("filters, pages and opens a report without JavaScript", async ({ page, brow
     await expect(noScript).toHaveURL(PATH);
     await expect(noScript.getByRole("heading", { name: "Request Log", level: 1 })).toBeVisible();
 
-    await noScript.getByLabel("Model").selectOption("gpt-4o");
+    await noScript.getByLabel("Model", { exact: true }).selectOption("gpt-4o");
     await noScript.getByRole("button", { name: "Apply" }).click();
     await expect(noScript).toHaveURL(/[?&]model=gpt-4o(&|$)/);
     expect(new Set(await column(noScript, 2))).toEqual(new Set(["gpt-4o"]));
@@ -52,7 +52,7 @@ test("filters, pages and opens a report without JavaScript", async ({ page, brow
     // A report's details: the dialog is in the page the server sends; Close is a link back.
     await noScript.getByTestId("request-log").locator("tbody tr").first().getByRole("link").click();
     await expect(noScript).toHaveURL(new RegExp(`[?&]report=${second[0]}`));
-    const dialog = noScript.getByRole("dialog", { name: "gpt-4o" });
+    const dialog = noScript.getByRole("dialog", { name: "gpt-4o", exact: true });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByText("Request type")).toBeVisible();
     await dialog.getByRole("link", { name: "Close" }).click();
@@ -73,7 +73,7 @@ test("with JavaScript: filters and pages without a page load, and the details di
   await hydrated(page);
   await page.evaluate(markDocument);
 
-  await page.getByLabel("Status").selectOption("error");
+  await page.getByLabel("Status", { exact: true }).selectOption("error");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/[?&]status=error(&|$)/);
   await routerSettled(page);
@@ -83,7 +83,7 @@ test("with JavaScript: filters and pages without a page load, and the details di
   );
 
   // Back to every status, a week's worth of rows: the next page is a link the router follows.
-  await page.getByLabel("Status").selectOption("");
+  await page.getByLabel("Status", { exact: true }).selectOption("");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).not.toHaveURL(/status=error/);
   await routerSettled(page);

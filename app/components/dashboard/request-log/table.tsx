@@ -45,7 +45,7 @@ export function LogTable({ rows, view }: { rows: LogTableRow[]; view: LogView })
           {rows.map((r) => (
             <tr key={r.id} data-report={r.id}>
               <td className="whitespace-nowrap py-2.5 pr-4">
-                <Link to={`${PATH}${viewSearch(view, { report: r.id })}`} preventScrollReset className="font-medium text-brand-700 hover:underline">
+                <Link to={`${PATH}${viewSearch(view, { report: r.id })}`} preventScrollReset className="relative inline-block font-medium text-brand-700 hover:underline">
                   <span className="sr-only">Details of the call at </span>
                   <time dateTime={new Date(r.occurredAt).toISOString()}>{`${f.monthDay(r.occurredAt)}, ${f.time(r.occurredAt)}`}</time>
                 </Link>
