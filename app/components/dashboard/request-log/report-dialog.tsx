@@ -47,7 +47,7 @@ export function ReportDialog({ report: r, closeTo }: { report: LogReport; closeT
           <time dateTime={new Date(r.receivedAt).toISOString()}>{at(r.receivedAt)}</time>
         </Item>
         <Item label="Request type">{r.requestType}</Item>
-        <Item label="Device">{r.device ?? none}</Item>
+        <Item label="Device">{r.device ?? <span className="text-slate-500">No device key</span>}</Item>
         {fallback ? (
           <Item label="Requests">{`${f.integer(r.requests)} (${f.integer(r.successCount)} succeeded, ${f.integer(r.errorCount)} failed)`}</Item>
         ) : (

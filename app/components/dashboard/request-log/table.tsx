@@ -9,7 +9,9 @@ import { cx } from "../../ui";
 import { EmptyState } from "../stat";
 
 const PATH = "/dashboard/usage/requests";
-const HEAD = ["Time", "Model", "Provider", "Device", "Type", "Tokens in / out", "Cost", "Duration", "Status"];
+const HEAD = ["Time", "Model", "Device", "Type", "Tokens in / out", "Cost", "Duration", "Status"];
+// The figures' columns, right-aligned so their digits line up.
+const FIGURES = new Set(["Tokens in / out", "Cost", "Duration"]);
 
 export function StatusBadge({ success }: { success: boolean }) {
   return (
@@ -29,13 +31,15 @@ export function LogTable({ rows, view }: { rows: LogTableRow[]; view: LogView })
     );
   }
   return (
-    <div className="-mx-4 overflow-x-auto px-4 sm:-mx-6 sm:px-6">
-      <table className="w-full min-w-[60rem] text-left text-sm" data-testid="request-log">
+    // relative: the screen-reader-only words (a sub-cent amount's, the caption) are positioned, and
+    // must be clipped with the table, not widen the page.
+    <div className="relative -mx-4 overflow-x-auto px-4 sm:-mx-6 sm:px-6">
+      <table className="w-full min-w-[50rem] text-left text-sm" data-testid="request-log">
         <caption className="sr-only">Reports, newest first</caption>
         <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
           <tr>
-            {HEAD.map((h, i) => (
-              <th key={h} scope="col" className={cx("py-2 pr-4 font-medium", i >= 5 && i <= 7 && "text-right")}>
+            {HEAD.map((h) => (
+              <th key={h} scope="col" className={cx("py-2 pr-4 font-medium", FIGURES.has(h) && "text-right")}>
                 {h}
               </th>
             ))}
@@ -45,15 +49,21 @@ export function LogTable({ rows, view }: { rows: LogTableRow[]; view: LogView })
           {rows.map((r) => (
             <tr key={r.id} data-report={r.id}>
               <td className="whitespace-nowrap py-2.5 pr-4">
-                <Link to={`${PATH}${viewSearch(view, { report: r.id })}`} preventScrollReset className="relative inline-block font-medium text-brand-700 hover:underline">
+                <Link
+                  to={`${PATH}${viewSearch(view, { report: r.id })}`}
+                  preventScrollReset
+                  className="inline-block font-medium text-brand-700 hover:underline"
+                >
                   <span className="sr-only">Details of the call at </span>
                   <time dateTime={new Date(r.occurredAt).toISOString()}>{`${f.monthDay(r.occurredAt)}, ${f.time(r.occurredAt)}`}</time>
                 </Link>
               </td>
-              <td className="max-w-48 truncate py-2.5 pr-4 font-medium text-slate-900" title={r.modelName}>
-                {r.modelName}
+              <td className="max-w-56 py-2.5 pr-4">
+                <span className="block truncate font-medium text-slate-900" title={r.modelName}>
+                  {r.modelName}
+                </span>
+                <span className="block truncate text-xs text-slate-500">{r.modelProvider}</span>
               </td>
-              <td className="py-2.5 pr-4 text-slate-600">{r.modelProvider}</td>
               <td className="max-w-40 truncate py-2.5 pr-4 text-slate-600" title={r.device ?? undefined}>
                 {r.device ?? "—"}
               </td>
