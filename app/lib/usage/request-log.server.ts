@@ -11,7 +11,8 @@ import { type Db, schema } from "../db.server";
 import { dayKey, dayStart, hoursOf } from "./dates";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import type { LogRow, ReportDetail, SliceQuery, SliceRow } from "./ledger/types";
-import { daysOf, encodeCursor, hourly, logBounds, type LogView, NO_DEVICE, oldestLiveDay } from "./request-log";
+import { daysOf, encodeCursor, hourly, logBounds, type LogView, NO_DEVICE } from "./request-log";
+import { oldestLiveDay } from "./request-log-url.server";
 
 type Sources = { db: Db; ledgers: LedgerNamespace };
 

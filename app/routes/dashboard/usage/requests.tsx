@@ -8,7 +8,7 @@ import type { Route } from "./+types/requests";
 import { RequestLogPage, RequestLogRefused } from "~/components/dashboard/request-log/page";
 import { TabError } from "~/components/dashboard/tab-error";
 import { pageMeta } from "~/lib/site/meta";
-import { parseLogView } from "~/lib/usage/request-log";
+import { parseLogView } from "~/lib/usage/request-log-url.server";
 import { requestLog } from "~/lib/usage/request-log.server";
 import { requireUser } from "~/server/auth.server";
 import { app } from "~/server/context.server";

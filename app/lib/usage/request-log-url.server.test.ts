@@ -2,7 +2,8 @@
 // defaults are the zone's last week, a range of a day or two is drawn by the hour, and a cursor is
 // only one this page wrote.
 import { describe, expect, it } from "vitest";
-import { encodeCursor, hourly, logBounds, parseLogView, viewSearch } from "./request-log";
+import { encodeCursor, hourly, logBounds, viewSearch } from "./request-log";
+import { parseLogView } from "./request-log-url.server";
 
 const NOW = Date.parse("2026-03-31T20:00:00Z");
 const ZONE = "Asia/Kathmandu";
