@@ -345,8 +345,34 @@ export const budgets = sqliteTable("budgets", {
   dailyBudget: real("daily_budget").notNull(),
   alertThreshold: integer("alert_threshold").notNull(),
   notificationsEnabled: integer("notifications_enabled", { mode: "boolean" }).notNull(),
+  // Hard caps (issue 49, ADR 0032): at the budget, the desktop app's entitlement claims are refused
+  // until the budget starts again, instead of only an alert being sent.
+  monthlyHardCap: integer("monthly_hard_cap", { mode: "boolean" }).notNull().default(false),
+  dailyHardCap: integer("daily_hard_cap", { mode: "boolean" }).notNull().default(false),
   updatedAt: updatedAt(),
 });
+
+// Hard caps of one model or one device key a month (ADR 0032): `target` is the cap's one key
+// ("model:<provider>/<name>", URI-encoded parts, or "device:<session id>"), so an account has at
+// most one cap per model and per device; the other columns say the same in parts.
+export const budgetCaps = sqliteTable(
+  "budget_caps",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["model", "device"] }).notNull(),
+    target: text("target").notNull(),
+    modelName: text("model_name"),
+    modelProvider: text("model_provider"),
+    deviceId: text("device_id"),
+    limitUsd: real("limit_usd").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("budget_caps_target_idx").on(t.userId, t.target)],
+);
 
 // Queue messages that failed for good, kept for an admin to look into (Dashboard → Dead letters):
 // `body` is the redacted view (lib/queue-redaction.ts); `original` is the message itself,
@@ -540,4 +566,26 @@ export const passkeyChallenges = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
   },
   (t) => [index("passkey_challenges_expiry_idx").on(t.expiresAt)],
+);
+
+// Personal API keys (issue 49, ADR 0034): read-only keys a user makes on the dashboard for their
+// own scripts. Only the SHA-256 of the secret is kept (the secret is shown once); `prefix` is its
+// first characters, which the dashboard shows so the owner can tell keys apart. A revoked key stays
+// listed (with when it was revoked) and stops working at once; deleting the account deletes them.
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    prefix: text("prefix").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_secret_hash_idx").on(t.secretHash), index("api_keys_user_idx").on(t.userId)],
 );

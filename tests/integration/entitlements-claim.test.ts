@@ -186,7 +186,7 @@ describe("POST /api/v1/entitlements/claim, through the real runtime", () => {
     expect(windowOf(shown, "month").used).toBe(0);
   });
 
-  it("takes no body or {}, and refuses any other body with a 4xx, counting nothing", async () => {
+  it("takes no body, {} or a claim (estimate, model and provider together), and refuses any other body with a 4xx, counting nothing", async () => {
     const { token } = await apiUser();
     const json = { "Content-Type": "application/json" };
     const refused: Array<[RequestInit, number]> = [

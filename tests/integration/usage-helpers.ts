@@ -1,10 +1,10 @@
 import { env, runInDurableObject, SELF } from "cloudflare:test";
-import { expect } from "vitest";
 import { eq } from "drizzle-orm";
 import { getDb, schema } from "~/lib/db.server";
 import { monthKey } from "~/lib/usage/dates";
 import { UTC } from "~/lib/time-zone";
 import { type LedgerNamespace, ledgerFor, type UsageLedgerApi } from "~/lib/usage/ledger/api";
+import { expect } from "vitest";
 import { type Browser, createConfirmedUser, db, ORIGIN, STRONG_PASSWORD, uniqueIp, waitFor } from "./helpers";
 import type { MailMessage } from "~/lib/queue";
 
@@ -17,25 +17,6 @@ export async function apiUser() {
   });
   const tokens = await response.json<{ access_token: string; user: { id: string } }>();
   return { browser, email, token: tokens.access_token, userId: tokens.user.id };
-}
-
-/** A device of the account, signed in as the desktop app does (device authorization, ADR 0018): its own bearer token. */
-export async function deviceToken(owner: Browser, name: string): Promise<string> {
-  const asked = await SELF.fetch(`${ORIGIN}/api/v1/auth/device`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
-    body: JSON.stringify({ client_id: "modelify-desktop", device_name: name, platform: "linux", app_version: "2.0.0", app_instance_id: crypto.randomUUID() }),
-  });
-  expect(asked.status).toBe(200);
-  const code = await asked.json<{ device_code: string; user_code: string }>();
-  expect((await owner.post("/device", { intent: "approve", code: code.user_code })).status).toBe(200);
-  const exchanged = await SELF.fetch(`${ORIGIN}/api/v1/auth/token`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
-    body: JSON.stringify({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: code.device_code, client_id: "modelify-desktop" }),
-  });
-  expect(exchanged.status).toBe(200);
-  return (await exchanged.json<{ access_token: string }>()).access_token;
 }
 
 let n = 0;
@@ -208,4 +189,23 @@ export function recordingQueue() {
     },
   } as unknown as Queue;
   return { queue, mails };
+}
+
+/** A device of the account, signed in as the desktop app does (device authorization, ADR 0018): its own bearer token. */
+export async function deviceToken(owner: Browser, name: string): Promise<string> {
+  const asked = await SELF.fetch(`${ORIGIN}/api/v1/auth/device`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
+    body: JSON.stringify({ client_id: "modelify-desktop", device_name: name, platform: "linux", app_version: "2.0.0", app_instance_id: crypto.randomUUID() }),
+  });
+  expect(asked.status).toBe(200);
+  const code = await asked.json<{ device_code: string; user_code: string }>();
+  expect((await owner.post("/device", { intent: "approve", code: code.user_code })).status).toBe(200);
+  const exchanged = await SELF.fetch(`${ORIGIN}/api/v1/auth/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
+    body: JSON.stringify({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: code.device_code, client_id: "modelify-desktop" }),
+  });
+  expect(exchanged.status).toBe(200);
+  return (await exchanged.json<{ access_token: string }>()).access_token;
 }

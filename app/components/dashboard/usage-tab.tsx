@@ -3,12 +3,14 @@ import { type ReactNode, useState } from "react";
 import { useLocation, Link } from "react-router";
 import { PLAN } from "~/lib/constants";
 import type { UsageTabData } from "~/lib/usage/analytics.server";
+import type { CapLine } from "~/lib/usage/caps";
 import type { Entitlements } from "~/lib/usage/entitlements.server";
 import { budgetBand, usedPercent } from "~/lib/usage/budget";
 import { ENGAGEMENT, METRICS, USAGE_VIEWS, type UsageUi } from "~/lib/usage/usage-view";
 import { BarChart } from "../charts";
 import { LineChart } from "../line-chart";
 import { withParams } from "../modal";
+import { CapNotice } from "./cap-notice";
 import { Alert, buttonClass, Card, cx, segmentClass } from "../ui";
 import { type LiveState, LiveStatus, useLiveUsage } from "./live-usage";
 import { DefaultBadge, EmptyState, ProgressBar } from "./stat";
@@ -34,7 +36,9 @@ function Toggle({ options, current, param }: { options: Record<string, string>; 
   );
 }
 
-export function UsageTab({ data, ui, email, entitlements }: { data: UsageTabData; ui: UsageUi; email: string; entitlements: Entitlements }) {
+type UsageTabProps = { data: UsageTabData; ui: UsageUi; email: string; entitlements: Entitlements; caps: CapLine[] };
+
+export function UsageTab({ data, ui, email, entitlements, caps }: UsageTabProps) {
   const f = useFormat();
   // Each point by its hour's or day's first instant, written in the account's zone.
   const label = data.range === "1d" ? f.hour : f.monthDay;
@@ -47,6 +51,7 @@ export function UsageTab({ data, ui, email, entitlements }: { data: UsageTabData
   return (
     <>
       <UsageHeader daysWithData={data.daysWithData} live={live} csv={csv} />
+      <CapNotice lines={caps} />
       {csv.error ? (
         <Alert tone="error" className="mt-4">
           {csv.error}

@@ -199,9 +199,11 @@ const ACCOUNT_TABLES = [
   schema.usageAccounts,
   schema.downloadHistory,
   schema.budgets,
+  schema.budgetCaps,
   schema.dataExports,
   schema.twoFactor,
   schema.twoFactorRecoveryCodes,
   schema.passkeys,
   schema.passkeyChallenges,
+  schema.apiKeys,
 ] as const;

@@ -21,6 +21,8 @@ const SECRET_COLUMNS = new Set([
   "previousRefreshTokenHash",
   "tokenHash",
   "proofHash",
+  // A personal API key's SHA-256 (issue 49): a credential, not data about the user.
+  "secretHash",
   "codeHash",
   "deviceCodeHash",
   "userCodeHash",
@@ -99,6 +101,7 @@ export const EXPORTED_TABLES = [
   "usage_accounts",
   "download_history",
   "budgets",
+  "budget_caps",
   "waitlist",
   "activation_keys",
   "support_messages",
@@ -109,6 +112,7 @@ export const EXPORTED_TABLES = [
   "two_factor_recovery_codes",
   "passkeys",
   "passkey_challenges",
+  "api_keys",
 ] as const;
 type ExportedTable = (typeof EXPORTED_TABLES)[number];
 
@@ -127,6 +131,7 @@ function tableQueries(db: Db, { id, email }: { id: string; email: string }) {
     usage_accounts: db.select().from(t.usageAccounts).where(eq(t.usageAccounts.userId, id)),
     download_history: db.select().from(t.downloadHistory).where(eq(t.downloadHistory.userId, id)),
     budgets: db.select().from(t.budgets).where(eq(t.budgets.userId, id)),
+    budget_caps: db.select().from(t.budgetCaps).where(eq(t.budgetCaps.userId, id)),
     waitlist: db.select().from(t.waitlist).where(eq(t.waitlist.email, email)),
     activation_keys: db
       .select()
@@ -146,6 +151,7 @@ function tableQueries(db: Db, { id, email }: { id: string; email: string }) {
     two_factor_recovery_codes: db.select().from(t.twoFactorRecoveryCodes).where(eq(t.twoFactorRecoveryCodes.userId, id)),
     passkeys: db.select().from(t.passkeys).where(eq(t.passkeys.userId, id)),
     passkey_challenges: db.select().from(t.passkeyChallenges).where(eq(t.passkeyChallenges.userId, id)),
+    api_keys: db.select().from(t.apiKeys).where(eq(t.apiKeys.userId, id)),
   } satisfies Record<ExportedTable, unknown>;
 }
 

@@ -64,6 +64,11 @@ export const ACHIEVEMENTS = {
 // (POST /api/v1/entitlements/claim) takes no body: at most `{}` and some whitespace.
 export const ENTITLEMENTS = { minuteRowsKeptMs: 2 * HOUR, claimMaxBodyBytes: 1024 } as const;
 
+// Hard caps (issue 49, ADR 0032). A granted claim holds its estimated cost against the caps until
+// the report with its claim_id arrives, or this long (an app that crashed never reports); an
+// account keeps at most `maxPerAccount` caps of single models and devices.
+export const HARD_CAPS = { reservationTimeoutMs: 10 * MINUTE, maxPerAccount: 50 } as const;
+
 // Not in the spec: the usage tab's live sockets (issue 45). An account keeps at most this many open
 // at once (the oldest closes for a new one); each belongs to a web session and ends with it.
 export const LIVE_USAGE = { maxSocketsPerAccount: 10 } as const;
@@ -92,3 +97,32 @@ export const FREE_TIER = {
 // The request log (/dashboard/usage/requests, issue 49): rows a page, the days it shows when the
 // URL names none, and the longest range whose histogram is drawn hour by hour (longer: by day).
 export const REQUEST_LOG = { pageSize: 50, defaultDays: 7, hourlyMaxDays: 2 } as const;
+
+// Not in the spec: personal API keys, which read one's own usage (issue 49, ADR 0034). A key is
+// `mdl_live_` and `secretLength` random base62 characters (238 bits), shown once; the dashboard
+// lists it by its first `shownLength` characters. An account holds at most `maxPerAccount` live
+// keys. `last_used_at` is written at most once per `lastUsedIntervalMs`, so a script polling the
+// API does not write D1 on every request.
+export const API_KEYS = {
+  prefix: "mdl_live_",
+  secretLength: 40,
+  shownLength: 14,
+  maxPerAccount: 10,
+  nameMaxLength: 60,
+  lastUsedIntervalMs: 5 * MINUTE,
+  scopes: ["usage:read"],
+} as const;
+
+// Not in the spec: the read API (GET /api/v1/usage/summary and /requests, issue 49). Each key (or
+// device key) may make `perMinute` reads in a window of a minute from its first, counted in D1 so
+// the limit is exact under a burst. A summary spans at most `maxSummaryDays` days; the request log
+// answers pages of `defaultPageSize` rows (at most `maxPageSize`), over the reports the ledger
+// still holds (LEDGER.rawRetentionDays).
+export const READ_API = {
+  perMinute: 60,
+  windowMs: 1 * MINUTE,
+  maxSummaryDays: 366,
+  defaultPageSize: 50,
+  maxPageSize: 200,
+  maxFilterLength: 200,
+} as const;

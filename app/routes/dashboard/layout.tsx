@@ -25,6 +25,7 @@ const TABS: Tab[] = [
   { path: "/dashboard/billing", label: "Billing", icon: "billing" },
   { path: "/dashboard/budget", label: "Budget", icon: "budget" },
   { path: "/dashboard/downloads", label: "Downloads", icon: "downloads" },
+  { path: "/dashboard/api-keys", label: "API Keys", icon: "key" },
   { path: "/dashboard/admin", label: "Admin", icon: "debug", adminOnly: true },
   { path: "/dashboard/admin/early-access", label: "Early Access", icon: "key", adminOnly: true },
   { path: "/dashboard/admin/support", label: "Support", icon: "support", adminOnly: true },
