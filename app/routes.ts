@@ -48,6 +48,7 @@ export default [
       route("analytics", "routes/dashboard/analytics.tsx"),
       route("billing", "routes/dashboard/billing.tsx"),
       route("budget", "routes/dashboard/budget.tsx"),
+      route("alerts", "routes/dashboard/alerts.tsx"),
       route("downloads", "routes/dashboard/downloads.tsx"),
       // Personal API keys: made (with a recent proof) and revoked here (issue 49, ADR 0034).
       route("api-keys", "routes/dashboard/api-keys.tsx"),

@@ -48,6 +48,7 @@ const pages: Array<[string, string, boolean]> = [
   ["dashboard-request-log-errors", "/dashboard/usage/requests?status=error&model=gpt-4o", true],
   ["dashboard-budget", "/dashboard/budget", true],
   ["dashboard-budget-edit", "/dashboard/budget?edit=1", true],
+  ["dashboard-alerts", "/dashboard/alerts", true],
   ["dashboard-analytics-locked", "/dashboard/analytics", true],
   ["auth-already-signed-in", "/auth?mode=signup", true],
   ["pricing-checkout-modal", "/pricing?checkout=open", true],

@@ -24,6 +24,7 @@ const TABS: Tab[] = [
   { path: "/dashboard/analytics", label: "Model Analytics", icon: "analytics" },
   { path: "/dashboard/billing", label: "Billing", icon: "billing" },
   { path: "/dashboard/budget", label: "Budget", icon: "budget" },
+  { path: "/dashboard/alerts", label: "Alerts", icon: "alerts" },
   { path: "/dashboard/downloads", label: "Downloads", icon: "downloads" },
   { path: "/dashboard/api-keys", label: "API Keys", icon: "key" },
   { path: "/dashboard/admin", label: "Admin", icon: "debug", adminOnly: true },
