@@ -4,7 +4,7 @@
 // reports sent that match, each once, newest first, and the totals above the table are their sums.
 // A URL the page cannot read answers 400, another account's report 404, and an archived month's
 // reports are reachable with the same filters and pages.
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MS, REQUEST_LOG } from "~/lib/constants";
@@ -16,7 +16,7 @@ import { toMicros } from "~/lib/usage/report";
 import { encodeCursor } from "~/lib/usage/request-log";
 import { parseLogView } from "~/lib/usage/request-log-url.server";
 import { requestLog } from "~/lib/usage/request-log.server";
-import { type Browser, createConfirmedUser, db, profileFormFields, visibleText } from "./helpers";
+import { type Browser, createConfirmedUser, db, ORIGIN, profileFormFields, visibleText } from "./helpers";
 import { apiUser, deviceToken, ledger, postUsage, report, waitForRows } from "./usage-helpers";
 
 const PATH = "/dashboard/usage/requests";
@@ -183,6 +183,39 @@ describe("the request log, 500 reports", () => {
     expect(html).not.toContain("<script>alert(1)");
     expect(html).not.toContain("<img src=x");
     expect(html).toContain("&lt;img src=x onerror=alert(1)&gt;");
+  });
+
+  it("lists a fallback report as a row of its own, in the totals, and opens its counts", async () => {
+    const { browser: owner, token, userId: owned } = await apiUser();
+    const calls = [report({ success: true }), report({ success: false, error_message: "Timed out" })];
+    expect((await postUsage(token, { reports: calls })).status).toBe(202);
+    const hash = `h${crypto.randomUUID().replaceAll("-", "")}`;
+    const secure = await SELF.fetch(`${ORIGIN}/api/v1/usage/secure-report`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        report_hash: hash,
+        model_name: "gpt-4o",
+        provider: "openai",
+        tokens_used: 5000,
+        cost: 0.07,
+        request_count: 5,
+        success_count: 4,
+        error_count: 1,
+        report_timestamp: Date.now() - MS.HOUR,
+      }),
+    });
+    expect(secure.status).toBe(202);
+    await waitForRows(owned, 3);
+    const { pages, first } = await allPages(owner, "");
+    expect(pages.flat().sort()).toEqual([...calls.map((c) => c.report_id), `fallback:${hash}`].sort());
+    expect(figure(first, "log-requests")).toBe(2 + 5);
+    expect(figure(first, "log-errors")).toBe(1 + 1);
+    expect(figure(first, "log-tokens")).toBe(calls.reduce((sum, c) => sum + c.tokens_used, 0) + 5000);
+    expect((await allPages(owner, "?type=fallback")).pages.flat()).toEqual([`fallback:${hash}`]);
+    expect((await allPages(owner, "?status=error")).pages.flat().sort()).toEqual([calls[1]!.report_id, `fallback:${hash}`].sort());
+    const detail = visibleText(await (await owner.get(`${PATH}?report=fallback:${hash}`)).text());
+    expect(detail).toContain("5 (4 succeeded, 1 failed)");
   });
 
   it("answers 404 for another account's report, and 400 with the page's message for a URL it cannot read", async () => {
