@@ -43,6 +43,8 @@ export default [
     route("dashboard", "routes/dashboard/layout.tsx", [
       index("routes/dashboard/index.tsx"),
       route("usage", "routes/dashboard/usage/index.tsx"),
+      // Every report, filtered and paged by the URL (issue 49).
+      route("usage/requests", "routes/dashboard/usage/requests.tsx"),
       route("analytics", "routes/dashboard/analytics.tsx"),
       route("billing", "routes/dashboard/billing.tsx"),
       route("budget", "routes/dashboard/budget.tsx"),

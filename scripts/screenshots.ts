@@ -43,6 +43,9 @@ const pages: Array<[string, string, boolean]> = [
   ["dashboard-usage", "/dashboard/usage", true],
   ["dashboard-usage-30d", "/dashboard/usage?range=30d&metric=requests&engagement=hours&view=services", true],
   ["dashboard-usage-1d", "/dashboard/usage?range=1d&engagement=services&view=keys", true],
+  // The request log (issue 49): the last week, and a filtered day or two (its histogram by the hour).
+  ["dashboard-request-log", "/dashboard/usage/requests", true],
+  ["dashboard-request-log-errors", "/dashboard/usage/requests?status=error&model=gpt-4o", true],
   ["dashboard-budget", "/dashboard/budget", true],
   ["dashboard-budget-edit", "/dashboard/budget?edit=1", true],
   ["dashboard-alerts", "/dashboard/alerts", true],

@@ -101,9 +101,11 @@ type Pass = {
 /** The same-page links that change the search (the URL-kept dialogs' openers), one per dialog they can open. */
 async function sameUrlVariants(pass: Pass, inDialog: boolean): Promise<Array<{ href: string; key: string }>> {
   const here = new URL(pass.page.url());
-  const hrefs = await pass.page.locator("a[href]").evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+  const links = await pass.page
+    .locator("a[href]")
+    .evaluateAll((links) => links.map((a) => ({ href: (a as HTMLAnchorElement).href, inRow: a.closest("tbody tr") !== null })));
   const found: Array<{ href: string; key: string }> = [];
-  for (const href of hrefs) {
+  for (const { href, inRow } of links) {
     const url = new URL(href);
     if (url.origin !== here.origin || url.pathname !== here.pathname || url.search === here.search) continue;
     // Which dialog: from a page, the first changed parameter and its value (?modal=contact,
@@ -113,7 +115,9 @@ async function sameUrlVariants(pass: Pass, inDialog: boolean): Promise<Array<{ h
       (key) => url.searchParams.get(key) !== here.searchParams.get(key),
     );
     const [first, ...rest] = changed;
-    const key = inDialog ? `?${changed.sort().join("&")}` : `?${first}=${url.searchParams.get(first ?? "") ?? ""}&${rest.sort().join("&")}`;
+    // A table's rows each open the same dialog for their own record (the request log's ?report=<id>):
+    // by the parameters' names only, so one row's is checked, not fifty.
+    const key = inDialog || inRow ? `?${changed.sort().join("&")}` : `?${first}=${url.searchParams.get(first ?? "") ?? ""}&${rest.sort().join("&")}`;
     // Asked for once per page, and on no other page once it opened a dialog (the site's dialogs open
     // on every marketing page; /dashboard/budget?edit=1 is a form, /dashboard/profile?edit=1 a dialog).
     if (pass.seen.has(`${url.pathname}${key}`) || pass.seen.has(`dialog${key}`)) continue;

@@ -17,6 +17,7 @@ const WIDTHS = [1024, 1280, 390];
 const TABS = [
   "/dashboard",
   "/dashboard/usage",
+  "/dashboard/usage/requests",
   "/dashboard/profile",
   "/dashboard/analytics",
   "/dashboard/billing",
@@ -201,11 +202,14 @@ test("at 390 px every dashboard tab is in reach from the tab menu, by touch and 
   expect(names).toEqual([
     "Overview",
     "Usage",
+    "Request Log",
     "Profile",
     "Model Analytics",
     "Billing",
     "Budget",
+    "Alerts",
     "Downloads",
+    "API Keys",
     "Admin",
     "Early Access",
     "Support",
@@ -234,8 +238,8 @@ test("at 390 px every dashboard tab is in reach from the tab menu, by touch and 
   await expect(tabs.first()).toBeHidden();
   await expect(opener).toBeFocused();
   await page.keyboard.press("Space");
-  // Budget is the sixth tab: the sixth Tab from the control reaches it.
-  for (let i = 0; i < 6; i++) await page.keyboard.press("Tab");
+  // Budget is the seventh tab: the seventh Tab from the control reaches it.
+  for (let i = 0; i < 7; i++) await page.keyboard.press("Tab");
   await expect(menu.getByRole("link", { name: "Budget", exact: true })).toBeFocused();
   await page.keyboard.press("Enter");
   await page.waitForURL((url) => url.pathname === "/dashboard/budget");

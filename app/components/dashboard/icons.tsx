@@ -4,6 +4,8 @@ import { LineIcon } from "../ui";
 const paths: Record<string, string> = {
   overview: "M3 12l9-8 9 8M5 10v10h5v-6h4v6h5V10",
   usage: "M4 19V5m0 14h16M8 15l3-4 3 2 5-6",
+  // A list of rows: the request log.
+  requests: "M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01",
   profile: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8Zm-7 8a7 7 0 0 1 14 0",
   analytics: "M4 20h16M7 16V9m5 7V4m5 12v-5",
   billing: "M3 7h18v10H3zM3 11h18M7 15h3",

@@ -125,15 +125,20 @@ function UsageHeader({ daysWithData, live, csv }: { daysWithData: number; live: 
           <LiveStatus {...live} />
         </div>
       </div>
-      <a
-        href="/dashboard/usage.csv"
-        download
-        onClick={csv.exportCsv}
-        className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
-        aria-busy={csv.exporting}
-      >
-        {csv.exporting ? "Exporting..." : "Export Usage Data"}
-      </a>
+      <div className="flex flex-wrap gap-2">
+        <Link to="/dashboard/usage/requests" className={buttonClass("secondary", "md")} data-testid="request-log-link">
+          Request Log
+        </Link>
+        <a
+          href="/dashboard/usage.csv"
+          download
+          onClick={csv.exportCsv}
+          className="inline-flex items-center gap-2 rounded-lg border border-slate-300 bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 shadow-sm hover:bg-slate-50"
+          aria-busy={csv.exporting}
+        >
+          {csv.exporting ? "Exporting..." : "Export Usage Data"}
+        </a>
+      </div>
     </div>
   );
 }

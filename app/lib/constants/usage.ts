@@ -97,6 +97,10 @@ export const FREE_TIER = {
   perDay: 100,
 } as const;
 
+// The request log (/dashboard/usage/requests, issue 49): rows a page, the days it shows when the
+// URL names none, and the longest range whose histogram is drawn hour by hour (longer: by day).
+export const REQUEST_LOG = { pageSize: 50, defaultDays: 7, hourlyMaxDays: 2 } as const;
+
 // Not in the spec: personal API keys, which read one's own usage (issue 49, ADR 0034). A key is
 // `mdl_live_` and `secretLength` random base62 characters (238 bits), shown once; the dashboard
 // lists it by its first `shownLength` characters. An account holds at most `maxPerAccount` live

@@ -19,6 +19,7 @@ type Tab = { path: string; label: string; icon: string; adminOnly?: boolean };
 const TABS: Tab[] = [
   { path: "/dashboard", label: "Overview", icon: "overview" },
   { path: "/dashboard/usage", label: "Usage", icon: "usage" },
+  { path: "/dashboard/usage/requests", label: "Request Log", icon: "requests" },
   { path: "/dashboard/profile", label: "Profile", icon: "profile" },
   { path: "/dashboard/analytics", label: "Model Analytics", icon: "analytics" },
   { path: "/dashboard/billing", label: "Billing", icon: "billing" },

@@ -41,6 +41,12 @@ export function readLedger(sql: SqlStorage, q: LedgerQuery, zone: string): Ledge
   if (q.slices) out.slices = q.slices.map((slice) => readSlices(sql, slice, zone));
   if (q.log) out.log = readLog(sql, q.log);
   if (q.report !== undefined) out.report = readReport(sql, q.report);
+  if (q.archivedMonths) {
+    out.archivedMonths = sql
+      .exec(`SELECT month, rows FROM archived_months ORDER BY month DESC`)
+      .toArray()
+      .map((r) => ({ month: String(r.month), rows: num(r.rows) }));
+  }
   return out;
 }
 

@@ -130,6 +130,8 @@ export type LedgerQuery = {
   log?: LogQuery;
   /** One report in full, by its id (a LogRow's id). */
   report?: string;
+  /** The UTC months whose raw reports were moved to R2 (the request log lists them). */
+  archivedMonths?: boolean;
   /** The state of these hard caps now, in the account's zone (ADR 0032). */
   caps?: HardCap[];
 };
@@ -148,6 +150,8 @@ export type LedgerRead = {
   slices?: SliceRow[][];
   log?: LogPage;
   report?: ReportDetail | null;
+  /** Newest first, with how many raw reports each holds. */
+  archivedMonths?: Array<{ month: string; rows: number }>;
   caps?: CapState[];
 };
 
