@@ -13,6 +13,7 @@ import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import type { DailyRow, RecentReport } from "./ledger/types";
 import { figures, type ModelFigures, type ModelStats } from "./models";
 import { csvRow } from "../csv";
+import { type DaySpend, type Forecast, forecastMonth } from "./forecast";
 
 /** Where a page's usage comes from: D1 for the account's settings, the ledger for the figures. */
 export type UsageSource = { db: Db; ledgers: LedgerNamespace };
@@ -174,7 +175,7 @@ export async function overviewUsage({ db, ledgers }: UsageSource, account: Zoned
     performance: models
       .slice(0, 3)
       .map((m) => ({ name: m.modelName, provider: m.modelProvider, successRate: m.successRate, avgResponseMs: m.avgResponseMs, requests: m.requests })),
-    prediction: { predicted: monthCost * USAGE.predictionFactor, trend: change(thisMonth.costMicros, last.costMicros), budget: monthlyBudget },
+    prediction: predictionOf(forecastMonth(rows.map(daySpend), now, zone), zone, change(thisMonth.costMicros, last.costMicros), monthlyBudget),
     achievements: {
       powerUser: {
         done: thisMonth.requests >= ACHIEVEMENTS.powerUserRequests,
@@ -193,6 +194,25 @@ export async function overviewUsage({ db, ledgers }: UsageSource, account: Zoned
 }
 
 export type OverviewUsage = Awaited<ReturnType<typeof overviewUsage>>;
+
+const daySpend = (r: { date: string; totalCostMicros: number; totalRequests: number }): DaySpend => ({
+  date: r.date,
+  costMicros: r.totalCostMicros,
+  requests: r.totalRequests,
+});
+
+/** The Cost Predictions card: this month's forecast with the figures its method names (forecast.ts). */
+function predictionOf(f: Forecast, zone: string, trend: number | null, budget: number) {
+  return {
+    predicted: f.forecastMicros / 1e6,
+    dailyAverage: f.dailyMicros / 1e6,
+    basisDays: f.basisDays,
+    daysLeft: f.daysLeft,
+    timeZone: zone,
+    trend,
+    budget,
+  };
+}
 
 export type UsageRange = keyof typeof USAGE.ranges;
 export function parseRange(value: string | null): UsageRange {
