@@ -6,8 +6,9 @@ import { LEDGER, LIVE_USAGE, MS } from "~/lib/constants";
 import { isTimeZone } from "~/lib/time-zone";
 import type { BudgetSettings } from "~/lib/usage/budget";
 import { type ArchiveResult, archiveKey, type UsageLedgerApi } from "~/lib/usage/ledger/api";
+import { archivedLogPage, fallbackDetail, usageDetail } from "~/lib/usage/ledger/log";
 import { LedgerStore } from "~/lib/usage/ledger/store";
-import type { LedgerQuery, LedgerSecure, LedgerUsage, SentAlert } from "~/lib/usage/ledger/types";
+import type { LedgerQuery, LedgerSecure, LedgerUsage, LogQuery, SentAlert } from "~/lib/usage/ledger/types";
 
 type LedgerEnv = { BUCKET: R2Bucket };
 
@@ -104,6 +105,25 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
     const byKey = new Map<string, Record<string, unknown>>();
     for (const row of [...archived, ...this.store.rawRows(month)]) byKey.set(rowKey(row), row);
     return [...byKey.values()];
+  }
+
+  /** A page of an archived month's request log: its R2 object read back, filtered and ordered like the ledger's. */
+  async archivedLog(month: string, owner: string, query: LogQuery) {
+    if (!this.isArchived(month)) return { rows: [], next: null };
+    return archivedLogPage(await readArchive(this.env.BUCKET, archiveKey(owner, month)), query);
+  }
+
+  async archivedReport(month: string, owner: string, id: string) {
+    if (!this.isArchived(month)) return null;
+    const rows = await readArchive(this.env.BUCKET, archiveKey(owner, month));
+    const fallback = id.startsWith("fallback:") ? id.slice("fallback:".length) : null;
+    const row = rows.find((r) => (fallback === null ? r.kind === "usage" && r.id === id.toLowerCase() : r.kind === "secure" && r.report_hash === fallback));
+    if (!row) return null;
+    return row.kind === "usage" ? usageDetail(row) : fallbackDetail(row);
+  }
+
+  private isArchived(month: string) {
+    return this.store.archivedMonths().some((m) => m.month === month);
   }
 
   /** Every raw report the account has, archived months included (the data export), oldest month first. */

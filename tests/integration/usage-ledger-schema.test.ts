@@ -46,7 +46,7 @@ function createOf(version: number, table: string): string {
 
 /**
  * Runs today's ingest on a ledger of an older version: the tables it also writes that came later
- * (`models`, version 3; `quarters`, `utc_days` and `hourly` keyed by its start, version 4) are made
+ * (`models`, version 3; `quarters`, `utc_days` and `hourly` keyed by its start, version 4; the slices, version 5) are made
  * for the call, and after it the hours go back into the older `hourly` (UTC day and hour) and the
  * later tables are dropped, so the ledger is left as that version had it.
  */
@@ -54,6 +54,8 @@ function asOlderVersion<T>(sql: SqlStorage, version: number, ingest: () => T): T
   if (version < 3) sql.exec(createOf(2, "models"));
   sql.exec(createOf(3, "quarters"));
   sql.exec(createOf(3, "utc_days"));
+  sql.exec(createOf(4, "quarter_slices"));
+  sql.exec(createOf(4, "day_slices"));
   sql.exec(`ALTER TABLE hourly RENAME TO hourly_older`);
   sql.exec(createOf(3, "hourly_by_start").replace("hourly_by_start", "hourly"));
   const result = ingest();
@@ -63,7 +65,7 @@ function asOlderVersion<T>(sql: SqlStorage, version: number, ingest: () => T): T
       total_tokens = total_tokens + excluded.total_tokens, total_cost_micros = total_cost_micros + excluded.total_cost_micros`);
   sql.exec(`DROP TABLE hourly`);
   sql.exec(`ALTER TABLE hourly_older RENAME TO hourly`);
-  for (const table of ["quarters", "utc_days", ...(version < 3 ? ["models"] : [])]) sql.exec(`DROP TABLE ${table}`);
+  for (const table of ["quarters", "utc_days", "quarter_slices", "day_slices", ...(version < 3 ? ["models"] : [])]) sql.exec(`DROP TABLE ${table}`);
   return result;
 }
 
@@ -99,7 +101,7 @@ describe("usage ledger schema", () => {
           .exec(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'reports' ORDER BY name`)
           .toArray()
           .map((r) => r.name),
-      ).toEqual(["reports_id", "reports_time"]);
+      ).toEqual(["reports_failed", "reports_id", "reports_time"]);
       expect(v2.size().reports).toBe(50);
       // The same ids again are seen; a new one is stored; the aggregates count each once.
       const again = v2.ingest([...ids.slice(0, 10).map((id) => usage(id.toUpperCase(), now)), usage(crypto.randomUUID(), now)], [], null, now);

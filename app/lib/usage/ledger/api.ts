@@ -2,7 +2,7 @@
 // the class offers, and the stub for an account. Pages make one call per page (read with the
 // parts they need); the consumer makes one call per account and batch.
 import type { BudgetSettings } from "../budget";
-import type { ClaimResult, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, SentAlert } from "./types";
+import type { ClaimResult, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, LogPage, LogQuery, ReportDetail, SentAlert } from "./types";
 
 export type ArchiveResult = { months: string[]; rows: number; remaining: number };
 
@@ -32,6 +32,13 @@ export interface UsageLedgerApi {
   archive(now: number, userId: string): Promise<ArchiveResult>;
   /** Every raw report of a month, archived or not (the data export). */
   rawReports(month: string, userId: string): Promise<Array<Record<string, unknown>>>;
+  /**
+   * A page of an archived month's request log (a UTC month 'YYYY-MM' whose raw reports are in R2),
+   * filtered and newest first like `read`'s `log`; `fromMs`/`toMs` narrow it within the month.
+   */
+  archivedLog(month: string, userId: string, query: LogQuery): Promise<LogPage>;
+  /** One archived report in full, from its month's R2 object. */
+  archivedReport(month: string, userId: string, id: string): Promise<ReportDetail | null>;
   /** Every raw report of every month, archived or not (the data export). */
   exportReports(userId: string): Promise<Array<Record<string, unknown>>>;
   /**

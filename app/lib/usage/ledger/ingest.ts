@@ -8,6 +8,7 @@ import { dayKey, monthKey } from "../dates";
 import { QUARTER_COLUMNS, QUARTER_SUMS } from "./schema";
 import type { DailyRow, IngestOptions, LedgerSecure, LedgerUsage } from "./types";
 import { columnNames, reports, secureReports } from "./tables";
+import { addToSlices, emptySliceTally, FALLBACK_TYPE, type SliceTally, writeSlices } from "./slices";
 import { localHourOf } from "./zoned";
 
 // storeReports binds each row's values in these orders: the tables' definition order (tables.ts).
@@ -58,6 +59,8 @@ export type Tally = {
   minutes: Map<number, { requests: number; tokens: number }>;
   devices: Map<string, { month: string; deviceId: string; requests: number; cost: number }>;
   conversations: Set<string>;
+  /** Each stored report's quarter hour and local day, by model, provider, device, request type and status. */
+  slices: SliceTally;
   /** Every UTC day the call's reports fall on, stored or not (a retried batch re-sends them to the rollup). */
   touchedDays: Set<string>;
   stored: number;
@@ -88,6 +91,7 @@ export function storeReports(sql: SqlStorage, usage: LedgerUsage[], secure: Ledg
     minutes: new Map(),
     devices: new Map(),
     conversations: new Set(),
+    slices: emptySliceTally(),
     touchedDays: new Set(),
     stored: 0,
     duplicates: 0,
@@ -207,6 +211,21 @@ function addUsage(tally: Tally, r: LedgerUsage, zone: string, minuteFloor: numbe
     );
   }
   if (r.conversationId) tally.conversations.add(`${month}\u0000${r.conversationId}`);
+  addToSlices(
+    tally.slices,
+    at,
+    { modelName: r.modelName, modelProvider: r.modelProvider, deviceId: r.deviceId ?? "", requestType: r.requestType, success: r.success },
+    {
+      requests: 1,
+      successes: r.success ? 1 : 0,
+      tokens: r.tokensUsed,
+      input: r.tokensInput,
+      output: r.tokensOutput,
+      cost: r.costMicros,
+      duration: r.durationMs,
+      timed: 1,
+    },
+  );
 }
 
 function storeSecure(sql: SqlStorage, s: LedgerSecure, oldest: number, zone: string, tally: Tally) {
@@ -245,6 +264,13 @@ function storeSecure(sql: SqlStorage, s: LedgerSecure, oldest: number, zone: str
     d.totalCostMicros += s.costMicros;
     d.lastUsedAt = Math.max(d.lastUsedAt, s.reportTimestamp);
   });
+  // A fallback report is one row of the request log: an error row when any of its requests failed.
+  addToSlices(
+    tally.slices,
+    at,
+    { modelName: s.modelName, modelProvider: s.provider, deviceId: "", requestType: FALLBACK_TYPE, success: s.errorCount === 0 },
+    { requests: s.requestCount, successes: s.successCount, tokens: s.tokensUsed, input: 0, output: 0, cost: s.costMicros, duration: 0, timed: 0 },
+  );
 }
 
 const figuresOf = (d: DailyDelta) =>
@@ -266,5 +292,6 @@ function writeAggregates(sql: SqlStorage, tally: Tally, minuteFloor: number) {
     const [month, id] = key.split("\u0000") as [string, string];
     sql.exec(`INSERT INTO conversations (month, conversation_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, month, id);
   }
+  writeSlices(sql, tally.slices);
   sql.exec(`DELETE FROM minutes WHERE minute < ?`, minuteFloor);
 }

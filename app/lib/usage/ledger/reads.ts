@@ -5,6 +5,8 @@ import { MS } from "../../constants";
 import { UTC } from "../../time-zone";
 import { dayKey, dayStart, monthKey } from "../dates";
 import { type UsageCounts, windowBounds, type WindowName } from "../windows";
+import { readLog, readReport } from "./log";
+import { readSlices } from "./slices";
 import type { DailyRow, DateTotalsRow, DayTotals, HourlyRow, LedgerQuery, LedgerRead, ModelTotalsRow, RecentReport } from "./types";
 
 type Row = Record<string, SqlStorageValue>;
@@ -36,6 +38,9 @@ export function readLedger(sql: SqlStorage, q: LedgerQuery, zone: string): Ledge
       .map((r) => ({ deviceId: String(r.device_id), requests: num(r.requests), costMicros: num(r.cost_micros) }));
   }
   if (q.spend) out.spend = spend(sql, q.now, zone);
+  if (q.slices) out.slices = q.slices.map((slice) => readSlices(sql, slice, zone));
+  if (q.log) out.log = readLog(sql, q.log);
+  if (q.report !== undefined) out.report = readReport(sql, q.report);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // The tables inside one account's usage ledger (a SQLite-backed Durable Object, ADR 0020). The
 // ledger holds one account, so no table has a user column. Applied in order on first use; the
 // version in `meta` says how many are applied.
+import { SLICES_MIGRATION } from "./slices";
 
 /** The columns of a `quarters` row (and of a `daily` one, with `date` for `start`), in insert order. */
 export const QUARTER_COLUMNS =
@@ -196,4 +197,10 @@ export const LEDGER_MIGRATIONS: string[][] = [
     `DROP TABLE hourly`,
     `ALTER TABLE hourly_by_start RENAME TO hourly`,
   ],
+  // Usage by model, provider, device, request type and status, per quarter hour and per day of the
+  // account's zone (issue 49, slices.ts): any filter and grouping of any range without raw rows.
+  SLICES_MIGRATION,
 ];
+
+/** The schema version that added the slices (LedgerStore draws their days after applying it). */
+export const SLICES_VERSION = LEDGER_MIGRATIONS.indexOf(SLICES_MIGRATION) + 1;

@@ -12,7 +12,8 @@ import { windowBounds, type WindowName } from "../windows";
 import { storeReports } from "./ingest";
 import { rebuildZoneRows } from "./zoned";
 import { dayTotals, num, readLedger, spend, windowCounts } from "./reads";
-import { LEDGER_MIGRATIONS } from "./schema";
+import { LEDGER_MIGRATIONS, SLICES_VERSION } from "./schema";
+import { rebuildDaySlices } from "./slices";
 import type { BudgetAlert, ClaimResult, IngestOptions, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, SentAlert } from "./types";
 
 export class LedgerStore {
@@ -24,8 +25,10 @@ export class LedgerStore {
     private readonly sql: SqlStorage,
     { upTo = LEDGER_MIGRATIONS.length }: { upTo?: number } = {},
   ) {
-    this.migrate(upTo);
+    const from = this.migrate(upTo);
     this.zoneNow = this.meta("zone") ?? UTC;
+    // The slices' days are drawn in the ledger's zone, which the SQL of a migration cannot know.
+    if (from <= SLICES_VERSION - 1 && upTo >= SLICES_VERSION) rebuildDaySlices(this.sql, this.zoneNow);
   }
 
   get zone(): string {
@@ -46,14 +49,17 @@ export class LedgerStore {
     return true;
   }
 
-  private migrate(upTo: number) {
+  /** Applies the versions not yet applied, up to `upTo`; returns the version the ledger was at. */
+  private migrate(upTo: number): number {
     const hasMeta = this.sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).toArray().length > 0;
     let version = hasMeta ? Number(this.meta("schema_version") ?? 0) : 0;
+    const from = version;
     while (version < upTo) {
       for (const statement of LEDGER_MIGRATIONS[version]!) this.sql.exec(statement);
       version += 1;
       this.setMeta("schema_version", String(version));
     }
+    return from;
   }
 
   private meta(key: string): string | null {

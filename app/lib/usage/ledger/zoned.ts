@@ -5,6 +5,7 @@ import { LEDGER, MS } from "../../constants";
 import { offsetPeriods, wallClock } from "../../time-zone";
 import { monthKey, startOfMonth, startOfNextMonth } from "../dates";
 import { QUARTER_SUMS } from "./schema";
+import { rebuildDaySlices } from "./slices";
 
 /** The local hour `ms` falls in: its first instant, its local date and its hour on the clock. */
 export function localHourOf(ms: number, zone: string): { start: number; date: string; hour: number } {
@@ -48,8 +49,8 @@ const bounds = (sql: SqlStorage, query: string) => {
 };
 
 /**
- * Redraws the zone's rows for `zone` (the caller runs it in one storage transaction): `daily` and
- * `hourly` from every quarter hour; `device_months` and `conversations` from the raw reports, for
+ * Redraws the zone's rows for `zone` (the caller runs it in one storage transaction): `daily`,
+ * `hourly` and `day_slices` from every quarter hour; `device_months` and `conversations` from the raw reports, for
  * the local months that start within the raw retention window (every report of those months is
  * still raw; older months keep the zone they were counted in). The ledger's stored zone is the
  * caller's to set.
@@ -64,6 +65,7 @@ export function rebuildZoneRows(sql: SqlStorage, zone: string, now: number) {
       sql.exec(HOURLY_FROM_QUARTERS, p.offset, p.start, p.end);
     }
   }
+  rebuildDaySlices(sql, zone);
   const retained = now - LEDGER.rawRetentionDays * MS.DAY;
   const from = startOfMonth(retained, zone) === retained ? retained : startOfNextMonth(retained, zone);
   const fromMonth = monthKey(from, zone);
