@@ -8,7 +8,7 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { ZonedAccount } from "../auth/session.server";
 import { budgetOf } from "./budget.server";
-import { addDays, addMonths, dayKey, dayStart, hoursOf, lastDays, monthKey } from "./dates";
+import { addDays, addMonths, dayKey, dayStart, lastDays, monthKey } from "./dates";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import type { DailyRow, RecentReport } from "./ledger/types";
 import { figures, type ModelFigures, type ModelStats } from "./models";
