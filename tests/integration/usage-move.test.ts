@@ -282,7 +282,7 @@ async function pageFigures() {
     overviewUsage: await overviewUsage(sources, ACCOUNT, NOW),
     usageTab: tabs,
     tabCounts: counts,
-    modelAnalytics: await modelAnalytics(sources, ACCOUNT, NOW),
+    modelAnalytics: (await modelAnalytics(sources, ACCOUNT, presetView("30d", NOW, UTC), NOW)).models,
     usageCsv: await usageCsv(sources, { ...ACCOUNT, email: EMAIL }, NOW),
     budgetSpend: { monthFrom: `${monthKey(NOW, UTC)}-01`, dayFrom: dayKey(NOW, UTC), monthMicros: spend!.monthMicros, todayMicros: spend!.dayMicros },
     entitlementCounts: entitlementCounts!,

@@ -5,7 +5,7 @@ import { Link, useLocation } from "react-router";
 import { Money } from "~/components/money";
 import { useFormat } from "~/components/format";
 import { GROUPS, type UsageGroup, viewParams } from "~/lib/usage/usage-range";
-import type { GroupRow } from "~/lib/usage/usage-tab.server";
+import type { GroupRow } from "~/lib/usage/groups.server";
 import { withParams } from "../modal";
 import { Card, cx, segmentClass } from "../ui";
 import { EmptyState } from "./stat";
@@ -23,13 +23,7 @@ export function GroupsCard({
   range: { from: string; to: string };
   rangeLabel: string;
 }) {
-  const total: Sums = { requests: 0, errors: 0, tokens: 0, costMicros: 0 };
-  for (const g of groups) {
-    total.requests += g.requests;
-    total.errors += g.errors;
-    total.tokens += g.tokens;
-    total.costMicros += g.costMicros;
-  }
+  const total = sumOf(groups);
   const share = (g: Sums) => (total.costMicros ? (g.costMicros / total.costMicros) * 100 : total.requests ? (g.requests / total.requests) * 100 : 0);
   const head = [GROUPS[groupBy], "Requests", "Errors", "Tokens", "Cost", "Share of cost", ""];
   return (
@@ -92,6 +86,17 @@ export function GroupsCard({
       <TidyExports range={range} />
     </Card>
   );
+}
+
+function sumOf(groups: Sums[]): Sums {
+  const total: Sums = { requests: 0, errors: 0, tokens: 0, costMicros: 0 };
+  for (const g of groups) {
+    total.requests += g.requests;
+    total.errors += g.errors;
+    total.tokens += g.tokens;
+    total.costMicros += g.costMicros;
+  }
+  return total;
 }
 
 function Figures({ sums, share }: { sums: Sums; share: number }) {

@@ -3,8 +3,7 @@
 // shared. The other parameters of the page (metric, view, grouping, category…) travel along.
 import { Form, Link, useLocation } from "react-router";
 import type { Formats } from "~/lib/format";
-import type { RangeLimits, UsagePreset } from "~/lib/usage/usage-range";
-import type { UsageTabData } from "~/lib/usage/usage-tab.server";
+import type { RangeLimits, ShownView, UsagePreset } from "~/lib/usage/usage-range";
 import { PRESETS } from "~/lib/usage/usage-range";
 import { withParams } from "../modal";
 import { Alert, buttonClass, segmentClass } from "../ui";
@@ -83,7 +82,7 @@ export function RangeBar({
 }
 
 /** The days a view covers, in words, with the zone they are counted in. */
-export function rangeLabel(data: UsageTabData, f: Formats): string {
+export function rangeLabel(data: { view: ShownView; timeZone: string }, f: Formats): string {
   const { preset, fromStart, toStart } = data.view;
   if (preset === "1d") return `Today, by hour (${data.timeZone})`;
   if (preset !== null) return `Last ${preset.replace("d", " days")} (${data.timeZone})`;
@@ -92,10 +91,10 @@ export function rangeLabel(data: UsageTabData, f: Formats): string {
 }
 
 /** A range the page cannot show: why, and the range form to choose another. */
-export function UsageViewRefused({ message, limits }: { message: string; limits: RangeLimits }) {
+export function UsageViewRefused({ title = "Usage Analytics", message, limits }: { title?: string; message: string; limits: RangeLimits }) {
   return (
     <>
-      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Usage Analytics</h1>
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">{title}</h1>
       <div className="mt-6">
         <RangeBar view={null} limits={limits} error={message} />
       </div>

@@ -16,8 +16,6 @@ export const USAGE = {
   // month's spend from the average daily spend of this many complete days before today.
   forecastBasisDays: 7,
   exportDays: 30,
-  // Model Analytics: per-model figures and recommendations over this many days.
-  analyticsDays: 30,
   ranges: { "1d": 1, "7d": 7, "30d": 30 },
   // Not in the spec (issue 49): the per-request CSV reads the request log this many rows a ledger
   // call, and holds at most this many rows (a narrower range or a filter gets the rest).

@@ -14,6 +14,8 @@ import type { DailyRow, RecentReport } from "./ledger/types";
 import { figures, type ModelFigures, type ModelStats } from "./models";
 import { csvRow } from "../csv";
 import { type DaySpend, type Forecast, forecastMonth } from "./forecast";
+import type { UsageView } from "./usage-range";
+import { groupRows, sums } from "./groups.server";
 
 /** Where a page's usage comes from: D1 for the account's settings, the ledger for the figures. */
 export type UsageSource = { db: Db; ledgers: LedgerNamespace };
@@ -214,11 +216,25 @@ function predictionOf(f: Forecast, zone: string, trend: number | null, budget: n
   };
 }
 
-/** Per-model figures over the last USAGE.analyticsDays days (of the account's zone), for the Model Analytics tab. */
-export async function modelAnalytics({ ledgers }: Pick<UsageSource, "ledgers">, account: ZonedAccount, now = Date.now()) {
+/**
+ * The Model Analytics tab over a range of the account zone's days: each model's figures (with when
+ * it was last used) from the daily rows, and the range grouped as asked from the slices, in one
+ * ledger call. The tab's totals are the groups' sum.
+ */
+export async function modelAnalytics({ db, ledgers }: UsageSource, account: ZonedAccount, view: UsageView, now = Date.now()) {
   const zone = account.profile.timeZone;
-  const from = lastDays(USAGE.analyticsDays, now, zone)[0]!;
-  return perModel((await ledgerFor(ledgers, account.id).read({ now, zone, dailyFrom: from })).daily ?? []);
+  const read = await ledgerFor(ledgers, account.id).read({
+    now,
+    zone,
+    dailyFrom: view.from,
+    slices: [{ from: view.from, to: view.to, groupBy: view.groupBy }],
+  });
+  const chosen = read.slices?.[0] ?? [];
+  return {
+    models: perModel((read.daily ?? []).filter((r) => r.date <= view.to)),
+    groups: await groupRows(db, account.id, view, view.groupBy, chosen),
+    totals: sums(chosen),
+  };
 }
 
 /**

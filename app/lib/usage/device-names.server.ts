@@ -8,8 +8,8 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 
 /** What a device without a session row is called (a report sent with no device key, or an account's deleted session). */
-export const NO_DEVICE_NAME = "No device";
-export const UNKNOWN_DEVICE_NAME = "Removed device";
+const NO_DEVICE_NAME = "No device";
+const UNKNOWN_DEVICE_NAME = "Removed device";
 
 export async function deviceNames(db: Db, userId: string, ids: Iterable<string>): Promise<Map<string, string>> {
   const wanted = [...new Set(ids)].filter((id) => id !== "");

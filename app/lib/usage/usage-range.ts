@@ -5,7 +5,7 @@
 // The usage tab, the analytics tab and the tidy CSV exports share these rules.
 import { MS, USAGE, USAGE_API } from "../constants";
 import { z } from "../zod";
-import { addDays, dayKey, lastDays } from "./dates";
+import { addDays, dayKey, dayStart, lastDays } from "./dates";
 import type { UsageFilter } from "./ledger/types";
 import { MAX } from "./report";
 
@@ -17,7 +17,7 @@ export const GROUPS = { model: "Model", provider: "Provider", device: "Device", 
 export type UsageGroup = keyof typeof GROUPS;
 
 /** The `device` value that stands for "no device" (fallback reports): an empty value is "any". */
-export const NO_DEVICE = "none";
+const NO_DEVICE = "none";
 
 export type UsageView = {
   /** The preset chosen, or null for a custom range. */
@@ -62,7 +62,7 @@ const schema = z.object({
  * USAGE_API.maxAgeDays old and the account did not exist before it was created. From there to
  * today the ledger keeps every day's figures for good (ADR 0020).
  */
-export function firstKeptDay(createdAt: number, zone: string): string {
+function firstKeptDay(createdAt: number, zone: string): string {
   return dayKey(createdAt - USAGE_API.maxAgeDays * MS.DAY, zone);
 }
 
@@ -73,7 +73,7 @@ export function rangeLimits(createdAt: number, now: number, zone: string): Range
 export type RangeLimits = { first: string; today: string };
 
 /** Days from `from` to `to`, both included. */
-export function spanDays(from: string, to: string): number {
+function spanDays(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / MS.DAY) + 1;
 }
 
@@ -125,6 +125,20 @@ function filterOf(p: z.infer<typeof schema>): UsageFilter {
   if (p.status !== undefined) filter.status = p.status;
   return filter;
 }
+
+/** What a page shows of its view: the days also as their first instants, for its locale to write. */
+export function shownView(view: UsageView, zone: string) {
+  return {
+    preset: view.preset,
+    from: view.from,
+    to: view.to,
+    days: view.days,
+    groupBy: view.groupBy,
+    fromStart: dayStart(view.from, zone),
+    toStart: dayStart(view.to, zone),
+  };
+}
+export type ShownView = ReturnType<typeof shownView>;
 
 /** The days before a range, as many as it has (the summary's comparison bars). */
 export function previousRange(view: Pick<UsageView, "from" | "days">): { from: string; to: string } {

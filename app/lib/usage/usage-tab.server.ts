@@ -6,64 +6,18 @@
 import type { ZonedAccount } from "../auth/session.server";
 import { budgetOf } from "./budget.server";
 import { addDays, dayStart, hoursOf } from "./dates";
-import { deviceName, deviceNames } from "./device-names.server";
 import { ledgerFor } from "./ledger/api";
 import type { SliceGroup, SliceQuery, SliceRow } from "./ledger/types";
 import { figures } from "./models";
-import { groupFilter, previousRange, type UsageGroup, type UsageView, viewParams } from "./usage-range";
+import { groupRows, sums } from "./groups.server";
+import { previousRange, shownView, type UsageView } from "./usage-range";
 import type { UsageSource } from "./analytics.server";
 
-export type Sums = { requests: number; errors: number; tokens: number; tokensInput: number; tokensOutput: number; costMicros: number };
-
-export function sums(rows: SliceRow[]): Sums {
-  const t: Sums = { requests: 0, errors: 0, tokens: 0, tokensInput: 0, tokensOutput: 0, costMicros: 0 };
-  for (const r of rows) {
-    t.requests += r.totalRequests;
-    t.errors += r.totalRequests - r.successCount;
-    t.tokens += r.totalTokens;
-    t.tokensInput += r.tokensInput;
-    t.tokensOutput += r.tokensOutput;
-    t.costMicros += r.totalCostMicros;
-  }
-  return t;
-}
-
 /** Every day from `from` to `to`, both included. */
-export function eachDay(from: string, to: string): string[] {
+function eachDay(from: string, to: string): string[] {
   const days: string[] = [];
   for (let d = from; d <= to; d = addDays(d, 1)) days.push(d);
   return days;
-}
-
-export type GroupRow = Sums & {
-  key: string;
-  provider?: string;
-  /** What the row is called on the page (a device by its name). */
-  label: string;
-  /** The request log narrowed to this group and these days ('from=…&to=…&model=…'). */
-  search: string;
-};
-
-/** A grouping's slice rows as the page's rows, devices named as the profile's sessions card names them. */
-export async function groupRows(db: UsageSource["db"], userId: string, view: Pick<UsageView, "from" | "to">, groupBy: UsageGroup, rows: SliceRow[]) {
-  const names =
-    groupBy === "device"
-      ? await deviceNames(
-          db,
-          userId,
-          rows.map((r) => r.key),
-        )
-      : null;
-  return rows.map((r): GroupRow => {
-    const row: GroupRow = {
-      key: r.key,
-      label: names ? deviceName(names, r.key) : r.key === "" ? "(none)" : r.key,
-      search: viewParams(view, groupFilter(groupBy, r)).toString(),
-      ...sums([r]),
-    };
-    if (r.provider !== undefined) row.provider = r.provider;
-    return row;
-  });
 }
 
 /** The usage tab's figures, and the account's counts in the free tier's windows (same ledger call). */
@@ -97,7 +51,7 @@ export async function usageTab({ db, ledgers }: UsageSource, account: ZonedAccou
   const models = modelFigures(modelRows);
   return {
     range: view.preset,
-    view: { preset: view.preset, from, to, days: view.days, groupBy: view.groupBy, fromStart: dayStart(from, zone), toStart: dayStart(to, zone) },
+    view: shownView(view, zone),
     /** The zone the days and hours are counted in. */
     timeZone: zone,
     daysWithData: oneDay ? (totals.requests > 0 ? 1 : 0) : [...byKey.values()].filter((t) => t.requests > 0).length,
