@@ -94,8 +94,11 @@ function modelFigures(rows: SliceRow[]) {
         lastUsedAt: 0,
       }),
     )
-    .sort((a, b) => b.requests - a.requests);
+    .sort((a, b) => b.requests - a.requests || byText(a.modelName, b.modelName) || byText(a.modelProvider, b.modelProvider));
 }
+
+// Ties in order of name, as SQLite's binary collation orders them (the pages' order before issue 49).
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function providersOf(models: ReturnType<typeof modelFigures>) {
   const providers = new Map<string, { provider: string; requests: number; cost: number; tokens: number; models: Set<string> }>();
