@@ -6,7 +6,11 @@ export const PASSWORD = "Bench-Pass-2026";
 export const INGEST_CALL = 5_000; // LEDGER.maxReportsPerIngest
 export const LARGE = { id: "bench-ledger-large", email: "bench-ledger-1m@modelify.dev", rows: Number(process.env.BENCH_LEDGER_ROWS ?? 1_000_000) };
 export const SMALL = { id: "bench-ledger-small", email: "bench-ledger-100@modelify.dev", rows: 100 };
-export const USAGE_DAYS = 60;
+// Within the 100 days raw reports stay in the ledger, and long enough for the 90-day range the
+// request log and analytics are timed over (issue 49).
+export const USAGE_DAYS = 90;
+// The desktop apps the bench accounts report from: the request log and the slices by device.
+export const DEVICES = ["bench-macbook", "bench-windows-pc", "bench-linux-box", "bench-laptop"];
 // Every bench account lives in a +5:45 zone (issue 48): its days and hours are drawn from quarter
 // hours, none of which an hour or a day of UTC lines up with.
 export const ACCOUNT_ZONE = "Asia/Kathmandu";

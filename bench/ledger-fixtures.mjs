@@ -19,6 +19,7 @@ import {
   reports,
   SMALL,
   USAGE_DAYS,
+  DEVICES,
 } from "./ledger-accounts.mjs";
 
 async function insertUsers(db, now) {
@@ -59,7 +60,16 @@ async function insertUsers(db, now) {
 async function fillLedger(mf, { stateDir, workerName }, account, now) {
   const calls = Math.ceil(account.rows / INGEST_CALL);
   const make = (i) =>
-    ledgerUsage(generateUsage({ userId: account.id, days: USAGE_DAYS, count: Math.min(INGEST_CALL, account.rows - i * INGEST_CALL), now, seed: 7_000 + i }));
+    ledgerUsage(
+      generateUsage({
+        userId: account.id,
+        days: USAGE_DAYS,
+        count: Math.min(INGEST_CALL, account.rows - i * INGEST_CALL),
+        now,
+        seed: 7_000 + i,
+        devices: DEVICES,
+      }),
+    );
   const callMs = [];
   let stored = 0;
   const started = performance.now();

@@ -345,8 +345,34 @@ export const budgets = sqliteTable("budgets", {
   dailyBudget: real("daily_budget").notNull(),
   alertThreshold: integer("alert_threshold").notNull(),
   notificationsEnabled: integer("notifications_enabled", { mode: "boolean" }).notNull(),
+  // Hard caps (issue 49, ADR 0032): at the budget, the desktop app's entitlement claims are refused
+  // until the budget starts again, instead of only an alert being sent.
+  monthlyHardCap: integer("monthly_hard_cap", { mode: "boolean" }).notNull().default(false),
+  dailyHardCap: integer("daily_hard_cap", { mode: "boolean" }).notNull().default(false),
   updatedAt: updatedAt(),
 });
+
+// Hard caps of one model or one device key a month (ADR 0032): `target` is the cap's one key
+// ("model:<provider>/<name>", URI-encoded parts, or "device:<session id>"), so an account has at
+// most one cap per model and per device; the other columns say the same in parts.
+export const budgetCaps = sqliteTable(
+  "budget_caps",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["model", "device"] }).notNull(),
+    target: text("target").notNull(),
+    modelName: text("model_name"),
+    modelProvider: text("model_provider"),
+    deviceId: text("device_id"),
+    limitUsd: real("limit_usd").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("budget_caps_target_idx").on(t.userId, t.target)],
+);
 
 // Queue messages that failed for good, kept for an admin to look into (Dashboard → Dead letters):
 // `body` is the redacted view (lib/queue-redaction.ts); `original` is the message itself,

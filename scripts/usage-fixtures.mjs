@@ -29,9 +29,29 @@ function uuidFrom(random) {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** `count` usage rows for a user spread over the last `days` days (ending now). */
-export function generateUsage({ userId, days = 30, count = 1200, now = Date.now(), seed = 42 }) {
+// How a desktop app's calls split by kind: mostly chat, some agent runs and plain completions.
+const REQUEST_TYPES = [
+  ["chat", 0.7],
+  ["agent", 0.2],
+  ["completion", 0.1],
+];
+
+/**
+ * `count` usage rows for a user spread over the last `days` days (ending now), each from one of
+ * `devices` (device key ids; none: no device). Request types and devices come from a stream of
+ * their own, so the rest of a seed's figures are what they were before those existed.
+ */
+export function generateUsage({ userId, days = 30, count = 1200, now = Date.now(), seed = 42, devices = [] }) {
   const random = prng(seed);
+  const other = prng(seed ^ 0x5bd1e995);
+  const requestType = () => {
+    let r = other();
+    for (const [type, share] of REQUEST_TYPES) {
+      r -= share;
+      if (r <= 0) return type;
+    }
+    return REQUEST_TYPES[0][0];
+  };
   const total = MODELS.reduce((s, m) => s + m.weight, 0);
   const pick = () => {
     let r = random() * total;
@@ -58,7 +78,8 @@ export function generateUsage({ userId, days = 30, count = 1200, now = Date.now(
       user_id: userId,
       model_name: m.name,
       model_provider: m.provider,
-      request_type: "chat",
+      request_type: requestType(),
+      device_id: devices.length > 0 ? devices[Math.floor(other() * devices.length)] : null,
       tokens_used: ok ? input + output : input,
       tokens_input: input,
       tokens_output: ok ? output : 0,
@@ -99,6 +120,6 @@ export function ledgerUsage(rows) {
     conversationId: r.conversation_id,
     appVersion: r.app_version,
     appInstanceId: r.app_instance_id,
-    deviceId: null,
+    deviceId: r.device_id ?? null,
   }));
 }

@@ -8,7 +8,7 @@ import type { BudgetSettings } from "~/lib/usage/budget";
 import { type ArchiveResult, archiveKey, type UsageLedgerApi } from "~/lib/usage/ledger/api";
 import { archivedLogPage, fallbackDetail, usageDetail } from "~/lib/usage/ledger/log";
 import { LedgerStore } from "~/lib/usage/ledger/store";
-import type { LedgerQuery, LedgerSecure, LedgerUsage, LogQuery, SentAlert } from "~/lib/usage/ledger/types";
+import type { ClaimInput, LedgerQuery, LedgerSecure, LedgerUsage, LogQuery, SentAlert } from "~/lib/usage/ledger/types";
 
 type LedgerEnv = { BUCKET: R2Bucket };
 
@@ -32,10 +32,22 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
     return this.opened;
   }
 
-  async ingest(input: { usage: LedgerUsage[]; secure: LedgerSecure[]; budget: BudgetSettings | null; now: number; importing?: boolean; zone?: string }) {
+  async ingest(input: {
+    usage: LedgerUsage[];
+    secure: LedgerSecure[];
+    budget: BudgetSettings | null;
+    now: number;
+    importing?: boolean;
+    zone?: string;
+    claimIds?: string[];
+  }) {
     if (input.usage.length + input.secure.length > LEDGER.maxReportsPerIngest) throw new RangeError("too many reports in one ingest call");
     const result = this.ctx.storage.transactionSync(() =>
-      this.store.ingest(input.usage, input.secure, input.budget, input.now, { importing: input.importing === true, zone: input.zone }),
+      this.store.ingest(input.usage, input.secure, input.budget, input.now, {
+        importing: input.importing === true,
+        zone: input.zone,
+        claimIds: input.claimIds,
+      }),
     );
     if (result.stored > 0) this.push({ type: "usage", version: result.version });
     return result;
@@ -57,8 +69,8 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
     return redrawn;
   }
 
-  async claim(now: number) {
-    return this.ctx.storage.transactionSync(() => this.store.claim(now));
+  async claim(input: ClaimInput) {
+    return this.ctx.storage.transactionSync(() => this.store.claim(input));
   }
 
   async size() {

@@ -57,9 +57,14 @@ export function requireAdmin(context: Readonly<RouterContextProvider>): SessionU
 
 /** The user behind `Authorization: Bearer <access token>` (see requireBearer). */
 export async function requireApiUser(request: Request, app: AppContext): Promise<SessionUser> {
+  return (await requireApiSession(request, app)).user;
+}
+
+/** The user and the session (a desktop app's device key) behind the bearer token. */
+export async function requireApiSession(request: Request, app: AppContext) {
   const auth = await requireBearer(request, (token) => authenticateBearerToken(app.db, sessionKeys(app.env), token));
   noteAccount(auth.user.id);
-  return auth.user;
+  return auth;
 }
 
 /**

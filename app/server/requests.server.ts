@@ -114,6 +114,30 @@ export async function readEmptyBody(request: Request, maxBytes: number): Promise
 }
 
 /**
+ * A POST of the API whose JSON body is optional (e.g. the entitlement claim): nothing reads as
+ * undefined; anything else must be JSON, within `maxBytes`.
+ */
+export async function readOptionalJson(request: Request, maxBytes: number): Promise<unknown> {
+  let body: ArrayBuffer;
+  try {
+    body = await readCapped(request, maxBytes);
+  } catch (error) {
+    if (error instanceof BadRequest) throw Response.json({ error: error.message }, { status: error.status });
+    throw Response.json({ error: "Request body could not be read" }, { status: 400 });
+  }
+  const text = new TextDecoder().decode(body).trim();
+  if (text === "") return undefined;
+  if (!(request.headers.get("Content-Type") ?? "").toLowerCase().startsWith("application/json")) {
+    throw Response.json({ error: "Content-Type must be application/json" }, { status: 415 });
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw Response.json({ error: "Request body is not valid JSON" }, { status: 400 });
+  }
+}
+
+/**
  * A query parameter with "+" read as a plus, not as a space: a phone number in E.164 (or an
  * address such as a+b@example.com) typed into a URL unencoded must arrive as it was written.
  */

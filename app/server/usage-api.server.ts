@@ -59,7 +59,7 @@ export async function authorizeUsageRequest(
  * of these routes carries `problems` (here one, for the whole body: path ""), as the API
  * description says, so a client reads all of them one way.
  */
-async function withProblems(error: unknown): Promise<unknown> {
+export async function withProblems(error: unknown): Promise<unknown> {
   if (!(error instanceof Response) || error.status !== 400) return error;
   const { error: message } = await error.json<{ error: string }>();
   return Response.json({ error: message, problems: [{ index: null, path: "", message }] }, { status: 400 });

@@ -389,7 +389,7 @@ const ROUTES: RouteSpec[] = [
   { name: "/api/v1/auth/refresh", path: "/api/v1/auth/refresh", body: "json", methods: API_POST, fields: { refresh_token: "corpus-not-a-refresh-token" } },
   { name: "/api/v1/me", path: "/api/v1/me", body: "none", methods: READ, fields: {} },
   { name: "/api/v1/entitlements", path: "/api/v1/entitlements", body: "none", methods: READ, fields: {} },
-  // Takes no body (or {}): any field is refused before the ledger is asked.
+  // A strict claim (estimate, model, provider): any other field is refused before the ledger is asked.
   {
     name: "/api/v1/entitlements/claim",
     path: "/api/v1/entitlements/claim",

@@ -13,8 +13,8 @@ import { type ClaimOutcome, claimEntitlement, type Entitlements } from "~/lib/us
 import { windowBounds } from "~/lib/usage/windows";
 import { ledgerFor } from "~/lib/usage/ledger/api";
 import type { LedgerUsage } from "~/lib/usage/ledger/types";
-import { type Browser, db, inOneMinute, ORIGIN, uniqueIp } from "./helpers";
-import { apiUser, postUsage, report, waitForRows } from "./usage-helpers";
+import { db, inOneMinute, ORIGIN } from "./helpers";
+import { apiUser, deviceToken, postUsage, report, waitForRows } from "./usage-helpers";
 
 const CLAIM = `${ORIGIN}/api/v1/entitlements/claim`;
 type ClaimBody = Entitlements & { granted: boolean; error?: string };
@@ -28,25 +28,6 @@ function claim(token: string | null, init: RequestInit = {}) {
 }
 
 const windowOf = (e: Entitlements, window: string, unit = "requests") => e.windows.find((w) => w.window === window && w.unit === unit)!;
-
-/** A device of the account, signed in as the desktop app does (device authorization, ADR 0018): its own bearer token. */
-async function deviceToken(owner: Browser, name: string): Promise<string> {
-  const asked = await SELF.fetch(`${ORIGIN}/api/v1/auth/device`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
-    body: JSON.stringify({ client_id: "modelify-desktop", device_name: name, platform: "linux", app_version: "2.0.0", app_instance_id: crypto.randomUUID() }),
-  });
-  expect(asked.status).toBe(200);
-  const code = await asked.json<{ device_code: string; user_code: string }>();
-  expect((await owner.post("/device", { intent: "approve", code: code.user_code })).status).toBe(200);
-  const exchanged = await SELF.fetch(`${ORIGIN}/api/v1/auth/token`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
-    body: JSON.stringify({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: code.device_code, client_id: "modelify-desktop" }),
-  });
-  expect(exchanged.status).toBe(200);
-  return (await exchanged.json<{ access_token: string }>()).access_token;
-}
 
 /** A free account with two signed-in devices. */
 async function freeAccountWithTwoDevices() {
@@ -205,7 +186,7 @@ describe("POST /api/v1/entitlements/claim, through the real runtime", () => {
     expect(windowOf(shown, "month").used).toBe(0);
   });
 
-  it("takes no body or {}, and refuses any other body with a 4xx, counting nothing", async () => {
+  it("takes no body, {} or a claim (estimate, model and provider together), and refuses any other body with a 4xx, counting nothing", async () => {
     const { token } = await apiUser();
     const json = { "Content-Type": "application/json" };
     const refused: Array<[RequestInit, number]> = [

@@ -432,7 +432,7 @@ describe("desktop API documentation", () => {
     expect(await (await new Browser().get("/legal/api")).text()).toContain('href="/api-reference"');
   });
 
-  it("describes the entitlement claim: ask before each model call, 200 granted or 429 with Retry-After, no body", async () => {
+  it("describes the entitlement claim: ask before each model call, 200 granted or 429 with Retry-After, an optional body", async () => {
     type Schema = {
       properties?: Record<string, Schema>;
       required?: string[];
@@ -465,9 +465,12 @@ describe("desktop API documentation", () => {
     for (const text of ["before each model call", "one at a time", "greater of the calls claimed and the calls reported", "Retry-After", "never wait"]) {
       expect(claim.description, text).toContain(text);
     }
-    // No body, or {}.
+    // An optional body: the call's estimate, model and provider (hard caps, ADR 0032); nothing else.
     expect(claim.requestBody.required).toBe(false);
-    expect(claim.requestBody.content["application/json"].schema).toMatchObject({ type: "object", additionalProperties: false, maxProperties: 0 });
+    const body = claim.requestBody.content["application/json"].schema;
+    expect(body).toMatchObject({ type: "object", additionalProperties: false });
+    expect(Object.keys(body.properties!).sort()).toEqual(["estimated_cost_usd", "model", "provider"]);
+    expect(body.required ?? []).toEqual([]);
 
     expect(Object.keys(claim.responses).sort()).toEqual(["200", "400", "401", "413", "415", "429", "503"]);
     const granted = claim.responses["200"]!.content!["application/json"].schema;
@@ -479,6 +482,8 @@ describe("desktop API documentation", () => {
       expect(refused.required, field).toContain(field);
     }
     expect(refused.required).toContain("error");
+    expect(granted.required).toContain("claim_id");
+    expect(refused.properties!.cap).toBeDefined();
     expect(claim.responses["429"]!.headers!["Retry-After"]!.schema).toMatchObject({ type: "integer", minimum: 1 });
     expect(claim.responses["429"]!.description).toContain("Nothing was counted");
     expect(claim.responses["401"]!.content!["application/json"].schema.properties!.code!.const).toBe("session_ended");

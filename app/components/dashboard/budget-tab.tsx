@@ -1,17 +1,19 @@
-import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { type FieldMetadata, getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Money } from "~/components/money";
 import { useEffect } from "react";
 import { Form, useNavigate, useNavigation, Link } from "react-router";
 import type { z } from "zod";
 import { BUDGET, BUDGET_DEFAULTS } from "~/lib/constants";
-import { budgetBand, budgetRemainder, usedPercent, type BudgetView } from "~/lib/usage/budget";
+import { budgetBand, budgetRemainder, NO_HARD_CAPS, usedPercent, type BudgetView } from "~/lib/usage/budget";
 import type { budgetFormSchema } from "~/lib/usage/budget-form";
 import { useFormat } from "../format";
 import { CHECKED_ON_THE_SERVER, Field } from "../forms";
 import { Alert, Button, buttonClass, Card, Label } from "../ui";
+import { BudgetCaps } from "./budget-caps";
+import { CapNotice } from "./cap-notice";
 import { DefaultBadge, ProgressBar } from "./stat";
 
-export function BudgetTab({ view, result }: { view: BudgetView; result?: SubmissionResult<string[]> }) {
+export function BudgetTab({ view, result, capResult }: { view: BudgetView; result?: SubmissionResult<string[]>; capResult?: SubmissionResult<string[]> }) {
   const formError = result?.error?.[""]?.[0];
   const navigate = useNavigate();
   // Spec: the success message shows for 3 s.
@@ -45,6 +47,7 @@ export function BudgetTab({ view, result }: { view: BudgetView; result?: Submiss
         </Alert>
       ) : null}
 
+      <CapNotice lines={view.caps.lines} />
       {view.settings.isDefault ? (
         <p className="mt-4 rounded-lg border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-700" data-testid="budget-defaults">
           You have not set a budget yet. These are the defaults: budget alerts use them until you save your own.
@@ -58,6 +61,7 @@ export function BudgetTab({ view, result }: { view: BudgetView; result?: Submiss
           budget={view.settings.monthlyBudget}
           isDefault={view.settings.isDefault}
           resetsAt={view.resets.month}
+          hardCap={view.settings.monthlyHardCap}
           testId="monthly-budget"
         />
         <BudgetCard
@@ -66,12 +70,14 @@ export function BudgetTab({ view, result }: { view: BudgetView; result?: Submiss
           budget={view.settings.dailyBudget}
           isDefault={view.settings.isDefault}
           resetsAt={view.resets.today}
+          hardCap={view.settings.dailyHardCap}
           testId="daily-budget"
         />
       </div>
 
       {/* Keyed by the values it starts from: "Reset to defaults" starts the form again. */}
       {view.editing ? <EditForm key={view.prefillDefaults ? "defaults" : "saved"} view={view} result={result} /> : null}
+      <BudgetCaps caps={view.caps} result={capResult} />
 
       <Card className="mt-6 p-6">
         <h2 className="text-base font-semibold text-slate-900">Tips</h2>
@@ -88,9 +94,9 @@ export function BudgetTab({ view, result }: { view: BudgetView; result?: Submiss
   );
 }
 
-type BudgetCardProps = { title: string; spent: number; budget: number; isDefault: boolean; resetsAt: number; testId: string };
+type BudgetCardProps = { title: string; spent: number; budget: number; isDefault: boolean; resetsAt: number; hardCap: boolean; testId: string };
 
-function BudgetCard({ title, spent, budget, isDefault, resetsAt, testId }: BudgetCardProps) {
+function BudgetCard({ title, spent, budget, isDefault, resetsAt, hardCap, testId }: BudgetCardProps) {
   const f = useFormat();
   const percent = usedPercent(spent, budget);
   return (
@@ -116,6 +122,11 @@ function BudgetCard({ title, spent, budget, isDefault, resetsAt, testId }: Budge
       <p className="mt-1 text-xs text-slate-500" data-testid={`${testId}-resets`}>
         Starts again from zero <time dateTime={new Date(resetsAt).toISOString()}>{f.dateTime(resetsAt)}</time>
       </p>
+      {hardCap && budget > 0 ? (
+        <p className="mt-1 text-xs font-medium text-slate-700" data-testid={`${testId}-hard-cap`}>
+          Hard cap: the desktop app&apos;s requests are refused at this budget.
+        </p>
+      ) : null}
     </Card>
   );
 }
@@ -129,6 +140,7 @@ function EditForm({ view, result }: { view: BudgetView; result?: SubmissionResul
         dailyBudget: BUDGET_DEFAULTS.dailyBudgetUsd,
         alertThreshold: BUDGET_DEFAULTS.alertThresholdPercent,
         notificationsEnabled: BUDGET_DEFAULTS.notificationsEnabled,
+        ...NO_HARD_CAPS,
       }
     : view.settings;
   const [form, fields] = useForm<z.input<typeof budgetFormSchema>, z.output<typeof budgetFormSchema>>({
@@ -139,6 +151,8 @@ function EditForm({ view, result }: { view: BudgetView; result?: SubmissionResul
       dailyBudget: String(values.dailyBudget),
       alertThreshold: String(values.alertThreshold),
       notificationsEnabled: values.notificationsEnabled ? "on" : "",
+      monthlyHardCap: values.monthlyHardCap ? "on" : "",
+      dailyHardCap: values.dailyHardCap ? "on" : "",
     },
     ...CHECKED_ON_THE_SERVER,
   });
@@ -180,6 +194,8 @@ function EditForm({ view, result }: { view: BudgetView; result?: SubmissionResul
             Budget Notifications (e-mail alerts)
           </Label>
         </div>
+        <HardCapBox field={fields.monthlyHardCap} label="Monthly hard cap: refuse the desktop app's requests at the monthly budget" />
+        <HardCapBox field={fields.dailyHardCap} label="Daily hard cap: refuse the desktop app's requests at the daily budget" />
         <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
           <Button type="submit" disabled={busy}>
             {busy ? "Saving..." : "Save Changes"}
@@ -193,5 +209,17 @@ function EditForm({ view, result }: { view: BudgetView; result?: SubmissionResul
         </div>
       </Form>
     </Card>
+  );
+}
+
+/** A hard-cap switch of the budget form (ADR 0032). */
+function HardCapBox({ field, label }: { field: FieldMetadata<unknown, Record<string, unknown>, string[]>; label: string }) {
+  return (
+    <div className="flex items-center gap-3 sm:col-span-2">
+      <input {...getInputProps(field, { type: "checkbox" })} className="h-5 w-5 rounded border-slate-300 text-brand-600 focus:ring-brand-600" />
+      <Label htmlFor={field.id} className="mb-0">
+        {label}
+      </Label>
+    </div>
   );
 }

@@ -4,12 +4,14 @@ import { useLocation, Link } from "react-router";
 import { PLAN } from "~/lib/constants";
 import type { UsageTabData } from "~/lib/usage/usage-tab.server";
 import type { RangeLimits } from "~/lib/usage/usage-range";
+import type { CapLine } from "~/lib/usage/caps";
 import type { Entitlements } from "~/lib/usage/entitlements.server";
 import { budgetBand, usedPercent } from "~/lib/usage/budget";
 import { ENGAGEMENT, METRICS, USAGE_VIEWS, type UsageUi } from "~/lib/usage/usage-view";
 import { BarChart } from "../charts";
 import { LineChart } from "../line-chart";
 import { withParams } from "../modal";
+import { CapNotice } from "./cap-notice";
 import { Alert, buttonClass, Card, cx, segmentClass } from "../ui";
 import { type LiveState, LiveStatus, useLiveUsage } from "./live-usage";
 import { DefaultBadge, EmptyState, ProgressBar } from "./stat";
@@ -37,19 +39,9 @@ function Toggle({ options, current, param }: { options: Record<string, string>; 
   );
 }
 
-export function UsageTab({
-  data,
-  ui,
-  limits,
-  email,
-  entitlements,
-}: {
-  data: UsageTabData;
-  ui: UsageUi;
-  limits: RangeLimits;
-  email: string;
-  entitlements: Entitlements;
-}) {
+type UsageTabProps = { data: UsageTabData; ui: UsageUi; limits: RangeLimits; email: string; entitlements: Entitlements; caps: CapLine[] };
+
+export function UsageTab({ data, ui, limits, email, entitlements, caps }: UsageTabProps) {
   const f = useFormat();
   const oneDay = data.view.from === data.view.to;
   // Each point by its hour's or day's first instant, written in the account's zone.
@@ -63,6 +55,7 @@ export function UsageTab({
   return (
     <>
       <UsageHeader daysWithData={data.daysWithData} live={live} csv={csv} />
+      <CapNotice lines={caps} />
       {csv.error ? (
         <Alert tone="error" className="mt-4">
           {csv.error}

@@ -199,6 +199,7 @@ const ACCOUNT_TABLES = [
   schema.usageAccounts,
   schema.downloadHistory,
   schema.budgets,
+  schema.budgetCaps,
   schema.dataExports,
   schema.twoFactor,
   schema.twoFactorRecoveryCodes,

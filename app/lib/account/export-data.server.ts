@@ -99,6 +99,7 @@ export const EXPORTED_TABLES = [
   "usage_accounts",
   "download_history",
   "budgets",
+  "budget_caps",
   "waitlist",
   "activation_keys",
   "support_messages",
@@ -127,6 +128,7 @@ function tableQueries(db: Db, { id, email }: { id: string; email: string }) {
     usage_accounts: db.select().from(t.usageAccounts).where(eq(t.usageAccounts.userId, id)),
     download_history: db.select().from(t.downloadHistory).where(eq(t.downloadHistory.userId, id)),
     budgets: db.select().from(t.budgets).where(eq(t.budgets.userId, id)),
+    budget_caps: db.select().from(t.budgetCaps).where(eq(t.budgetCaps.userId, id)),
     waitlist: db.select().from(t.waitlist).where(eq(t.waitlist.email, email)),
     activation_keys: db
       .select()

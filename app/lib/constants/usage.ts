@@ -68,6 +68,11 @@ export const ACHIEVEMENTS = {
 // (POST /api/v1/entitlements/claim) takes no body: at most `{}` and some whitespace.
 export const ENTITLEMENTS = { minuteRowsKeptMs: 2 * HOUR, claimMaxBodyBytes: 1024 } as const;
 
+// Hard caps (issue 49, ADR 0032). A granted claim holds its estimated cost against the caps until
+// the report with its claim_id arrives, or this long (an app that crashed never reports); an
+// account keeps at most `maxPerAccount` caps of single models and devices.
+export const HARD_CAPS = { reservationTimeoutMs: 10 * MINUTE, maxPerAccount: 50 } as const;
+
 // Not in the spec: the usage tab's live sockets (issue 45). An account keeps at most this many open
 // at once (the oldest closes for a new one); each belongs to a web session and ends with it.
 export const LIVE_USAGE = { maxSocketsPerAccount: 10 } as const;

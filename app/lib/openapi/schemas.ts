@@ -109,15 +109,32 @@ export const acceptedBody = z.object({ accepted: z.number().int().meta({ descrip
 
 const IN_ACCOUNT_ZONE = 'ISO 8601 with the offset of the account\'s time zone (time_zone; "Z" for UTC)';
 
+/** A hard cap's state (ADR 0032): the monthly or daily budget, or one model's or device's cap a month. */
+const capBody = z
+  .object({
+    kind: z.enum(["monthly", "daily", "model", "device"]).meta({ description: "monthly and daily cover every call; model and device caps are monthly" }),
+    limit_usd: z.number(),
+    spent_usd: z.number().meta({ description: "Reported spend in the cap's period (the account zone's day or month)" }),
+    reserved_usd: z
+      .number()
+      .meta({ description: "Estimates of granted claims whose reports have not arrived yet (each held until its report or for a few minutes)" }),
+    reached: z.boolean().meta({ description: "spent_usd + reserved_usd is at the limit: claims the cap covers are refused" }),
+    resets_at: z.iso
+      .datetime({ offset: true })
+      .meta({ description: `When the period starts again (the account's midnight or 1st), ${IN_ACCOUNT_ZONE}`, example: "2026-12-01T00:00:00.000+09:00" }),
+    model: z.string().optional().meta({ description: "A model cap's model" }),
+    provider: z.string().optional().meta({ description: "A model cap's provider" }),
+    device_id: z.string().optional().meta({ description: "A device cap's device key" }),
+  })
+  .meta({ title: "HardCap" });
+
 export const entitlementsBody = z.object({
   plan: z.enum(["free", "premium", "early_access"]),
   unlimited: z.boolean().meta({ description: "Subscribers and early-access members have no limits" }),
   allowed: z.boolean().meta({ description: "Whether a model call may be made now" }),
-  retry_after_seconds: z
-    .number()
-    .int()
-    .nullable()
-    .meta({ description: "When not allowed: seconds until every exhausted window has ended (also in Retry-After)" }),
+  retry_after_seconds: z.number().int().nullable().meta({
+    description: "When not allowed: seconds until every exhausted window has ended and every reached monthly or daily cap started again (also in Retry-After)",
+  }),
   allowed_at: z.iso
     .datetime({ offset: true })
     .nullable()
@@ -139,13 +156,19 @@ export const entitlementsBody = z.object({
       resets_at: z.iso.datetime({ offset: true }).meta({ description: `When the window ends, ${IN_ACCOUNT_ZONE}`, example: "2026-12-01T05:45:00.000+05:45" }),
     }),
   ),
+  caps: z.array(capBody).meta({
+    description:
+      "The account's hard caps (any plan; empty when none): a reached monthly or daily cap makes allowed false until it starts again; a model's or device's cap refuses only the claims it covers",
+  }),
 });
 export const claimGrantedBody = entitlementsBody.extend({
   granted: z.literal(true).meta({ description: "Make the model call" }),
+  claim_id: z.uuid().meta({ description: "Send it as the call's report's claim_id: the report ends the claim's hold on the hard caps" }),
 });
 export const claimRefusedBody = entitlementsBody.extend({
   error: z.string().meta({ description: "Words the app can show" }),
   granted: z.literal(false).meta({ description: "Do not make the call: claim again after Retry-After seconds" }),
+  cap: capBody.optional().meta({ description: "The hard cap that refused the claim (absent when a free-tier limit refused it)" }),
 });
 
 export const healthBody = z.object({ ok: z.literal(true) });

@@ -22,7 +22,7 @@ function numberOrDefault(pattern: RegExp, fallback: number) {
   };
 }
 
-const money = z.preprocess(
+export const money = z.preprocess(
   numberOrDefault(DECIMAL, 0),
   z
     .number({ error: "Enter an amount in dollars, such as 12.50" })
@@ -30,6 +30,8 @@ const money = z.preprocess(
     .max(BUDGET.maxBudgetUsd, `Budgets are limited to $${SITE_FORMATS.integer(BUDGET.maxBudgetUsd)}`)
     .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, "Use at most 2 decimals (step 0.01)"),
 );
+
+const checkbox = z.preprocess((v) => v === "on" || v === "true", z.boolean());
 
 export const budgetFormSchema = z
   .object({
@@ -44,7 +46,10 @@ export const budgetFormSchema = z
         .max(BUDGET.alertThresholdMax, `Alert threshold must be at most ${BUDGET.alertThresholdMax}%`)
         .refine((n) => n % BUDGET.alertThresholdStep === 0, `Alert threshold moves in steps of ${BUDGET.alertThresholdStep}%`),
     ),
-    notificationsEnabled: z.preprocess((v) => v === "on" || v === "true", z.boolean()),
+    notificationsEnabled: checkbox,
+    // Hard caps (ADR 0032): a budget of 0 is no budget, so its switch changes nothing until one is set.
+    monthlyHardCap: checkbox,
+    dailyHardCap: checkbox,
   })
   // A day's budget above the month's could never be spent (issue 46). A budget of 0 is no budget
   // (no alert, "No budget" on its card), so a daily budget alone, with no monthly one, stands.

@@ -6,7 +6,7 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { SITE_FORMATS } from "../format";
 import type { OutgoingMail } from "../mail/mail.server";
-import { type BudgetInEffect, type BudgetSettings, DEFAULT_BUDGET } from "./budget";
+import { type BudgetInEffect, type BudgetSettings, DEFAULT_BUDGET, type HardCapSwitches, NO_HARD_CAPS } from "./budget";
 import type { BudgetAlert } from "./ledger/types";
 
 export async function getBudget(db: Db, userId: string): Promise<BudgetInEffect> {
@@ -26,12 +26,14 @@ function budgetSettings(row: typeof schema.budgets.$inferSelect | null | undefin
         dailyBudget: row.dailyBudget,
         alertThreshold: row.alertThreshold,
         notificationsEnabled: row.notificationsEnabled,
+        monthlyHardCap: row.monthlyHardCap,
+        dailyHardCap: row.dailyHardCap,
         isDefault: false,
       }
-    : { ...DEFAULT_BUDGET, isDefault: true };
+    : { ...DEFAULT_BUDGET, ...NO_HARD_CAPS, isDefault: true };
 }
 
-export async function saveBudget(db: Db, userId: string, settings: BudgetSettings, now = Date.now()) {
+export async function saveBudget(db: Db, userId: string, settings: BudgetSettings & Partial<HardCapSwitches>, now = Date.now()) {
   await db
     .insert(schema.budgets)
     .values({ userId, ...settings, updatedAt: now })

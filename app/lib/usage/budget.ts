@@ -2,6 +2,7 @@
 // the pages that only show a budget do not load zod).
 import { BUDGET_DEFAULTS } from "../constants";
 import type { Formats } from "../format";
+import type { CapLine } from "./caps";
 
 export type BudgetSettings = { monthlyBudget: number; dailyBudget: number; alertThreshold: number; notificationsEnabled: boolean };
 
@@ -16,7 +17,11 @@ export const DEFAULT_BUDGET: BudgetSettings = {
  * The budget an account's alerts use now: what it saved, or the spec's defaults until it saves
  * (`isDefault`), which the pages say, so a default never reads as the user's choice (issue 46).
  */
-export type BudgetInEffect = BudgetSettings & { isDefault: boolean };
+export type BudgetInEffect = BudgetSettings & HardCapSwitches & { isDefault: boolean };
+
+/** Whether the monthly and the daily budget are hard caps (ADR 0032): off until the user turns them on. */
+export type HardCapSwitches = { monthlyHardCap: boolean; dailyHardCap: boolean };
+export const NO_HARD_CAPS: HardCapSwitches = { monthlyHardCap: false, dailyHardCap: false };
 
 /** What the budget tab shows: the settings, what was spent, and the form's state from the URL. */
 export type BudgetView = {
@@ -27,7 +32,11 @@ export type BudgetView = {
   editing: boolean;
   prefillDefaults: boolean;
   saved: boolean;
+  /** Hard caps (ADR 0032): each cap's state, and the choices of the add-cap form (models used, device keys). */
+  caps: { lines: CapLine[]; models: CapChoice[]; devices: CapChoice[]; full: boolean };
 };
+
+type CapChoice = { value: string; label: string };
 
 export type BudgetBand = "green" | "orange" | "yellow" | "red";
 

@@ -5,7 +5,8 @@
 // so "allowed again" is the moment the blocking window ends, written in the account's own zone
 // (an ISO time with its offset, ADR 0030). Counted by the account's usage
 // ledger: reports, and the claims the app makes before each call (exact, ADR 0017). Reports are
-// still recorded past a limit.
+// still recorded past a limit. Hard caps (ADR 0032) hold on any plan: the ledger decides them in
+// the same call.
 import { eq } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
@@ -13,7 +14,9 @@ import { activationOf } from "../early-access/activation.server";
 import type { SubscriptionLike } from "../billing/statuses";
 import type { AccountRef, SessionProfile } from "../auth/session.server";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
-import { type Entitlements, entitlementsFrom, type Plan } from "./windows";
+import { type CapEntitlement, capEntitlement, type ClaimTarget } from "./caps";
+import { accountCaps } from "./caps.server";
+import { type Entitlements, entitlementsFrom, type Plan, type UsageCounts } from "./windows";
 
 export { entitlementsFrom, type Entitlements, type Plan } from "./windows";
 
@@ -38,38 +41,71 @@ export async function planOf(
 /** What the entitlement answers need of the account's profile: its early access and its zone. */
 type EntitlementProfile = Pick<SessionProfile, "earlyAccessStatus" | "earlyAccessExpiresAt" | "timeZone">;
 
-/** The account's entitlements now (for display): its plan, and its counts from its ledger. */
+/** The account's entitlements now (for display): its plan, its counts and its hard caps, from one ledger call. */
 export async function accountEntitlements(
   { db, ledgers }: { db: Db; ledgers: LedgerNamespace },
   userId: string,
   profile: EntitlementProfile,
   now = Date.now(),
 ): Promise<Entitlements> {
-  const [plan, read] = await Promise.all([planOf(db, { id: userId }, profile, now), ledgerFor(ledgers, userId).read({ now, counts: true })]);
-  return entitlementsFrom(read.counts!, plan, now, profile.timeZone);
+  const zone = profile.timeZone;
+  const [plan, { caps }] = await Promise.all([planOf(db, { id: userId }, profile, now), accountCaps(db, { id: userId })]);
+  const read = await ledgerFor(ledgers, userId).read({ now, zone, counts: true, ...(caps.length > 0 && { caps }) });
+  return entitlementsFrom(read.counts!, plan, now, zone, read.caps);
 }
 
-export type ClaimOutcome = { granted: boolean; entitlements: Entitlements };
+/**
+ * A claim's answer: `claimId` names a granted claim (a report that sends it back ends the claim's
+ * reservation); `refusedBy` the hard cap that refused it; `retryAfterSeconds` when a refused claim
+ * may be granted (every exhausted window ended, every refusing cap started again).
+ */
+export type ClaimOutcome = {
+  granted: boolean;
+  entitlements: Entitlements;
+  claimId: string | null;
+  refusedBy: CapEntitlement | null;
+  retryAfterSeconds: number | null;
+};
+
+const NO_TARGET: ClaimTarget = { estimateMicros: 0, model: null, deviceId: null };
 
 /**
  * POST /api/v1/entitlements/claim: the desktop app asks before a model call. A free account's
- * claim is decided and counted by its ledger, one at a time, so parallel claims from any number of
- * devices get exactly the grants the limits allow. Subscribers and early-access members are
- * granted without asking the ledger: nothing limits them.
+ * claim, and any claim of an account with hard caps (ADR 0032), is decided by its ledger, one at a
+ * time, so parallel claims from any number of devices get exactly the grants the limits and caps
+ * allow. Other subscribers and early-access members are granted without asking the ledger.
  */
 export async function claimEntitlement(
   { db, ledgers }: { db: Db; ledgers: LedgerNamespace },
   userId: string,
   profile: EntitlementProfile,
   now = Date.now(),
+  target: ClaimTarget = NO_TARGET,
 ): Promise<ClaimOutcome> {
-  const plan = await planOf(db, { id: userId }, profile, now);
+  const [plan, { caps }] = await Promise.all([planOf(db, { id: userId }, profile, now), accountCaps(db, { id: userId })]);
   const zone = profile.timeZone;
-  if (plan !== "free")
-    return { granted: true, entitlements: entitlementsFrom({ minute: 0, hour: 0, day: 0, monthRequests: 0, monthTokens: 0 }, plan, now, zone) };
-  const { granted, counts } = await ledgerFor(ledgers, userId).claim(now);
-  const entitlements = entitlementsFrom(counts, plan, now, zone);
+  const claimId = crypto.randomUUID();
+  if (plan !== "free" && caps.length === 0) {
+    const entitlements = entitlementsFrom({ minute: 0, hour: 0, day: 0, monthRequests: 0, monthTokens: 0 }, plan, now, zone);
+    return { granted: true, entitlements, claimId, refusedBy: null, retryAfterSeconds: null };
+  }
+  const result = await ledgerFor(ledgers, userId).claim({ now, zone, free: plan === "free", caps, target, claimId });
   // A granted claim may use the last call of a window: the answer says so (allowed: false for
   // the next one) while this one is granted.
-  return { granted, entitlements };
+  const entitlements = entitlementsFrom(result.counts, plan, now, zone, result.caps);
+  if (result.granted) return { granted: true, entitlements, claimId, refusedBy: null, retryAfterSeconds: null };
+  const freeWait = plan === "free" ? freeTierWait(result.counts, now) : 0;
+  const capWait = result.refusedBy ? Math.ceil((result.refusedBy.resetsAt - now) / 1000) : 0;
+  return {
+    granted: false,
+    entitlements,
+    claimId: null,
+    refusedBy: result.refusedBy ? capEntitlement(result.refusedBy, zone) : null,
+    retryAfterSeconds: Math.max(1, freeWait, capWait),
+  };
+}
+
+/** Seconds until the free tier's exhausted windows have all ended (0 when none is). */
+function freeTierWait(counts: UsageCounts, now: number): number {
+  return entitlementsFrom(counts, "free", now).retry_after_seconds ?? 0;
 }

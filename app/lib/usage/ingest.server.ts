@@ -120,7 +120,9 @@ export async function ingestAccount(
   now = Date.now(),
   zone?: string,
 ): Promise<IngestResult> {
-  return ledgerFor(ledgers, userId).ingest({ usage: usage.map(toLedgerUsage), secure: secure.map(toLedgerSecure), budget, now, zone });
+  // The claims these reports answer: their hard-cap reservations end as the reports' cost is stored.
+  const claimIds = usage.flatMap((u) => (u.report.claim_id ? [u.report.claim_id.toLowerCase()] : []));
+  return ledgerFor(ledgers, userId).ingest({ usage: usage.map(toLedgerUsage), secure: secure.map(toLedgerSecure), budget, now, zone, claimIds });
 }
 
 /**

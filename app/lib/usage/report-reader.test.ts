@@ -26,6 +26,7 @@ const base = {
   app_version: "1.0.5",
   app_instance_id: "instance-1",
   occurred_at: NOW - 1000,
+  claim_id: "0e6f3c2a-9b1d-4c7e-a5f8-2d4b6a8c0e13",
 };
 
 const text = (n: number) => "x".repeat(n);

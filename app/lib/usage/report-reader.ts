@@ -64,7 +64,8 @@ function readFields(r: Record<string, unknown>): UsageReport | typeof z.INVALID 
     typeof r.success !== "boolean" ||
     !isOptionalText(r.error_message, MAX.errorMessage) ||
     !isOptionalText(r.app_version, MAX.appVersion) ||
-    !isOptionalText(r.app_instance_id, MAX.appInstanceId)
+    !isOptionalText(r.app_instance_id, MAX.appInstanceId) ||
+    (r.claim_id !== undefined && (typeof r.claim_id !== "string" || !UUID.test(r.claim_id)))
   ) {
     return z.INVALID;
   }
@@ -93,5 +94,6 @@ function readFields(r: Record<string, unknown>): UsageReport | typeof z.INVALID 
   if (r.error_message !== undefined) report.error_message = r.error_message as string | null;
   if (r.app_version !== undefined) report.app_version = r.app_version as string | null;
   if (r.app_instance_id !== undefined) report.app_instance_id = r.app_instance_id as string | null;
+  if (r.claim_id !== undefined) report.claim_id = r.claim_id as string;
   return report;
 }

@@ -60,6 +60,10 @@ function reportFields<T extends z.ZodType<number | undefined>>(occurredAt: T) {
       app_version: z.string().max(MAX.appVersion).nullish(),
       app_instance_id: z.string().max(MAX.appInstanceId).nullish(),
       occurred_at: occurredAt,
+      claim_id: z
+        .uuid({ message: "claim_id must be a UUID" })
+        .optional()
+        .meta({ description: "The claim_id of the entitlement claim that granted this call: the claim's hard-cap reservation ends when the report is stored" }),
     })
     .strict();
 }

@@ -4,6 +4,7 @@
 // (an ISO time with its offset, ADR 0030).
 import { FREE_TIER, MS } from "../constants";
 import { isoInZone, UTC } from "../time-zone";
+import { accountWideReached, type CapEntitlement, capEntitlement, type CapState } from "./caps";
 import { startOfMonth, startOfNextMonth, startOfUtcDay } from "./dates";
 
 export type Plan = "free" | "premium" | "early_access";
@@ -29,6 +30,8 @@ export type Entitlements = {
   /** The account's zone, in which resets_at and allowed_at are written (the windows themselves are UTC). */
   time_zone: string;
   windows: EntitlementWindow[];
+  /** The account's hard caps (ADR 0032), any plan: a reached monthly or daily cap refuses every call until it starts again. */
+  caps: CapEntitlement[];
 };
 
 export type UsageCounts = { minute: number; hour: number; day: number; monthRequests: number; monthTokens: number };
@@ -47,8 +50,8 @@ export function windowBounds(now: number): Record<WindowName, { start: number; e
   };
 }
 
-/** What the counts allow on this plan (pure: tested without a database); times written in `zone`. */
-export function entitlementsFrom(counts: UsageCounts, plan: Plan, now = Date.now(), zone: string = UTC): Entitlements {
+/** What the counts and hard caps allow on this plan (pure: tested without a database); times written in `zone`. */
+export function entitlementsFrom(counts: UsageCounts, plan: Plan, now = Date.now(), zone: string = UTC, caps: CapState[] = []): Entitlements {
   const w = windowBounds(now);
   const free = plan === "free";
   const windows: EntitlementWindow[] = (
@@ -67,8 +70,12 @@ export function entitlementsFrom(counts: UsageCounts, plan: Plan, now = Date.now
     remaining: free ? Math.max(0, limit - used) : null,
     resets_at: isoInZone(w[window].end, zone),
   }));
-  // Allowed again once every exhausted window has ended.
-  const blockedUntil = Math.max(0, ...windows.filter((x) => x.remaining === 0).map((x) => Date.parse(x.resets_at)));
+  // Allowed again once every exhausted window has ended and every reached budget cap started again.
+  const blockedUntil = Math.max(
+    0,
+    ...windows.filter((x) => x.remaining === 0).map((x) => Date.parse(x.resets_at)),
+    ...accountWideReached(caps).map((c) => c.resetsAt),
+  );
   const allowed = blockedUntil === 0;
   return {
     plan,
@@ -78,5 +85,6 @@ export function entitlementsFrom(counts: UsageCounts, plan: Plan, now = Date.now
     allowed_at: allowed ? null : isoInZone(blockedUntil, zone),
     time_zone: zone,
     windows,
+    caps: caps.map((c) => capEntitlement(c, zone)),
   };
 }

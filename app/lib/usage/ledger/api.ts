@@ -2,7 +2,19 @@
 // the class offers, and the stub for an account. Pages make one call per page (read with the
 // parts they need); the consumer makes one call per account and batch.
 import type { BudgetSettings } from "../budget";
-import type { ClaimResult, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, LogPage, LogQuery, ReportDetail, SentAlert } from "./types";
+import type {
+  ClaimInput,
+  ClaimResult,
+  IngestResult,
+  LedgerQuery,
+  LedgerRead,
+  LedgerSecure,
+  LedgerUsage,
+  LogPage,
+  LogQuery,
+  ReportDetail,
+  SentAlert,
+} from "./types";
 
 export type ArchiveResult = { months: string[]; rows: number; remaining: number };
 
@@ -10,6 +22,7 @@ export interface UsageLedgerApi {
   /**
    * `importing`: the move of D1's history (rows of any age are stored, no alert is decided).
    * `zone`: the account's time zone as the caller read it (a ledger still on another redraws first).
+   * `claimIds`: the claims these reports answer, whose hard-cap reservations end (ADR 0032).
    */
   ingest(input: {
     usage: LedgerUsage[];
@@ -18,6 +31,7 @@ export interface UsageLedgerApi {
     now: number;
     importing?: boolean;
     zone?: string;
+    claimIds?: string[];
   }): Promise<IngestResult>;
   /** Budget alerts the D1-era code sent, so their periods' alerts are not sent again; how many were new. */
   importAlerts(alerts: SentAlert[]): Promise<number>;
@@ -27,7 +41,7 @@ export interface UsageLedgerApi {
    * from the ledger's quarter hours, in one transaction. Whether anything was redrawn.
    */
   setZone(zone: string, now: number): Promise<boolean>;
-  claim(now: number): Promise<ClaimResult>;
+  claim(input: ClaimInput): Promise<ClaimResult>;
   /** Moves raw rows older than the retention window to R2 (one gzipped NDJSON object per month). */
   archive(now: number, userId: string): Promise<ArchiveResult>;
   /** Every raw report of a month, archived or not (the data export). */

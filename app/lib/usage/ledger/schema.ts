@@ -200,6 +200,20 @@ export const LEDGER_MIGRATIONS: string[][] = [
   // Usage by model, provider, device, request type and status, per quarter hour and per day of the
   // account's zone (issue 49, slices.ts): any filter and grouping of any range without raw rows.
   SLICES_MIGRATION,
+  // Hard caps (ADR 0032): what each granted claim holds against the caps until its report (same
+  // claim_id) arrives or it expires; `day` and `month` are the account zone's when it was granted.
+  [
+    `CREATE TABLE cap_reservations (
+      claim_id TEXT PRIMARY KEY,
+      expires_at INTEGER NOT NULL,
+      cost_micros INTEGER NOT NULL,
+      day TEXT NOT NULL,
+      month TEXT NOT NULL,
+      model_name TEXT,
+      model_provider TEXT,
+      device_id TEXT
+    ) WITHOUT ROWID`,
+  ],
 ];
 
 /** The schema version that added the slices (LedgerStore draws their days after applying it). */

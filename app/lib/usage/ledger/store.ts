@@ -2,19 +2,22 @@
 // once, keep the aggregates the dashboard reads, decide budget alerts once per period, count
 // free-tier claims exactly, and hand rows past retention to the archive. Free of the Durable
 // Object class (workers/usage-ledger.ts) so it can be read and tested alone: everything here is
-// synchronous, and the object runs one call at a time, so each call is a consistent unit. The
+// synchronous, and the object runs one call at a time, so each call is a consistent unit. Hard
+// caps' reservations are in caps.ts. The
 // writes of an ingest are in ingest.ts, the reads in reads.ts, the shapes in types.ts.
 import { FREE_TIER } from "../../constants";
 import { isTimeZone, UTC } from "../../time-zone";
 import type { BudgetSettings } from "../budget";
 import { dayKey, monthKey } from "../dates";
-import { windowBounds, type WindowName } from "../windows";
+import { refusingCap } from "../caps";
+import { type UsageCounts, windowBounds, type WindowName } from "../windows";
+import { capStates, release, reserve } from "./caps";
 import { storeReports } from "./ingest";
 import { rebuildZoneRows } from "./zoned";
 import { dayTotals, num, readLedger, spend, windowCounts } from "./reads";
 import { LEDGER_MIGRATIONS, SLICES_VERSION } from "./schema";
 import { rebuildDaySlices } from "./slices";
-import type { BudgetAlert, ClaimResult, IngestOptions, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, SentAlert } from "./types";
+import type { BudgetAlert, ClaimInput, ClaimResult, IngestOptions, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, SentAlert } from "./types";
 
 export class LedgerStore {
   /** The account's time zone, as the ledger's zone rows (daily, hourly, the months) are drawn in. */
@@ -78,6 +81,8 @@ export class LedgerStore {
   ingest(usage: LedgerUsage[], secure: LedgerSecure[], budget: BudgetSettings | null, now: number, options: IngestOptions = {}): IngestResult {
     if (options.zone !== undefined && options.zone !== this.zoneNow && isTimeZone(options.zone)) this.setZone(options.zone, now);
     const { stored, duplicates, expired, touchedDays } = storeReports(this.sql, usage, secure, now, this.zoneNow, options);
+    // In the same transaction as the reports' cost: a claim never sees both or neither.
+    if (options.claimIds?.length) release(this.sql, options.claimIds);
     let version = Number(this.meta("version") ?? 0);
     let firstReceivedAt = this.meta("first_received_at");
     if (stored > 0) {
@@ -143,26 +148,43 @@ export class LedgerStore {
 
   /** The query's parts; the caller has brought the ledger to the query's zone first (setZone). */
   read(q: LedgerQuery): LedgerRead {
-    return readLedger(this.sql, q, this.zoneNow);
+    const out = readLedger(this.sql, q, this.zoneNow);
+    if (q.caps !== undefined) out.caps = capStates(this.sql, q.caps, q.now, this.zoneNow);
+    return out;
   }
 
   /**
-   * A free account asks to make one model call: granted when every window is under its limit, and
-   * then counted in all of them at once. The object runs one call at a time, so parallel claims
-   * are decided one after another on exact counts.
+   * The desktop app asks to make one model call. A free account's claim must find every window
+   * under its limit and is then counted in all of them at once; with hard caps (ADR 0032) the
+   * claim's estimate must also fit under every cap that covers it, and a granted one reserves it.
+   * The object runs one call at a time, so parallel claims are decided one after another on exact
+   * counts and exact spend.
    */
-  claim(now: number): ClaimResult {
+  claim(input: ClaimInput): ClaimResult {
+    const { now, free, caps, target, claimId } = input;
+    if (input.zone !== this.zoneNow && isTimeZone(input.zone)) this.setZone(input.zone, now);
     const counts = windowCounts(this.sql, now);
-    const granted =
-      counts.minute < FREE_TIER.perMinute &&
-      counts.hour < FREE_TIER.perHour &&
-      counts.day < FREE_TIER.perDay &&
-      counts.monthRequests < FREE_TIER.requestsPerMonth &&
-      counts.monthTokens < FREE_TIER.tokensPerMonth;
-    if (!granted) return { granted, counts };
+    const withinFreeTier =
+      !free ||
+      (counts.minute < FREE_TIER.perMinute &&
+        counts.hour < FREE_TIER.perHour &&
+        counts.day < FREE_TIER.perDay &&
+        counts.monthRequests < FREE_TIER.requestsPerMonth &&
+        counts.monthTokens < FREE_TIER.tokensPerMonth);
+    const states = capStates(this.sql, caps, now, this.zoneNow);
+    const refusedBy = refusingCap(states, target);
+    if (!withinFreeTier || refusedBy !== null) return { granted: false, counts, caps: states, refusedBy };
+    if (caps.length > 0) reserve(this.sql, claimId, target, now, this.zoneNow);
+    const granted: ClaimResult = { granted: true, counts, caps: capStates(this.sql, caps, now, this.zoneNow), refusedBy: null };
+    return free ? { ...granted, counts: this.countClaim(counts, now) } : granted;
+  }
+
+  /**
+   * A granted free claim raises each window's count to one above what counted (reports or claims),
+   * so a window never holds fewer claims than the calls it let through.
+   */
+  private countClaim(counts: UsageCounts, now: number): UsageCounts {
     const w = windowBounds(now);
-    // A claim raises each window's count to one above what counted (reports or claims), so a
-    // window never holds fewer claims than the calls it let through.
     const next: Record<WindowName, number> = { minute: counts.minute + 1, hour: counts.hour + 1, day: counts.day + 1, month: counts.monthRequests + 1 };
     for (const window of ["minute", "hour", "day", "month"] as const) {
       this.sql.exec(
@@ -174,7 +196,7 @@ export class LedgerStore {
     }
     // Claims of windows that have ended no longer count anywhere.
     this.sql.exec(`DELETE FROM claims WHERE start < ?`, windowBounds(w.month.start - 1).month.start);
-    return { granted, counts: { ...counts, minute: next.minute, hour: next.hour, day: next.day, monthRequests: next.month } };
+    return { ...counts, minute: next.minute, hour: next.hour, day: next.day, monthRequests: next.month };
   }
 
   /** How many raw reports and fallback reports the ledger holds (tests, the archive's log line). */

@@ -1,5 +1,6 @@
 // What an account's usage ledger takes and gives back (ADR 0020): the shapes of store.ts's calls,
 // which the Durable Object (workers/usage-ledger.ts), its RPC stub (api.ts) and their callers share.
+import type { CapState, ClaimTarget, HardCap } from "../caps";
 import type { UsageCounts } from "../windows";
 import type { reports, secureReports } from "./tables";
 
@@ -12,9 +13,10 @@ export type LedgerSecure = typeof secureReports.$inferSelect;
 /**
  * How an ingest call treats its reports: `importing` is the move of D1's history (any age, no
  * alerts); `zone` the account's time zone as the caller read it (a ledger on another one redraws
- * its zone rows for it first).
+ * its zone rows for it first); `claimIds` the claims whose reports these are (their hard-cap
+ * reservations end, ADR 0032).
  */
-export type IngestOptions = { importing?: boolean; zone?: string };
+export type IngestOptions = { importing?: boolean; zone?: string; claimIds?: string[] };
 /** A budget alert sent in the past (the move carries D1's budget_alerts over). */
 export type SentAlert = { kind: "monthly" | "daily"; period: string; sentAt: number };
 
@@ -104,6 +106,8 @@ export type LedgerQuery = {
   log?: LogQuery;
   /** One report in full, by its id (a LogRow's id). */
   report?: string;
+  /** The state of these hard caps now, in the account's zone (ADR 0032). */
+  caps?: HardCap[];
 };
 
 export type LedgerRead = {
@@ -120,9 +124,17 @@ export type LedgerRead = {
   slices?: SliceRow[][];
   log?: LogPage;
   report?: ReportDetail | null;
+  caps?: CapState[];
 };
 
-export type ClaimResult = { granted: boolean; counts: UsageCounts };
+/**
+ * A claim (POST /api/v1/entitlements/claim), decided in one ledger call: `free` applies the free
+ * tier's windows, `caps` the account's hard caps (ADR 0032); a granted claim with caps reserves
+ * its estimate under `claimId`. `zone`: the account's, as the caller read it.
+ */
+export type ClaimInput = { now: number; zone: string; free: boolean; caps: HardCap[]; target: ClaimTarget; claimId: string };
+/** `caps`: every cap's state when decided (a grant's reservation included); `refusedBy`: the cap that refused it. */
+export type ClaimResult = { granted: boolean; counts: UsageCounts; caps: CapState[]; refusedBy: CapState | null };
 
 /**
  * The dimensions usage can be sliced by (issue 49): the ledger keeps `day_slices` and

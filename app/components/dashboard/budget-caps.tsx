@@ -1,0 +1,94 @@
+// The budget tab's caps of single models and device keys (ADR 0032): each cap with its month's
+// spend, a form to add one (or change its limit) and a button to remove each. Plain forms: they
+// work without JavaScript, and the server checks every choice.
+import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { Form } from "react-router";
+import type { BudgetView } from "~/lib/usage/budget";
+import { useFormat } from "../format";
+import { CHECKED_ON_THE_SERVER, Field, SelectField } from "../forms";
+import { Alert, Button, Card } from "../ui";
+
+export function BudgetCaps({ caps, result }: { caps: BudgetView["caps"]; result?: SubmissionResult<string[]> }) {
+  const f = useFormat();
+  const single = caps.lines.filter((l) => l.kind === "model" || l.kind === "device");
+  const formError = result?.error?.[""]?.[0];
+  return (
+    <Card className="mt-6 p-6" data-testid="budget-caps">
+      <h2 className="text-base font-semibold text-slate-900">Caps per model and device</h2>
+      <p className="mt-1 text-sm text-slate-600">
+        A hard cap a month for one model or one device: at the cap, the desktop app&apos;s requests to that model or from that device are refused until the 1st.
+      </p>
+      {formError ? (
+        <Alert tone="error" className="mt-4">
+          {formError}
+        </Alert>
+      ) : null}
+      {single.length > 0 ? (
+        <ul className="mt-4 divide-y divide-slate-100">
+          {single.map((l) => (
+            <li key={l.id} className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm" data-testid="cap-row">
+              <span>
+                <span className="font-medium text-slate-900">{l.label}</span>{" "}
+                <span className="text-slate-600">
+                  {l.kind === "model" ? "model" : "device"}: {f.usd(l.spentUsd)} of {f.usd(l.limitUsd)} this month
+                  {l.reached ? " (reached)" : ""}
+                </span>
+              </span>
+              <Form method="post" action="/dashboard/budget">
+                <input type="hidden" name="intent" value="remove-cap" />
+                <input type="hidden" name="capId" value={l.id ?? ""} />
+                <Button type="submit" variant="secondary" size="sm" aria-label={`Remove the cap for ${l.label}`}>
+                  Remove
+                </Button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-4 text-sm text-slate-500">No caps of single models or devices.</p>
+      )}
+      {caps.full ? null : <AddCap caps={caps} result={result} />}
+    </Card>
+  );
+}
+
+function AddCap({ caps, result }: { caps: BudgetView["caps"]; result?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm<{ target: string; limitUsd: string }>({ id: "add-cap", lastResult: result, ...CHECKED_ON_THE_SERVER });
+  if (caps.models.length === 0 && caps.devices.length === 0) {
+    return <p className="mt-4 text-sm text-slate-500">Once the desktop app has reported a model call, its models and devices can be capped here.</p>;
+  }
+  return (
+    <Form method="post" action="/dashboard/budget" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-3 sm:items-start">
+      <input type="hidden" name="intent" value="save-cap" />
+      <SelectField labelProps={{ children: "Model or device" }} selectProps={getSelectProps(fields.target)} errors={fields.target.errors}>
+        <option value="">Choose…</option>
+        {caps.models.length > 0 ? (
+          <optgroup label="Models">
+            {caps.models.map((m) => (
+              <option key={m.value} value={m.value}>
+                {m.label}
+              </option>
+            ))}
+          </optgroup>
+        ) : null}
+        {caps.devices.length > 0 ? (
+          <optgroup label="Devices">
+            {caps.devices.map((d) => (
+              <option key={d.value} value={d.value}>
+                {d.label}
+              </option>
+            ))}
+          </optgroup>
+        ) : null}
+      </SelectField>
+      <Field
+        labelProps={{ children: "Cap a month (USD)" }}
+        inputProps={{ ...getInputProps(fields.limitUsd, { type: "number" }), step: "0.01", min: "0.01" }}
+        errors={fields.limitUsd.errors}
+      />
+      <div className="sm:pt-7">
+        <Button type="submit">Save cap</Button>
+      </div>
+    </Form>
+  );
+}
