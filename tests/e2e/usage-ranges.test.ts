@@ -37,7 +37,7 @@ for (const javaScriptEnabled of [false, true]) {
     try {
       await client.goto("/dashboard/usage");
       // The form's bounds are the account's days: today is its last.
-      const today = (await client.getByLabel("To").getAttribute("max"))!;
+      const today = (await client.getByRole("textbox", { name: "To", exact: true }).getAttribute("max"))!;
       const earlier = addDays(today, -2);
       const old = { model_name: `old-${randomUUID().slice(0, 6)}`, model_provider: "anthropic" };
       const recent = { model_name: `new-${randomUUID().slice(0, 6)}`, model_provider: "openai" };
@@ -56,8 +56,8 @@ for (const javaScriptEnabled of [false, true]) {
         await client.evaluate(markDocument);
       }
 
-      await client.getByLabel("From").fill(earlier);
-      await client.getByLabel("To").fill(earlier);
+      await client.getByRole("textbox", { name: "From", exact: true }).fill(earlier);
+      await client.getByRole("textbox", { name: "To", exact: true }).fill(earlier);
       await client.getByRole("button", { name: "Apply range" }).click();
       await expect(client).toHaveURL(new RegExp(`[?&]from=${earlier}&to=${earlier}`));
       const table = client.getByTestId("groups-table");
