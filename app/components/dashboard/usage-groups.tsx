@@ -40,7 +40,7 @@ export function GroupsCard({
           <EmptyState title="No usage in this range" />
         </div>
       ) : (
-        <div className="mt-4 overflow-x-auto">
+        <div className="relative mt-4 overflow-x-auto">
           <table className="w-full min-w-[36rem] text-left text-sm" data-testid="groups-table">
             <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
               <tr>
