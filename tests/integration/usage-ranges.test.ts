@@ -96,25 +96,33 @@ async function logSums(userId: string, fromMs: number, toMs: number, filter: Usa
   return t;
 }
 
-/** RFC 4180: quoted cells may hold commas, quotes ("") and line breaks. */
+/** RFC 4180: quoted cells may hold commas, quotes ("") and line breaks; every record ends with CRLF. */
 function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = "";
   let quoted = false;
-  for (let i = 0; i < text.length; i++) {
+  let i = 0;
+  while (i < text.length) {
     const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") row.push(cell), (cell = "");
-    else if (c === "\r" && text[i + 1] === "\n") {
+    const two = text.slice(i, i + 2);
+    if (quoted && two === '""') {
+      cell += '"';
+      i += 2;
+      continue;
+    }
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && c === ",") {
+      row.push(cell);
+      cell = "";
+    } else if (!quoted && two === "\r\n") {
       row.push(cell);
       rows.push(row);
-      (row = []), (cell = ""), i++;
+      row = [];
+      cell = "";
+      i += 1;
     } else cell += c;
+    i += 1;
   }
   expect(cell, "the file ends with CRLF").toBe("");
   return rows;
