@@ -46,7 +46,10 @@ export default [
       route("analytics", "routes/dashboard/analytics.tsx"),
       route("billing", "routes/dashboard/billing.tsx"),
       route("budget", "routes/dashboard/budget.tsx"),
+      route("alerts", "routes/dashboard/alerts.tsx"),
       route("downloads", "routes/dashboard/downloads.tsx"),
+      // Personal API keys: made (with a recent proof) and revoked here (issue 49, ADR 0034).
+      route("api-keys", "routes/dashboard/api-keys.tsx"),
       route("profile", "routes/dashboard/profile/index.tsx"),
       route("profile/two-factor", "routes/dashboard/profile/two-factor.tsx"),
       // "Confirm it's you" before a change to the account's ways in, and the list of them to check
@@ -115,6 +118,9 @@ export default [
         route("entitlements/claim", "routes/api/v1/entitlements/claim.ts"),
         route("usage", "routes/api/v1/usage/index.ts"),
         route("usage/secure-report", "routes/api/v1/usage/secure-report.ts"),
+        // The read API for one's own usage: personal API keys or the desktop token (issue 49, ADR 0034).
+        route("usage/summary", "routes/api/v1/usage/summary.ts"),
+        route("usage/requests", "routes/api/v1/usage/requests.ts"),
         route("health", "routes/api/v1/health.ts"),
         route("openapi.json", "routes/api/v1/openapi.json.ts"),
       ]),

@@ -343,7 +343,10 @@ export const budgets = sqliteTable("budgets", {
     .references(() => users.id, { onDelete: "cascade" }),
   monthlyBudget: real("monthly_budget").notNull(),
   dailyBudget: real("daily_budget").notNull(),
+  // The lowest of alert_thresholds: what code from before the list read (a rollback keeps alerting).
   alertThreshold: integer("alert_threshold").notNull(),
+  // Whole percents, ascending (issue 49); each alerts once per period.
+  alertThresholds: text("alert_thresholds", { mode: "json" }).$type<number[]>().notNull().default(sql`'[]'`),
   notificationsEnabled: integer("notifications_enabled", { mode: "boolean" }).notNull(),
   // Hard caps (issue 49, ADR 0032): at the budget, the desktop app's entitlement claims are refused
   // until the budget starts again, instead of only an alert being sent.
@@ -372,6 +375,58 @@ export const budgetCaps = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex("budget_caps_target_idx").on(t.userId, t.target)],
+);
+
+// A model health rule (issue 49): alert when one model's error rate (percent) or average latency
+// (ms) over an hour passes `threshold`. Decided by the account's usage ledger at ingest.
+export const alertRules = sqliteTable(
+  "alert_rules",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["error_rate", "latency"] }).notNull(),
+    threshold: integer("threshold").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("alert_rules_user_idx").on(t.userId)],
+);
+
+// Where an account's alerts are also POSTed (ADR 0033). The signing secret is shown once and kept
+// encrypted under WEBHOOK_KEY, prefixed with that key's id (it must be read back to sign).
+export const webhooks = sqliteTable(
+  "webhooks",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    secretEnc: text("secret_enc").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhooks_user_idx").on(t.userId)],
+);
+
+// Each attempt to deliver an alert to a webhook: the answer's status (null when none came), or why
+// it failed. `event_id` is the alert's delivery id (the same on every attempt).
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    eventType: text("event_type").notNull(),
+    attempt: integer("attempt").notNull(),
+    statusCode: integer("status_code"),
+    error: text("error"),
+    ok: integer("ok", { mode: "boolean" }).notNull(),
+    deliveredAt: integer("delivered_at").notNull(),
+  },
+  (t) => [index("webhook_deliveries_webhook_idx").on(t.webhookId, t.deliveredAt)],
 );
 
 // Queue messages that failed for good, kept for an admin to look into (Dashboard → Dead letters):
@@ -566,4 +621,26 @@ export const passkeyChallenges = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
   },
   (t) => [index("passkey_challenges_expiry_idx").on(t.expiresAt)],
+);
+
+// Personal API keys (issue 49, ADR 0034): read-only keys a user makes on the dashboard for their
+// own scripts. Only the SHA-256 of the secret is kept (the secret is shown once); `prefix` is its
+// first characters, which the dashboard shows so the owner can tell keys apart. A revoked key stays
+// listed (with when it was revoked) and stops working at once; deleting the account deletes them.
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    prefix: text("prefix").notNull(),
+    secretHash: text("secret_hash").notNull(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at"),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_secret_hash_idx").on(t.secretHash), index("api_keys_user_idx").on(t.userId)],
 );

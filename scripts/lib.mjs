@@ -45,6 +45,8 @@ export function ensureDevVars(file = ".dev.vars") {
   // The logs' account-hash salt and the dead letters' key (ADR 0024), random per machine too.
   if (!/^LOG_SALT=/m.test(current)) add(`LOG_SALT=${randomBytes(24).toString("base64url")}`);
   if (!/^DEAD_LETTER_KEY=/m.test(current)) add(`DEAD_LETTER_KEY=${randomBytes(32).toString("base64url")}`);
+  // The alert webhooks' signing secrets at rest (ADR 0033).
+  if (!/^WEBHOOK_KEY=/m.test(current)) add(`WEBHOOK_KEY=${randomBytes(32).toString("base64url")}`);
   // Stripe: the local stand-in unless real keys were put here (then remove STRIPE_API_BASE).
   if (!/^STRIPE_SECRET_KEY=/m.test(current)) {
     for (const [key, value] of Object.entries(LOCAL_STRIPE)) add(`${key}=${value}`);

@@ -51,6 +51,7 @@ const pages: Array<[string, string, boolean]> = [
   ["dashboard-usage-refused", `/dashboard/usage?from=${yesterday}&to=${twoWeeksBefore}`, true],
   ["dashboard-budget", "/dashboard/budget", true],
   ["dashboard-budget-edit", "/dashboard/budget?edit=1", true],
+  ["dashboard-alerts", "/dashboard/alerts", true],
   ["dashboard-analytics-locked", "/dashboard/analytics", true],
   ["auth-already-signed-in", "/auth?mode=signup", true],
   ["pricing-checkout-modal", "/pricing?checkout=open", true],

@@ -10,4 +10,6 @@ export const TEST_SECRETS = {
   LOG_SALT: "log-salt-for-tests-0123456789abcdef",
   // Encrypts the originals kept beside dead letters (ADR 0024).
   DEAD_LETTER_KEY: "dead-letter-key-for-tests-0123456789abcdef",
+  // Encrypts the alert webhooks' signing secrets (ADR 0033).
+  WEBHOOK_KEY: "webhook-key-for-tests-0123456789abcdef",
 } as const;

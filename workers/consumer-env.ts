@@ -1,7 +1,7 @@
 // The queue consumer's configuration: only what it uses (mail and SMS delivery, Stripe re-reads,
-// the logs' salt and the dead letters' key). It needs no JWT secret and no public URL: links in
+// the logs' salt, the dead letters' key and the webhooks' key). It needs no JWT secret and no public URL: links in
 // messages were built by the site.
-import { deadLetterShape, deploymentShape, logShape, mailShape, productionRules, type Requirements, smsShape, stripeShape } from "~/lib/config";
+import { deadLetterShape, deploymentShape, logShape, mailShape, productionRules, type Requirements, smsShape, stripeShape, webhookShape } from "~/lib/config";
 import { z } from "~/lib/zod";
 
 const shape = z.object({
@@ -12,11 +12,12 @@ const shape = z.object({
   STRIPE_API_BASE: stripeShape.STRIPE_API_BASE,
   ...logShape,
   ...deadLetterShape,
+  ...webhookShape,
 });
 
 /** What production needs beyond the shape's required fields (scripts/deploy.mjs checks the same). */
 const requirements: Requirements = {
-  production: ["MAIL_API_URL", "MAIL_API_KEY", "SMS_API_URL", "SMS_ACCOUNT_SID", "SMS_AUTH_TOKEN", "SMS_FROM", "LOG_SALT", "DEAD_LETTER_KEY"],
+  production: ["MAIL_API_URL", "MAIL_API_KEY", "SMS_API_URL", "SMS_ACCOUNT_SID", "SMS_AUTH_TOKEN", "SMS_FROM", "LOG_SALT", "DEAD_LETTER_KEY", "WEBHOOK_KEY"],
   pairs: [],
 };
 

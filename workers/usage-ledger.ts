@@ -8,7 +8,7 @@ import type { BudgetSettings } from "~/lib/usage/budget";
 import { type ArchiveResult, archiveKey, type UsageLedgerApi } from "~/lib/usage/ledger/api";
 import { archivedLogPage, fallbackDetail, usageDetail } from "~/lib/usage/ledger/log";
 import { LedgerStore } from "~/lib/usage/ledger/store";
-import type { ClaimInput, LedgerQuery, LedgerSecure, LedgerUsage, LogQuery, SentAlert } from "~/lib/usage/ledger/types";
+import type { ClaimInput, HealthRule, LedgerQuery, LedgerSecure, LedgerUsage, LogQuery, SentAlert } from "~/lib/usage/ledger/types";
 
 type LedgerEnv = { BUCKET: R2Bucket };
 
@@ -40,6 +40,7 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
     importing?: boolean;
     zone?: string;
     claimIds?: string[];
+    rules?: HealthRule[];
   }) {
     if (input.usage.length + input.secure.length > LEDGER.maxReportsPerIngest) throw new RangeError("too many reports in one ingest call");
     const result = this.ctx.storage.transactionSync(() =>
@@ -47,6 +48,7 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
         importing: input.importing === true,
         zone: input.zone,
         claimIds: input.claimIds,
+        rules: input.rules,
       }),
     );
     if (result.stored > 0) this.push({ type: "usage", version: result.version });

@@ -100,6 +100,17 @@ export const deadLetterShape = {
   DEAD_LETTER_KEY: z.string().min(32, "DEAD_LETTER_KEY must be at least 32 characters").optional(),
 };
 
+// Encrypts each alert webhook's signing secret at rest (ADR 0033): the site seals it when the
+// webhook is added, the consumer opens it to sign each delivery, so both Workers hold it. Without
+// it no webhook can be added. Each value names its key; WEBHOOK_KEY_PREVIOUS still opens values
+// sealed before a rotation (ADR 0026).
+export const webhookShape = {
+  WEBHOOK_KEY: z.string().min(32, "WEBHOOK_KEY must be at least 32 characters").optional(),
+  WEBHOOK_KEY_PREVIOUS: z
+    .union([z.literal("").transform(() => undefined), z.string().min(32, "WEBHOOK_KEY_PREVIOUS must be at least 32 characters")])
+    .optional(),
+};
+
 const mailConfig = z.object(mailShape);
 const stripeConfig = z.object(stripeShape);
 const smsConfig = z.object(smsShape);

@@ -39,6 +39,9 @@ export const phoneCodeKeys = (env: KeySettings<"PHONE_CODE_SECRET" | "PHONE_CODE
   current: env.PHONE_CODE_SECRET,
   previous: env.PHONE_CODE_SECRET_PREVIOUS,
 });
+/** The encryption of alert webhooks' signing secrets at rest (app/lib/alerts/webhook-secret.ts); null when WEBHOOK_KEY is not set. */
+export const webhookKeys = (env: { WEBHOOK_KEY?: string | undefined; WEBHOOK_KEY_PREVIOUS?: string | undefined }): Keyring | null =>
+  env.WEBHOOK_KEY ? { current: env.WEBHOOK_KEY, previous: env.WEBHOOK_KEY_PREVIOUS } : null;
 /** The encryption of authenticator secrets at rest (app/lib/auth/two-factor-secret.ts). */
 export const twoFactorKeys = (env: KeySettings<"TWO_FACTOR_KEY" | "TWO_FACTOR_KEY_PREVIOUS">): Keyring => ({
   current: env.TWO_FACTOR_KEY,

@@ -42,6 +42,8 @@ export const REDACTION_RULES: Rules = {
   "usage.reports": (m) => ({ userId: accountId(m.userId) }),
   "usage.secure": (m) => ({ userId: accountId(m.userId) }),
   "marketing.event": (m) => ({ userId: accountId(m.userId) }),
+  // The event's figures stay out (account data); the account and that it was an alert delivery are enough.
+  "webhook.deliver": (m) => ({ userId: accountId(m.userId) }),
 };
 
 const ACCOUNT_ID = /^[A-Za-z0-9_-]{1,64}$/;

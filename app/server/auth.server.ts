@@ -5,6 +5,7 @@ import { sessionKeys } from "~/lib/keys";
 import { authenticateAccessToken, authenticateBearerToken, refreshSession, type AuthState, type SessionUser } from "~/lib/auth/session.server";
 import { activityUpdateDue, touchActivity } from "~/lib/auth/session-activity.server";
 import { OAUTH_REALM } from "~/lib/auth/oauth";
+import { isApiKeyToken } from "~/lib/auth/api-keys.server";
 import { noteAccount } from "~/lib/log/log.server";
 import { authContext, type AppContext } from "./context.server";
 import { accessCookie, clearSessionCookies, readCookie, refreshCookie, sessionCookies } from "./cookies.server";
@@ -70,13 +71,17 @@ export async function requireApiSession(request: Request, app: AppContext) {
 /**
  * Every API route's bearer check, whichever lookup it uses (the usage routes' skips a recent
  * desktop session's row): the token's holder, or a JSON 401 thrown, with `code: "session_ended"`
- * when the token's session (a device key) ended.
+ * when the token's session (a device key) ended. A personal API key is refused with a 403 before
+ * any lookup, unless the route reads with one (`personalKeys`: the read API, ADR 0034).
  */
 export async function requireBearer<Holder extends object>(
   request: Request,
   authenticate: (token: string) => Promise<Holder | { ended: true } | null>,
+  { personalKeys = false }: { personalKeys?: boolean } = {},
 ): Promise<Holder> {
-  const holder = await authenticate(bearerToken(request));
+  const token = bearerToken(request);
+  if (!personalKeys && isApiKeyToken(token)) throw readOnlyKey();
+  const holder = await authenticate(token);
   if (!holder) throw invalidToken();
   if ("ended" in holder) throw sessionEnded();
   return holder;
@@ -101,6 +106,23 @@ const invalidToken = () =>
     "WWW-Authenticate": `Bearer realm="${OAUTH_REALM}", error="invalid_token"`,
     "Cache-Control": "no-store",
   });
+
+/**
+ * A personal API key on a route that is not the read API's (RFC 6750 3.1: insufficient_scope).
+ * Said plainly, because the person who pasted it into a script needs to know what to use instead.
+ */
+const readOnlyKey = () =>
+  Response.json(
+    {
+      error:
+        "Personal API keys only read usage (GET /api/v1/usage/summary and GET /api/v1/usage/requests). Reporting usage and claiming entitlements take the desktop app's sign-in.",
+      code: "insufficient_scope",
+    },
+    {
+      status: 403,
+      headers: { "WWW-Authenticate": `Bearer realm="${OAUTH_REALM}", error="insufficient_scope", scope="usage:write"`, "Cache-Control": "no-store" },
+    },
+  );
 
 /** A valid token of a session that ended: revoked in the dashboard, signed out, or reset. The app shows the error and signs in again. */
 const sessionEnded = () =>

@@ -37,6 +37,7 @@ describe("the site's configuration", () => {
       "MAIL_API_KEY is required in production",
       "LOG_SALT is required in production",
       "DEAD_LETTER_KEY is required in production",
+      "WEBHOOK_KEY is required in production",
       "STRIPE_WEBHOOK_SECRET is required when STRIPE_SECRET_KEY is set",
     ]);
     expect(unmetRequirements(SITE_SETTINGS.requirements, (name) => set.has(name), false)).toEqual([]);

@@ -2,6 +2,7 @@
 // loudly at the first request instead of misbehaving later.
 import {
   deadLetterShape,
+  webhookShape,
   deploymentShape,
   keyShape,
   logShape,
@@ -28,11 +29,12 @@ const shape = z.object({
   ...opsShape,
   ...logShape,
   ...deadLetterShape,
+  ...webhookShape,
 });
 
 /** Beyond the shape's required fields: what production needs, and what needs another (scripts/deploy.mjs checks the same). */
 const requirements: Requirements = {
-  production: ["APP_URL", "MAIL_API_URL", "MAIL_API_KEY", "LOG_SALT", "DEAD_LETTER_KEY"],
+  production: ["APP_URL", "MAIL_API_URL", "MAIL_API_KEY", "LOG_SALT", "DEAD_LETTER_KEY", "WEBHOOK_KEY"],
   pairs: [
     ["OPS_TOKEN", "OPS_TOKEN_PREVIOUS", "always"],
     ["STRIPE_WEBHOOK_SECRET", "STRIPE_SECRET_KEY", "production"],

@@ -21,6 +21,7 @@ const TABS = [
   "/dashboard/analytics",
   "/dashboard/billing",
   "/dashboard/budget",
+  "/dashboard/alerts",
   "/dashboard/downloads",
 ];
 const ACCOUNT_PAGES = ["/dashboard/profile/two-factor", "/dashboard/profile/delete"];

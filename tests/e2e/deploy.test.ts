@@ -11,8 +11,18 @@ import { expect, test } from "@playwright/test";
 import { configProblems, DeployError, deploy, ENVIRONMENTS, nodeTools } from "../../scripts/deploy.mjs";
 
 const SITE_KEYS = ["JWT_SECRET", "DOWNLOAD_LINK_SECRET", "PHONE_CODE_SECRET", "TWO_FACTOR_KEY"];
-const SITE_SECRETS = [...SITE_KEYS, "APP_URL", "MAIL_API_URL", "MAIL_API_KEY", "LOG_SALT", "DEAD_LETTER_KEY"];
-const CONSUMER_SECRETS = ["MAIL_API_URL", "MAIL_API_KEY", "SMS_API_URL", "SMS_ACCOUNT_SID", "SMS_AUTH_TOKEN", "SMS_FROM", "LOG_SALT", "DEAD_LETTER_KEY"];
+const SITE_SECRETS = [...SITE_KEYS, "APP_URL", "MAIL_API_URL", "MAIL_API_KEY", "LOG_SALT", "DEAD_LETTER_KEY", "WEBHOOK_KEY"];
+const CONSUMER_SECRETS = [
+  "MAIL_API_URL",
+  "MAIL_API_KEY",
+  "SMS_API_URL",
+  "SMS_ACCOUNT_SID",
+  "SMS_AUTH_TOKEN",
+  "SMS_FROM",
+  "LOG_SALT",
+  "DEAD_LETTER_KEY",
+  "WEBHOOK_KEY",
+];
 
 // Records each call as a JSON line; answers `secret list` with the names in FAKE_SECRETS_<WORKER>.
 const FAKE = `#!/usr/bin/env node

@@ -14,7 +14,7 @@ import { parseConsumerEnv } from "../../workers/consumer-env";
 import { db, insertUser, uniqueEmail } from "./helpers";
 import { countingD1, ledger, ledgerSql, recordingQueue, report } from "./usage-helpers";
 
-async function account(budget?: { monthlyBudget: number; dailyBudget: number; alertThreshold: number; notificationsEnabled: boolean }) {
+async function account(budget?: { monthlyBudget: number; dailyBudget: number; alertThresholds: number[]; notificationsEnabled: boolean }) {
   const email = uniqueEmail("budget");
   const user = await insertUser({ email, passwordHash: "x", metadata: {}, confirmed: true });
   if (budget) await saveBudget(db, user.id, budget);
@@ -54,13 +54,13 @@ const deps = (queue: Queue, database = db) => ({ db: database, env: parseConsume
 
 describe("budget alerts for a whole batch", () => {
   it("e-mails each user of the batch who crossed a threshold, once per kind", async () => {
-    const monthly = await account({ monthlyBudget: 1, dailyBudget: 100, alertThreshold: 50, notificationsEnabled: true });
-    const daily = await account({ monthlyBudget: 1000, dailyBudget: 1, alertThreshold: 80, notificationsEnabled: true });
-    const both = await account({ monthlyBudget: 1, dailyBudget: 1, alertThreshold: 80, notificationsEnabled: true });
-    const off = await account({ monthlyBudget: 1, dailyBudget: 1, alertThreshold: 50, notificationsEnabled: false });
+    const monthly = await account({ monthlyBudget: 1, dailyBudget: 100, alertThresholds: [50], notificationsEnabled: true });
+    const daily = await account({ monthlyBudget: 1000, dailyBudget: 1, alertThresholds: [80], notificationsEnabled: true });
+    const both = await account({ monthlyBudget: 1, dailyBudget: 1, alertThresholds: [80], notificationsEnabled: true });
+    const off = await account({ monthlyBudget: 1, dailyBudget: 1, alertThresholds: [50], notificationsEnabled: false });
     // No budget row: the defaults (10.00 a month, 0.50 a day, 80%, notifications on) apply.
     const defaults = await account();
-    const below = await account({ monthlyBudget: 10, dailyBudget: 10, alertThreshold: 80, notificationsEnabled: true });
+    const below = await account({ monthlyBudget: 10, dailyBudget: 10, alertThresholds: [80], notificationsEnabled: true });
     const { queue, mails } = recordingQueue();
 
     const batch = usageBatch([
@@ -89,7 +89,7 @@ describe("budget alerts for a whole batch", () => {
     const defaultMail = mails.find((m) => m.to === defaults.email)!;
     expect(defaultMail).toMatchObject({ type: "mail.send", links: [] });
     expect(defaultMail.text).toContain("You have spent $0.45 of your daily budget of $0.50 (90%).");
-    expect(defaultMail.text).toContain("Your alert threshold is 80%. You will get at most one such e-mail per day.");
+    expect(defaultMail.text).toContain("You passed your 80% alert threshold. You will get at most one e-mail per threshold per day.");
 
     const rows = await alertRows([monthly.id, daily.id, both.id, off.id, defaults.id, below.id]);
     expect(
@@ -105,8 +105,8 @@ describe("budget alerts for a whole batch", () => {
   });
 
   it("sends nothing twice: not for a retried batch, nor for more spend in the same period", async () => {
-    const a = await account({ monthlyBudget: 1, dailyBudget: 1, alertThreshold: 50, notificationsEnabled: true });
-    const b = await account({ monthlyBudget: 100, dailyBudget: 1, alertThreshold: 50, notificationsEnabled: true });
+    const a = await account({ monthlyBudget: 1, dailyBudget: 1, alertThresholds: [50], notificationsEnabled: true });
+    const b = await account({ monthlyBudget: 100, dailyBudget: 1, alertThresholds: [50], notificationsEnabled: true });
     const { queue, mails } = recordingQueue();
     const batch = usageBatch([
       { userId: a.id, costUsd: 0.6 },
@@ -142,7 +142,7 @@ describe("budget alerts for a whole batch", () => {
 
   it("sends each alert once when two batches for the same users are handled at the same time", async () => {
     const users = await Promise.all(
-      Array.from({ length: 4 }, () => account({ monthlyBudget: 1, dailyBudget: 1, alertThreshold: 50, notificationsEnabled: true })),
+      Array.from({ length: 4 }, () => account({ monthlyBudget: 1, dailyBudget: 1, alertThresholds: [50], notificationsEnabled: true })),
     );
     const { queue, mails } = recordingQueue();
     const spend = users.map((u) => ({ userId: u.id, costUsd: 0.6 }));
@@ -186,7 +186,7 @@ describe("budget alerts for a whole batch", () => {
   it("reads the whole batch's budgets in one statement, and decides and claims alerts with no D1 statement", async () => {
     const users = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
-        account(i === 4 ? undefined : { monthlyBudget: 1, dailyBudget: 1, alertThreshold: 50, notificationsEnabled: i !== 3 }),
+        account(i === 4 ? undefined : { monthlyBudget: 1, dailyBudget: 1, alertThresholds: [50], notificationsEnabled: i !== 3 }),
       ),
     );
     const ids = users.map((u) => u.id);
@@ -210,7 +210,7 @@ describe("budget alerts for a whole batch", () => {
   });
 
   it("e-mails the account's current address", async () => {
-    const user = await account({ monthlyBudget: 1, dailyBudget: 100, alertThreshold: 50, notificationsEnabled: true });
+    const user = await account({ monthlyBudget: 1, dailyBudget: 100, alertThresholds: [50], notificationsEnabled: true });
     const changed = uniqueEmail("changed");
     await db.update(schema.users).set({ email: changed }).where(eq(schema.users.id, user.id));
     const { queue, mails } = recordingQueue();

@@ -238,14 +238,14 @@ describe("budget settings", () => {
       intent: "save-budget",
       monthlyBudget: "-1",
       dailyBudget: "1.005",
-      alertThreshold: "97",
+      alertThreshold: "250",
       notificationsEnabled: "on",
     });
     expect(bad.status).toBe(400);
     const badHtml = await bad.text();
     expect(badHtml).not.toContain("Failed to save budget settings");
     expect(badHtml).toContain("Budgets cannot be negative");
-    expect(badHtml).toContain("Alert threshold must be at most 95%");
+    expect(badHtml).toContain("Alert thresholds must be at most 200%");
     const hex = await browser.post("/dashboard/budget", {
       intent: "save-budget",
       monthlyBudget: "0x10",
@@ -270,6 +270,7 @@ describe("budget settings", () => {
       monthlyBudget: 25.5,
       dailyBudget: 0, // non-numeric becomes 0
       alertThreshold: 80, // non-numeric falls back to 80
+      alertThresholds: [80],
       notificationsEnabled: false,
     });
     const saved = await (await browser.get("/dashboard/budget?saved=1")).text();

@@ -28,7 +28,7 @@ describe("the budget form", () => {
       intent: "save-budget",
       monthlyBudget: "-1",
       dailyBudget: "2.50",
-      alertThreshold: "97",
+      alertThreshold: "250",
       notificationsEnabled: "on",
     });
     expect(answer.status).toBe(400);
@@ -36,7 +36,7 @@ describe("the budget form", () => {
     // Refused values are not a failure to retry (issue 46): the page says what to fix, where.
     expect(html).not.toContain("Failed to save budget settings");
     expectRefused(html, "budget-monthlyBudget", "Budgets cannot be negative");
-    expectRefused(html, "budget-alertThreshold", "Alert threshold must be at most 95%");
+    expectRefused(html, "budget-alertThreshold", "Alert thresholds must be at most 200%");
     const daily = field(html, "budget-dailyBudget");
     expect(daily.control).not.toContain("aria-invalid");
     expect(daily.control).toContain('value="2.50"');

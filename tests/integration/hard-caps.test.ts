@@ -42,7 +42,7 @@ async function cappedAccount({ monthly = 1, daily = 0, zone = "Asia/Tokyo", mont
   await saveBudget(db, user.userId, {
     monthlyBudget: monthly,
     dailyBudget: daily,
-    alertThreshold: 80,
+    alertThresholds: [80],
     notificationsEnabled: false,
     monthlyHardCap,
     dailyHardCap,

@@ -180,7 +180,7 @@ describe("dashboard shell", () => {
         { href: path, active: true },
         { href: path, active: true },
       ]);
-      expect(html.match(/rail-link-idle/g)?.length, path).toBe(6);
+      expect(html.match(/rail-link-idle/g)?.length, path).toBe(7);
     }
   });
 
@@ -472,7 +472,7 @@ describe("desktop API documentation", () => {
     expect(Object.keys(body.properties!).sort()).toEqual(["estimated_cost_usd", "model", "provider"]);
     expect(body.required ?? []).toEqual([]);
 
-    expect(Object.keys(claim.responses).sort()).toEqual(["200", "400", "401", "413", "415", "429", "503"]);
+    expect(Object.keys(claim.responses).sort()).toEqual(["200", "400", "401", "403", "413", "415", "429", "503"]);
     const granted = claim.responses["200"]!.content!["application/json"].schema;
     const refused = claim.responses["429"]!.content!["application/json"].schema;
     expect(granted.properties!.granted!.const).toBe(true);

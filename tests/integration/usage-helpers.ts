@@ -5,7 +5,7 @@ import { monthKey } from "~/lib/usage/dates";
 import { UTC } from "~/lib/time-zone";
 import { type LedgerNamespace, ledgerFor, type UsageLedgerApi } from "~/lib/usage/ledger/api";
 import { expect } from "vitest";
-import { type Browser, createConfirmedUser, db, STRONG_PASSWORD, uniqueIp, waitFor } from "./helpers";
+import { type Browser, createConfirmedUser, db, ORIGIN, STRONG_PASSWORD, uniqueIp, waitFor } from "./helpers";
 import type { MailMessage } from "~/lib/queue";
 
 export async function apiUser() {
@@ -193,7 +193,7 @@ export function recordingQueue() {
 
 /** A device of the account, signed in as the desktop app does (device authorization, ADR 0018): its own bearer token. */
 export async function deviceToken(owner: Browser, name: string): Promise<string> {
-  const asked = await SELF.fetch("http://localhost/api/v1/auth/device", {
+  const asked = await SELF.fetch(`${ORIGIN}/api/v1/auth/device`, {
     method: "POST",
     headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
     body: JSON.stringify({ client_id: "modelify-desktop", device_name: name, platform: "linux", app_version: "2.0.0", app_instance_id: crypto.randomUUID() }),
@@ -201,7 +201,7 @@ export async function deviceToken(owner: Browser, name: string): Promise<string>
   expect(asked.status).toBe(200);
   const code = await asked.json<{ device_code: string; user_code: string }>();
   expect((await owner.post("/device", { intent: "approve", code: code.user_code })).status).toBe(200);
-  const exchanged = await SELF.fetch("http://localhost/api/v1/auth/token", {
+  const exchanged = await SELF.fetch(`${ORIGIN}/api/v1/auth/token`, {
     method: "POST",
     headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
     body: JSON.stringify({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: code.device_code, client_id: "modelify-desktop" }),

@@ -422,7 +422,7 @@ describe("moving D1's usage into the ledgers", () => {
     const result = await ledger(OTHER_ID).ingest({
       usage: [spender],
       secure: [],
-      budget: { monthlyBudget: 1, dailyBudget: 1, alertThreshold: 80, notificationsEnabled: true },
+      budget: { monthlyBudget: 1, dailyBudget: 1, alertThresholds: [80], notificationsEnabled: true },
       now,
     });
     expect(result.stored).toBe(1);

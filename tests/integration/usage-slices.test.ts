@@ -191,9 +191,10 @@ describe("slices and the request log", () => {
       before.setZone(ZONE, NOW);
       before.ingest(reportsSent(), fallbackSent(), null, NOW);
       // Back to the version before the slices, as a ledger made then is.
-      sql.exec(`DROP TABLE quarter_slices`);
-      sql.exec(`DROP TABLE day_slices`);
-      sql.exec(`DROP INDEX reports_failed`);
+      for (const statement of LEDGER_MIGRATIONS.slice(SLICES_VERSION - 1).flat()) {
+        const made = /^CREATE (TABLE|INDEX) (\w+)/.exec(statement);
+        if (made) sql.exec(`DROP ${made[1]} IF EXISTS ${made[2]}`);
+      }
       sql.exec(`UPDATE meta SET value = ? WHERE key = 'schema_version'`, String(SLICES_VERSION - 1));
       // History whose raw reports went to R2: in `quarters` only, three of its forty requests failed.
       sql.exec(

@@ -249,7 +249,7 @@ describe("a daily budget in Australia/Sydney", () => {
       updatedAt: Date.now(),
     });
     expect((await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, user.id) }))?.timezone).toBe("Australia/Sydney");
-    await saveBudget(db, user.id, { monthlyBudget: 1000, dailyBudget: 1, alertThreshold: 80, notificationsEnabled: true });
+    await saveBudget(db, user.id, { monthlyBudget: 1000, dailyBudget: 1, alertThresholds: [80], notificationsEnabled: true });
     const { queue, mails } = recordingQueue();
     const deps = { db, env: parseConsumerEnv(env), queue, ledgers: env.USAGE_LEDGER };
     // The consumer's clock, controlled: only Date, so the queue and the runtime keep their timers.

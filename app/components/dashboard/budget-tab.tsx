@@ -79,18 +79,28 @@ export function BudgetTab({ view, result, capResult }: { view: BudgetView; resul
       {view.editing ? <EditForm key={view.prefillDefaults ? "defaults" : "saved"} view={view} result={result} /> : null}
       <BudgetCaps caps={view.caps} result={capResult} />
 
-      <Card className="mt-6 p-6">
-        <h2 className="text-base font-semibold text-slate-900">Tips</h2>
-        <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm text-slate-600">
-          <li>
-            Alerts are sent at {view.settings.alertThreshold}% of a budget, once per month and once per day
-            {view.settings.notificationsEnabled ? "" : " (currently off)"}.
-          </li>
-          <li>Spend comes from the costs the desktop app reports for each model call, in USD.</li>
-          <li>Model Analytics shows which models give you the most for your money.</li>
-        </ul>
-      </Card>
+      <BudgetTips settings={view.settings} />
     </>
+  );
+}
+
+function BudgetTips({ settings }: { settings: BudgetView["settings"] }) {
+  return (
+    <Card className="mt-6 p-6">
+      <h2 className="text-base font-semibold text-slate-900">Tips</h2>
+      <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm text-slate-600">
+        <li>
+          Alerts are sent at {settings.alertThresholds.map((t) => `${t}%`).join(", ")} of a budget, each once per month and once per day
+          {settings.notificationsEnabled ? "" : " (e-mail currently off)"}. Model health alerts and webhooks are under{" "}
+          <Link to="/dashboard/alerts" className="font-medium text-brand-700 underline">
+            Alerts
+          </Link>
+          .
+        </li>
+        <li>Spend comes from the costs the desktop app reports for each model call, in USD.</li>
+        <li>Model Analytics shows which models give you the most for your money.</li>
+      </ul>
+    </Card>
   );
 }
 
@@ -138,7 +148,7 @@ function EditForm({ view, result }: { view: BudgetView; result?: SubmissionResul
     ? {
         monthlyBudget: BUDGET_DEFAULTS.monthlyBudgetUsd,
         dailyBudget: BUDGET_DEFAULTS.dailyBudgetUsd,
-        alertThreshold: BUDGET_DEFAULTS.alertThresholdPercent,
+        alertThresholds: [BUDGET_DEFAULTS.alertThresholdPercent],
         notificationsEnabled: BUDGET_DEFAULTS.notificationsEnabled,
         ...NO_HARD_CAPS,
       }
@@ -149,7 +159,7 @@ function EditForm({ view, result }: { view: BudgetView; result?: SubmissionResul
     defaultValue: {
       monthlyBudget: String(values.monthlyBudget),
       dailyBudget: String(values.dailyBudget),
-      alertThreshold: String(values.alertThreshold),
+      alertThreshold: values.alertThresholds.join(", "),
       notificationsEnabled: values.notificationsEnabled ? "on" : "",
       monthlyHardCap: values.monthlyHardCap ? "on" : "",
       dailyHardCap: values.dailyHardCap ? "on" : "",
@@ -176,14 +186,10 @@ function EditForm({ view, result }: { view: BudgetView; result?: SubmissionResul
           hint="At most the monthly budget; 0 for no daily budget."
         />
         <Field
-          labelProps={{ children: "Alert Threshold (%)" }}
-          inputProps={{
-            ...getInputProps(fields.alertThreshold, { type: "number" }),
-            step: BUDGET.alertThresholdStep,
-            min: BUDGET.alertThresholdMin,
-            max: BUDGET.alertThresholdMax,
-          }}
+          labelProps={{ children: "Alert Thresholds (%)" }}
+          inputProps={{ ...getInputProps(fields.alertThreshold, { type: "text" }), inputMode: "numeric", autoComplete: "off" }}
           errors={fields.alertThreshold.errors}
+          hint={`Up to ${BUDGET.maxAlertThresholds}, separated by commas, such as 50, 80, 100.`}
         />
         <div className="flex items-center gap-3 sm:pt-7">
           <input

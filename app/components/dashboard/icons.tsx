@@ -9,6 +9,7 @@ const paths: Record<string, string> = {
   billing: "M3 7h18v10H3zM3 11h18M7 15h3",
   budget: "M12 3v18M16 7.5c0-1.9-1.8-3-4-3s-4 1.1-4 3 1.8 2.6 4 3 4 1.2 4 3.1-1.8 3-4 3-4-1.1-4-3",
   downloads: "M12 4v11m0 0-4-4m4 4 4-4M5 19h14",
+  alerts: "M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0",
   debug: "M9 9h6v8H9zM12 4v5M5 13h4m6 0h4M6 8l3 2m9-2-3 2M6 19l3-2m9 2-3-2",
   support: "M3 6h18v12H3zM3 7l9 6 9-6",
   funnel: "M3 4h18l-7 8v6l-4 2v-8z",

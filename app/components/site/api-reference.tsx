@@ -102,8 +102,18 @@ function Operation({ operation }: { operation: OperationView }) {
       {operation.description ? <p className="mt-2 text-sm text-slate-700">{operation.description}</p> : null}
       <p className="mt-2 text-xs text-slate-600">
         Operation <code className="font-mono">{operation.id}</code> ·{" "}
-        {operation.bearer ? "Authorization: Bearer with the access token" : "No token: a public endpoint"}
+        {operation.personalKey
+          ? "Authorization: Bearer with a personal API key or the access token"
+          : operation.bearer
+            ? "Authorization: Bearer with the access token"
+            : "No token: a public endpoint"}
       </p>
+      {operation.parameters.length > 0 ? (
+        <>
+          <h4 className="mt-4 font-semibold text-slate-900">Query parameters</h4>
+          <Fields fields={operation.parameters} label={`Query parameters of ${operation.method} ${operation.path}`} />
+        </>
+      ) : null}
       {operation.request ? (
         <>
           <h4 className="mt-4 font-semibold text-slate-900">Request body{operation.request.required ? "" : " (optional)"}</h4>

@@ -6,7 +6,7 @@
 // what Stripe keeps for invoices. The address may sign up again as a new account. Of requests at
 // once (a double click, two tabs), the first to prove the owner claims the deletion; the others
 // are told it is under way (409) and delete nothing.
-import { eq, or, sql } from "drizzle-orm";
+import { eq, inArray, or, sql } from "drizzle-orm";
 import { revokeAccountAccess } from "../auth/revocation.server";
 import { findUserById } from "../auth/users.server";
 import type { Stripe } from "../billing/stripe.server";
@@ -181,6 +181,10 @@ async function deleteRows(db: Db, account: { id: string; email: string; phone: s
     db.delete(t.marketingEvents).where(eq(t.marketingEvents.userId, id)),
     db.delete(t.attemptCounters).where(or(...counterKeys)),
     db.delete(t.deadLetters).where(sql`${t.deadLetters.body} LIKE ${`%${id}%`}`),
+    // Before the webhooks they belong to (their foreign key cascades too).
+    db
+      .delete(t.webhookDeliveries)
+      .where(inArray(t.webhookDeliveries.webhookId, db.select({ id: t.webhooks.id }).from(t.webhooks).where(eq(t.webhooks.userId, id)))),
     ...ACCOUNT_TABLES.map((table) => db.delete(table).where(eq(table.userId, id))),
     db.delete(t.users).where(eq(t.users.id, id)),
   ]);
@@ -200,9 +204,12 @@ const ACCOUNT_TABLES = [
   schema.downloadHistory,
   schema.budgets,
   schema.budgetCaps,
+  schema.alertRules,
+  schema.webhooks,
   schema.dataExports,
   schema.twoFactor,
   schema.twoFactorRecoveryCodes,
   schema.passkeys,
   schema.passkeyChallenges,
+  schema.apiKeys,
 ] as const;

@@ -21,12 +21,14 @@ const SECRET_COLUMNS = new Set([
   "previousRefreshTokenHash",
   "tokenHash",
   "proofHash",
+  // A personal API key's SHA-256 (issue 49): a credential, not data about the user.
+  "secretHash",
   "codeHash",
   "deviceCodeHash",
   "userCodeHash",
   "securityAnswerHash",
   "security_answer_hash",
-  // The authenticator app's shared secret (encrypted): a credential, not data about the user.
+  // The authenticator app's and a webhook's shared secrets (encrypted): credentials, not data about the user.
   "secretEnc",
   // An unanswered WebAuthn challenge: single use, minutes long, nothing about the user.
   "challenge",
@@ -100,6 +102,8 @@ export const EXPORTED_TABLES = [
   "download_history",
   "budgets",
   "budget_caps",
+  "alert_rules",
+  "webhooks",
   "waitlist",
   "activation_keys",
   "support_messages",
@@ -110,6 +114,7 @@ export const EXPORTED_TABLES = [
   "two_factor_recovery_codes",
   "passkeys",
   "passkey_challenges",
+  "api_keys",
 ] as const;
 type ExportedTable = (typeof EXPORTED_TABLES)[number];
 
@@ -129,6 +134,9 @@ function tableQueries(db: Db, { id, email }: { id: string; email: string }) {
     download_history: db.select().from(t.downloadHistory).where(eq(t.downloadHistory.userId, id)),
     budgets: db.select().from(t.budgets).where(eq(t.budgets.userId, id)),
     budget_caps: db.select().from(t.budgetCaps).where(eq(t.budgetCaps.userId, id)),
+    alert_rules: db.select().from(t.alertRules).where(eq(t.alertRules.userId, id)),
+    // The signing secret (secretEnc) stays out, as every secret does.
+    webhooks: db.select().from(t.webhooks).where(eq(t.webhooks.userId, id)),
     waitlist: db.select().from(t.waitlist).where(eq(t.waitlist.email, email)),
     activation_keys: db
       .select()
@@ -148,6 +156,7 @@ function tableQueries(db: Db, { id, email }: { id: string; email: string }) {
     two_factor_recovery_codes: db.select().from(t.twoFactorRecoveryCodes).where(eq(t.twoFactorRecoveryCodes.userId, id)),
     passkeys: db.select().from(t.passkeys).where(eq(t.passkeys.userId, id)),
     passkey_challenges: db.select().from(t.passkeyChallenges).where(eq(t.passkeyChallenges.userId, id)),
+    api_keys: db.select().from(t.apiKeys).where(eq(t.apiKeys.userId, id)),
   } satisfies Record<ExportedTable, unknown>;
 }
 

@@ -3,48 +3,33 @@
 // the signed "password proven, code pending" value of the web sign-in's second step.
 import { TWO_FACTOR } from "../constants";
 import { fromBase64Url, randomBytes, sha256Hex, timingSafeEqual, toBase64Url } from "../crypto";
-import { type Keyring, keyId, keysOf, keyWithId } from "../keys";
+import { type Keyring, keysOf } from "../keys";
+import { openText, sealText } from "../sealed";
 
 const encoder = new TextEncoder();
 const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
 const SECRET_PURPOSE = "modelify:two-factor:secret";
 
-async function derivedKey(secret: string, purpose: string, usage: "AES-GCM" | "HMAC"): Promise<CryptoKey> {
+async function hmacKey(secret: string, purpose: string): Promise<CryptoKey> {
   const base = await crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"]);
   const params = { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode(purpose) };
-  return usage === "AES-GCM"
-    ? crypto.subtle.deriveKey(params, base, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"])
-    : crypto.subtle.deriveKey(params, base, { name: "HMAC", hash: "SHA-256", length: 256 }, false, ["sign", "verify"]);
+  return crypto.subtle.deriveKey(params, base, { name: "HMAC", hash: "SHA-256", length: 256 }, false, ["sign", "verify"]);
 }
 
 /** `<key id>.<iv>.<ciphertext>`, under the ring's current key (TWO_FACTOR_KEY). */
-export async function encryptSecret(keys: Keyring, secret: string): Promise<string> {
-  const iv = randomBytes(12);
-  const key = await derivedKey(keys.current, SECRET_PURPOSE, "AES-GCM");
-  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, encoder.encode(secret)));
-  return `${await keyId(keys.current)}.${toBase64Url(iv)}.${toBase64Url(sealed)}`;
+export function encryptSecret(keys: Keyring, secret: string): Promise<string> {
+  return sealText(keys, SECRET_PURPOSE, secret);
 }
 
 /**
- * The stored secret in clear. Its key id picks the key; a value from before values named their
- * key (`<iv>.<ciphertext>`, encrypted under JWT_SECRET: set that as TWO_FACTOR_KEY_PREVIOUS, ADR
- * 0026) is tried under each of the ring's keys. AES-GCM refuses a wrong key, so nothing is read
- * wrongly. Throws when no key of the ring opens it.
+ * The stored secret in clear (lib/sealed.ts). A value from before values named their key,
+ * encrypted under JWT_SECRET, opens once that is set as TWO_FACTOR_KEY_PREVIOUS (ADR 0026).
+ * Throws when no key of the ring opens it.
  */
 export async function decryptSecret(keys: Keyring, stored: string): Promise<string> {
-  const parts = stored.split(".");
-  const [iv = "", sealed = ""] = parts.slice(-2);
-  const candidates = parts.length === 3 ? [await keyWithId(keys, parts[0]!)].filter((k) => k !== null) : keysOf(keys);
-  for (const secret of candidates) {
-    const key = await derivedKey(secret, SECRET_PURPOSE, "AES-GCM");
-    try {
-      const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64Url(iv) }, key, fromBase64Url(sealed));
-      return new TextDecoder().decode(plain);
-    } catch {
-      // The next key of the ring, if any.
-    }
-  }
-  throw new Error("The two-factor secret is under a key this Worker no longer holds (TWO_FACTOR_KEY, TWO_FACTOR_KEY_PREVIOUS)");
+  const clear = await openText(keys, SECRET_PURPOSE, stored);
+  if (clear === null) throw new Error("The two-factor secret is under a key this Worker no longer holds (TWO_FACTOR_KEY, TWO_FACTOR_KEY_PREVIOUS)");
+  return clear;
 }
 
 /** A recovery code as shown once: 16 base32 letters in four groups (80 random bits). */
@@ -86,7 +71,7 @@ export async function signPendingSignIn(keys: Keyring, userId: string, now = Dat
 }
 
 async function pendingMac(secret: string, payload: string): Promise<Uint8Array> {
-  const key = await derivedKey(secret, "modelify:two-factor:pending", "HMAC");
+  const key = await hmacKey(secret, "modelify:two-factor:pending");
   return new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(payload)));
 }
 

@@ -1,5 +1,6 @@
 // The spec's numbers for usage: budgets, the usage pages, the desktop API's limits, the free tier
 // and the ledgers (part of ./index.ts).
+import { EVENTS_QUEUE } from "./site.ts";
 import { SECOND, MINUTE, HOUR } from "./time.ts";
 
 export const BUDGET_DEFAULTS = {
@@ -49,10 +50,12 @@ export const USAGE_API = {
   desktopSessionCacheSize: 10_000,
 } as const;
 
+// Issue 49 widens the spec's one threshold (50–95 in steps of 5) to a list: up to five whole
+// percents, each alerted once per period; 100 and above alert at and past the budget itself.
 export const BUDGET = {
-  alertThresholdMin: 50,
-  alertThresholdMax: 95,
-  alertThresholdStep: 5,
+  alertThresholdMin: 1,
+  alertThresholdMax: 200,
+  maxAlertThresholds: 5,
   maxBudgetUsd: 1_000_000,
   messageMs: 3 * SECOND,
 } as const;
@@ -96,4 +99,65 @@ export const FREE_TIER = {
   perMinute: 3,
   perHour: 20,
   perDay: 100,
+} as const;
+
+// Not in the spec: personal API keys, which read one's own usage (issue 49, ADR 0034). A key is
+// `mdl_live_` and `secretLength` random base62 characters (238 bits), shown once; the dashboard
+// lists it by its first `shownLength` characters. An account holds at most `maxPerAccount` live
+// keys. `last_used_at` is written at most once per `lastUsedIntervalMs`, so a script polling the
+// API does not write D1 on every request.
+export const API_KEYS = {
+  prefix: "mdl_live_",
+  secretLength: 40,
+  shownLength: 14,
+  maxPerAccount: 10,
+  nameMaxLength: 60,
+  lastUsedIntervalMs: 5 * MINUTE,
+  scopes: ["usage:read"],
+} as const;
+
+// Not in the spec: the read API (GET /api/v1/usage/summary and /requests, issue 49). Each key (or
+// device key) may make `perMinute` reads in a window of a minute from its first, counted in D1 so
+// the limit is exact under a burst. A summary spans at most `maxSummaryDays` days; the request log
+// answers pages of `defaultPageSize` rows (at most `maxPageSize`), over the reports the ledger
+// still holds (LEDGER.rawRetentionDays).
+export const READ_API = {
+  perMinute: 60,
+  windowMs: 1 * MINUTE,
+  maxSummaryDays: 366,
+  defaultPageSize: 50,
+  maxPageSize: 200,
+  maxFilterLength: 200,
+} as const;
+
+// Not in the spec: model health alerts (issue 49). A rule looks at one model's last hour (the four
+// UTC quarter hours ending at a report's quarter) and needs at least `minRequests` in it, so one
+// failed call of one is not an alert. A report whose quarter ended more than `lateMs` before it
+// arrived alerts nothing: it is about an hour already past. Each rule alerts once per model per hour.
+export const HEALTH_ALERTS = {
+  windowQuarters: 4,
+  minRequests: 10,
+  lateMs: 1 * HOUR,
+  maxRulesPerAccount: 10,
+  errorRateMinPercent: 1,
+  errorRateMaxPercent: 100,
+  latencyMinMs: 1,
+  latencyMaxMs: USAGE_API.maxDurationMs,
+} as const;
+
+// Not in the spec: alert webhooks (issue 49, ADR 0033). Each delivery is tried at most
+// `maxAttempts` times (the events queue's first delivery and its retries), waiting
+// `retryBaseSeconds` doubled each time, at most `retryMaxSeconds`.
+export const WEBHOOKS = {
+  maxPerAccount: 5,
+  maxAttempts: EVENTS_QUEUE.maxRetries + 1,
+  urlMaxLength: 2000,
+  secretBytes: 32,
+  timeoutMs: 10 * SECOND,
+  retryBaseSeconds: 30,
+  retryMaxSeconds: 3600,
+  // The page shows each webhook's newest deliveries; older ones are kept this long.
+  deliveriesShown: 10,
+  deliveriesKeptMs: 30 * 24 * HOUR,
+  errorMaxChars: 200,
 } as const;

@@ -245,6 +245,38 @@ export function passkeyRemovedMail(to: string, device: string, passkeysPage: str
   };
 }
 
+/**
+ * A personal API key was made or revoked (issue 49): named by its prefix and the device it came
+ * from, in our words (never the name the user typed), with the page that lists and revokes keys.
+ */
+export function apiKeyCreatedMail(to: string, prefix: string, device: string, keysPage: string): OutgoingMail {
+  return {
+    to,
+    subject: "An API key was made for your Modelify account",
+    text: [
+      `A personal API key (${prefix}…) was just made for your Modelify account, from ${device}. It reads your usage: every model call's model, tokens, cost and time.`,
+      "",
+      "If this was not you, revoke it and reset your password at once:",
+      keysPage,
+    ].join("\n"),
+    links: [keysPage],
+  };
+}
+
+export function apiKeyRevokedMail(to: string, prefix: string, device: string, keysPage: string): OutgoingMail {
+  return {
+    to,
+    subject: "An API key of your Modelify account was revoked",
+    text: [
+      `The personal API key ${prefix}… of your Modelify account was just revoked, from ${device}. It no longer reads your usage.`,
+      "",
+      "If this was not you, reset your password at once and check your keys:",
+      keysPage,
+    ].join("\n"),
+    links: [keysPage],
+  };
+}
+
 export function accountDeletedMail(to: string): OutgoingMail {
   return {
     to,

@@ -3,7 +3,7 @@
 import { ENTITLEMENTS, FREE_TIER, HARD_CAPS } from "../constants";
 import { formatDuration } from "../format";
 import { claimBodySchema } from "../usage/claim";
-import { answer, BEARER_CHALLENGE, ERROR, jsonRequest, RETRY_AFTER, UNAVAILABLE } from "./parts";
+import { answer, BEARER_CHALLENGE, ERROR, jsonRequest, personalKey403, RETRY_AFTER, UNAVAILABLE } from "./parts";
 import { accountBody, bearerAuthErrorBody, claimGrantedBody, claimRefusedBody, entitlementsBody, problemsBody } from "./schemas";
 
 const BEARER_UNAUTHORIZED =
@@ -37,6 +37,7 @@ function claimOperation() {
         problemsBody,
       ),
       "401": bearer401(),
+      "403": personalKey403(),
       "413": answer(`A body over ${ENTITLEMENTS.claimMaxBodyBytes} bytes`, ERROR),
       "415": answer("A body (other than whitespace) whose Content-Type is not application/json", ERROR),
       "429": answer(
@@ -62,7 +63,7 @@ export function accountPaths() {
         tags: ["Account"],
         summary: "The signed-in account",
         security: [{ bearer: [] }],
-        responses: { "200": answer("Account", accountBody), "401": bearer401(), "503": UNAVAILABLE },
+        responses: { "200": answer("Account", accountBody), "401": bearer401(), "403": personalKey403(), "503": UNAVAILABLE },
       },
     },
     "/api/v1/entitlements": {
@@ -78,6 +79,7 @@ export function accountPaths() {
             "Retry-After": { ...RETRY_AFTER, required: false, description: "When a call is not allowed now: retry_after_seconds" },
           }),
           "401": bearer401(),
+          "403": personalKey403(),
           "503": UNAVAILABLE,
         },
       },

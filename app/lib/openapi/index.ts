@@ -10,9 +10,10 @@ import { accountPaths } from "./account-paths";
 import { authPaths } from "./auth-paths";
 import { ERROR } from "./parts";
 import { errorBody, schemaOf } from "./schemas";
+import { personalKeyScheme, readPaths } from "./read-paths";
 import { usagePaths } from "./usage-paths";
 
-const DESCRIPTION = `Sign-in for the desktop app and model usage reporting. The desktop app signs in with the OAuth 2.0 device authorization grant (RFC 8628): it asks POST /api/v1/auth/device for codes, shows the user code and opens the /device page in the browser, where the user signs in and approves the device, and meanwhile polls POST /api/v1/auth/token with the device code until it gets its tokens. The app never sees the password, and each device gets its own key (a session the dashboard lists and can revoke). E-mail and password on /api/v1/auth/token is LEGACY and deprecated, kept for app versions released before the device grant. OAuth libraries find the endpoints in the authorization server metadata at /.well-known/oauth-authorization-server (RFC 8414).
+const DESCRIPTION = `Sign-in for the desktop app, model usage reporting, and a read API for one's own usage (with a personal API key made on the dashboard). The desktop app signs in with the OAuth 2.0 device authorization grant (RFC 8628): it asks POST /api/v1/auth/device for codes, shows the user code and opens the /device page in the browser, where the user signs in and approves the device, and meanwhile polls POST /api/v1/auth/token with the device code until it gets its tokens. The app never sees the password, and each device gets its own key (a session the dashboard lists and can revoke). E-mail and password on /api/v1/auth/token is LEGACY and deprecated, kept for app versions released before the device grant. OAuth libraries find the endpoints in the authorization server metadata at /.well-known/oauth-authorization-server (RFC 8414).
 
 Every answer is JSON. Besides the answers each operation lists, a method a path does not take answers 405 with an Allow header and an Error body, and an unknown path under /api/ answers 404 with an Error body.`;
 
@@ -20,6 +21,7 @@ const TAGS = [
   { name: "Sign-in", description: "The device authorization grant (RFC 8628), its tokens and their refresh" },
   { name: "Account", description: "The signed-in account, and what it may do before each model call" },
   { name: "Usage", description: "Reports of the model calls the app made" },
+  { name: "Read", description: "Your own usage, summed or row by row, for your scripts: with a personal API key (or the app's token)" },
   { name: "Service", description: "Whether the site is up" },
 ];
 
@@ -39,9 +41,10 @@ export function buildOpenApi() {
     // Operations that take no token say so with `security: []`.
     security: [{ bearer: [] }],
     tags: TAGS,
-    paths: { ...authPaths(), ...accountPaths(), ...usagePaths() },
+    paths: { ...authPaths(), ...accountPaths(), ...usagePaths(), ...readPaths() },
     components: {
       securitySchemes: {
+        personalKey: personalKeyScheme,
         bearer: {
           type: "http",
           scheme: "bearer",

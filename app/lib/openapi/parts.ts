@@ -1,7 +1,7 @@
 // The pieces every operation of the document is made of: request bodies with their examples,
 // answers with their schemas and headers, and the answers every operation shares.
 import type { z } from "../zod";
-import { schemaOf } from "./schemas";
+import { schemaOf, scopeErrorBody } from "./schemas";
 
 type JsonSchema = Record<string, unknown>;
 export type Examples = Record<string, { summary: string; value: unknown }>;
@@ -58,3 +58,9 @@ export function bodyRefusals(maxBytes: number, accepted: string, schema: z.ZodTy
     "415": answer(`A Content-Type other than ${accepted}`, schema),
   };
 }
+
+/** What a personal API key gets from every bearer route but the read API's (ADR 0034). */
+export const personalKey403 = () =>
+  answer("A personal API key: it only reads usage (GET /api/v1/usage/summary and /requests); use the desktop app's sign-in", scopeErrorBody, {
+    "WWW-Authenticate": BEARER_CHALLENGE,
+  });

@@ -21,6 +21,10 @@ export type OperationView = {
   description?: string;
   deprecated: boolean;
   bearer: boolean;
+  /** Whether a personal API key may call it (the read API), besides the access token. */
+  personalKey: boolean;
+  /** Its query parameters, as fields. */
+  parameters: FieldView[];
   request?: { required: boolean; bodies: BodyView[] };
   answers: AnswerView[];
 };
@@ -76,6 +80,18 @@ function operationView(path: string, method: string, operation: Json, resolve: R
     description: operation.description as string | undefined,
     deprecated: operation.deprecated === true,
     bearer: (operation.security as unknown[]).length > 0,
+    personalKey: (operation.security as Json[]).some((scheme) => "personalKey" in scheme),
+    parameters: ((operation.parameters ?? []) as Json[]).map((raw) => {
+      const parameter = resolve(raw);
+      const schema = resolve(parameter.schema);
+      return {
+        name: parameter.name as string,
+        type: typeOf(schema, resolve),
+        required: parameter.required === true,
+        rules: rulesOf(schema),
+        description: parameter.description as string | undefined,
+      };
+    }),
     request: requestBody ? { required: requestBody.required, bodies: bodiesOf(requestBody.content, resolve) } : undefined,
     answers: Object.entries(operation.responses as Json).map(([status, answer]) => {
       const resolved = resolve(answer);

@@ -82,6 +82,8 @@ const sessionEndedCode = z.literal("session_ended").optional().meta({
     "The device's key was revoked (in the dashboard, by a password reset, or replaced by a new sign-in of the same installation): show the error text and start the device sign-in again; refreshing will not help",
 });
 export const bearerAuthErrorBody = z.object({ error: z.string(), code: sessionEndedCode });
+/** A token that may not do this (RFC 6750 3.1): a personal API key anywhere but the read API, or a key without its scope. */
+export const scopeErrorBody = z.object({ error: z.string(), code: z.literal("insufficient_scope") });
 
 export const accountBody = z.object({
   id: z.string(),

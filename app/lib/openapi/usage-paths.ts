@@ -2,7 +2,7 @@
 import { REQUEST_BODY, USAGE_API } from "../constants";
 import { secureReportSchema, usageBatchSchema, usageReportSchema } from "../usage/report";
 import { bearer401 } from "./account-paths";
-import { answer, bodyRefusals, type Examples, ERROR, jsonRequest, RETRY_AFTER, UNAVAILABLE } from "./parts";
+import { answer, bodyRefusals, type Examples, ERROR, jsonRequest, RETRY_AFTER, UNAVAILABLE, personalKey403 } from "./parts";
 import { acceptedBody, healthBody, problemsBody, schemaOf } from "./schemas";
 
 // ADR 0030: which zone a day is counted in.
@@ -79,6 +79,7 @@ function usageOperation() {
         problemsBody,
       ),
       "401": bearer401(),
+      "403": personalKey403(),
       ...bodyRefusals(USAGE_API.maxBodyBytes, "application/json"),
       "429": answer(USAGE_RATE_LIMITED, ERROR, { "Retry-After": RETRY_AFTER }),
       "500": answer("The reports could not be queued for storage: nothing was accepted; send them again (each report_id is stored once)", ERROR),
@@ -99,6 +100,7 @@ function secureReportOperation() {
       "202": answer("Accepted", acceptedBody),
       "400": answer('Invalid: problems lists each field and reason (path "": the body as a whole, e.g. not JSON)', problemsBody),
       "401": bearer401(),
+      "403": personalKey403(),
       ...bodyRefusals(REQUEST_BODY.jsonMaxBytes, "application/json"),
       "429": answer(USAGE_RATE_LIMITED, ERROR, { "Retry-After": RETRY_AFTER }),
       "503": UNAVAILABLE,

@@ -4,14 +4,25 @@ import { buildExport, failExport } from "../account/export.server";
 import { handleRecoveryMessage, handleSignUpMessage } from "../auth/accounts.server";
 import { handleStripeEvent } from "../billing/stripe-events.server";
 import type { MailConfig, SmsConfig, StripeConfig } from "../config";
+import type { WebhookDeps } from "../alerts/deliver.server";
 import { EVENTS_QUEUE, LEDGER } from "../constants";
 import type { Db } from "../db.server";
 import { recordDeadLetter } from "../dead-letters/store.server";
 import { deliverMail, enqueueMails } from "../mail/mail.server";
 import { writeMarketingEvents } from "../marketing/events.server";
 import { deliverSms } from "../phone/sms.server";
-import { budgetAlertMail } from "../usage/budget.server";
-import { type AccountFacts, type AccountOutcome, accountFacts, ingestAccount, type SecureItem, type UsageItem, writeShared } from "../usage/ingest.server";
+import { handleWebhookMessage } from "../alerts/deliver.server";
+import { alertNotices } from "../alerts/notify.server";
+import {
+  type AccountFacts,
+  type AccountOutcome,
+  accountFacts,
+  alertBudget,
+  ingestAccount,
+  type SecureItem,
+  type UsageItem,
+  writeShared,
+} from "../usage/ingest.server";
 import type { LedgerNamespace } from "../usage/ledger/api";
 import { queuedUsageReportSchema } from "../usage/report";
 import { enqueue } from "./enqueue";
@@ -20,7 +31,7 @@ import { log } from "../log/log.server";
 
 export type ConsumerDeps = {
   db: Db;
-  env: MailConfig & SmsConfig & StripeConfig;
+  env: MailConfig & SmsConfig & StripeConfig & WebhookDeps["env"];
   queue: Queue;
   ledgers: LedgerNamespace;
   /** R2: data exports are written here (the consumer Worker always has it; tests of other messages may leave it out). */
@@ -67,6 +78,11 @@ export async function handleEventBatch(deps: ConsumerDeps, batch: MessageBatch<u
     }
     if (parsed.data.type === "marketing.event") {
       events.push({ message, item: parsed.data });
+      continue;
+    }
+    // Acknowledged, or retried after a delay that grows with each attempt.
+    if (parsed.data.type === "webhook.deliver") {
+      await handleWebhookMessage(deps, message, parsed.data);
       continue;
     }
     try {
@@ -167,13 +183,22 @@ async function handleUsage(deps: ConsumerDeps, queueName: string, usage: Array<P
     if (retry.has(message) && !deadLettered.has(message)) message.retry();
     else message.ack();
   }
-  const mails = written.flatMap((w) => w.outcome.result.alerts.map((alert) => budgetAlertMail(facts.get(w.outcome.userId)!.email, alert)));
-  if (mails.length === 0) return;
+  await sendAlerts(
+    deps,
+    written.map((w) => ({ userId: w.outcome.userId, alerts: w.outcome.result.alerts, health: w.outcome.result.health ?? [] })),
+    facts,
+  );
+}
+
+/** The alerts' mails and webhook deliveries. Best effort: the usage is stored and must not be retried for them. */
+async function sendAlerts(deps: ConsumerDeps, decided: Parameters<typeof alertNotices>[1], facts: Map<string, AccountFacts>) {
+  if (decided.every((d) => d.alerts.length + d.health.length === 0)) return;
   try {
-    await enqueueMails(deps.queue, mails);
+    const { mails, webhooks } = await alertNotices(deps.db, decided, facts);
+    if (mails.length) await enqueueMails(deps.queue, mails);
+    if (webhooks.length) await enqueue(deps.queue, webhooks);
   } catch (error) {
-    // Alerts are best effort: the usage is already stored and must not be retried for them.
-    log.error("budget_alert_mail_failed", {}, error);
+    log.error("alert_notices_failed", {}, error);
   }
 }
 
@@ -205,14 +230,14 @@ async function ingestGroup(
   for (const part of partsOf(group)) {
     const items = { usage: part.usage.map((u) => u.item), secure: part.secure.map((s) => s.item) };
     try {
-      const result = await ingestAccount(deps.ledgers, userId, items.usage, items.secure, account.budget, now, account.timeZone);
+      const result = await ingestAccount(deps.ledgers, userId, items.usage, items.secure, alertBudget(account), now, account.timeZone, account.rules);
       written.push({ outcome: { userId, result, ...items }, messages: [...part.usage, ...part.secure].map((m) => m.message) });
     } catch (error) {
       log.error("usage_account_failed", { size: items.usage.length + items.secure.length }, error);
       for (const one of [...part.usage.map((u) => ({ ...u, kind: "usage" as const })), ...part.secure.map((s) => ({ ...s, kind: "secure" as const }))]) {
         const alone = one.kind === "usage" ? { usage: [one.item as UsageItem], secure: [] } : { usage: [], secure: [one.item as SecureItem] };
         try {
-          const result = await ingestAccount(deps.ledgers, userId, alone.usage, alone.secure, account.budget, now, account.timeZone);
+          const result = await ingestAccount(deps.ledgers, userId, alone.usage, alone.secure, alertBudget(account), now, account.timeZone, account.rules);
           written.push({ outcome: { userId, result, ...alone }, messages: [one.message] });
         } catch (singleError) {
           log.error("usage_message_failed", { id: one.message.id, attempts: one.message.attempts }, singleError);

@@ -8,6 +8,7 @@ import { E164_PATTERN } from "../phone/code";
 import { emailAddress } from "../email-address";
 import { z } from "../zod";
 import { queuedSecureReportSchema, queuedUsageReportSchema } from "../usage/report";
+import { alertEventSchema } from "../alerts/events";
 
 const mailMessageSchema = z.object({
   type: z.literal("mail.send"),
@@ -135,6 +136,16 @@ const accountExportMessageSchema = z.object({
   origin: z.url().optional(),
 });
 
+// One alert to one of the account's webhooks (ADR 0033): the consumer reads the webhook (it may
+// have been removed since), signs the event with its secret and POSTs it; a failed attempt is
+// retried by the queue with a growing delay, and the last one ends as a dead letter.
+const webhookMessageSchema = z.object({
+  type: z.literal("webhook.deliver"),
+  userId: z.string().min(1).max(64),
+  webhookId: z.uuid(),
+  event: alertEventSchema,
+});
+
 export const queueMessageSchema = z.discriminatedUnion("type", [
   accountExportMessageSchema,
   marketingEventMessageSchema,
@@ -146,6 +157,7 @@ export const queueMessageSchema = z.discriminatedUnion("type", [
   secureUsageMessageSchema,
   signUpMessageSchema,
   recoveryMessageSchema,
+  webhookMessageSchema,
 ]);
 
 export type MailMessage = z.infer<typeof mailMessageSchema>;
@@ -159,5 +171,6 @@ export type SignUpMessage = z.infer<typeof signUpMessageSchema>;
 export type RecoveryMessage = z.infer<typeof recoveryMessageSchema>;
 export type AccountExportMessage = z.infer<typeof accountExportMessageSchema>;
 export type MarketingEventMessage = z.infer<typeof marketingEventMessageSchema>;
+export type WebhookMessage = z.infer<typeof webhookMessageSchema>;
 /** A message as a producer hands it to enqueue: before the schemas' defaults are filled in. */
 export type OutgoingMessage = z.input<typeof queueMessageSchema>;

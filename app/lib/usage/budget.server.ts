@@ -4,9 +4,10 @@ import { eq } from "drizzle-orm";
 import type { AccountRef } from "../auth/session.server";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
+import { BUDGET_DEFAULTS } from "../constants";
 import { SITE_FORMATS } from "../format";
 import type { OutgoingMail } from "../mail/mail.server";
-import { type BudgetInEffect, type BudgetSettings, DEFAULT_BUDGET, type HardCapSwitches, NO_HARD_CAPS } from "./budget";
+import { type BudgetInEffect, type BudgetSettings, DEFAULT_BUDGET, type HardCapSwitches, NO_HARD_CAPS, thresholdList } from "./budget";
 import type { BudgetAlert } from "./ledger/types";
 
 export async function getBudget(db: Db, userId: string): Promise<BudgetInEffect> {
@@ -24,7 +25,7 @@ function budgetSettings(row: typeof schema.budgets.$inferSelect | null | undefin
     ? {
         monthlyBudget: row.monthlyBudget,
         dailyBudget: row.dailyBudget,
-        alertThreshold: row.alertThreshold,
+        alertThresholds: thresholdList(row.alertThresholds, row.alertThreshold),
         notificationsEnabled: row.notificationsEnabled,
         monthlyHardCap: row.monthlyHardCap,
         dailyHardCap: row.dailyHardCap,
@@ -34,22 +35,25 @@ function budgetSettings(row: typeof schema.budgets.$inferSelect | null | undefin
 }
 
 export async function saveBudget(db: Db, userId: string, settings: BudgetSettings & Partial<HardCapSwitches>, now = Date.now()) {
+  const alertThresholds = thresholdList(settings.alertThresholds, BUDGET_DEFAULTS.alertThresholdPercent);
+  const row = { ...settings, alertThresholds, alertThreshold: alertThresholds[0]!, updatedAt: now };
   await db
     .insert(schema.budgets)
-    .values({ userId, ...settings, updatedAt: now })
-    .onConflictDoUpdate({ target: schema.budgets.userId, set: { ...settings, updatedAt: now } });
+    .values({ userId, ...row })
+    .onConflictDoUpdate({ target: schema.budgets.userId, set: row });
 }
 
 /** When the alert was decided, on the account's clock: "00:05 on 30 Nov 2026 (Australia/Sydney)". */
-function alertTime(at: number, zone: string): string {
+export function alertTime(at: number, zone: string): string {
   const time = new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(at);
   const date = new Intl.DateTimeFormat("en-GB", { timeZone: zone, day: "numeric", month: "short", year: "numeric" }).format(at);
   return `${time} on ${date} (${zone})`;
 }
 
 /**
- * The alert e-mail for a budget the ledger found newly crossed (once per period). The period is
- * the account zone's day or month (ADR 0030), and the mail says so with the local time.
+ * The alert e-mail for a budget the ledger found newly crossed (once per threshold and period). The
+ * period is the account zone's day or month (ADR 0030), and the mail says so with the local time;
+ * it names the highest threshold the spend passed (a jump past several sends one mail).
  */
 export function budgetAlertMail(to: string, c: BudgetAlert): OutgoingMail {
   const percent = Math.round((c.spent / c.limit) * 100);
@@ -60,7 +64,7 @@ export function budgetAlertMail(to: string, c: BudgetAlert): OutgoingMail {
     text: [
       `You have spent ${SITE_FORMATS.usd(c.spent)} of your ${c.kind} budget of ${SITE_FORMATS.usd(c.limit)} (${percent}%).`,
       `Reached at ${alertTime(c.at, c.zone)}. Your ${c.kind} budget starts again at ${c.kind === "monthly" ? "midnight on the 1st" : "midnight"}, ${c.zone} time.`,
-      `Your alert threshold is ${c.threshold}%. You will get at most one such e-mail per ${period}.`,
+      `You passed your ${c.threshold}% alert threshold. You will get at most one e-mail per threshold per ${period}.`,
       "",
       "Change your budgets or turn these e-mails off in the dashboard, under Budget.",
     ].join("\n"),

@@ -4,12 +4,13 @@ import { BUDGET_DEFAULTS } from "../constants";
 import type { Formats } from "../format";
 import type { CapLine } from "./caps";
 
-export type BudgetSettings = { monthlyBudget: number; dailyBudget: number; alertThreshold: number; notificationsEnabled: boolean };
+/** `alertThresholds`: whole percents of a budget, ascending and distinct (1 to BUDGET.maxAlertThresholds of them). */
+export type BudgetSettings = { monthlyBudget: number; dailyBudget: number; alertThresholds: number[]; notificationsEnabled: boolean };
 
 export const DEFAULT_BUDGET: BudgetSettings = {
   monthlyBudget: BUDGET_DEFAULTS.monthlyBudgetUsd,
   dailyBudget: BUDGET_DEFAULTS.dailyBudgetUsd,
-  alertThreshold: BUDGET_DEFAULTS.alertThresholdPercent,
+  alertThresholds: [BUDGET_DEFAULTS.alertThresholdPercent],
   notificationsEnabled: BUDGET_DEFAULTS.notificationsEnabled,
 };
 
@@ -61,4 +62,11 @@ export function budgetRemainder(budget: number, spent: number, f: Pick<Formats, 
   if (budget <= 0) return "Set a budget to track it";
   const cents = Math.round(budget * 100) - Math.round(spent * 100);
   return cents >= 0 ? `${f.usd(cents / 100)} remaining` : `${f.usd(-cents / 100)} over budget`;
+}
+
+/** A stored list of thresholds as the alerts use it: ascending, distinct, whole; the default when none is usable. */
+export function thresholdList(values: readonly unknown[] | null | undefined, fallback: number): number[] {
+  const kept = (values ?? []).filter((v): v is number => typeof v === "number" && Number.isInteger(v) && v > 0);
+  const list = [...new Set(kept)].sort((a, b) => a - b);
+  return list.length > 0 ? list : [fallback];
 }

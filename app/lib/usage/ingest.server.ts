@@ -5,9 +5,10 @@
 import { inArray, sql } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { chunks, schema } from "../db.server";
-import { type BudgetSettings, DEFAULT_BUDGET } from "./budget";
+import { BUDGET_DEFAULTS } from "../constants";
+import { type BudgetSettings, DEFAULT_BUDGET, thresholdList } from "./budget";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
-import type { IngestResult, LedgerSecure, LedgerUsage } from "./ledger/types";
+import type { HealthRule, IngestResult, LedgerSecure, LedgerUsage } from "./ledger/types";
 import { usageAccountsUpsert, usageRollupUpsert } from "./rollup-sql";
 import { type QueuedUsageReport, toMicros, type SecureReport } from "./report";
 import { isTimeZone, UTC } from "../time-zone";
@@ -67,8 +68,24 @@ function toLedgerSecure({ receivedAt, report: r }: SecureItem): LedgerSecure {
   };
 }
 
-/** What the consumer knows of an account from D1: its address (alerts), budget and time zone. */
-export type AccountFacts = { email: string; budget: BudgetSettings; timeZone: string };
+/**
+ * What the consumer knows of an account from D1: its address (alerts), budget, time zone, model
+ * health rules and how many webhooks it has. `budget.notificationsEnabled` is the e-mail switch.
+ */
+export type AccountFacts = { email: string; budget: BudgetSettings; timeZone: string; rules: HealthRule[]; webhooks: number };
+
+/**
+ * The budget as the ledger decides its alerts with: on when anyone listens (e-mail or a webhook),
+ * so an account that turned e-mail off still gets its webhooks called.
+ */
+export function alertBudget(account: AccountFacts): BudgetSettings {
+  return { ...account.budget, notificationsEnabled: account.budget.notificationsEnabled || account.webhooks > 0 };
+}
+
+function parseRules(json: string | null): HealthRule[] {
+  const rows: unknown = json === null ? [] : JSON.parse(json);
+  return Array.isArray(rows) ? (rows as HealthRule[]) : [];
+}
 
 /** The accounts of a batch that still exist, with their budgets and zones: one statement per 90 accounts. */
 export async function accountFacts(db: Db, userIds: string[]): Promise<Map<string, AccountFacts>> {
@@ -81,8 +98,13 @@ export async function accountFacts(db: Db, userIds: string[]): Promise<Map<strin
         monthlyBudget: schema.budgets.monthlyBudget,
         dailyBudget: schema.budgets.dailyBudget,
         alertThreshold: schema.budgets.alertThreshold,
+        alertThresholds: schema.budgets.alertThresholds,
         notificationsEnabled: schema.budgets.notificationsEnabled,
         timeZone: schema.userProfiles.timezone,
+        rules: sql<
+          string | null
+        >`(SELECT json_group_array(json_object('id', r.id, 'kind', r.kind, 'threshold', r.threshold)) FROM alert_rules AS r WHERE r.user_id = ${schema.users.id})`,
+        webhooks: sql<number>`(SELECT count(*) FROM webhooks AS w WHERE w.user_id = ${schema.users.id})`,
       })
       .from(schema.users)
       .leftJoin(schema.budgets, sql`${schema.budgets.userId} = ${schema.users.id}`)
@@ -92,13 +114,15 @@ export async function accountFacts(db: Db, userIds: string[]): Promise<Map<strin
       facts.set(r.id, {
         email: r.email,
         timeZone: r.timeZone !== null && isTimeZone(r.timeZone) ? r.timeZone : UTC,
+        rules: parseRules(r.rules),
+        webhooks: Number(r.webhooks ?? 0),
         budget:
           r.monthlyBudget === null
             ? DEFAULT_BUDGET
             : {
                 monthlyBudget: r.monthlyBudget,
                 dailyBudget: r.dailyBudget ?? 0,
-                alertThreshold: r.alertThreshold ?? 0,
+                alertThresholds: thresholdList(r.alertThresholds, r.alertThreshold ?? BUDGET_DEFAULTS.alertThresholdPercent),
                 notificationsEnabled: Boolean(r.notificationsEnabled),
               },
       });
@@ -119,10 +143,11 @@ export async function ingestAccount(
   budget: BudgetSettings | null,
   now = Date.now(),
   zone?: string,
+  rules?: HealthRule[],
 ): Promise<IngestResult> {
   // The claims these reports answer: their hard-cap reservations end as the reports' cost is stored.
   const claimIds = usage.flatMap((u) => (u.report.claim_id ? [u.report.claim_id.toLowerCase()] : []));
-  return ledgerFor(ledgers, userId).ingest({ usage: usage.map(toLedgerUsage), secure: secure.map(toLedgerSecure), budget, now, zone, claimIds });
+  return ledgerFor(ledgers, userId).ingest({ usage: usage.map(toLedgerUsage), secure: secure.map(toLedgerSecure), budget, now, zone, claimIds, rules });
 }
 
 /**

@@ -21,7 +21,7 @@ const stats = (over: Partial<ModelStats>): ModelStats => ({
 
 describe("budget rules", () => {
   it("has the spec's defaults", () => {
-    expect(DEFAULT_BUDGET).toEqual({ monthlyBudget: 10, dailyBudget: 0.5, alertThreshold: 80, notificationsEnabled: true });
+    expect(DEFAULT_BUDGET).toEqual({ monthlyBudget: 10, dailyBudget: 0.5, alertThresholds: [80], notificationsEnabled: true });
   });
   it("colours below 60% green, 60 to under 80 orange, 80 to under 100 yellow, 100+ red", () => {
     expect([0, 59.9, 60, 79.9, 80, 99.9, 100, 250].map(budgetBand)).toEqual(["green", "green", "orange", "orange", "yellow", "yellow", "red", "red"]);
@@ -43,7 +43,7 @@ describe("budget rules", () => {
     expect(budgetFormSchema.parse({ monthlyBudget: "", dailyBudget: " ", alertThreshold: "", notificationsEnabled: "on" })).toEqual({
       monthlyBudget: 0,
       dailyBudget: 0,
-      alertThreshold: 80,
+      alertThresholds: [80],
       notificationsEnabled: true,
     });
     // Text that JavaScript would still read as a number is refused, not reinterpreted.
@@ -54,9 +54,15 @@ describe("budget rules", () => {
     for (const text of ["0x50", "8e1", "80.0", "Infinity"]) {
       expect(budgetFormSchema.safeParse({ monthlyBudget: "1", dailyBudget: "1", alertThreshold: text }).success, text).toBe(false);
     }
-    expect(budgetFormSchema.safeParse({ monthlyBudget: "1", dailyBudget: "1", alertThreshold: "45" }).success).toBe(false);
-    expect(budgetFormSchema.safeParse({ monthlyBudget: "1", dailyBudget: "1", alertThreshold: "100" }).success).toBe(false);
-    expect(budgetFormSchema.safeParse({ monthlyBudget: "1", dailyBudget: "1", alertThreshold: "82" }).success).toBe(false); // step 5
+    // Issue 49: a list of 1 to 5 distinct whole percents from 1 to 200, in any order.
+    const thresholds = (text: string) => budgetFormSchema.safeParse({ monthlyBudget: "1", dailyBudget: "1", alertThreshold: text });
+    expect(thresholds("45").data?.alertThresholds).toEqual([45]);
+    expect(thresholds("100, 50 ,80").data?.alertThresholds).toEqual([50, 80, 100]);
+    expect(thresholds("82%, 150").data?.alertThresholds).toEqual([82, 150]);
+    for (const text of ["0", "201", "-5", "50, 50", "10, 20, 30, 40, 50, 60", "50,,80", "50, x"]) {
+      expect(thresholds(text).success, text).toBe(false);
+    }
+    expect(thresholds("50, 50").error?.issues.map((i) => [i.path, i.message])).toEqual([[["alertThreshold"], "Each alert threshold may appear only once"]]);
     expect(budgetFormSchema.safeParse({ monthlyBudget: "1.001", dailyBudget: "1", alertThreshold: "80" }).success).toBe(false); // step 0.01
     expect(budgetFormSchema.parse({ monthlyBudget: "12.34", dailyBudget: "0.5", alertThreshold: "95" }).notificationsEnabled).toBe(false);
   });

@@ -5,6 +5,7 @@ import type { BudgetSettings } from "../budget";
 import type {
   ClaimInput,
   ClaimResult,
+  HealthRule,
   IngestResult,
   LedgerQuery,
   LedgerRead,
@@ -32,6 +33,8 @@ export interface UsageLedgerApi {
     importing?: boolean;
     zone?: string;
     claimIds?: string[];
+    /** The account's model health rules (D1 alert_rules), decided over each touched model's last hour. */
+    rules?: HealthRule[];
   }): Promise<IngestResult>;
   /** Budget alerts the D1-era code sent, so their periods' alerts are not sent again; how many were new. */
   importAlerts(alerts: SentAlert[]): Promise<number>;

@@ -214,6 +214,30 @@ export const LEDGER_MIGRATIONS: string[][] = [
       device_id TEXT
     ) WITHOUT ROWID`,
   ],
+  // Issue 49: a budget has several thresholds, each alerted once per period, so an alert's key
+  // gains its threshold. An alert sent before (one per period, at the one threshold of then) is
+  // kept with threshold 0: it stands for the lowest threshold of the list (alerts.ts). Model health
+  // alerts are kept per rule and model, by the end of the hour they were about.
+  [
+    `CREATE TABLE budget_alerts_by_threshold (
+      kind TEXT NOT NULL,
+      period TEXT NOT NULL,
+      threshold INTEGER NOT NULL,
+      sent_at INTEGER NOT NULL,
+      PRIMARY KEY (kind, period, threshold)
+    ) WITHOUT ROWID`,
+    `INSERT INTO budget_alerts_by_threshold (kind, period, threshold, sent_at) SELECT kind, period, 0, sent_at FROM budget_alerts`,
+    `DROP TABLE budget_alerts`,
+    `ALTER TABLE budget_alerts_by_threshold RENAME TO budget_alerts`,
+    `CREATE TABLE health_alerts (
+      rule_id TEXT NOT NULL,
+      model_name TEXT NOT NULL,
+      model_provider TEXT NOT NULL,
+      window_end INTEGER NOT NULL,
+      sent_at INTEGER NOT NULL,
+      PRIMARY KEY (rule_id, model_name, model_provider, window_end)
+    ) WITHOUT ROWID`,
+  ],
 ];
 
 /** The schema version that added the slices (LedgerStore draws their days after applying it). */

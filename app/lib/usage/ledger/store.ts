@@ -8,16 +8,16 @@
 import { FREE_TIER } from "../../constants";
 import { isTimeZone, UTC } from "../../time-zone";
 import type { BudgetSettings } from "../budget";
-import { dayKey, monthKey } from "../dates";
 import { refusingCap } from "../caps";
 import { type UsageCounts, windowBounds, type WindowName } from "../windows";
+import { decideBudgetAlerts, decideHealthAlerts } from "./alerts";
 import { capStates, release, reserve } from "./caps";
 import { storeReports } from "./ingest";
 import { rebuildZoneRows } from "./zoned";
-import { dayTotals, num, readLedger, spend, windowCounts } from "./reads";
+import { dayTotals, num, readLedger, windowCounts } from "./reads";
 import { LEDGER_MIGRATIONS, SLICES_VERSION } from "./schema";
 import { rebuildDaySlices } from "./slices";
-import type { BudgetAlert, ClaimInput, ClaimResult, IngestOptions, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, SentAlert } from "./types";
+import type { ClaimInput, ClaimResult, IngestOptions, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, SentAlert } from "./types";
 
 export class LedgerStore {
   /** The account's time zone, as the ledger's zone rows (daily, hourly, the months) are drawn in. */
@@ -76,11 +76,11 @@ export class LedgerStore {
 
   /**
    * Stores the reports not seen before and adds exactly those to the aggregates, then decides the
-   * budget alerts. The caller runs it inside one storage transaction.
+   * budget and model health alerts (alerts.ts). The caller runs it inside one storage transaction.
    */
   ingest(usage: LedgerUsage[], secure: LedgerSecure[], budget: BudgetSettings | null, now: number, options: IngestOptions = {}): IngestResult {
     if (options.zone !== undefined && options.zone !== this.zoneNow && isTimeZone(options.zone)) this.setZone(options.zone, now);
-    const { stored, duplicates, expired, touchedDays } = storeReports(this.sql, usage, secure, now, this.zoneNow, options);
+    const { stored, duplicates, expired, touchedDays, quarters } = storeReports(this.sql, usage, secure, now, this.zoneNow, options);
     // In the same transaction as the reports' cost: a claim never sees both or neither.
     if (options.claimIds?.length) release(this.sql, options.claimIds);
     let version = Number(this.meta("version") ?? 0);
@@ -100,33 +100,12 @@ export class LedgerStore {
       duplicates,
       expired,
       // An import decides no alert: those of the past were sent by the D1-era code (importAlerts).
-      alerts: budget && !options.importing ? this.decideAlerts(budget, now) : [],
+      alerts: budget && !options.importing ? decideBudgetAlerts(this.sql, budget, now, this.zoneNow) : [],
+      health: options.rules && !options.importing ? decideHealthAlerts(this.sql, options.rules, quarters.values(), now, this.zoneNow) : [],
       days: dayTotals(this.sql, [...touchedDays]),
       version,
       firstReceivedAt: firstReceivedAt === null ? null : Number(firstReceivedAt),
     };
-  }
-
-  /**
-   * The alerts newly crossed: each period's alert is claimed here (its row written) before it is
-   * returned, so it is returned once per period whatever the retries.
-   */
-  private decideAlerts(budget: BudgetSettings, now: number): BudgetAlert[] {
-    if (!budget.notificationsEnabled) return [];
-    const zone = this.zoneNow;
-    const { monthMicros, dayMicros } = spend(this.sql, now, zone);
-    // Periods of the account's zone: the daily budget starts again at its midnight, the monthly on its 1st.
-    const checks = [
-      { kind: "monthly" as const, period: monthKey(now, zone), limit: budget.monthlyBudget, spent: monthMicros / 1e6 },
-      { kind: "daily" as const, period: dayKey(now, zone), limit: budget.dailyBudget, spent: dayMicros / 1e6 },
-    ];
-    const alerts: BudgetAlert[] = [];
-    for (const c of checks) {
-      if (c.limit <= 0 || c.spent < (c.limit * budget.alertThreshold) / 100) continue;
-      const cursor = this.sql.exec(`INSERT INTO budget_alerts (kind, period, sent_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, c.kind, c.period, now);
-      if (cursor.rowsWritten > 0) alerts.push({ ...c, threshold: budget.alertThreshold, at: now, zone });
-    }
-    return alerts;
   }
 
   /**
@@ -137,7 +116,8 @@ export class LedgerStore {
     let added = 0;
     for (const a of alerts) {
       added += this.sql.exec(
-        `INSERT INTO budget_alerts (kind, period, sent_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+        // Their threshold was not recorded: 0, the lowest of the list (alerts.ts).
+        `INSERT INTO budget_alerts (kind, period, threshold, sent_at) VALUES (?, ?, 0, ?) ON CONFLICT DO NOTHING`,
         a.kind,
         a.period,
         a.sentAt,

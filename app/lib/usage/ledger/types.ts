@@ -16,11 +16,33 @@ export type LedgerSecure = typeof secureReports.$inferSelect;
  * its zone rows for it first); `claimIds` the claims whose reports these are (their hard-cap
  * reservations end, ADR 0032).
  */
-export type IngestOptions = { importing?: boolean; zone?: string; claimIds?: string[] };
+export type IngestOptions = { importing?: boolean; zone?: string; rules?: HealthRule[]; claimIds?: string[] };
+/** A model health rule of the account (D1 alert_rules): error rate in percent, or average latency in ms. */
+export type HealthRule = { id: string; kind: "error_rate" | "latency"; threshold: number };
+/**
+ * A rule newly broken by one model over the hour [windowStart, windowEnd): `value` is the error
+ * rate (percent) or the average latency (ms), over `requests` requests (timed ones for latency).
+ */
+export type HealthAlert = {
+  ruleId: string;
+  kind: HealthRule["kind"];
+  threshold: number;
+  modelName: string;
+  modelProvider: string;
+  value: number;
+  requests: number;
+  windowStart: number;
+  windowEnd: number;
+  at: number;
+  zone: string;
+};
 /** A budget alert sent in the past (the move carries D1's budget_alerts over). */
 export type SentAlert = { kind: "monthly" | "daily"; period: string; sentAt: number };
 
-/** A budget newly crossed: `period` is the account zone's month or day, `at` when the call that crossed it was decided. */
+/**
+ * A budget newly crossed: `period` is the account zone's month or day, `at` when the call that
+ * crossed it was decided, `threshold` the highest of the budget's thresholds the call passed.
+ */
 export type BudgetAlert = { kind: "monthly" | "daily"; period: string; limit: number; spent: number; threshold: number; at: number; zone: string };
 /** An account's whole totals of one UTC day: what the cross-account rollup in D1 stores. */
 export type DayTotals = { date: string; requests: number; tokens: number; costMicros: number };
@@ -31,6 +53,8 @@ export type IngestResult = {
   /** Reports older than the retention window: never stored (their first copy may be archived). */
   expired: number;
   alerts: BudgetAlert[];
+  /** Model health rules newly broken by the call's reports (absent from ledgers of older code). */
+  health?: HealthAlert[];
   /** The whole totals of every day the call's reports fall on, stored or not (a retried batch re-sends them). */
   days: DayTotals[];
   /** Grows with every call that stored something: the rollup keeps the newest figures. */

@@ -4,13 +4,14 @@
 // (?after=reset): a reset ends every session and device key, but passkeys are ways in the owner set
 // up, so they stay, and this is where the owner checks them. The forms are the profile's own cards
 // (plain forms that come back here), so it all works without JavaScript.
-import { useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import type { Route } from "./+types/access";
 import { TabError } from "~/components/dashboard/tab-error";
 import { PasskeysCard } from "~/components/profile/passkeys-card";
 import { SessionsCard } from "~/components/profile/sessions-card";
 import { TwoFactorCard } from "~/components/profile/two-factor-card";
 import { Alert, Card } from "~/components/ui";
+import { listApiKeys } from "~/lib/auth/api-keys.server";
 import { listPasskeys } from "~/lib/auth/passkeys.server";
 import { endedByReset, listActiveSessions } from "~/lib/auth/sessions-list.server";
 import { twoFactorStatus } from "~/lib/auth/two-factor.server";
@@ -27,19 +28,21 @@ const HERE = "/dashboard/profile/access";
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const deps = app(context);
-  const [passkeys, sessions, twoFactor, ended, needs] = await Promise.all([
+  const [passkeys, sessions, twoFactor, ended, needs, apiKeys] = await Promise.all([
     listPasskeys(deps.db, user.id),
     listActiveSessions(deps, user, getAuth(context).session?.id ?? null),
     twoFactorStatus(deps.db, user.id),
     endedByReset(deps.db, user.id),
     proofNeedsOf(context),
+    listApiKeys(deps.db, user.id),
   ]);
-  return { passkeys, sessions, twoFactor, ended, proofNeeded: needs.password };
+  const liveKeys = apiKeys.filter((key) => key.revokedAt === null).length;
+  return { passkeys, sessions, twoFactor, ended, proofNeeded: needs.password, liveKeys };
 }
 
 export default function Access({ loaderData }: Route.ComponentProps) {
   const f = useFormat();
-  const { passkeys, sessions, twoFactor, ended, proofNeeded } = loaderData;
+  const { passkeys, sessions, twoFactor, ended, proofNeeded, liveKeys } = loaderData;
   const [params] = useSearchParams();
   const afterReset = params.get("after") === "reset";
   return (
@@ -65,8 +68,33 @@ export default function Access({ loaderData }: Route.ComponentProps) {
       <PasskeysCard passkeys={passkeys} proofNeeded={proofNeeded} returnTo={HERE} />
       <TwoFactorCard status={twoFactor} />
       <SessionsCard sessions={sessions} returnTo={HERE} />
+      <ApiKeysSummary live={liveKeys} />
       {ended.length > 0 ? <EndedByReset ended={ended} /> : null}
     </div>
+  );
+}
+
+/** Personal API keys read usage only and outlive resets (ADR 0034): named here so the owner checks them too. */
+function ApiKeysSummary({ live }: { live: number }) {
+  const f = useFormat();
+  return (
+    <section aria-labelledby="access-api-keys-title">
+      <Card className="p-6">
+        <h2 id="access-api-keys-title" className="text-lg font-semibold text-slate-900">
+          API keys
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          {live === 0
+            ? "Your account has no personal API keys."
+            : `${f.plural(live, "personal API key")} can read your usage. A password reset does not revoke them: `}
+          {live === 0 ? null : (
+            <Link to="/dashboard/api-keys" className="font-medium text-blue-700 underline">
+              check them and revoke any you do not use
+            </Link>
+          )}
+        </p>
+      </Card>
+    </section>
   );
 }
 

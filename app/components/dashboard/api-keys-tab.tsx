@@ -1,0 +1,148 @@
+// The API Keys tab: the new key's secret (once), the form that makes one, and the account's keys
+// with when each was made and last used, each live one with its revoke button. Plain forms.
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { Form, Link, useNavigation } from "react-router";
+import type { z } from "zod";
+import type { createApiKeySchema } from "~/lib/auth/api-key-form";
+import type { ApiKeyListing } from "~/lib/auth/api-keys.server";
+import type { ProofNeeds } from "~/lib/auth/recent-proof.server";
+import { API_KEYS, READ_API } from "~/lib/constants";
+import { useFormat } from "../format";
+import { CHECKED_ON_THE_SERVER, Field } from "../forms";
+import { ProofFields } from "../profile/proof-fields";
+import { Alert, Button, Card, SubmitButton } from "../ui";
+
+type Props = {
+  keys: ApiKeyListing[];
+  needs: ProofNeeds;
+  revoked: boolean | null;
+  result?: SubmissionResult<string[]>;
+  created: { name: string; secret: string } | null;
+};
+
+export function ApiKeysTab({ keys, needs, revoked, result, created }: Props) {
+  const live = keys.filter((k) => k.revokedAt === null).length;
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">API Keys</h1>
+        <p className="mt-1 max-w-3xl text-sm text-slate-600">
+          {`A personal API key lets your own scripts read your usage: GET /api/v1/usage/summary and GET /api/v1/usage/requests, with the header Authorization: Bearer <key>. Keys only read; they cannot report usage or change anything. Each key may make ${READ_API.perMinute} requests a minute. `}
+          <Link to="/api-setup#read-api" className="font-medium text-blue-700 underline">
+            How to use them
+          </Link>
+        </p>
+      </div>
+      {revoked === true ? <Alert tone="success">The key is revoked: it no longer works.</Alert> : null}
+      {revoked === false ? <Alert tone="error">That key was not found, or was already revoked.</Alert> : null}
+      {created ? <NewSecret {...created} /> : null}
+      <CreateKey needs={needs} result={result} full={live >= API_KEYS.maxPerAccount} />
+      <KeyList keys={keys} />
+    </div>
+  );
+}
+
+function NewSecret({ name, secret }: { name: string; secret: string }) {
+  return (
+    <section aria-labelledby="new-key-title">
+      <Alert tone="success">
+        <h2 id="new-key-title" className="font-semibold">{`Your new key "${name}"`}</h2>
+        <p className="mt-1">Copy it now and keep it somewhere safe: it is not shown again. We e-mailed you that it was made.</p>
+        <label htmlFor="new-key-secret" className="sr-only">
+          The new key
+        </label>
+        <input
+          id="new-key-secret"
+          readOnly
+          value={secret}
+          spellCheck={false}
+          className="mt-3 w-full rounded-md border border-green-300 bg-white px-3 py-2 font-mono text-sm text-slate-900"
+        />
+      </Alert>
+    </section>
+  );
+}
+
+function CreateKey({ needs, result, full }: { needs: ProofNeeds; result?: SubmissionResult<string[]>; full: boolean }) {
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === "create";
+  const [form, fields] = useForm<z.input<typeof createApiKeySchema>, z.output<typeof createApiKeySchema>>({
+    id: "create-api-key",
+    lastResult: result,
+    ...CHECKED_ON_THE_SERVER,
+  });
+  return (
+    <section aria-labelledby="create-key-title">
+      <Card className="p-6">
+        <h2 id="create-key-title" className="text-lg font-semibold text-slate-900">
+          Create a key
+        </h2>
+        {full ? (
+          <p className="mt-1 text-sm text-slate-600">{`An account holds at most ${API_KEYS.maxPerAccount} keys: revoke one below to make another.`}</p>
+        ) : (
+          <Form method="post" {...getFormProps(form)} className="mt-4 max-w-md space-y-4">
+            <input type="hidden" name="intent" value="create" />
+            {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
+            <Field
+              labelProps={{ children: "Name" }}
+              inputProps={{ ...getInputProps(fields.name, { type: "text" }), maxLength: API_KEYS.nameMaxLength, autoComplete: "off" }}
+              errors={fields.name.errors}
+              hint="What the key is for, e.g. the script that uses it. Only you see it."
+            />
+            {needs.password || needs.code ? (
+              <>
+                <p className="text-sm text-slate-600">A key reads your account's usage, so confirm it's you.</p>
+                <ProofFields needs={needs} errors={{ password: fields.password.errors?.[0], code: fields.code.errors?.[0] }} />
+              </>
+            ) : null}
+            <SubmitButton pending={pending} idle="Create Key" busy="Creating Key..." />
+          </Form>
+        )}
+      </Card>
+    </section>
+  );
+}
+
+function KeyList({ keys }: { keys: ApiKeyListing[] }) {
+  const f = useFormat();
+  return (
+    <section aria-labelledby="keys-title">
+      <Card className="p-6">
+        <h2 id="keys-title" className="text-lg font-semibold text-slate-900">
+          Your keys
+        </h2>
+        {keys.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">You have no API keys.</p>
+        ) : (
+          <ul className="mt-4 divide-y divide-slate-100" aria-label="Your API keys">
+            {keys.map((key) => (
+              <li key={key.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+                <div className="min-w-0">
+                  <p className="font-medium break-words text-slate-900">{key.name}</p>
+                  <p className="mt-0.5 text-slate-600">
+                    <code className="font-mono">{`${key.prefix}…`}</code>
+                    {` · ${key.scopes.join(", ")} · made ${f.date(key.createdAt)} · `}
+                    {key.revokedAt !== null
+                      ? `revoked ${f.dateTime(key.revokedAt)}`
+                      : key.lastUsedAt !== null
+                        ? `last used ${f.dateTime(key.lastUsedAt)}`
+                        : "never used"}
+                  </p>
+                </div>
+                {key.revokedAt === null ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="revoke" />
+                    <input type="hidden" name="id" value={key.id} />
+                    <Button type="submit" variant="secondary" size="sm" aria-label={`Revoke ${key.name}`}>
+                      Revoke
+                    </Button>
+                  </Form>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </section>
+  );
+}
