@@ -157,6 +157,8 @@ describe("any range, any slice", () => {
       expect(tab.groups.reduce((s, g) => s + g.costMicros, 0)).toBe(costMicros);
       expect(tab.groups.reduce((s, g) => s + g.errors, 0)).toBe(5);
       expect(tab.groups).toHaveLength({ model: 3, provider: 2, device: 2, request_type: 2 }[groupBy]);
+      // The request log's own spelling of the request type filter.
+      if (groupBy === "request_type") expect(tab.groups.map((g) => new URLSearchParams(g.search).get("type")).sort()).toEqual(["chat", "completion"]);
       const fromMs = Date.parse(`${asked.view.from}T00:00:00+05:45`);
       const toMs = Date.parse(`${addDays(asked.view.to, 1)}T00:00:00+05:45`);
       for (const g of tab.groups) {

@@ -1,7 +1,8 @@
 // Which days and which slice a usage view shows (issue 49), read from its URL so every view is a
 // link and works without JavaScript: a preset (?range=1d|7d|30d) or a custom range of the
 // account zone's days (?from=YYYY-MM-DD&to=YYYY-MM-DD, both inclusive), a grouping (?group_by=)
-// and, for the exports and the request log, a filter (?model=&provider=&device=&request_type=&status=).
+// and, for the exports and the request log, a filter (?model=&provider=&device=&type=&status=;
+// `request_type=` as the read API spells it is taken too).
 // The usage tab, the analytics tab and the tidy CSV exports share these rules.
 import { MS, USAGE, USAGE_API } from "../constants";
 import { z } from "../zod";
@@ -88,7 +89,8 @@ export function parseUsageView(
 ): ViewResult {
   const raw = Object.fromEntries(
     ["from", "to", "group_by", "model", "provider", "device", "request_type", "status"].flatMap((k) => {
-      const v = params.get(k);
+      // The request log spells the request type `type` (its links and this page's agree).
+      const v = params.get(k) ?? (k === "request_type" ? params.get("type") : null);
       return v === null || v === "" ? [] : [[k, v]];
     }),
   );
@@ -151,7 +153,7 @@ export function viewParams(view: Pick<UsageView, "from" | "to">, filter: UsageFi
   if (filter.model !== undefined) params.set("model", filter.model);
   if (filter.provider !== undefined) params.set("provider", filter.provider);
   if (filter.device !== undefined) params.set("device", filter.device === "" ? NO_DEVICE : filter.device);
-  if (filter.requestType !== undefined) params.set("request_type", filter.requestType);
+  if (filter.requestType !== undefined) params.set("type", filter.requestType);
   if (filter.status !== undefined) params.set("status", filter.status);
   return params;
 }
