@@ -4,6 +4,7 @@
 import { Link, useLocation } from "react-router";
 import { Money } from "~/components/money";
 import { useFormat } from "~/components/format";
+import { USAGE } from "~/lib/constants";
 import { GROUPS, type UsageGroup, viewParams } from "~/lib/usage/usage-range";
 import type { GroupRow } from "~/lib/usage/groups.server";
 import { withParams } from "../modal";
@@ -136,6 +137,7 @@ function GroupToggle({ groupBy }: { groupBy: UsageGroup }) {
 
 /** The range as tidy CSV files: one table each, a header row first (routes/dashboard/usage/*.csv.ts). */
 function TidyExports({ range }: { range: { from: string; to: string } }) {
+  const f = useFormat();
   const query = viewParams(range).toString();
   const files = [
     ["requests", "Each request"],
@@ -150,6 +152,7 @@ function TidyExports({ range }: { range: { from: string; to: string } }) {
           {label}
         </a>
       ))}
+      <span className="text-xs text-slate-500">{`Up to ${f.integer(USAGE.requestsCsvMaxRows)} requests a file: a longer range is exported in parts.`}</span>
     </p>
   );
 }
