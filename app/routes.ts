@@ -68,6 +68,10 @@ export default [
       route("admin/dead-letters", "routes/dashboard/admin/dead-letters.tsx"),
     ]),
     route("dashboard/usage.csv", "routes/dashboard/usage.csv.ts"),
+    // The tidy exports of any range (issue 49): one table a file.
+    route("dashboard/usage/requests.csv", "routes/dashboard/usage/requests.csv.ts"),
+    route("dashboard/usage/days.csv", "routes/dashboard/usage/days.csv.ts"),
+    route("dashboard/usage/models.csv", "routes/dashboard/usage/models.csv.ts"),
     // The usage tab's WebSocket to the account's own ledger (live totals).
     route("dashboard/usage/live", "routes/dashboard/usage/live.ts"),
     route("dashboard/admin/releases/:step", "routes/dashboard/admin/releases.ts"),

@@ -19,6 +19,10 @@ const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 const launch = (viewport?: { width: number; height: number }) => browser.newContext(clientContextOptions(viewport));
 const firstPage = (context: Awaited<ReturnType<typeof launch>>) => context.newPage();
 
+// A custom range (issue 49): the last two weeks up to yesterday in UTC, a day any account's zone has had.
+const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+const twoWeeksBefore = new Date(Date.now() - 14 * 86_400_000).toISOString().slice(0, 10);
+
 const pages: Array<[string, string, boolean]> = [
   ["home", "/", false],
   // The site's dialogs and pages (issue 12).
@@ -46,6 +50,8 @@ const pages: Array<[string, string, boolean]> = [
   // The request log (issue 49): the last week, and a filtered day or two (its histogram by the hour).
   ["dashboard-request-log", "/dashboard/usage/requests", true],
   ["dashboard-request-log-errors", "/dashboard/usage/requests?status=error&model=gpt-4o", true],
+  ["dashboard-usage-range", `/dashboard/usage?from=${twoWeeksBefore}&to=${yesterday}&group_by=device`, true],
+  ["dashboard-usage-refused", `/dashboard/usage?from=${yesterday}&to=${twoWeeksBefore}`, true],
   ["dashboard-budget", "/dashboard/budget", true],
   ["dashboard-budget-edit", "/dashboard/budget?edit=1", true],
   ["dashboard-alerts", "/dashboard/alerts", true],
@@ -93,6 +99,8 @@ try {
     for (const [name, path] of [
       ["member-overview", "/dashboard"],
       ["member-analytics", "/dashboard/analytics"],
+      ["member-analytics-range", "/dashboard/analytics?range=7d&group_by=request_type"],
+      ["member-usage-range", "/dashboard/usage?range=30d&group_by=provider"],
       ["member-downloads", "/dashboard/downloads"],
       ["member-billing", "/dashboard/billing"],
       // The passkeys list, the data export ready to download, both cards' notices.

@@ -298,6 +298,15 @@ const ROUTES: RouteSpec[] = [
   { name: "/dev/outbox", path: "/dev/outbox", body: "none", methods: READ, loopback: true, fields: {} },
   { name: "/dev/outbox.json", path: "/dev/outbox.json?to=demo%40modelify.dev", body: "none", methods: READ, loopback: true, fields: {} },
   { name: "/dashboard/usage.csv", path: "/dashboard/usage.csv", body: "none", methods: READ, fields: {} },
+  // The tidy exports (issue 49): a range the account cannot have, signed in and not.
+  ...(["requests", "days", "models"] as const).map((file) => ({
+    name: `/dashboard/usage/${file}.csv`,
+    path: `/dashboard/usage/${file}.csv?from=2026-02-30&to=1999-01-01&group_by=%00&status=maybe`,
+    body: "none" as const,
+    methods: READ,
+    signedIn: "cookie" as const,
+    fields: {},
+  })),
   {
     name: "/downloads/prepare",
     path: "/downloads/prepare",

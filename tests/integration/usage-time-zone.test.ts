@@ -11,7 +11,8 @@ import { formatsFor } from "~/lib/format";
 import { schema } from "~/lib/db.server";
 import { handleEventBatch } from "~/lib/queue/dispatch.server";
 import { UTC } from "~/lib/time-zone";
-import { usageTab } from "~/lib/usage/analytics.server";
+import { usageTab } from "~/lib/usage/usage-tab.server";
+import { presetView } from "~/lib/usage/usage-range";
 import { saveBudget } from "~/lib/usage/budget.server";
 import { dayKey } from "~/lib/usage/dates";
 import type { Entitlements } from "~/lib/usage/windows";
@@ -39,7 +40,8 @@ async function pageUser(browser: Browser) {
 /** The usage page's 7-day figures: the days that have requests, and the range's totals. */
 async function usagePageDays(browser: Browser) {
   const user = await pageUser(browser);
-  const tab = await usageTab(sources, user, "7d");
+  const now = Date.now();
+  const tab = await usageTab(sources, user, presetView("7d", now, user.profile.timeZone), now);
   const zone = user.profile.timeZone;
   // Each day by its first instant, named here by its date in the zone.
   const days = tab.activityByDay.filter((d) => d.requests > 0).map((d) => ({ day: dayKey(d.start, zone), requests: d.requests }));
@@ -168,17 +170,19 @@ describe("an account in America/New_York", () => {
       expect(result.stored).toBe(inside.length + 1);
 
       // The usage page's day view on that day, in the last hour of it.
-      const tab = await usageTab(sources, account, "1d", c.to - 30 * MS.MINUTE);
+      const tab = await usageTab(sources, account, presetView("1d", c.to - 30 * MS.MINUTE, zone), c.to - 30 * MS.MINUTE);
       expect(tab.series, c.day).toHaveLength(c.slots);
       expect(tab.series.map((s) => s.requests)).toEqual(Array(c.slots).fill(3));
       expect(tab.totals.requests).toBe(inside.length);
       expect(tab.totals.spend).toBeCloseTo(inside.reduce((s, r) => s + r.costMicros, 0) / 1e6, 9);
       expect(tab.totals.tokens).toBe(inside.reduce((s, r) => s + r.tokensUsed, 0));
-      const week = await usageTab(sources, account, "7d", now);
+      const week = await usageTab(sources, account, presetView("7d", now, zone), now);
       expect(week.activityByDay.find((d) => dayKey(d.start, zone) === c.day)?.requests).toBe(inside.length);
     }
     // Each hour by its first instant: the two 01:00 hours of the day the clocks go back are an hour apart.
-    const autumn = (await usageTab(sources, account, "1d", Date.parse("2026-11-02T04:30:00Z"))).series.slice(0, 4).map((s) => s.start);
+    const autumn = (await usageTab(sources, account, presetView("1d", Date.parse("2026-11-02T04:30:00Z"), zone), Date.parse("2026-11-02T04:30:00Z"))).series
+      .slice(0, 4)
+      .map((s) => s.start);
     expect(autumn.map((start) => new Date(start).toISOString())).toEqual([
       "2026-11-01T04:00:00.000Z",
       "2026-11-01T05:00:00.000Z",

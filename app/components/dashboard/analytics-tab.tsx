@@ -2,11 +2,14 @@ import type { ReactNode } from "react";
 import { Money } from "~/components/money";
 import { useLocation, Link } from "react-router";
 import { RedeemKeyHint } from "../early-access/redeem-form";
-import { USAGE } from "~/lib/constants";
+import type { RangeLimits, ShownView } from "~/lib/usage/usage-range";
+import type { GroupRow, Sums } from "~/lib/usage/groups.server";
 import { CATEGORIES, SORTS, type CategoryFilter, type ModelCategory, type ModelFigures, type Recommendation, type SortKey } from "~/lib/usage/models";
 import { withParams } from "../modal";
 import { buttonClass, Card, cx, LinkButton } from "../ui";
 import { EmptyState, StatCard } from "./stat";
+import { GroupsCard } from "./usage-groups";
+import { RangeBar, rangeLabel, UsageViewRefused } from "./usage-range-form";
 import { useFormat } from "~/components/format";
 
 const CATEGORY_BADGE: Record<ModelCategory, string> = {
@@ -43,17 +46,32 @@ export function AnalyticsTab({
   recommendations,
   category,
   sort,
+  groups,
+  totals,
+  limits,
+  view,
+  timeZone,
 }: {
   models: ModelFigures[];
   shown: ModelFigures[];
   recommendations: Recommendation[];
   category: CategoryFilter;
   sort: SortKey;
+  groups: GroupRow[];
+  totals: Sums;
+  limits: RangeLimits;
+  view: ShownView;
+  timeZone: string;
 }) {
+  const f = useFormat();
+  const label = rangeLabel({ view, timeZone }, f);
   return (
     <>
-      <AnalyticsHeader />
-      <AnalyticsTotals models={models} />
+      <AnalyticsHeader rangeLabel={label} />
+      <div className="mt-6">
+        <RangeBar view={view} limits={limits} />
+      </div>
+      <AnalyticsTotals models={models} totals={totals} />
       <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
         <CategoryNav category={category} />
         <SortForm category={category} sort={sort} />
@@ -73,18 +91,23 @@ export function AnalyticsTab({
           ))}
         </ul>
       )}
+      <GroupsCard groups={groups} groupBy={view.groupBy} range={view} rangeLabel={label} />
       <Recommendations recommendations={recommendations} />
     </>
   );
 }
 
-function AnalyticsHeader() {
+export function AnalyticsRefused({ message, limits }: { message: string; limits: RangeLimits }) {
+  return <UsageViewRefused title="Model Analytics" message={message} limits={limits} />;
+}
+
+function AnalyticsHeader({ rangeLabel }: { rangeLabel: string }) {
   const { pathname, search } = useLocation();
   return (
     <div className="flex flex-wrap items-end justify-between gap-4">
       <div>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Model Analytics</h1>
-        <p className="mt-1 text-sm text-slate-600">Your models over the last {USAGE.analyticsDays} days.</p>
+        <p className="mt-1 text-sm text-slate-600">Your models: {rangeLabel}.</p>
       </div>
       <Link to={`${pathname}${search}`} reloadDocument className={buttonClass("secondary")}>
         Refresh
@@ -93,12 +116,12 @@ function AnalyticsHeader() {
   );
 }
 
-/** Totals over every model, whatever the category filter shows. */
-function AnalyticsTotals({ models }: { models: ModelFigures[] }) {
+/** Totals over every model, whatever the category filter shows: the groups' sum. */
+function AnalyticsTotals({ models, totals }: { models: ModelFigures[]; totals: Sums }) {
   const f = useFormat();
-  const requests = models.reduce((s, m) => s + m.requests, 0);
-  const successes = models.reduce((s, m) => s + m.successCount, 0);
-  const cost = models.reduce((s, m) => s + m.costMicros, 0) / 1e6;
+  const { requests } = totals;
+  const successes = totals.requests - totals.errors;
+  const cost = totals.costMicros / 1e6;
   return (
     <div className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
       <StatCard title="Models used" value={String(models.length)} />
@@ -133,10 +156,15 @@ function CategoryNav({ category }: { category: CategoryFilter }) {
 
 /** A GET form, so sorting works without JavaScript (the Apply button); with it, choosing submits. */
 function SortForm({ category, sort }: { category: CategoryFilter; sort: SortKey }) {
+  // The range and grouping stay as they are.
+  const kept = [...new URLSearchParams(useLocation().search)].filter(([k]) => k !== "sort" && k !== "category" && k !== "tab");
   return (
     <form method="get" className="flex items-center gap-2">
       <input type="hidden" name="tab" value="analytics" />
       <input type="hidden" name="category" value={category} />
+      {kept.map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
       <label htmlFor="sort" className="text-sm text-slate-600">
         Sort by
       </label>

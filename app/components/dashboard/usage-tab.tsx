@@ -2,7 +2,8 @@ import { Money } from "~/components/money";
 import { type ReactNode, useState } from "react";
 import { useLocation, Link } from "react-router";
 import { PLAN } from "~/lib/constants";
-import type { UsageTabData } from "~/lib/usage/analytics.server";
+import type { UsageTabData } from "~/lib/usage/usage-tab.server";
+import type { RangeLimits } from "~/lib/usage/usage-range";
 import type { CapLine } from "~/lib/usage/caps";
 import type { Entitlements } from "~/lib/usage/entitlements.server";
 import { budgetBand, usedPercent } from "~/lib/usage/budget";
@@ -14,6 +15,8 @@ import { CapNotice } from "./cap-notice";
 import { Alert, buttonClass, Card, cx, segmentClass } from "../ui";
 import { type LiveState, LiveStatus, useLiveUsage } from "./live-usage";
 import { DefaultBadge, EmptyState, ProgressBar } from "./stat";
+import { GroupsCard } from "./usage-groups";
+import { RangeBar, rangeLabel } from "./usage-range-form";
 import { useFormat } from "~/components/format";
 
 function Toggle({ options, current, param }: { options: Record<string, string>; current: string; param: string }) {
@@ -36,12 +39,13 @@ function Toggle({ options, current, param }: { options: Record<string, string>; 
   );
 }
 
-type UsageTabProps = { data: UsageTabData; ui: UsageUi; email: string; entitlements: Entitlements; caps: CapLine[] };
+type UsageTabProps = { data: UsageTabData; ui: UsageUi; limits: RangeLimits; email: string; entitlements: Entitlements; caps: CapLine[] };
 
-export function UsageTab({ data, ui, email, entitlements, caps }: UsageTabProps) {
+export function UsageTab({ data, ui, limits, email, entitlements, caps }: UsageTabProps) {
   const f = useFormat();
+  const oneDay = data.view.from === data.view.to;
   // Each point by its hour's or day's first instant, written in the account's zone.
-  const label = data.range === "1d" ? f.hour : f.monthDay;
+  const label = oneDay ? f.hour : f.monthDay;
   const series = data.series.map((p) => ({ key: String(p.start), label: label(p.start), value: p[ui.metric] }));
   const format = ui.metric === "spend" ? f.usd : f.count;
   const csv = useCsvExport();
@@ -58,8 +62,8 @@ export function UsageTab({ data, ui, email, entitlements, caps }: UsageTabProps)
         </Alert>
       ) : null}
 
-      <div className="mt-6 flex flex-wrap items-center justify-between gap-3">
-        <Toggle options={{ "1d": "1d", "7d": "7d", "30d": "30d" }} current={data.range} param="range" />
+      <div className="mt-6 flex flex-wrap items-end justify-between gap-3">
+        <RangeBar view={data.view} limits={limits} />
         <Toggle options={METRICS} current={ui.metric} param="metric" />
       </div>
 
@@ -68,14 +72,13 @@ export function UsageTab({ data, ui, email, entitlements, caps }: UsageTabProps)
       <div className="mt-4 grid gap-6 @4xl:grid-cols-3">
         <Card className="p-6 @4xl:col-span-2">
           <h2 className="text-base font-semibold text-slate-900">{METRICS[ui.metric]}</h2>
-          <p className="text-sm text-slate-500">
-            {data.range === "1d" ? `Today, by hour (${data.timeZone})` : `Last ${data.range.replace("d", " days")} (${data.timeZone})`}
-          </p>
+          <p className="text-sm text-slate-500">{rangeLabel(data, f)}</p>
           <LineChart title={`${METRICS[ui.metric]} over time`} data={series} format={format} integer={ui.metric !== "spend"} />
         </Card>
         <SummaryCard data={data} />
       </div>
 
+      <GroupsCard groups={data.groups} groupBy={data.view.groupBy} range={data.view} rangeLabel={rangeLabel(data, f)} />
       <EngagementCard data={data} engagement={ui.engagement} />
       <BreakdownCard data={data} view={ui.view} email={email} />
     </>
@@ -179,7 +182,7 @@ function SummaryCard({ data }: { data: UsageTabData }) {
           testId="total-requests"
         />
       </dl>
-      <p className="mt-4 text-xs text-slate-500">Light bars: the {data.range.replace("d", "")} days before.</p>
+      <p className="mt-4 text-xs text-slate-500">Light bars: the {data.view.days === 1 ? "day" : `${data.view.days} days`} before.</p>
     </Card>
   );
 }

@@ -13,11 +13,15 @@ export const BUDGET_DEFAULTS = {
 export const USAGE = {
   weeklyUsageWeeks: 4,
   recentActivityItems: 10,
-  predictionFactor: 1.1,
+  // Not in the spec (issue 49 replaced its "current cost × 1.1"): the overview forecasts this
+  // month's spend from the average daily spend of this many complete days before today.
+  forecastBasisDays: 7,
   exportDays: 30,
-  // Model Analytics: per-model figures and recommendations over this many days.
-  analyticsDays: 30,
   ranges: { "1d": 1, "7d": 7, "30d": 30 },
+  // Not in the spec (issue 49): the per-request CSV reads the request log this many rows a ledger
+  // call, and holds at most this many rows (a narrower range or a filter gets the rest).
+  requestsCsvPageRows: 1000,
+  requestsCsvMaxRows: 100_000,
 } as const;
 
 // Limits of the usage reporting API (desktop app → /api/v1/usage).

@@ -8,11 +8,14 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { ZonedAccount } from "../auth/session.server";
 import { budgetOf } from "./budget.server";
-import { addDays, addMonths, dayKey, dayStart, hoursOf, lastDays, monthKey } from "./dates";
+import { addDays, addMonths, dayKey, dayStart, lastDays, monthKey } from "./dates";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import type { DailyRow, RecentReport } from "./ledger/types";
 import { figures, type ModelFigures, type ModelStats } from "./models";
 import { csvRow } from "../csv";
+import { type DaySpend, type Forecast, forecastMonth } from "./forecast";
+import type { UsageView } from "./usage-range";
+import { groupRows, sums } from "./groups.server";
 
 /** Where a page's usage comes from: D1 for the account's settings, the ledger for the figures. */
 export type UsageSource = { db: Db; ledgers: LedgerNamespace };
@@ -174,7 +177,7 @@ export async function overviewUsage({ db, ledgers }: UsageSource, account: Zoned
     performance: models
       .slice(0, 3)
       .map((m) => ({ name: m.modelName, provider: m.modelProvider, successRate: m.successRate, avgResponseMs: m.avgResponseMs, requests: m.requests })),
-    prediction: { predicted: monthCost * USAGE.predictionFactor, trend: change(thisMonth.costMicros, last.costMicros), budget: monthlyBudget },
+    prediction: predictionOf(forecastMonth(rows.map(daySpend), now, zone), zone, change(thisMonth.costMicros, last.costMicros), monthlyBudget),
     achievements: {
       powerUser: {
         done: thisMonth.requests >= ACHIEVEMENTS.powerUserRequests,
@@ -194,100 +197,44 @@ export async function overviewUsage({ db, ledgers }: UsageSource, account: Zoned
 
 export type OverviewUsage = Awaited<ReturnType<typeof overviewUsage>>;
 
-export type UsageRange = keyof typeof USAGE.ranges;
-export function parseRange(value: string | null): UsageRange {
-  return value === "1d" || value === "30d" ? value : "7d";
-}
+const daySpend = (r: { date: string; totalCostMicros: number; totalRequests: number }): DaySpend => ({
+  date: r.date,
+  costMicros: r.totalCostMicros,
+  requests: r.totalRequests,
+});
 
-/** The usage tab's figures, and the account's counts in the free tier's windows (same ledger call). */
-export async function usageTab({ db, ledgers }: UsageSource, account: ZonedAccount, range: UsageRange, now = Date.now()) {
-  const zone = account.profile.timeZone;
-  const days = lastDays(USAGE.ranges[range], now, zone);
-  const from = days[0]!;
-  // The range and the equal period before it (for the summary's comparison bars), and this month
-  // (the budget bar) when it starts earlier.
-  const previousFrom = lastDays(USAGE.ranges[range] * 2, now, zone)[0]!;
-  const monthStart = `${monthKey(now, zone)}-01`;
-  const [read, budget] = await Promise.all([
-    ledgerFor(ledgers, account.id).read({
-      now,
-      zone,
-      dateTotalsFrom: [monthStart, previousFrom].sort()[0]!,
-      modelTotalsFrom: from,
-      hourlyFrom: from,
-      counts: true,
-    }),
-    budgetOf(db, account),
-  ]);
-  const all = read.dateTotals ?? [];
-  const withPrevious = all.filter((r) => r.date >= previousFrom);
-  const hours = read.hourly ?? [];
-  const rows = withPrevious.filter((r) => r.date >= from);
-  const totals = total(rows);
-  const previous = total(withPrevious.filter((r) => r.date < from));
-  // 1d shows the day hour by hour (23 or 25 of them on a daylight-saving change); longer ranges day
-  // by day. Each point is its hour's or day's first instant, which the page writes in its locale
-  // and zone (the two 01:00 hours of the day the clocks go back start an hour apart).
-  const byStart = new Map(hours.map((x) => [x.start, x]));
-  const series =
-    range === "1d"
-      ? hoursOf(days[0]!, zone).map(({ start }) => {
-          const row = byStart.get(start);
-          return {
-            start,
-            spend: (row?.totalCostMicros ?? 0) / 1e6,
-            tokens: row?.totalTokens ?? 0,
-            requests: row?.totalRequests ?? 0,
-          };
-        })
-      : days.map((d) => {
-          const t = total(rows.filter((r) => r.date === d));
-          return { start: dayStart(d, zone), spend: t.costMicros / 1e6, tokens: t.tokens, requests: t.requests };
-        });
-  const peakHours = Array.from({ length: 24 }, (_, h) => ({ hour: h, requests: hours.filter((x) => x.hour === h).reduce((s, x) => s + x.totalRequests, 0) }));
-  const models = perModel(read.modelTotals ?? []);
-  const providers = new Map<string, { provider: string; requests: number; cost: number; tokens: number; models: Set<string> }>();
-  for (const m of models) {
-    const p = providers.get(m.modelProvider) ?? { provider: m.modelProvider, requests: 0, cost: 0, tokens: 0, models: new Set<string>() };
-    p.requests += m.requests;
-    p.cost += m.costMicros / 1e6;
-    p.tokens += m.tokens;
-    p.models.add(m.modelName);
-    providers.set(m.modelProvider, p);
-  }
-  const monthSpend = all.filter((r) => r.date >= monthStart).reduce((s, r) => s + r.totalCostMicros, 0) / 1e6;
+/** The Cost Predictions card: this month's forecast with the figures its method names (forecast.ts). */
+function predictionOf(f: Forecast, zone: string, trend: number | null, budget: number) {
   return {
-    range,
-    /** The zone the days and hours are counted in. */
+    predicted: f.forecastMicros / 1e6,
+    dailyAverage: f.dailyMicros / 1e6,
+    basisDays: f.basisDays,
+    daysLeft: f.daysLeft,
     timeZone: zone,
-    daysWithData: new Set(rows.filter((r) => r.totalRequests > 0).map((r) => r.date)).size,
-    totals: { spend: totals.costMicros / 1e6, tokens: totals.tokens, requests: totals.requests },
-    previous: { spend: previous.costMicros / 1e6, tokens: previous.tokens, requests: previous.requests },
-    series,
-    activityByDay: days.map((d) => ({ start: dayStart(d, zone), requests: total(rows.filter((r) => r.date === d)).requests })),
-    peakHours,
-    models: models.map((m) => ({
-      name: m.modelName,
-      provider: m.modelProvider,
-      successRate: m.successRate,
-      avgResponseMs: m.avgResponseMs,
-      requests: m.requests,
-      cost: m.costMicros / 1e6,
-      tokens: m.tokens,
-    })),
-    providers: [...providers.values()].map((p) => ({ ...p, models: [...p.models] })).sort((a, b) => b.requests - a.requests),
-    budget: { monthly: budget.monthlyBudget, monthSpend, isDefault: budget.isDefault },
-    counts: read.counts!,
+    trend,
+    budget,
   };
 }
 
-export type UsageTabData = Omit<Awaited<ReturnType<typeof usageTab>>, "counts">;
-
-/** Per-model figures over the last USAGE.analyticsDays days (of the account's zone), for the Model Analytics tab. */
-export async function modelAnalytics({ ledgers }: Pick<UsageSource, "ledgers">, account: ZonedAccount, now = Date.now()) {
+/**
+ * The Model Analytics tab over a range of the account zone's days: each model's figures (with when
+ * it was last used) from the daily rows, and the range grouped as asked from the slices, in one
+ * ledger call. The tab's totals are the groups' sum.
+ */
+export async function modelAnalytics({ db, ledgers }: UsageSource, account: ZonedAccount, view: UsageView, now = Date.now()) {
   const zone = account.profile.timeZone;
-  const from = lastDays(USAGE.analyticsDays, now, zone)[0]!;
-  return perModel((await ledgerFor(ledgers, account.id).read({ now, zone, dailyFrom: from })).daily ?? []);
+  const read = await ledgerFor(ledgers, account.id).read({
+    now,
+    zone,
+    dailyFrom: view.from,
+    slices: [{ from: view.from, to: view.to, groupBy: view.groupBy }],
+  });
+  const chosen = read.slices?.[0] ?? [];
+  return {
+    models: perModel((read.daily ?? []).filter((r) => r.date <= view.to)),
+    groups: await groupRows(db, account.id, view, view.groupBy, chosen),
+    totals: sums(chosen),
+  };
 }
 
 /**
