@@ -43,7 +43,8 @@ export type SessionUser = {
 };
 
 /** Rows a signed-in page often shows, each null when the account has none. */
-type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | null };
+/** `capCount`: how many caps of single models and devices the account has (ADR 0032), so a page reads them only when there are any. */
+type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | null; capCount: number };
 
 /** Whose rows a page reads: an account, with those its session's statement read when it has them. */
 export type AccountRef = Pick<SessionUser, "id" | "accountRows">;
@@ -150,7 +151,10 @@ type SessionUserRow = Pick<SessionUser, "email" | "role" | "createdAt" | "firstN
 } & { [K in Exclude<keyof SessionProfile, "locale">]: SessionProfile[K] | null } & { locale: string | null } & Partial<AccountRows>;
 
 function toAuthState(row: SessionUserRow): SignedInState {
-  const accountRows = row.subscription !== undefined && row.budget !== undefined ? { subscription: row.subscription, budget: row.budget } : undefined;
+  const accountRows =
+    row.subscription !== undefined && row.budget !== undefined
+      ? { subscription: row.subscription, budget: row.budget, capCount: Number(row.capCount ?? 0) }
+      : undefined;
   return {
     session: { id: row.sessionId, client: row.client, provenAt: row.provenAt },
     user: {
@@ -221,7 +225,12 @@ function prepareSessionReads(db: Db) {
     .limit(1)
     .prepare();
   const withAccountRows = db
-    .select({ ...sessionUserColumns, subscription: schema.subscriptions, budget: schema.budgets })
+    .select({
+      ...sessionUserColumns,
+      subscription: schema.subscriptions,
+      budget: schema.budgets,
+      capCount: sql<number>`(select count(*) from budget_caps where budget_caps.user_id = ${schema.users.id})`,
+    })
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
     .leftJoin(schema.userProfiles, eq(schema.userProfiles.userId, schema.users.id))

@@ -38,7 +38,9 @@ async function capRowsOf(db: Db, userId: string): Promise<CapListing[]> {
 
 /** The account's budget and every hard cap in effect (both reads at once). */
 export async function accountCaps(db: Db, account: AccountRef): Promise<{ budget: BudgetInEffect; rows: CapListing[]; caps: HardCap[] }> {
-  const [budget, rows] = await Promise.all([budgetOf(db, account), capRowsOf(db, account.id)]);
+  // The session's statement counted the caps: an account without any reads none.
+  const none = account.accountRows?.capCount === 0;
+  const [budget, rows] = await Promise.all([budgetOf(db, account), none ? [] : capRowsOf(db, account.id)]);
   return { budget, rows, caps: hardCapsOf(budget, rows) };
 }
 
@@ -111,9 +113,15 @@ export async function removeCap(db: Db, userId: string, id: string): Promise<boo
 
 /**
  * The caps' lines for a page (the usage tab's "cap reached" notice): D1's caps, then one ledger
- * read of their state, only when the account has any.
+ * read of their state, only when the account has any (none read at all when the session's
+ * statement says there are none).
  */
 export async function capLinesOf({ db, ledgers }: { db: Db; ledgers: LedgerNamespace }, account: ZonedAccount, now = Date.now()) {
+  // The session's statement already read the budget and counted the caps: most accounts have none,
+  // and their pages make no read for them.
+  const known = account.accountRows;
+  if (known && known.capCount === 0 && !known.budget?.monthlyHardCap && !known.budget?.dailyHardCap)
+    return { lines: [] as CapLine[], states: [] as CapState[] };
   const { caps, rows } = await accountCaps(db, account);
   if (caps.length === 0) return { lines: [] as CapLine[], states: [] as CapState[] };
   const { caps: states = [] } = await ledgerFor(ledgers, account.id).read({ now, zone: account.profile.timeZone, caps });
