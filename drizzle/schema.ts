@@ -644,3 +644,84 @@ export const apiKeys = sqliteTable(
   },
   (t) => [uniqueIndex("api_keys_secret_hash_idx").on(t.secretHash), index("api_keys_user_idx").on(t.userId)],
 );
+
+// Teams (issue 50): a team has one owner and members with roles; an account may belong to several
+// and keeps its personal plan. `seats` is how many memberships the team may hold, the owner's
+// included: what its paid plan bought (the Stripe subscription's quantity), or TEAMS.unpaidSeats
+// before it pays. `slug` names the team in its pages' URLs (/dashboard/teams/:slug/...).
+export const teams = sqliteTable("teams", {
+  id: text("id").primaryKey(),
+  slug: text("slug").notNull().unique(),
+  name: text("name").notNull(),
+  ownerId: text("owner_id")
+    .notNull()
+    .references(() => users.id),
+  seats: integer("seats").notNull(),
+  trialUsed: integer("trial_used", { mode: "boolean" }).notNull().default(false),
+  stripeCustomerId: text("stripe_customer_id"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const TEAM_ROLES = ["owner", "admin", "member"] as const;
+
+// One membership per account and team; exactly one owner per team (the partial unique index).
+export const teamMembers = sqliteTable(
+  "team_members",
+  {
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: TEAM_ROLES }).notNull(),
+    joinedAt: integer("joined_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.teamId, t.userId] }),
+    index("team_members_user_idx").on(t.userId),
+    uniqueIndex("team_members_one_owner_idx").on(t.teamId).where(sql`role = 'owner'`),
+  ],
+);
+
+// An invitation by e-mail: single use (accepted_at), expiring, revocable; the token is kept as its
+// SHA-256 only. `email` is the normalised address the invitation is for: only a sign-in with it accepts.
+export const teamInvitations = sqliteTable(
+  "team_invitations",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role", { enum: ["admin", "member"] }).notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at").notNull(),
+    acceptedAt: integer("accepted_at"),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("team_invitations_team_idx").on(t.teamId, t.createdAt)],
+);
+
+// What happened in a team (invitations, joins, removals, role, seat and budget changes), kept
+// TEAMS.activityKeptMs. `subject_id` is the member or invitation acted on; `details` never holds
+// an e-mail address of someone other than the actor.
+export const teamActivity = sqliteTable(
+  "team_activity",
+  {
+    id: text("id").primaryKey(),
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    action: text("action").notNull(),
+    subjectId: text("subject_id"),
+    details: text("details", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("team_activity_team_idx").on(t.teamId, t.at), index("team_activity_actor_idx").on(t.actorId)],
+);

@@ -4,3 +4,4 @@ export * from "./accounts.ts";
 export * from "./site.ts";
 export * from "./time.ts";
 export * from "./usage.ts";
+export * from "./teams.ts";

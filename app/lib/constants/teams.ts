@@ -1,0 +1,21 @@
+// Teams (issue 50; part of ./index.ts): seats, invitations and the activity log.
+import { PLAN } from "./site.ts";
+import { DAY } from "./time.ts";
+
+export const TEAMS = {
+  // The Team plan: the Pro plan's price per seat a month, and its 7-day trial once per team.
+  seatPriceUsd: PLAN.priceUsd,
+  trialDays: PLAN.trialDays,
+  // Not in the issue: how many memberships (the owner's included) a team may hold before it pays.
+  unpaidSeats: 3,
+  // A paid team buys at least one seat (its owner's) and at most this many through the dashboard.
+  minSeats: 1,
+  maxSeats: 1000,
+  invitationTtlMs: 7 * DAY,
+  activityKeptMs: 365 * DAY,
+  nameMaxLength: 60,
+  slugMaxLength: 40,
+  // Not in the issue: teams one account may own, and invitations a team may have open at once.
+  maxOwnedPerAccount: 10,
+  maxOpenInvitations: 100,
+} as const;
