@@ -30,9 +30,9 @@ export type ActivityEntry = {
   at?: number;
 };
 
-/** The INSERT of one activity row, for the caller to batch with the change it records (both or neither). */
-export function activityInsert(db: Db, entry: ActivityEntry) {
-  return db.insert(schema.teamActivity).values({
+/** Writes one activity row (for changes recorded outside this module's transactions, e.g. a seat change Stripe confirmed). */
+export async function recordActivity(db: Db, entry: ActivityEntry): Promise<void> {
+  await db.insert(schema.teamActivity).values({
     id: crypto.randomUUID(),
     teamId: entry.teamId,
     actorId: entry.actorId,
@@ -41,11 +41,6 @@ export function activityInsert(db: Db, entry: ActivityEntry) {
     details: entry.details ?? {},
     at: entry.at ?? Date.now(),
   });
-}
-
-/** Writes one activity row on its own (for changes made elsewhere, e.g. a seat change Stripe confirmed). */
-export async function recordActivity(db: Db, entry: ActivityEntry): Promise<void> {
-  await activityInsert(db, entry);
 }
 
 export type ActivityRow = {
@@ -81,19 +76,6 @@ export async function listActivity(db: Db, teamId: string, limit = 100): Promise
     actor: r.actorEmail,
     subject: r.subjectId ? (names.get(r.subjectId) ?? null) : null,
   }));
-}
-
-/** The rows one person acted in, for their data export: what, when and in which team, never the subject's address. */
-export async function activityOfActor(db: Db, userId: string) {
-  const a = schema.teamActivity;
-  const rows = await db
-    .select({ id: a.id, action: a.action, at: a.at, details: a.details, subjectId: a.subjectId, team: schema.teams.name })
-    .from(a)
-    .innerJoin(schema.teams, eq(schema.teams.id, a.teamId))
-    .where(eq(a.actorId, userId))
-    .orderBy(a.at);
-  // The subject is another account or an invitation: its id is kept only when it is the person's own.
-  return rows.map(({ subjectId, ...row }) => (subjectId === userId ? { ...row, subjectId } : row));
 }
 
 /** Deletes activity older than TEAMS.activityKeptMs (the hourly cron): how many rows went. */
