@@ -42,9 +42,13 @@ export type SessionUser = {
   accountRows?: AccountRows;
 };
 
-/** Rows a signed-in page often shows, each null when the account has none. */
-/** `capCount`: how many caps of single models and devices the account has (ADR 0032), so a page reads them only when there are any. */
-type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | null; capCount: number };
+/**
+ * Rows a signed-in page often shows, each null when the account has none. `capCount`: how many caps
+ * of single models and devices the account has (ADR 0032), so a page reads them only when there are
+ * any. `teams`: the account's teams by name, for the dashboard's switcher (issue 50).
+ */
+type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | null; capCount: number; teams: TeamListing[] };
+type TeamListing = { slug: string; name: string; role: "owner" | "admin" | "member" };
 
 /** Whose rows a page reads: an account, with those its session's statement read when it has them. */
 export type AccountRef = Pick<SessionUser, "id" | "accountRows">;
@@ -153,7 +157,7 @@ type SessionUserRow = Pick<SessionUser, "email" | "role" | "createdAt" | "firstN
 function toAuthState(row: SessionUserRow): SignedInState {
   const accountRows =
     row.subscription !== undefined && row.budget !== undefined
-      ? { subscription: row.subscription, budget: row.budget, capCount: Number(row.capCount ?? 0) }
+      ? { subscription: row.subscription, budget: row.budget, capCount: Number(row.capCount ?? 0), teams: JSON.parse(String(row.teams ?? "[]")) }
       : undefined;
   return {
     session: { id: row.sessionId, client: row.client, provenAt: row.provenAt },
@@ -230,6 +234,8 @@ function prepareSessionReads(db: Db) {
       subscription: schema.subscriptions,
       budget: schema.budgets,
       capCount: sql<number>`(select count(*) from budget_caps where budget_caps.user_id = ${schema.users.id})`,
+      teams: sql<string>`(select json_group_array(json_object('slug', slug, 'name', name, 'role', role)) from (select teams.slug, teams.name, team_members.role
+        from team_members join teams on teams.id = team_members.team_id where team_members.user_id = ${schema.users.id} order by teams.name))`,
     })
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
