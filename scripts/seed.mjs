@@ -25,14 +25,65 @@ export const DEMO_USERS = [
     lastName: "User",
     phoneNumber: "+15555550101",
   },
+  // The demo team's two other members (issue 50).
+  {
+    id: "00000000-0000-4000-8000-000000000003",
+    email: "demo-member1@modelify.dev",
+    password: "Modelify-Member1-2026",
+    role: "user",
+    firstName: "Demo",
+    lastName: "Member One",
+    phoneNumber: "+15555550102",
+  },
+  {
+    id: "00000000-0000-4000-8000-000000000004",
+    email: "demo-member2@modelify.dev",
+    password: "Modelify-Member2-2026",
+    role: "user",
+    firstName: "Demo",
+    lastName: "Member Two",
+    phoneNumber: "+15555550103",
+  },
 ];
+
+/**
+ * The demo team (issue 50): the demo account owns it, the two demo members are an admin and a
+ * member; its three memberships fill its three unpaid seats. The shape is DemoTeam in workers/local-seed.ts.
+ */
+export const DEMO_TEAM = {
+  id: "00000000-0000-4000-8000-0000000000a1",
+  slug: "demo-team",
+  name: "Demo Team",
+  members: [
+    { userId: DEMO_USERS[0].id, role: "owner" },
+    { userId: DEMO_USERS[2].id, role: "admin" },
+    { userId: DEMO_USERS[3].id, role: "member" },
+  ],
+};
+
+/**
+ * URLs for the route table's private dynamic pages, which /sitemap.xml does not list: the demo
+ * team's pages (the demo account opens them), and an invitation's page with a token no invitation
+ * has (it answers the signed-out view, or "no longer valid"). The accessibility sweep and
+ * Lighthouse take these beside the sitemap's.
+ * @param {string} pattern a route table path, e.g. "/dashboard/teams/:slug/members"
+ * @returns {string[]}
+ */
+export function seededPageUrls(pattern) {
+  if (pattern.startsWith("/dashboard/teams/:slug")) return [pattern.replace(":slug", DEMO_TEAM.slug)];
+  if (pattern === "/teams/invitations/:token") return ["/teams/invitations/no-such-invitation-0000000000"];
+  return [];
+}
 
 /**
  * Writes the demo accounts through the local seed Worker running on `mf` (a Miniflare).
  * @param {{ dispatchFetch: (url: string, init: RequestInit) => Promise<Response> }} mf
  */
 export async function seedAccounts(mf, now = Date.now()) {
-  const response = await mf.dispatchFetch("http://local-seed/accounts", { method: "POST", body: JSON.stringify({ accounts: DEMO_USERS, now }) });
+  const response = await mf.dispatchFetch("http://local-seed/accounts", {
+    method: "POST",
+    body: JSON.stringify({ accounts: DEMO_USERS, team: DEMO_TEAM, now }),
+  });
   if (!response.ok) throw new Error(`Seeding the demo accounts failed: ${response.status} ${await response.text()}`);
 }
 

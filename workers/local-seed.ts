@@ -3,13 +3,14 @@
 // drizzle schema, and the site Worker's UsageLedger class under the site Worker's name, so the demo
 // account's usage history is written by the ledger's own code into the Durable Object files
 // `wrangler dev --persist-to` opens later.
+import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
 import { hashSecret } from "~/lib/auth/password";
 import { LEDGER } from "~/lib/constants";
 import { ledgerFor } from "~/lib/usage/ledger/api";
 import type { IngestResult, LedgerUsage } from "~/lib/usage/ledger/types";
 import { usageAccountsUpsert, usageRollupUpsert } from "~/lib/usage/rollup-sql";
-import { userProfiles, users } from "~drizzle/schema";
+import { teamMembers, teams, userProfiles, users } from "~drizzle/schema";
 
 export { UsageLedger } from "./usage-ledger";
 
@@ -18,7 +19,8 @@ export type SeedRequest = { userId: string; usage: LedgerUsage[]; now: number };
 /** `id`: the ledger's object id (the name of its SQLite file, which the caller checks for). */
 export type SeedResponse = { id: string; stored: number; skipped: boolean };
 export type DemoAccount = { id: string; email: string; password: string; role: "user" | "admin"; firstName: string; lastName: string; phoneNumber: string };
-export type AccountsRequest = { accounts: DemoAccount[]; now: number };
+export type DemoTeam = { id: string; slug: string; name: string; members: { userId: string; role: "owner" | "admin" | "member" }[] };
+export type AccountsRequest = { accounts: DemoAccount[]; team?: DemoTeam; now: number };
 
 export default {
   // POST /accounts an AccountsRequest: the demo accounts. POST a SeedRequest: stores the reports
@@ -57,10 +59,10 @@ async function writeShared(db: D1Database, userId: string, results: IngestResult
 }
 
 /** Confirmed accounts with their profiles; rows already there are kept, so a password changed locally stays changed. */
-async function seedAccounts(d1: D1Database, { accounts, now }: AccountsRequest): Promise<Response> {
+async function seedAccounts(d1: D1Database, { accounts, team, now }: AccountsRequest): Promise<Response> {
   const db = drizzle(d1);
   const hashes = await Promise.all(accounts.map((a) => hashSecret(a.password)));
-  const statements = accounts.flatMap((a, i) => [
+  const statements: BatchItem<"sqlite">[] = accounts.flatMap((a, i) => [
     db
       .insert(users)
       .values({
@@ -89,6 +91,17 @@ async function seedAccounts(d1: D1Database, { accounts, now }: AccountsRequest):
       })
       .onConflictDoNothing(),
   ]);
-  if (statements.length) await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  const owner = team?.members.find((m) => m.role === "owner");
+  if (team && owner) {
+    // After the accounts, in the same batch: the team's owner and members must exist first.
+    statements.push(
+      db
+        .insert(teams)
+        .values({ id: team.id, slug: team.slug, name: team.name, ownerId: owner.userId, seats: team.members.length, createdAt: now, updatedAt: now })
+        .onConflictDoNothing(),
+      ...team.members.map((m) => db.insert(teamMembers).values({ teamId: team.id, userId: m.userId, role: m.role, joinedAt: now }).onConflictDoNothing()),
+    );
+  }
+  if (statements.length) await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   return Response.json({ accounts: accounts.length });
 }

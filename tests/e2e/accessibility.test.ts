@@ -26,6 +26,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type APIRequestContext, type Page, request } from "@playwright/test";
 import { pagePatterns, readClientManifest } from "../../scripts/bundle-size.mjs";
+import { seededPageUrls } from "../../scripts/seed.mjs";
 import { type AxeFinding, axeFindings } from "./axe.ts";
 import { afterRender, clientContextOptions, HYDRATION_PROBE, hydrated, nextClientAddress, routerSettled, signIn } from "./browser.ts";
 import { expect, test } from "./fixtures.ts";
@@ -64,11 +65,14 @@ async function axeAtEachWidth(page: Page, state: string): Promise<AxeFinding[]> 
   return findings;
 }
 
-/** Concrete URLs for a pattern: itself, or for a dynamic one the sitemap's URLs that match it. */
+/**
+ * Concrete URLs for a pattern: itself, or for a dynamic one the sitemap's URLs that match it and,
+ * for private pages the sitemap leaves out (a team's), the seed's (scripts/seed.mjs).
+ */
 function pageUrls(pattern: string, sitemap: string[]): string[] {
   if (!pattern.includes(":") && !pattern.includes("*")) return [pattern];
   const matcher = new RegExp(`^${pattern.replace(/:[^/]+/g, "[^/]+").replace("*", ".*")}$`);
-  return sitemap.filter((path) => matcher.test(path));
+  return [...sitemap.filter((path) => matcher.test(path)), ...seededPageUrls(pattern)];
 }
 
 /** Every open dialog, modal or alert (the app's are <dialog> elements). */
@@ -251,7 +255,7 @@ async function sitePages(baseURL: string): Promise<{ urls: string[]; missing: st
   const patterns = pagePatterns(readClientManifest(`${build}/client`).routes);
   const sitemapXml = await (await fetch(`${baseURL}/sitemap.xml`)).text();
   const sitemap = [...sitemapXml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
-  const missing = patterns.filter((p) => pageUrls(p, sitemap).length === 0).map((p) => `${p}: no URL in /sitemap.xml to check it with`);
+  const missing = patterns.filter((p) => pageUrls(p, sitemap).length === 0).map((p) => `${p}: no URL in /sitemap.xml or the seed to check it with`);
   return { urls: patterns.flatMap((p) => pageUrls(p, sitemap)), missing };
 }
 

@@ -32,7 +32,7 @@ const WORDS: Record<string, string> = {
   budget_changed: "changed the budget",
 };
 
-function describe(row: ActivityRow): string {
+function activityLine(row: ActivityRow): string {
   const who = row.actor ?? "A former member";
   const what = WORDS[row.action] ?? row.action.replaceAll("_", " ");
   const whom = row.subject && row.action !== "member_joined" && row.action !== "member_left" ? ` ${row.subject}` : "";
@@ -56,7 +56,7 @@ export default function TeamActivity({ loaderData }: Route.ComponentProps) {
           <ol className="divide-y divide-slate-100" aria-label="Team activity">
             {rows.map((row) => (
               <li key={row.id} className="flex flex-wrap justify-between gap-2 py-3 text-sm">
-                <span className="min-w-0 break-words text-slate-900">{describe(row)}</span>
+                <span className="min-w-0 break-words text-slate-900">{activityLine(row)}</span>
                 <time className="text-slate-600" dateTime={new Date(row.at).toISOString()}>
                   {f.dateTime(row.at)}
                 </time>
