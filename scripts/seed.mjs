@@ -50,7 +50,7 @@ export const DEMO_USERS = [
  * The demo team (issue 50): the demo account owns it, the two demo members are an admin and a
  * member; its three memberships fill its three unpaid seats. The shape is DemoTeam in workers/local-seed.ts.
  */
-export const DEMO_TEAM = {
+const DEMO_TEAM = {
   id: "00000000-0000-4000-8000-0000000000a1",
   slug: "demo-team",
   name: "Demo Team",

@@ -7,7 +7,7 @@ import { TEAMS } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 
-export const TEAM_ACTIONS = [
+const TEAM_ACTIONS = [
   "team_created",
   "invitation_sent",
   "invitation_revoked",
@@ -19,9 +19,9 @@ export const TEAM_ACTIONS = [
   "seats_changed",
   "budget_changed",
 ] as const;
-export type TeamAction = (typeof TEAM_ACTIONS)[number];
+type TeamAction = (typeof TEAM_ACTIONS)[number];
 
-export type ActivityEntry = {
+type ActivityEntry = {
   teamId: string;
   actorId: string | null;
   action: TeamAction;

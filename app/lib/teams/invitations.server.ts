@@ -25,7 +25,7 @@ const t = schema.teams;
 export type InvitationDeps = { db: Db; queue: Queue; origin: string };
 
 /** The page an invitation's link opens. */
-export function invitationPath(token: string): string {
+function invitationPath(token: string): string {
   return `/teams/invitations/${token}`;
 }
 

@@ -10,7 +10,7 @@ import { inTransaction } from "./transaction.server";
 import { atLeast, type TeamRole } from "./roles";
 import { isSlug, slugify, withSuffix } from "./slug";
 
-export type Team = { id: string; slug: string; name: string; ownerId: string; seats: number };
+type Team = { id: string; slug: string; name: string; ownerId: string; seats: number };
 export type Membership = { team: Team; role: TeamRole };
 
 const t = schema.teams;
