@@ -52,6 +52,8 @@ export default [
       route("downloads", "routes/dashboard/downloads.tsx"),
       // Personal API keys: made (with a recent proof) and revoked here (issue 49, ADR 0034).
       route("api-keys", "routes/dashboard/api-keys.tsx"),
+      // A team's Team plan: checkout, seats with proration, the portal (issue 50, ADR 0037).
+      route("teams/:slug/billing", "routes/dashboard/teams/billing.tsx"),
       route("profile", "routes/dashboard/profile/index.tsx"),
       route("profile/two-factor", "routes/dashboard/profile/two-factor.tsx"),
       // "Confirm it's you" before a change to the account's ways in, and the list of them to check
