@@ -6,7 +6,7 @@ import { Form, useNavigation } from "react-router";
 import type { z } from "zod";
 import type { teamSeatsSchema } from "~/lib/billing/team-billing-form";
 import { TEAMS } from "~/lib/constants";
-import type { TeamBillingView } from "~/routes/dashboard/teams/billing.server";
+import type { TeamBillingView } from "~/lib/billing/team-billing-view.server";
 import { useFormat } from "../format";
 import { CHECKED_ON_THE_SERVER, Field } from "../forms";
 import { Alert, Button, Card, SubmitButton } from "../ui";

@@ -9,12 +9,13 @@ import { TabError } from "~/components/dashboard/tab-error";
 import { TeamBillingTab } from "~/components/dashboard/team-billing-tab";
 import { changeTeamSeats, createTeamCheckout, createTeamPortal, teamBillingPath } from "~/lib/billing/team-billing.server";
 import { teamSeatsSchema } from "~/lib/billing/team-billing-form";
+import { teamBillingView } from "~/lib/billing/team-billing-view.server";
 import { pageMeta } from "~/lib/site/meta";
 import { requireUser } from "~/server/auth.server";
 import { app } from "~/server/context.server";
 import { readForm } from "~/server/requests.server";
 import { formErrorResult } from "~/server/responses.server";
-import { teamBillingView, teamForBilling } from "./billing.server";
+import { teamForBilling } from "./billing.server";
 
 export const meta = () => pageMeta("Team Billing | Modelify", { noindex: true });
 
