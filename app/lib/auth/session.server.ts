@@ -13,6 +13,7 @@ import type { RevocationDeps } from "./revocation.server";
 import { endLiveSockets } from "../usage/ledger/api";
 import { isTimeZone, UTC } from "../time-zone";
 import { isLocale, type Locale } from "../locale";
+import { teamPaidUntilSql } from "../billing/team-entitlement.server";
 
 type SubscriptionRow = typeof schema.subscriptions.$inferSelect;
 type BudgetRow = typeof schema.budgets.$inferSelect;
@@ -44,7 +45,8 @@ export type SessionUser = {
 
 /** Rows a signed-in page often shows, each null when the account has none. */
 /** `capCount`: how many caps of single models and devices the account has (ADR 0032), so a page reads them only when there are any. */
-type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | null; capCount: number };
+/** `teamPaidUntil`: until when a team the account belongs to has a paid plan (billing/team-entitlement.server.ts), or null. */
+type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | null; capCount: number; teamPaidUntil: number | null };
 
 /** Whose rows a page reads: an account, with those its session's statement read when it has them. */
 export type AccountRef = Pick<SessionUser, "id" | "accountRows">;
@@ -153,7 +155,7 @@ type SessionUserRow = Pick<SessionUser, "email" | "role" | "createdAt" | "firstN
 function toAuthState(row: SessionUserRow): SignedInState {
   const accountRows =
     row.subscription !== undefined && row.budget !== undefined
-      ? { subscription: row.subscription, budget: row.budget, capCount: Number(row.capCount ?? 0) }
+      ? { subscription: row.subscription, budget: row.budget, capCount: Number(row.capCount ?? 0), teamPaidUntil: row.teamPaidUntil ?? null }
       : undefined;
   return {
     session: { id: row.sessionId, client: row.client, provenAt: row.provenAt },
@@ -230,6 +232,7 @@ function prepareSessionReads(db: Db) {
       subscription: schema.subscriptions,
       budget: schema.budgets,
       capCount: sql<number>`(select count(*) from budget_caps where budget_caps.user_id = ${schema.users.id})`,
+      teamPaidUntil: teamPaidUntilSql(schema.users.id),
     })
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
