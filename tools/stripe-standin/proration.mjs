@@ -13,14 +13,14 @@ const BEHAVIORS = ["create_prorations", "none", "always_invoice"];
 export const MAX_QUANTITY = 10_000;
 
 /** The cents a quantity change costs (negative: a credit) when made at `at`. */
-export function prorationAmount({ unitAmount, from, to, start, end, at }) {
+function prorationAmount({ unitAmount, from, to, start, end, at }) {
   if (end <= start) return 0;
   const remaining = Math.min(Math.max(end - at, 0), end - start);
   return Math.round((unitAmount * (to - from) * remaining) / (end - start));
 }
 
 /** The parameters of a quantity change, checked in Stripe's words; null when the call changes no quantity. */
-export function quantityChange(p, itemId) {
+function quantityChange(p, itemId) {
   const behavior = str(p.proration_behavior, "proration_behavior");
   if (behavior !== undefined && !BEHAVIORS.includes(behavior)) {
     throw new StripeError(400, `Invalid proration_behavior: must be one of ${BEHAVIORS.join(", ")}`, { param: "proration_behavior" });

@@ -43,9 +43,7 @@ export type SessionUser = {
   accountRows?: AccountRows;
 };
 
-/** Rows a signed-in page often shows, each null when the account has none. */
-/** `capCount`: how many caps of single models and devices the account has (ADR 0032), so a page reads them only when there are any. */
-/** `teamPaidUntil`: until when a team the account belongs to has a paid plan (billing/team-entitlement.server.ts), or null. */
+/** Rows a signed-in page often shows, each null when the account has none; `capCount`: how many caps of single models and devices the account has (ADR 0032), so a page reads them only when there are any; `teamPaidUntil`: until when a team of the account has a paid plan (ADR 0037). */
 type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | null; capCount: number; teamPaidUntil: number | null };
 
 /** Whose rows a page reads: an account, with those its session's statement read when it has them. */

@@ -7,5 +7,3 @@ import { TEAM_BILLING_MESSAGES as M } from "./team-messages";
 const seats = z.coerce.number({ error: M.seatsRange }).int(M.seatsRange).min(TEAMS.minSeats, M.seatsRange).max(TEAMS.maxSeats, M.seatsRange);
 
 export const teamSeatsSchema = z.object({ intent: z.enum(["checkout", "seats"]), seats });
-
-export const TEAM_BILLING_INTENTS = ["checkout", "seats", "portal"] as const;
