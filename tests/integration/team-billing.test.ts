@@ -137,7 +137,7 @@ describe("who may see and change a team's billing", () => {
     for (const person of [member, stranger]) expect((await person.browser.get(t.path)).status).toBe(404);
     expect((await owner.browser.get("/dashboard/teams/no-such-team/billing")).status).toBe(404);
     for (const person of [admin, member, stranger]) {
-      for (const fields of [{ intent: "checkout", seats: "3" }, { intent: "seats", seats: "4" }, { intent: "portal" }]) {
+      for (const fields of [{ intent: "checkout", seats: "3" }, { intent: "seats", seats: "4" }, { intent: "portal" }] as Record<string, string>[]) {
         expect((await person.browser.post(t.path, fields)).status, `${fields.intent}`).toBe(404);
       }
     }
