@@ -30,6 +30,8 @@ export default [
       route("legal/:doc", "routes/legal.tsx"),
       route("profile/confirm-email", "routes/profile/confirm-email.tsx"),
       route("profile/cancel-email-change", "routes/profile/cancel-email-change.tsx"),
+      // A team's invitation: shown and accepted once signed in with the invited address (issue 50).
+      route("teams/invitations/:token", "routes/teams/invitation.tsx"),
       ...prefix("billing", [route("checkout", "routes/billing/checkout.tsx"), route("portal", "routes/billing/portal.tsx")]),
     ]),
     route("auth/sign-out", "routes/auth/sign-out.tsx"),
@@ -52,6 +54,11 @@ export default [
       route("downloads", "routes/dashboard/downloads.tsx"),
       // Personal API keys: made (with a recent proof) and revoked here (issue 49, ADR 0034).
       route("api-keys", "routes/dashboard/api-keys.tsx"),
+      // Teams (issue 50, ADR 0036): each page asks D1 for the viewer's membership (404 without one).
+      route("teams", "routes/dashboard/teams/index.tsx"),
+      route("teams/:slug", "routes/dashboard/teams/team.tsx"),
+      route("teams/:slug/members", "routes/dashboard/teams/members.tsx"),
+      route("teams/:slug/activity", "routes/dashboard/teams/activity.tsx"),
       // A team's Team plan: checkout, seats with proration, the portal (issue 50, ADR 0037).
       route("teams/:slug/billing", "routes/dashboard/teams/billing.tsx"),
       route("profile", "routes/dashboard/profile/index.tsx"),

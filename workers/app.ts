@@ -12,6 +12,7 @@ import { twoFactorKeys } from "~/lib/keys";
 import { sweepExpiredCounters } from "~/lib/limits/counters.server";
 import { sweepExpiredChallenges } from "~/lib/auth/passkeys.server";
 import { archiveOldUsage } from "~/lib/usage/archive.server";
+import { pruneTeamActivity } from "~/lib/teams/activity.server";
 import { appContext, configErrorContext, createAppContext, nonceContext } from "~/server/context.server";
 import { metered } from "~/server/db.server";
 import { logRequest, requestIdOf, withRequestId } from "~/server/request-log.server";
@@ -132,10 +133,11 @@ export default {
           sweepExpiredChallenges(db),
           sweepExpiredExports({ db, bucket: env.BUCKET }, controller.scheduledTime),
           sweepOrphanedExports({ db, bucket: env.BUCKET }, controller.scheduledTime),
+          pruneTeamActivity(db, controller.scheduledTime),
           // While TWO_FACTOR_KEY rotates: its "remaining" tells when the previous key can go.
           appEnv ? reencryptTwoFactorSecrets(db, twoFactorKeys(appEnv)) : null,
         ]).then(
-          ([revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges, exports, orphanedExports, twoFactorRekey]) => {
+          ([revoked, counters, archive, deviceCodes, deadLetters, passkeyChallenges, exports, orphanedExports, teamActivity, twoFactorRekey]) => {
             const durationMs = Math.round(performance.now() - started);
             log.info("hourly_sweep", {
               cron: controller.cron,
@@ -148,6 +150,7 @@ export default {
               passkeyChallenges,
               exports,
               orphanedExports,
+              teamActivity,
               twoFactorRekey,
             });
           },

@@ -18,6 +18,9 @@ const paths: Record<string, string> = {
   // An inbox tray: what came back undelivered.
   deadletters: "M3 13h5l2 3h4l2-3h5M3 13l2.5-8h13L21 13v6H3z",
   key: "M15.75 5.25a3 3 0 0 1 3 3m3 0a6 6 0 0 1-7.03 5.91c-.56-.1-1.16.03-1.56.43L10.5 17.25H8.25v2.25H6v2.25H2.25v-2.82c0-.6.24-1.17.66-1.59l6.5-6.5c.4-.4.53-1 .43-1.56A6 6 0 1 1 21.75 8.25Z",
+  // Two people: a team; three with a plus: the teams page (making one, the list).
+  team: "M9 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6Zm-6 8a6 6 0 0 1 12 0M16 11a3 3 0 1 0 0-6M17 13.5a6 6 0 0 1 4 5.5",
+  teams: "M9 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6Zm-6 8a6 6 0 0 1 12 0M19 8v6M16 11h6",
   signout: "M15 12H4m0 0 4-4m-4 4 4 4M14 4h5a1 1 0 0 1 1 1v14a1 1 0 0 1-1 1h-5",
 };
 

@@ -6,7 +6,7 @@
 // what Stripe keeps for invoices. The address may sign up again as a new account. Of requests at
 // once (a double click, two tabs), the first to prove the owner claims the deletion; the others
 // are told it is under way (409) and delete nothing.
-import { eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, notExists, or, sql } from "drizzle-orm";
 import { revokeAccountAccess } from "../auth/revocation.server";
 import { findUserById } from "../auth/users.server";
 import type { Stripe } from "../billing/stripe.server";
@@ -23,6 +23,7 @@ import { type LedgerNamespace, ledgerFor } from "../usage/ledger/api";
 import { DELETION_MESSAGES as M } from "./messages";
 import { type ProofRefusal, requireEveryFactor } from "../auth/recent-proof.server";
 import { log } from "../log/log.server";
+import { ownedTeams } from "../teams/teams.server";
 
 export type DeletionDeps = {
   db: Db;
@@ -40,6 +41,11 @@ export type DeletionDeps = {
 export type DeletionResult =
   | { ok: true }
   | { ok: false; status: 400 | 401 | 409 | 429 | 502; error: string; field?: "password" | "code"; retryAfterSeconds?: number };
+
+/** An owner stays while their team has other members (issue 50): they transfer it first. A team they are alone in goes with the account. */
+async function ownsSharedTeam(db: Db, userId: string): Promise<boolean> {
+  return (await ownedTeams(db, userId)).some((team) => team.others > 0);
+}
 
 /** The R2 prefixes that hold an account's objects: pictures, archived usage, data exports. */
 export function accountPrefixes(userId: string): string[] {
@@ -82,6 +88,7 @@ export async function deleteAccount(
   const user = await findUserById(deps.db, userId);
   // Its session was live when the request began: the account went since, with another request.
   if (!user) return alreadyDeleting;
+  if (await ownsSharedTeam(deps.db, userId)) return { ok: false, status: 409, error: M.ownsTeam };
   const proof = await requireEveryFactor(deps, { ...session, provenAt: null }, input);
   if (!proof.ok) return refusal(proof);
   const claim = await claimKey(userId);
@@ -186,6 +193,20 @@ async function deleteRows(db: Db, account: { id: string; email: string; phone: s
       .delete(t.webhookDeliveries)
       .where(inArray(t.webhookDeliveries.webhookId, db.select({ id: t.webhooks.id }).from(t.webhooks).where(eq(t.webhooks.userId, id)))),
     ...ACCOUNT_TABLES.map((table) => db.delete(table).where(eq(table.userId, id))),
+    // The teams the account owns alone (their memberships, invitations and activity cascade). One
+    // someone joined since the check above stays, and its owner_id then refuses the user's
+    // DELETE: the whole transaction rolls back rather than leave members without an owner.
+    db.delete(t.teams).where(
+      and(
+        eq(t.teams.ownerId, id),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(t.teamMembers)
+            .where(and(eq(t.teamMembers.teamId, t.teams.id), ne(t.teamMembers.userId, id))),
+        ),
+      ),
+    ),
     db.delete(t.users).where(eq(t.users.id, id)),
   ]);
 }
@@ -212,4 +233,5 @@ const ACCOUNT_TABLES = [
   schema.passkeys,
   schema.passkeyChallenges,
   schema.apiKeys,
+  schema.teamMembers,
 ] as const;

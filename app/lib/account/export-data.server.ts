@@ -36,7 +36,8 @@ const SECRET_COLUMNS = new Set([
 
 // Other people, never written to an export: the admin who closed a support message, made or revoked
 // an activation key, or granted a year (their id, or in a grant's metadata their address).
-const OTHER_PEOPLE_COLUMNS = new Set(["closedBy", "createdBy", "revokedBy", "granted_by"]);
+// A team invitation's inviter is another person too (issue 50).
+const OTHER_PEOPLE_COLUMNS = new Set(["closedBy", "createdBy", "revokedBy", "granted_by", "invitedBy"]);
 
 function withoutSecrets<T extends Record<string, unknown>>(row: T): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -84,6 +85,12 @@ function ownAuditEntry(row: AuditRow, accountId: string): Record<string, unknown
   return entry;
 }
 
+/** A team activity row the account acted in: what, when, in which team; whom it acted on only when that was the account itself. */
+function ownActivityEntry(row: Record<string, unknown>, accountId: string): Record<string, unknown> {
+  const { subjectId, ...rest } = row;
+  return subjectId === accountId ? { ...rest, subjectId } : rest;
+}
+
 /**
  * The D1 tables an export covers, by name: every table holding rows about an account. A test
  * compares this list with the schema's tables that refer to users (tests/integration/account-data.test.ts),
@@ -115,6 +122,10 @@ export const EXPORTED_TABLES = [
   "passkeys",
   "passkey_challenges",
   "api_keys",
+  "teams",
+  "team_members",
+  "team_invitations",
+  "team_activity",
 ] as const;
 type ExportedTable = (typeof EXPORTED_TABLES)[number];
 
@@ -157,6 +168,16 @@ function tableQueries(db: Db, { id, email }: { id: string; email: string }) {
     passkeys: db.select().from(t.passkeys).where(eq(t.passkeys.userId, id)),
     passkey_challenges: db.select().from(t.passkeyChallenges).where(eq(t.passkeyChallenges.userId, id)),
     api_keys: db.select().from(t.apiKeys).where(eq(t.apiKeys.userId, id)),
+    // Teams (issue 50): those the account owns, its memberships, the invitations sent to its
+    // address (not those it sent, which hold other people's addresses), and the activity rows it
+    // acted in (ownActivityEntry drops whom they acted on).
+    teams: db.select().from(t.teams).where(eq(t.teams.ownerId, id)),
+    team_members: db.select().from(t.teamMembers).where(eq(t.teamMembers.userId, id)),
+    team_invitations: db
+      .select()
+      .from(t.teamInvitations)
+      .where(or(eq(t.teamInvitations.email, email), eq(t.teamInvitations.acceptedBy, id))),
+    team_activity: db.select().from(t.teamActivity).where(eq(t.teamActivity.actorId, id)),
   } satisfies Record<ExportedTable, unknown>;
 }
 
@@ -168,7 +189,11 @@ async function tableRows(db: Db, user: { id: string; email: string }): Promise<R
   return Object.fromEntries(
     EXPORTED_TABLES.map((name, i) => [
       name,
-      name === "audit_log" ? results[i]!.map((r) => ownAuditEntry(r as AuditRow, user.id)) : results[i]!.map((r) => withoutSecrets(r)),
+      name === "audit_log"
+        ? results[i]!.map((r) => ownAuditEntry(r as AuditRow, user.id))
+        : name === "team_activity"
+          ? results[i]!.map((r) => ownActivityEntry(r, user.id))
+          : results[i]!.map((r) => withoutSecrets(r)),
     ]),
   ) as Record<ExportedTable, Array<Record<string, unknown>>>;
 }

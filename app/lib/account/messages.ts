@@ -13,6 +13,7 @@ export const DELETION_MESSAGES = {
   codeWrong: "That code is not right.",
   billingFailed: "We could not cancel your subscription with our payment provider, so nothing was deleted. Try again in a few minutes.",
   alreadyDeleting: "This account is already being deleted: another request of yours got there first.",
+  ownsTeam: "You own a team that has other members: transfer its ownership to one of them (or remove them) before deleting your account.",
 } as const;
 
 export const EXPORT_MESSAGES = {

@@ -43,8 +43,14 @@ export type SessionUser = {
   accountRows?: AccountRows;
 };
 
-/** Rows a signed-in page often shows, each null when the account has none; `capCount`: how many caps of single models and devices the account has (ADR 0032), so a page reads them only when there are any; `teamPaidUntil`: until when a team of the account has a paid plan (ADR 0037). */
-type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | null; capCount: number; teamPaidUntil: number | null };
+/**
+ * Rows a signed-in page often shows, each null when the account has none. `capCount`: how many caps
+ * of single models and devices the account has (ADR 0032), so a page reads them only when there are
+ * any. `teams`: the account's teams by name, for the dashboard's switcher (issue 50).
+ * `teamPaidUntil`: until when a team of the account has a paid plan (ADR 0037), or null.
+ */
+type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | null; capCount: number; teams: TeamListing[]; teamPaidUntil: number | null };
+type TeamListing = { slug: string; name: string; role: "owner" | "admin" | "member" };
 
 /** Whose rows a page reads: an account, with those its session's statement read when it has them. */
 export type AccountRef = Pick<SessionUser, "id" | "accountRows">;
@@ -153,7 +159,13 @@ type SessionUserRow = Pick<SessionUser, "email" | "role" | "createdAt" | "firstN
 function toAuthState(row: SessionUserRow): SignedInState {
   const accountRows =
     row.subscription !== undefined && row.budget !== undefined
-      ? { subscription: row.subscription, budget: row.budget, capCount: Number(row.capCount ?? 0), teamPaidUntil: row.teamPaidUntil ?? null }
+      ? {
+          subscription: row.subscription,
+          budget: row.budget,
+          capCount: Number(row.capCount ?? 0),
+          teams: JSON.parse(String(row.teams ?? "[]")),
+          teamPaidUntil: row.teamPaidUntil ?? null,
+        }
       : undefined;
   return {
     session: { id: row.sessionId, client: row.client, provenAt: row.provenAt },
@@ -231,6 +243,8 @@ function prepareSessionReads(db: Db) {
       budget: schema.budgets,
       capCount: sql<number>`(select count(*) from budget_caps where budget_caps.user_id = ${schema.users.id})`,
       teamPaidUntil: teamPaidUntilSql(schema.users.id),
+      teams: sql<string>`(select json_group_array(json_object('slug', slug, 'name', name, 'role', role)) from (select teams.slug, teams.name, team_members.role
+        from team_members join teams on teams.id = team_members.team_id where team_members.user_id = ${schema.users.id} order by teams.name))`,
     })
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))

@@ -1,5 +1,5 @@
 // Texts of the account e-mails. Plain text keeps them readable in every client and in the outbox.
-import { DATA_EXPORT, EMAIL_CHANGE, ONE_TIME_TOKEN, TWO_FACTOR_LOCK_GROWTH } from "../constants";
+import { DATA_EXPORT, EMAIL_CHANGE, ONE_TIME_TOKEN, TEAMS, TWO_FACTOR_LOCK_GROWTH } from "../constants";
 import { formatDuration } from "../format";
 import type { OutgoingMail } from "./mail.server";
 
@@ -330,5 +330,26 @@ export function downloadLinkMail(to: string, downloadsPage: string): OutgoingMai
       "If you did not ask for this, you can ignore this e-mail.",
     ].join("\n"),
     links: [downloadsPage],
+  };
+}
+
+/**
+ * An invitation to a team (issue 50). Fixed words only: the team's name and the inviter's are
+ * chosen by the inviter, and this goes to an address nobody has proved, so neither is in it (the
+ * invitation's page shows them once the invited address signs in).
+ */
+export function teamInvitationMail(to: string, link: string): OutgoingMail {
+  return {
+    to,
+    subject: "You have been invited to join a team on Modelify",
+    text: [
+      "You have been invited to join a team on Modelify.",
+      "",
+      "Open this link and sign in (or sign up) with this e-mail address to see the invitation and accept it:",
+      link,
+      "",
+      `The link works once and expires in ${formatDuration(TEAMS.invitationTtlMs, "day")}. If you did not expect it, ignore this e-mail.`,
+    ].join("\n"),
+    links: [link],
   };
 }

@@ -24,7 +24,7 @@ export type AuthActionData = { result: SubmissionResult<string[]>; success?: Aut
 
 const reply = (body: AuthActionData, init?: ResponseInit) => data<AuthActionData>(body, init);
 
-export type SignInDestination = "/pricing" | "/activate" | "/dashboard" | typeof AFTER_RESET | `/device${string}`;
+export type SignInDestination = "/pricing" | "/activate" | "/dashboard" | typeof AFTER_RESET | `/device${string}` | `/teams/invitations/${string}`;
 
 /**
  * Where a signed-in user goes: /pricing when they came to subscribe, /activate when they came to
@@ -39,6 +39,9 @@ export function destinationFor(url: URL): SignInDestination {
     return code ? `/device?code=${formatUserCode(code)}` : "/device";
   }
   if (from === "reset") return AFTER_RESET;
+  // Back to a team's invitation (issue 50): its token is base64url, nothing else goes in the path.
+  const token = url.searchParams.get("token");
+  if (from === "invitation" && token && /^[\w-]{20,100}$/.test(token)) return `/teams/invitations/${token}`;
   return from === "activate" ? "/activate" : "/dashboard";
 }
 

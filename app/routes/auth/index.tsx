@@ -22,7 +22,11 @@ import { pageMeta } from "~/lib/site/meta";
 
 const SIGN_IN_DESTINATION_NAMES = { "/pricing": "pricing", "/activate": "your activation key", "/dashboard": "dashboard" } as const;
 const destinationName = (to: string) =>
-  to.startsWith("/device") ? "the desktop app's sign-in" : SIGN_IN_DESTINATION_NAMES[to as keyof typeof SIGN_IN_DESTINATION_NAMES];
+  to.startsWith("/device")
+    ? "the desktop app's sign-in"
+    : to.startsWith("/teams/invitations/")
+      ? "the team's invitation"
+      : SIGN_IN_DESTINATION_NAMES[to as keyof typeof SIGN_IN_DESTINATION_NAMES];
 
 const TITLES: Record<AuthMode, string> = {
   signin: "Welcome Back",

@@ -7,7 +7,10 @@ import { TabIcon } from "~/components/dashboard/icons";
 import { SignOutDialog } from "~/components/dashboard/sign-out-dialog";
 import { useMenuDisclosure } from "~/components/menu-disclosure";
 import { withParam } from "~/components/modal";
+import { type SwitcherTeam, TeamSwitcher } from "~/components/dashboard/team-switcher";
 import { Card, ChevronDownIcon, Logo, ReloadLink } from "~/components/ui";
+import { listTeamsOf } from "~/lib/teams/teams.server";
+import { app } from "~/server/context.server";
 import { accountInitials, accountName } from "~/lib/names";
 import { requireUser } from "~/server/auth.server";
 import { pageMeta } from "~/lib/site/meta";
@@ -58,7 +61,7 @@ export function legacyTabRedirect(url: URL): string | null {
   return `${path}${query ? `?${query}` : ""}${url.hash}`;
 }
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   if (url.pathname === "/dashboard") {
     const target = legacyTabRedirect(url);
@@ -66,15 +69,18 @@ export function loader({ request, context }: Route.LoaderArgs) {
   }
   const user = requireUser(context);
   const names = { firstName: user.firstName, lastName: user.lastName, username: user.profile.username, email: user.email };
+  // The session's statement read the account's teams on a GET; a form's answer reads them again.
+  const teams: SwitcherTeam[] = user.accountRows?.teams ?? (await listTeamsOf(app(context).db, user.id));
   return {
     account: { name: accountName(names), initials: accountInitials(names), avatarUrl: user.profile.avatarUrl },
     email: user.email,
     isAdmin: user.role === "admin",
+    teams: teams.map(({ slug, name }) => ({ slug, name })),
   };
 }
 
 export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
-  const { account, email, isAdmin } = loaderData;
+  const { account, email, isAdmin, teams } = loaderData;
   const { pathname, search } = useLocation();
   const tabs = TABS.filter((t) => !t.adminOnly || isAdmin);
   const confirmSignOut = new URLSearchParams(search).get("confirm") === "signout";
@@ -83,8 +89,8 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
 
   return (
     <div className="min-h-screen bg-slate-50">
-      <Sidebar tabs={tabs} account={account} email={email} signOutTo={signOutTo} />
-      <MobileHeader tabs={tabs} current={pathname} email={email} signOutTo={signOutTo} />
+      <Sidebar tabs={tabs} account={account} email={email} signOutTo={signOutTo} teams={teams} current={pathname} />
+      <MobileHeader tabs={tabs} current={pathname} email={email} signOutTo={signOutTo} teams={teams} />
 
       <main id="main" className="px-4 py-6 sm:px-6 lg:ml-64 lg:px-8 lg:py-10 xl:px-10">
         {/* A size container: the tabs' grids follow the width they have (@2xl:, @4xl:...), not the
@@ -100,7 +106,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
   );
 }
 
-type FrameProps = { tabs: Tab[]; current: string; email: string; signOutTo: string };
+type FrameProps = { tabs: Tab[]; current: string; email: string; signOutTo: string; teams: SwitcherTeam[] };
 
 /** A tab's link: NavLink marks the current page's (`aria-current`, its class) when the address is exactly the tab's. */
 function TabLink({ tab, classes, onClick, children }: { tab: Tab; classes: [active: string, idle: string]; onClick?: () => void; children: ReactNode }) {
@@ -114,13 +120,14 @@ function TabLink({ tab, classes, onClick, children }: { tab: Tab; classes: [acti
 /** From 1024 px: a rail with each tab's icon and its label beside it (no hover needed to learn where Billing is, and touch screens see it too). */
 type Account = { name: string; initials: string; avatarUrl: string | null };
 
-function Sidebar({ tabs, account, email, signOutTo }: Omit<FrameProps, "current"> & { account: Account }) {
+function Sidebar({ tabs, account, email, signOutTo, teams, current }: FrameProps & { account: Account }) {
   return (
     <aside aria-label="Dashboard" className="fixed inset-y-0 left-0 z-30 hidden w-64 flex-col overflow-y-auto border-r border-slate-200 bg-white lg:flex">
       <Link to="/" className="flex h-16 items-center px-4" aria-label="Modelify home">
         <Logo />
       </Link>
-      <nav className="flex-1 space-y-1 px-2 py-4">
+      <TeamSwitcher teams={teams} pathname={current} />
+      <nav aria-label="Tabs" className="flex-1 space-y-1 px-2 py-4">
         {tabs.map((t) => (
           <TabLink key={t.path} tab={t} classes={["rail-link rail-link-active", "rail-link rail-link-idle"]}>
             <TabIcon name={t.icon} className="h-5 w-5 shrink-0" />
@@ -170,7 +177,7 @@ function tabOf(tabs: Tab[], current: string): Tab | undefined {
  * Downloads; issue 46). A <details> disclosure (components/menu-disclosure.ts): it works without
  * JavaScript, by touch and by keyboard.
  */
-function MobileHeader({ tabs, current, email, signOutTo }: FrameProps) {
+function MobileHeader({ tabs, current, email, signOutTo, teams }: FrameProps) {
   const menu = useMenuDisclosure();
   const here = tabOf(tabs, current);
   return (
@@ -207,6 +214,9 @@ function MobileHeader({ tabs, current, email, signOutTo }: FrameProps) {
               <span className="min-w-0 truncate">{t.label}</span>
             </TabLink>
           ))}
+          <div className="col-span-2 border-t border-slate-100">
+            <TeamSwitcher teams={teams} pathname={current} onNavigate={menu.close} />
+          </div>
         </nav>
       </details>
     </header>

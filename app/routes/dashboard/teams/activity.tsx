@@ -1,0 +1,72 @@
+// /dashboard/teams/:slug/activity (issue 50): what happened in the team, newest first, kept a
+// year. Owners and admins only: anyone else gets the 404 of a page that does not exist.
+import type { Route } from "./+types/activity";
+import { TabError } from "~/components/dashboard/tab-error";
+import { useFormat } from "~/components/format";
+import { Card } from "~/components/ui";
+import { pageMeta } from "~/lib/site/meta";
+import { type ActivityRow, listActivity } from "~/lib/teams/activity.server";
+import { requireTeamRole } from "~/lib/teams/teams.server";
+import { requireUser } from "~/server/auth.server";
+import { app } from "~/server/context.server";
+
+export const meta = () => pageMeta("Team Activity | Modelify", { noindex: true });
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const db = app(context).db;
+  const { team } = await requireTeamRole(db, params.slug, user.id, "admin");
+  return { team: { name: team.name, slug: team.slug }, rows: await listActivity(db, team.id) };
+}
+
+const WORDS: Record<string, string> = {
+  team_created: "created the team",
+  invitation_sent: "sent an invitation",
+  invitation_revoked: "revoked an invitation",
+  member_joined: "joined",
+  member_removed: "removed",
+  member_left: "left the team",
+  role_changed: "changed the role of",
+  ownership_transferred: "transferred ownership to",
+  seats_changed: "changed the seats",
+  budget_changed: "changed the budget",
+};
+
+function describe(row: ActivityRow): string {
+  const who = row.actor ?? "A former member";
+  const what = WORDS[row.action] ?? row.action.replaceAll("_", " ");
+  const whom = row.subject && row.action !== "member_joined" && row.action !== "member_left" ? ` ${row.subject}` : "";
+  const role = typeof row.details.to === "string" ? ` (now ${row.details.to})` : typeof row.details.role === "string" ? ` (${row.details.role})` : "";
+  return `${who} ${what}${whom}${role}`;
+}
+
+export default function TeamActivity({ loaderData }: Route.ComponentProps) {
+  const { team, rows } = loaderData;
+  const f = useFormat();
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">{`${team.name}: activity`}</h1>
+        <p className="mt-1 text-sm text-slate-600">Invitations, joins, removals, role, seat and budget changes, kept for a year.</p>
+      </div>
+      <Card className="p-6">
+        {rows.length === 0 ? (
+          <p className="text-sm text-slate-600">Nothing has happened in this team yet.</p>
+        ) : (
+          <ol className="divide-y divide-slate-100" aria-label="Team activity">
+            {rows.map((row) => (
+              <li key={row.id} className="flex flex-wrap justify-between gap-2 py-3 text-sm">
+                <span className="min-w-0 break-words text-slate-900">{describe(row)}</span>
+                <time className="text-slate-600" dateTime={new Date(row.at).toISOString()}>
+                  {f.dateTime(row.at)}
+                </time>
+              </li>
+            ))}
+          </ol>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+export const ErrorBoundary = TabError;
