@@ -24,6 +24,7 @@ export default defineConfig(async () => {
             STRIPE_API_BASE: inject("stripeBase"),
             STRIPE_PUBLISHABLE_KEY: "pk_test_modelify_vitest",
             STRIPE_PRICE_ID: "price_modelify_pro",
+            STRIPE_TEAM_PRICE_ID: "price_modelify_team",
             ...TEST_SECRETS,
           },
         },

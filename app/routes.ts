@@ -59,6 +59,8 @@ export default [
       route("teams/:slug", "routes/dashboard/teams/team.tsx"),
       route("teams/:slug/members", "routes/dashboard/teams/members.tsx"),
       route("teams/:slug/activity", "routes/dashboard/teams/activity.tsx"),
+      // A team's Team plan: checkout, seats with proration, the portal (issue 50, ADR 0037).
+      route("teams/:slug/billing", "routes/dashboard/teams/billing.tsx"),
       route("profile", "routes/dashboard/profile/index.tsx"),
       route("profile/two-factor", "routes/dashboard/profile/two-factor.tsx"),
       // "Confirm it's you" before a change to the account's ways in, and the list of them to check

@@ -725,3 +725,30 @@ export const teamActivity = sqliteTable(
   },
   (t) => [index("team_activity_team_idx").on(t.teamId, t.at), index("team_activity_actor_idx").on(t.actorId)],
 );
+
+// A team's Stripe subscription to the Team plan (issue 50, ADR 0037): one row per team, written by
+// the Stripe sync from what Stripe reports (like `subscriptions`, per team). `quantity` is the
+// seats bought; the sync copies it into teams.seats while the subscription is paid. While it
+// counts as active (lib/billing/statuses.ts), every member has the desktop app's entitlements.
+export const teamSubscriptions = sqliteTable("team_subscriptions", {
+  id: text("id").primaryKey(),
+  teamId: text("team_id")
+    .notNull()
+    .unique()
+    .references(() => teams.id, { onDelete: "cascade" }),
+  status: text("status", { enum: SUBSCRIPTION_STATUSES }).notNull(),
+  stripeSubscriptionId: text("stripe_subscription_id").unique(),
+  stripeCustomerId: text("stripe_customer_id"),
+  stripePriceId: text("stripe_price_id"),
+  quantity: integer("quantity").notNull(),
+  currentPeriodStart: integer("current_period_start"),
+  currentPeriodEnd: integer("current_period_end"),
+  trialStart: integer("trial_start"),
+  trialEnd: integer("trial_end"),
+  cancelAt: integer("cancel_at"),
+  cancelAtPeriodEnd: integer("cancel_at_period_end", { mode: "boolean" }).notNull().default(false),
+  canceledAt: integer("canceled_at"),
+  endedAt: integer("ended_at"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

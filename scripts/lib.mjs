@@ -51,6 +51,8 @@ export function ensureDevVars(file = ".dev.vars") {
   if (!/^STRIPE_SECRET_KEY=/m.test(current)) {
     for (const [key, value] of Object.entries(LOCAL_STRIPE)) add(`${key}=${value}`);
   }
+  // The Team plan's price (issue 50) came after many .dev.vars were made: the stand-in's, when on the stand-in.
+  if (/^STRIPE_API_BASE=/m.test(current) && !/^STRIPE_TEAM_PRICE_ID=/m.test(current)) add(`STRIPE_TEAM_PRICE_ID=${LOCAL_STRIPE.STRIPE_TEAM_PRICE_ID}`);
   writeFileSync(file, current);
 }
 
@@ -61,6 +63,7 @@ export const LOCAL_STRIPE = {
   STRIPE_PUBLISHABLE_KEY: "pk_test_local_modelify",
   STRIPE_WEBHOOK_SECRET: "whsec_local_modelify_standin",
   STRIPE_PRICE_ID: "price_modelify_pro",
+  STRIPE_TEAM_PRICE_ID: "price_modelify_team",
   STRIPE_API_BASE: `http://localhost:${STANDIN_PORT}`,
 };
 

@@ -51,6 +51,9 @@ export const stripeShape = {
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().startsWith("whsec_", "STRIPE_WEBHOOK_SECRET must start with whsec_").optional(),
   STRIPE_PRICE_ID: z.string().startsWith("price_", "STRIPE_PRICE_ID must start with price_").optional(),
+  // The Team plan's price: one seat a month (TEAMS.seatPriceUsd), bought with a quantity. Without
+  // it teams cannot pay (their billing page says so); the Pro plan does not need it.
+  STRIPE_TEAM_PRICE_ID: z.string().startsWith("price_", "STRIPE_TEAM_PRICE_ID must start with price_").optional(),
   // Local development and tests only: the Stripe stand-in's address (tools/stripe-standin).
   STRIPE_API_BASE: z.url().optional(),
 };

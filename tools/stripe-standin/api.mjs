@@ -1,6 +1,7 @@
 // The /v1/* REST API: the endpoints Modelify's server code calls, answering as Stripe does (form-encoded
 // requests, JSON answers, `expand`, idempotency keys, Stripe's error bodies).
 import { bool, int, metadataParam, mergeMetadata, missingParam, noSuch, parseStripeForm, readBody, send, str, StripeError } from "./http.mjs";
+import { itemsChange, MAX_QUANTITY, prorationRoutes } from "./proration.mjs";
 import { API_VERSION, checkoutSessionObject, clone, customerObject, DAY, listObject, newId, now, portalSessionObject, priceById } from "./stripe-objects.mjs";
 
 /** A list answer with the request's `limit` (10 unless asked, as Stripe's default). */
@@ -109,7 +110,7 @@ function createCheckoutSession(state, publicUrl, p) {
   if (!str(item.price, "line_items[0][price]")) throw missingParam("line_items[0][price]");
   const price = priceById(item.price);
   if (!price) throw noSuch("price", item.price, { status: 400, param: "line_items[0][price]" });
-  const quantity = int(item.quantity, "line_items[0][quantity]", 1, 999) ?? 1;
+  const quantity = int(item.quantity, "line_items[0][quantity]", 1, MAX_QUANTITY) ?? 1;
   if (!p.success_url) throw missingParam("success_url");
   if (!p.cancel_url) throw missingParam("cancel_url");
   const sub = p.subscription_data ?? {};
@@ -168,7 +169,7 @@ function checkoutRoutes(state, publicUrl) {
   ];
 }
 
-/** Subscriptions: listed, read, updated (cancel at period end, metadata, trial end) and canceled. */
+/** Subscriptions: listed, read, updated (cancel at period end, metadata, trial end, quantity) and canceled. */
 function subscriptionRoutes(state) {
   return [
     [
@@ -192,7 +193,12 @@ function subscriptionRoutes(state) {
         if (p.trial_end !== undefined && p.trial_end !== "now") throw new StripeError(400, "This stand-in accepts only trial_end=now.", { param: "trial_end" });
         state.updateSubscription(
           sub,
-          { cancelAtPeriodEnd: bool(p.cancel_at_period_end, "cancel_at_period_end"), metadata: p.metadata, trialEnd: p.trial_end },
+          {
+            cancelAtPeriodEnd: bool(p.cancel_at_period_end, "cancel_at_period_end"),
+            metadata: p.metadata,
+            trialEnd: p.trial_end,
+            seats: itemsChange(p) ?? undefined,
+          },
           outbox,
         );
         return sub;
@@ -313,7 +319,13 @@ function idempotentReplay(state, key, fingerprint) {
  * @param {{ state: ReturnType<typeof import("./state.mjs").createState>, webhooks: ReturnType<typeof import("./webhooks.mjs").createWebhooks>, publicUrl: () => string }} deps
  */
 export function createApi({ state, webhooks, publicUrl }) {
-  const routes = [...customerRoutes(state), ...checkoutRoutes(state, publicUrl), ...subscriptionRoutes(state), ...billingRoutes(state, publicUrl)];
+  const routes = [
+    ...customerRoutes(state),
+    ...checkoutRoutes(state, publicUrl),
+    ...subscriptionRoutes(state),
+    ...prorationRoutes(state),
+    ...billingRoutes(state, publicUrl),
+  ];
 
   /** Handles one /v1/* request; errors are thrown and answered by the server's catch-all. */
   return async function handleApi(req, res, url) {

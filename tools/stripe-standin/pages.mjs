@@ -82,10 +82,10 @@ function checkoutPage(state, session, { error = "", values = {} } = {}) {
   const trial = extras.trialDays ? `<p class="trial">${extras.trialDays} days free, then ${perMonth} per month</p>` : "";
   const input = (name, label, attrs) => `<label for="${name}">${label}</label><input id="${name}" name="${name}" value="${esc(values[name])}" ${attrs}>`;
   return page(
-    "Modelify Pro – Checkout",
+    `${extras.price.nickname} – Checkout`,
     `<div class="card split">
-<section><p class="brand">Modelify</p><p class="muted">Subscribe to</p><h1>Modelify Pro</h1><p class="price">${perMonth} / month</p>${trial}
-${extras.quantity > 1 ? `<p class="muted">Quantity: ${extras.quantity}</p>` : ""}</section>
+<section><p class="brand">Modelify</p><p class="muted">Subscribe to</p><h1>${esc(extras.price.nickname)}</h1><p class="price">${perMonth} / month</p>${trial}
+${extras.quantity > 1 ? `<p class="muted">Quantity: ${extras.quantity}</p><p>Total: ${money(extras.price.unit_amount * extras.quantity)} / month</p>` : ""}</section>
 <section><p class="muted">Paying as</p><p><strong>${esc(customer?.email ?? "")}</strong></p>
 ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ""}
 <form method="post" action="/checkout/${esc(session.id)}" novalidate>
@@ -106,7 +106,7 @@ function portalPage(state, portal) {
     const pm = state.paymentMethods.get(s.default_payment_method);
     const when = s.cancel_at_period_end ? `Cancels on ${longDate(s.cancel_at)}` : `Renews on ${longDate(item.current_period_end)}`;
     const action = s.cancel_at_period_end ? ["renew", "Renew plan", "secondary renew"] : ["cancel", "Cancel plan", "secondary"];
-    return `<div class="sub"><h2 style="margin:0;font-size:18px">Modelify Pro<span class="badge">${esc(s.status)}</span></h2>
+    return `<div class="sub"><h2 style="margin:0;font-size:18px">${esc(item.price.nickname ?? "Modelify Pro")}${item.quantity > 1 ? ` × ${item.quantity}` : ""}<span class="badge">${esc(s.status)}</span></h2>
 <p class="muted" style="margin:4px 0">${money(item.price.unit_amount)} per month · ${when}</p>
 ${pm ? `<p style="margin:4px 0">${esc(pm.card.brand === "visa" ? "Visa" : pm.card.brand)} •••• ${esc(pm.card.last4)}</p>` : ""}
 <form method="post" action="/portal/${esc(portal.id)}/${action[0]}"><input type="hidden" name="subscription" value="${esc(s.id)}"><button type="submit" class="${action[2]}">${action[1]}</button></form></div>`;

@@ -1,6 +1,7 @@
 // The stand-in's in-memory store, and the changes that span several of its collections (a paid checkout,
 // a subscription update). The API and the hosted pages both go through these, so each emits the same events.
 import { mergeMetadata, noSuch, StripeError } from "./http.mjs";
+import { applyQuantityChange } from "./proration.mjs";
 import {
   changedFields,
   clone,
@@ -21,6 +22,8 @@ const emptyCollections = () => ({
   sessions: new Map(),
   subscriptions: new Map(),
   invoices: new Map(),
+  // Prorations (proration.mjs): pending until an invoice bills them (`invoice` set).
+  invoiceItems: new Map(),
   events: new Map(),
   portalSessions: new Map(),
   // Per checkout session: what the subscription will be made of. Stripe keeps this too, but a session does not show it.
@@ -42,13 +45,17 @@ const STORES = [
   ["sub_", "subscriptions"],
   ["pm_", "paymentMethods"],
   ["in_", "invoices"],
+  ["ii_", "invoiceItems"],
   ["evt_", "events"],
   ["bps_", "portalSessions"],
 ];
 
-/** Shared by POST /v1/subscriptions/:id and the portal's cancel/renew buttons; emits one updated event. */
-function updateSubscription(state, sub, { cancelAtPeriodEnd, metadata, trialEnd }, outbox) {
-  if ((cancelAtPeriodEnd !== undefined || trialEnd !== undefined) && sub.status === "canceled") {
+/**
+ * Shared by POST /v1/subscriptions/:id, POST /v1/subscription_items/:id and the portal's cancel/renew
+ * buttons; emits one updated event, then a quantity change's proration events (`seats`, proration.mjs).
+ */
+function updateSubscription(state, publicUrl, sub, { cancelAtPeriodEnd, metadata, trialEnd, seats }, outbox) {
+  if ((cancelAtPeriodEnd !== undefined || trialEnd !== undefined || seats !== undefined) && sub.status === "canceled") {
     throw new StripeError(400, "A canceled subscription can only update its cancellation_details and metadata.");
   }
   const before = clone(sub);
@@ -62,7 +69,9 @@ function updateSubscription(state, sub, { cancelAtPeriodEnd, metadata, trialEnd 
   if (cancelAtPeriodEnd === true) Object.assign(sub, { cancel_at_period_end: true, cancel_at: sub.items.data[0].current_period_end, canceled_at: now() });
   if (cancelAtPeriodEnd === false) Object.assign(sub, { cancel_at_period_end: false, cancel_at: null, canceled_at: null });
   mergeMetadata(sub.metadata, metadata);
+  const billProration = seats ? applyQuantityChange(state, publicUrl, sub, seats) : () => {};
   state.emit(outbox, "customer.subscription.updated", sub, changedFields(before, sub));
+  billProration(outbox);
 }
 
 /** A card was accepted on the hosted page: what Stripe creates for a subscription checkout, and its three events. */
@@ -95,7 +104,8 @@ function completeCheckout(state, publicUrl, session, card, outbox) {
   const amount = trialEnd ? 0 : extras.price.unit_amount * extras.quantity;
   state.invoiceCounter += 1;
   const number = `MDLFY-${String(state.invoiceCounter).padStart(4, "0")}`;
-  const description = trialEnd ? "Trial period for Modelify Pro" : `${extras.quantity} × Modelify Pro (at ${money(extras.price.unit_amount)} / month)`;
+  const plan = extras.price.nickname;
+  const description = trialEnd ? `Trial period for ${plan}` : `${extras.quantity} × ${plan} (at ${money(extras.price.unit_amount)} / month)`;
   const invoice = invoiceObject({
     id: invoiceId,
     number,
@@ -169,7 +179,7 @@ export function createState({ publicUrl }) {
 
     // The changes that span several collections (above).
     updateSubscription(sub, changes, outbox) {
-      updateSubscription(state, sub, changes, outbox);
+      updateSubscription(state, publicUrl, sub, changes, outbox);
     },
     completeCheckout(session, card, outbox) {
       completeCheckout(state, publicUrl, session, card, outbox);

@@ -6,19 +6,23 @@ export const API_VERSION = "2026-10-28.endive";
 export const DAY = 86400;
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-// The one price Modelify sells; prices are fixed configuration in Stripe, so they are not part of the resettable state.
+// The prices Modelify sells: the Pro plan, and the Team plan's seat (a subscription's quantity is
+// its seats). The nickname is the plan's name on pages and invoice lines. Prices are fixed configuration in Stripe, so they are not part of the resettable state.
+const monthly = (id, product, nickname, unitAmount) => ({
+  id,
+  object: "price",
+  active: true,
+  currency: "usd",
+  nickname,
+  unit_amount: unitAmount,
+  recurring: { interval: "month", interval_count: 1, usage_type: "licensed" },
+  product,
+  type: "recurring",
+  livemode: false,
+});
 const PRICES = {
-  price_modelify_pro: {
-    id: "price_modelify_pro",
-    object: "price",
-    active: true,
-    currency: "usd",
-    unit_amount: 499,
-    recurring: { interval: "month", interval_count: 1 },
-    product: "prod_modelify_pro",
-    type: "recurring",
-    livemode: false,
-  },
+  price_modelify_pro: monthly("price_modelify_pro", "prod_modelify_pro", "Modelify Pro", 499),
+  price_modelify_team: monthly("price_modelify_team", "prod_modelify_team", "Modelify Team", 499),
 };
 // Object.hasOwn keeps ids such as "toString" or "__proto__" from resolving to inherited properties.
 export const priceById = (id) => (typeof id === "string" && Object.hasOwn(PRICES, id) ? PRICES[id] : undefined);
@@ -117,16 +121,33 @@ export const subscriptionObject = ({ id, customer, created, trialEnd, periodEnd,
   livemode: false,
 });
 
-/** A paid invoice; its hosted page and PDF are served by pages.mjs under `publicUrl`. */
-export const invoiceObject = ({ id, number, customer, amount, created, periodEnd, description, quantity, subscription, publicUrl }) => ({
+/**
+ * A paid invoice; its hosted page and PDF are served by pages.mjs under `publicUrl`. `lines`, when
+ * given, replaces the one line made of `amount`, `description` and `quantity` (a proration
+ * invoice's lines are its invoice items). A negative total is a credit: nothing is due or paid.
+ */
+export const invoiceObject = ({
+  id,
+  number,
+  customer,
+  amount,
+  created,
+  periodEnd,
+  description,
+  quantity,
+  subscription,
+  publicUrl,
+  billingReason = "subscription_create",
+  lines,
+}) => ({
   id,
   object: "invoice",
   number,
   customer: customer.id,
   customer_email: customer.email,
   status: "paid",
-  amount_due: amount,
-  amount_paid: amount,
+  amount_due: Math.max(0, amount),
+  amount_paid: Math.max(0, amount),
   amount_remaining: 0,
   subtotal: amount,
   total: amount,
@@ -136,7 +157,7 @@ export const invoiceObject = ({ id, number, customer, amount, created, periodEnd
   period_end: created,
   due_date: null,
   description: null,
-  billing_reason: "subscription_create",
+  billing_reason: billingReason,
   hosted_invoice_url: `${publicUrl}/invoices/${id}`,
   invoice_pdf: `${publicUrl}/invoices/${id}.pdf`,
   status_transitions: { finalized_at: created, paid_at: created },
@@ -145,9 +166,45 @@ export const invoiceObject = ({ id, number, customer, amount, created, periodEnd
     object: "list",
     has_more: false,
     url: `/v1/invoices/${id}/lines`,
-    data: [{ id: newId("il_"), object: "line_item", amount, currency: "usd", description, quantity, period: { start: created, end: periodEnd } }],
+    data: lines ?? [{ id: newId("il_"), object: "line_item", amount, currency: "usd", description, quantity, period: { start: created, end: periodEnd } }],
   },
   livemode: false,
+});
+
+/**
+ * A proration: the difference a quantity change makes to the rest of the period, as Stripe's
+ * pending invoice item (API 2025-03-31 and later: `parent.subscription_details`, `proration`).
+ */
+export const invoiceItemObject = ({ customer, amount, description, quantity, price, subscription, subscriptionItem, start, end }) => ({
+  id: newId("ii_"),
+  object: "invoiceitem",
+  amount,
+  currency: "usd",
+  customer,
+  date: start,
+  description,
+  discountable: false,
+  invoice: null,
+  livemode: false,
+  metadata: {},
+  parent: { type: "subscription_details", subscription_details: { subscription, subscription_item: subscriptionItem } },
+  period: { start, end },
+  pricing: { type: "price_details", price_details: { price: price.id, product: price.product }, unit_amount_decimal: String(price.unit_amount) },
+  proration: true,
+  quantity,
+});
+
+/** An invoice item as a line of an invoice (a real invoice's or the upcoming one's). */
+export const lineOfItem = (item) => ({
+  id: newId("il_"),
+  object: "line_item",
+  amount: item.amount,
+  currency: item.currency,
+  description: item.description,
+  quantity: item.quantity,
+  period: clone(item.period),
+  proration: item.proration,
+  parent: { type: "invoice_item_details", invoice_item_details: { invoice_item: item.id, proration: item.proration } },
 });
 
 export const portalSessionObject = ({ id, customer, returnUrl, url }) => ({

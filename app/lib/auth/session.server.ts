@@ -13,6 +13,7 @@ import type { RevocationDeps } from "./revocation.server";
 import { endLiveSockets } from "../usage/ledger/api";
 import { isTimeZone, UTC } from "../time-zone";
 import { isLocale, type Locale } from "../locale";
+import { teamPaidUntilSql } from "../billing/team-entitlement.server";
 
 type SubscriptionRow = typeof schema.subscriptions.$inferSelect;
 type BudgetRow = typeof schema.budgets.$inferSelect;
@@ -46,8 +47,9 @@ export type SessionUser = {
  * Rows a signed-in page often shows, each null when the account has none. `capCount`: how many caps
  * of single models and devices the account has (ADR 0032), so a page reads them only when there are
  * any. `teams`: the account's teams by name, for the dashboard's switcher (issue 50).
+ * `teamPaidUntil`: until when a team of the account has a paid plan (ADR 0037), or null.
  */
-type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | null; capCount: number; teams: TeamListing[] };
+type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | null; capCount: number; teams: TeamListing[]; teamPaidUntil: number | null };
 type TeamListing = { slug: string; name: string; role: "owner" | "admin" | "member" };
 
 /** Whose rows a page reads: an account, with those its session's statement read when it has them. */
@@ -157,7 +159,13 @@ type SessionUserRow = Pick<SessionUser, "email" | "role" | "createdAt" | "firstN
 function toAuthState(row: SessionUserRow): SignedInState {
   const accountRows =
     row.subscription !== undefined && row.budget !== undefined
-      ? { subscription: row.subscription, budget: row.budget, capCount: Number(row.capCount ?? 0), teams: JSON.parse(String(row.teams ?? "[]")) }
+      ? {
+          subscription: row.subscription,
+          budget: row.budget,
+          capCount: Number(row.capCount ?? 0),
+          teams: JSON.parse(String(row.teams ?? "[]")),
+          teamPaidUntil: row.teamPaidUntil ?? null,
+        }
       : undefined;
   return {
     session: { id: row.sessionId, client: row.client, provenAt: row.provenAt },
@@ -234,6 +242,7 @@ function prepareSessionReads(db: Db) {
       subscription: schema.subscriptions,
       budget: schema.budgets,
       capCount: sql<number>`(select count(*) from budget_caps where budget_caps.user_id = ${schema.users.id})`,
+      teamPaidUntil: teamPaidUntilSql(schema.users.id),
       teams: sql<string>`(select json_group_array(json_object('slug', slug, 'name', name, 'role', role)) from (select teams.slug, teams.name, team_members.role
         from team_members join teams on teams.id = team_members.team_id where team_members.user_id = ${schema.users.id} order by teams.name))`,
     })

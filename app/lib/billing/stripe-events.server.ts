@@ -6,7 +6,8 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import type { StripeEventMessage } from "../queue";
 import { getStripe } from "./stripe.server";
-import { subscriptionUpsert } from "./sync.server";
+import { retrieveForSync, subscriptionUpsert } from "./sync.server";
+import { isTeamSubscription, teamSubscriptionUpsert } from "./team-sync.server";
 
 /**
  * Applies one Stripe event at most once: the processed-event row is written in the same D1
@@ -18,7 +19,12 @@ export async function handleStripeEvent(deps: { db: Db; env: StripeConfig }, mes
   if (done) return;
   const stripe = getStripe(deps.env);
   if (!stripe) throw new Error("Stripe is not configured");
-  const upsert = await subscriptionUpsert(deps.db, stripe, message);
+  // One read of the subscription decides whose it is: a team's (metadata team_id) or an account's.
+  const subscription = message.subscriptionId ? await retrieveForSync(stripe, message.subscriptionId) : null;
+  const upsert =
+    subscription && isTeamSubscription(subscription)
+      ? await teamSubscriptionUpsert(deps.db, stripe, subscription)
+      : await subscriptionUpsert(deps.db, stripe, message, Date.now(), subscription ?? undefined);
   const mark = deps.db.insert(schema.processedMessages).values({ id: message.eventId, kind: `stripe:${message.eventType}`, processedAt: Date.now() });
   await deps.db.batch([mark, ...(upsert?.statements ?? [])]);
 }

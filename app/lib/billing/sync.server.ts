@@ -8,6 +8,7 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { fromStripeStatus, isLive, isPaid } from "./statuses";
 import type { Stripe } from "./stripe.server";
+import { isTeamSubscription } from "./team-sync.server";
 import { log } from "../log/log.server";
 
 const ms = (seconds: number | null | undefined) => (seconds === null || seconds === undefined ? null : seconds * 1000);
@@ -103,14 +104,21 @@ function cardLast4(pm: Stripe.Subscription["default_payment_method"]): string | 
   return pm && typeof pm !== "string" ? (pm.card?.last4 ?? null) : null;
 }
 
+/** The subscription as Stripe reports it now, with what the sync stores of its card. */
+export function retrieveForSync(stripe: Stripe, subscriptionId: string): Promise<Stripe.Subscription> {
+  return stripe.subscriptions.retrieve(subscriptionId, { expand: ["default_payment_method"] });
+}
+
 /**
  * Statements that store the subscription as Stripe reports it now, for one db.batch with the
  * caller's own bookkeeping (e.g. the processed-event row). Returns null when there is nothing
  * to store: unknown user, or a stale, ended subscription that must not replace a live one.
  */
-export async function subscriptionUpsert(db: Db, stripe: Stripe, hints: SubscriptionHints, now = Date.now()) {
+export async function subscriptionUpsert(db: Db, stripe: Stripe, hints: SubscriptionHints, now = Date.now(), retrieved?: Stripe.Subscription) {
   if (!hints.subscriptionId) return null;
-  let subscription: Stripe.Subscription = await stripe.subscriptions.retrieve(hints.subscriptionId, { expand: ["default_payment_method"] });
+  let subscription: Stripe.Subscription = retrieved ?? (await retrieveForSync(stripe, hints.subscriptionId));
+  // A team's subscription is the team's (team-sync.server.ts), never its owner's personal plan.
+  if (isTeamSubscription(subscription)) return null;
   const userId = await findUserId(db, hints, subscription);
   if (!userId) return null;
 

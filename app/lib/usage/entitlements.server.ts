@@ -11,6 +11,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { activationOf } from "../early-access/activation.server";
+import { teamPaidUntilSql } from "../billing/team-entitlement.server";
 import type { SubscriptionLike } from "../billing/statuses";
 import type { AccountRef, SessionProfile } from "../auth/session.server";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
@@ -20,22 +21,39 @@ import { type Entitlements, entitlementsFrom, type Plan, type UsageCounts } from
 
 export { entitlementsFrom, type Entitlements, type Plan } from "./windows";
 
-/** The account's plan now: a live subscription, else live early access, else free. */
+/**
+ * The account's plan now: a live subscription of its own or a seat in a team with a paid Team plan
+ * (ADR 0037), else live early access, else free. The team seat is read in the subscription's
+ * statement (or the session's): no D1 statement of its own.
+ */
 export async function planOf(
   db: Db,
   account: AccountRef,
   profile: Pick<SessionProfile, "earlyAccessStatus" | "earlyAccessExpiresAt">,
   now = Date.now(),
 ): Promise<Plan> {
-  const row = account.accountRows
-    ? account.accountRows.subscription
-    : await db.query.subscriptions.findFirst({
-        where: eq(schema.subscriptions.userId, account.id),
-        columns: { status: true, trialEnd: true, currentPeriodEnd: true },
-      });
-  const subscription: SubscriptionLike | null = row ? { status: row.status, trialEnd: row.trialEnd, currentPeriodEnd: row.currentPeriodEnd } : null;
-  const activation = activationOf(subscription, profile, now);
-  return activation.subscription ? "premium" : activation.earlyAccess ? "early_access" : "free";
+  const rows = account.accountRows;
+  const read = rows ? null : await planRowOf(db, account.id);
+  const row = rows ? rows.subscription : read;
+  const subscription: SubscriptionLike | null = row?.status ? { status: row.status, trialEnd: row.trialEnd, currentPeriodEnd: row.currentPeriodEnd } : null;
+  const activation = activationOf(subscription, profile, now, rows ? rows.teamPaidUntil : (read?.teamPaidUntil ?? null));
+  return activation.subscription || activation.team ? "premium" : activation.earlyAccess ? "early_access" : "free";
+}
+
+/** The account's subscription (null columns when it has none) and its best team seat, in one statement. */
+async function planRowOf(db: Db, userId: string) {
+  const [row] = await db
+    .select({
+      status: schema.subscriptions.status,
+      trialEnd: schema.subscriptions.trialEnd,
+      currentPeriodEnd: schema.subscriptions.currentPeriodEnd,
+      teamPaidUntil: teamPaidUntilSql(schema.users.id),
+    })
+    .from(schema.users)
+    .leftJoin(schema.subscriptions, eq(schema.subscriptions.userId, schema.users.id))
+    .where(eq(schema.users.id, userId))
+    .limit(1);
+  return row;
 }
 
 /** What the entitlement answers need of the account's profile: its early access and its zone. */
