@@ -87,7 +87,16 @@ export type DeviceFields = { deviceName: string; devicePlatform: "windows" | "ma
 export async function createSession(
   db: Db,
   keys: Keyring,
-  input: { userId: string; client: SessionClient; userAgent?: string | null; sessionId?: string; device?: DeviceFields; provenAt?: number | null },
+  input: {
+    userId: string;
+    client: SessionClient;
+    userAgent?: string | null;
+    sessionId?: string;
+    device?: DeviceFields;
+    provenAt?: number | null;
+    /** A device key's team (ADR 0038); null or absent: personal. */
+    teamId?: string | null;
+  },
   now = Date.now(),
 ): Promise<IssuedTokens> {
   const sessionId = input.sessionId ?? crypto.randomUUID();
@@ -103,6 +112,7 @@ export async function createSession(
     lastSeenAt: now,
     createdAt: now,
     provenAt: input.provenAt ?? null,
+    teamId: input.teamId ?? null,
     ...input.device,
   });
   const accessToken = await signAccessToken({ sub: input.userId, sid: sessionId }, keys, SESSION.accessTokenTtlMs, now);
@@ -119,6 +129,8 @@ const sessionUserColumns = {
   sessionId: schema.sessions.id,
   client: schema.sessions.client,
   provenAt: schema.sessions.provenAt,
+  // The team a device key reports under (ADR 0038): the usage routes read it here, no statement more.
+  teamId: schema.sessions.teamId,
   userId: schema.users.id,
   email: schema.users.email,
   role: schema.users.role,
@@ -146,6 +158,7 @@ type SessionUserRow = Pick<SessionUser, "email" | "role" | "createdAt" | "firstN
   sessionId: string;
   client: SessionClient;
   provenAt: number | null;
+  teamId: string | null;
   userId: string;
   signedInBefore: number;
 } & { [K in Exclude<keyof SessionProfile, "locale">]: SessionProfile[K] | null } & { locale: string | null } & Partial<AccountRows>;
@@ -285,16 +298,19 @@ export async function authenticateUsageToken(db: Db, keys: Keyring, token: strin
   const claims = await verifyAccessToken(token, keys);
   if (!claims) return null;
   const remembered = recallLiveDesktopSession(claims.sid, now);
-  if (remembered) return remembered.userId === claims.sub ? { id: claims.sub, deviceId: claims.sid } : null;
+  if (remembered) return remembered.userId === claims.sub ? { id: claims.sub, deviceId: claims.sid, teamId: remembered.teamId } : null;
   const row = await liveSessionOfClaims(db, claims, now);
   if (!row || "ended" in row) return row;
-  if (row.client !== "desktop") return { id: row.userId, deviceId: null };
-  rememberLiveDesktopSession(row.sessionId, row.userId, now);
-  return { id: row.userId, deviceId: row.sessionId };
+  if (row.client !== "desktop") return { id: row.userId, deviceId: null, teamId: null };
+  rememberLiveDesktopSession(row.sessionId, row.userId, row.teamId, now);
+  return { id: row.userId, deviceId: row.sessionId, teamId: row.teamId };
 }
 
-/** Who reports: the user and the device key (a desktop session), a session that ended, or nothing valid. */
-export type UsageAuth = { id: string; deviceId: string | null } | { ended: true } | null;
+/**
+ * Who reports: the user, the device key (a desktop session) and the team the key reports under
+ * (ADR 0038; null: personal), a session that ended, or nothing valid.
+ */
+export type UsageAuth = { id: string; deviceId: string | null; teamId: string | null } | { ended: true } | null;
 
 export type RefreshResult =
   | { ok: true; auth: AuthState & { user: SessionUser }; accessToken: string; accessExpiresAt: number; refreshToken: string | null; refreshExpiresAt: number }
