@@ -62,3 +62,8 @@ export async function ingestTeams(ledgers: LedgerNamespace, parts: Map<string, T
     }),
   );
 }
+
+/** A member was removed from the team: their live sockets on the team's ledger close at once. */
+export async function endTeamMemberSockets(ledgers: LedgerNamespace, teamId: string, userId: string): Promise<number> {
+  return teamLedger(ledgers, teamId).endMember(userId);
+}
