@@ -36,7 +36,7 @@ export function TeamUsage(props: Props) {
         <h1 className="text-2xl font-semibold text-slate-900">{`${props.team.name}: Usage`}</h1>
         <LiveStatus {...live} />
       </div>
-      <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Range">
+      <nav className="flex flex-wrap items-center gap-2" aria-label="Range">
         {TEAMS.usageRangesDays.map((days) => (
           <Link
             key={days}
@@ -50,7 +50,7 @@ export function TeamUsage(props: Props) {
         <a href={`${base}.csv?days=${props.view.days}`} className="ml-auto text-sm font-medium text-blue-700 underline" download>
           Download CSV
         </a>
-      </div>
+      </nav>
       <p className="text-sm text-slate-600">{`${f.dateRange(props.range.from, props.range.to - 1)}, days in ${props.timeZone}.`}</p>
       <div className="grid gap-4 sm:grid-cols-3">
         <StatCard title="Requests" value={f.integer(totals.totalRequests)} testId="team-requests" />
