@@ -262,33 +262,10 @@ function EnterCode({ page }: { page: Extract<PageData, { state: "enter" }> }) {
 
 function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }> }) {
   const pending = useNavigation().state === "submitting";
-  const f = useFormat();
   const { device } = page;
-  const facts = [
-    ["Device", device.name],
-    ["Platform", PLATFORM_LABELS[device.platform]],
-    ["App version", `Modelify ${device.appVersion}`],
-    ["Requested at", f.dateTime(page.requested.at)],
-  ] as const;
   return (
     <AuthShell title="Approve This Device?" subtitle="The Modelify desktop app asks to sign in to your account.">
-      <div className="rounded-xl border border-slate-200 bg-slate-50 p-4" data-testid="device-request">
-        <p className="text-center text-sm text-slate-600">Check that the app shows this code</p>
-        <p className="mt-1 text-center font-mono text-2xl font-semibold tracking-[0.2em] text-slate-900" data-testid="device-user-code">
-          {device.userCode}
-        </p>
-        <p className="mt-3 text-balance text-center text-sm font-medium text-slate-900" data-testid="device-requested">
-          {page.requested.summary}
-        </p>
-        <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 border-t border-slate-200 pt-4 text-sm">
-          {facts.map(([term, value]) => (
-            <div key={term} className="contents">
-              <dt className="text-slate-600">{term}</dt>
-              <dd className="min-w-0 break-words text-right font-medium text-slate-900">{value}</dd>
-            </div>
-          ))}
-        </dl>
-      </div>
+      <DeviceRequest page={page} />
       <Form method="post" className="mt-5 space-y-4">
         <input type="hidden" name="code" value={device.userCode} />
         {page.error ? (
@@ -339,6 +316,37 @@ function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }>
       </Form>
       <SignedInAs email={page.email} />
     </AuthShell>
+  );
+}
+
+/** Which device asks, with its code, when and from where: what the user checks before approving. */
+function DeviceRequest({ page }: { page: Extract<PageData, { state: "confirm" }> }) {
+  const f = useFormat();
+  const { device } = page;
+  const facts = [
+    ["Device", device.name],
+    ["Platform", PLATFORM_LABELS[device.platform]],
+    ["App version", `Modelify ${device.appVersion}`],
+    ["Requested at", f.dateTime(page.requested.at)],
+  ] as const;
+  return (
+    <div className="rounded-xl border border-slate-200 bg-slate-50 p-4" data-testid="device-request">
+      <p className="text-center text-sm text-slate-600">Check that the app shows this code</p>
+      <p className="mt-1 text-center font-mono text-2xl font-semibold tracking-[0.2em] text-slate-900" data-testid="device-user-code">
+        {device.userCode}
+      </p>
+      <p className="mt-3 text-balance text-center text-sm font-medium text-slate-900" data-testid="device-requested">
+        {page.requested.summary}
+      </p>
+      <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 border-t border-slate-200 pt-4 text-sm">
+        {facts.map(([term, value]) => (
+          <div key={term} className="contents">
+            <dt className="text-slate-600">{term}</dt>
+            <dd className="min-w-0 break-words text-right font-medium text-slate-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
   );
 }
 

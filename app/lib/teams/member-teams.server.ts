@@ -4,7 +4,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 
-export type TeamRole = "owner" | "admin" | "member";
+type TeamRole = "owner" | "admin" | "member";
 export type MemberTeam = { id: string; slug: string; name: string; role: TeamRole };
 
 const columns = { id: schema.teams.id, slug: schema.teams.slug, name: schema.teams.name, role: schema.teamMembers.role };

@@ -36,7 +36,7 @@ export function parseTeamUsageView(params: URLSearchParams): TeamUsageView | nul
   return { days: parsed.data.days, member: parsed.data.member ?? null, after };
 }
 
-export function encodeCursor(cursor: MemberCursor): string {
+function encodeCursor(cursor: MemberCursor): string {
   return btoa(JSON.stringify(cursor)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
 }
 
@@ -61,7 +61,7 @@ export function memberFilter(team: MemberTeam, viewerId: string, asked: string |
 type Range = { from: number; to: number; days: string[] };
 
 /** The viewer's last `days` days, today included, as instants of their zone. */
-export function viewerRange(days: number, now: number, zone: string): Range {
+function viewerRange(days: number, now: number, zone: string): Range {
   const list = lastDays(days, now, zone);
   return { from: dayStart(list[0]!, zone), to: dayStart(addDays(list[list.length - 1]!, 1), zone), days: list };
 }
