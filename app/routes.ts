@@ -75,7 +75,12 @@ export default [
       route("admin/support", "routes/dashboard/admin/support.tsx"),
       route("admin/funnel", "routes/dashboard/admin/funnel.tsx"),
       route("admin/dead-letters", "routes/dashboard/admin/dead-letters.tsx"),
+      // A team's usage (issue 50, ADR 0038): totals, members, models and the viewer's days.
+      route("teams/:slug/usage", "routes/dashboard/teams/usage.tsx"),
     ]),
+    // The team usage page's tidy export (member × day × model) and its live socket to the team's ledger.
+    route("dashboard/teams/:slug/usage.csv", "routes/dashboard/teams/usage.csv.ts"),
+    route("dashboard/teams/:slug/usage/live", "routes/dashboard/teams/usage-live.ts"),
     route("dashboard/usage.csv", "routes/dashboard/usage.csv.ts"),
     // The tidy exports of any range (issue 49): one table a file.
     route("dashboard/usage/requests.csv", "routes/dashboard/usage/requests.csv.ts"),

@@ -2,7 +2,7 @@
 // Times are unix epoch milliseconds (integer); calendar days are 'YYYY-MM-DD' in UTC.
 // Money from usage reports is stored as integer micro-dollars so sums never drift.
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { SUBSCRIPTION_STATUSES } from "./subscription-statuses";
 
 const now = sql`(unixepoch('subsec') * 1000)`;
@@ -66,6 +66,12 @@ export const sessions = sqliteTable(
      * changes to the account's ways in ask for (lib/auth/recent-proof.server.ts). Null: never.
      */
     provenAt: integer("proven_at"),
+    /**
+     * The team a device key reports under (issue 50, ADR 0038): chosen at the device's approval,
+     * one context per key; null is personal. The consumer counts a report for the team only while
+     * the key's owner is still a member.
+     */
+    teamId: text("team_id").references((): AnySQLiteColumn => teams.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_prev_hash_idx").on(t.previousRefreshTokenHash)],
@@ -89,6 +95,8 @@ export const deviceAuthorizations = sqliteTable(
       .default("pending"),
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
     sessionId: text("session_id"),
+    /** The team the approver chose for the device's key (null: personal); checked again at the token exchange. */
+    teamId: text("team_id").references((): AnySQLiteColumn => teams.id, { onDelete: "set null" }),
     intervalSeconds: integer("interval_seconds").notNull(),
     lastPolledAt: integer("last_polled_at"),
     /** Set by the poll that was answered slow_down (RFC 8628 3.5), so the answer knows it. */

@@ -8,6 +8,7 @@ import type { BudgetSettings } from "~/lib/usage/budget";
 import { type ArchiveResult, archiveKey, type UsageLedgerApi } from "~/lib/usage/ledger/api";
 import { archivedLogPage, fallbackDetail, usageDetail } from "~/lib/usage/ledger/log";
 import { LedgerStore } from "~/lib/usage/ledger/store";
+import type { TeamQuery } from "~/lib/usage/ledger/team-reads";
 import type { ClaimInput, HealthRule, LedgerQuery, LedgerSecure, LedgerUsage, LogQuery, SentAlert } from "~/lib/usage/ledger/types";
 
 type LedgerEnv = { BUCKET: R2Bucket };
@@ -20,8 +21,12 @@ const CLOSE = {
   sessionEnded: { code: 4001, reason: "session ended" },
   renew: { code: 4002, reason: "renew" },
   replaced: { code: 4003, reason: "too many live tabs" },
+  // Not "open a new socket": the member's access to the team ended.
+  memberRemoved: { code: 4004, reason: "no longer a member" },
 } as const;
 const sessionTag = (sessionId: string) => `session:${sessionId}`;
+// A team's ledger (ADR 0038) tags each socket with its member too: a removal ends them (endMember).
+const memberTag = (memberId: string) => `member:${memberId}`;
 
 export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedgerApi {
   private opened: LedgerStore | null = null;
@@ -157,6 +162,20 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
     return ending.length;
   }
 
+  async readTeam(query: TeamQuery) {
+    return this.store.readTeam(query);
+  }
+
+  async readTeamDetail(query: Omit<TeamQuery, "members">) {
+    return this.store.readTeamDetail(query);
+  }
+
+  async endMember(memberId: string) {
+    const ending = this.ctx.getWebSockets(memberTag(memberId));
+    for (const ws of ending) closeQuietly(ws, CLOSE.memberRemoved);
+    return ending.length;
+  }
+
   /** Deletes everything the ledger holds (the account is being deleted) and closes its open usage tabs. */
   async erase() {
     for (const ws of this.ctx.getWebSockets()) closeQuietly(ws, { code: 1000, reason: "account deleted" });
@@ -176,15 +195,17 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
     const expiresAt = Number(request.headers.get("X-Session-Expires"));
     const now = Date.now();
     if (!sessionId || !Number.isFinite(expiresAt) || expiresAt <= now) return new Response("A live socket needs a live session", { status: 400 });
+    // In a team's ledger the limit is each member's, not the whole team's.
+    const memberId = request.headers.get("X-Member-Id");
     // A socket closed a moment ago may still be listed until its close completes.
     const open = this.ctx
-      .getWebSockets()
+      .getWebSockets(memberId ? memberTag(memberId) : undefined)
       .filter((ws) => ws.readyState === WebSocket.OPEN)
       .map((ws) => ({ ws, live: liveOf(ws) }))
       .sort((a, b) => (a.live?.openedAt ?? 0) - (b.live?.openedAt ?? 0));
     for (const { ws } of open.slice(0, Math.max(0, open.length - LIVE_USAGE.maxSocketsPerAccount + 1))) closeQuietly(ws, CLOSE.replaced);
     const pair = new WebSocketPair();
-    this.ctx.acceptWebSocket(pair[1], [sessionTag(sessionId)]);
+    this.ctx.acceptWebSocket(pair[1], memberId ? [sessionTag(sessionId), memberTag(memberId)] : [sessionTag(sessionId)]);
     pair[1].serializeAttachment({ sessionId, expiresAt, openedAt: now } satisfies LiveSocket);
     const alarm = await this.ctx.storage.getAlarm();
     if (alarm === null || alarm > expiresAt) await this.ctx.storage.setAlarm(expiresAt);

@@ -26,6 +26,7 @@ import { app } from "~/server/context.server";
 import { readForm, singleValue } from "~/server/requests.server";
 import { proofNeedsOf, recentProof } from "~/server/recent-proof.server";
 import { keepRetryAfter, retryAfter } from "~/server/responses.server";
+import { type MemberTeam, teamsOf } from "~/lib/teams/member-teams.server";
 
 export const meta = () => pageMeta("Sign In the Desktop App | Modelify", { noindex: true });
 
@@ -49,7 +50,18 @@ type RequestFacts = { summary: string; at: number };
 
 type PageData =
   | { state: "enter"; email: string; code: string; error: string | null; prefilled?: boolean }
-  | { state: "confirm"; email: string; device: PendingDevice; requested: RequestFacts; needsPassword: boolean; needsCode: boolean; error: string | null }
+  | {
+      state: "confirm";
+      email: string;
+      device: PendingDevice;
+      requested: RequestFacts;
+      needsPassword: boolean;
+      needsCode: boolean;
+      error: string | null;
+      /** The teams the key may report under besides personal (ADR 0038), and the one chosen ("" personal). */
+      teams: Array<Pick<MemberTeam, "id" | "name">>;
+      context: string;
+    }
   | { state: "approved"; deviceName: string }
   | { state: "denied" };
 
@@ -57,7 +69,9 @@ function requestFacts(device: PendingDevice, now = Date.now()): RequestFacts {
   return { summary: M.requested(SITE_FORMATS.timeAgo(device.requestedAt, now), countryInSentence(device.country)), at: device.requestedAt };
 }
 
-const confirmPage = (email: string, device: PendingDevice, needs: { password: boolean; code: boolean }, error: string | null): PageData => ({
+type Choice = { teams: MemberTeam[]; context: string };
+
+const confirmPage = (email: string, device: PendingDevice, needs: { password: boolean; code: boolean }, error: string | null, choice: Choice): PageData => ({
   state: "confirm",
   email,
   device,
@@ -65,6 +79,8 @@ const confirmPage = (email: string, device: PendingDevice, needs: { password: bo
   needsPassword: needs.password,
   needsCode: needs.code,
   error,
+  teams: choice.teams.map((t) => ({ id: t.id, name: t.name })),
+  context: choice.context,
 });
 
 /** What approving asks for: nothing while the session's proof is recent, else the password (and a code where two-factor is on). */
@@ -81,7 +97,10 @@ const tooManyCodes = (email: string, code: string, retryAfterSeconds: number) =>
 /** The page for a code (a counted lookup): the device it names, or the code form again with why not. */
 async function pageForCode(context: Route.LoaderArgs["context"], userId: string, email: string, code: string) {
   const lookup = await lookUpUserCode(app(context).db, userId, code);
-  if (lookup.ok) return data<PageData>(confirmPage(email, lookup.device, await approvalNeeds(context), null));
+  if (lookup.ok) {
+    const teams = await teamsOf(app(context).db, userId);
+    return data<PageData>(confirmPage(email, lookup.device, await approvalNeeds(context), null, { teams, context: "" }));
+  }
   if (lookup.reason === "locked") return tooManyCodes(email, code, lookup.retryAfterSeconds);
   return data<PageData>({ state: "enter", email, code, error: M.invalidCode }, { status: 404 });
 }
@@ -128,25 +147,43 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<PageData>({ state: "enter", email: user.email, code, error: M.invalidCode }, { status: 400 });
   }
 
-  let decision: "denied" | { approved: RecentProof } = "denied";
+  let decision: Decision = "denied";
   if (intent === "approve") {
-    const text = (name: string) => {
-      const value = singleValue(read.formData, name);
-      return typeof value === "string" ? value.slice(0, 200) : null;
-    };
-    const proven = await recentProof(context, { password: text("password"), code: text("twoFactorCode") });
-    if (!proven.ok) {
-      const { errors, status, retryAfterSeconds } = proofErrors(proven);
-      const page = confirmPage(user.email, lookup.device, await approvalNeeds(context), errors.form ?? errors.password ?? errors.code ?? null);
-      // Every refusal of the proof is the 401 of a credential not given or not right (or a lock's 429).
-      return data<PageData>(page, { status: status === 429 ? 429 : 401, headers: retryAfterSeconds ? retryAfter(retryAfterSeconds) : undefined });
-    }
-    decision = { approved: proven.proof };
+    const approval = await approvalOf(context, read.formData, user, lookup.device);
+    if ("refused" in approval) return approval.refused;
+    decision = approval.decision;
   }
   if (!(await decideUserCode(db, user.id, code, decision))) {
     return data<PageData>({ state: "enter", email: user.email, code, error: M.invalidCode }, { status: 400 });
   }
   return data<PageData>(decision !== "denied" ? { state: "approved", deviceName: lookup.device.name } : { state: "denied" });
+}
+
+type Decision = "denied" | { approved: RecentProof; teamId: string | null };
+
+/**
+ * An approval's recent proof and the key's context: personal, or a team the approver is a member
+ * of now (decideUserCode checks it again); or the confirm page again with why not.
+ */
+async function approvalOf(context: Route.ActionArgs["context"], form: FormData, user: { id: string; email: string }, device: PendingDevice) {
+  const teams = await teamsOf(app(context).db, user.id);
+  const chosen = singleValue(form, "context");
+  const teamId = typeof chosen === "string" && chosen !== "" ? chosen : null;
+  const again = async (error: string | null, chosen = teamId ?? "") =>
+    confirmPage(user.email, device, await approvalNeeds(context), error, { teams, context: chosen });
+  if (teamId !== null && !teams.some((t) => t.id === teamId)) return { refused: data<PageData>(await again(M.unknownTeam, ""), { status: 400 }) };
+  const text = (name: string) => {
+    const value = singleValue(form, name);
+    return typeof value === "string" ? value.slice(0, 200) : null;
+  };
+  const proven = await recentProof(context, { password: text("password"), code: text("twoFactorCode") });
+  if (!proven.ok) {
+    const { errors, status, retryAfterSeconds } = proofErrors(proven);
+    const page = await again(errors.form ?? errors.password ?? errors.code ?? null);
+    // Every refusal of the proof is the 401 of a credential not given or not right (or a lock's 429).
+    return { refused: data<PageData>(page, { status: status === 429 ? 429 : 401, headers: retryAfterSeconds ? retryAfter(retryAfterSeconds) : undefined }) };
+  }
+  return { decision: { approved: proven.proof, teamId } satisfies Decision };
 }
 
 export default function Device({ loaderData, actionData }: Route.ComponentProps) {
@@ -225,33 +262,10 @@ function EnterCode({ page }: { page: Extract<PageData, { state: "enter" }> }) {
 
 function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }> }) {
   const pending = useNavigation().state === "submitting";
-  const f = useFormat();
   const { device } = page;
-  const facts = [
-    ["Device", device.name],
-    ["Platform", PLATFORM_LABELS[device.platform]],
-    ["App version", `Modelify ${device.appVersion}`],
-    ["Requested at", f.dateTime(page.requested.at)],
-  ] as const;
   return (
     <AuthShell title="Approve This Device?" subtitle="The Modelify desktop app asks to sign in to your account.">
-      <div className="rounded-xl border border-slate-200 bg-slate-50 p-4" data-testid="device-request">
-        <p className="text-center text-sm text-slate-600">Check that the app shows this code</p>
-        <p className="mt-1 text-center font-mono text-2xl font-semibold tracking-[0.2em] text-slate-900" data-testid="device-user-code">
-          {device.userCode}
-        </p>
-        <p className="mt-3 text-balance text-center text-sm font-medium text-slate-900" data-testid="device-requested">
-          {page.requested.summary}
-        </p>
-        <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 border-t border-slate-200 pt-4 text-sm">
-          {facts.map(([term, value]) => (
-            <div key={term} className="contents">
-              <dt className="text-slate-600">{term}</dt>
-              <dd className="min-w-0 break-words text-right font-medium text-slate-900">{value}</dd>
-            </div>
-          ))}
-        </dl>
-      </div>
+      <DeviceRequest page={page} />
       <Form method="post" className="mt-5 space-y-4">
         <input type="hidden" name="code" value={device.userCode} />
         {page.error ? (
@@ -286,6 +300,7 @@ function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }>
             hint={`Two-factor sign-in is on: the ${TWO_FACTOR.digits}-digit code from your authenticator app, or a recovery code.`}
           />
         ) : null}
+        <DeviceContext teams={page.teams} chosen={page.context} />
         <p className="text-sm text-slate-600">
           Approve only a device you are using right now: if you did not just start this sign-in in the Modelify app yourself, deny it. An approved device gets
           its own key to report usage to your account, until you revoke it under Profile, Sessions and devices.
@@ -301,5 +316,56 @@ function ConfirmDevice({ page }: { page: Extract<PageData, { state: "confirm" }>
       </Form>
       <SignedInAs email={page.email} />
     </AuthShell>
+  );
+}
+
+/** Which device asks, with its code, when and from where: what the user checks before approving. */
+function DeviceRequest({ page }: { page: Extract<PageData, { state: "confirm" }> }) {
+  const f = useFormat();
+  const { device } = page;
+  const facts = [
+    ["Device", device.name],
+    ["Platform", PLATFORM_LABELS[device.platform]],
+    ["App version", `Modelify ${device.appVersion}`],
+    ["Requested at", f.dateTime(page.requested.at)],
+  ] as const;
+  return (
+    <div className="rounded-xl border border-slate-200 bg-slate-50 p-4" data-testid="device-request">
+      <p className="text-center text-sm text-slate-600">Check that the app shows this code</p>
+      <p className="mt-1 text-center font-mono text-2xl font-semibold tracking-[0.2em] text-slate-900" data-testid="device-user-code">
+        {device.userCode}
+      </p>
+      <p className="mt-3 text-balance text-center text-sm font-medium text-slate-900" data-testid="device-requested">
+        {page.requested.summary}
+      </p>
+      <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 border-t border-slate-200 pt-4 text-sm">
+        {facts.map(([term, value]) => (
+          <div key={term} className="contents">
+            <dt className="text-slate-600">{term}</dt>
+            <dd className="min-w-0 break-words text-right font-medium text-slate-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+/** Which account the key reports to (ADR 0038): one context per key, Personal unless a team is chosen. */
+function DeviceContext({ teams, chosen }: { teams: Array<{ id: string; name: string }>; chosen: string }) {
+  if (teams.length === 0) return null;
+  const options = [{ id: "", name: "Personal" }, ...teams];
+  return (
+    <fieldset className="rounded-xl border border-slate-200 p-4" data-testid="device-context">
+      <legend className="px-1 text-sm font-medium text-slate-900">Use this device for</legend>
+      <div className="mt-1 space-y-2">
+        {options.map((option) => (
+          <label key={option.id || "personal"} className="flex items-center gap-3 text-sm text-slate-900">
+            <input type="radio" name="context" value={option.id} defaultChecked={option.id === chosen} className="size-4" />
+            <span className="min-w-0 break-words">{option.name}</span>
+          </label>
+        ))}
+      </div>
+      <p className="mt-2 text-xs text-slate-600">A team&apos;s key reports your usage to you and to the team, whose owners and admins see it.</p>
+    </fieldset>
   );
 }

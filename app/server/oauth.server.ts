@@ -74,7 +74,7 @@ export async function deviceCodeGrant(ctx: AppContext, body: Record<string, unkn
   const outcome = await pollDeviceAuthorization(ctx, sessionKeys(ctx.env), parsed.data.device_code);
   if (!outcome.ok) return oauthError(400, outcome.error, DEVICE_ERRORS[outcome.error], outcome.interval ? { interval: outcome.interval } : {});
   const user = await findUserById(ctx.db, outcome.userId);
-  return tokenResponse(outcome.tokens, { id: outcome.userId, email: user?.email ?? "" }, { device: outcome.device });
+  return tokenResponse(outcome.tokens, { id: outcome.userId, email: user?.email ?? "" }, { device: outcome.device, team: outcome.team });
 }
 
 /**

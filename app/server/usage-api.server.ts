@@ -37,7 +37,7 @@ export async function authorizeUsageRequest(
   request: Request,
   app: AppContext,
   maxBytes?: number,
-): Promise<{ user: { id: string }; deviceId: string | null; body: unknown } | Response> {
+): Promise<{ user: { id: string }; deviceId: string | null; teamId: string | null; body: unknown } | Response> {
   if (request.method !== "POST") return methodNotAllowed();
   const user = await requireBearer(request, (token) => authenticateUsageToken(app.db, sessionKeys(app.env), token));
   noteAccount(user.id);
@@ -51,7 +51,7 @@ export async function authorizeUsageRequest(
   ]);
   if (limited) return limited;
   if (!body.ok) throw await withProblems(body.error);
-  return { user: { id: user.id }, deviceId: user.deviceId, body: body.value };
+  return { user: { id: user.id }, deviceId: user.deviceId, teamId: user.teamId, body: body.value };
 }
 
 /**

@@ -21,7 +21,7 @@ export const USAGE_REPORT_PATH = "/api/v1/usage";
 export async function reportUsage(request: Request, ctx: AppContext): Promise<Response> {
   const authorized = await authorizeUsageRequest(request, ctx, USAGE_API.maxBodyBytes);
   if (authorized instanceof Response) return authorized;
-  const { user, deviceId, body } = authorized;
+  const { user, deviceId, teamId, body } = authorized;
 
   const isBatch = typeof body === "object" && body !== null && !Array.isArray(body) && "reports" in body;
   const parsed = isBatch ? batchSchema.safeParse(body) : report.safeParse(body);
@@ -35,7 +35,8 @@ export async function reportUsage(request: Request, ctx: AppContext): Promise<Re
   const country = deviceId ? deviceCountry(request, deviceId, receivedAt) : null;
   // The one place a report's occurred_at is set when the app left it out: it happened when received.
   const messages = usageReportsMessages(
-    { userId: user.id, receivedAt, deviceId, country },
+    // A key of a team (ADR 0038): its reports count for the team too, if the consumer still finds the sender a member.
+    { userId: user.id, receivedAt, deviceId, country, ...(teamId && { teamId }) },
     reports.map((r) => ({ ...r, occurred_at: r.occurred_at ?? receivedAt })),
   );
   await enqueue(ctx.queue, messages);

@@ -44,3 +44,16 @@ export function queryD1In<T>(stateDir: string | undefined, sql: string, ...param
     db.close();
   }
 }
+
+/**
+ * One write to this worker's site's database, for a test's setup that no page makes yet (a team of
+ * issue 50 before its pages existed in this branch). SQLite serialises it with the site's writes.
+ */
+export function writeLocalD1(sql: string, ...params: Array<string | number>): void {
+  const db = new DatabaseSync(findDatabase());
+  try {
+    db.prepare(sql).run(...params);
+  } finally {
+    db.close();
+  }
+}

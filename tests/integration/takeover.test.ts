@@ -215,7 +215,7 @@ describe("F1: an e-mail change does not survive the owner's recovery", () => {
       appInstanceId: crypto.randomUUID(),
       country: null,
     });
-    expect(await decideUserCode(db, user.id, grant.userCode, { approved: await recentProofOf(user.id) })).toBe(true);
+    expect(await decideUserCode(db, user.id, grant.userCode, { approved: await recentProofOf(user.id), teamId: null })).toBe(true);
     await ownerResetsPassword(email);
     expect(await pollDeviceAuthorization(revocationDeps, SECRET, grant.deviceCode)).toEqual({ ok: false, error: "access_denied" });
     const keys = await db

@@ -7,6 +7,8 @@ import { useRevalidator } from "react-router";
 import { useFormat } from "../format";
 
 const LIVE_PATH = "/dashboard/usage/live";
+// The close code of a team's ledger when the viewer was removed from the team (workers/usage-ledger.ts).
+const MEMBER_REMOVED = 4004;
 // Proxies and load balancers close a socket that says nothing for about a minute.
 const PING_MS = 30_000;
 // Reconnecting: 1 s, 2 s, 4 s … up to 30 s, each with some jitter so tabs do not return in step.
@@ -53,7 +55,8 @@ function reloadQueue(revalidate: () => Promise<void>, onReloaded: () => void, st
   return { reload, onVisible };
 }
 
-export function useLiveUsage(): LiveState {
+/** `path`: the socket's route (a team's usage page opens one to its team's ledger, ADR 0038). */
+export function useLiveUsage(path: string = LIVE_PATH): LiveState {
   const { revalidate } = useRevalidator();
   const revalidateRef = useRef(revalidate);
   revalidateRef.current = revalidate;
@@ -75,7 +78,7 @@ export function useLiveUsage(): LiveState {
 
     function connect() {
       if (stopped) return;
-      const url = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${LIVE_PATH}`;
+      const url = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${path}`;
       const socket = new WebSocket(url);
       ws = socket;
       socket.onopen = () => {
@@ -96,11 +99,16 @@ export function useLiveUsage(): LiveState {
           // Not ours to read.
         }
       };
-      socket.onclose = () => {
+      socket.onclose = (event) => {
         clearInterval(pingTimer);
         if (ws === socket) ws = null;
         setConnected(false);
         if (stopped) return;
+        // Removed from the team: no new socket; the page reloads and finds it is no longer the viewer's.
+        if (event.code === MEMBER_REMOVED) {
+          void revalidateRef.current();
+          return;
+        }
         const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** failures);
         failures++;
         retryTimer = setTimeout(connect, delay * (0.75 + Math.random() * 0.5));
@@ -116,7 +124,7 @@ export function useLiveUsage(): LiveState {
       clearInterval(pingTimer);
       ws?.close(1000, "page closed");
     };
-  }, []);
+  }, [path]);
 
   return { connected, updatedAt };
 }

@@ -15,6 +15,7 @@ import { assertProofOf, type RecentProof } from "./recent-proof.server";
 import type { RevocationDeps } from "./revocation.server";
 import { createSession, revokeSession, revokeUserSessions, type IssuedTokens } from "./session.server";
 import { type DEVICE_ERRORS, type DevicePlatform, formatUserCode, newDeviceCode, newUserCode, normalizeUserCode } from "./device-codes";
+import { memberTeamById } from "../teams/member-teams.server";
 
 const t = schema.deviceAuthorizations;
 
@@ -69,7 +70,14 @@ export async function startDeviceAuthorization(db: Db, device: DeviceRequest, no
 const userCodeHash = (canonical: string) => sha256Hex(canonical);
 
 export type PollOutcome =
-  | { ok: true; tokens: IssuedTokens; userId: string; device: { id: string; name: string; platform: DevicePlatform; app_version: string } }
+  | {
+      ok: true;
+      tokens: IssuedTokens;
+      userId: string;
+      device: { id: string; name: string; platform: DevicePlatform; app_version: string };
+      /** The team the key reports under (ADR 0038), or null: personal. */
+      team: { slug: string; name: string } | null;
+    }
   | { ok: false; error: keyof typeof DEVICE_ERRORS; interval?: number };
 
 /**
@@ -97,16 +105,26 @@ export async function pollDeviceAuthorization(deps: RevocationDeps, keys: Keyrin
   if (!row) return { ok: false, error: "invalid_grant" };
   if (row.status === "used" && row.sessionId === sessionId && row.userId) {
     const device = { deviceName: row.deviceName, devicePlatform: row.platform, appVersion: row.appVersion, appInstanceId: row.appInstanceId };
+    // The team chosen at the approval, if the approver is still a member of it: one removed since
+    // gets no key for that team (the app asks again, and the user chooses anew).
+    const team = row.teamId === null ? null : await memberTeamById(db, row.teamId, row.userId);
+    if (row.teamId !== null && team === null) return { ok: false, error: "access_denied" };
     // The same installation signing in again replaces its earlier key, so the list shows it once.
     await revokeUserSessions(deps, row.userId, "replaced_by_new_sign_in", { appInstanceId: row.appInstanceId }, now);
-    const tokens = await createSession(db, keys, { userId: row.userId, client: "desktop", userAgent: null, sessionId, device }, now);
+    const tokens = await createSession(db, keys, { userId: row.userId, client: "desktop", userAgent: null, sessionId, device, teamId: team?.id ?? null }, now);
     // A password reset or "sign out everywhere" between the claim and the session's insert denied
     // this code (revokeAccountAccess): the key it just made must not outlive that.
     if (await deviceGrantCancelled(db, sessionId)) {
       await revokeSession(deps, sessionId, "device_code_cancelled", now);
       return { ok: false, error: "access_denied" };
     }
-    return { ok: true, tokens, userId: row.userId, device: { id: sessionId, name: row.deviceName, platform: row.platform, app_version: row.appVersion } };
+    return {
+      ok: true,
+      tokens,
+      userId: row.userId,
+      device: { id: sessionId, name: row.deviceName, platform: row.platform, app_version: row.appVersion },
+      team: team && { slug: team.slug, name: team.name },
+    };
   }
   if (row.status === "used") return { ok: false, error: "invalid_grant" };
   if (row.status === "denied") return { ok: false, error: "access_denied" };
@@ -164,15 +182,25 @@ export async function lookUpUserCode(db: Db, userId: string, input: unknown, now
 
 /**
  * Approves or denies a pending code for this user. Only a pending, unexpired code changes (one
- * statement), so a code approved or denied by anyone, or used, is refused.
+ * statement), so a code approved or denied by anyone, or used, is refused. An approval names the
+ * key's context (ADR 0038): `teamId` null for personal, else a team the approver is a member of
+ * (else nothing changes and the answer is false).
  */
-export async function decideUserCode(db: Db, userId: string, code: string, decision: "denied" | { approved: RecentProof }, now = Date.now()): Promise<boolean> {
+export async function decideUserCode(
+  db: Db,
+  userId: string,
+  code: string,
+  decision: "denied" | { approved: RecentProof; teamId: string | null },
+  now = Date.now(),
+): Promise<boolean> {
   const canonical = normalizeUserCode(code);
   if (!canonical) return false;
   if (decision !== "denied") assertProofOf(decision.approved, userId);
+  const teamId = decision === "denied" ? null : decision.teamId;
+  if (teamId !== null && (await memberTeamById(db, teamId, userId)) === null) return false;
   const rows = await db
     .update(t)
-    .set({ status: decision === "denied" ? "denied" : "approved", userId, approvedAt: now })
+    .set({ status: decision === "denied" ? "denied" : "approved", userId, approvedAt: now, teamId })
     .where(and(eq(t.userCodeHash, await userCodeHash(canonical)), eq(t.status, "pending"), gt(t.expiresAt, now)))
     .returning({ id: t.id });
   if (rows.length) await clearCounter(db, wrongCodeKey(userId));

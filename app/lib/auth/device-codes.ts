@@ -66,6 +66,7 @@ export const DEVICE_MESSAGES = {
   requested: (ago: string, country: string | null) => `Requested ${ago} from ${country ?? "an unknown country"}`,
   passwordRequired: "You signed in a while ago. Enter your password to approve this device.",
   wrongPassword: "That password is not correct.",
+  unknownTeam: "Choose Personal or a team you are a member of.",
   approved: "Device approved. You can go back to the Modelify app: it is signed in.",
   denied: "Request denied. The app was not signed in.",
 } as const;

@@ -6,7 +6,8 @@
 import { BoundedMap } from "../bounded-map";
 import { USAGE_API } from "../constants";
 
-type Remembered = { userId: string; until: number };
+/** `teamId`: the team the key reports under; the consumer checks the membership again (ADR 0038). */
+type Remembered = { userId: string; teamId: string | null; until: number };
 
 const live = new BoundedMap<string, Remembered>(USAGE_API.desktopSessionCacheSize);
 
@@ -14,9 +15,9 @@ export function recallLiveDesktopSession(sessionId: string, now: number): Rememb
   return live.get(sessionId, now) ?? null;
 }
 
-export function rememberLiveDesktopSession(sessionId: string, userId: string, now: number) {
+export function rememberLiveDesktopSession(sessionId: string, userId: string, teamId: string | null, now: number) {
   const until = now + USAGE_API.desktopSessionRecheckMs;
-  live.set(sessionId, { userId, until }, until);
+  live.set(sessionId, { userId, teamId, until }, until);
 }
 
 /** After a revocation in this isolate: its own requests stop at once, not after the recheck. */

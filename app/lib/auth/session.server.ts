@@ -12,67 +12,11 @@ import { newRefreshToken, readRefreshToken } from "./refresh-token";
 import type { RevocationDeps } from "./revocation.server";
 import { endLiveSockets } from "../usage/ledger/api";
 import { isTimeZone, UTC } from "../time-zone";
-import { isLocale, type Locale } from "../locale";
+import { isLocale } from "../locale";
 import { teamPaidUntilSql } from "../billing/team-entitlement.server";
 
-type SubscriptionRow = typeof schema.subscriptions.$inferSelect;
-type BudgetRow = typeof schema.budgets.$inferSelect;
-
-export type SessionClient = "web" | "desktop";
-
-export type SessionUser = {
-  id: string;
-  email: string;
-  role: "user" | "admin";
-  createdAt: number;
-  firstName: string | null;
-  lastName: string | null;
-  lastLoginAt: number | null;
-  lastActivityAt: number | null;
-  /** Whether this account had a session before this one: "Welcome back" rather than "Welcome". */
-  signedInBefore: boolean;
-  /**
-   * Profile fields the dashboard needs, read with the session so no page reads the profile again.
-   * As of the start of the request: an action that changes them must not rely on these after it.
-   */
-  profile: SessionProfile;
-  /**
-   * The account's subscription and budget, read in the same query on a GET or HEAD, where no
-   * action runs before the loaders; absent otherwise (read them: subscriptionOf, budgetOf).
-   */
-  accountRows?: AccountRows;
-};
-
-/**
- * Rows a signed-in page often shows, each null when the account has none. `capCount`: how many caps
- * of single models and devices the account has (ADR 0032), so a page reads them only when there are
- * any. `teams`: the account's teams by name, for the dashboard's switcher (issue 50).
- * `teamPaidUntil`: until when a team of the account has a paid plan (ADR 0037), or null.
- */
-type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | null; capCount: number; teams: TeamListing[]; teamPaidUntil: number | null };
-type TeamListing = { slug: string; name: string; role: "owner" | "admin" | "member" };
-
-/** Whose rows a page reads: an account, with those its session's statement read when it has them. */
-export type AccountRef = Pick<SessionUser, "id" | "accountRows">;
-
-/** An account and its time zone (read with its session), whose usage a page shows in that zone. */
-export type ZonedAccount = AccountRef & { profile: Pick<SessionProfile, "timeZone"> };
-
-export type SessionProfile = {
-  username: string | null;
-  avatarUrl: string | null;
-  phoneVerified: boolean;
-  paymentMethodLast4: string | null;
-  stripeCustomerId: string | null;
-  earlyAccessStatus: string | null;
-  earlyAccessExpiresAt: number | null;
-  /** Whether Stripe says this account had a trial; null while nobody has asked (billing/trial.server.ts). */
-  trialUsed: boolean | null;
-  /** The account's time zone (the profile's): its days, hours and budgets are counted in it (ADR 0030). */
-  timeZone: string;
-  timeZoneConfirmedAt: number | null; // when the account answered the dashboard's question of its zone, or chose one (issue 48)
-  locale: Locale | null; // pinned for numbers and dates (issue 48); null: the browser's
-};
+export type { AccountRef, SessionClient, SessionProfile, SessionUser, ZonedAccount } from "./session-types";
+import type { AccountRows, SessionClient, SessionProfile, SessionUser } from "./session-types";
 
 /** The session of a request: `provenAt` is when its owner last showed every factor in it (lib/auth/recent-proof.server.ts). */
 type SessionState = { id: string; client: SessionClient; provenAt: number | null };
@@ -93,7 +37,16 @@ export type DeviceFields = { deviceName: string; devicePlatform: "windows" | "ma
 export async function createSession(
   db: Db,
   keys: Keyring,
-  input: { userId: string; client: SessionClient; userAgent?: string | null; sessionId?: string; device?: DeviceFields; provenAt?: number | null },
+  input: {
+    userId: string;
+    client: SessionClient;
+    userAgent?: string | null;
+    sessionId?: string;
+    device?: DeviceFields;
+    provenAt?: number | null;
+    /** A device key's team (ADR 0038); null or absent: personal. */
+    teamId?: string | null;
+  },
   now = Date.now(),
 ): Promise<IssuedTokens> {
   const sessionId = input.sessionId ?? crypto.randomUUID();
@@ -109,6 +62,7 @@ export async function createSession(
     lastSeenAt: now,
     createdAt: now,
     provenAt: input.provenAt ?? null,
+    teamId: input.teamId ?? null,
     ...input.device,
   });
   const accessToken = await signAccessToken({ sub: input.userId, sid: sessionId }, keys, SESSION.accessTokenTtlMs, now);
@@ -125,6 +79,8 @@ const sessionUserColumns = {
   sessionId: schema.sessions.id,
   client: schema.sessions.client,
   provenAt: schema.sessions.provenAt,
+  // The team a device key reports under (ADR 0038): the usage routes read it here, no statement more.
+  teamId: schema.sessions.teamId,
   userId: schema.users.id,
   email: schema.users.email,
   role: schema.users.role,
@@ -152,6 +108,7 @@ type SessionUserRow = Pick<SessionUser, "email" | "role" | "createdAt" | "firstN
   sessionId: string;
   client: SessionClient;
   provenAt: number | null;
+  teamId: string | null;
   userId: string;
   signedInBefore: number;
 } & { [K in Exclude<keyof SessionProfile, "locale">]: SessionProfile[K] | null } & { locale: string | null } & Partial<AccountRows>;
@@ -300,16 +257,19 @@ export async function authenticateUsageToken(db: Db, keys: Keyring, token: strin
   const claims = await verifyAccessToken(token, keys);
   if (!claims) return null;
   const remembered = recallLiveDesktopSession(claims.sid, now);
-  if (remembered) return remembered.userId === claims.sub ? { id: claims.sub, deviceId: claims.sid } : null;
+  if (remembered) return remembered.userId === claims.sub ? { id: claims.sub, deviceId: claims.sid, teamId: remembered.teamId } : null;
   const row = await liveSessionOfClaims(db, claims, now);
   if (!row || "ended" in row) return row;
-  if (row.client !== "desktop") return { id: row.userId, deviceId: null };
-  rememberLiveDesktopSession(row.sessionId, row.userId, now);
-  return { id: row.userId, deviceId: row.sessionId };
+  if (row.client !== "desktop") return { id: row.userId, deviceId: null, teamId: null };
+  rememberLiveDesktopSession(row.sessionId, row.userId, row.teamId, now);
+  return { id: row.userId, deviceId: row.sessionId, teamId: row.teamId };
 }
 
-/** Who reports: the user and the device key (a desktop session), a session that ended, or nothing valid. */
-export type UsageAuth = { id: string; deviceId: string | null } | { ended: true } | null;
+/**
+ * Who reports: the user, the device key (a desktop session) and the team the key reports under
+ * (ADR 0038; null: personal), a session that ended, or nothing valid.
+ */
+export type UsageAuth = { id: string; deviceId: string | null; teamId: string | null } | { ended: true } | null;
 
 export type RefreshResult =
   | { ok: true; auth: AuthState & { user: SessionUser }; accessToken: string; accessExpiresAt: number; refreshToken: string | null; refreshExpiresAt: number }

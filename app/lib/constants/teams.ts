@@ -18,4 +18,9 @@ export const TEAMS = {
   // Not in the issue: teams one account may own, and invitations a team may have open at once.
   maxOwnedPerAccount: 10,
   maxOpenInvitations: 100,
+  // The team usage page (ADR 0038): its ranges (days of the viewer's zone), and the members' table
+  // a page at a time, highest cost first, so a team of 1,000 renders what a team of 10 does.
+  usageRangesDays: [7, 30, 90],
+  usageDefaultDays: 30,
+  usageMembersPerPage: 25,
 } as const;

@@ -34,6 +34,10 @@ export const grantedTokensBody = tokensBody.extend({
     })
     .optional()
     .meta({ description: "Device code grant only: the device this key belongs to" }),
+  team: z.object({ slug: z.string(), name: z.string() }).nullable().optional().meta({
+    description:
+      "Device code grant only: the team this key reports under, chosen by the user on the /device page (personal or one of their teams; one per key), or null for personal. A team key's usage counts for the user and, while they are a member, for the team.",
+  }),
 });
 
 export const deviceAuthorizationBody = z.object({

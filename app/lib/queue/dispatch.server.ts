@@ -24,6 +24,7 @@ import {
   writeShared,
 } from "../usage/ingest.server";
 import type { LedgerNamespace } from "../usage/ledger/api";
+import { ingestTeams, teamParts } from "../usage/team-ingest.server";
 import { queuedUsageReportSchema } from "../usage/report";
 import { enqueue } from "./enqueue";
 import { type MarketingEventMessage, queueMessageSchema, type UsageMessage } from "./messages";
@@ -156,9 +157,11 @@ async function handleUsage(deps: ConsumerDeps, queueName: string, usage: Array<P
     return;
   }
   const now = Date.now();
-  const outcome: BatchOutcome = { written: [], retry: new Set(), resend: [], deadLettered: new Set() };
+  const outcome: BatchOutcome = { written: [], counted: { usage: [], secure: [] }, retry: new Set(), resend: [], deadLettered: new Set() };
   await Promise.all([...groups].map(([userId, group]) => ingestGroup(deps, queueName, userId, group, facts.get(userId), now, outcome)));
   const { written, retry, resend, deadLettered } = outcome;
+  // What the members' ledgers took also counts for the teams it was sent under (ADR 0038).
+  await ingestTeams(deps.ledgers, teamParts(outcome.counted.usage, outcome.counted.secure, facts), now, retry);
   if (resend.length) {
     try {
       await enqueue(deps.queue, resend);
@@ -205,6 +208,8 @@ async function sendAlerts(deps: ConsumerDeps, decided: Parameters<typeof alertNo
 /** What a batch's ledger calls came to: what to write to D1, retry, send again alone, or leave dead-lettered. */
 type BatchOutcome = {
   written: Array<{ outcome: AccountOutcome; messages: Array<Message<unknown>> }>;
+  /** Every report a member's ledger took, with its message: those sent under a team go to the team's too. */
+  counted: AccountGroup;
   retry: Set<Message<unknown>>;
   resend: UsageMessage[];
   deadLettered: Set<Message<unknown>>;
@@ -218,7 +223,7 @@ async function ingestGroup(
   group: AccountGroup,
   account: AccountFacts | undefined,
   now: number,
-  { written, retry, resend, deadLettered }: BatchOutcome,
+  { written, counted, retry, resend, deadLettered }: BatchOutcome,
 ) {
   if (!account) {
     for (const message of new Set([...group.usage, ...group.secure].map((p) => p.message))) {
@@ -232,6 +237,8 @@ async function ingestGroup(
     try {
       const result = await ingestAccount(deps.ledgers, userId, items.usage, items.secure, alertBudget(account), now, account.timeZone, account.rules);
       written.push({ outcome: { userId, result, ...items }, messages: [...part.usage, ...part.secure].map((m) => m.message) });
+      counted.usage.push(...part.usage);
+      counted.secure.push(...part.secure);
     } catch (error) {
       log.error("usage_account_failed", { size: items.usage.length + items.secure.length }, error);
       for (const one of [...part.usage.map((u) => ({ ...u, kind: "usage" as const })), ...part.secure.map((s) => ({ ...s, kind: "secure" as const }))]) {
@@ -239,6 +246,8 @@ async function ingestGroup(
         try {
           const result = await ingestAccount(deps.ledgers, userId, alone.usage, alone.secure, alertBudget(account), now, account.timeZone, account.rules);
           written.push({ outcome: { userId, result, ...alone }, messages: [one.message] });
+          if (one.kind === "usage") counted.usage.push({ ...one, item: one.item as UsageItem });
+          else counted.secure.push({ ...one, item: one.item as SecureItem });
         } catch (singleError) {
           log.error("usage_message_failed", { id: one.message.id, attempts: one.message.attempts }, singleError);
           if (one.shared) resend.push({ type: "usage.report", ...(one.item as UsageItem) });

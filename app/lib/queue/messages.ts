@@ -48,6 +48,10 @@ const stripeEventMessageSchema = z.object({
   userId: z.string().max(64).nullable(),
 });
 
+// The team the sending device key reports under (ADR 0038), as its session said when the API took
+// the report; the consumer counts it for the team only if the sender is still a member then.
+const teamId = z.string().min(1).max(64).nullish();
+
 // One validated usage report of one user, as accepted by the API; the consumer also sends one
 // again alone when it fails while sharing a usage.reports message with others.
 const usageMessageSchema = z.object({
@@ -59,6 +63,7 @@ const usageMessageSchema = z.object({
   deviceId: z.string().min(1).max(64).nullish(),
   // The request's country as Cloudflare saw it (two letters, or T1 for Tor).
   country: z.string().regex(COUNTRY_CODE).nullish(),
+  teamId,
 });
 
 // A request's reports, for one account, in one message (ADR 0020): the API answers a request of up
@@ -72,6 +77,7 @@ const usageReportsMessageSchema = z.object({
   reports: z.array(z.unknown()).min(1).max(USAGE_API.maxReportsPerRequest),
   deviceId: z.string().min(1).max(64).nullish(),
   country: z.string().regex(COUNTRY_CODE).nullish(),
+  teamId,
 });
 
 const secureUsageMessageSchema = z.object({
@@ -79,6 +85,7 @@ const secureUsageMessageSchema = z.object({
   userId: z.string().min(1).max(64),
   receivedAt: z.number().int().positive(),
   report: queuedSecureReportSchema,
+  teamId,
 });
 
 // The forms' rule, so every accepted form is a valid message.

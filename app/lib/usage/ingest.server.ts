@@ -20,17 +20,23 @@ export type UsageItem = {
   /** The device key (desktop session) that sent it, and the country the request came from. */
   deviceId?: string | null;
   country?: string | null;
+  /** The team the device key reports under (ADR 0038); absent or null: personal only. */
+  teamId?: string | null;
 };
-export type SecureItem = { userId: string; receivedAt: number; report: SecureReport };
+export type SecureItem = { userId: string; receivedAt: number; report: SecureReport; teamId?: string | null };
 
 function conversationId(metadata: Record<string, unknown> | null | undefined): string | null {
   const value = metadata?.conversation_id;
   return typeof value === "string" && value.length > 0 && value.length <= 200 ? value : typeof value === "number" ? String(value) : null;
 }
 
-export function toLedgerUsage({ receivedAt, report: r, deviceId }: UsageItem): LedgerUsage {
+/**
+ * A report as a ledger stores it. `memberId`: in a team's ledger, the member who sent it; the id is
+ * then the member's (`<member>:<report_id>`), so no member can make another's report look seen.
+ */
+export function toLedgerUsage({ receivedAt, report: r, deviceId }: UsageItem, memberId: string | null = null): LedgerUsage {
   return {
-    id: r.report_id.toLowerCase(),
+    id: memberId === null ? r.report_id.toLowerCase() : `${memberId}:${r.report_id.toLowerCase()}`,
     occurredAt: r.occurred_at,
     receivedAt,
     modelName: r.model_name,
@@ -48,12 +54,13 @@ export function toLedgerUsage({ receivedAt, report: r, deviceId }: UsageItem): L
     appVersion: r.app_version ?? null,
     appInstanceId: r.app_instance_id ?? null,
     deviceId: deviceId ?? null,
+    memberId,
   };
 }
 
-function toLedgerSecure({ receivedAt, report: r }: SecureItem): LedgerSecure {
+export function toLedgerSecure({ receivedAt, report: r }: SecureItem, memberId: string | null = null): LedgerSecure {
   return {
-    reportHash: r.report_hash,
+    reportHash: memberId === null ? r.report_hash : `${memberId}:${r.report_hash}`,
     modelName: r.model_name,
     provider: r.provider,
     tokensUsed: r.tokens_used,
@@ -65,6 +72,7 @@ function toLedgerSecure({ receivedAt, report: r }: SecureItem): LedgerSecure {
     appVersion: r.app_version ?? null,
     appInstanceId: r.app_instance_id ?? null,
     receivedAt,
+    memberId,
   };
 }
 
@@ -72,7 +80,15 @@ function toLedgerSecure({ receivedAt, report: r }: SecureItem): LedgerSecure {
  * What the consumer knows of an account from D1: its address (alerts), budget, time zone, model
  * health rules and how many webhooks it has. `budget.notificationsEnabled` is the e-mail switch.
  */
-export type AccountFacts = { email: string; budget: BudgetSettings; timeZone: string; rules: HealthRule[]; webhooks: number };
+export type AccountFacts = {
+  email: string;
+  budget: BudgetSettings;
+  timeZone: string;
+  rules: HealthRule[];
+  webhooks: number;
+  /** The teams the account is a member of now: a report counts for its team only if this holds it (ADR 0038). */
+  teams: string[];
+};
 
 /**
  * The budget as the ledger decides its alerts with: on when anyone listens (e-mail or a webhook),
@@ -105,6 +121,7 @@ export async function accountFacts(db: Db, userIds: string[]): Promise<Map<strin
           string | null
         >`(SELECT json_group_array(json_object('id', r.id, 'kind', r.kind, 'threshold', r.threshold)) FROM alert_rules AS r WHERE r.user_id = ${schema.users.id})`,
         webhooks: sql<number>`(SELECT count(*) FROM webhooks AS w WHERE w.user_id = ${schema.users.id})`,
+        teams: sql<string>`(SELECT json_group_array(m.team_id) FROM team_members AS m WHERE m.user_id = ${schema.users.id})`,
       })
       .from(schema.users)
       .leftJoin(schema.budgets, sql`${schema.budgets.userId} = ${schema.users.id}`)
@@ -116,6 +133,7 @@ export async function accountFacts(db: Db, userIds: string[]): Promise<Map<strin
         timeZone: r.timeZone !== null && isTimeZone(r.timeZone) ? r.timeZone : UTC,
         rules: parseRules(r.rules),
         webhooks: Number(r.webhooks ?? 0),
+        teams: JSON.parse(r.teams ?? "[]") as string[],
         budget:
           r.monthlyBudget === null
             ? DEFAULT_BUDGET
@@ -147,7 +165,15 @@ export async function ingestAccount(
 ): Promise<IngestResult> {
   // The claims these reports answer: their hard-cap reservations end as the reports' cost is stored.
   const claimIds = usage.flatMap((u) => (u.report.claim_id ? [u.report.claim_id.toLowerCase()] : []));
-  return ledgerFor(ledgers, userId).ingest({ usage: usage.map(toLedgerUsage), secure: secure.map(toLedgerSecure), budget, now, zone, claimIds, rules });
+  return ledgerFor(ledgers, userId).ingest({
+    usage: usage.map((u) => toLedgerUsage(u)),
+    secure: secure.map((s) => toLedgerSecure(s)),
+    budget,
+    now,
+    zone,
+    claimIds,
+    rules,
+  });
 }
 
 /**

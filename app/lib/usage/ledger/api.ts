@@ -17,6 +17,8 @@ import type {
   SentAlert,
 } from "./types";
 
+import type { TeamDetailRow, TeamQuery, TeamRead } from "./team-reads";
+
 export type ArchiveResult = { months: string[]; rows: number; remaining: number };
 
 export interface UsageLedgerApi {
@@ -63,6 +65,12 @@ export interface UsageLedgerApi {
    * `except` a session that stays. Returns how many closed.
    */
   endLive(sessions: { only: string[] } | { except: string | null }): Promise<number>;
+  /** A team's ledger (ADR 0038): totals, models, the viewer's days and a page of members, in the viewer's range. */
+  readTeam(query: TeamQuery): Promise<TeamRead>;
+  /** A team's ledger: every member × day × model of the range (the team's CSV). */
+  readTeamDetail(query: Omit<TeamQuery, "members">): Promise<TeamDetailRow[]>;
+  /** A team's ledger: closes the live sockets of a member who was removed; how many closed. */
+  endMember(memberId: string): Promise<number>;
   /** Deletes all the ledger's storage (the account is being deleted). */
   erase(): Promise<void>;
   size(): Promise<{ reports: number; secure: number; archivedMonths: Array<{ month: string; rows: number }> }>;

@@ -129,6 +129,7 @@ function storeUsage(sql: SqlStorage, r: LedgerUsage, oldest: number, minuteFloor
     r.appVersion,
     r.appInstanceId,
     r.deviceId,
+    r.memberId ?? "",
   );
   if (cursor.rowsWritten === 0) {
     tally.duplicates += 1;
@@ -214,7 +215,14 @@ function addUsage(tally: Tally, r: LedgerUsage, zone: string, minuteFloor: numbe
   addToSlices(
     tally.slices,
     at,
-    { modelName: r.modelName, modelProvider: r.modelProvider, deviceId: r.deviceId ?? "", requestType: r.requestType, success: r.success },
+    {
+      modelName: r.modelName,
+      modelProvider: r.modelProvider,
+      deviceId: r.deviceId ?? "",
+      requestType: r.requestType,
+      success: r.success,
+      memberId: r.memberId ?? "",
+    },
     {
       requests: 1,
       successes: r.success ? 1 : 0,
@@ -249,6 +257,7 @@ function storeSecure(sql: SqlStorage, s: LedgerSecure, oldest: number, zone: str
     s.appVersion,
     s.appInstanceId,
     s.receivedAt,
+    s.memberId ?? "",
   );
   if (cursor.rowsWritten === 0) {
     tally.duplicates += 1;
@@ -268,7 +277,7 @@ function storeSecure(sql: SqlStorage, s: LedgerSecure, oldest: number, zone: str
   addToSlices(
     tally.slices,
     at,
-    { modelName: s.modelName, modelProvider: s.provider, deviceId: "", requestType: FALLBACK_TYPE, success: s.errorCount === 0 },
+    { modelName: s.modelName, modelProvider: s.provider, deviceId: "", requestType: FALLBACK_TYPE, success: s.errorCount === 0, memberId: s.memberId ?? "" },
     { requests: s.requestCount, successes: s.successCount, tokens: s.tokensUsed, input: 0, output: 0, cost: s.costMicros, duration: 0, timed: 0 },
   );
 }

@@ -9,15 +9,19 @@ import { offsetPeriods } from "../../time-zone";
 import { addDays, dayStart } from "../dates";
 import type { SliceGroup, SliceQuery, SliceRow, UsageFilter } from "./types";
 
-const KEY = "model_name, model_provider, device_id, request_type, success";
+// The slices' key as migration 5 made it; migration 9 (MEMBER_MIGRATION) added the member.
+const KEY_V5 = "model_name, model_provider, device_id, request_type, success";
+const KEY = `${KEY_V5}, member_id`;
 const FIGURES = "total_requests, success_count, total_tokens, tokens_input, tokens_output, total_cost_micros, total_duration_ms, timed_requests";
 const ADD = FIGURES.split(", ")
   .map((c) => `${c} = ${c} + excluded.${c}`)
   .join(", ");
-const COLUMNS = `model_name TEXT NOT NULL, model_provider TEXT NOT NULL, device_id TEXT NOT NULL, request_type TEXT NOT NULL, success INTEGER NOT NULL,
-  ${FIGURES.split(", ")
-    .map((c) => `${c} INTEGER NOT NULL DEFAULT 0`)
-    .join(", ")}`;
+const FIGURE_COLUMNS = FIGURES.split(", ")
+  .map((c) => `${c} INTEGER NOT NULL DEFAULT 0`)
+  .join(", ");
+const COLUMNS_V5 = `model_name TEXT NOT NULL, model_provider TEXT NOT NULL, device_id TEXT NOT NULL, request_type TEXT NOT NULL, success INTEGER NOT NULL,
+  ${FIGURE_COLUMNS}`;
+const COLUMNS = `${COLUMNS_V5}, member_id TEXT NOT NULL DEFAULT ''`;
 
 /** A fallback (secure) report's request type in the slices and the request log. */
 export const FALLBACK_TYPE = "fallback";
@@ -29,18 +33,18 @@ export const FALLBACK_TYPE = "fallback";
  * `day_slices` is drawn afterwards in the ledger's zone (LedgerStore runs rebuildDaySlices).
  */
 export const SLICES_MIGRATION = [
-  `CREATE TABLE quarter_slices (start INTEGER NOT NULL, ${COLUMNS}, PRIMARY KEY (start, ${KEY})) WITHOUT ROWID`,
-  `CREATE TABLE day_slices (date TEXT NOT NULL, ${COLUMNS}, PRIMARY KEY (date, ${KEY})) WITHOUT ROWID`,
-  `INSERT INTO quarter_slices (start, ${KEY}, ${FIGURES})
+  `CREATE TABLE quarter_slices (start INTEGER NOT NULL, ${COLUMNS_V5}, PRIMARY KEY (start, ${KEY_V5})) WITHOUT ROWID`,
+  `CREATE TABLE day_slices (date TEXT NOT NULL, ${COLUMNS_V5}, PRIMARY KEY (date, ${KEY_V5})) WITHOUT ROWID`,
+  `INSERT INTO quarter_slices (start, ${KEY_V5}, ${FIGURES})
     SELECT occurred_at - occurred_at % 900000, model_name, model_provider, coalesce(device_id, ''), request_type, success, count(*), sum(success),
       sum(tokens_used), sum(tokens_input), sum(tokens_output), sum(cost_micros), sum(request_duration_ms), count(*)
     FROM reports GROUP BY 1, 2, 3, 4, 5, 6`,
-  `INSERT INTO quarter_slices (start, ${KEY}, ${FIGURES})
+  `INSERT INTO quarter_slices (start, ${KEY_V5}, ${FIGURES})
     SELECT report_timestamp - report_timestamp % 900000, model_name, provider, '', '${FALLBACK_TYPE}', error_count = 0, sum(request_count),
       sum(success_count), sum(tokens_used), 0, 0, sum(cost_micros), 0, 0
     FROM secure_reports WHERE true GROUP BY 1, 2, 3, 4, 5, 6
-    ON CONFLICT (start, ${KEY}) DO UPDATE SET ${ADD}`,
-  `INSERT INTO quarter_slices (start, ${KEY}, ${FIGURES})
+    ON CONFLICT (start, ${KEY_V5}) DO UPDATE SET ${ADD}`,
+  `INSERT INTO quarter_slices (start, ${KEY_V5}, ${FIGURES})
     SELECT q.start, q.model_name, q.model_provider, '', '', 1, q.success_count - coalesce(s.success_count, 0), q.success_count - coalesce(s.success_count, 0),
       q.total_tokens - coalesce(s.total_tokens, 0), q.tokens_input - coalesce(s.tokens_input, 0), q.tokens_output - coalesce(s.tokens_output, 0),
       q.total_cost_micros - coalesce(s.total_cost_micros, 0), q.total_duration_ms - coalesce(s.total_duration_ms, 0),
@@ -53,16 +57,38 @@ export const SLICES_MIGRATION = [
     ) AS s ON s.start = q.start AND s.model_name = q.model_name AND s.model_provider = q.model_provider
     WHERE q.success_count <> coalesce(s.success_count, 0) OR q.total_tokens <> coalesce(s.total_tokens, 0)
       OR q.total_cost_micros <> coalesce(s.total_cost_micros, 0) OR q.total_duration_ms <> coalesce(s.total_duration_ms, 0)
-    ON CONFLICT (start, ${KEY}) DO UPDATE SET ${ADD}`,
-  `INSERT INTO quarter_slices (start, ${KEY}, ${FIGURES})
+    ON CONFLICT (start, ${KEY_V5}) DO UPDATE SET ${ADD}`,
+  `INSERT INTO quarter_slices (start, ${KEY_V5}, ${FIGURES})
     SELECT q.start, q.model_name, q.model_provider, '', '', 0, (q.total_requests - q.success_count) - coalesce(s.errors, 0), 0, 0, 0, 0, 0, 0, 0
     FROM quarters AS q LEFT JOIN (
       SELECT start, model_name, model_provider, sum(total_requests - success_count) AS errors FROM quarter_slices GROUP BY 1, 2, 3
     ) AS s ON s.start = q.start AND s.model_name = q.model_name AND s.model_provider = q.model_provider
     WHERE (q.total_requests - q.success_count) > coalesce(s.errors, 0)
-    ON CONFLICT (start, ${KEY}) DO UPDATE SET ${ADD}`,
+    ON CONFLICT (start, ${KEY_V5}) DO UPDATE SET ${ADD}`,
   // Failed reports are few: the request log's "errors only" pages read them by this index.
   `CREATE INDEX reports_failed ON reports (occurred_at) WHERE success = 0`,
+];
+
+/**
+ * The ledger migration that adds the member (issue 50, ADR 0038): a team's ledger keeps each report
+ * under the member who sent it, so its slices are keyed by the member too; an account's own ledger
+ * keeps '' there. The slices' key is their primary key, so the two tables are copied into new
+ * ones (once per ledger, on its first use after the deploy).
+ */
+export const MEMBER_MIGRATION = [
+  `ALTER TABLE reports ADD COLUMN member_id TEXT NOT NULL DEFAULT ''`,
+  `ALTER TABLE secure_reports ADD COLUMN member_id TEXT NOT NULL DEFAULT ''`,
+  ...(["quarter_slices start INTEGER", "day_slices date TEXT"] as const).flatMap((spec) => {
+    const [table, at, type] = spec.split(" ") as [string, string, string];
+    return [
+      `CREATE TABLE ${table}_by_member (${at} ${type} NOT NULL, ${COLUMNS}, PRIMARY KEY (${at}, ${KEY})) WITHOUT ROWID`,
+      `INSERT INTO ${table}_by_member (${at}, ${KEY_V5}, ${FIGURES}) SELECT ${at}, ${KEY_V5}, ${FIGURES} FROM ${table}`,
+      `DROP TABLE ${table}`,
+      `ALTER TABLE ${table}_by_member RENAME TO ${table}`,
+      // A team's member rows by member: only a team's ledger has any (an account's own pays no index).
+      `CREATE INDEX ${table}_member ON ${table} (member_id, ${at}) WHERE member_id <> ''`,
+    ];
+  }),
 ];
 
 /** One slice's figures, as an ingest adds them up before writing each row once. */
@@ -76,7 +102,8 @@ export type SliceDelta = {
   duration: number;
   timed: number;
 };
-type SliceKey = { modelName: string; modelProvider: string; deviceId: string; requestType: string; success: boolean };
+/** `memberId`: who sent it, in a team's ledger; '' in an account's own. */
+type SliceKey = { modelName: string; modelProvider: string; deviceId: string; requestType: string; success: boolean; memberId: string };
 export type SliceTally = {
   quarters: Map<string, { start: number; key: SliceKey; d: SliceDelta }>;
   days: Map<string, { date: string; key: SliceKey; d: SliceDelta }>;
@@ -86,7 +113,7 @@ export const emptySliceTally = (): SliceTally => ({ quarters: new Map(), days: n
 
 /** Adds one stored report (or fallback report) to its quarter's and day's slice. */
 export function addToSlices(tally: SliceTally, at: { start: number; date: string }, key: SliceKey, add: SliceDelta) {
-  const k = `\u0000${key.modelName}\u0000${key.modelProvider}\u0000${key.deviceId}\u0000${key.requestType}\u0000${key.success ? 1 : 0}`;
+  const k = `\u0000${key.modelName}\u0000${key.modelProvider}\u0000${key.deviceId}\u0000${key.requestType}\u0000${key.success ? 1 : 0}\u0000${key.memberId}`;
   const q = tally.quarters.get(`${at.start}${k}`) ?? { start: at.start, key, d: zero() };
   tally.quarters.set(`${at.start}${k}`, q);
   plus(q.d, add);
@@ -107,7 +134,7 @@ function plus(into: SliceDelta, add: SliceDelta) {
   into.timed += add.timed;
 }
 
-const VALUES = `VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const VALUES = `VALUES (${Array.from({ length: 15 }, () => "?").join(", ")})`;
 const UPSERT_QUARTER = `INSERT INTO quarter_slices (start, ${KEY}, ${FIGURES}) ${VALUES} ON CONFLICT (start, ${KEY}) DO UPDATE SET ${ADD}`;
 const UPSERT_DAY = `INSERT INTO day_slices (date, ${KEY}, ${FIGURES}) ${VALUES} ON CONFLICT (date, ${KEY}) DO UPDATE SET ${ADD}`;
 
@@ -115,14 +142,14 @@ export function writeSlices(sql: SqlStorage, tally: SliceTally) {
   for (const { start, key, d } of tally.quarters.values()) sql.exec(UPSERT_QUARTER, start, ...keyValues(key), ...deltaValues(d));
   for (const { date, key, d } of tally.days.values()) sql.exec(UPSERT_DAY, date, ...keyValues(key), ...deltaValues(d));
 }
-const keyValues = (k: SliceKey) => [k.modelName, k.modelProvider, k.deviceId, k.requestType, k.success ? 1 : 0];
+const keyValues = (k: SliceKey) => [k.modelName, k.modelProvider, k.deviceId, k.requestType, k.success ? 1 : 0, k.memberId];
 const deltaValues = (d: SliceDelta) => [d.requests, d.successes, d.tokens, d.input, d.output, d.cost, d.duration, d.timed];
 
 const DAYS_FROM_QUARTERS = `INSERT INTO day_slices (date, ${KEY}, ${FIGURES})
   SELECT strftime('%Y-%m-%d', CAST((start + ?1) / 1000 AS INTEGER), 'unixepoch'), ${KEY}, ${FIGURES.split(", ")
     .map((c) => `sum(${c})`)
     .join(", ")}
-  FROM quarter_slices WHERE start >= ?2 AND start < ?3 GROUP BY 1, 2, 3, 4, 5, 6
+  FROM quarter_slices WHERE start >= ?2 AND start < ?3 GROUP BY 1, 2, 3, 4, 5, 6, 7
   ON CONFLICT (date, ${KEY}) DO UPDATE SET ${ADD}`;
 
 /** Draws `day_slices` again in `zone` from the quarter slices (a change of zone, or the migration). */

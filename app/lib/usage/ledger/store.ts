@@ -17,6 +17,7 @@ import { rebuildZoneRows } from "./zoned";
 import { dayTotals, num, readLedger, windowCounts } from "./reads";
 import { LEDGER_MIGRATIONS, SLICES_VERSION } from "./schema";
 import { rebuildDaySlices } from "./slices";
+import { readTeam, readTeamDetail, type TeamDetailRow, type TeamQuery, type TeamRead } from "./team-reads";
 import type { ClaimInput, ClaimResult, IngestOptions, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, SentAlert } from "./types";
 
 export class LedgerStore {
@@ -131,6 +132,15 @@ export class LedgerStore {
     const out = readLedger(this.sql, q, this.zoneNow);
     if (q.caps !== undefined) out.caps = capStates(this.sql, q.caps, q.now, this.zoneNow);
     return out;
+  }
+
+  /** A team's ledger's figures in a viewer's range and zone (ADR 0038): the ledger itself stays in UTC. */
+  readTeam(q: TeamQuery): TeamRead {
+    return readTeam(this.sql, q);
+  }
+
+  readTeamDetail(q: Omit<TeamQuery, "members">): TeamDetailRow[] {
+    return readTeamDetail(this.sql, q);
   }
 
   /**

@@ -27,6 +27,9 @@ export const reports = sqliteTable("reports", {
   appVersion: text("app_version"),
   appInstanceId: text("app_instance_id"),
   deviceId: text("device_id"),
+  // In a team's ledger: the member who sent it (ADR 0038). The column is NOT NULL DEFAULT '': an
+  // account's own ledger, and the move of D1's history, leave it out.
+  memberId: text("member_id"),
 });
 
 /** A fallback aggregate report (POST /api/v1/usage/secure-report). */
@@ -43,6 +46,7 @@ export const secureReports = sqliteTable("secure_reports", {
   appVersion: text("app_version"),
   appInstanceId: text("app_instance_id"),
   receivedAt: integer("received_at").notNull(),
+  memberId: text("member_id"),
 });
 
 /** A table's column names, in the order of its definition. */

@@ -4,11 +4,14 @@ import type { CapState, ClaimTarget, HardCap } from "../caps";
 import type { UsageCounts } from "../windows";
 import type { reports, secureReports } from "./tables";
 
+/** `memberId`: set in a team's ledger only (ADR 0038); an account's own leaves it out. */
+type OfMember<T extends { memberId: string | null }> = Omit<T, "memberId"> & { memberId?: string | null };
+
 /** One model call's report, as the consumer hands it over (the API validated it). */
-export type LedgerUsage = typeof reports.$inferSelect;
+export type LedgerUsage = OfMember<typeof reports.$inferSelect>;
 
 /** A fallback aggregate report (POST /api/v1/usage/secure-report). */
-export type LedgerSecure = typeof secureReports.$inferSelect;
+export type LedgerSecure = OfMember<typeof secureReports.$inferSelect>;
 
 /**
  * How an ingest call treats its reports: `importing` is the move of D1's history (any age, no

@@ -15,10 +15,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const ctx = app(context);
   const authorized = await authorizeUsageRequest(request, ctx);
   if (authorized instanceof Response) return authorized;
-  const { user, body } = authorized;
+  const { user, teamId, body } = authorized;
   const parsed = schema.safeParse(body);
   if (!parsed.success) return Response.json({ error: "Invalid secure usage report", problems: problemsFrom(parsed.error, false) }, { status: 400 });
-  const message: SecureUsageMessage = { type: "usage.secure", userId: user.id, receivedAt: Date.now(), report: parsed.data };
+  const message: SecureUsageMessage = { type: "usage.secure", userId: user.id, receivedAt: Date.now(), report: parsed.data, ...(teamId && { teamId }) };
   await enqueue(ctx.queue, message);
   return Response.json({ accepted: 1 }, { status: 202 });
 }

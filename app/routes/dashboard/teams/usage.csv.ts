@@ -1,0 +1,31 @@
+// GET /dashboard/teams/:slug/usage.csv?days=: the team's usage as a tidy CSV, one row per member,
+// day (of the viewer's zone) and model. Owners and admins get every member; a member their own rows.
+import type { Route } from "./+types/usage.csv";
+import { csvRow } from "~/lib/csv";
+import { parseTeamUsageView, teamUsageRows } from "~/lib/usage/team-usage.server";
+import { app } from "~/server/context.server";
+import { getOnly } from "~/server/responses.server";
+import { requireTeamMember } from "./usage-team.server";
+
+export const action = getOnly;
+
+const CRLF = "\r\n";
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { user, team } = await requireTeamMember(context, params.slug);
+  const view = parseTeamUsageView(new URL(request.url).searchParams);
+  if (!view) throw new Response("Bad Request", { status: 400 });
+  const zone = user.profile.timeZone;
+  const { rows, first, last } = await teamUsageRows(app(context), team, { id: user.id, zone }, view.days, Date.now());
+  let body = `${csvRow([`date_local (${zone})`, "member_id", "member", "model", "provider", "requests", "successes", "tokens", "cost_usd"])}${CRLF}`;
+  for (const r of rows) {
+    body += `${csvRow([r.date, r.member, r.name, r.key, r.provider ?? "", r.totalRequests, r.successCount, r.totalTokens, r.totalCostMicros / 1e6])}${CRLF}`;
+  }
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="modelify-team-${team.slug}-usage-${first}-${last}.csv"`,
+      "Cache-Control": "private, no-store",
+    },
+  });
+}

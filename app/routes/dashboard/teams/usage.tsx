@@ -1,0 +1,36 @@
+// /dashboard/teams/:slug/usage: a team's usage in the viewer's zone (issue 50, ADR 0038). Owners
+// and admins see every member (a page of TEAMS.usageMembersPerPage at a time, highest cost first)
+// and may filter to one; a member sees the team's totals and only their own row, and a filter to
+// anyone else is a 404. Live: the page's socket to the team's ledger reloads it after each report.
+import type { Route } from "./+types/usage";
+import { TabError } from "~/components/dashboard/tab-error";
+import { TeamUsage } from "~/components/dashboard/team-usage";
+import { pageMeta } from "~/lib/site/meta";
+import { canSeeEveryMember, memberFilter, parseTeamUsageView, teamUsage } from "~/lib/usage/team-usage.server";
+import { app } from "~/server/context.server";
+import { notFound, requireTeamMember } from "./usage-team.server";
+
+export const meta = ({ loaderData }: Route.MetaArgs) => pageMeta(`${loaderData?.team.name ?? "Team"} Usage | Modelify`, { noindex: true });
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { user, team } = await requireTeamMember(context, params.slug);
+  const view = parseTeamUsageView(new URL(request.url).searchParams);
+  if (!view) throw new Response("Bad Request", { status: 400 });
+  const filter = memberFilter(team, user.id, view.member);
+  if (!filter) throw notFound();
+  const usage = await teamUsage(app(context), team, { id: user.id, zone: user.profile.timeZone }, view, filter.member, Date.now());
+  return {
+    team: { slug: team.slug, name: team.name, role: team.role },
+    everyMember: canSeeEveryMember(team),
+    viewerId: user.id,
+    view: { days: view.days, member: filter.member ?? null, paged: view.after !== null },
+    timeZone: user.profile.timeZone,
+    ...usage,
+  };
+}
+
+export default function TeamUsagePage({ loaderData }: Route.ComponentProps) {
+  return <TeamUsage {...loaderData} />;
+}
+
+export const ErrorBoundary = TabError;

@@ -1,0 +1,192 @@
+// Issue 50's usage per team (ADR 0038), through the real runtime: a device key chosen for a team on
+// /device reports to its member's ledger and to the team's, each exactly once, also when the queue
+// delivers a message again; a personal key's reports stay personal; a removed member's new reports
+// count for the member alone; the team's pages show a member only their own row (another member's
+// filter: 404), their per-member rows add up to the team's totals, and days follow the viewer's zone.
+import { createMessageBatch, env, getQueueResult, SELF, createExecutionContext } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { MS } from "~/lib/constants";
+import { schema } from "~/lib/db.server";
+import { handleEventBatch } from "~/lib/queue/dispatch.server";
+import { toLedgerUsage } from "~/lib/usage/ingest.server";
+import type { TeamQuery } from "~/lib/usage/ledger/team-reads";
+import { teamLedger } from "~/lib/usage/team-ingest.server";
+import { parseConsumerEnv } from "../../workers/consumer-env";
+import { type Browser, createConfirmedUser, db, ORIGIN, queueSettled, uniqueIp } from "./helpers";
+import { ledger, postUsage, report } from "./usage-helpers";
+
+async function makeTeam(ownerId: string, members: string[]) {
+  const id = crypto.randomUUID();
+  const slug = `team-${id.slice(0, 8)}`;
+  await db.insert(schema.teams).values({ id, slug, name: `Team ${slug}`, ownerId, seats: 10 });
+  await db
+    .insert(schema.teamMembers)
+    .values([
+      { teamId: id, userId: ownerId, role: "owner", joinedAt: Date.now() },
+      ...members.map((userId) => ({ teamId: id, userId, role: "member" as const, joinedAt: Date.now() })),
+    ]);
+  return { id, slug };
+}
+
+/** A device key approved on /device for `context` (a team's id, or "" for personal); the token answer's team. */
+async function deviceKey(browser: Browser, context: string) {
+  const asked = await SELF.fetch(`${ORIGIN}/api/v1/auth/device`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
+    body: JSON.stringify({
+      client_id: "modelify-desktop",
+      device_name: "Laptop",
+      platform: "linux",
+      app_version: "2.0.0",
+      app_instance_id: crypto.randomUUID(),
+    }),
+  });
+  const code = await asked.json<{ device_code: string; user_code: string }>();
+  const approved = await browser.post("/device", { intent: "approve", code: code.user_code, context });
+  expect(approved.status).toBe(200);
+  const exchanged = await SELF.fetch(`${ORIGIN}/api/v1/auth/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
+    body: JSON.stringify({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: code.device_code, client_id: "modelify-desktop" }),
+  });
+  expect(exchanged.status).toBe(200);
+  return exchanged.json<{ access_token: string; team: { slug: string; name: string } | null }>();
+}
+
+const wholeRange = (member?: string): TeamQuery => ({
+  from: Date.now() - 10 * MS.DAY,
+  to: Date.now() + MS.DAY,
+  zone: "UTC",
+  member,
+  members: { limit: 100 },
+});
+
+async function teamTotals(teamId: string) {
+  return (await teamLedger(env.USAGE_LEDGER, teamId).readTeam(wholeRange())).totals.totalRequests;
+}
+
+describe("usage per team", () => {
+  it("counts a team key's report once for the member and once for the team, also after redelivery; a personal key's only personally", {
+    timeout: 60_000,
+  }, async () => {
+    const owner = await createConfirmedUser();
+    const member = await createConfirmedUser();
+    const team = await makeTeam(owner.id, [member.id]);
+    const teamKey = await deviceKey(member.browser, team.id);
+    expect(teamKey.team).toEqual({ slug: team.slug, name: `Team ${team.slug}` });
+    const personalKey = await deviceKey(member.browser, "");
+    expect(personalKey.team).toBeNull();
+
+    const reports = [report(), report(), report()];
+    expect((await postUsage(teamKey.access_token, { reports })).status).toBe(202);
+    expect((await postUsage(personalKey.access_token, { reports: [report(), report()] })).status).toBe(202);
+    await queueSettled(20_000);
+    expect(await ledger(member.id).size()).toMatchObject({ reports: 5 });
+    expect(await teamLedger(env.USAGE_LEDGER, team.id).size()).toMatchObject({ reports: 3 });
+    expect(await teamTotals(team.id)).toBe(3);
+
+    // The queue delivers the team key's message again: neither ledger changes.
+    const receivedAt = Date.now();
+    const body = {
+      type: "usage.reports",
+      userId: member.id,
+      receivedAt,
+      teamId: team.id,
+      reports: reports.map((r) => ({ ...r, occurred_at: receivedAt })),
+    };
+    const batch = createMessageBatch("modelify-events", [{ id: "again-1", timestamp: new Date(), attempts: 2, body }]);
+    const ctx = createExecutionContext();
+    await handleEventBatch({ db, env: parseConsumerEnv(env), queue: env.EVENTS, ledgers: env.USAGE_LEDGER }, batch);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["again-1"]);
+    expect(await ledger(member.id).size()).toMatchObject({ reports: 5 });
+    expect(await teamLedger(env.USAGE_LEDGER, team.id).size()).toMatchObject({ reports: 3 });
+    expect(await teamTotals(team.id)).toBe(3);
+  });
+
+  it("no longer counts a removed member's new reports for the team; the approval refuses a team the approver is not in", { timeout: 60_000 }, async () => {
+    const owner = await createConfirmedUser();
+    const member = await createConfirmedUser();
+    const team = await makeTeam(owner.id, [member.id]);
+    const teamKey = await deviceKey(member.browser, team.id);
+    expect((await postUsage(teamKey.access_token, { reports: [report()] })).status).toBe(202);
+    await queueSettled(20_000);
+    expect(await teamTotals(team.id)).toBe(1);
+
+    await db.delete(schema.teamMembers).where(and(eq(schema.teamMembers.teamId, team.id), eq(schema.teamMembers.userId, member.id)));
+    expect((await postUsage(teamKey.access_token, { reports: [report(), report()] })).status).toBe(202);
+    await queueSettled(20_000);
+    expect(await ledger(member.id).size()).toMatchObject({ reports: 3 });
+    expect(await teamTotals(team.id)).toBe(1);
+
+    // Another team's id (or one the approver left) is refused, and the code stays unapproved.
+    const other = await makeTeam(owner.id, []);
+    const asked = await SELF.fetch(`${ORIGIN}/api/v1/auth/device`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
+      body: JSON.stringify({ client_id: "modelify-desktop", device_name: "PC", platform: "linux", app_version: "2.0.0", app_instance_id: crypto.randomUUID() }),
+    });
+    const code = await asked.json<{ user_code: string }>();
+    for (const teamId of [other.id, team.id]) {
+      expect((await member.browser.post("/device", { intent: "approve", code: code.user_code, context: teamId })).status).toBe(400);
+    }
+  });
+
+  it("shows a member the team's totals and their own row only (another member's filter: 404); an admin every member, adding up to the totals", {
+    timeout: 60_000,
+  }, async () => {
+    const owner = await createConfirmedUser();
+    const member = await createConfirmedUser();
+    const outsider = await createConfirmedUser();
+    const team = await makeTeam(owner.id, [member.id]);
+    const ownerKey = await deviceKey(owner.browser, team.id);
+    const memberKey = await deviceKey(member.browser, team.id);
+    await postUsage(ownerKey.access_token, { reports: [report({ cost_usd: 0.5 }), report({ cost_usd: 0.25, model_name: "claude-3" })] });
+    await postUsage(memberKey.access_token, { reports: [report({ cost_usd: 0.1 })] });
+    await queueSettled(20_000);
+
+    const page = `/dashboard/teams/${team.slug}/usage`;
+    expect((await member.browser.get(`${page}?member=${owner.id}`)).status).toBe(404);
+    expect((await member.browser.get(`${page}.csv?days=7`)).status).toBe(200);
+    expect((await outsider.browser.get(page)).status).toBe(404);
+    expect((await outsider.browser.get(`${page}.csv`)).status).toBe(404);
+    const asMember = await (await member.browser.get(page)).text();
+    expect(asMember).toContain(`data-member="${member.id}"`);
+    expect(asMember).not.toContain(`data-member="${owner.id}"`);
+    const asOwner = await owner.browser.get(`${page}?member=${member.id}`);
+    expect(asOwner.status).toBe(200);
+
+    const read = await teamLedger(env.USAGE_LEDGER, team.id).readTeam(wholeRange());
+    expect(read.totals).toMatchObject({ totalRequests: 3, totalCostMicros: 850_000 });
+    expect(read.members.rows.map((m) => m.key)).toEqual([owner.id, member.id]);
+    const summed = read.members.rows.reduce((sum, m) => sum + m.totalCostMicros, 0);
+    expect(summed).toBe(read.totals.totalCostMicros);
+    expect(read.members.rows.reduce((sum, m) => sum + m.totalRequests, 0)).toBe(read.totals.totalRequests);
+    // A page of one, then the next from its cursor: the same two members, in cost order.
+    const first = await teamLedger(env.USAGE_LEDGER, team.id).readTeam({ ...wholeRange(), members: { limit: 1 } });
+    const second = await teamLedger(env.USAGE_LEDGER, team.id).readTeam({ ...wholeRange(), members: { limit: 1, after: first.members.next } });
+    expect([...first.members.rows, ...second.members.rows].map((m) => m.key)).toEqual([owner.id, member.id]);
+    expect(second.members.next).toBeNull();
+
+    const csv = await (await owner.browser.get(`${page}.csv?days=7`)).text();
+    expect(csv.trim().split("\r\n")).toHaveLength(4);
+  });
+
+  it("draws the team's days in the viewer's zone", async () => {
+    const teamId = crypto.randomUUID();
+    const memberId = crypto.randomUUID();
+    // 23:30 UTC: the same day in UTC, the next one in Tokyo (+9).
+    const at = Date.UTC(2026, 10, 20, 23, 30);
+    const usage = toLedgerUsage({ userId: memberId, receivedAt: at, report: { ...report(), occurred_at: at } as never }, memberId);
+    await teamLedger(env.USAGE_LEDGER, teamId).ingest({ usage: [usage], secure: [], budget: null, now: at });
+    const range = { from: Date.UTC(2026, 10, 19), to: Date.UTC(2026, 10, 23), members: { limit: 10 } };
+    const inUtc = await teamLedger(env.USAGE_LEDGER, teamId).readTeam({ ...range, zone: "UTC" });
+    const inTokyo = await teamLedger(env.USAGE_LEDGER, teamId).readTeam({ ...range, zone: "Asia/Tokyo" });
+    expect(inUtc.days.map((d) => d.key)).toEqual(["2026-11-20"]);
+    expect(inTokyo.days.map((d) => d.key)).toEqual(["2026-11-21"]);
+    expect(inTokyo.totals.totalRequests).toBe(1);
+    // A range that ends before the report's instant leaves it out, whatever whole days it spans.
+    const before = await teamLedger(env.USAGE_LEDGER, teamId).readTeam({ ...range, to: at, zone: "UTC" });
+    expect(before.totals.totalRequests).toBe(0);
+  });
+});
