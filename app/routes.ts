@@ -54,13 +54,18 @@ export default [
       route("downloads", "routes/dashboard/downloads.tsx"),
       // Personal API keys: made (with a recent proof) and revoked here (issue 49, ADR 0034).
       route("api-keys", "routes/dashboard/api-keys.tsx"),
-      // Teams (issue 50, ADR 0036): each page asks D1 for the viewer's membership (404 without one).
+      // Teams (issue 50, ADR 0036): each page asks D1 for the viewer's membership (404 without one)
+      // and shows the same links between them (components/teams/team-nav.tsx).
       route("teams", "routes/dashboard/teams/index.tsx"),
       route("teams/:slug", "routes/dashboard/teams/team.tsx"),
-      route("teams/:slug/members", "routes/dashboard/teams/members.tsx"),
-      route("teams/:slug/activity", "routes/dashboard/teams/activity.tsx"),
-      // A team's Team plan: checkout, seats with proration, the portal (issue 50, ADR 0037).
-      route("teams/:slug/billing", "routes/dashboard/teams/billing.tsx"),
+      ...prefix("teams/:slug", [
+        // Usage (ADR 0038): totals, members, models and the viewer's days.
+        route("usage", "routes/dashboard/teams/usage.tsx"),
+        route("members", "routes/dashboard/teams/members.tsx"),
+        route("activity", "routes/dashboard/teams/activity.tsx"),
+        // The Team plan: checkout, seats with proration, the portal (ADR 0037).
+        route("billing", "routes/dashboard/teams/billing.tsx"),
+      ]),
       route("profile", "routes/dashboard/profile/index.tsx"),
       route("profile/two-factor", "routes/dashboard/profile/two-factor.tsx"),
       // "Confirm it's you" before a change to the account's ways in, and the list of them to check
@@ -75,12 +80,7 @@ export default [
       route("admin/support", "routes/dashboard/admin/support.tsx"),
       route("admin/funnel", "routes/dashboard/admin/funnel.tsx"),
       route("admin/dead-letters", "routes/dashboard/admin/dead-letters.tsx"),
-      // A team's usage (issue 50, ADR 0038): totals, members, models and the viewer's days.
-      route("teams/:slug/usage", "routes/dashboard/teams/usage.tsx"),
     ]),
-    // The team usage page's tidy export (member × day × model) and its live socket to the team's ledger.
-    route("dashboard/teams/:slug/usage.csv", "routes/dashboard/teams/usage.csv.ts"),
-    route("dashboard/teams/:slug/usage/live", "routes/dashboard/teams/usage-live.ts"),
     route("dashboard/usage.csv", "routes/dashboard/usage.csv.ts"),
     // The tidy exports of any range (issue 49): one table a file.
     route("dashboard/usage/requests.csv", "routes/dashboard/usage/requests.csv.ts"),
@@ -88,6 +88,9 @@ export default [
     route("dashboard/usage/models.csv", "routes/dashboard/usage/models.csv.ts"),
     // The usage tab's WebSocket to the account's own ledger (live totals).
     route("dashboard/usage/live", "routes/dashboard/usage/live.ts"),
+    // A team's usage page's tidy export (member × day × model) and its live socket to the team's ledger.
+    route("dashboard/teams/:slug/usage.csv", "routes/dashboard/teams/usage.csv.ts"),
+    route("dashboard/teams/:slug/usage/live", "routes/dashboard/teams/usage-live.ts"),
     route("dashboard/admin/releases/:step", "routes/dashboard/admin/releases.ts"),
     route("dashboard/admin/early-access/keys.csv", "routes/dashboard/admin/early-access/keys.csv.ts"),
     // The profile's own writes: pictures, phone codes, sessions (each answers JSON or redirects).

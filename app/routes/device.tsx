@@ -26,7 +26,7 @@ import { app } from "~/server/context.server";
 import { readForm, singleValue } from "~/server/requests.server";
 import { proofNeedsOf, recentProof } from "~/server/recent-proof.server";
 import { keepRetryAfter, retryAfter } from "~/server/responses.server";
-import { type MemberTeam, teamsOf } from "~/lib/teams/member-teams.server";
+import { listTeamsOf, membershipOf, type TeamListing } from "~/lib/teams/teams.server";
 
 export const meta = () => pageMeta("Sign In the Desktop App | Modelify", { noindex: true });
 
@@ -58,8 +58,8 @@ type PageData =
       needsPassword: boolean;
       needsCode: boolean;
       error: string | null;
-      /** The teams the key may report under besides personal (ADR 0038), and the one chosen ("" personal). */
-      teams: Array<Pick<MemberTeam, "id" | "name">>;
+      /** The teams the key may report under besides personal (ADR 0038), and the one chosen by slug ("" personal). */
+      teams: Array<Pick<TeamListing, "slug" | "name">>;
       context: string;
     }
   | { state: "approved"; deviceName: string }
@@ -69,7 +69,7 @@ function requestFacts(device: PendingDevice, now = Date.now()): RequestFacts {
   return { summary: M.requested(SITE_FORMATS.timeAgo(device.requestedAt, now), countryInSentence(device.country)), at: device.requestedAt };
 }
 
-type Choice = { teams: MemberTeam[]; context: string };
+type Choice = { teams: TeamListing[]; context: string };
 
 const confirmPage = (email: string, device: PendingDevice, needs: { password: boolean; code: boolean }, error: string | null, choice: Choice): PageData => ({
   state: "confirm",
@@ -79,7 +79,7 @@ const confirmPage = (email: string, device: PendingDevice, needs: { password: bo
   needsPassword: needs.password,
   needsCode: needs.code,
   error,
-  teams: choice.teams.map((t) => ({ id: t.id, name: t.name })),
+  teams: choice.teams.map((t) => ({ slug: t.slug, name: t.name })),
   context: choice.context,
 });
 
@@ -98,7 +98,7 @@ const tooManyCodes = (email: string, code: string, retryAfterSeconds: number) =>
 async function pageForCode(context: Route.LoaderArgs["context"], userId: string, email: string, code: string) {
   const lookup = await lookUpUserCode(app(context).db, userId, code);
   if (lookup.ok) {
-    const teams = await teamsOf(app(context).db, userId);
+    const teams = await listTeamsOf(app(context).db, userId);
     return data<PageData>(confirmPage(email, lookup.device, await approvalNeeds(context), null, { teams, context: "" }));
   }
   if (lookup.reason === "locked") return tooManyCodes(email, code, lookup.retryAfterSeconds);
@@ -166,12 +166,14 @@ type Decision = "denied" | { approved: RecentProof; teamId: string | null };
  * of now (decideUserCode checks it again); or the confirm page again with why not.
  */
 async function approvalOf(context: Route.ActionArgs["context"], form: FormData, user: { id: string; email: string }, device: PendingDevice) {
-  const teams = await teamsOf(app(context).db, user.id);
+  const { db } = app(context);
   const chosen = singleValue(form, "context");
-  const teamId = typeof chosen === "string" && chosen !== "" ? chosen : null;
-  const again = async (error: string | null, chosen = teamId ?? "") =>
-    confirmPage(user.email, device, await approvalNeeds(context), error, { teams, context: chosen });
-  if (teamId !== null && !teams.some((t) => t.id === teamId)) return { refused: data<PageData>(await again(M.unknownTeam, ""), { status: 400 }) };
+  const slug = typeof chosen === "string" && chosen !== "" ? chosen : null;
+  const membership = slug === null ? null : await membershipOf(db, slug, user.id);
+  const again = async (error: string | null, chosen = slug ?? "") =>
+    confirmPage(user.email, device, await approvalNeeds(context), error, { teams: await listTeamsOf(db, user.id), context: chosen });
+  if (slug !== null && membership === null) return { refused: data<PageData>(await again(M.unknownTeam, ""), { status: 400 }) };
+  const teamId = membership?.team.id ?? null;
   const text = (name: string) => {
     const value = singleValue(form, name);
     return typeof value === "string" ? value.slice(0, 200) : null;
@@ -351,16 +353,16 @@ function DeviceRequest({ page }: { page: Extract<PageData, { state: "confirm" }>
 }
 
 /** Which account the key reports to (ADR 0038): one context per key, Personal unless a team is chosen. */
-function DeviceContext({ teams, chosen }: { teams: Array<{ id: string; name: string }>; chosen: string }) {
+function DeviceContext({ teams, chosen }: { teams: Array<{ slug: string; name: string }>; chosen: string }) {
   if (teams.length === 0) return null;
-  const options = [{ id: "", name: "Personal" }, ...teams];
+  const options = [{ slug: "", name: "Personal" }, ...teams];
   return (
     <fieldset className="rounded-xl border border-slate-200 p-4" data-testid="device-context">
       <legend className="px-1 text-sm font-medium text-slate-900">Use this device for</legend>
       <div className="mt-1 space-y-2">
         {options.map((option) => (
-          <label key={option.id || "personal"} className="flex items-center gap-3 text-sm text-slate-900">
-            <input type="radio" name="context" value={option.id} defaultChecked={option.id === chosen} className="size-4" />
+          <label key={option.slug || "personal"} className="flex items-center gap-3 text-sm text-slate-900">
+            <input type="radio" name="context" value={option.slug} defaultChecked={option.slug === chosen} className="size-4" />
             <span className="min-w-0 break-words">{option.name}</span>
           </label>
         ))}

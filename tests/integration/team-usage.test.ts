@@ -29,7 +29,7 @@ async function makeTeam(ownerId: string, members: string[]) {
   return { id, slug };
 }
 
-/** A device key approved on /device for `context` (a team's id, or "" for personal); the token answer's team. */
+/** A device key approved on /device for `context` (a team's slug, or "" for personal); the token answer's team. */
 async function deviceKey(browser: Browser, context: string) {
   const asked = await SELF.fetch(`${ORIGIN}/api/v1/auth/device`, {
     method: "POST",
@@ -73,7 +73,7 @@ describe("usage per team", () => {
     const owner = await createConfirmedUser();
     const member = await createConfirmedUser();
     const team = await makeTeam(owner.id, [member.id]);
-    const teamKey = await deviceKey(member.browser, team.id);
+    const teamKey = await deviceKey(member.browser, team.slug);
     expect(teamKey.team).toEqual({ slug: team.slug, name: `Team ${team.slug}` });
     const personalKey = await deviceKey(member.browser, "");
     expect(personalKey.team).toBeNull();
@@ -108,7 +108,7 @@ describe("usage per team", () => {
     const owner = await createConfirmedUser();
     const member = await createConfirmedUser();
     const team = await makeTeam(owner.id, [member.id]);
-    const teamKey = await deviceKey(member.browser, team.id);
+    const teamKey = await deviceKey(member.browser, team.slug);
     expect((await postUsage(teamKey.access_token, { reports: [report()] })).status).toBe(202);
     await queueSettled(20_000);
     expect(await teamTotals(team.id)).toBe(1);
@@ -119,7 +119,7 @@ describe("usage per team", () => {
     expect(await ledger(member.id).size()).toMatchObject({ reports: 3 });
     expect(await teamTotals(team.id)).toBe(1);
 
-    // Another team's id (or one the approver left) is refused, and the code stays unapproved.
+    // Another team (or one the approver left) is refused, and the code stays unapproved.
     const other = await makeTeam(owner.id, []);
     const asked = await SELF.fetch(`${ORIGIN}/api/v1/auth/device`, {
       method: "POST",
@@ -127,8 +127,8 @@ describe("usage per team", () => {
       body: JSON.stringify({ client_id: "modelify-desktop", device_name: "PC", platform: "linux", app_version: "2.0.0", app_instance_id: crypto.randomUUID() }),
     });
     const code = await asked.json<{ user_code: string }>();
-    for (const teamId of [other.id, team.id]) {
-      expect((await member.browser.post("/device", { intent: "approve", code: code.user_code, context: teamId })).status).toBe(400);
+    for (const slug of [other.slug, team.slug]) {
+      expect((await member.browser.post("/device", { intent: "approve", code: code.user_code, context: slug })).status).toBe(400);
     }
   });
 
@@ -139,8 +139,8 @@ describe("usage per team", () => {
     const member = await createConfirmedUser();
     const outsider = await createConfirmedUser();
     const team = await makeTeam(owner.id, [member.id]);
-    const ownerKey = await deviceKey(owner.browser, team.id);
-    const memberKey = await deviceKey(member.browser, team.id);
+    const ownerKey = await deviceKey(owner.browser, team.slug);
+    const memberKey = await deviceKey(member.browser, team.slug);
     await postUsage(ownerKey.access_token, { reports: [report({ cost_usd: 0.5 }), report({ cost_usd: 0.25, model_name: "claude-3" })] });
     await postUsage(memberKey.access_token, { reports: [report({ cost_usd: 0.1 })] });
     await queueSettled(20_000);

@@ -7,13 +7,15 @@ import type { z } from "zod";
 import type { teamSeatsSchema } from "~/lib/billing/team-billing-form";
 import { TEAMS } from "~/lib/constants";
 import type { TeamBillingView } from "~/lib/billing/team-billing-view.server";
+import type { TeamRole } from "~/lib/teams/roles";
+import { TeamNav } from "../teams/team-nav";
 import { useFormat } from "../format";
 import { CHECKED_ON_THE_SERVER, Field } from "../forms";
 import { Alert, Button, Card, SubmitButton } from "../ui";
 
-type Props = { view: TeamBillingView; checkoutDone: boolean; changed: string | null; result?: SubmissionResult<string[]> };
+type Props = { view: TeamBillingView; role: TeamRole; checkoutDone: boolean; changed: string | null; result?: SubmissionResult<string[]> };
 
-export function TeamBillingTab({ view, checkoutDone, changed, result }: Props) {
+export function TeamBillingTab({ view, role, checkoutDone, changed, result }: Props) {
   const live = view.plan?.live ?? false;
   const f = useFormat();
   return (
@@ -24,6 +26,7 @@ export function TeamBillingTab({ view, checkoutDone, changed, result }: Props) {
           {`The Team plan: ${f.usd(view.seatPriceUsd)} a seat a month. Every member, the owner included, takes a seat, and every member of a paid team gets the desktop app and its downloads.`}
         </p>
       </div>
+      <TeamNav slug={view.slug} role={role} />
       {checkoutDone ? <Alert tone="success">Payment received: the plan starts as soon as Stripe confirms it, usually within seconds.</Alert> : null}
       {changed ? <Alert tone="success">{`The team now has ${changed} seats. Stripe prorates the change on the next invoice.`}</Alert> : null}
       <PlanCard view={view} />

@@ -5,14 +5,16 @@ import { Form, Link } from "react-router";
 import { TEAMS } from "~/lib/constants";
 import { dayStart } from "~/lib/usage/dates";
 import type { SliceRow } from "~/lib/usage/ledger/types";
+import type { TeamRole } from "~/lib/teams/roles";
 import type { MemberRow } from "~/lib/usage/team-usage.server";
+import { TeamNav } from "../teams/team-nav";
 import { useFormat } from "../format";
 import { Card, segmentClass } from "../ui";
 import { LiveStatus, useLiveUsage } from "./live-usage";
 import { EmptyState, StatCard } from "./stat";
 
 type Props = {
-  team: { slug: string; name: string; role: string };
+  team: { slug: string; name: string; role: TeamRole };
   everyMember: boolean;
   viewerId: string;
   view: { days: number; member: string | null; paged: boolean };
@@ -36,6 +38,7 @@ export function TeamUsage(props: Props) {
         <h1 className="text-2xl font-semibold text-slate-900">{`${props.team.name}: Usage`}</h1>
         <LiveStatus {...live} />
       </div>
+      <TeamNav slug={props.team.slug} role={props.team.role} />
       <nav className="flex flex-wrap items-center gap-2" aria-label="Range">
         {TEAMS.usageRangesDays.map((days) => (
           <Link

@@ -2,7 +2,8 @@
 // each (./roles.ts decides which forms show; the server decides again), the invitation form and
 // the open invitations. Plain forms: it works without JavaScript.
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { TeamNav } from "./team-nav";
 import { inputClass } from "~/components/ui";
 import type { OpenInvitation } from "~/lib/teams/invitations.server";
 import type { MemberRow } from "~/lib/teams/members.server";
@@ -27,13 +28,9 @@ export function MembersPage({ team, role, viewerId, members, invitations, notice
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">{`${team.name}: members`}</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          {`${members.length} of ${team.seats} seats used. `}
-          <Link to={`/dashboard/teams/${team.slug}`} className="font-medium text-blue-700 underline">
-            Back to the team
-          </Link>
-        </p>
+        <p className="mt-1 text-sm text-slate-600">{`${members.length} of ${team.seats} seats used.`}</p>
       </div>
+      <TeamNav slug={team.slug} role={role} />
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
       <MemberList members={members} role={role} viewerId={viewerId} />

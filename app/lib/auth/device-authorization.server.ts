@@ -15,7 +15,7 @@ import { assertProofOf, type RecentProof } from "./recent-proof.server";
 import type { RevocationDeps } from "./revocation.server";
 import { createSession, revokeSession, revokeUserSessions, type IssuedTokens } from "./session.server";
 import { type DEVICE_ERRORS, type DevicePlatform, formatUserCode, newDeviceCode, newUserCode, normalizeUserCode } from "./device-codes";
-import { memberTeamById } from "../teams/member-teams.server";
+import { membershipById } from "../teams/teams.server";
 
 const t = schema.deviceAuthorizations;
 
@@ -107,8 +107,9 @@ export async function pollDeviceAuthorization(deps: RevocationDeps, keys: Keyrin
     const device = { deviceName: row.deviceName, devicePlatform: row.platform, appVersion: row.appVersion, appInstanceId: row.appInstanceId };
     // The team chosen at the approval, if the approver is still a member of it: one removed since
     // gets no key for that team (the app asks again, and the user chooses anew).
-    const team = row.teamId === null ? null : await memberTeamById(db, row.teamId, row.userId);
-    if (row.teamId !== null && team === null) return { ok: false, error: "access_denied" };
+    const membership = row.teamId === null ? null : await membershipById(db, row.teamId, row.userId);
+    if (row.teamId !== null && membership === null) return { ok: false, error: "access_denied" };
+    const team = membership?.team ?? null;
     // The same installation signing in again replaces its earlier key, so the list shows it once.
     await revokeUserSessions(deps, row.userId, "replaced_by_new_sign_in", { appInstanceId: row.appInstanceId }, now);
     const tokens = await createSession(db, keys, { userId: row.userId, client: "desktop", userAgent: null, sessionId, device, teamId: team?.id ?? null }, now);
@@ -180,11 +181,19 @@ export async function lookUpUserCode(db: Db, userId: string, input: unknown, now
   };
 }
 
+const members = schema.teamMembers;
+
+/** A key's team is one its approver is a member of: no condition for a personal key. */
+function memberOf(teamId: string | null, userId: string) {
+  if (teamId === null) return undefined;
+  return sql`EXISTS (SELECT 1 FROM ${members} WHERE ${members.teamId} = ${teamId} AND ${members.userId} = ${userId})`;
+}
+
 /**
  * Approves or denies a pending code for this user. Only a pending, unexpired code changes (one
  * statement), so a code approved or denied by anyone, or used, is refused. An approval names the
- * key's context (ADR 0038): `teamId` null for personal, else a team the approver is a member of
- * (else nothing changes and the answer is false).
+ * key's context (ADR 0038): `teamId` null for personal, else a team the approver is a member of,
+ * checked in the same statement (else nothing changes and the answer is false).
  */
 export async function decideUserCode(
   db: Db,
@@ -197,11 +206,10 @@ export async function decideUserCode(
   if (!canonical) return false;
   if (decision !== "denied") assertProofOf(decision.approved, userId);
   const teamId = decision === "denied" ? null : decision.teamId;
-  if (teamId !== null && (await memberTeamById(db, teamId, userId)) === null) return false;
   const rows = await db
     .update(t)
     .set({ status: decision === "denied" ? "denied" : "approved", userId, approvedAt: now, teamId })
-    .where(and(eq(t.userCodeHash, await userCodeHash(canonical)), eq(t.status, "pending"), gt(t.expiresAt, now)))
+    .where(and(eq(t.userCodeHash, await userCodeHash(canonical)), eq(t.status, "pending"), gt(t.expiresAt, now), memberOf(teamId, userId)))
     .returning({ id: t.id });
   if (rows.length) await clearCounter(db, wrongCodeKey(userId));
   return rows.length > 0;

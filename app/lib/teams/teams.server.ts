@@ -31,6 +31,22 @@ export async function membershipOf(db: Db, slug: string, userId: string): Promis
   return { team, role };
 }
 
+/**
+ * The account's membership of the team with this id, or null: for what names a team by id rather
+ * than by the URL's slug (a device key's team, ADR 0038). One statement, like membershipOf.
+ */
+export async function membershipById(db: Db, teamId: string, userId: string): Promise<Membership | null> {
+  const row = await db
+    .select({ ...teamColumns, role: m.role })
+    .from(t)
+    .innerJoin(m, and(eq(m.teamId, t.id), eq(m.userId, userId)))
+    .where(eq(t.id, teamId))
+    .get();
+  if (!row) return null;
+  const { role, ...team } = row;
+  return { team, role };
+}
+
 const notFound = () => new Response("Not found", { status: 404 });
 
 /**

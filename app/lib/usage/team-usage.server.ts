@@ -6,7 +6,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import { TEAMS } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
-import type { MemberTeam } from "../teams/member-teams.server";
+import { canManage } from "../teams/roles";
+import type { Membership } from "../teams/teams.server";
 import { z } from "../zod";
 import { addDays, dayKey, dayStart, lastDays } from "./dates";
 import type { LedgerNamespace } from "./ledger/api";
@@ -49,12 +50,10 @@ function decodeCursor(text: string): MemberCursor | null {
   }
 }
 
-export const canSeeEveryMember = (team: MemberTeam) => team.role === "owner" || team.role === "admin";
-
 /** Whose usage the viewer may filter to: an admin anyone's, a member only their own. Null: not theirs to see. */
-export function memberFilter(team: MemberTeam, viewerId: string, asked: string | null): { member: string | undefined } | null {
+export function memberFilter(membership: Membership, viewerId: string, asked: string | null): { member: string | undefined } | null {
   if (asked === null) return { member: undefined };
-  if (asked !== viewerId && !canSeeEveryMember(team)) return null;
+  if (asked !== viewerId && !canManage(membership.role)) return null;
   return { member: asked };
 }
 
@@ -70,7 +69,7 @@ export type MemberRow = SliceRow & { name: string; current: boolean };
 
 export async function teamUsage(
   deps: { db: Db; ledgers: LedgerNamespace },
-  team: MemberTeam,
+  { team, role }: Membership,
   viewer: { id: string; zone: string },
   view: TeamUsageView,
   member: string | undefined,
@@ -78,7 +77,7 @@ export async function teamUsage(
 ) {
   const range = viewerRange(view.days, now, viewer.zone);
   // A member's table is their own row; the totals, models and days stay the team's.
-  const rowsOf = canSeeEveryMember(team) ? member : viewer.id;
+  const rowsOf = canManage(role) ? member : viewer.id;
   const ledger = teamLedger(deps.ledgers, team.id);
   const [read, own] = await Promise.all([
     ledger.readTeam({ from: range.from, to: range.to, zone: viewer.zone, member, members: { limit: TEAMS.usageMembersPerPage, after: view.after } }),
@@ -99,13 +98,13 @@ export async function teamUsage(
 /** The export's rows, with each member's name (a member's own only, when the viewer is one). */
 export async function teamUsageRows(
   deps: { db: Db; ledgers: LedgerNamespace },
-  team: MemberTeam,
+  { team, role }: Membership,
   viewer: { id: string; zone: string },
   days: number,
   now: number,
 ) {
   const range = viewerRange(days, now, viewer.zone);
-  const member = canSeeEveryMember(team) ? undefined : viewer.id;
+  const member = canManage(role) ? undefined : viewer.id;
   const rows: TeamDetailRow[] = await teamLedger(deps.ledgers, team.id).readTeamDetail({ from: range.from, to: range.to, zone: viewer.zone, member });
   const names = await namesOf(deps.db, team.id, [...new Set(rows.map((r) => r.member))]);
   return { rows: rows.map((r) => ({ ...r, name: names.get(r.member)?.name ?? FORMER })), first: range.days[0]!, last: dayKey(range.to - 1, viewer.zone) };

@@ -2,6 +2,7 @@
 // year. Owners and admins only: anyone else gets the 404 of a page that does not exist.
 import type { Route } from "./+types/activity";
 import { TabError } from "~/components/dashboard/tab-error";
+import { TeamNav } from "~/components/teams/team-nav";
 import { useFormat } from "~/components/format";
 import { Card } from "~/components/ui";
 import { pageMeta } from "~/lib/site/meta";
@@ -15,8 +16,8 @@ export const meta = () => pageMeta("Team Activity | Modelify", { noindex: true }
 export async function loader({ params, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const db = app(context).db;
-  const { team } = await requireTeamRole(db, params.slug, user.id, "admin");
-  return { team: { name: team.name, slug: team.slug }, rows: await listActivity(db, team.id) };
+  const { team, role } = await requireTeamRole(db, params.slug, user.id, "admin");
+  return { team: { name: team.name, slug: team.slug }, role, rows: await listActivity(db, team.id) };
 }
 
 const WORDS: Record<string, string> = {
@@ -41,7 +42,7 @@ function activityLine(row: ActivityRow): string {
 }
 
 export default function TeamActivity({ loaderData }: Route.ComponentProps) {
-  const { team, rows } = loaderData;
+  const { team, role, rows } = loaderData;
   const f = useFormat();
   return (
     <div className="space-y-6">
@@ -49,6 +50,7 @@ export default function TeamActivity({ loaderData }: Route.ComponentProps) {
         <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">{`${team.name}: activity`}</h1>
         <p className="mt-1 text-sm text-slate-600">Invitations, joins, removals, role, seat and budget changes, kept for a year.</p>
       </div>
+      <TeamNav slug={team.slug} role={role} />
       <Card className="p-6">
         {rows.length === 0 ? (
           <p className="text-sm text-slate-600">Nothing has happened in this team yet.</p>

@@ -22,10 +22,11 @@ export const meta = () => pageMeta("Team Billing | Modelify", { noindex: true })
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const ctx = app(context);
-  const { team, rights } = await teamForBilling(ctx, params.slug, user.id, "view");
+  const { team, role, rights } = await teamForBilling(ctx, params.slug, user.id, "view");
   const url = new URL(request.url);
   return {
     view: await teamBillingView(ctx, team, rights.manage),
+    role,
     checkoutDone: url.searchParams.get("checkout") === "done",
     changed: url.searchParams.get("seats"),
   };

@@ -1,13 +1,14 @@
 // /dashboard/teams/:slug (issue 50): the team's overview for any member: its name, the viewer's
-// role, seats used of its total and how many members; the way to its admin pages for owners and
-// admins, and "Leave team" (refused to an owner while others are members).
-import { data, Form, Link, redirect } from "react-router";
+// role, seats used of its total and how many members, the links to its other pages (TeamNav), and
+// "Leave team" (refused to an owner while others are members).
+import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/team";
 import { TabError } from "~/components/dashboard/tab-error";
+import { TeamNav } from "~/components/teams/team-nav";
 import { Alert, Button, Card } from "~/components/ui";
 import { pageMeta } from "~/lib/site/meta";
 import { leaveTeam } from "~/lib/teams/members.server";
-import { canManage, roleLabel } from "~/lib/teams/roles";
+import { roleLabel } from "~/lib/teams/roles";
 import { memberCount, requireTeamRole } from "~/lib/teams/teams.server";
 import { requireUser } from "~/server/auth.server";
 import { app } from "~/server/context.server";
@@ -35,13 +36,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function TeamOverview({ loaderData, actionData }: Route.ComponentProps) {
   const { team, role, members } = loaderData;
-  const base = `/dashboard/teams/${team.slug}`;
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">{team.name}</h1>
         <p className="mt-1 text-sm text-slate-600">{`Your role: ${roleLabel(role)}`}</p>
       </div>
+      <TeamNav slug={team.slug} role={role} />
       {actionData?.error ? <Alert tone="error">{actionData.error}</Alert> : null}
       <section aria-labelledby="team-facts">
         <Card className="p-6">
@@ -63,16 +64,6 @@ export default function TeamOverview({ loaderData, actionData }: Route.Component
           <p className="mt-4 text-sm text-slate-600">Every membership takes a seat, the owner's included.</p>
         </Card>
       </section>
-      {canManage(role) ? (
-        <nav aria-label="Team administration" className="flex flex-wrap gap-4 text-sm">
-          <Link to={`${base}/members`} className="font-medium text-blue-700 underline">
-            Members and invitations
-          </Link>
-          <Link to={`${base}/activity`} className="font-medium text-blue-700 underline">
-            Activity log
-          </Link>
-        </nav>
-      ) : null}
       <section aria-labelledby="leave-title">
         <Card className="p-6">
           <h2 id="leave-title" className="text-lg font-semibold text-slate-900">

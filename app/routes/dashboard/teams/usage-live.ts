@@ -6,12 +6,12 @@ import type { Route } from "./+types/usage-live";
 import { verifyAccessToken } from "~/lib/auth/jwt";
 import { SESSION } from "~/lib/constants";
 import { sessionKeys } from "~/lib/keys";
+import { membershipOf } from "~/lib/teams/teams.server";
 import { teamLedgerName } from "~/lib/usage/team-ingest.server";
 import { getAuth } from "~/server/auth.server";
 import { app } from "~/server/context.server";
 import { accessCookie, readCookie } from "~/server/cookies.server";
 import { getOnly } from "~/server/responses.server";
-import { memberTeamBySlug } from "~/lib/teams/member-teams.server";
 
 export const action = getOnly;
 
@@ -24,12 +24,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return text(426, "Expected a WebSocket.", { Upgrade: "websocket" });
   if (request.headers.get("Origin") !== new URL(request.url).origin) return text(403, "This request came from another site and was refused.");
   const { ledgers, env, db } = app(context);
-  const team = await memberTeamBySlug(db, params.slug, user.id);
-  if (!team) return text(404, "Not Found");
+  const membership = await membershipOf(db, params.slug, user.id);
+  if (!membership) return text(404, "Not Found");
   const access = await readCookie(accessCookie, request);
   const claims = access ? await verifyAccessToken(access, sessionKeys(env)) : null;
   const expiresAt = claims?.sid === session.id ? claims.expiresAt : Date.now() + SESSION.accessTokenTtlMs;
-  const answer = await ledgers.get(ledgers.idFromName(teamLedgerName(team.id))).fetch("https://ledger.internal/live", {
+  const answer = await ledgers.get(ledgers.idFromName(teamLedgerName(membership.team.id))).fetch("https://ledger.internal/live", {
     headers: { Upgrade: "websocket", "X-Session-Id": session.id, "X-Session-Expires": String(expiresAt), "X-Member-Id": user.id },
   });
   if (answer.status !== 101 || !answer.webSocket) return text(502, "Live usage is unavailable.");

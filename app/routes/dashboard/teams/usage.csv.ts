@@ -3,20 +3,23 @@
 import type { Route } from "./+types/usage.csv";
 import { csvRow } from "~/lib/csv";
 import { parseTeamUsageView, teamUsageRows } from "~/lib/usage/team-usage.server";
+import { requireTeamRole } from "~/lib/teams/teams.server";
+import { requireUser } from "~/server/auth.server";
 import { app } from "~/server/context.server";
 import { getOnly } from "~/server/responses.server";
-import { requireTeamMember } from "./usage-team.server";
 
 export const action = getOnly;
 
 const CRLF = "\r\n";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { user, team } = await requireTeamMember(context, params.slug);
+  const user = requireUser(context);
+  const deps = app(context);
+  const membership = await requireTeamRole(deps.db, params.slug, user.id);
   const view = parseTeamUsageView(new URL(request.url).searchParams);
   if (!view) throw new Response("Bad Request", { status: 400 });
   const zone = user.profile.timeZone;
-  const { rows, first, last } = await teamUsageRows(app(context), team, { id: user.id, zone }, view.days, Date.now());
+  const { rows, first, last } = await teamUsageRows(deps, membership, { id: user.id, zone }, view.days, Date.now());
   let body = `${csvRow([`date_local (${zone})`, "member_id", "member", "model", "provider", "requests", "successes", "tokens", "cost_usd"])}${CRLF}`;
   for (const r of rows) {
     body += `${csvRow([r.date, r.member, r.name, r.key, r.provider ?? "", r.totalRequests, r.successCount, r.totalTokens, r.totalCostMicros / 1e6])}${CRLF}`;
@@ -24,7 +27,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="modelify-team-${team.slug}-usage-${first}-${last}.csv"`,
+      "Content-Disposition": `attachment; filename="modelify-team-${membership.team.slug}-usage-${first}-${last}.csv"`,
       "Cache-Control": "private, no-store",
     },
   });

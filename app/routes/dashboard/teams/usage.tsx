@@ -6,22 +6,28 @@ import type { Route } from "./+types/usage";
 import { TabError } from "~/components/dashboard/tab-error";
 import { TeamUsage } from "~/components/dashboard/team-usage";
 import { pageMeta } from "~/lib/site/meta";
-import { canSeeEveryMember, memberFilter, parseTeamUsageView, teamUsage } from "~/lib/usage/team-usage.server";
+import { canManage } from "~/lib/teams/roles";
+import { requireTeamRole } from "~/lib/teams/teams.server";
+import { memberFilter, parseTeamUsageView, teamUsage } from "~/lib/usage/team-usage.server";
+import { requireUser } from "~/server/auth.server";
 import { app } from "~/server/context.server";
-import { notFound, requireTeamMember } from "./usage-team.server";
 
 export const meta = ({ loaderData }: Route.MetaArgs) => pageMeta(`${loaderData?.team.name ?? "Team"} Usage | Modelify`, { noindex: true });
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { user, team } = await requireTeamMember(context, params.slug);
+  const user = requireUser(context);
+  const deps = app(context);
+  const membership = await requireTeamRole(deps.db, params.slug, user.id);
   const view = parseTeamUsageView(new URL(request.url).searchParams);
   if (!view) throw new Response("Bad Request", { status: 400 });
-  const filter = memberFilter(team, user.id, view.member);
-  if (!filter) throw notFound();
-  const usage = await teamUsage(app(context), team, { id: user.id, zone: user.profile.timeZone }, view, filter.member, Date.now());
+  const filter = memberFilter(membership, user.id, view.member);
+  // Another member's usage, asked by a member: as if there were no such page.
+  if (!filter) throw new Response("Not found", { status: 404 });
+  const usage = await teamUsage(deps, membership, { id: user.id, zone: user.profile.timeZone }, view, filter.member, Date.now());
+  const { team, role } = membership;
   return {
-    team: { slug: team.slug, name: team.name, role: team.role },
-    everyMember: canSeeEveryMember(team),
+    team: { slug: team.slug, name: team.name, role },
+    everyMember: canManage(role),
     viewerId: user.id,
     view: { days: view.days, member: filter.member ?? null, paged: view.after !== null },
     timeZone: user.profile.timeZone,
