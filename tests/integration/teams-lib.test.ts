@@ -12,6 +12,7 @@ import { createTeam, type Membership, memberCount, membershipOf } from "~/lib/te
 import { db, insertUser, ORIGIN, uniqueEmail } from "./helpers";
 
 const deps = { db, queue: env.EVENTS, origin: ORIGIN };
+const departure = { db, ledgers: env.USAGE_LEDGER };
 
 async function account(prefix = "team") {
   const email = uniqueEmail(prefix);
@@ -107,11 +108,11 @@ describe("teams (library)", () => {
     const admin = await join(team, owner.id, "admin");
     const member = await join(team, owner.id);
     const asAdmin = (await membershipOf(db, team.team.slug, admin.id))!;
-    expect(await removeMember(db, asAdmin, admin.id, owner.id)).toMatchObject({ ok: false, error: M.ownerUntouchable });
+    expect(await removeMember(departure, asAdmin, admin.id, owner.id)).toMatchObject({ ok: false, error: M.ownerUntouchable });
     expect(await changeRole(db, asAdmin, admin.id, owner.id, "member")).toMatchObject({ ok: false, error: M.ownerUntouchable });
-    expect(await leaveTeam(db, team, owner.id)).toMatchObject({ ok: false, error: M.ownerCannotLeave });
+    expect(await leaveTeam(departure, team, owner.id)).toMatchObject({ ok: false, error: M.ownerCannotLeave });
     const asMember = (await membershipOf(db, team.team.slug, member.id))!;
-    expect(await removeMember(db, asMember, member.id, admin.id)).toMatchObject({ ok: false, error: M.notAllowed });
+    expect(await removeMember(departure, asMember, member.id, admin.id)).toMatchObject({ ok: false, error: M.notAllowed });
     expect(await changeRole(db, asAdmin, admin.id, member.id, "admin")).toEqual({ ok: true });
     expect(await transferOwnership(db, asAdmin, admin.id, member.id)).toMatchObject({ ok: false });
     expect(await transferOwnership(db, team, owner.id, member.id)).toEqual({ ok: true });

@@ -209,3 +209,28 @@ export async function deviceToken(owner: Browser, name: string): Promise<string>
   expect(exchanged.status).toBe(200);
   return (await exchanged.json<{ access_token: string }>()).access_token;
 }
+
+/** A device key approved on /device for `context` (a team's slug, or "" for personal); the token answer's team. */
+export async function deviceKey(browser: Browser, context: string) {
+  const asked = await SELF.fetch(`${ORIGIN}/api/v1/auth/device`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
+    body: JSON.stringify({
+      client_id: "modelify-desktop",
+      device_name: "Laptop",
+      platform: "linux",
+      app_version: "2.0.0",
+      app_instance_id: crypto.randomUUID(),
+    }),
+  });
+  const code = await asked.json<{ device_code: string; user_code: string }>();
+  const approved = await browser.post("/device", { intent: "approve", code: code.user_code, context });
+  expect(approved.status).toBe(200);
+  const exchanged = await SELF.fetch(`${ORIGIN}/api/v1/auth/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
+    body: JSON.stringify({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: code.device_code, client_id: "modelify-desktop" }),
+  });
+  expect(exchanged.status).toBe(200);
+  return exchanged.json<{ access_token: string; team: { slug: string; name: string } | null }>();
+}

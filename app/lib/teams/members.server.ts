@@ -1,11 +1,14 @@
 // A team's members: listing them, changing roles, removing, leaving, transferring ownership
 // (issue 50, ADR 0036). Each write states its rule in its own SQL condition as well as in
 // ./roles.ts: the actor's role is read inside the statement that acts, so an actor demoted or
-// removed a moment earlier (or a transfer racing a role change) changes nothing.
+// removed a moment earlier (or a transfer racing a role change) changes nothing. A member who
+// goes (removed, leaving, or the team deleted with its owner) loses the team's live socket at once.
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { log } from "../log/log.server";
+import type { LedgerNamespace } from "../usage/ledger/api";
+import { endTeamMemberSockets } from "../usage/team-ingest.server";
 import { inTransaction } from "./transaction.server";
 import { TEAM_MESSAGES as M } from "./messages";
 import { canChangeRole, canLeave, canRemove, canTransfer, type GivenRole, type TeamRole } from "./roles";
@@ -31,6 +34,8 @@ export async function listMembers(db: Db, teamId: string): Promise<MemberRow[]> 
 }
 
 export type MemberChange = { ok: true } | { ok: false; error: string };
+/** What a departure touches: the membership in D1, and the member's sockets on the team's ledger. */
+export type DepartureDeps = { db: Db; ledgers: LedgerNamespace };
 const refused = (error: string): MemberChange => ({ ok: false, error });
 
 async function roleOf(db: Db, teamId: string, userId: string): Promise<TeamRole | null> {
@@ -62,10 +67,15 @@ export async function changeRole(db: Db, actor: Membership, actorId: string, tar
   return { ok: true };
 }
 
-/** Removes a member (not the owner): owners and admins only. Their next request to the team's pages answers 404. */
-export async function removeMember(db: Db, actor: Membership, actorId: string, targetId: string, now = Date.now()): Promise<MemberChange> {
+/**
+ * Removes a member (not the owner): owners and admins only. Their next request to the team's pages
+ * answers 404, their socket on the team's usage closes now, and a paid team's entitlement ends
+ * with the membership (read live: billing/team-entitlement.server.ts).
+ */
+export async function removeMember(deps: DepartureDeps, actor: Membership, actorId: string, targetId: string, now = Date.now()): Promise<MemberChange> {
+  const { db } = deps;
   const teamId = actor.team.id;
-  if (targetId === actorId) return leaveTeam(db, actor, actorId, now);
+  if (targetId === actorId) return leaveTeam(deps, actor, actorId, now);
   const target = await roleOf(db, teamId, targetId);
   if (!target) return refused(M.notAMember);
   if (target === "owner") return refused(M.ownerUntouchable);
@@ -78,6 +88,7 @@ export async function removeMember(db: Db, actor: Membership, actorId: string, t
       WHERE changes() = 1`,
   ]);
   if (deleted !== 1) return refused(M.notAllowed);
+  await endTeamMemberSockets(deps.ledgers, teamId, targetId);
   log.info("team_member_removed", { teamId });
   return { ok: true };
 }
@@ -86,11 +97,14 @@ export async function removeMember(db: Db, actor: Membership, actorId: string, t
  * Leaves the team. The owner cannot while it has other members (they transfer ownership first);
  * an owner alone in it deletes it.
  */
-export async function leaveTeam(db: Db, self: Membership, userId: string, now = Date.now()): Promise<MemberChange> {
+export async function leaveTeam(deps: DepartureDeps, self: Membership, userId: string, now = Date.now()): Promise<MemberChange> {
+  const { db } = deps;
   const teamId = self.team.id;
   if (self.role === "owner") {
     if (!canLeave("owner", await memberCount(db, teamId))) return refused(M.ownerCannotLeave);
-    return (await deleteSoleOwnedTeam(db, teamId, userId)) ? { ok: true } : refused(M.ownerCannotLeave);
+    if (!(await deleteSoleOwnedTeam(db, teamId, userId))) return refused(M.ownerCannotLeave);
+    await endTeamMemberSockets(deps.ledgers, teamId, userId);
+    return { ok: true };
   }
   const [deleted] = await inTransaction(db, [
     sql`DELETE FROM ${m} WHERE team_id = ${teamId} AND user_id = ${userId} AND role != 'owner'`,
@@ -99,6 +113,7 @@ export async function leaveTeam(db: Db, self: Membership, userId: string, now = 
       SELECT ${crypto.randomUUID()}, ${teamId}, ${userId}, 'member_left', ${userId}, '{}', ${now} WHERE changes() = 1`,
   ]);
   if (deleted !== 1) return refused(M.notAMember);
+  await endTeamMemberSockets(deps.ledgers, teamId, userId);
   log.info("team_member_left", { teamId });
   return { ok: true };
 }

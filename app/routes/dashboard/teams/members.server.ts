@@ -43,7 +43,7 @@ export async function membersAction(deps: AppContext, membership: Membership, us
     input.intent === "role"
       ? await changeRole(deps.db, membership, userId, input.userId, input.role)
       : input.intent === "remove"
-        ? await removeMember(deps.db, membership, userId, input.userId)
+        ? await removeMember(deps, membership, userId, input.userId)
         : await transferOwnership(deps.db, membership, userId, input.userId);
   if (!outcome.ok) return data({ result: null, error: outcome.error }, { status: 403 });
   if (input.intent === "remove" && input.userId === userId) throw redirect("/dashboard/teams", 303);

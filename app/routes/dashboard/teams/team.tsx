@@ -25,11 +25,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const user = requireUser(context);
-  const db = app(context).db;
-  const membership = await requireTeamRole(db, params.slug, user.id);
+  const deps = app(context);
+  const membership = await requireTeamRole(deps.db, params.slug, user.id);
   const read = await readForm(request);
   if (!read.ok || read.formData.get("intent") !== "leave") return data({ error: read.ok ? "Unknown action." : read.message }, { status: 400 });
-  const left = await leaveTeam(db, membership, user.id);
+  const left = await leaveTeam(deps, membership, user.id);
   if (!left.ok) return data({ error: left.error }, { status: 409 });
   throw redirect("/dashboard/teams", 303);
 }
