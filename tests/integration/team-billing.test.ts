@@ -193,7 +193,7 @@ describe("seats added and removed", () => {
     await deliverAll(t.id);
     expect(await teamRow(t.id)).toMatchObject({ seats: 2 });
     const changes = await db.query.teamActivity.findMany({ where: eq(schema.teamActivity.teamId, t.id) });
-    expect(changes.filter((c) => c.action === "seats.changed" && c.actorId === owner.userId).map((c) => c.details)).toEqual([
+    expect(changes.filter((c) => c.action === "seats_changed" && c.actorId === owner.userId).map((c) => c.details)).toEqual([
       expect.objectContaining({ from: 3, to: 6, source: "owner" }),
       expect.objectContaining({ from: 6, to: 2, source: "owner" }),
     ]);

@@ -7,6 +7,7 @@ import { TEAMS } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { log } from "../log/log.server";
+import { recordActivity } from "../teams/activity.server";
 import { fromStripeStatus, isLive, isPaid } from "./statuses";
 import type { Stripe } from "./stripe.server";
 
@@ -104,12 +105,10 @@ export async function teamSubscriptionUpsert(db: Db, stripe: Stripe, subscriptio
   const seatsBefore = stored && isPaid(stored) ? stored.quantity : null;
   if (paid && seatsBefore !== quantity) {
     statements.push(
-      db.insert(schema.teamActivity).values({
-        id: crypto.randomUUID(),
+      recordActivity(db, {
         teamId: team.id,
         actorId,
-        action: "seats.changed",
-        subjectId: null,
+        action: "seats_changed",
         details: { from: seatsBefore, to: quantity, source: actorId ? "owner" : "stripe", subscription: subscription.id },
         at: now,
       }),

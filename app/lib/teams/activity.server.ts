@@ -30,9 +30,13 @@ type ActivityEntry = {
   at?: number;
 };
 
-/** Writes one activity row (for changes recorded outside this module's transactions, e.g. a seat change Stripe confirmed). */
-export async function recordActivity(db: Db, entry: ActivityEntry): Promise<void> {
-  await db.insert(schema.teamActivity).values({
+/**
+ * The insert of one activity row, for changes recorded outside this module's transactions (a seat
+ * change Stripe confirmed): await it, or put it in the batch that makes the change, so the row is
+ * written with the change or not at all.
+ */
+export function recordActivity(db: Db, entry: ActivityEntry) {
+  return db.insert(schema.teamActivity).values({
     id: crypto.randomUUID(),
     teamId: entry.teamId,
     actorId: entry.actorId,

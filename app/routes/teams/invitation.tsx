@@ -26,7 +26,7 @@ export async function loader({ params, context }: Route.LoaderArgs): Promise<Vie
   const { user } = getAuth(context);
   if (!user) return { kind: "signed-out", signIn: `/auth?mode=signin&from=invitation&token=${encodeURIComponent(params.token)}` };
   const invitation = await peekInvitation(app(context).db, params.token);
-  if (!invitation || invitation.state !== "open") return { kind: "gone" };
+  if (invitation?.state !== "open") return { kind: "gone" };
   if (invitation.email !== user.email.toLowerCase()) return { kind: "wrong-address", email: user.email };
   return { kind: "open", team: invitation.team.name, role: roleLabel(invitation.role), email: user.email };
 }
