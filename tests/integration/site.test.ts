@@ -181,7 +181,8 @@ describe("dashboard shell", () => {
         { href: path, active: true },
       ]);
       // Ten tabs: overview, usage, request log, analytics, billing, budget, alerts, API keys, downloads, profile.
-      expect(html.match(/rail-link-idle/g)?.length, path).toBe(9);
+      const rail = html.slice(html.indexOf('<nav aria-label="Tabs"'), html.indexOf("</nav>", html.indexOf('<nav aria-label="Tabs"')));
+      expect(rail.match(/rail-link-idle/g)?.length, path).toBe(9);
     }
   });
 
