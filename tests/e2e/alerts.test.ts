@@ -56,6 +56,7 @@ for (const javaScriptEnabled of [false, true]) {
       await addWebhook(client, HOOK);
       const secret = client.getByTestId("webhook-secret");
       await expect(secret).toContainText("shown only this once");
+      await expect(secret).toContainText(`Webhook added: ${HOOK}.`);
       await expect(secret.locator("code")).toHaveText(/^whsec_\S{20,}$/);
       await expect(client.getByTestId("webhook")).toHaveCount(1);
       await expect(client.getByTestId("webhook")).toContainText(HOOK);
@@ -132,9 +133,10 @@ test("budget thresholds of 50, 80 and 100% show on the Alerts tab, and passing o
   const deliveries = page.getByTestId("webhook-deliveries");
   await expect(async () => {
     await page.reload();
-    await expect(deliveries.getByRole("row")).not.toHaveCount(0, { timeout: 500 });
+    await expect(deliveries.getByRole("listitem")).not.toHaveCount(0, { timeout: 500 });
   }).toPass({ timeout: 30_000 });
-  const first = deliveries.getByRole("row").nth(1);
-  await expect(first).toContainText("budget.threshold");
+  const first = deliveries.getByRole("listitem").first();
+  await expect(first).toContainText("Budget threshold");
+  await expect(first).toContainText("attempt 1");
   await expect(first).toContainText(/Failed: (Could not connect|No answer within \d+ s)/);
 });
