@@ -180,7 +180,8 @@ describe("dashboard shell", () => {
         { href: path, active: true },
         { href: path, active: true },
       ]);
-      expect(html.match(/rail-link-idle/g)?.length, path).toBe(7);
+      // Ten tabs: overview, usage, request log, analytics, billing, budget, alerts, API keys, downloads, profile.
+      expect(html.match(/rail-link-idle/g)?.length, path).toBe(9);
     }
   });
 

@@ -42,11 +42,11 @@ export function GroupsCard({
         </div>
       ) : (
         <div className="relative mt-4 overflow-x-auto">
-          <table className="w-full min-w-[36rem] text-left text-sm" data-testid="groups-table">
+          <table className="w-full text-left text-sm" data-testid="groups-table">
             <thead className="border-b border-slate-200 text-xs uppercase tracking-wide text-slate-500">
               <tr>
                 {head.map((h, i) => (
-                  <th key={h || i} scope="col" className={cx("py-2 pr-4 font-medium", i > 0 && i < 6 && "text-right")}>
+                  <th key={h || i} scope="col" className={cx("py-2 pr-4 font-medium", i > 0 && i < 6 && "text-right", PHONE_HIDDEN.has(i) && WIDE_ONLY)}>
                     {h === "" ? <span className="sr-only">Request log</span> : h}
                   </th>
                 ))}
@@ -89,6 +89,11 @@ export function GroupsCard({
   );
 }
 
+// A phone shows each group's requests, cost and link; errors, tokens and share of cost come from
+// the small breakpoint up (the request log and the CSVs have them all).
+const WIDE_ONLY = "hidden sm:table-cell";
+const PHONE_HIDDEN = new Set([2, 3, 5]);
+
 function sumOf(groups: Sums[]): Sums {
   const total: Sums = { requests: 0, errors: 0, tokens: 0, costMicros: 0 };
   for (const g of groups) {
@@ -105,12 +110,12 @@ function Figures({ sums, share }: { sums: Sums; share: number }) {
   return (
     <>
       <td className="py-2.5 pr-4 text-right tabular-nums">{f.integer(sums.requests)}</td>
-      <td className="py-2.5 pr-4 text-right tabular-nums">{f.integer(sums.errors)}</td>
-      <td className="py-2.5 pr-4 text-right tabular-nums">{f.integer(sums.tokens)}</td>
+      <td className={cx("py-2.5 pr-4 text-right tabular-nums", WIDE_ONLY)}>{f.integer(sums.errors)}</td>
+      <td className={cx("py-2.5 pr-4 text-right tabular-nums", WIDE_ONLY)}>{f.integer(sums.tokens)}</td>
       <td className="py-2.5 pr-4 text-right tabular-nums">
         <Money value={sums.costMicros / 1e6} />
       </td>
-      <td className="py-2.5 pr-4 text-right tabular-nums">{f.percent(share, 1)}</td>
+      <td className={cx("py-2.5 pr-4 text-right tabular-nums", WIDE_ONLY)}>{f.percent(share, 1)}</td>
     </>
   );
 }

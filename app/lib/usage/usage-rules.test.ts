@@ -45,6 +45,8 @@ describe("budget rules", () => {
       dailyBudget: 0,
       alertThresholds: [80],
       notificationsEnabled: true,
+      monthlyHardCap: false,
+      dailyHardCap: false,
     });
     // Text that JavaScript would still read as a number is refused, not reinterpreted.
     for (const text of ["0x10", "Infinity", "-Infinity", "1e3", "NaN", "x", "12,50", "+5", "1_000"]) {
