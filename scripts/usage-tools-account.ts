@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { baseUrl, clientContextOptions, HYDRATION_PROBE, signUpAndConfirm, uniqueEmail } from "../tests/e2e/browser.ts";
 import { pollForTokens, postUsageReport, requestDeviceCode, thisDevice } from "./desktop-demo.ts";
 
-export const USAGE_TOOLS_WEBHOOK = "https://hooks.example.com/modelify/alerts";
+const USAGE_TOOLS_WEBHOOK = "https://hooks.example.com/modelify/alerts";
 
 const MODELS = [
   { model_name: "gpt-4o", model_provider: "openai", request_duration_ms: 2100 },
