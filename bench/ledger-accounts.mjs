@@ -24,8 +24,8 @@ export const PAGES = [
 // (reached by following its "next" links, as a reader would; the 100-row account has only a first
 // page, which is its side), and the analytics tab over a custom 90-day range grouped by model.
 const localDay = (ms) => new Intl.DateTimeFormat("en-CA", { timeZone: ACCOUNT_ZONE }).format(ms);
-export const LOG_PATH = "/dashboard/usage/requests";
-export const LOG_DEEP_ROWS = 10_000;
+const LOG_PATH = "/dashboard/usage/requests";
+const LOG_DEEP_ROWS = 10_000;
 export const SIZED_PAGES = [
   ...PAGES,
   { key: "log", path: LOG_PATH, label: "request log, first page `/dashboard/usage/requests`" },

@@ -42,8 +42,7 @@ export type SessionUser = {
   accountRows?: AccountRows;
 };
 
-/** Rows a signed-in page often shows, each null when the account has none. */
-/** `capCount`: how many caps of single models and devices the account has (ADR 0032), so a page reads them only when there are any. */
+/** Rows a signed-in page often shows, each null when the account has none; `capCount` its caps of single models and devices (ADR 0032). */
 type AccountRows = { subscription: SubscriptionRow | null; budget: BudgetRow | null; capCount: number };
 
 /** Whose rows a page reads: an account, with those its session's statement read when it has them. */
@@ -224,13 +223,9 @@ function prepareSessionReads(db: Db) {
     .where(live)
     .limit(1)
     .prepare();
+  const capCount = sql<number>`(select count(*) from budget_caps where budget_caps.user_id = ${schema.users.id})`;
   const withAccountRows = db
-    .select({
-      ...sessionUserColumns,
-      subscription: schema.subscriptions,
-      budget: schema.budgets,
-      capCount: sql<number>`(select count(*) from budget_caps where budget_caps.user_id = ${schema.users.id})`,
-    })
+    .select({ ...sessionUserColumns, subscription: schema.subscriptions, budget: schema.budgets, capCount })
     .from(schema.sessions)
     .innerJoin(schema.users, eq(schema.users.id, schema.sessions.userId))
     .leftJoin(schema.userProfiles, eq(schema.userProfiles.userId, schema.users.id))

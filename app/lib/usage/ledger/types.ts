@@ -170,10 +170,10 @@ export type ClaimResult = { granted: boolean; counts: UsageCounts; caps: CapStat
  * scan of raw reports. A fallback (secure) report counts as one row of request type "fallback",
  * with no device, and is an error row when any of its requests failed.
  */
-export type SliceDimension = "model" | "provider" | "device" | "request_type" | "status";
+type SliceDimension = "model" | "provider" | "device" | "request_type" | "status";
 /** A slice's grouping: one of the dimensions, or time (each local day, or each local hour). */
 export type SliceGroup = SliceDimension | "date" | "hour";
-export type UsageStatus = "success" | "error";
+type UsageStatus = "success" | "error";
 /** What a view is narrowed to; each part unset means "any". `device: ""` means reports with no device. */
 export type UsageFilter = { model?: string; provider?: string; device?: string; requestType?: string; status?: UsageStatus };
 /** A range of the account zone's days, both ends inclusive ('YYYY-MM-DD'). */
