@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { LedgerStore } from "~/lib/usage/ledger/store";
 import type { LedgerUsage } from "~/lib/usage/ledger/types";
 import { LEDGER_MIGRATIONS } from "~/lib/usage/ledger/schema";
+import { SLICE_VALUES_MIGRATION } from "~/lib/usage/ledger/slices";
 import { columnNames, reports, secureReports } from "~/lib/usage/ledger/tables";
 
 function usage(id: string, occurredAt: number): LedgerUsage {
@@ -56,6 +57,7 @@ function asOlderVersion<T>(sql: SqlStorage, version: number, ingest: () => T): T
   sql.exec(createOf(3, "utc_days"));
   sql.exec(createOf(4, "quarter_slices"));
   sql.exec(createOf(4, "day_slices"));
+  sql.exec(createOf(LEDGER_MIGRATIONS.indexOf(SLICE_VALUES_MIGRATION), "slice_values"));
   sql.exec(`ALTER TABLE hourly RENAME TO hourly_older`);
   sql.exec(createOf(3, "hourly_by_start").replace("hourly_by_start", "hourly"));
   const result = ingest();
@@ -65,7 +67,7 @@ function asOlderVersion<T>(sql: SqlStorage, version: number, ingest: () => T): T
       total_tokens = total_tokens + excluded.total_tokens, total_cost_micros = total_cost_micros + excluded.total_cost_micros`);
   sql.exec(`DROP TABLE hourly`);
   sql.exec(`ALTER TABLE hourly_older RENAME TO hourly`);
-  for (const table of ["quarters", "utc_days", "quarter_slices", "day_slices", ...(version < 3 ? ["models"] : [])]) sql.exec(`DROP TABLE ${table}`);
+  for (const table of ["quarters", "utc_days", "quarter_slices", "day_slices", "slice_values", ...(version < 3 ? ["models"] : [])]) sql.exec(`DROP TABLE ${table}`);
   return result;
 }
 

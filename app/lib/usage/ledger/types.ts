@@ -126,6 +126,8 @@ export type LedgerQuery = {
   spend?: boolean;
   /** Sums of any range of days, grouped and filtered (issue 49); one result per query, in order. */
   slices?: SliceQuery[];
+  /** Every device and request type the account has reported with (the request log's filter). */
+  sliceValues?: boolean;
   /** A page of the request log (raw reports still in the ledger: the retention window). */
   log?: LogQuery;
   /** One report in full, by its id (a LogRow's id). */
@@ -148,6 +150,7 @@ export type LedgerRead = {
   devices?: Array<{ deviceId: string; requests: number; costMicros: number }>;
   spend?: { monthMicros: number; dayMicros: number };
   slices?: SliceRow[][];
+  sliceValues?: SliceValues;
   log?: LogPage;
   report?: ReportDetail | null;
   /** Newest first, with how many raw reports each holds. */
@@ -184,6 +187,9 @@ export type SliceQuery = { from: string; to: string; groupBy: SliceGroup; filter
  * instant as a decimal string ("hour").
  */
 export type SliceRow = Omit<DailyRow, "date" | "modelName" | "modelProvider" | "lastUsedAt"> & { key: string; provider?: string };
+
+/** Values of a dimension with their requests over the account's whole history, most used first. */
+export type SliceValues = { devices: Array<{ value: string; requests: number }>; requestTypes: Array<{ value: string; requests: number }> };
 
 /**
  * A position in the request log, newest first: the last row's time, then its kind and key (a
