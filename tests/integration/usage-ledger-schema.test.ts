@@ -67,7 +67,8 @@ function asOlderVersion<T>(sql: SqlStorage, version: number, ingest: () => T): T
       total_tokens = total_tokens + excluded.total_tokens, total_cost_micros = total_cost_micros + excluded.total_cost_micros`);
   sql.exec(`DROP TABLE hourly`);
   sql.exec(`ALTER TABLE hourly_older RENAME TO hourly`);
-  for (const table of ["quarters", "utc_days", "quarter_slices", "day_slices", "slice_values", ...(version < 3 ? ["models"] : [])]) sql.exec(`DROP TABLE ${table}`);
+  for (const table of ["quarters", "utc_days", "quarter_slices", "day_slices", "slice_values", ...(version < 3 ? ["models"] : [])])
+    sql.exec(`DROP TABLE ${table}`);
   return result;
 }
 
