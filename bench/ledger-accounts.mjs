@@ -22,18 +22,19 @@ export const PAGES = [
 ];
 // Figure 1 also times issue 49's views: the request log's first page and a page 10,000 rows deep
 // (reached by following its "next" links, as a reader would; the 100-row account has only a first
-// page, which is its side), and the analytics tab over a custom 90-day range grouped by model.
+// page, which is its side), and the usage tab over a custom 90-day range grouped by model (the
+// bench accounts are free: the analytics tab would show them its upgrade card).
 const localDay = (ms) => new Intl.DateTimeFormat("en-CA", { timeZone: ACCOUNT_ZONE }).format(ms);
-export const LOG_PATH = "/dashboard/usage/requests";
-export const LOG_DEEP_ROWS = 10_000;
+const LOG_PATH = "/dashboard/usage/requests";
+const LOG_DEEP_ROWS = 10_000;
 export const SIZED_PAGES = [
   ...PAGES,
   { key: "log", path: LOG_PATH, label: "request log, first page `/dashboard/usage/requests`" },
   { key: "logDeep", path: LOG_PATH, deepRows: LOG_DEEP_ROWS, label: `request log, a page ${LOG_DEEP_ROWS.toLocaleString("en-US")} rows deep` },
   {
     key: "range90",
-    path: `/dashboard/analytics?from=${localDay(Date.now() - 89 * 86_400_000)}&to=${localDay(Date.now())}&group_by=model`,
-    label: "analytics, a custom 90-day range grouped by model",
+    path: `/dashboard/usage?from=${localDay(Date.now() - 89 * 86_400_000)}&to=${localDay(Date.now())}&group_by=model`,
+    label: "usage tab, a custom 90-day range grouped by model",
   },
 ];
 // Figure 2: five accounts, each sending MIX_REQUESTS requests of 100 reports in a repetition.

@@ -6,6 +6,7 @@ import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, clientContextOptions, signIn, signUpAndConfirm, uniqueEmail } from "../tests/e2e/browser.ts";
 import { pollForTokens, postUsageReport, requestDeviceCode, thisDevice } from "./desktop-demo.ts";
 import { prepareMemberAccount } from "./member-account.ts";
+import { shootUsageTools } from "./usage-tools-shots.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { buildDirFor, buildSite } from "./lib.mjs";
 import { serveTestSite } from "./serve-test-site.mjs";
@@ -114,6 +115,7 @@ try {
     }
     await context.close();
   }
+  await shootUsageTools(browser, launch, VIEWPORTS);
   for (const [width, height, label] of VIEWPORTS) {
     const context = await launch({ width, height });
     const page = await firstPage(context);

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { LedgerStore } from "~/lib/usage/ledger/store";
 import type { LedgerUsage } from "~/lib/usage/ledger/types";
 import { LEDGER_MIGRATIONS } from "~/lib/usage/ledger/schema";
-import { MEMBER_MIGRATION } from "~/lib/usage/ledger/slices";
+import { MEMBER_MIGRATION, SLICE_VALUES_MIGRATION } from "~/lib/usage/ledger/slices";
 import { columnNames, reports, secureReports } from "~/lib/usage/ledger/tables";
 
 function usage(id: string, occurredAt: number): LedgerUsage {
@@ -57,9 +57,10 @@ function asOlderVersion<T>(sql: SqlStorage, version: number, ingest: () => T): T
   if (version < 3) sql.exec(createOf(2, "models"));
   sql.exec(createOf(3, "quarters"));
   sql.exec(createOf(3, "utc_days"));
-  // The slices as today's ingest writes them (keyed by the member too, ADR 0038), and the raw reports' member column.
+  // The slices as today's ingest writes them (keyed by the member too, ADR 0038), their values, and the raw reports' member column.
   sql.exec(createOf(MEMBER_VERSION, "quarter_slices_by_member").replace("quarter_slices_by_member", "quarter_slices"));
   sql.exec(createOf(MEMBER_VERSION, "day_slices_by_member").replace("day_slices_by_member", "day_slices"));
+  sql.exec(createOf(LEDGER_MIGRATIONS.indexOf(SLICE_VALUES_MIGRATION), "slice_values"));
   for (const table of ["reports", "secure_reports"]) sql.exec(`ALTER TABLE ${table} ADD COLUMN member_id TEXT NOT NULL DEFAULT ''`);
   sql.exec(`ALTER TABLE hourly RENAME TO hourly_older`);
   sql.exec(createOf(3, "hourly_by_start").replace("hourly_by_start", "hourly"));
@@ -70,7 +71,8 @@ function asOlderVersion<T>(sql: SqlStorage, version: number, ingest: () => T): T
       total_tokens = total_tokens + excluded.total_tokens, total_cost_micros = total_cost_micros + excluded.total_cost_micros`);
   sql.exec(`DROP TABLE hourly`);
   sql.exec(`ALTER TABLE hourly_older RENAME TO hourly`);
-  for (const table of ["quarters", "utc_days", "quarter_slices", "day_slices", ...(version < 3 ? ["models"] : [])]) sql.exec(`DROP TABLE ${table}`);
+  for (const table of ["quarters", "utc_days", "quarter_slices", "day_slices", "slice_values", ...(version < 3 ? ["models"] : [])])
+    sql.exec(`DROP TABLE ${table}`);
   for (const table of ["reports", "secure_reports"]) sql.exec(`ALTER TABLE ${table} DROP COLUMN member_id`);
   return result;
 }

@@ -163,6 +163,12 @@ describe("slices and the request log", () => {
       }
       // Failures: the five errors and the one fallback report with an error.
       expect(allPages(store, { status: "error" }, 0, toMs, 50).map((r) => r.id)).toEqual(["r-0013", "fallback:hash-1", "r-0113", "r-0213", "r-0313", "r-0413"]);
+      // The filter's lists: every device and request type, with their requests, most used first.
+      const values = store.read({ now: NOW, sliceValues: true }).sliceValues!;
+      // Every request has a device or none: the 500 reports and the two fallback reports' 12 each.
+      expect(values.devices.reduce((n, d) => n + d.requests, 0)).toBe(usage.length + 24);
+      expect(values.devices.map((d) => d.value).sort()).toEqual(["", ...DEVICES].sort());
+      expect(Object.fromEntries(values.requestTypes.map((t) => [t.value, t.requests]))).toEqual({ chat: 250, completion: 250, fallback: 24 });
       const byModel = store.read({ now: NOW, slices: [{ from, to, groupBy: "model" }] }).slices![0]!;
       expect(byModel.map((s) => `${s.key}/${s.provider}`).sort()).toEqual(MODELS.map((m) => `${m.modelName}/${m.modelProvider}`).sort());
     });

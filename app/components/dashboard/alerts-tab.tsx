@@ -3,6 +3,7 @@ import { Form, Link, useNavigation } from "react-router";
 import type { WebhookView } from "~/lib/alerts/store.server";
 import { HEALTH_ALERTS, WEBHOOKS } from "~/lib/constants";
 import type { HealthRule } from "~/lib/usage/ledger/types";
+import type { Formats } from "~/lib/format";
 import { useFormat } from "../format";
 import { CHECKED_ON_THE_SERVER, Field, SelectField } from "../forms";
 import { Alert, Button, Card } from "../ui";
@@ -11,13 +12,20 @@ type View = { rules: Array<HealthRule & { createdAt: number }>; webhooks: Webhoo
 type Answer = { form: "rule" | "webhook" | "page"; result: SubmissionResult<string[]>; created?: { id: string; url: string; secret: string } } | undefined;
 
 const RULE_LABEL = { error_rate: "Error rate above", latency: "Average latency above" } as const;
-const unit = (rule: Pick<HealthRule, "kind" | "threshold">) => (rule.kind === "error_rate" ? `${rule.threshold}%` : `${rule.threshold} ms`);
+const unit = (rule: Pick<HealthRule, "kind" | "threshold">, f: Formats) =>
+  rule.kind === "error_rate" ? `${f.integer(rule.threshold)}%` : `${f.integer(rule.threshold)} ms`;
+// The events' types (docs/webhooks.md) in words; the type itself is what a webhook's code reads.
+const EVENT_LABEL: Record<string, string> = {
+  "budget.threshold_crossed": "Budget threshold",
+  "model.error_rate": "Model error rate",
+  "model.latency": "Model latency",
+};
 
 export function AlertsTab({ view, answer }: { view: View; answer: Answer }) {
   const pageError = answer && answer.form === "page" ? answer.result.error?.[""]?.[0] : undefined;
   return (
     <>
-      <h1 className="text-2xl font-semibold text-slate-900">Alerts</h1>
+      <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Alerts</h1>
       <p className="mt-1 text-sm text-slate-600">
         Budget alerts at {view.thresholds.map((t) => `${t}%`).join(", ")} (set on{" "}
         <Link to="/dashboard/budget?edit=1" className="font-medium text-brand-700 underline">
@@ -49,6 +57,7 @@ function RemoveButton({ intent, id, label }: { intent: string; id: string; label
 }
 
 function RulesCard({ rules, result }: { rules: View["rules"]; result?: SubmissionResult<string[]> }) {
+  const f = useFormat();
   const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm<{ kind: string; threshold: string }>({
     id: "alert-rule",
@@ -68,9 +77,9 @@ function RulesCard({ rules, result }: { rules: View["rules"]; result?: Submissio
           {rules.map((rule) => (
             <li key={rule.id} className="flex items-center justify-between gap-3 py-2 text-sm text-slate-800">
               <span>
-                {RULE_LABEL[rule.kind]} {unit(rule)}
+                {RULE_LABEL[rule.kind]} {unit(rule, f)}
               </span>
-              <RemoveButton intent="remove-rule" id={rule.id} label={`Remove the rule: ${RULE_LABEL[rule.kind]} ${unit(rule)}`} />
+              <RemoveButton intent="remove-rule" id={rule.id} label={`Remove the rule: ${RULE_LABEL[rule.kind]} ${unit(rule, f)}`} />
             </li>
           ))}
         </ul>
@@ -82,7 +91,7 @@ function RulesCard({ rules, result }: { rules: View["rules"]; result?: Submissio
           {form.errors[0]}
         </Alert>
       ) : null}
-      <Form method="post" action="/dashboard/alerts" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-3 sm:items-end">
+      <Form method="post" action="/dashboard/alerts" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-3 sm:items-start">
         <input type="hidden" name="intent" value="add-rule" />
         <SelectField labelProps={{ children: "Watch" }} selectProps={getSelectProps(fields.kind)} errors={fields.kind.errors}>
           <option value="error_rate">Error rate (%)</option>
@@ -92,10 +101,13 @@ function RulesCard({ rules, result }: { rules: View["rules"]; result?: Submissio
           labelProps={{ children: "Alert above" }}
           inputProps={{ ...getInputProps(fields.threshold, { type: "text" }), inputMode: "numeric", autoComplete: "off" }}
           errors={fields.threshold.errors}
+          hint="In percent for the error rate, in milliseconds for latency."
         />
-        <Button type="submit" disabled={busy}>
-          Add rule
-        </Button>
+        <div className="sm:pt-7">
+          <Button type="submit" disabled={busy}>
+            Add rule
+          </Button>
+        </div>
       </Form>
     </Card>
   );
@@ -113,9 +125,15 @@ function WebhooksCard({ webhooks, answer }: { webhooks: WebhookView[]; answer?: 
       </p>
       {answer?.created ? (
         <Alert tone="success" className="mt-4">
-          <span data-testid="webhook-secret">
-            Webhook added. Its signing secret, shown only this once: <code className="break-all font-mono">{answer.created.secret}</code>
-          </span>
+          <div data-testid="webhook-secret">
+            <p>
+              Webhook added: <span className="break-all">{answer.created.url}</span>. Its signing secret, shown only this once (copy it into your
+              endpoint&apos;s settings now):
+            </p>
+            <code className="mt-2 block rounded-md border border-green-300 bg-white px-3 py-2 font-mono text-sm break-all text-slate-900">
+              {answer.created.secret}
+            </code>
+          </div>
         </Alert>
       ) : null}
       {webhooks.map((hook) => (
@@ -126,16 +144,18 @@ function WebhooksCard({ webhooks, answer }: { webhooks: WebhookView[]; answer?: 
           {form.errors[0]}
         </Alert>
       ) : null}
-      <Form method="post" action="/dashboard/alerts" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-[1fr_auto] sm:items-end">
+      <Form method="post" action="/dashboard/alerts" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-[1fr_auto] sm:items-start">
         <input type="hidden" name="intent" value="add-webhook" />
         <Field
           labelProps={{ children: "Webhook URL" }}
           inputProps={{ ...getInputProps(fields.url, { type: "url" }), placeholder: "https://hooks.example.com/modelify", autoComplete: "off" }}
           errors={fields.url.errors}
         />
-        <Button type="submit" disabled={busy}>
-          Add webhook
-        </Button>
+        <div className="sm:pt-7">
+          <Button type="submit" disabled={busy}>
+            Add webhook
+          </Button>
+        </div>
       </Form>
     </Card>
   );
@@ -145,47 +165,37 @@ function WebhookItem({ hook }: { hook: WebhookView }) {
   const f = useFormat();
   return (
     <section className="mt-4 rounded-lg border border-slate-200 p-4" data-testid="webhook">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <p className="break-all font-mono text-sm text-slate-900">{hook.url}</p>
-        <RemoveButton intent="remove-webhook" id={hook.id} label={`Remove the webhook to ${hook.url}`} />
-      </div>
-      <p className="mt-1 text-xs text-slate-500">Added {f.dateTime(hook.createdAt)}</p>
-      {hook.deliveries.length ? (
-        <div className="mt-3 overflow-x-auto">
-          <table className="w-full text-left text-sm" data-testid="webhook-deliveries">
-            <caption className="sr-only">Last deliveries to {hook.url}</caption>
-            <thead className="text-xs text-slate-500">
-              <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Time
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Alert
-                </th>
-                <th scope="col" className="py-1 pr-3 font-medium">
-                  Attempt
-                </th>
-                <th scope="col" className="py-1 font-medium">
-                  Result
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100 text-slate-700">
-              {hook.deliveries.map((d) => (
-                <tr key={d.id}>
-                  <td className="py-1 pr-3 whitespace-nowrap">
-                    <time dateTime={new Date(d.deliveredAt).toISOString()}>{f.dateTime(d.deliveredAt)}</time>
-                  </td>
-                  <td className="py-1 pr-3">{d.eventType}</td>
-                  <td className="py-1 pr-3">{d.attempt}</td>
-                  <td className={d.ok ? "py-1 text-green-700" : "py-1 text-red-700"}>
-                    {d.ok ? `Delivered (${d.statusCode})` : `Failed: ${d.error ?? (d.statusCode === null ? "no answer" : `HTTP ${d.statusCode}`)}`}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="font-mono text-sm break-all text-slate-900">{hook.url}</p>
+          <p className="mt-1 text-xs text-slate-500">Added {f.dateTime(hook.createdAt)}</p>
         </div>
+        <div className="shrink-0">
+          <RemoveButton intent="remove-webhook" id={hook.id} label={`Remove the webhook to ${hook.url}`} />
+        </div>
+      </div>
+      {hook.deliveries.length ? (
+        // A list rather than a table: its four short facts wrap at 390 px instead of scrolling.
+        <>
+          <h3 className="mt-4 text-xs font-medium tracking-wide text-slate-500 uppercase">Last deliveries</h3>
+          <ul className="mt-1 divide-y divide-slate-100 text-sm" aria-label={`Last deliveries to ${hook.url}`} data-testid="webhook-deliveries">
+            {hook.deliveries.map((d) => (
+              <li key={d.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-0.5 py-2">
+                <span className="text-slate-800">
+                  <span className="font-medium">{EVENT_LABEL[d.eventType] ?? d.eventType}</span>
+                  <span className="text-slate-500">
+                    {" · "}
+                    <time dateTime={new Date(d.deliveredAt).toISOString()}>{f.dateTime(d.deliveredAt)}</time>
+                    {` · attempt ${d.attempt}`}
+                  </span>
+                </span>
+                <span className={d.ok ? "font-medium text-green-700" : "font-medium text-red-700"}>
+                  {d.ok ? `Delivered (${d.statusCode})` : `Failed: ${d.error ?? (d.statusCode === null ? "no answer" : `HTTP ${d.statusCode}`)}`}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
       ) : (
         <p className="mt-3 text-sm text-slate-500">No deliveries yet.</p>
       )}

@@ -20,6 +20,8 @@ type Props = {
   created: { name: string; secret: string } | null;
 };
 
+const CODE = "rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.8125rem] text-slate-800";
+
 export function ApiKeysTab({ keys, needs, revoked, result, created }: Props) {
   const live = keys.filter((k) => k.revokedAt === null).length;
   return (
@@ -27,8 +29,10 @@ export function ApiKeysTab({ keys, needs, revoked, result, created }: Props) {
       <div>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">API Keys</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          {`A personal API key lets your own scripts read your usage: GET /api/v1/usage/summary and GET /api/v1/usage/requests, with the header Authorization: Bearer <key>. Keys only read; they cannot report usage or change anything. Each key may make ${READ_API.perMinute} requests a minute. `}
-          <Link to="/api-setup#read-api" className="font-medium text-blue-700 underline">
+          A personal API key lets your own scripts read your usage: <code className={CODE}>GET /api/v1/usage/summary</code> and{" "}
+          <code className={CODE}>GET /api/v1/usage/requests</code>, with the header <code className={CODE}>Authorization: Bearer &lt;key&gt;</code>.
+          {` Keys only read; they cannot report usage or change anything. Each key may make ${READ_API.perMinute} requests a minute. `}
+          <Link to="/api-setup#read-api" className="font-medium text-brand-700 underline">
             How to use them
           </Link>
         </p>
@@ -95,7 +99,7 @@ function CreateKey({ needs, result, full }: { needs: ProofNeeds; result?: Submis
                 <ProofFields needs={needs} errors={{ password: fields.password.errors?.[0], code: fields.code.errors?.[0] }} />
               </>
             ) : null}
-            <SubmitButton pending={pending} idle="Create Key" busy="Creating Key..." />
+            <SubmitButton pending={pending} idle="Create Key" busy="Creating Key..." size="md" className="" />
           </Form>
         )}
       </Card>
@@ -116,10 +120,15 @@ function KeyList({ keys }: { keys: ApiKeyListing[] }) {
         ) : (
           <ul className="mt-4 divide-y divide-slate-100" aria-label="Your API keys">
             {keys.map((key) => (
-              <li key={key.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+              <li key={key.id} className="flex items-start justify-between gap-3 py-3 text-sm">
                 <div className="min-w-0">
-                  <p className="font-medium break-words text-slate-900">{key.name}</p>
-                  <p className="mt-0.5 text-slate-600">
+                  <p className="flex flex-wrap items-center gap-2">
+                    <span className={key.revokedAt === null ? "font-medium break-words text-slate-900" : "font-medium break-words text-slate-500"}>
+                      {key.name}
+                    </span>
+                    {key.revokedAt !== null ? <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600">Revoked</span> : null}
+                  </p>
+                  <p className={key.revokedAt === null ? "mt-0.5 text-slate-600" : "mt-0.5 text-slate-500"}>
                     <code className="font-mono">{`${key.prefix}…`}</code>
                     {` · ${key.scopes.join(", ")} · made ${f.date(key.createdAt)} · `}
                     {key.revokedAt !== null
@@ -130,7 +139,7 @@ function KeyList({ keys }: { keys: ApiKeyListing[] }) {
                   </p>
                 </div>
                 {key.revokedAt === null ? (
-                  <Form method="post">
+                  <Form method="post" className="shrink-0">
                     <input type="hidden" name="intent" value="revoke" />
                     <input type="hidden" name="id" value={key.id} />
                     <Button type="submit" variant="secondary" size="sm" aria-label={`Revoke ${key.name}`}>

@@ -3,10 +3,11 @@
 // work without JavaScript, and the server checks every choice.
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form } from "react-router";
-import type { BudgetView } from "~/lib/usage/budget";
+import { budgetBand, type BudgetView, usedPercent } from "~/lib/usage/budget";
 import { useFormat } from "../format";
 import { CHECKED_ON_THE_SERVER, Field, SelectField } from "../forms";
 import { Alert, Button, Card } from "../ui";
+import { ProgressBar } from "./stat";
 
 export function BudgetCaps({ caps, result }: { caps: BudgetView["caps"]; result?: SubmissionResult<string[]> }) {
   const f = useFormat();
@@ -26,15 +27,25 @@ export function BudgetCaps({ caps, result }: { caps: BudgetView["caps"]; result?
       {single.length > 0 ? (
         <ul className="mt-4 divide-y divide-slate-100">
           {single.map((l) => (
-            <li key={l.id} className="flex flex-wrap items-center justify-between gap-3 py-2 text-sm" data-testid="cap-row">
-              <span>
-                <span className="font-medium text-slate-900">{l.label}</span>{" "}
-                <span className="text-slate-600">
-                  {l.kind === "model" ? "model" : "device"}: {f.usd(l.spentUsd)} of {f.usd(l.limitUsd)} this month
-                  {l.reached ? " (reached)" : ""}
-                </span>
-              </span>
-              <Form method="post" action="/dashboard/budget">
+            <li key={l.id} className="flex items-start justify-between gap-3 py-3 text-sm" data-testid="cap-row">
+              <div className="min-w-0 flex-1">
+                <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                  <span className="font-medium break-words text-slate-900">{l.label}</span>
+                  <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-600">{l.kind === "model" ? "Model" : "Device"}</span>
+                  {l.reached ? <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-700">Reached</span> : null}
+                </p>
+                <p className="mt-1 text-slate-600">
+                  {f.usd(l.spentUsd)} of {f.usd(l.limitUsd)} this month
+                </p>
+                <div className="max-w-sm">
+                  <ProgressBar
+                    percent={usedPercent(l.spentUsd, l.limitUsd)}
+                    tone={budgetBand(usedPercent(l.spentUsd, l.limitUsd))}
+                    label={`Cap of ${l.label} used`}
+                  />
+                </div>
+              </div>
+              <Form method="post" action="/dashboard/budget" className="shrink-0">
                 <input type="hidden" name="intent" value="remove-cap" />
                 <input type="hidden" name="capId" value={l.id ?? ""} />
                 <Button type="submit" variant="secondary" size="sm" aria-label={`Remove the cap for ${l.label}`}>

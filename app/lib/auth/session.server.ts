@@ -193,12 +193,13 @@ function prepareSessionReads(db: Db) {
     .where(live)
     .limit(1)
     .prepare();
+  const capCount = sql<number>`(select count(*) from budget_caps where budget_caps.user_id = ${schema.users.id})`;
   const withAccountRows = db
     .select({
       ...sessionUserColumns,
       subscription: schema.subscriptions,
       budget: schema.budgets,
-      capCount: sql<number>`(select count(*) from budget_caps where budget_caps.user_id = ${schema.users.id})`,
+      capCount,
       teamPaidUntil: teamPaidUntilSql(schema.users.id),
       teams: sql<string>`(select json_group_array(json_object('slug', slug, 'name', name, 'role', role)) from (select teams.slug, teams.name, team_members.role
         from team_members join teams on teams.id = team_members.team_id where team_members.user_id = ${schema.users.id} order by teams.name))`,

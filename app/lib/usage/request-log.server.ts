@@ -48,7 +48,9 @@ export async function requestLog({ db, ledgers }: Sources, account: ZonedAccount
   const zone = account.profile.timeZone;
   const ledger = ledgerFor(ledgers, account.id);
   const query = { ...logBounds(view, zone), filter: view.filter, after: view.cursor ?? undefined, limit: REQUEST_LOG.pageSize };
-  const choices: SliceQuery[] = (["model", "device", "request_type"] as const).map((groupBy) => ({ from: view.from, to: view.to, groupBy }));
+  // The filter's models are those of the range (their daily rows); its devices and request types
+  // are every one the account has used (slice_values: a row each, not a range's slices summed).
+  const choices: SliceQuery[] = [{ from: view.from, to: view.to, groupBy: "model" }];
   const archive = view.archive;
   const histogram: SliceQuery = { from: view.from, to: view.to, groupBy: hourly(view) ? "hour" : "date", filter: view.filter };
   const [read, archivedPage, archivedReport] = await Promise.all([
@@ -56,6 +58,7 @@ export async function requestLog({ db, ledgers }: Sources, account: ZonedAccount
       now,
       zone,
       slices: archive === null ? [...choices, histogram] : choices,
+      sliceValues: true,
       archivedMonths: true,
       ...(archive === null ? { log: query, ...(view.report === null ? {} : { report: view.report }) } : {}),
     }),
@@ -64,12 +67,15 @@ export async function requestLog({ db, ledgers }: Sources, account: ZonedAccount
   ]);
   const page = archivedPage ?? read.log ?? { rows: [], next: null };
   const report = archive === null ? (view.report === null ? undefined : (read.report ?? null)) : archivedReport;
-  const [models, devices, types, counted] = read.slices ?? [];
+  const [models, counted] = read.slices ?? [];
+  const asRows = (values: Array<{ value: string; requests: number }> = []) => values.map((v) => ({ key: v.value, totalRequests: v.requests }));
+  const devices = asRows(read.sliceValues?.devices);
+  const types = asRows(read.sliceValues?.requestTypes);
   const names = await deviceNames(db, account.id, [
     ...page.rows.map((r) => r.deviceId),
     report?.deviceId ?? null,
     view.filter.device ?? null,
-    ...(devices ?? []).slice(0, MAX_DEVICE_CHOICES).map((d) => d.key),
+    ...devices.slice(0, MAX_DEVICE_CHOICES).map((d) => d.key),
   ]);
   const named = <T extends LogRow>(r: T) => ({ ...r, device: r.deviceId === null ? null : (names.get(r.deviceId) ?? UNKNOWN_DEVICE) });
   const archivedMonths = read.archivedMonths ?? [];
@@ -81,7 +87,7 @@ export async function requestLog({ db, ledgers }: Sources, account: ZonedAccount
     next: page.next ? encodeCursor(page.next) : null,
     totals: counted ? totalsOf(counted) : null,
     histogram: counted ? { hourly: histogram.groupBy === "hour", points: points(view, zone, counted) } : null,
-    options: filterChoices(view, models ?? [], devices ?? [], types ?? [], names),
+    options: filterChoices(view, models ?? [], devices, types, names),
     archivedMonths,
     report: report ? named(report) : report,
     monthMissing: archive !== null && !archivedMonths.some((m) => m.month === archive),
@@ -124,8 +130,10 @@ function points(view: LogView, zone: string, rows: SliceRow[]) {
 }
 
 /** What each filter offers: the values the range has, busiest first, and the one the URL names even when the range has none. */
-function filterChoices(view: LogView, models: SliceRow[], devices: SliceRow[], types: SliceRow[], names: Map<string, string>): RequestLogData["options"] {
-  const byUse = (rows: SliceRow[]) => [...rows].sort((a, b) => b.totalRequests - a.totalRequests);
+type Choice = Pick<SliceRow, "key" | "totalRequests" | "provider">;
+
+function filterChoices(view: LogView, models: Choice[], devices: Choice[], types: Choice[], names: Map<string, string>): RequestLogData["options"] {
+  const byUse = (rows: Choice[]) => [...rows].sort((a, b) => b.totalRequests - a.totalRequests);
   const withCurrent = (values: string[], current: string | undefined) => [...new Set(current === undefined ? values : [current, ...values])];
   const f = view.filter;
   const deviceIds = withCurrent(

@@ -28,7 +28,7 @@ export function readLog(sql: SqlStorage, q: LogQuery): LogPage {
 }
 
 /** Two pages, each in log order and at most limit + 1 long, as one page of `limit` and the cursor after it. */
-export function mergePages(a: Array<{ row: LogRow; cursor: LogCursor }>, b: Array<{ row: LogRow; cursor: LogCursor }>, limit: number): LogPage {
+function mergePages(a: Array<{ row: LogRow; cursor: LogCursor }>, b: Array<{ row: LogRow; cursor: LogCursor }>, limit: number): LogPage {
   const merged: Array<{ row: LogRow; cursor: LogCursor }> = [];
   let i = 0;
   let j = 0;

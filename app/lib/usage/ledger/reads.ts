@@ -6,7 +6,7 @@ import { UTC } from "../../time-zone";
 import { dayKey, dayStart, monthKey } from "../dates";
 import { type UsageCounts, windowBounds, type WindowName } from "../windows";
 import { readLog, readReport } from "./log";
-import { readSlices } from "./slices";
+import { readSlices, readSliceValues } from "./slices";
 import type { DailyRow, DateTotalsRow, DayTotals, HourlyRow, LedgerQuery, LedgerRead, ModelTotalsRow, RecentReport } from "./types";
 
 type Row = Record<string, SqlStorageValue>;
@@ -39,6 +39,7 @@ export function readLedger(sql: SqlStorage, q: LedgerQuery, zone: string): Ledge
   }
   if (q.spend) out.spend = spend(sql, q.now, zone);
   if (q.slices) out.slices = q.slices.map((slice) => readSlices(sql, slice, zone));
+  if (q.sliceValues) out.sliceValues = readSliceValues(sql);
   if (q.log) out.log = readLog(sql, q.log);
   if (q.report !== undefined) out.report = readReport(sql, q.report);
   if (q.archivedMonths) {

@@ -1,7 +1,7 @@
 // The tables inside one account's usage ledger (a SQLite-backed Durable Object, ADR 0020). The
 // ledger holds one account, so no table has a user column. Applied in order on first use; the
 // version in `meta` says how many are applied.
-import { MEMBER_MIGRATION, SLICES_MIGRATION } from "./slices";
+import { MEMBER_MIGRATION, SLICE_VALUES_MIGRATION, SLICES_MIGRATION } from "./slices";
 
 /** The columns of a `quarters` row (and of a `daily` one, with `date` for `start`), in insert order. */
 export const QUARTER_COLUMNS =
@@ -238,6 +238,8 @@ export const LEDGER_MIGRATIONS: string[][] = [
       PRIMARY KEY (rule_id, model_name, model_provider, window_end)
     ) WITHOUT ROWID`,
   ],
+  // The devices and request types the account has used, for the request log's filter (slices.ts).
+  SLICE_VALUES_MIGRATION,
   // Issue 50 (ADR 0038): a team's ledger is this same ledger, each report kept with the member who
   // sent it and the slices keyed by the member too ('' in an account's own ledger).
   MEMBER_MIGRATION,

@@ -7,7 +7,7 @@
 import { MS } from "../../constants";
 import { offsetPeriods } from "../../time-zone";
 import { addDays, dayStart } from "../dates";
-import type { SliceGroup, SliceQuery, SliceRow, UsageFilter } from "./types";
+import type { SliceGroup, SliceQuery, SliceRow, SliceValues, UsageFilter } from "./types";
 
 // The slices' key as migration 5 made it; migration 9 (MEMBER_MIGRATION) added the member.
 const KEY_V5 = "model_name, model_provider, device_id, request_type, success";
@@ -70,6 +70,17 @@ export const SLICES_MIGRATION = [
 ];
 
 /**
+ * The devices and request types an account has reported with, and how many requests each: the
+ * request log's filter lists them without summing a range's slices (a busy account's week is
+ * about 1,300 day-slice rows per list; this is a row per device or type).
+ */
+export const SLICE_VALUES_MIGRATION = [
+  `CREATE TABLE slice_values (dimension TEXT NOT NULL, value TEXT NOT NULL, requests INTEGER NOT NULL, PRIMARY KEY (dimension, value)) WITHOUT ROWID`,
+  `INSERT INTO slice_values (dimension, value, requests) SELECT 'device', device_id, sum(total_requests) FROM quarter_slices GROUP BY device_id`,
+  `INSERT INTO slice_values (dimension, value, requests) SELECT 'request_type', request_type, sum(total_requests) FROM quarter_slices GROUP BY request_type`,
+];
+
+/**
  * The ledger migration that adds the member (issue 50, ADR 0038): a team's ledger keeps each report
  * under the member who sent it, so its slices are keyed by the member too; an account's own ledger
  * keeps '' there. The slices' key is their primary key, so the two tables are copied into new
@@ -107,9 +118,11 @@ type SliceKey = { modelName: string; modelProvider: string; deviceId: string; re
 export type SliceTally = {
   quarters: Map<string, { start: number; key: SliceKey; d: SliceDelta }>;
   days: Map<string, { date: string; key: SliceKey; d: SliceDelta }>;
+  /** Requests per device and per request type ("device" or "request_type", a NUL, the value). */
+  values: Map<string, number>;
 };
 
-export const emptySliceTally = (): SliceTally => ({ quarters: new Map(), days: new Map() });
+export const emptySliceTally = (): SliceTally => ({ quarters: new Map(), days: new Map(), values: new Map() });
 
 /** Adds one stored report (or fallback report) to its quarter's and day's slice. */
 export function addToSlices(tally: SliceTally, at: { start: number; date: string }, key: SliceKey, add: SliceDelta) {
@@ -120,6 +133,8 @@ export function addToSlices(tally: SliceTally, at: { start: number; date: string
   const d = tally.days.get(`${at.date}${k}`) ?? { date: at.date, key, d: zero() };
   tally.days.set(`${at.date}${k}`, d);
   plus(d.d, add);
+  for (const value of [`device\u0000${key.deviceId}`, `request_type\u0000${key.requestType}`])
+    tally.values.set(value, (tally.values.get(value) ?? 0) + add.requests);
 }
 
 const zero = (): SliceDelta => ({ requests: 0, successes: 0, tokens: 0, input: 0, output: 0, cost: 0, duration: 0, timed: 0 });
@@ -141,6 +156,22 @@ const UPSERT_DAY = `INSERT INTO day_slices (date, ${KEY}, ${FIGURES}) ${VALUES} 
 export function writeSlices(sql: SqlStorage, tally: SliceTally) {
   for (const { start, key, d } of tally.quarters.values()) sql.exec(UPSERT_QUARTER, start, ...keyValues(key), ...deltaValues(d));
   for (const { date, key, d } of tally.days.values()) sql.exec(UPSERT_DAY, date, ...keyValues(key), ...deltaValues(d));
+  for (const [k, requests] of tally.values) {
+    const [dimension, value] = k.split("\u0000") as [string, string];
+    sql.exec(UPSERT_VALUE, dimension, value, requests);
+  }
+}
+
+const UPSERT_VALUE = `INSERT INTO slice_values (dimension, value, requests) VALUES (?, ?, ?)
+  ON CONFLICT (dimension, value) DO UPDATE SET requests = requests + excluded.requests`;
+
+/** Every device and request type the account has reported with, most used first. */
+export function readSliceValues(sql: SqlStorage): SliceValues {
+  const out: SliceValues = { devices: [], requestTypes: [] };
+  for (const r of sql.exec(`SELECT dimension, value, requests FROM slice_values ORDER BY requests DESC, value`).toArray()) {
+    (r.dimension === "device" ? out.devices : out.requestTypes).push({ value: String(r.value), requests: Number(r.requests) });
+  }
+  return out;
 }
 const keyValues = (k: SliceKey) => [k.modelName, k.modelProvider, k.deviceId, k.requestType, k.success ? 1 : 0, k.memberId];
 const deltaValues = (d: SliceDelta) => [d.requests, d.successes, d.tokens, d.input, d.output, d.cost, d.duration, d.timed];

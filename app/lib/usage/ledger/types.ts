@@ -129,6 +129,8 @@ export type LedgerQuery = {
   spend?: boolean;
   /** Sums of any range of days, grouped and filtered (issue 49); one result per query, in order. */
   slices?: SliceQuery[];
+  /** Every device and request type the account has reported with (the request log's filter). */
+  sliceValues?: boolean;
   /** A page of the request log (raw reports still in the ledger: the retention window). */
   log?: LogQuery;
   /** One report in full, by its id (a LogRow's id). */
@@ -151,6 +153,7 @@ export type LedgerRead = {
   devices?: Array<{ deviceId: string; requests: number; costMicros: number }>;
   spend?: { monthMicros: number; dayMicros: number };
   slices?: SliceRow[][];
+  sliceValues?: SliceValues;
   log?: LogPage;
   report?: ReportDetail | null;
   /** Newest first, with how many raw reports each holds. */
@@ -173,10 +176,10 @@ export type ClaimResult = { granted: boolean; counts: UsageCounts; caps: CapStat
  * scan of raw reports. A fallback (secure) report counts as one row of request type "fallback",
  * with no device, and is an error row when any of its requests failed.
  */
-export type SliceDimension = "model" | "provider" | "device" | "request_type" | "status";
+type SliceDimension = "model" | "provider" | "device" | "request_type" | "status";
 /** A slice's grouping: one of the dimensions, or time (each local day, or each local hour). */
 export type SliceGroup = SliceDimension | "date" | "hour";
-export type UsageStatus = "success" | "error";
+type UsageStatus = "success" | "error";
 /** What a view is narrowed to; each part unset means "any". `device: ""` means reports with no device. */
 export type UsageFilter = { model?: string; provider?: string; device?: string; requestType?: string; status?: UsageStatus };
 /** A range of the account zone's days, both ends inclusive ('YYYY-MM-DD'). */
@@ -187,6 +190,9 @@ export type SliceQuery = { from: string; to: string; groupBy: SliceGroup; filter
  * instant as a decimal string ("hour").
  */
 export type SliceRow = Omit<DailyRow, "date" | "modelName" | "modelProvider" | "lastUsedAt"> & { key: string; provider?: string };
+
+/** Values of a dimension with their requests over the account's whole history, most used first. */
+export type SliceValues = { devices: Array<{ value: string; requests: number }>; requestTypes: Array<{ value: string; requests: number }> };
 
 /**
  * A position in the request log, newest first: the last row's time, then its kind and key (a
