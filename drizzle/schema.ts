@@ -760,3 +760,37 @@ export const teamSubscriptions = sqliteTable("team_subscriptions", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+// A team's shared budget (issue 50, ADR 0039): set by owners and admins, decided by the team's
+// ledger (`team:<id>`, UTC periods): alerts to the owner and admins at each threshold once per
+// period, and, with a hard cap switched on, the team members' claims refused at the budget.
+export const teamBudgets = sqliteTable("team_budgets", {
+  teamId: text("team_id")
+    .primaryKey()
+    .references(() => teams.id, { onDelete: "cascade" }),
+  monthlyBudget: real("monthly_budget").notNull(),
+  dailyBudget: real("daily_budget").notNull(),
+  // Whole percents, ascending; each alerts once per UTC month or day.
+  alertThresholds: text("alert_thresholds", { mode: "json" }).$type<number[]>().notNull(),
+  notificationsEnabled: integer("notifications_enabled", { mode: "boolean" }).notNull(),
+  monthlyHardCap: integer("monthly_hard_cap", { mode: "boolean" }).notNull().default(false),
+  dailyHardCap: integer("daily_hard_cap", { mode: "boolean" }).notNull().default(false),
+  updatedAt: updatedAt(),
+});
+
+// One member's hard cap inside a team (ADR 0039): what the member's team device keys may spend
+// for the team in a UTC month. The row goes with the membership's team or the member's account.
+export const teamMemberCaps = sqliteTable(
+  "team_member_caps",
+  {
+    teamId: text("team_id")
+      .notNull()
+      .references(() => teams.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    monthlyLimitUsd: real("monthly_limit_usd").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] })],
+);

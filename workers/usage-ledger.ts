@@ -80,6 +80,10 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
     return this.ctx.storage.transactionSync(() => this.store.claim(input));
   }
 
+  async releaseClaims(claimIds: string[]) {
+    return this.ctx.storage.transactionSync(() => this.store.releaseClaims(claimIds));
+  }
+
   async size() {
     return { ...this.store.size(), archivedMonths: this.store.archivedMonths() };
   }

@@ -19,7 +19,8 @@ export type { AccountRef, SessionClient, SessionProfile, SessionUser, ZonedAccou
 import type { AccountRows, SessionClient, SessionProfile, SessionUser } from "./session-types";
 
 /** The session of a request: `provenAt` is when its owner last showed every factor in it (lib/auth/recent-proof.server.ts). */
-type SessionState = { id: string; client: SessionClient; provenAt: number | null };
+/** `teamId`: the team a device key reports and claims under (ADR 0038, 0039), null for a personal one. */
+type SessionState = { id: string; client: SessionClient; provenAt: number | null; teamId: string | null };
 type SignedInState = { user: SessionUser; session: SessionState };
 export type AuthState = SignedInState | { user: null; session: null };
 
@@ -125,7 +126,7 @@ function toAuthState(row: SessionUserRow): SignedInState {
         }
       : undefined;
   return {
-    session: { id: row.sessionId, client: row.client, provenAt: row.provenAt },
+    session: { id: row.sessionId, client: row.client, provenAt: row.provenAt, teamId: row.teamId },
     user: {
       id: row.userId,
       email: row.email,

@@ -4,15 +4,18 @@
 import { isoInZone } from "../time-zone";
 import { addDays, dayKey, dayStart, startOfNextMonth } from "./dates";
 
-/** The account's monthly and daily budgets, and caps of one model or one device key (monthly). */
-export type CapKind = "monthly" | "daily" | "model" | "device";
+/**
+ * The account's monthly and daily budgets, and caps of one model or one device key (monthly); in a
+ * team's ledger (ADR 0039), the team's budgets and one member's monthly cap.
+ */
+export type CapKind = "monthly" | "daily" | "model" | "device" | "member";
 type CapModel = { name: string; provider: string };
 
 /** One hard cap as the ledger applies it: its limit in micro-dollars, and what it covers. */
-export type HardCap = { kind: CapKind; limitMicros: number; model?: CapModel; deviceId?: string };
+export type HardCap = { kind: CapKind; limitMicros: number; model?: CapModel; deviceId?: string; memberId?: string };
 
 /** What a claim says of the call it asks for: its estimated cost, model and device key (each may be unknown). */
-export type ClaimTarget = { estimateMicros: number; model: CapModel | null; deviceId: string | null };
+export type ClaimTarget = { estimateMicros: number; model: CapModel | null; deviceId: string | null; memberId?: string | null };
 
 /**
  * A cap at an instant: the period's spend (as `spend()` reads it, in the account's zone), what
@@ -51,6 +54,7 @@ export function capResetAt(kind: CapKind, now: number, zone: string): number {
 function capCovers(cap: HardCap, target: ClaimTarget): boolean {
   if (cap.kind === "model") return target.model !== null && target.model.name === cap.model?.name && target.model.provider === cap.model?.provider;
   if (cap.kind === "device") return target.deviceId !== null && target.deviceId === cap.deviceId;
+  if (cap.kind === "member") return !!target.memberId && target.memberId === cap.memberId;
   return true;
 }
 
@@ -87,6 +91,10 @@ export type CapEntitlement = {
   model?: string;
   provider?: string;
   device_id?: string;
+  /** A member's cap in a team's ledger (ADR 0039): the member's account id. */
+  member_id?: string;
+  /** A team's cap (ADR 0039): the team's slug. */
+  team?: string;
 };
 
 export function capEntitlement(s: CapState, zone: string): CapEntitlement {
@@ -99,6 +107,7 @@ export function capEntitlement(s: CapState, zone: string): CapEntitlement {
     resets_at: isoInZone(s.resetsAt, zone),
     ...(s.model ? { model: s.model.name, provider: s.model.provider } : {}),
     ...(s.deviceId ? { device_id: s.deviceId } : {}),
+    ...(s.memberId ? { member_id: s.memberId } : {}),
   };
 }
 

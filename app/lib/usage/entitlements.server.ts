@@ -17,6 +17,7 @@ import type { AccountRef, SessionProfile } from "../auth/session.server";
 import { ledgerFor, type LedgerNamespace } from "./ledger/api";
 import { type CapEntitlement, capEntitlement, type ClaimTarget } from "./caps";
 import { accountCaps } from "./caps.server";
+import { claimInTeam, releaseTeamClaim, teamCapEntitlement, teamCapStates, withTeamCaps } from "./team-caps.server";
 import { type Entitlements, entitlementsFrom, type Plan, type UsageCounts } from "./windows";
 
 export { entitlementsFrom, type Entitlements, type Plan } from "./windows";
@@ -59,17 +60,24 @@ async function planRowOf(db: Db, userId: string) {
 /** What the entitlement answers need of the account's profile: its early access and its zone. */
 type EntitlementProfile = Pick<SessionProfile, "earlyAccessStatus" | "earlyAccessExpiresAt" | "timeZone">;
 
-/** The account's entitlements now (for display): its plan, its counts and its hard caps, from one ledger call. */
+/**
+ * The account's entitlements now (for display): its plan, its counts and its hard caps, from one
+ * ledger call; a team device key's (`teamId`) also its team's caps, from the team's ledger (ADR 0039).
+ */
 export async function accountEntitlements(
   { db, ledgers }: { db: Db; ledgers: LedgerNamespace },
   userId: string,
   profile: EntitlementProfile,
   now = Date.now(),
+  teamId: string | null = null,
 ): Promise<Entitlements> {
   const zone = profile.timeZone;
   const [plan, { caps }] = await Promise.all([planOf(db, { id: userId }, profile, now), accountCaps(db, { id: userId })]);
-  const read = await ledgerFor(ledgers, userId).read({ now, zone, counts: true, ...(caps.length > 0 && { caps }) });
-  return entitlementsFrom(read.counts!, plan, now, zone, read.caps);
+  const [read, team] = await Promise.all([
+    ledgerFor(ledgers, userId).read({ now, zone, counts: true, ...(caps.length > 0 && { caps }) }),
+    teamId ? teamCapStates({ db, ledgers }, teamId, userId, now) : null,
+  ]);
+  return withTeamCaps(entitlementsFrom(read.counts!, plan, now, zone, read.caps), team, now);
 }
 
 /**
@@ -99,19 +107,39 @@ export async function claimEntitlement(
   profile: EntitlementProfile,
   now = Date.now(),
   target: ClaimTarget = NO_TARGET,
+  teamId: string | null = null,
 ): Promise<ClaimOutcome> {
-  const [plan, { caps }] = await Promise.all([planOf(db, { id: userId }, profile, now), accountCaps(db, { id: userId })]);
-  const zone = profile.timeZone;
   const claimId = crypto.randomUUID();
+  // A team key's claim is decided in the team's ledger first (ADR 0039): a team cap that refuses it
+  // leaves the member's own ledger untouched.
+  const [plan, { caps }, team] = await Promise.all([
+    planOf(db, { id: userId }, profile, now),
+    accountCaps(db, { id: userId }),
+    teamId ? claimInTeam({ db, ledgers }, teamId, userId, target, claimId, now) : null,
+  ]);
+  const zone = profile.timeZone;
+  const teamView = team && { slug: team.slug, states: team.states };
+  if (team?.refusedBy) {
+    const entitlements = withTeamCaps(entitlementsFrom(ZERO, plan, now, zone), teamView, now);
+    const retryAfterSeconds = Math.max(1, Math.ceil((team.refusedBy.resetsAt - now) / 1000));
+    return { granted: false, entitlements, claimId: null, refusedBy: teamCapEntitlement(team.refusedBy, team.slug), retryAfterSeconds };
+  }
   if (plan !== "free" && caps.length === 0) {
-    const entitlements = entitlementsFrom({ minute: 0, hour: 0, day: 0, monthRequests: 0, monthTokens: 0 }, plan, now, zone);
-    return { granted: true, entitlements, claimId, refusedBy: null, retryAfterSeconds: null };
+    return {
+      granted: true,
+      entitlements: withTeamCaps(entitlementsFrom(ZERO, plan, now, zone), teamView, now),
+      claimId,
+      refusedBy: null,
+      retryAfterSeconds: null,
+    };
   }
   const result = await ledgerFor(ledgers, userId).claim({ now, zone, free: plan === "free", caps, target, claimId });
   // A granted claim may use the last call of a window: the answer says so (allowed: false for
   // the next one) while this one is granted.
-  const entitlements = entitlementsFrom(result.counts, plan, now, zone, result.caps);
+  const entitlements = withTeamCaps(entitlementsFrom(result.counts, plan, now, zone, result.caps), teamView, now);
   if (result.granted) return { granted: true, entitlements, claimId, refusedBy: null, retryAfterSeconds: null };
+  // The call will not be made: the team's ledger stops holding its estimate now, not in minutes.
+  if (team && teamId) await releaseTeamClaim(ledgers, teamId, claimId);
   const freeWait = plan === "free" ? freeTierWait(result.counts, now) : 0;
   const capWait = result.refusedBy ? Math.ceil((result.refusedBy.resetsAt - now) / 1000) : 0;
   return {
@@ -122,6 +150,8 @@ export async function claimEntitlement(
     retryAfterSeconds: Math.max(1, freeWait, capWait),
   };
 }
+
+const ZERO: UsageCounts = { minute: 0, hour: 0, day: 0, monthRequests: 0, monthTokens: 0 };
 
 /** Seconds until the free tier's exhausted windows have all ended (0 when none is). */
 function freeTierWait(counts: UsageCounts, now: number): number {

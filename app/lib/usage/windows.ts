@@ -32,6 +32,11 @@ export type Entitlements = {
   windows: EntitlementWindow[];
   /** The account's hard caps (ADR 0032), any plan: a reached monthly or daily cap refuses every call until it starts again. */
   caps: CapEntitlement[];
+  /**
+   * A team device key's team (ADR 0039): its hard caps as they stand for this member (the team's
+   * budgets and the member's own cap, UTC periods); any reached makes `allowed` false until it resets.
+   */
+  team?: { slug: string; caps: CapEntitlement[]; reached: boolean };
 };
 
 export type UsageCounts = { minute: number; hour: number; day: number; monthRequests: number; monthTokens: number };

@@ -47,6 +47,8 @@ export interface UsageLedgerApi {
    */
   setZone(zone: string, now: number): Promise<boolean>;
   claim(input: ClaimInput): Promise<ClaimResult>;
+  /** Ends the hard-cap reservations of claims granted here whose call another ledger refused (ADR 0039); how many ended. */
+  releaseClaims(claimIds: string[]): Promise<number>;
   /** Moves raw rows older than the retention window to R2 (one gzipped NDJSON object per month). */
   archive(now: number, userId: string): Promise<ArchiveResult>;
   /** Every raw report of a month, archived or not (the data export). */

@@ -7,11 +7,25 @@ import { type CapState, capResetAt, type ClaimTarget, type HardCap } from "../ca
 import { dayKey, monthKey } from "../dates";
 import { num, spend } from "./reads";
 
-/** Spend of the cap's period in micro-dollars: the budgets from `spend()`, a model from `daily`, a device from `device_months`. */
+/**
+ * Spend of the cap's period in micro-dollars: the budgets from `spend()`, a model from `daily`, a
+ * device from `device_months`, a team member from the member's `day_slices` (ADR 0039).
+ */
 function spentOn(sql: SqlStorage, cap: HardCap, now: number, zone: string, budgets: { monthMicros: number; dayMicros: number }): number {
   const month = monthKey(now, zone);
   if (cap.kind === "monthly") return budgets.monthMicros;
   if (cap.kind === "daily") return budgets.dayMicros;
+  if (cap.kind === "member") {
+    return num(
+      sql
+        .exec(
+          `SELECT coalesce(sum(total_cost_micros), 0) AS spent FROM day_slices WHERE member_id = ? AND member_id <> '' AND date >= ?`,
+          cap.memberId ?? "",
+          `${month}-01`,
+        )
+        .one().spent,
+    );
+  }
   if (cap.kind === "model") {
     return num(
       sql
@@ -40,6 +54,9 @@ function reservedOn(sql: SqlStorage, cap: HardCap, now: number, zone: string): n
   } else if (cap.kind === "device") {
     where.push("device_id = ?");
     args.push(cap.deviceId ?? "");
+  } else if (cap.kind === "member") {
+    where.push("member_id = ?");
+    args.push(cap.memberId ?? "");
   }
   return num(sql.exec(`SELECT coalesce(sum(cost_micros), 0) AS held FROM cap_reservations WHERE ${where.join(" AND ")}`, ...args).one().held);
 }
@@ -63,7 +80,7 @@ export function reserve(sql: SqlStorage, claimId: string, target: ClaimTarget, n
   sql.exec(`DELETE FROM cap_reservations WHERE expires_at <= ?`, now);
   if (target.estimateMicros <= 0) return;
   sql.exec(
-    `INSERT INTO cap_reservations (claim_id, expires_at, cost_micros, day, month, model_name, model_provider, device_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO cap_reservations (claim_id, expires_at, cost_micros, day, month, model_name, model_provider, device_id, member_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     claimId,
     now + HARD_CAPS.reservationTimeoutMs,
     target.estimateMicros,
@@ -72,6 +89,7 @@ export function reserve(sql: SqlStorage, claimId: string, target: ClaimTarget, n
     target.model?.name ?? null,
     target.model?.provider ?? null,
     target.deviceId,
+    target.memberId ?? null,
   );
 }
 

@@ -243,6 +243,8 @@ export const LEDGER_MIGRATIONS: string[][] = [
   // Issue 50 (ADR 0038): a team's ledger is this same ledger, each report kept with the member who
   // sent it and the slices keyed by the member too ('' in an account's own ledger).
   MEMBER_MIGRATION,
+  // Issue 50 (ADR 0039): a team's member cap holds a claim's estimate against that member only.
+  [`ALTER TABLE cap_reservations ADD COLUMN member_id TEXT`],
 ];
 
 /** The schema version that added the slices (LedgerStore draws their days after applying it). */

@@ -169,6 +169,11 @@ export class LedgerStore {
     return free ? { ...granted, counts: this.countClaim(counts, now) } : granted;
   }
 
+  /** Ends the reservations of granted claims whose call will not be made (ADR 0039: the other ledger refused it). */
+  releaseClaims(claimIds: string[]): number {
+    return release(this.sql, claimIds);
+  }
+
   /**
    * A granted free claim raises each window's count to one above what counted (reports or claims),
    * so a window never holds fewer claims than the calls it let through.

@@ -24,6 +24,10 @@ export const loader = postOnly;
 const FREE_TIER_REACHED = `The free plan's limit is reached (${FREE_TIER.perMinute} requests a minute, ${FREE_TIER.perHour} an hour, ${FREE_TIER.perDay} a day, ${FREE_TIER.requestsPerMonth} requests and ${FREE_TIER.tokensPerMonth} tokens a month). Try again after the time in Retry-After, or upgrade.`;
 
 function capReached(cap: CapEntitlement): string {
+  if (cap.team !== undefined) {
+    const what = cap.kind === "member" ? "your own spending in the team" : `the team's ${cap.kind} budget`;
+    return `The hard cap of $${cap.limit_usd} on ${what} (team ${cap.team}) is reached, or this call's estimate does not fit under it. Try again after the time in Retry-After (${cap.resets_at}), or ask the team's owner or an admin to raise it.`;
+  }
   const what = cap.kind === "model" ? `model ${cap.model} (${cap.provider})` : cap.kind === "device" ? "this device" : `${cap.kind} budget`;
   return `The hard cap of $${cap.limit_usd} on your ${what} is reached, or this call's estimate does not fit under it. Try again after the time in Retry-After (${cap.resets_at}), or raise the cap in the dashboard.`;
 }
@@ -42,7 +46,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return Response.json({ error: `Invalid claim: ${problems[0]!.message}`, problems }, { status: 400, headers: { "Cache-Control": "no-store" } });
   }
   const target = claimTarget(parsed.data, session.client === "desktop" ? session.id : null);
-  const outcome = await claimEntitlement(ctx, user.id, user.profile, Date.now(), target);
+  // A team device key's claim also meets its team's hard caps (ADR 0039).
+  const outcome = await claimEntitlement(ctx, user.id, user.profile, Date.now(), target, session.client === "desktop" ? session.teamId : null);
   if (outcome.granted) {
     return Response.json({ granted: true, claim_id: outcome.claimId, ...outcome.entitlements }, { headers: { "Cache-Control": "no-store" } });
   }
