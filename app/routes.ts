@@ -63,6 +63,8 @@ export default [
         route("usage", "routes/dashboard/teams/usage.tsx"),
         route("members", "routes/dashboard/teams/members.tsx"),
         route("activity", "routes/dashboard/teams/activity.tsx"),
+        // The shared budget, its alerts and hard caps, a cap per member (ADR 0039).
+        route("budget", "routes/dashboard/teams/budget.tsx"),
         // The Team plan: checkout, seats with proration, the portal (ADR 0037).
         route("billing", "routes/dashboard/teams/billing.tsx"),
       ]),

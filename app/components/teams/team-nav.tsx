@@ -1,5 +1,5 @@
 // The links between a team's pages (issue 50), the same on each of them: the overview and usage for
-// every member, members, activity and billing for owners and admins (those pages answer any other
+// every member, members, activity, budget and billing for owners and admins (those pages answer any other
 // role 404, so the links are left out rather than shown to fail). Plain links: no JavaScript needed.
 import { NavLink } from "react-router";
 import { canManage, type TeamRole } from "~/lib/teams/roles";
@@ -12,6 +12,7 @@ const PAGES: Page[] = [
   { path: "/usage", label: "Usage", managers: false },
   { path: "/members", label: "Members", managers: true },
   { path: "/activity", label: "Activity", managers: true },
+  { path: "/budget", label: "Budget", managers: true },
   { path: "/billing", label: "Billing", managers: true },
 ];
 

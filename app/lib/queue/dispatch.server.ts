@@ -24,7 +24,9 @@ import {
   writeShared,
 } from "../usage/ingest.server";
 import type { LedgerNamespace } from "../usage/ledger/api";
-import { ingestTeams, teamParts } from "../usage/team-ingest.server";
+import { type TeamAlerts, ingestTeams, teamParts } from "../usage/team-ingest.server";
+import { teamAlertMails } from "../teams/budget-alerts.server";
+import { teamBudgetsOf } from "../teams/budget.server";
 import { queuedUsageReportSchema } from "../usage/report";
 import { enqueue } from "./enqueue";
 import { type MarketingEventMessage, queueMessageSchema, type UsageMessage } from "./messages";
@@ -160,8 +162,10 @@ async function handleUsage(deps: ConsumerDeps, queueName: string, usage: Array<P
   const outcome: BatchOutcome = { written: [], counted: { usage: [], secure: [] }, retry: new Set(), resend: [], deadLettered: new Set() };
   await Promise.all([...groups].map(([userId, group]) => ingestGroup(deps, queueName, userId, group, facts.get(userId), now, outcome)));
   const { written, retry, resend, deadLettered } = outcome;
-  // What the members' ledgers took also counts for the teams it was sent under (ADR 0038).
-  await ingestTeams(deps.ledgers, teamParts(outcome.counted.usage, outcome.counted.secure, facts), now, retry);
+  // What the members' ledgers took also counts for the teams it was sent under (ADR 0038), and
+  // against their budgets (ADR 0039).
+  const parts = teamParts(outcome.counted.usage, outcome.counted.secure, facts);
+  const teamAlerts = await ingestTeams(deps.ledgers, parts, now, retry, await teamBudgets(deps.db, [...parts.keys()]));
   if (resend.length) {
     try {
       await enqueue(deps.queue, resend);
@@ -191,6 +195,31 @@ async function handleUsage(deps: ConsumerDeps, queueName: string, usage: Array<P
     written.map((w) => ({ userId: w.outcome.userId, alerts: w.outcome.result.alerts, health: w.outcome.result.health ?? [] })),
     facts,
   );
+  await sendTeamAlerts(deps, teamAlerts);
+}
+
+/**
+ * The budgets of the batch's teams. Without them (D1 failed) the teams' ledgers decide no alert this
+ * time; the next report's ingest decides it, as alerts follow the period's spend, not one report.
+ */
+async function teamBudgets(db: Db, teamIds: string[]) {
+  try {
+    return await teamBudgetsOf(db, teamIds);
+  } catch (error) {
+    log.error("team_budgets_failed", { teams: teamIds.length }, error);
+    return new Map();
+  }
+}
+
+/** Team budget alerts to each team's owner and admins. Best effort, like the accounts' alerts. */
+async function sendTeamAlerts(deps: ConsumerDeps, decided: TeamAlerts[]) {
+  if (decided.length === 0) return;
+  try {
+    const mails = await teamAlertMails(deps.db, decided);
+    if (mails.length) await enqueueMails(deps.queue, mails);
+  } catch (error) {
+    log.error("team_alert_notices_failed", {}, error);
+  }
 }
 
 /** The alerts' mails and webhook deliveries. Best effort: the usage is stored and must not be retried for them. */

@@ -80,19 +80,6 @@ export async function teamCapsFor(db: Db, teamId: string, userId: string): Promi
   return { slug: row.slug, caps };
 }
 
-/** The owner's and admins' addresses: whom a team's budget alert is mailed to. */
-export async function teamManagersOf(db: Db, teamIds: string[]): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  if (teamIds.length === 0) return out;
-  const rows = await db
-    .select({ teamId: m.teamId, email: schema.users.email })
-    .from(m)
-    .innerJoin(schema.users, eq(schema.users.id, m.userId))
-    .where(sql`${m.role} IN ('owner', 'admin') AND ${m.teamId} IN (SELECT value FROM json_each(${JSON.stringify(teamIds)}))`);
-  for (const r of rows) out.set(r.teamId, [...(out.get(r.teamId) ?? []), r.email]);
-  return out;
-}
-
 export type BudgetChange = { ok: true } | { ok: false; error: string };
 
 // The actor still holds a managing role in the team, read by the statement that acts.

@@ -7,7 +7,9 @@
 import { LEDGER } from "../constants";
 import { log } from "../log/log.server";
 import { type AccountFacts, type SecureItem, toLedgerSecure, toLedgerUsage, type UsageItem } from "./ingest.server";
+import type { BudgetSettings } from "./budget";
 import { type LedgerNamespace, ledgerFor, type UsageLedgerApi } from "./ledger/api";
+import type { BudgetAlert } from "./ledger/types";
 
 /** The name of a team's ledger: never a user id (those are UUIDs), so no account's ledger is a team's. */
 export const teamLedgerName = (teamId: string) => `team:${teamId}`;
@@ -39,28 +41,43 @@ export function teamParts(usage: Array<Carried<UsageItem>>, secure: Array<Carrie
   return byTeam;
 }
 
+/** The budget alerts a team's ledger decided in a batch (ADR 0039): mailed to its owner and admins. */
+export type TeamAlerts = { teamId: string; alerts: BudgetAlert[] };
+
 /**
- * The batch's team reports into the teams' ledgers, side by side. A team ledger decides no alert
- * (no budget, no rules) and keeps UTC (no zone: the viewer's zone is drawn at read time). A failed
- * call's messages are retried whole: the members' ledgers and the team's find the stored ones seen.
+ * The batch's team reports into the teams' ledgers, side by side. A team's ledger keeps UTC (no
+ * zone: the viewer's zone is drawn at read time) and decides the team budget's alerts (`budgets`,
+ * ADR 0039) in UTC periods, and no health rule. The claims the reports answer end their holds on
+ * the team's caps. A failed call's messages are retried whole: the members' ledgers and the team's
+ * find the stored ones seen.
  */
-export async function ingestTeams(ledgers: LedgerNamespace, parts: Map<string, TeamPart[]>, now: number, retry: Set<Message<unknown>>): Promise<void> {
+export async function ingestTeams(
+  ledgers: LedgerNamespace,
+  parts: Map<string, TeamPart[]>,
+  now: number,
+  retry: Set<Message<unknown>>,
+  budgets: Map<string, BudgetSettings> = new Map(),
+): Promise<TeamAlerts[]> {
   const calls = [...parts].flatMap(([teamId, teamParts]) => teamParts.map((part) => ({ teamId, part })));
-  await Promise.all(
-    calls.map(async ({ teamId, part }) => {
+  const decided = await Promise.all(
+    calls.map(async ({ teamId, part }): Promise<TeamAlerts> => {
       try {
-        await teamLedger(ledgers, teamId).ingest({
+        const result = await teamLedger(ledgers, teamId).ingest({
           usage: part.usage.map((u) => toLedgerUsage(u.item, u.item.userId)),
           secure: part.secure.map((s) => toLedgerSecure(s.item, s.item.userId)),
-          budget: null,
+          budget: budgets.get(teamId) ?? null,
           now,
+          claimIds: part.usage.flatMap((u) => (u.item.report.claim_id ? [u.item.report.claim_id.toLowerCase()] : [])),
         });
+        return { teamId, alerts: result.alerts };
       } catch (error) {
         log.error("usage_team_failed", { size: part.usage.length + part.secure.length }, error);
         for (const carried of [...part.usage, ...part.secure]) retry.add(carried.message);
+        return { teamId, alerts: [] };
       }
     }),
   );
+  return decided.filter((d) => d.alerts.length > 0);
 }
 
 /** A member was removed from the team: their live sockets on the team's ledger close at once. */
