@@ -41,7 +41,7 @@ function claimOperation() {
       "413": answer(`A body over ${ENTITLEMENTS.claimMaxBodyBytes} bytes`, ERROR),
       "415": answer("A body (other than whitespace) whose Content-Type is not application/json", ERROR),
       "429": answer(
-        "Refused: a free-tier limit is reached, or a hard cap (cap says which) is reached or has no room for the estimate. Do not make the call; claim again after Retry-After seconds. Nothing was counted or held",
+        "Refused: a free-tier limit is reached, or a hard cap (cap says which; for a team device key also the team's budgets and the member's cap in the team, with cap.team) is reached or has no room for the estimate. Do not make the call; claim again after Retry-After seconds. Nothing was counted or held",
         claimRefusedBody,
         {
           "Retry-After": {

@@ -118,7 +118,9 @@ const IN_ACCOUNT_ZONE = 'ISO 8601 with the offset of the account\'s time zone (t
 /** A hard cap's state (ADR 0032): the monthly or daily budget, or one model's or device's cap a month. */
 const capBody = z
   .object({
-    kind: z.enum(["monthly", "daily", "model", "device"]).meta({ description: "monthly and daily cover every call; model and device caps are monthly" }),
+    kind: z
+      .enum(["monthly", "daily", "model", "device", "member"])
+      .meta({ description: "monthly and daily cover every call; model and device caps are monthly; member: a team member's own monthly cap in the team" }),
     limit_usd: z.number(),
     spent_usd: z.number().meta({ description: "Reported spend in the cap's period (the account zone's day or month)" }),
     reserved_usd: z
@@ -131,6 +133,11 @@ const capBody = z
     model: z.string().optional().meta({ description: "A model cap's model" }),
     provider: z.string().optional().meta({ description: "A model cap's provider" }),
     device_id: z.string().optional().meta({ description: "A device cap's device key" }),
+    member_id: z.string().optional().meta({ description: "A member cap's member (their account id)" }),
+    team: z
+      .string()
+      .optional()
+      .meta({ description: "A team's cap (a team device key's claim): the team's slug; its periods are UTC days and months, resets_at in UTC" }),
   })
   .meta({ title: "HardCap" });
 
@@ -166,6 +173,14 @@ export const entitlementsBody = z.object({
     description:
       "The account's hard caps (any plan; empty when none): a reached monthly or daily cap makes allowed false until it starts again; a model's or device's cap refuses only the claims it covers",
   }),
+  team: z
+    .object({
+      slug: z.string(),
+      caps: z.array(capBody),
+      reached: z.boolean().meta({ description: "A team cap is reached: allowed is false until it resets (Retry-After)" }),
+    })
+    .optional()
+    .meta({ description: "A team device key's team hard caps (the team's budgets and this member's cap), when the team has any" }),
 });
 export const claimGrantedBody = entitlementsBody.extend({
   granted: z.literal(true).meta({ description: "Make the model call" }),
@@ -174,7 +189,9 @@ export const claimGrantedBody = entitlementsBody.extend({
 export const claimRefusedBody = entitlementsBody.extend({
   error: z.string().meta({ description: "Words the app can show" }),
   granted: z.literal(false).meta({ description: "Do not make the call: claim again after Retry-After seconds" }),
-  cap: capBody.optional().meta({ description: "The hard cap that refused the claim (absent when a free-tier limit refused it)" }),
+  cap: capBody
+    .optional()
+    .meta({ description: "The hard cap that refused the claim (absent when a free-tier limit refused it); a team's cap carries team (its slug)" }),
 });
 
 export const healthBody = z.object({ ok: z.literal(true) });

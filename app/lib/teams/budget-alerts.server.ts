@@ -31,7 +31,7 @@ async function managersOf(db: Db, teamIds: string[]): Promise<Map<string, Manage
   return out;
 }
 
-export function teamBudgetAlertMail(to: string, team: Pick<Managers, "name" | "slug">, a: BudgetAlert): OutgoingMail {
+function teamBudgetAlertMail(to: string, team: Pick<Managers, "name" | "slug">, a: BudgetAlert): OutgoingMail {
   const percent = Math.round((a.spent / a.limit) * 100);
   const period = a.kind === "monthly" ? "month" : "day";
   return {
