@@ -63,7 +63,7 @@ const DEMO_TEAM = {
 
 /**
  * URLs for the route table's private dynamic pages, which /sitemap.xml does not list: the demo
- * team's pages (the demo account opens them), and an invitation's page with a token no invitation
+ * team's pages (the demo account opens them, the admin its admin page), and an invitation's page with a token no invitation
  * has (it answers the signed-out view, or "no longer valid"). The accessibility sweep and
  * Lighthouse take these beside the sitemap's.
  * @param {string} pattern a route table path, e.g. "/dashboard/teams/:slug/members"
@@ -71,6 +71,8 @@ const DEMO_TEAM = {
  */
 export function seededPageUrls(pattern) {
   if (pattern.startsWith("/dashboard/teams/:slug")) return [pattern.replace(":slug", DEMO_TEAM.slug)];
+  // The site admin's page of one team (the admin account opens it; others get its 404).
+  if (pattern === "/dashboard/admin/teams/:teamId") return [`/dashboard/admin/teams/${DEMO_TEAM.id}`];
   if (pattern === "/teams/invitations/:token") return ["/teams/invitations/no-such-invitation-0000000000"];
   return [];
 }
