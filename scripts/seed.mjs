@@ -2,7 +2,7 @@
 // (for its usage ledger) and an admin (D1 rows). scripts/local-state.mjs applies both through the
 // local seed Worker (workers/local-seed.ts: the app's own password hashing and drizzle schema); safe
 // to run again: existing rows are kept, so a password changed locally stays changed.
-import { generateUsage, ledgerUsage } from "./usage-fixtures.mjs";
+import { generateUsage, ledgerUsage, queuedUsage } from "./usage-fixtures.mjs";
 
 // Fictional numbers (555-01xx): their verification codes land in the local outbox. The shape is
 // DemoAccount in workers/local-seed.ts.
@@ -97,4 +97,18 @@ export async function seedAccounts(mf, now = Date.now()) {
 export function demoUsage(now = Date.now()) {
   const userId = DEMO_USERS[0].id;
   return { userId, usage: ledgerUsage(generateUsage({ userId, days: 60, count: 3000, now, seed: Math.floor(now / 86400_000) })) };
+}
+
+/**
+ * The demo team's month (issue 50): each member's reports under the team, as their desktop apps
+ * would send them (the consumer's queue items), a busier admin than member. Deterministic per day.
+ * The seed Worker stores them the consumer's way: each in the member's ledger and the team's.
+ */
+export function demoTeamUsage(now = Date.now()) {
+  const day = Math.floor(now / 86400_000);
+  const counts = [500, 400, 250];
+  const usage = DEMO_TEAM.members.flatMap((m, i) =>
+    queuedUsage(generateUsage({ userId: m.userId, days: 30, count: counts[i], now, seed: day * 7 + i + 1 }), DEMO_TEAM.id),
+  );
+  return { teamId: DEMO_TEAM.id, members: DEMO_TEAM.members.map((m) => m.userId), usage };
 }

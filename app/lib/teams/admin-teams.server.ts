@@ -36,7 +36,7 @@ export function monthlyRevenueCents(status: string | null, quantity: number | nu
   return status === "active" && quantity ? quantity * SEAT_CENTS : 0;
 }
 
-export async function listTeamsForAdmin(db: Db, after: AdminTeamsCursor | null, limit = TEAMS.adminTeamsPerPage) {
+export async function listTeamsForAdmin(db: Db, after: AdminTeamsCursor | null, limit: number = TEAMS.adminTeamsPerPage) {
   const t = schema.teams;
   const s = schema.teamSubscriptions;
   const rows = await db
