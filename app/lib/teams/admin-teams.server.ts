@@ -9,7 +9,7 @@ import { schema } from "../db.server";
 import { z } from "../zod";
 import { recordActivity } from "./activity.server";
 
-export const ADMIN_REASON_MESSAGE = `Give the reason for reading this team's usage, ${TEAMS.adminReasonMinLength} to ${TEAMS.adminReasonMaxLength} characters.`;
+const ADMIN_REASON_MESSAGE = `Give the reason for reading this team's usage, ${TEAMS.adminReasonMinLength} to ${TEAMS.adminReasonMaxLength} characters.`;
 
 export const adminReasonSchema = z.object({
   reason: z
@@ -32,7 +32,7 @@ const SEAT_CENTS = Math.round(TEAMS.seatPriceUsd * 100);
  * A trial, a past-due or a cancelled subscription brings nothing (no invoice is recorded locally:
  * this is the recurring amount Stripe bills, not money received).
  */
-export function monthlyRevenueCents(status: string | null, quantity: number | null): number {
+function monthlyRevenueCents(status: string | null, quantity: number | null): number {
   return status === "active" && quantity ? quantity * SEAT_CENTS : 0;
 }
 
