@@ -82,6 +82,8 @@ export default [
       route("admin/support", "routes/dashboard/admin/support.tsx"),
       route("admin/funnel", "routes/dashboard/admin/funnel.tsx"),
       route("admin/dead-letters", "routes/dashboard/admin/dead-letters.tsx"),
+      route("admin/teams", "routes/dashboard/admin/teams/index.tsx"),
+      route("admin/teams/:teamId", "routes/dashboard/admin/teams/team.tsx"),
     ]),
     route("dashboard/usage.csv", "routes/dashboard/usage.csv.ts"),
     // The tidy exports of any range (issue 49): one table a file.

@@ -794,3 +794,18 @@ export const teamMemberCaps = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.teamId, t.userId] })],
 );
+
+// Issue 50: every time the site admin opened a team's usage, with the reason they gave. Kept apart
+// from the team (no foreign keys): the record outlives the team and the admin's account, and
+// `team_activity` tells the team's owners and admins in a row of its own.
+export const adminAudit = sqliteTable(
+  "admin_audit",
+  {
+    id: text("id").primaryKey(),
+    adminId: text("admin_id").notNull(),
+    teamId: text("team_id").notNull(),
+    reason: text("reason").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("admin_audit_access_idx").on(t.adminId, t.teamId, t.at)],
+);

@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { DEMO_VERSION, bindingTarget, publishDemoBuilds } from "./release-publish.mjs";
-import { DEMO_USERS, demoUsage, seedAccounts } from "./seed.mjs";
+import { DEMO_USERS, demoTeamUsage, demoUsage, seedAccounts } from "./seed.mjs";
 import { LEGACY_USAGE_DROP, moveLocalLegacyUsage } from "./local-usage-move.mjs";
 import { bundleWorkerModule } from "./lib.mjs";
 
@@ -157,6 +157,17 @@ async function seedDemoUsage({ mf, db }, { ledgerFolder }) {
   return skipped ? "demo usage already in its ledger" : `${stored} demo usage reports in its ledger`;
 }
 
+/** The demo team's month (issue 50), in its members' ledgers and the team's, unless the team's ledger holds it. */
+async function seedDemoTeamUsage({ mf }, { ledgerFolder }) {
+  const now = Date.now();
+  const response = await mf.dispatchFetch("http://local-seed/team-usage", { method: "POST", body: JSON.stringify({ ...demoTeamUsage(now), now }) });
+  if (!response.ok) throw new Error(`Seeding the demo team's usage failed: ${response.status} ${await response.text()}`);
+  const { id, stored, skipped } = await response.json();
+  if (!existsSync(join(ledgerFolder, `${id}.sqlite`)))
+    throw new Error(`The demo team's usage ledger is not where wrangler dev looks for it: see ${SEED_WORKER}`);
+  return skipped ? "demo team usage present" : `${stored} demo team usage reports in its ledger`;
+}
+
 /**
  * Applies what is missing to the local state in `stateDir` (default .wrangler/state, as `npm start`
  * serves it). Resolves to a one-line summary of what it did.
@@ -173,6 +184,7 @@ export async function prepareLocalState({ stateDir = ".wrangler/state", config =
     done.push(...(await applyMigrations(local, tools, bindings)));
     done.push(await seedDemoAccounts(local));
     done.push(await seedDemoUsage(local, bindings));
+    done.push(await seedDemoTeamUsage(local, bindings));
     // Demo installers for the download options that have none.
     const published = await publishDemoBuilds(bindingTarget({ db: local.db, bucket: local.bucket }));
     done.push(published.length ? `${published.length} demo builds (${DEMO_VERSION}) published` : "demo builds present");

@@ -2,7 +2,7 @@
 // (for its usage ledger) and an admin (D1 rows). scripts/local-state.mjs applies both through the
 // local seed Worker (workers/local-seed.ts: the app's own password hashing and drizzle schema); safe
 // to run again: existing rows are kept, so a password changed locally stays changed.
-import { generateUsage, ledgerUsage } from "./usage-fixtures.mjs";
+import { generateUsage, ledgerUsage, queuedUsage } from "./usage-fixtures.mjs";
 
 // Fictional numbers (555-01xx): their verification codes land in the local outbox. The shape is
 // DemoAccount in workers/local-seed.ts.
@@ -63,7 +63,7 @@ const DEMO_TEAM = {
 
 /**
  * URLs for the route table's private dynamic pages, which /sitemap.xml does not list: the demo
- * team's pages (the demo account opens them), and an invitation's page with a token no invitation
+ * team's pages (the demo account opens them, the admin its admin page), and an invitation's page with a token no invitation
  * has (it answers the signed-out view, or "no longer valid"). The accessibility sweep and
  * Lighthouse take these beside the sitemap's.
  * @param {string} pattern a route table path, e.g. "/dashboard/teams/:slug/members"
@@ -71,6 +71,8 @@ const DEMO_TEAM = {
  */
 export function seededPageUrls(pattern) {
   if (pattern.startsWith("/dashboard/teams/:slug")) return [pattern.replace(":slug", DEMO_TEAM.slug)];
+  // The site admin's page of one team (the admin account opens it; others get its 404).
+  if (pattern === "/dashboard/admin/teams/:teamId") return [`/dashboard/admin/teams/${DEMO_TEAM.id}`];
   if (pattern === "/teams/invitations/:token") return ["/teams/invitations/no-such-invitation-0000000000"];
   return [];
 }
@@ -95,4 +97,18 @@ export async function seedAccounts(mf, now = Date.now()) {
 export function demoUsage(now = Date.now()) {
   const userId = DEMO_USERS[0].id;
   return { userId, usage: ledgerUsage(generateUsage({ userId, days: 60, count: 3000, now, seed: Math.floor(now / 86400_000) })) };
+}
+
+/**
+ * The demo team's month (issue 50): each member's reports under the team, as their desktop apps
+ * would send them (the consumer's queue items), a busier admin than member. Deterministic per day.
+ * The seed Worker stores them the consumer's way: each in the member's ledger and the team's.
+ */
+export function demoTeamUsage(now = Date.now()) {
+  const day = Math.floor(now / 86400_000);
+  const counts = [500, 400, 250];
+  const usage = DEMO_TEAM.members.flatMap((m, i) =>
+    queuedUsage(generateUsage({ userId: m.userId, days: 30, count: counts[i], now, seed: day * 7 + i + 1 }), DEMO_TEAM.id),
+  );
+  return { teamId: DEMO_TEAM.id, members: DEMO_TEAM.members.map((m) => m.userId), usage };
 }

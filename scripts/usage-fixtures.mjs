@@ -123,3 +123,33 @@ export function ledgerUsage(rows) {
     deviceId: r.device_id ?? null,
   }));
 }
+
+/**
+ * The rows as the consumer's queue carries them (UsageItem in app/lib/usage/ingest.server.ts: the
+ * report as the API accepted it), sent under `teamId`: the local seed hands these to the consumer's
+ * own team ingest (app/lib/usage/team-ingest.server.ts).
+ */
+export function queuedUsage(rows, teamId) {
+  return rows.map((r) => ({
+    userId: r.user_id,
+    receivedAt: r.received_at,
+    teamId,
+    report: {
+      report_id: r.id,
+      model_name: r.model_name,
+      model_provider: r.model_provider,
+      request_type: r.request_type,
+      tokens_used: r.tokens_used,
+      tokens_input: r.tokens_input,
+      tokens_output: r.tokens_output,
+      cost_usd: r.cost_micros / 1e6,
+      request_duration_ms: r.request_duration_ms,
+      success: r.success === 1,
+      error_message: r.error_message,
+      metadata: JSON.parse(r.metadata),
+      app_version: r.app_version,
+      app_instance_id: r.app_instance_id,
+      occurred_at: r.occurred_at,
+    },
+  }));
+}

@@ -7,9 +7,11 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
 import { hashSecret } from "~/lib/auth/password";
 import { LEDGER } from "~/lib/constants";
+import { type AccountFacts, toLedgerUsage, type UsageItem } from "~/lib/usage/ingest.server";
 import { ledgerFor } from "~/lib/usage/ledger/api";
 import type { IngestResult, LedgerUsage } from "~/lib/usage/ledger/types";
 import { usageAccountsUpsert, usageRollupUpsert } from "~/lib/usage/rollup-sql";
+import { ingestTeams, teamLedger, teamParts } from "~/lib/usage/team-ingest.server";
 import { teamMembers, teams, userProfiles, users } from "~drizzle/schema";
 
 export { UsageLedger } from "./usage-ledger";
@@ -21,12 +23,16 @@ export type SeedResponse = { id: string; stored: number; skipped: boolean };
 export type DemoAccount = { id: string; email: string; password: string; role: "user" | "admin"; firstName: string; lastName: string; phoneNumber: string };
 export type DemoTeam = { id: string; slug: string; name: string; members: { userId: string; role: "owner" | "admin" | "member" }[] };
 export type AccountsRequest = { accounts: DemoAccount[]; team?: DemoTeam; now: number };
+/** The demo team's reports as the consumer's queue carries them, each sent under the team by a member. */
+export type TeamUsageRequest = { teamId: string; members: string[]; usage: UsageItem[]; now: number };
 
 export default {
   // POST /accounts an AccountsRequest: the demo accounts. POST a SeedRequest: stores the reports
   // unless the ledger already holds some, then the shared figures in D1.
   async fetch(request: Request, env: SeedEnv): Promise<Response> {
-    if (new URL(request.url).pathname === "/accounts") return seedAccounts(env.DB, (await request.json()) as AccountsRequest);
+    const path = new URL(request.url).pathname;
+    if (path === "/accounts") return seedAccounts(env.DB, (await request.json()) as AccountsRequest);
+    if (path === "/team-usage") return seedTeamUsage(env, (await request.json()) as TeamUsageRequest);
     const { userId, usage, now } = (await request.json()) as SeedRequest;
     const id = env.USAGE_LEDGER.idFromName(userId).toString();
     const ledger = ledgerFor(env.USAGE_LEDGER, userId);
@@ -39,6 +45,35 @@ export default {
     return Response.json({ id, stored: results.reduce((n, r) => n + r.stored, 0), skipped: false } satisfies SeedResponse);
   },
 };
+
+/**
+ * The demo team's month the consumer's way (workers/consumer.ts): each member's reports into their
+ * own ledger, then the consumer's team ingest (teamParts, ingestTeams) into the team's ledger, each
+ * under its member, and the members' D1 figures. Skipped when the team's ledger holds reports.
+ */
+async function seedTeamUsage(env: SeedEnv, { teamId, members, usage, now }: TeamUsageRequest): Promise<Response> {
+  const id = env.USAGE_LEDGER.idFromName(`team:${teamId}`).toString();
+  if ((await teamLedger(env.USAGE_LEDGER, teamId).size()).reports > 0) return Response.json({ id, stored: 0, skipped: true } satisfies SeedResponse);
+  await Promise.all(
+    members.map(async (userId) => {
+      const own = usage.filter((u) => u.userId === userId);
+      const results: IngestResult[] = [];
+      for (let i = 0; i < own.length; i += LEDGER.maxReportsPerIngest) {
+        const part = own.slice(i, i + LEDGER.maxReportsPerIngest).map((u) => toLedgerUsage(u));
+        results.push(await ledgerFor(env.USAGE_LEDGER, userId).ingest({ usage: part, secure: [], budget: null, now }));
+      }
+      if (results.length) await writeShared(env.DB, userId, results, Math.max(...own.map((u) => u.receivedAt)));
+    }),
+  );
+  // The consumer's batch: its messages only matter for retries, which a seed does not make.
+  const facts = new Map(members.map((m) => [m, { teams: [teamId] } as AccountFacts]));
+  const carried = usage.map((item) => ({ message: { id: item.report.report_id } as Message<unknown>, item }));
+  const retry = new Set<Message<unknown>>();
+  await ingestTeams(env.USAGE_LEDGER, teamParts(carried, [], facts), now, retry);
+  if (retry.size) throw new Error(`${retry.size} team reports were not stored`);
+  const size = await teamLedger(env.USAGE_LEDGER, teamId).size();
+  return Response.json({ id, stored: size.reports, skipped: false } satisfies SeedResponse);
+}
 
 /**
  * The consumer's D1 figures for what the ledger stored, with writeShared's statements

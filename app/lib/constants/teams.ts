@@ -1,6 +1,6 @@
 // Teams (issue 50; part of ./index.ts): seats, invitations and the activity log.
 import { PLAN } from "./site.ts";
-import { DAY } from "./time.ts";
+import { DAY, MINUTE } from "./time.ts";
 
 export const TEAMS = {
   // The Team plan: the Pro plan's price per seat a month, and its 7-day trial once per team.
@@ -23,4 +23,12 @@ export const TEAMS = {
   usageRangesDays: [7, 30, 90],
   usageDefaultDays: 30,
   usageMembersPerPage: 25,
+  // The site admin's teams list (issue 50), a page at a time; and a team's usage, shown to the
+  // admin only after a reason is given and audited, for this long after it (not in the issue).
+  adminTeamsPerPage: 50,
+  adminUsageAccessMs: 15 * MINUTE,
+  adminReasonMinLength: 10,
+  adminReasonMaxLength: 300,
+  // The usage totals the admin sees: the team's last days, UTC.
+  adminUsageDays: 30,
 } as const;

@@ -18,6 +18,8 @@ const TEAM_ACTIONS = [
   "ownership_transferred",
   "seats_changed",
   "budget_changed",
+  // The site admin opened the team's usage (admin-teams.server.ts): no actor, the reason in details.
+  "admin_viewed_usage",
 ] as const;
 type TeamAction = (typeof TEAM_ACTIONS)[number];
 

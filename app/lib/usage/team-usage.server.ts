@@ -3,7 +3,7 @@
 // Who sees what is decided here: owners and admins every member, a member the team's totals and
 // their own row only; a member naming another member gets nothing (the route answers 404).
 import { and, eq, inArray } from "drizzle-orm";
-import { TEAMS } from "../constants";
+import { MS, TEAMS } from "../constants";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { canManage } from "../teams/roles";
@@ -154,4 +154,11 @@ async function namesOf(db: Db, teamId: string, ids: string[]): Promise<Map<strin
       return [r.id, { name: r.teamId === null ? FORMER : full || r.email, current: r.teamId !== null }];
     }),
   );
+}
+
+/** The site admin's look at a team (after an audited reason): its totals of the last days, UTC, and how many models. */
+export async function adminTeamUsage(ledgers: LedgerNamespace, teamId: string, now: number) {
+  const to = dayStart(addDays(dayKey(now, "UTC"), 1), "UTC");
+  const read = await teamLedger(ledgers, teamId).readTeam({ from: to - TEAMS.adminUsageDays * MS.DAY, to, zone: "UTC", members: { limit: 1 } });
+  return { totals: read.totals, models: read.models.length };
 }

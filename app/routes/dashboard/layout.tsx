@@ -35,6 +35,7 @@ const TABS: Tab[] = [
   { path: "/dashboard/admin/support", label: "Support", icon: "support", adminOnly: true },
   { path: "/dashboard/admin/funnel", label: "Funnel", icon: "funnel", adminOnly: true },
   { path: "/dashboard/admin/dead-letters", label: "Dead Letters", icon: "deadletters", adminOnly: true },
+  { path: "/dashboard/admin/teams", label: "All Teams", icon: "team", adminOnly: true },
 ];
 
 // The single-page app's tab names (?tab=…, still in e-mails, bookmarks and Stripe's cancel URL).

@@ -34,6 +34,7 @@ const WORDS: Record<string, string> = {
 };
 
 function activityLine(row: ActivityRow): string {
+  if (row.action === "admin_viewed_usage") return `A Modelify administrator viewed usage: ${String(row.details.reason ?? "")}`;
   const who = row.actor ?? "A former member";
   const what = WORDS[row.action] ?? row.action.replaceAll("_", " ");
   const whom = row.subject && row.action !== "member_joined" && row.action !== "member_left" ? ` ${row.subject}` : "";
