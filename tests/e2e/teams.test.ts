@@ -92,17 +92,17 @@ for (const javaScriptEnabled of [true, false]) {
     await open(owner, `${teamPath}/members`, javaScriptEnabled);
     await expect(owner.getByTestId("member")).toHaveCount(2);
     await memberRow(owner, memberEmail)
-      .getByRole("button", { name: /^Make .* admin$/ })
+      .getByRole("button", { name: /^Make Admin: / })
       .click();
     await expect(owner.getByText("The role is changed.")).toBeVisible();
     await expect(memberRow(owner, memberEmail)).toContainText("Admin");
     expect((await open(member, `${teamPath}/members`, javaScriptEnabled))?.status()).toBe(200);
-    await expect(member.getByRole("heading", { level: 1 })).toHaveText(`${teamName}: members`);
+    await expect(member.getByRole("heading", { level: 1 })).toHaveText(`${teamName}: Members`);
     // An admin is offered nothing against the owner.
     await expect(member.getByTestId("member").filter({ hasText: ownerEmail }).getByRole("button")).toHaveCount(0);
     if (javaScriptEnabled) await hydrated(owner);
     await memberRow(owner, memberEmail)
-      .getByRole("button", { name: /^Make .* member$/ })
+      .getByRole("button", { name: /^Make Member: / })
       .click();
     await expect(owner.getByText("The role is changed.")).toBeVisible();
     expect((await member.goto(`${teamPath}/members`))?.status()).toBe(404);
