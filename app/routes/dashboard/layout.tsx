@@ -175,12 +175,10 @@ function tabOf(tabs: Tab[], current: string): Tab | undefined {
  * tabOf would say "Overview"), they are the team's, or the list of teams.
  */
 function placeOf(tabs: Tab[], teams: SwitcherTeam[], current: string): { label: string; icon: string } {
-  if (current.startsWith("/dashboard/teams")) {
-    const team = teams.find((t) => current === `/dashboard/teams/${t.slug}` || current.startsWith(`/dashboard/teams/${t.slug}/`));
-    return team ? { label: team.name, icon: "team" } : { label: "Teams", icon: "teams" };
-  }
-  const here = tabOf(tabs, current);
-  return { label: here?.label ?? "Dashboard", icon: here?.icon ?? "overview" };
+  const team = teams.find((t) => `${current}/`.startsWith(`/dashboard/teams/${t.slug}/`));
+  if (team) return { label: team.name, icon: "team" };
+  if (current.startsWith("/dashboard/teams")) return { label: "Teams", icon: "teams" };
+  return tabOf(tabs, current) ?? { label: "Dashboard", icon: "overview" };
 }
 
 /**
