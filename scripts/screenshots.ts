@@ -6,6 +6,7 @@ import { chromium } from "playwright-core";
 import { CHROMIUM_ARGS, clientContextOptions, signIn, signUpAndConfirm, uniqueEmail } from "../tests/e2e/browser.ts";
 import { pollForTokens, postUsageReport, requestDeviceCode, thisDevice } from "./desktop-demo.ts";
 import { prepareMemberAccount } from "./member-account.ts";
+import { shootTeamPages } from "./team-shots.ts";
 import { shootUsageTools } from "./usage-tools-shots.ts";
 import { ensureChromium } from "./ensure-chromium.mjs";
 import { buildDirFor, buildSite } from "./lib.mjs";
@@ -116,6 +117,7 @@ try {
     await context.close();
   }
   await shootUsageTools(browser, launch, VIEWPORTS);
+  await shootTeamPages(launch, VIEWPORTS);
   for (const [width, height, label] of VIEWPORTS) {
     const context = await launch({ width, height });
     const page = await firstPage(context);

@@ -35,7 +35,7 @@ export function TeamUsage(props: Props) {
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-baseline justify-between gap-3">
-        <h1 className="text-2xl font-semibold text-slate-900">{`${props.team.name}: Usage`}</h1>
+        <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">{`${props.team.name}: Usage`}</h1>
         <LiveStatus {...live} />
       </div>
       <TeamNav slug={props.team.slug} role={props.team.role} />
@@ -71,7 +71,7 @@ function MembersTable(props: Props & { base: string }) {
   const f = useFormat();
   const title = props.everyMember ? "By Member" : "Your Usage";
   return (
-    <Card className="p-4">
+    <Card className="p-6">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
         {props.view.member && props.everyMember ? (
@@ -81,9 +81,11 @@ function MembersTable(props: Props & { base: string }) {
         ) : null}
       </div>
       {props.members.length === 0 ? (
-        <EmptyState title="No usage in this range." />
+        <div className="mt-4">
+          <EmptyState title="No usage in this range." />
+        </div>
       ) : (
-        <div className="mt-3 overflow-x-auto">
+        <div className="mt-4 overflow-x-auto">
           <table className="w-full text-sm" data-testid="team-members">
             <thead className="text-left text-slate-600">
               <tr>
@@ -152,12 +154,14 @@ function FiguresTable({
 }) {
   const f = useFormat();
   return (
-    <Card className="p-4">
+    <Card className="p-6">
       <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
       {rows.length === 0 ? (
-        <EmptyState title="No usage in this range." />
+        <div className="mt-4">
+          <EmptyState title="No usage in this range." />
+        </div>
       ) : (
-        <div className="mt-3 overflow-x-auto">
+        <div className="mt-4 overflow-x-auto">
           <table className="w-full text-sm" data-testid={testId}>
             <thead className="text-left text-slate-600">
               <tr>

@@ -27,7 +27,7 @@ export function MembersPage({ team, role, viewerId, members, invitations, notice
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">{`${team.name}: members`}</h1>
+        <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">{`${team.name}: Members`}</h1>
         <p className="mt-1 text-sm text-slate-600">{`${members.length} of ${team.seats} seats used.`}</p>
       </div>
       <TeamNav slug={team.slug} role={role} />
@@ -73,7 +73,7 @@ function MemberActions({ member, role }: { member: MemberRow; role: TeamRole }) 
           <input type="hidden" name="intent" value="role" />
           <input type="hidden" name="userId" value={member.userId} />
           <input type="hidden" name="role" value={other} />
-          <Button type="submit" variant="secondary" size="sm" aria-label={`Make ${who} ${roleLabel(other).toLowerCase()}`}>
+          <Button type="submit" variant="secondary" size="sm" aria-label={`Make ${roleLabel(other)}: ${who}`}>
             {`Make ${roleLabel(other)}`}
           </Button>
         </Form>

@@ -172,6 +172,17 @@ function tabOf(tabs: Tab[], current: string): Tab | undefined {
 }
 
 /**
+ * What the tab menu's button names: a team's pages are no tab (Overview's path is their prefix, so
+ * tabOf would say "Overview"), they are the team's, or the list of teams.
+ */
+function placeOf(tabs: Tab[], teams: SwitcherTeam[], current: string): { label: string; icon: string } {
+  const team = teams.find((t) => `${current}/`.startsWith(`/dashboard/teams/${t.slug}/`));
+  if (team) return { label: team.name, icon: "team" };
+  if (current.startsWith("/dashboard/teams")) return { label: "Teams", icon: "teams" };
+  return tabOf(tabs, current) ?? { label: "Dashboard", icon: "overview" };
+}
+
+/**
  * Below 1024 px: a top bar with the account, and under it one full-width button naming the tab
  * you are on and saying "All tabs", which opens every tab as a grid of links (a phone has room for
  * three or four tab names in a row, and a strip that scrolls sideways hid Billing, Budget and
@@ -180,7 +191,7 @@ function tabOf(tabs: Tab[], current: string): Tab | undefined {
  */
 function MobileHeader({ tabs, current, email, signOutTo, teams }: FrameProps) {
   const menu = useMenuDisclosure();
-  const here = tabOf(tabs, current);
+  const here = placeOf(tabs, teams, current);
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white lg:hidden">
       <div className="flex h-14 items-center justify-between px-4">
@@ -197,28 +208,28 @@ function MobileHeader({ tabs, current, email, signOutTo, teams }: FrameProps) {
       <details ref={menu.ref} className="group relative px-4 pb-3" data-testid="tab-menu">
         <summary className="flex cursor-pointer list-none items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm font-medium text-slate-900 hover:bg-slate-50 [&::-webkit-details-marker]:hidden">
           <span className="flex min-w-0 items-center gap-2">
-            <TabIcon name={here?.icon ?? "overview"} className="h-5 w-5 shrink-0 text-brand-600" />
-            <span className="truncate">{here?.label ?? "Dashboard"}</span>
+            <TabIcon name={here.icon} className="h-5 w-5 shrink-0 text-brand-600" />
+            <span className="truncate">{here.label}</span>
           </span>
           <span className="flex shrink-0 items-center gap-1 text-slate-600">
             All tabs
             <ChevronDownIcon className="h-4 w-4 transition-transform group-open:rotate-180" />
           </span>
         </summary>
-        <nav
-          aria-label="Dashboard tabs"
-          className="absolute inset-x-4 top-full z-40 mt-1 grid grid-cols-2 gap-1 rounded-xl border border-slate-200 bg-white p-2 shadow-lg"
-        >
-          {tabs.map((t) => (
-            <TabLink key={t.path} tab={t} classes={["tab-link tab-link-active", "tab-link tab-link-idle"]} onClick={menu.close}>
-              <TabIcon name={t.icon} className="h-5 w-5 shrink-0" />
-              <span className="min-w-0 truncate">{t.label}</span>
-            </TabLink>
-          ))}
-          <div className="col-span-2 border-t border-slate-100">
+        {/* The workspace switcher is a landmark of its own beside the tabs, not inside their nav. */}
+        <div className="absolute inset-x-4 top-full z-40 mt-1 rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
+          <nav aria-label="Dashboard tabs" className="grid grid-cols-2 gap-1">
+            {tabs.map((t) => (
+              <TabLink key={t.path} tab={t} classes={["tab-link tab-link-active", "tab-link tab-link-idle"]} onClick={menu.close}>
+                <TabIcon name={t.icon} className="h-5 w-5 shrink-0" />
+                <span className="min-w-0 truncate">{t.label}</span>
+              </TabLink>
+            ))}
+          </nav>
+          <div className="mt-2 border-t border-slate-100">
             <TeamSwitcher teams={teams} pathname={current} onNavigate={menu.close} />
           </div>
-        </nav>
+        </div>
       </details>
     </header>
   );

@@ -48,7 +48,7 @@ export default function TeamActivity({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">{`${team.name}: activity`}</h1>
+        <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">{`${team.name}: Activity`}</h1>
         <p className="mt-1 text-sm text-slate-600">Invitations, joins, removals, role, seat and budget changes, kept for a year.</p>
       </div>
       <TeamNav slug={team.slug} role={role} />
