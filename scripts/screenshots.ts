@@ -247,11 +247,14 @@ try {
     await signIn(page, "admin@modelify.dev", "Modelify-Admin-2026");
     await page.waitForURL((u) => u.pathname === "/dashboard");
     await page.goto("/dashboard/admin");
+    // The tools act only on an address typed in (never the admin's own by default).
+    await page.getByLabel("Account e-mail").fill("demo@modelify.dev");
     await page.getByRole("button", { name: "Look up" }).click();
     await page.getByText(/Subscription data retrieved|No subscription found/).waitFor();
     await page.screenshot({ path: "screenshots/debug-desktop.png", fullPage: true });
-    await page.getByLabel("Account e-mail").fill("demo@modelify.dev");
     await page.getByRole("button", { name: "Grant one year (emergency fix)" }).click();
+    // A grant is asked for, then confirmed (it changes what the account is billed).
+    await page.getByRole("button", { name: "Yes, grant one year" }).click();
     await page.getByText("Subscription fixed for demo@modelify.dev").waitFor();
     await context.close();
     for (const [width, height, label] of VIEWPORTS) {

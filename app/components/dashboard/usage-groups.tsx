@@ -56,7 +56,7 @@ export function GroupsCard({
               {groups.map((g) => (
                 <tr key={`${g.key}\u0000${g.provider ?? ""}`} data-testid="group-row">
                   <th scope="row" className="py-2.5 pr-4 font-medium text-slate-900">
-                    <span className="break-all">{g.label}</span>
+                    <span className="[overflow-wrap:anywhere]">{g.label}</span>
                     {g.provider !== undefined ? <span className="block text-xs font-normal text-slate-500">{g.provider}</span> : null}
                   </th>
                   <Figures sums={g} share={share(g)} />

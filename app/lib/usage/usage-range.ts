@@ -5,10 +5,8 @@
 // `request_type=` as the read API spells it is taken too).
 // The usage tab, the analytics tab and the tidy CSV exports share these rules.
 import { MS, USAGE, USAGE_API } from "../constants";
-import { z } from "../zod";
 import { addDays, dayKey, dayStart, lastDays } from "./dates";
 import type { UsageFilter } from "./ledger/types";
-import { MAX } from "./report";
 
 export type UsagePreset = keyof typeof USAGE.ranges;
 export const PRESETS = Object.keys(USAGE.ranges) as UsagePreset[];
@@ -18,7 +16,7 @@ export const GROUPS = { model: "Model", provider: "Provider", device: "Device", 
 export type UsageGroup = keyof typeof GROUPS;
 
 /** The `device` value that stands for "no device" (fallback reports): an empty value is "any". */
-const NO_DEVICE = "none";
+export const NO_DEVICE = "none";
 
 export type UsageView = {
   /** The preset chosen, or null for a custom range. */
@@ -33,37 +31,12 @@ export type UsageView = {
 
 export type ViewResult = { ok: true; view: UsageView } | { ok: false; message: string };
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const isDay = (value: string) => DAY.test(value) && addDays(value, 0) === value;
-const day = (name: string) =>
-  z
-    .string()
-    .trim()
-    .refine(isDay, { message: `${name} must be a date written YYYY-MM-DD, such as 2025-03-31.` });
-// As long as the API lets a report's field be (a device is a session id, far shorter).
-const text = (name: string, max: number) =>
-  z
-    .string()
-    .max(max, { message: `${name} is at most ${max} characters.` })
-    .optional();
-
-const schema = z.object({
-  from: day("The start date").optional(),
-  to: day("The end date").optional(),
-  group_by: z.enum(Object.keys(GROUPS) as [UsageGroup, ...UsageGroup[]], { message: "Group by must be model, provider, device or request_type." }).optional(),
-  model: text("The model", MAX.modelName),
-  provider: text("The provider", MAX.provider),
-  device: text("The device", MAX.appInstanceId),
-  request_type: text("The request type", MAX.requestType),
-  status: z.enum(["success", "error"], { message: "Status must be success or error." }).optional(),
-});
-
 /**
  * The first day a view may start on: nothing older can exist, since the API takes reports at most
  * USAGE_API.maxAgeDays old and the account did not exist before it was created. From there to
  * today the ledger keeps every day's figures for good (ADR 0020).
  */
-function firstKeptDay(createdAt: number, zone: string): string {
+export function firstKeptDay(createdAt: number, zone: string): string {
   return dayKey(createdAt - USAGE_API.maxAgeDays * MS.DAY, zone);
 }
 
@@ -73,59 +46,10 @@ export function rangeLimits(createdAt: number, now: number, zone: string): Range
 }
 export type RangeLimits = { first: string; today: string };
 
-/** Days from `from` to `to`, both included. */
-function spanDays(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / MS.DAY) + 1;
-}
-
-/**
- * The view a URL asks for. An unknown preset falls back to `fallback` (spec: unknown toggle values
- * fall back); a custom range or grouping that is malformed, backwards or outside the kept days is
- * refused with a message saying what to change.
- */
-export function parseUsageView(
-  params: URLSearchParams,
-  { now, zone, createdAt, fallback }: { now: number; zone: string; createdAt: number; fallback: UsagePreset },
-): ViewResult {
-  const raw = Object.fromEntries(
-    ["from", "to", "group_by", "model", "provider", "device", "request_type", "status"].flatMap((k) => {
-      // The request log spells the request type `type` (its links and this page's agree).
-      const v = params.get(k) ?? (k === "request_type" ? params.get("type") : null);
-      return v === null || v === "" ? [] : [[k, v]];
-    }),
-  );
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) return { ok: false, message: parsed.error.issues[0]!.message };
-  const p = parsed.data;
-  const groupBy = p.group_by ?? "model";
-  const filter = filterOf(p);
-  if (p.from === undefined && p.to === undefined) {
-    const asked = params.get("range");
-    return { ok: true, view: presetView(PRESETS.find((r) => r === asked) ?? fallback, now, zone, groupBy, filter) };
-  }
-  if (p.from === undefined || p.to === undefined) return { ok: false, message: "A custom range needs both a start date and an end date." };
-  const today = dayKey(now, zone);
-  const first = firstKeptDay(createdAt, zone);
-  if (p.to < p.from) return { ok: false, message: `The end date (${p.to}) is before the start date (${p.from}).` };
-  if (p.to > today) return { ok: false, message: `The end date (${p.to}) is after today (${today} in ${zone}).` };
-  if (p.from < first) return { ok: false, message: `Usage is kept from ${first} to today (${today} in ${zone}): choose a start date on or after ${first}.` };
-  return { ok: true, view: { preset: null, from: p.from, to: p.to, days: spanDays(p.from, p.to), groupBy, filter } };
-}
-
 /** A preset's days, ending today in the account's zone. */
 export function presetView(preset: UsagePreset, now: number, zone: string, groupBy: UsageGroup = "model", filter: UsageFilter = {}): UsageView {
   const days = lastDays(USAGE.ranges[preset], now, zone);
   return { preset, from: days[0]!, to: days.at(-1)!, days: days.length, groupBy, filter };
-}
-
-function filterOf(p: z.infer<typeof schema>): UsageFilter {
-  const filter: UsageFilter = {};
-  if (p.model !== undefined) filter.model = p.model;
-  if (p.provider !== undefined) filter.provider = p.provider;
-  if (p.device !== undefined) filter.device = p.device === NO_DEVICE ? "" : p.device;
-  if (p.request_type !== undefined) filter.requestType = p.request_type;
-  if (p.status !== undefined) filter.status = p.status;
-  return filter;
 }
 
 /** What a page shows of its view: the days also as their first instants, for its locale to write. */

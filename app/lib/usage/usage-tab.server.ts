@@ -28,10 +28,11 @@ export async function usageTab({ db, ledgers }: UsageSource, account: ZonedAccou
   const oneDay = from === to;
   const before = previousRange(view);
   const slice = (groupBy: SliceGroup, range = { from, to }): SliceQuery => ({ ...range, groupBy });
-  const queries = [slice(oneDay ? "hour" : "date"), slice("model"), slice("status", before)];
+  // The previous period's totals only: grouped by model they come from the daily rows.
+  const queries = [slice(oneDay ? "hour" : "date"), slice("model"), slice("model", before)];
   if (view.groupBy !== "model") queries.push(slice(view.groupBy));
   const [read, budget] = await Promise.all([
-    ledgerFor(ledgers, account.id).read({ now, zone, slices: queries, hourlyFrom: from, counts: true, spend: true }),
+    ledgerFor(ledgers, account.id).read({ now, zone, slices: queries, peakHours: { from, to }, counts: true, spend: true }),
     budgetOf(db, account),
   ]);
   const [timeRows = [], modelRows = [], previousRows = [], chosen = modelRows] = read.slices ?? [];
@@ -46,8 +47,9 @@ export async function usageTab({ db, ledgers }: UsageSource, account: ZonedAccou
   };
   const days = eachDay(from, to);
   const series = oneDay ? hoursOf(from, zone).map(({ start }) => point(start, String(start))) : days.map((d) => point(dayStart(d, zone), d));
-  const hours = (read.hourly ?? []).filter((h) => h.date <= to);
-  const peakHours = Array.from({ length: 24 }, (_, h) => ({ hour: h, requests: hours.filter((x) => x.hour === h).reduce((s, x) => s + x.totalRequests, 0) }));
+  // Summed by the ledger: 24 rows, where a 90-day range carried 2,160 hourly rows to be summed here.
+  const byHour = new Map((read.peakHours ?? []).map((h) => [h.hour, h.requests]));
+  const peakHours = Array.from({ length: 24 }, (_, h) => ({ hour: h, requests: byHour.get(h) ?? 0 }));
   const models = modelFigures(modelRows);
   return {
     range: view.preset,

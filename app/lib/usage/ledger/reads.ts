@@ -20,6 +20,7 @@ export function readLedger(sql: SqlStorage, q: LedgerQuery, zone: string): Ledge
   if (q.dateTotalsFrom !== undefined) out.dateTotals = dateTotalsRows(sql, q.dateTotalsFrom);
   if (q.modelTotalsFrom !== undefined) out.modelTotals = modelTotalsRows(sql, q.modelTotalsFrom);
   if (q.hourlyFrom !== undefined) out.hourly = hourlyRows(sql, q.hourlyFrom, zone);
+  if (q.peakHours !== undefined) out.peakHours = peakHours(sql, q.peakHours.from, q.peakHours.to, zone);
   if (q.recent) out.recent = recentReports(sql, q.recent);
   if (q.conversationsIn !== undefined) {
     out.conversations = num(sql.exec(`SELECT count(*) AS n FROM conversations WHERE month = ?`, q.conversationsIn).one().n);
@@ -122,6 +123,13 @@ function hourlyRows(sql: SqlStorage, from: string, zone: string): HourlyRow[] {
       totalTokens: num(r.total_tokens),
       totalCostMicros: num(r.total_cost_micros),
     }));
+}
+
+function peakHours(sql: SqlStorage, from: string, to: string, zone: string): Array<{ hour: number; requests: number }> {
+  const rows = sql
+    .exec(`SELECT hour, sum(total_requests) AS requests FROM hourly WHERE start >= ? AND date <= ? GROUP BY hour ORDER BY hour`, firstInstant(from, zone), to)
+    .toArray();
+  return rows.map((r) => ({ hour: num(r.hour), requests: num(r.requests) }));
 }
 
 function recentReports(sql: SqlStorage, limit: number): RecentReport[] {

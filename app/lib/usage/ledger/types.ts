@@ -117,6 +117,8 @@ export type LedgerQuery = {
   /** Each model's figures from this day, days summed. */
   modelTotalsFrom?: string;
   hourlyFrom?: string;
+  /** Requests per hour of the clock (0-23) over these days (inclusive): the usage tab's peak hours, 24 rows whatever the range. */
+  peakHours?: { from: string; to: string };
   recent?: number;
   /** Distinct conversations of this month ('YYYY-MM'). */
   conversationsIn?: string;
@@ -146,6 +148,7 @@ export type LedgerRead = {
   dateTotals?: DateTotalsRow[];
   modelTotals?: ModelTotalsRow[];
   hourly?: HourlyRow[];
+  peakHours?: Array<{ hour: number; requests: number }>;
   recent?: RecentReport[];
   conversations?: number;
   models?: Array<{ modelName: string; modelProvider: string }>;

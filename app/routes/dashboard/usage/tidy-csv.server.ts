@@ -2,7 +2,8 @@
 // filter of the usage pages' URLs (400 with the reason when it cannot be read), and a file named by
 // its days.
 import type { SessionUser } from "~/lib/auth/session.server";
-import { parseUsageView, type UsageView } from "~/lib/usage/usage-range";
+import type { UsageView } from "~/lib/usage/usage-range";
+import { parseUsageView } from "~/lib/usage/usage-range.server";
 
 export type CsvFile = "requests" | "days" | "models";
 
