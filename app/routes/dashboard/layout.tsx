@@ -1,7 +1,7 @@
 // The dashboard's frame: sidebar (each tab's icon and label, from 1024 px), the tab menu below that,
 // account and sign-out. Each tab is a child route with its own loader, action and error boundary.
 import { type ReactNode, useEffect } from "react";
-import { isRouteErrorResponse, Link, NavLink, Outlet, redirect, useLocation, useRouteError } from "react-router";
+import { isRouteErrorResponse, Link, NavLink, Outlet, redirect, type ShouldRevalidateFunctionArgs, useLocation, useRouteError } from "react-router";
 import type { Route } from "./+types/layout";
 import { TabIcon } from "~/components/dashboard/icons";
 import { SignOutDialog } from "~/components/dashboard/sign-out-dialog";
@@ -72,18 +72,31 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const names = { firstName: user.firstName, lastName: user.lastName, username: user.profile.username, email: user.email };
   // The session's statement read the account's teams on a GET; a form's answer reads them again.
   const teams: SwitcherTeam[] = user.accountRows?.teams ?? (await listTeamsOf(app(context).db, user.id));
+  const isAdmin = user.role === "admin";
   return {
     account: { name: accountName(names), initials: accountInitials(names), avatarUrl: user.profile.avatarUrl },
     email: user.email,
-    isAdmin: user.role === "admin",
+    isAdmin,
     teams: teams.map(({ slug, name }) => ({ slug, name })),
+    place: placeOf(tabsFor(isAdmin), teams, url.pathname),
   };
 }
 
+/**
+ * The tab menu's label is the loader's (placeOf, kept out of the browser's JavaScript), so the
+ * loader answers every change of page, not only a change of the layout's own address: it reads
+ * the session's rows already loaded, nothing more.
+ */
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
+}
+
+const tabsFor = (isAdmin: boolean) => TABS.filter((t) => !t.adminOnly || isAdmin);
+
 export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
-  const { account, email, isAdmin, teams } = loaderData;
+  const { account, email, isAdmin, teams, place } = loaderData;
   const { pathname, search } = useLocation();
-  const tabs = TABS.filter((t) => !t.adminOnly || isAdmin);
+  const tabs = tabsFor(isAdmin);
   const confirmSignOut = new URLSearchParams(search).get("confirm") === "signout";
   const signOutTo = withParam(pathname, search, "confirm", "signout");
   const cancelTo = withParam(pathname, search, "confirm", null);
@@ -91,7 +104,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
   return (
     <div className="min-h-screen bg-slate-50">
       <Sidebar tabs={tabs} account={account} email={email} signOutTo={signOutTo} teams={teams} current={pathname} />
-      <MobileHeader tabs={tabs} current={pathname} email={email} signOutTo={signOutTo} teams={teams} />
+      <MobileHeader tabs={tabs} current={pathname} email={email} signOutTo={signOutTo} teams={teams} place={place} />
 
       <main id="main" className="px-4 py-6 sm:px-6 lg:ml-64 lg:px-8 lg:py-10 xl:px-10">
         {/* A size container: the tabs' grids follow the width they have (@2xl:, @4xl:...), not the
@@ -175,7 +188,9 @@ function tabOf(tabs: Tab[], current: string): Tab | undefined {
  * What the tab menu's button names: a team's pages are no tab (Overview's path is their prefix, so
  * tabOf would say "Overview"), they are the team's, or the list of teams.
  */
-function placeOf(tabs: Tab[], teams: SwitcherTeam[], current: string): { label: string; icon: string } {
+type Place = { label: string; icon: string };
+
+function placeOf(tabs: Tab[], teams: SwitcherTeam[], current: string): Place {
   const team = teams.find((t) => `${current}/`.startsWith(`/dashboard/teams/${t.slug}/`));
   if (team) return { label: team.name, icon: "team" };
   if (current.startsWith("/dashboard/teams")) return { label: "Teams", icon: "teams" };
@@ -189,9 +204,8 @@ function placeOf(tabs: Tab[], teams: SwitcherTeam[], current: string): { label: 
  * Downloads; issue 46). A <details> disclosure (components/menu-disclosure.ts): it works without
  * JavaScript, by touch and by keyboard.
  */
-function MobileHeader({ tabs, current, email, signOutTo, teams }: FrameProps) {
+function MobileHeader({ tabs, current, email, signOutTo, teams, place }: FrameProps & { place: Place }) {
   const menu = useMenuDisclosure();
-  const here = placeOf(tabs, teams, current);
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white lg:hidden">
       <div className="flex h-14 items-center justify-between px-4">
@@ -208,8 +222,8 @@ function MobileHeader({ tabs, current, email, signOutTo, teams }: FrameProps) {
       <details ref={menu.ref} className="group relative px-4 pb-3" data-testid="tab-menu">
         <summary className="flex cursor-pointer list-none items-center justify-between gap-3 rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm font-medium text-slate-900 hover:bg-slate-50 [&::-webkit-details-marker]:hidden">
           <span className="flex min-w-0 items-center gap-2">
-            <TabIcon name={here.icon} className="h-5 w-5 shrink-0 text-brand-600" />
-            <span className="truncate">{here.label}</span>
+            <TabIcon name={place.icon} className="h-5 w-5 shrink-0 text-brand-600" />
+            <span className="truncate">{place.label}</span>
           </span>
           <span className="flex shrink-0 items-center gap-1 text-slate-600">
             All tabs
