@@ -43,7 +43,8 @@ async function allPages(browser: Browser, search: string) {
     pages.push([...html.matchAll(/data-report="([^"]+)"/g)].map((m) => m[1]!));
     const link = /<a\b[^>]*data-testid="next-page"[^>]*>/.exec(html)?.[0];
     next = link ? /href="([^"]+)"/.exec(link)![1]!.replaceAll("&amp;", "&") : null;
-    expect(pages.length, "pages").toBeLessThan(20);
+    // A loop that never ends fails here: the test sends at most 510 reports.
+    expect(pages.length, "pages").toBeLessThanOrEqual(Math.ceil(510 / REQUEST_LOG.pageSize));
   }
   return { pages, first };
 }
