@@ -138,13 +138,13 @@ function storeUsage(sql: SqlStorage, r: LedgerUsage, oldest: number, minuteFloor
   addUsage(tally, r, zone, minuteFloor);
 }
 
-/** Adds a report's figures to its day, quarter and UTC day (each keyed by `date`, `start`, `utcDate`). */
+/** Adds a report's figures to its day, quarter and UTC day (each keyed by `date`, `start`, `utcDate`), and returns them. */
 function addFigures(
   tally: Tally,
   at: { date: string; start: number; utcDate: string },
   model: { modelName: string; modelProvider: string },
   apply: (d: DailyDelta) => void,
-) {
+): DailyDelta {
   const key = `\u0000${model.modelName}\u0000${model.modelProvider}`;
   bump(tally.daily, `${at.date}${key}`, () => ({ ...emptyDaily(), ...model, date: at.date }), apply);
   bump(tally.quarters, `${at.start}${key}`, () => ({ ...emptyDaily(), ...model, start: at.start }), apply);
@@ -160,12 +160,13 @@ function addFigures(
       u.cost += figures.totalCostMicros;
     },
   );
+  return figures;
 }
 
 function addUsage(tally: Tally, r: LedgerUsage, zone: string, minuteFloor: number) {
   const hour = localHourOf(r.occurredAt, zone);
   const at = { date: hour.date, start: r.occurredAt - (r.occurredAt % MS.QUARTER_HOUR), utcDate: dayKey(r.occurredAt, UTC) };
-  addFigures(tally, at, { modelName: r.modelName, modelProvider: r.modelProvider }, (d) => {
+  const figures = addFigures(tally, at, { modelName: r.modelName, modelProvider: r.modelProvider }, (d) => {
     d.totalRequests += 1;
     d.successCount += r.success ? 1 : 0;
     d.totalTokens += r.tokensUsed;
@@ -215,16 +216,7 @@ function addUsage(tally: Tally, r: LedgerUsage, zone: string, minuteFloor: numbe
     tally.slices,
     at,
     { modelName: r.modelName, modelProvider: r.modelProvider, deviceId: r.deviceId ?? "", requestType: r.requestType, success: r.success },
-    {
-      requests: 1,
-      successes: r.success ? 1 : 0,
-      tokens: r.tokensUsed,
-      input: r.tokensInput,
-      output: r.tokensOutput,
-      cost: r.costMicros,
-      duration: r.durationMs,
-      timed: 1,
-    },
+    figures,
   );
 }
 
@@ -257,7 +249,7 @@ function storeSecure(sql: SqlStorage, s: LedgerSecure, oldest: number, zone: str
   tally.stored += 1;
   // A fallback report has no duration: it adds requests but no timed ones (as before), and no hour.
   const at = { date: dayKey(s.reportTimestamp, zone), start: s.reportTimestamp - (s.reportTimestamp % MS.QUARTER_HOUR), utcDate };
-  addFigures(tally, at, { modelName: s.modelName, modelProvider: s.provider }, (d) => {
+  const figures = addFigures(tally, at, { modelName: s.modelName, modelProvider: s.provider }, (d) => {
     d.totalRequests += s.requestCount;
     d.successCount += s.successCount;
     d.totalTokens += s.tokensUsed;
@@ -269,7 +261,7 @@ function storeSecure(sql: SqlStorage, s: LedgerSecure, oldest: number, zone: str
     tally.slices,
     at,
     { modelName: s.modelName, modelProvider: s.provider, deviceId: "", requestType: FALLBACK_TYPE, success: s.errorCount === 0 },
-    { requests: s.requestCount, successes: s.successCount, tokens: s.tokensUsed, input: 0, output: 0, cost: s.costMicros, duration: 0, timed: 0 },
+    figures,
   );
 }
 
