@@ -27,10 +27,18 @@ export const PAGES = [
 const localDay = (ms) => new Intl.DateTimeFormat("en-CA", { timeZone: ACCOUNT_ZONE }).format(ms);
 const LOG_PATH = "/dashboard/usage/requests";
 const LOG_DEEP_ROWS = 10_000;
+// The log over the last 90 days, so the 100-report account's pages are full pages of 50 rows too
+// (its last 7 days, the log's default, hold about 8): the same page on both sides.
+const LOG_RANGE = `${LOG_PATH}?from=${localDay(Date.now() - 89 * 86_400_000)}&to=${localDay(Date.now())}`;
 export const SIZED_PAGES = [
   ...PAGES,
-  { key: "log", path: LOG_PATH, label: "request log, first page `/dashboard/usage/requests`" },
-  { key: "logDeep", path: LOG_PATH, deepRows: LOG_DEEP_ROWS, label: `request log, a page ${LOG_DEEP_ROWS.toLocaleString("en-US")} rows deep` },
+  { key: "log", path: LOG_RANGE, label: "request log over 90 days, first page `/dashboard/usage/requests`" },
+  {
+    key: "logDeep",
+    path: LOG_RANGE,
+    deepRows: LOG_DEEP_ROWS,
+    label: `request log over 90 days, a page ${LOG_DEEP_ROWS.toLocaleString("en-US")} rows deep (the 100-report account: its last page)`,
+  },
   {
     key: "range90",
     path: `/dashboard/usage?from=${localDay(Date.now() - 89 * 86_400_000)}&to=${localDay(Date.now())}&group_by=model`,

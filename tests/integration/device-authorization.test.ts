@@ -12,7 +12,7 @@ import { ingestAccount, type UsageItem, writeShared } from "~/lib/usage/ingest.s
 import { RECENT_PROOF, USAGE_API } from "~/lib/constants";
 import { SITE_FORMATS } from "~/lib/format";
 import { schema } from "~/lib/db.server";
-import { Browser, db, inOneMinute, linkPath, ORIGIN, signedInAs, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
+import { Browser, db, inOneMinute, linkPath, ORIGIN, sessionIdOf, sidOfToken, signedInAs, STRONG_PASSWORD, uniqueIp, waitForMail } from "./helpers";
 import { apiUser, ledger, postUsage, report, waitForRows } from "./usage-helpers";
 
 const CLIENT_ID = "modelify-desktop";
@@ -148,16 +148,12 @@ const lookUp = (browser: Browser, code: string) => browser.post("/device", { int
 const approve = (browser: Browser, code: string, extra: Record<string, string> = {}) => browser.post("/device", { intent: "approve", code, ...extra });
 const deny = (browser: Browser, code: string, extra: Record<string, string> = {}) => browser.post("/device", { intent: "deny", code, ...extra });
 
-const claimsOf = (jwt: string) => JSON.parse(atob(jwt.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))) as { sid: string };
-/** The session id of a signed-in browser (the `sid` of the access token its cookie holds as base64 JSON). */
-const sidOf = (browser: Browser) => claimsOf(JSON.parse(atob(browser.cookies.get("mfy_access")!))).sid;
-
 /** Makes the browser's last proof (its sign-in) `minutes` old: past RECENT_PROOF.windowMs, approving asks for the password. */
 const ageSession = (browser: Browser, minutes = RECENT_PROOF.windowMs / 60_000 + 1) =>
   db
     .update(schema.sessions)
     .set({ provenAt: Date.now() - minutes * 60_000 })
-    .where(eq(schema.sessions.id, sidOf(browser)));
+    .where(eq(schema.sessions.id, sessionIdOf(browser)));
 
 /** A code approved by `owner` and exchanged for the device's tokens. */
 async function approvedDevice(owner: Browser, overrides: Record<string, string> = {}) {
@@ -386,7 +382,7 @@ describe("POST /api/v1/auth/token with the device grant (the app polls)", () => 
     expect(tokens.expires_in).toBeGreaterThan(0);
     expect(typeof tokens.refresh_token).toBe("string");
     // The device is the session behind its tokens: a desktop session described as the app named it.
-    expect(claimsOf(tokens.access_token).sid).toBe(tokens.device.id);
+    expect(sidOfToken(tokens.access_token)).toBe(tokens.device.id);
     const session = (await db.query.sessions.findFirst({ where: eq(schema.sessions.id, tokens.device.id) }))!;
     expect(session).toMatchObject({
       userId,
@@ -553,7 +549,7 @@ describe("the /device page (the user approves or denies)", () => {
 
   it("counts a proof as recent up to the window's last millisecond, and a session that never proved anything as not", async () => {
     const { browser, id: userId } = await signedInAs("user");
-    const sessionId = sidOf(browser);
+    const sessionId = sessionIdOf(browser);
     const { provenAt } = (await db.query.sessions.findFirst({ where: eq(schema.sessions.id, sessionId) }))!;
     expect(provenAt).not.toBeNull();
     expect((await proofNeeds(db, { userId, sessionId, provenAt }, provenAt! + RECENT_PROOF.windowMs)).password).toBe(false);
@@ -838,7 +834,7 @@ describe("a device's tokens", () => {
     const renewed = await refresh(tokens.refresh_token);
     expect(renewed.status).toBe(200);
     const fresh = await renewed.json<{ access_token: string; refresh_token: string }>();
-    expect(claimsOf(fresh.access_token).sid).toBe(tokens.device.id);
+    expect(sidOfToken(fresh.access_token)).toBe(tokens.device.id);
     expect((await postUsage(fresh.access_token, report())).status).toBe(202);
   });
 

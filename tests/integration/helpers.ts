@@ -3,6 +3,7 @@ import { env, SELF } from "cloudflare:test";
 import { desc, eq } from "drizzle-orm";
 import { hashSecret, normaliseSecurityAnswer } from "~/lib/auth/password";
 import { type RecentProof, requireRecentProof } from "~/lib/auth/recent-proof.server";
+import { RECENT_PROOF } from "~/lib/constants";
 import { normalisePhone } from "~/lib/auth/validation";
 import { getDb, schema } from "~/lib/db.server";
 import { downloadLinkKeys, type KeySettings, sessionKeys } from "~/lib/keys";
@@ -277,3 +278,20 @@ export async function inOneMinute<T>(attempt: () => Promise<T>): Promise<T> {
     }
   }
 }
+
+/** The session id (`sid` claim) of an access token. */
+export function sidOfToken(jwt: string): string {
+  return (JSON.parse(atob(jwt.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))) as { sid: string }).sid;
+}
+
+/** The session id of a signed-in browser: the `sid` of the access token its cookie holds as base64 JSON. */
+export function sessionIdOf(browser: Browser): string {
+  return sidOfToken(JSON.parse(atob(browser.cookies.get("mfy_access")!)));
+}
+
+/** Makes the browser's last proof older than the recent-proof window: what a stolen session's cookie looks like a while later. */
+export const staleProof = (browser: Browser) =>
+  db
+    .update(schema.sessions)
+    .set({ provenAt: Date.now() - RECENT_PROOF.windowMs - 60_000 })
+    .where(eq(schema.sessions.id, sessionIdOf(browser)));

@@ -11,7 +11,19 @@ import { confirmSetup, startSetup } from "~/lib/auth/two-factor-setup.server";
 import { TOTP_OPTIONS } from "~/lib/auth/two-factor.server";
 import { LOCKOUT, RECENT_PROOF } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
-import { Browser, createConfirmedUser, db, keySettings, ORIGIN, recentProofOf, STRONG_PASSWORD, uniqueIp, visibleText, waitForMail } from "./helpers";
+import {
+  Browser,
+  createConfirmedUser,
+  db,
+  keySettings,
+  ORIGIN,
+  recentProofOf,
+  sessionIdOf,
+  STRONG_PASSWORD,
+  uniqueIp,
+  visibleText,
+  waitForMail,
+} from "./helpers";
 
 const PAGE = "/dashboard/profile/password";
 const NEW_PASSWORD = "Quiet-River-2031";
@@ -31,18 +43,6 @@ const liveSessions = (userId: string) =>
     .from(schema.sessions)
     .where(and(eq(schema.sessions.userId, userId), isNull(schema.sessions.revokedAt)));
 
-const sidOf = (browser: Browser) =>
-  (
-    JSON.parse(
-      atob(
-        JSON.parse(atob(browser.cookies.get("mfy_access")!))
-          .split(".")[1]!
-          .replace(/-/g, "+")
-          .replace(/_/g, "/"),
-      ),
-    ) as { sid: string }
-  ).sid;
-
 describe("changing the password while signed in", () => {
   it("sets the new password, ends every other session but keeps this one, and mails the owner", async () => {
     const { browser, email, id } = await createConfirmedUser();
@@ -56,7 +56,7 @@ describe("changing the password while signed in", () => {
     const changed = await change(browser, {});
     expect(changed.status).toBe(303);
     expect(changed.headers.get("Location")).toBe("/dashboard/profile?password=changed#password-title");
-    expect(await liveSessions(id)).toEqual([{ id: sidOf(browser) }]);
+    expect(await liveSessions(id)).toEqual([{ id: sessionIdOf(browser) }]);
     expect((await other.browser.get("/dashboard")).headers.get("Location")).toBe("/auth");
     expect((await browser.get("/dashboard/profile?password=changed")).status).toBe(200);
 
@@ -108,7 +108,7 @@ describe("changing the password while signed in", () => {
     await db
       .update(schema.sessions)
       .set({ provenAt: Date.now() - RECENT_PROOF.windowMs - 1 })
-      .where(eq(schema.sessions.id, sidOf(account.browser)));
+      .where(eq(schema.sessions.id, sessionIdOf(account.browser)));
     expect(await (await account.browser.get(PAGE)).text()).toContain('name="code"');
     const withoutCode = await change(account.browser, {});
     expect(withoutCode.status).toBe(400);

@@ -9,7 +9,7 @@ import { schema } from "~/lib/db.server";
 import { SESSION_MESSAGES } from "~/lib/profile/messages";
 import { MS } from "~/lib/constants";
 import { ingestAccount, type UsageItem } from "~/lib/usage/ingest.server";
-import { Browser, createConfirmedUser, db, ORIGIN, STRONG_PASSWORD } from "./helpers";
+import { Browser, createConfirmedUser, db, ORIGIN, sessionIdOf, sidOfToken, STRONG_PASSWORD } from "./helpers";
 import { report } from "./usage-helpers";
 
 const UA = {
@@ -20,13 +20,6 @@ const UA = {
 
 const ROUTE = "/dashboard/profile/sessions";
 const JSON_ACCEPT = { Accept: "application/json" };
-
-const claimsOf = (jwt: string) => JSON.parse(atob(jwt.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))) as { sid: string };
-
-/** The session id inside a browser's access token (its `sid` claim); the cookie holds the token as base64 JSON. */
-function sidOf(browser: Browser): string {
-  return claimsOf(JSON.parse(atob(browser.cookies.get("mfy_access")!))).sid;
-}
 
 async function signedInBrowser(email: string, userAgent: string) {
   const browser = new Browser();
@@ -43,7 +36,7 @@ async function desktopSignIn(email: string) {
   });
   expect(response.status).toBe(200);
   const body = await response.json<{ access_token: string; refresh_token: string }>();
-  return { ...body, sid: claimsOf(body.access_token).sid };
+  return { ...body, sid: sidOfToken(body.access_token) };
 }
 
 const desktopRefresh = (refreshToken: string) =>
@@ -82,14 +75,14 @@ async function liveIds(userId: string) {
 describe("listing sessions", () => {
   it("lists the browsers and the desktop app with their devices, the current one first and marked", async () => {
     const { userId, chrome, firefox, desktop } = await threeDevices();
-    const list = await listActiveSessions(stores, zoned(userId), sidOf(chrome));
+    const list = await listActiveSessions(stores, zoned(userId), sessionIdOf(chrome));
     expect(list).toHaveLength(3);
-    expect(list[0]).toMatchObject({ id: sidOf(chrome), client: "web", device: "Chrome on macOS", current: true });
+    expect(list[0]).toMatchObject({ id: sessionIdOf(chrome), client: "web", device: "Chrome on macOS", current: true });
     const others = list.slice(1);
-    expect(others.find((s) => s.id === sidOf(firefox))).toMatchObject({ client: "web", device: "Firefox on Windows", current: false });
+    expect(others.find((s) => s.id === sessionIdOf(firefox))).toMatchObject({ client: "web", device: "Firefox on Windows", current: false });
     expect(others.find((s) => s.id === desktop.sid)).toMatchObject({ client: "desktop", device: "Modelify desktop app 1.4.2 on macOS", current: false });
     // Others by last activity: the desktop app signed in last.
-    expect(others.map((s) => s.id)).toEqual([desktop.sid, sidOf(firefox)]);
+    expect(others.map((s) => s.id)).toEqual([desktop.sid, sessionIdOf(firefox)]);
     for (const s of list) expect(s.createdAt).toBeLessThanOrEqual(s.lastActiveAt);
     // No secrets in what the page gets.
     expect(JSON.stringify(list)).not.toMatch(/refresh|hash|Mozilla/i);
@@ -112,14 +105,14 @@ describe("listing sessions", () => {
       item(now, 2, null), // sent by no device key
     ];
     expect((await ingestAccount(env.USAGE_LEDGER, userId, usage, [], null, now)).stored).toBe(4);
-    const list = await listActiveSessions(stores, zoned(userId), sidOf(chrome), now);
+    const list = await listActiveSessions(stores, zoned(userId), sessionIdOf(chrome), now);
     expect(list.find((s) => s.id === desktop.sid)!.key).toMatchObject({ monthRequests: 2, monthCostUsd: 0.75 });
     for (const s of list.filter((s) => s.client === "web")) expect(s.key).toBeNull();
   });
 
   it("records last activity at sign-in and at every renewal, and leaves ended and expired sessions out", async () => {
     const { userId, chrome, firefox, desktop } = await threeDevices();
-    const before = await sessionRow(sidOf(firefox));
+    const before = await sessionRow(sessionIdOf(firefox));
     expect(before.lastSeenAt).toBe(before.createdAt);
     firefox.cookies.delete("mfy_access"); // its 15 minutes are over: the next page renews
     // The sign-in as if a while ago, so the renewal's time is later than it whatever the clock's resolution.
@@ -128,7 +121,7 @@ describe("listing sessions", () => {
       .set({ lastSeenAt: before.createdAt - 60_000 })
       .where(eq(schema.sessions.id, before.id));
     expect((await firefox.get("/dashboard")).status).toBe(200);
-    const after = await sessionRow(sidOf(firefox));
+    const after = await sessionRow(sessionIdOf(firefox));
     expect(after.lastSeenAt).toBeGreaterThan(before.createdAt - 60_000);
     expect(after.rotatedAt).toBe(after.lastSeenAt);
 
@@ -140,14 +133,14 @@ describe("listing sessions", () => {
       .update(schema.sessions)
       .set({ expiresAt: Date.now() - 1 })
       .where(eq(schema.sessions.id, desktop.sid));
-    expect(await liveIds(userId)).toEqual([sidOf(chrome), sidOf(firefox)].sort());
+    expect(await liveIds(userId)).toEqual([sessionIdOf(chrome), sessionIdOf(firefox)].sort());
   });
 });
 
 describe("ending sessions", () => {
   it("ends another browser: it is signed out at its next request and its refresh cookie is dead", async () => {
     const { userId, chrome, firefox } = await threeDevices();
-    const firefoxSid = sidOf(firefox);
+    const firefoxSid = sessionIdOf(firefox);
     const refreshOnly = new Browser();
     refreshOnly.cookies.set("mfy_refresh", firefox.cookies.get("mfy_refresh")!);
 
@@ -177,7 +170,7 @@ describe("ending sessions", () => {
     const answer = await chrome.post(ROUTE, { intent: "end-others" }, JSON_ACCEPT);
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({ ended: 2 });
-    expect(await liveIds(userId)).toEqual([sidOf(chrome)]);
+    expect(await liveIds(userId)).toEqual([sessionIdOf(chrome)]);
     expect((await firefox.get("/dashboard")).headers.get("Location")).toBe("/auth");
     expect((await desktopRefresh(desktop.refresh_token)).status).toBe(401);
     expect((await chrome.get("/dashboard")).status).toBe(200);
@@ -186,17 +179,17 @@ describe("ending sessions", () => {
     const form = await chrome.post(ROUTE, { intent: "end-others" });
     expect(form.status).toBe(303);
     expect(form.headers.get("Location")).toBe("/dashboard/profile?sessions=others-ended");
-    expect(await liveIds(userId)).toEqual([sidOf(chrome)]);
+    expect(await liveIds(userId)).toEqual([sessionIdOf(chrome)]);
   });
 
   it("does not end the session in use (Sign Out does that)", async () => {
     const { chrome } = await threeDevices();
-    const json = await chrome.post(ROUTE, { intent: "end", sessionId: sidOf(chrome) }, JSON_ACCEPT);
+    const json = await chrome.post(ROUTE, { intent: "end", sessionId: sessionIdOf(chrome) }, JSON_ACCEPT);
     expect(json.status).toBe(409);
     expect(await json.json()).toEqual({ error: SESSION_MESSAGES.current });
-    const form = await chrome.post(ROUTE, { intent: "end", sessionId: sidOf(chrome) });
+    const form = await chrome.post(ROUTE, { intent: "end", sessionId: sessionIdOf(chrome) });
     expect(form.headers.get("Location")).toBe("/dashboard/profile?sessions=current");
-    expect((await sessionRow(sidOf(chrome))).revokedAt).toBeNull();
+    expect((await sessionRow(sessionIdOf(chrome))).revokedAt).toBeNull();
     expect((await chrome.get("/dashboard")).status).toBe(200);
   });
 
@@ -204,11 +197,11 @@ describe("ending sessions", () => {
     const a = await threeDevices();
     const b = await createConfirmedUser();
     const bUser = (await db.query.users.findFirst({ where: eq(schema.users.email, b.email) }))!;
-    const bList = await listActiveSessions(stores, zoned(bUser.id), sidOf(b.browser));
-    expect(bList.map((s) => s.id)).toEqual([sidOf(b.browser)]);
+    const bList = await listActiveSessions(stores, zoned(bUser.id), sessionIdOf(b.browser));
+    expect(bList.map((s) => s.id)).toEqual([sessionIdOf(b.browser)]);
 
     const before = await liveIds(a.userId);
-    for (const target of [sidOf(a.firefox), a.desktop.sid, sidOf(a.chrome)]) {
+    for (const target of [sessionIdOf(a.firefox), a.desktop.sid, sessionIdOf(a.chrome)]) {
       const json = await b.browser.post(ROUTE, { intent: "end", sessionId: target }, JSON_ACCEPT);
       expect(json.status).toBe(404);
       expect(await json.json()).toEqual({ error: SESSION_MESSAGES.notFound });
@@ -223,8 +216,8 @@ describe("ending sessions", () => {
 
   it("answers an already ended or unknown session with not found", async () => {
     const { chrome, firefox } = await threeDevices();
-    await chrome.post(ROUTE, { intent: "end", sessionId: sidOf(firefox) });
-    const again = await chrome.post(ROUTE, { intent: "end", sessionId: sidOf(firefox) }, JSON_ACCEPT);
+    await chrome.post(ROUTE, { intent: "end", sessionId: sessionIdOf(firefox) });
+    const again = await chrome.post(ROUTE, { intent: "end", sessionId: sessionIdOf(firefox) }, JSON_ACCEPT);
     expect(again.status).toBe(404);
     const unknown = await chrome.post(ROUTE, { intent: "end", sessionId: crypto.randomUUID() }, JSON_ACCEPT);
     expect(unknown.status).toBe(404);
@@ -233,7 +226,7 @@ describe("ending sessions", () => {
   it("stays harmless under a parallel burst of end requests", async () => {
     const { userId, chrome, firefox, desktop } = await threeDevices();
     const requests = [
-      ...Array.from({ length: 8 }, () => chrome.post(ROUTE, { intent: "end", sessionId: sidOf(firefox) }, JSON_ACCEPT)),
+      ...Array.from({ length: 8 }, () => chrome.post(ROUTE, { intent: "end", sessionId: sessionIdOf(firefox) }, JSON_ACCEPT)),
       ...Array.from({ length: 8 }, () => chrome.post(ROUTE, { intent: "end", sessionId: desktop.sid }, JSON_ACCEPT)),
       ...Array.from({ length: 4 }, () => chrome.post(ROUTE, { intent: "end-others" }, JSON_ACCEPT)),
     ];
@@ -242,7 +235,7 @@ describe("ending sessions", () => {
     const bodies = await Promise.all(answers.map((a) => a.json<{ ended?: number }>()));
     // Each of the two sessions was ended exactly once, by whichever request came first.
     expect(bodies.reduce((sum, b) => sum + (b.ended ?? 0), 0)).toBe(2);
-    expect(await liveIds(userId)).toEqual([sidOf(chrome)]);
+    expect(await liveIds(userId)).toEqual([sessionIdOf(chrome)]);
     const reasons = await db
       .select({ reason: schema.sessions.revokedReason })
       .from(schema.sessions)
@@ -290,9 +283,9 @@ describe("the sessions route refuses what it must", () => {
     const { userId, chrome, firefox } = await threeDevices();
     const before = await liveIds(userId);
     const stranger = new Browser();
-    expect((await stranger.post(ROUTE, { intent: "end", sessionId: sidOf(firefox) }, JSON_ACCEPT)).status).toBe(401);
+    expect((await stranger.post(ROUTE, { intent: "end", sessionId: sessionIdOf(firefox) }, JSON_ACCEPT)).status).toBe(401);
     expect((await stranger.post(ROUTE, { intent: "end-others" })).headers.get("Location")).toBe("/auth");
-    const crossSite = await chrome.post(ROUTE, { intent: "end", sessionId: sidOf(firefox) }, { Origin: "https://evil.example" });
+    const crossSite = await chrome.post(ROUTE, { intent: "end", sessionId: sessionIdOf(firefox) }, { Origin: "https://evil.example" });
     expect(crossSite.status).toBe(403);
     const get = await chrome.get(ROUTE);
     expect(get.status).toBe(405);

@@ -8,11 +8,11 @@ import { SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "~/lib/auth/messages";
-import { API_KEYS, MS, READ_API, RECENT_PROOF } from "~/lib/constants";
+import { API_KEYS, MS, READ_API } from "~/lib/constants";
 import { sha256Hex } from "~/lib/crypto";
 import { schema } from "~/lib/db.server";
 import { dayKey } from "~/lib/usage/dates";
-import { type Browser, createConfirmedUser, db, ORIGIN, STRONG_PASSWORD, waitForMail } from "./helpers";
+import { type Browser, createConfirmedUser, db, ORIGIN, staleProof, STRONG_PASSWORD, waitForMail } from "./helpers";
 import { apiUser, deviceToken, postUsage, report, waitForRows } from "./usage-helpers";
 
 const KEYS_PAGE = "/dashboard/api-keys";
@@ -30,25 +30,6 @@ async function makeKey(browser: Browser, fields: Record<string, string> = {}) {
 }
 
 const keysOf = (userId: string) => db.select().from(schema.apiKeys).where(eq(schema.apiKeys.userId, userId));
-
-const sessionIdOf = (browser: Browser) =>
-  (
-    JSON.parse(
-      atob(
-        JSON.parse(atob(browser.cookies.get("mfy_access")!))
-          .split(".")[1]!
-          .replace(/-/g, "+")
-          .replace(/_/g, "/"),
-      ),
-    ) as { sid: string }
-  ).sid;
-
-/** Makes the session's last proof older than the window, as a stolen cookie's is a while later. */
-const staleProof = (browser: Browser) =>
-  db
-    .update(schema.sessions)
-    .set({ provenAt: Date.now() - RECENT_PROOF.windowMs - 60_000 })
-    .where(eq(schema.sessions.id, sessionIdOf(browser)));
 
 describe("making a key", () => {
   it("needs a recent proof: without one nothing is stored; with the password the key is shown once, kept hashed, and mailed", async () => {

@@ -11,30 +11,13 @@ import { desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { routes as serverRoutes } from "virtual:react-router/server-build";
 import { AUTH_MESSAGES } from "~/lib/auth/messages";
-import { LOCKOUT, RECENT_PROOF } from "~/lib/constants";
+import { LOCKOUT } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
-import { type Browser, createConfirmedUser, db, ORIGIN, queueSettled, STRONG_PASSWORD, waitForMail } from "./helpers";
+import { type Browser, createConfirmedUser, db, ORIGIN, queueSettled, sessionIdOf, staleProof, STRONG_PASSWORD, waitForMail } from "./helpers";
 import { SoftPasskey } from "./passkey-authenticator";
 
 const PASSKEYS = "/dashboard/profile/passkeys";
 const JSON_ACCEPT = { Accept: "application/json" };
-
-const claimsOf = (browser: Browser) =>
-  JSON.parse(
-    atob(
-      JSON.parse(atob(browser.cookies.get("mfy_access")!))
-        .split(".")[1]!
-        .replace(/-/g, "+")
-        .replace(/_/g, "/"),
-    ),
-  ) as { sid: string };
-
-/** Makes the browser's last proof older than the window: what a stolen session's cookie looks like a while later. */
-const staleProof = (browser: Browser) =>
-  db
-    .update(schema.sessions)
-    .set({ provenAt: Date.now() - RECENT_PROOF.windowMs - 60_000 })
-    .where(eq(schema.sessions.id, claimsOf(browser).sid));
 
 async function registerPasskey(browser: Browser, passkey: SoftPasskey, name = "Laptop") {
   const options = await browser.post(PASSKEYS, { intent: "options" }, JSON_ACCEPT);
@@ -116,7 +99,7 @@ describe("a session whose proof is old (a stolen cookie)", () => {
     const right = await browser.post("/dashboard/profile/confirm?next=%2Fdashboard%2Fprofile%23passkeys-title", { password: STRONG_PASSWORD });
     expect(right.status).toBe(303);
     expect(right.headers.get("Location")).toBe("/dashboard/profile#passkeys-title");
-    const session = await db.query.sessions.findFirst({ where: eq(schema.sessions.id, claimsOf(browser).sid) });
+    const session = await db.query.sessions.findFirst({ where: eq(schema.sessions.id, sessionIdOf(browser)) });
     expect(Date.now() - session!.provenAt!).toBeLessThan(60_000);
 
     const removed = await browser.post(PASSKEYS, { intent: "remove", id: passkey.id });

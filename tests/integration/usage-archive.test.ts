@@ -13,10 +13,10 @@ import { monthKey, startOfMonth } from "~/lib/usage/dates";
 import { UTC } from "~/lib/time-zone";
 import { writeShared } from "~/lib/usage/ingest.server";
 import { archiveKey } from "~/lib/usage/ledger/api";
-import type { LedgerSecure, LedgerUsage } from "~/lib/usage/ledger/types";
+import type { LedgerSecure } from "~/lib/usage/ledger/types";
 import { handlers } from "../worker";
 import { db, uniqueEmail } from "./helpers";
-import { ledger } from "./usage-helpers";
+import { ledger, oldUsageAt } from "./usage-helpers";
 
 const sources = { ledgers: env.USAGE_LEDGER };
 
@@ -26,29 +26,6 @@ async function newAccount() {
     .bind(id, uniqueEmail("archive"), Date.now() - 365 * MS.DAY)
     .run();
   return id;
-}
-
-function usageAt(occurredAt: number, i: number): LedgerUsage {
-  return {
-    id: crypto.randomUUID(),
-    occurredAt,
-    receivedAt: occurredAt + 300,
-    modelName: i % 2 ? "gpt-4o" : "claude-sonnet-4",
-    modelProvider: i % 2 ? "openai" : "anthropic",
-    requestType: "chat",
-    tokensUsed: 1000 + i,
-    tokensInput: 700 + i,
-    tokensOutput: 300,
-    costMicros: 10_000 + i,
-    durationMs: 900 + i,
-    success: i % 7 !== 0,
-    errorMessage: i % 7 === 0 ? "Rate limit exceeded (429)" : null,
-    metadata: JSON.stringify({ conversation_id: `conv-${i % 4}` }),
-    conversationId: `conv-${i % 4}`,
-    appVersion: "1.0.5",
-    appInstanceId: "archive-test",
-    deviceId: null,
-  };
 }
 
 function secureAt(reportTimestamp: number): LedgerSecure {
@@ -95,9 +72,9 @@ describe("archiving old raw usage", () => {
     // Two months of old rows (well past the 100 days), and recent ones that stay.
     // Each old month's rows lie within its first days: two months, whatever today's date.
     const [startA, startB] = [startOfMonth(now - 200 * MS.DAY, UTC) + MS.DAY, startOfMonth(now - 140 * MS.DAY, UTC) + MS.DAY];
-    const oldA = Array.from({ length: 30 }, (_, i) => usageAt(startA + i * 3 * MS.HOUR, i));
-    const oldB = Array.from({ length: 20 }, (_, i) => usageAt(startB + i * 5 * MS.HOUR, i));
-    const recent = Array.from({ length: 10 }, (_, i) => usageAt(now - 3 * MS.DAY + i * MS.HOUR, i));
+    const oldA = Array.from({ length: 30 }, (_, i) => oldUsageAt(startA + i * 3 * MS.HOUR, i));
+    const oldB = Array.from({ length: 20 }, (_, i) => oldUsageAt(startB + i * 5 * MS.HOUR, i));
+    const recent = Array.from({ length: 10 }, (_, i) => oldUsageAt(now - 3 * MS.DAY + i * MS.HOUR, i));
     const oldSecure = secureAt(startA + 2 * MS.HOUR);
     const [monthA, monthB] = [monthKey(oldA[0]!.occurredAt, UTC), monthKey(oldB[0]!.occurredAt, UTC)];
     expect(new Set([...oldA.map((r) => monthKey(r.occurredAt, UTC)), monthKey(oldSecure.reportTimestamp, UTC)])).toEqual(new Set([monthA]));

@@ -7,6 +7,7 @@ import { type LedgerNamespace, ledgerFor, type UsageLedgerApi } from "~/lib/usag
 import { expect } from "vitest";
 import { type Browser, createConfirmedUser, db, ORIGIN, STRONG_PASSWORD, uniqueIp, waitFor } from "./helpers";
 import type { MailMessage } from "~/lib/queue";
+import type { LedgerUsage } from "~/lib/usage/ledger/types";
 
 export async function apiUser() {
   const { browser, email } = await createConfirmedUser();
@@ -233,4 +234,28 @@ export async function deviceKey(browser: Browser, context: string) {
   });
   expect(exchanged.status).toBe(200);
   return exchanged.json<{ access_token: string; team: { slug: string; name: string } | null }>();
+}
+
+/** A report of `occurredAt` (i varies its model, figures and failures), as the archive's tests put rows past retention straight into a ledger. */
+export function oldUsageAt(occurredAt: number, i: number): LedgerUsage {
+  return {
+    id: crypto.randomUUID(),
+    occurredAt,
+    receivedAt: occurredAt + 300,
+    modelName: i % 2 ? "gpt-4o" : "claude-sonnet-4",
+    modelProvider: i % 2 ? "openai" : "anthropic",
+    requestType: "chat",
+    tokensUsed: 1000 + i,
+    tokensInput: 700 + i,
+    tokensOutput: 300,
+    costMicros: 10_000 + i,
+    durationMs: 900 + i,
+    success: i % 7 !== 0,
+    errorMessage: i % 7 === 0 ? "Rate limit exceeded (429)" : null,
+    metadata: JSON.stringify({ conversation_id: `conv-${i % 4}` }),
+    conversationId: `conv-${i % 4}`,
+    appVersion: "1.0.5",
+    appInstanceId: "archive-test",
+    deviceId: null,
+  };
 }

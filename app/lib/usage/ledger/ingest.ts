@@ -139,13 +139,13 @@ function storeUsage(sql: SqlStorage, r: LedgerUsage, oldest: number, minuteFloor
   addUsage(tally, r, zone, minuteFloor);
 }
 
-/** Adds a report's figures to its day, quarter and UTC day (each keyed by `date`, `start`, `utcDate`). */
+/** Adds a report's figures to its day, quarter and UTC day (each keyed by `date`, `start`, `utcDate`), and returns them. */
 function addFigures(
   tally: Tally,
   at: { date: string; start: number; utcDate: string },
   model: { modelName: string; modelProvider: string },
   apply: (d: DailyDelta) => void,
-) {
+): DailyDelta {
   const key = `\u0000${model.modelName}\u0000${model.modelProvider}`;
   bump(tally.daily, `${at.date}${key}`, () => ({ ...emptyDaily(), ...model, date: at.date }), apply);
   bump(tally.quarters, `${at.start}${key}`, () => ({ ...emptyDaily(), ...model, start: at.start }), apply);
@@ -161,12 +161,13 @@ function addFigures(
       u.cost += figures.totalCostMicros;
     },
   );
+  return figures;
 }
 
 function addUsage(tally: Tally, r: LedgerUsage, zone: string, minuteFloor: number) {
   const hour = localHourOf(r.occurredAt, zone);
   const at = { date: hour.date, start: r.occurredAt - (r.occurredAt % MS.QUARTER_HOUR), utcDate: dayKey(r.occurredAt, UTC) };
-  addFigures(tally, at, { modelName: r.modelName, modelProvider: r.modelProvider }, (d) => {
+  const figures = addFigures(tally, at, { modelName: r.modelName, modelProvider: r.modelProvider }, (d) => {
     d.totalRequests += 1;
     d.successCount += r.success ? 1 : 0;
     d.totalTokens += r.tokensUsed;
@@ -223,16 +224,7 @@ function addUsage(tally: Tally, r: LedgerUsage, zone: string, minuteFloor: numbe
       success: r.success,
       memberId: r.memberId ?? "",
     },
-    {
-      requests: 1,
-      successes: r.success ? 1 : 0,
-      tokens: r.tokensUsed,
-      input: r.tokensInput,
-      output: r.tokensOutput,
-      cost: r.costMicros,
-      duration: r.durationMs,
-      timed: 1,
-    },
+    figures,
   );
 }
 
@@ -266,7 +258,7 @@ function storeSecure(sql: SqlStorage, s: LedgerSecure, oldest: number, zone: str
   tally.stored += 1;
   // A fallback report has no duration: it adds requests but no timed ones (as before), and no hour.
   const at = { date: dayKey(s.reportTimestamp, zone), start: s.reportTimestamp - (s.reportTimestamp % MS.QUARTER_HOUR), utcDate };
-  addFigures(tally, at, { modelName: s.modelName, modelProvider: s.provider }, (d) => {
+  const figures = addFigures(tally, at, { modelName: s.modelName, modelProvider: s.provider }, (d) => {
     d.totalRequests += s.requestCount;
     d.successCount += s.successCount;
     d.totalTokens += s.tokensUsed;
@@ -278,7 +270,7 @@ function storeSecure(sql: SqlStorage, s: LedgerSecure, oldest: number, zone: str
     tally.slices,
     at,
     { modelName: s.modelName, modelProvider: s.provider, deviceId: "", requestType: FALLBACK_TYPE, success: s.errorCount === 0, memberId: s.memberId ?? "" },
-    { requests: s.requestCount, successes: s.successCount, tokens: s.tokensUsed, input: 0, output: 0, cost: s.costMicros, duration: 0, timed: 0 },
+    figures,
   );
 }
 

@@ -7,7 +7,7 @@
 import { MS } from "../../constants";
 import { offsetPeriods } from "../../time-zone";
 import { addDays, dayStart } from "../dates";
-import type { SliceGroup, SliceQuery, SliceRow, SliceValues, UsageFilter } from "./types";
+import type { DailyRow, SliceGroup, SliceQuery, SliceRow, SliceValues, UsageFilter } from "./types";
 
 // The slices' key as migration 5 made it; migration 9 (MEMBER_MIGRATION) added the member.
 const KEY_V5 = "model_name, model_provider, device_id, request_type, success";
@@ -102,17 +102,8 @@ export const MEMBER_MIGRATION = [
   }),
 ];
 
-/** One slice's figures, as an ingest adds them up before writing each row once. */
-export type SliceDelta = {
-  requests: number;
-  successes: number;
-  tokens: number;
-  input: number;
-  output: number;
-  cost: number;
-  duration: number;
-  timed: number;
-};
+/** One slice's figures (a daily row's), as an ingest adds them up before writing each row once. */
+export type SliceDelta = Omit<DailyRow, "date" | "modelName" | "modelProvider" | "lastUsedAt">;
 /** `memberId`: who sent it, in a team's ledger; '' in an account's own. */
 type SliceKey = { modelName: string; modelProvider: string; deviceId: string; requestType: string; success: boolean; memberId: string };
 export type SliceTally = {
@@ -134,19 +125,31 @@ export function addToSlices(tally: SliceTally, at: { start: number; date: string
   tally.days.set(`${at.date}${k}`, d);
   plus(d.d, add);
   for (const value of [`device\u0000${key.deviceId}`, `request_type\u0000${key.requestType}`])
-    tally.values.set(value, (tally.values.get(value) ?? 0) + add.requests);
+    tally.values.set(value, (tally.values.get(value) ?? 0) + add.totalRequests);
 }
 
-const zero = (): SliceDelta => ({ requests: 0, successes: 0, tokens: 0, input: 0, output: 0, cost: 0, duration: 0, timed: 0 });
+const FIGURE_KEYS = [
+  "totalRequests",
+  "successCount",
+  "totalTokens",
+  "tokensInput",
+  "tokensOutput",
+  "totalCostMicros",
+  "totalDurationMs",
+  "timedRequests",
+] as const;
+const zero = (): SliceDelta => ({
+  totalRequests: 0,
+  successCount: 0,
+  totalTokens: 0,
+  tokensInput: 0,
+  tokensOutput: 0,
+  totalCostMicros: 0,
+  totalDurationMs: 0,
+  timedRequests: 0,
+});
 function plus(into: SliceDelta, add: SliceDelta) {
-  into.requests += add.requests;
-  into.successes += add.successes;
-  into.tokens += add.tokens;
-  into.input += add.input;
-  into.output += add.output;
-  into.cost += add.cost;
-  into.duration += add.duration;
-  into.timed += add.timed;
+  for (const k of FIGURE_KEYS) into[k] += add[k];
 }
 
 const VALUES = `VALUES (${Array.from({ length: 15 }, () => "?").join(", ")})`;
@@ -174,7 +177,8 @@ export function readSliceValues(sql: SqlStorage): SliceValues {
   return out;
 }
 const keyValues = (k: SliceKey) => [k.modelName, k.modelProvider, k.deviceId, k.requestType, k.success ? 1 : 0, k.memberId];
-const deltaValues = (d: SliceDelta) => [d.requests, d.successes, d.tokens, d.input, d.output, d.cost, d.duration, d.timed];
+// FIGURE_KEYS is in FIGURES' column order.
+const deltaValues = (d: SliceDelta) => FIGURE_KEYS.map((k) => d[k]);
 
 const DAYS_FROM_QUARTERS = `INSERT INTO day_slices (date, ${KEY}, ${FIGURES})
   SELECT strftime('%Y-%m-%d', CAST((start + ?1) / 1000 AS INTEGER), 'unixepoch'), ${KEY}, ${FIGURES.split(", ")
