@@ -123,6 +123,15 @@ export function exhaustedWindows(entitlements: Windows) {
     .join(", ");
 }
 
+type Refusal = Windows & { cap?: { kind: string; limit_usd: number; team?: string } };
+
+/** What refused a claim, in words: the hard cap (a team's names the team), else the exhausted windows. */
+export function refusedBy(refusal: Refusal) {
+  const { cap } = refusal;
+  if (!cap) return `${exhaustedWindows(refusal)} used`;
+  return `the ${cap.team ? `team ${cap.team}'s ` : ""}${cap.kind} cap of ${cap.limit_usd} USD is reached`;
+}
+
 /** Step 4: report the model call with the device's key. */
 export async function postUsageReport(base: string, accessToken: string, overrides: Partial<UsageReport> = {}) {
   const report: UsageReport = {
@@ -183,6 +192,8 @@ async function main() {
   console.log(`CODE ${grant.user_code} ${grant.verification_uri_complete}`);
   const tokens = await pollForTokens(base, grant, { onPending: () => process.stdout.write(".") });
   console.log(`\nSIGNED IN as ${tokens.user.email} on device ${tokens.device?.name} (${tokens.device?.id})`);
+  // The context was chosen on the /device page: a team key's reports count for the user and the team.
+  console.log(tokens.team ? `FOR TEAM ${tokens.team.name} (${tokens.team.slug})` : "FOR Personal");
 
   const every = Math.max(1, Number(values.every) || 5) * 1000;
   let access = tokens.access_token;
@@ -205,7 +216,7 @@ async function main() {
     // Ask before the call; refused, wait until the blocking window ends and ask again.
     const claim = await authorized((token) => claimModelCall(base, token));
     if (claim.refused) {
-      console.log(`WAITING ${claim.wait} s: ${exhaustedWindows(claim.refused)} used; allowed again at ${claim.refused.allowed_at}`);
+      console.log(`WAITING ${claim.wait} s: ${refusedBy(claim.refused)}; allowed again at ${claim.refused.allowed_at}`);
       // Meanwhile the display is kept current (GET counts nothing), every few seconds; a revoked
       // device stops here rather than at the end of the wait.
       const until = Date.now() + claim.wait * 1000;

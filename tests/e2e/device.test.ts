@@ -68,6 +68,8 @@ test("the desktop client signs in through the browser, reports under its device,
     await expect(page.getByText("Device approved.")).toBeVisible();
 
     await client.line(/^SIGNED IN as .+ on device (.+) \(/m);
+    // A new account is in no team: its key is personal.
+    await client.line(/^FOR Personal$/m);
     await client.line(/^REPORT accepted \(1\)$/m);
 
     // The overview's Recent Activity names the device (the consumer writes within a second or so).

@@ -48,7 +48,14 @@ for (const javaScriptEnabled of [true, false]) {
     const owner = await asBrowser(browser, page, javaScriptEnabled);
     const teamName = `Lab ${Date.now().toString(36)}`;
 
-    await open(owner, "/dashboard/teams", javaScriptEnabled);
+    // The usage tab's user view, where the spec promised teams "coming soon", leads to them.
+    await open(owner, "/dashboard/usage?view=user", javaScriptEnabled);
+    await expect(owner.getByText(/coming soon/)).toHaveCount(0);
+    await owner
+      .getByText(/^Team Management:/)
+      .getByRole("link", { name: "Teams" })
+      .click();
+    await owner.waitForURL((u) => u.pathname === "/dashboard/teams");
     await expect(owner.getByText("You are not in any team yet.")).toBeVisible();
     await owner.getByLabel("Team name").fill(teamName);
     await owner.getByRole("button", { name: "Create Team" }).click();

@@ -245,7 +245,13 @@ function BreakdownCard({ data, view, email }: { data: UsageTabData; view: UsageU
                 {f.count(data.totals.requests)} requests · <Money value={data.totals.spend} />
               </span>
             </div>
-            <p className="text-sm text-slate-500">Team Management: shared budgets and seats for teams are coming soon.</p>
+            <p className="text-sm text-slate-600">
+              Team Management: seats, shared budgets and each member's usage are under{" "}
+              <Link to="/dashboard/teams" className="font-medium text-brand-700 underline">
+                Teams
+              </Link>
+              .
+            </p>
           </div>
         ) : view === "services" ? (
           data.models.length === 0 ? (
