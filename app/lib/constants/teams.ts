@@ -13,6 +13,8 @@ export const TEAMS = {
   maxSeats: 1000,
   invitationTtlMs: 7 * DAY,
   activityKeptMs: 365 * DAY,
+  // Not in the issue: the activity log's rows a page (newest first; older ones a link away).
+  activityPerPage: 25,
   nameMaxLength: 60,
   slugMaxLength: 40,
   // Not in the issue: teams one account may own, and invitations a team may have open at once.
