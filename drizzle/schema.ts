@@ -674,6 +674,10 @@ export const teams = sqliteTable("teams", {
 export const TEAM_ROLES = ["owner", "admin", "member"] as const;
 
 // One membership per account and team; exactly one owner per team (the partial unique index).
+// role_rank is role's place in the members page's order (owner, admins, members), computed by
+// SQLite on read: the page's keyset compares (role_rank, joined_at, user_id) as one row value,
+// which SQLite can seek in team_members_page_idx only when every part is a column (an index on the
+// CASE expression itself still reads the team's whole list up to the page).
 export const teamMembers = sqliteTable(
   "team_members",
   {
@@ -685,10 +689,12 @@ export const teamMembers = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     role: text("role", { enum: TEAM_ROLES }).notNull(),
     joinedAt: integer("joined_at").notNull(),
+    roleRank: integer("role_rank").generatedAlwaysAs(sql`CASE role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END`, { mode: "virtual" }),
   },
   (t) => [
     primaryKey({ columns: [t.teamId, t.userId] }),
     index("team_members_user_idx").on(t.userId),
+    index("team_members_page_idx").on(t.teamId, t.roleRank, t.joinedAt, t.userId),
     uniqueIndex("team_members_one_owner_idx").on(t.teamId).where(sql`role = 'owner'`),
   ],
 );

@@ -1,52 +1,94 @@
-// The members page of a team (issue 50): members with their roles and what the viewer may do to
-// each (./roles.ts decides which forms show; the server decides again), the invitation form and
-// the open invitations. Plain forms: it works without JavaScript.
+// The members page of a team (issue 50): a page of its members with their roles and what the
+// viewer may do to each (./roles.ts decides which forms show; the server decides again), links to
+// the pages either side, the invitation form and the open invitations. Plain forms and links: it
+// works without JavaScript. A form posts to the page's own URL, so its action returns to this page.
 import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, useNavigation } from "react-router";
 import { TeamNav } from "./team-nav";
 import { inputClass } from "~/components/ui";
 import type { OpenInvitation } from "~/lib/teams/invitations.server";
-import type { MemberRow } from "~/lib/teams/members.server";
+import type { MemberRow } from "~/lib/teams/member-page.server";
 import { canChangeRole, canRemove, canTransfer, roleLabel, type TeamRole } from "~/lib/teams/roles";
 import { useFormat } from "../format";
 import { CHECKED_ON_THE_SERVER, Field, SelectField } from "../forms";
-import { Alert, Button, Card, SubmitButton } from "../ui";
+import { Alert, Button, Card, LinkButton, SubmitButton } from "../ui";
+
+type Team = { name: string; slug: string; seats: number };
 
 type Props = {
-  team: { name: string; slug: string; seats: number };
+  team: Team;
   role: TeamRole;
   viewerId: string;
   members: MemberRow[];
+  /** Every member of the team, not only this page's. */
+  count: number;
+  pages: Pages;
   invitations: OpenInvitation[];
   notice: string | null;
   result?: SubmissionResult<string[]>;
   error: string | null;
 };
 
-export function MembersPage({ team, role, viewerId, members, invitations, notice, result, error }: Props) {
+/** The cursors of the pages before and after this one (null: there is none). */
+type Pages = { previous: string | null; next: string | null };
+
+const membersPath = (slug: string) => `/dashboard/teams/${slug}/members`;
+
+function Heading({ team, count }: { team: Team; count?: number }) {
+  return (
+    <div>
+      <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">{`${team.name}: Members`}</h1>
+      {count === undefined ? null : <p className="mt-1 text-sm text-slate-600">{`${count} of ${team.seats} seats used.`}</p>}
+    </div>
+  );
+}
+
+export function MembersPage({ team, role, viewerId, members, count, pages, invitations, notice, result, error }: Props) {
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">{`${team.name}: Members`}</h1>
-        <p className="mt-1 text-sm text-slate-600">{`${members.length} of ${team.seats} seats used.`}</p>
-      </div>
+      <Heading team={team} count={count} />
       <TeamNav slug={team.slug} role={role} />
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       {error ? <Alert tone="error">{error}</Alert> : null}
-      <MemberList members={members} role={role} viewerId={viewerId} />
+      <MemberList members={members} count={count} pages={pages} slug={team.slug} role={role} viewerId={viewerId} />
       <InviteForm result={result} />
       <InvitationList invitations={invitations} />
     </div>
   );
 }
 
-function MemberList({ members, role, viewerId }: { members: MemberRow[]; role: TeamRole; viewerId: string }) {
+/** A page link the page could not read (the loader answered 400): what is wrong, and the way back. */
+export function MembersRefused({ team, role, message }: { team: Team; role: TeamRole; message: string }) {
+  return (
+    <div className="space-y-6">
+      <Heading team={team} />
+      <TeamNav slug={team.slug} role={role} />
+      <Alert tone="error">
+        <span data-testid="members-refused">{message}</span>
+      </Alert>
+      <LinkButton to={membersPath(team.slug)} variant="secondary" size="md">
+        First page of members
+      </LinkButton>
+    </div>
+  );
+}
+
+type ListProps = { members: MemberRow[]; count: number; pages: Pages; slug: string; role: TeamRole; viewerId: string };
+
+function MemberList({ members, count, pages, slug, role, viewerId }: ListProps) {
+  const f = useFormat();
   return (
     <section aria-labelledby="members-title">
       <Card className="p-6">
-        <h2 id="members-title" className="text-lg font-semibold text-slate-900">
-          Members
-        </h2>
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="members-title" className="text-lg font-semibold text-slate-900">
+            Members
+          </h2>
+          <p className="text-sm text-slate-600" data-testid="member-count">
+            {f.plural(count, "member")}
+          </p>
+        </div>
+        <p className="mt-1 text-sm text-slate-600">The owner first, then admins, then members, each by when they joined.</p>
         <ul className="mt-4 divide-y divide-slate-100" aria-label="Members">
           {members.map((member) => (
             <li key={member.userId} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm" data-testid="member">
@@ -58,8 +100,28 @@ function MemberList({ members, role, viewerId }: { members: MemberRow[]; role: T
             </li>
           ))}
         </ul>
+        <MemberPages pages={pages} slug={slug} />
       </Card>
     </section>
+  );
+}
+
+/** Plain GET links to the pages either side: they work without JavaScript. */
+function MemberPages({ pages, slug }: { pages: Pages; slug: string }) {
+  if (pages.previous === null && pages.next === null) return null;
+  return (
+    <nav aria-label="Pages of members" className="mt-4 flex flex-wrap justify-end gap-2 border-t border-slate-100 pt-4">
+      {pages.previous === null ? null : (
+        <LinkButton to={`${membersPath(slug)}?before=${pages.previous}`} variant="secondary" size="sm" data-testid="previous-page">
+          Previous page
+        </LinkButton>
+      )}
+      {pages.next === null ? null : (
+        <LinkButton to={`${membersPath(slug)}?after=${pages.next}`} variant="secondary" size="sm" data-testid="next-page">
+          Next page
+        </LinkButton>
+      )}
+    </nav>
   );
 }
 

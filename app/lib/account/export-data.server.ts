@@ -172,7 +172,11 @@ function tableQueries(db: Db, { id, email }: { id: string; email: string }) {
     // address (not those it sent, which hold other people's addresses), and the activity rows it
     // acted in (ownActivityEntry drops whom they acted on).
     teams: db.select().from(t.teams).where(eq(t.teams.ownerId, id)),
-    team_members: db.select().from(t.teamMembers).where(eq(t.teamMembers.userId, id)),
+    // role_rank is left out: SQLite derives it from role for the members page's order.
+    team_members: db
+      .select({ teamId: t.teamMembers.teamId, userId: t.teamMembers.userId, role: t.teamMembers.role, joinedAt: t.teamMembers.joinedAt })
+      .from(t.teamMembers)
+      .where(eq(t.teamMembers.userId, id)),
     team_invitations: db
       .select()
       .from(t.teamInvitations)

@@ -25,6 +25,9 @@ export const TEAMS = {
   usageRangesDays: [7, 30, 90],
   usageDefaultDays: 30,
   usageMembersPerPage: 25,
+  // The members page lists a team's members a page at a time (owner, admins, members), so a team
+  // of 1,000 seats renders what a team of 25 does; as many as the usage page's table shows.
+  membersPerPage: 25,
   // The site admin's teams list (issue 50), a page at a time; and a team's usage, shown to the
   // admin only after a reason is given and audited, for this long after it (not in the issue).
   adminTeamsPerPage: 50,

@@ -1,9 +1,9 @@
-// A team's members: listing them, changing roles, removing, leaving, transferring ownership
-// (issue 50, ADR 0036). Each write states its rule in its own SQL condition as well as in
+// A team's members: changing roles, removing, leaving, transferring ownership (issue 50, ADR 0036;
+// the list is ./member-page.server.ts). Each write states its rule in its own SQL condition as well as in
 // ./roles.ts: the actor's role is read inside the statement that acts, so an actor demoted or
 // removed a moment earlier (or a transfer racing a role change) changes nothing. A member who
 // goes (removed, leaving, or the team deleted with its owner) loses the team's live socket at once.
-import { asc, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { log } from "../log/log.server";
@@ -16,22 +16,6 @@ import { deleteSoleOwnedTeam, type Membership, memberCount } from "./teams.serve
 
 const m = schema.teamMembers;
 const t = schema.teams;
-
-export type MemberRow = { userId: string; email: string; name: string | null; role: TeamRole; joinedAt: number };
-
-/** The team's members, owner first, then admins, then members, each by when they joined. */
-export async function listMembers(db: Db, teamId: string): Promise<MemberRow[]> {
-  const u = schema.users;
-  const p = schema.userProfiles;
-  const rows = await db
-    .select({ userId: m.userId, email: u.email, firstName: p.firstName, lastName: p.lastName, role: m.role, joinedAt: m.joinedAt })
-    .from(m)
-    .innerJoin(u, eq(u.id, m.userId))
-    .leftJoin(p, eq(p.userId, m.userId))
-    .where(eq(m.teamId, teamId))
-    .orderBy(sql`CASE ${m.role} WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END`, asc(m.joinedAt));
-  return rows.map(({ firstName, lastName, ...r }) => ({ ...r, name: [firstName, lastName].filter(Boolean).join(" ") || null }));
-}
 
 export type MemberChange = { ok: true } | { ok: false; error: string };
 /** What a departure touches: the membership in D1, and the member's sockets on the team's ledger. */

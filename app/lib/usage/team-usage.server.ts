@@ -8,6 +8,7 @@ import type { Db } from "../db.server";
 import { schema } from "../db.server";
 import { canManage } from "../teams/roles";
 import type { Membership } from "../teams/teams.server";
+import { decodePageCursor, encodePageCursor } from "../page-cursor";
 import { z } from "../zod";
 import { addDays, dayKey, dayStart, lastDays } from "./dates";
 import type { LedgerNamespace } from "./ledger/api";
@@ -32,22 +33,9 @@ export type TeamUsageView = { days: number; member: string | null; after: Member
 export function parseTeamUsageView(params: URLSearchParams): TeamUsageView | null {
   const parsed = viewSchema.safeParse(Object.fromEntries(params));
   if (!parsed.success) return null;
-  const after = parsed.data.after === undefined ? null : decodeCursor(parsed.data.after);
+  const after = parsed.data.after === undefined ? null : decodePageCursor(parsed.data.after, cursorSchema);
   if (parsed.data.after !== undefined && after === null) return null;
   return { days: parsed.data.days, member: parsed.data.member ?? null, after };
-}
-
-function encodeCursor(cursor: MemberCursor): string {
-  return btoa(JSON.stringify(cursor)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
-}
-
-function decodeCursor(text: string): MemberCursor | null {
-  try {
-    const parsed = cursorSchema.safeParse(JSON.parse(atob(text.replaceAll("-", "+").replaceAll("_", "/"))));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Whose usage the viewer may filter to: an admin anyone's, a member only their own. Null: not theirs to see. */
@@ -91,7 +79,7 @@ export async function teamUsage(
     models: read.models,
     days: range.days.map((date) => byDay.get(date) ?? emptyRow(date)),
     members: await named(deps.db, team.id, members.rows),
-    next: members.next && encodeCursor(members.next),
+    next: members.next && encodePageCursor(members.next),
   };
 }
 

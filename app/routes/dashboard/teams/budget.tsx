@@ -8,7 +8,7 @@ import { TabError } from "~/components/dashboard/tab-error";
 import { TeamBudgetPage } from "~/components/teams/budget-page";
 import { pageMeta } from "~/lib/site/meta";
 import { memberCapsOf, teamBudgetOf } from "~/lib/teams/budget.server";
-import { listMembers } from "~/lib/teams/members.server";
+import { listMembers } from "~/lib/teams/member-page.server";
 import { requireTeamRole } from "~/lib/teams/teams.server";
 import { requireUser } from "~/server/auth.server";
 import { app } from "~/server/context.server";

@@ -20,16 +20,16 @@ export const DONE_MESSAGES: Record<Done, string> = {
   transferred: "Ownership is transferred. You are now an admin of the team.",
 };
 
-const back = (slug: string, done: Done) => redirect(`/dashboard/teams/${slug}/members?done=${DONE[done]}`, 303);
-
-export async function membersAction(deps: AppContext, membership: Membership, userId: string, formData: FormData) {
+export async function membersAction(deps: AppContext, membership: Membership, userId: string, formData: FormData, pageSearch: string) {
   const slug = membership.team.slug;
+  // The page of members the form was on (`pageSearch`, "" for the first), with what was done.
+  const back = (done: Done) => redirect(`/dashboard/teams/${slug}/members${pageSearch ? `${pageSearch}&` : "?"}done=${DONE[done]}`, 303);
   if (formData.get("intent") === "invite") {
     const submission = parseWithZod(formData, { schema: inviteSchema });
     if (submission.status !== "success") return data({ result: submission.reply(), error: null }, { status: 400 });
     const invited = await createInvitation(deps, membership, userId, submission.value);
     if (!invited.ok) return data({ result: submission.reply({ formErrors: [invited.error] }), error: null }, { status: invited.status });
-    throw back(slug, "invited");
+    throw back("invited");
   }
   const parsed = memberActionSchema.safeParse(Object.fromEntries(formData));
   if (!parsed.success) return data({ result: null, error: "That form was not complete: reload the page and try again." }, { status: 400 });
@@ -37,7 +37,7 @@ export async function membersAction(deps: AppContext, membership: Membership, us
   if (input.intent === "revoke") {
     if (!(await revokeInvitation(deps.db, membership, userId, input.invitationId)))
       return data({ result: null, error: "That invitation was not found, or was already used or revoked." }, { status: 404 });
-    throw back(slug, "revoked");
+    throw back("revoked");
   }
   const outcome =
     input.intent === "role"
@@ -47,5 +47,5 @@ export async function membersAction(deps: AppContext, membership: Membership, us
         : await transferOwnership(deps.db, membership, userId, input.userId);
   if (!outcome.ok) return data({ result: null, error: outcome.error }, { status: 403 });
   if (input.intent === "remove" && input.userId === userId) throw redirect("/dashboard/teams", 303);
-  throw back(slug, input.intent === "role" ? "role" : input.intent === "remove" ? "removed" : "transferred");
+  throw back(input.intent === "role" ? "role" : input.intent === "remove" ? "removed" : "transferred");
 }

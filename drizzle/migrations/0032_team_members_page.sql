@@ -1,0 +1,2 @@
+ALTER TABLE `team_members` ADD `role_rank` integer GENERATED ALWAYS AS (CASE role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END) VIRTUAL;--> statement-breakpoint
+CREATE INDEX `team_members_page_idx` ON `team_members` (`team_id`,`role_rank`,`joined_at`,`user_id`);
