@@ -305,7 +305,10 @@ ${PAGES.map(
   checked); the members' own ledgers are not filled (no team page reads them).
 - **Pages:** every page of both teams as their owner sees it, signed in, the usage tab at its default range (the last 30 days of the owner's
   zone); ${PAGE_REQUESTS} views of each page of each team per repetition, the pages and the teams in turn; p50 of each. The first three
-  views of each are a warm-up (the first is shown above).
+  views of each are a warm-up (the first is shown above: for the usage tab it includes ranking the range's members, once per range and
+  day, ADR 0038).
+- **Where a page grows with the team:** the members page lists every member (its HTML above); the activity page shows the log's last 100
+  lines (the team of 10 has 10, the team of 1,000 has 1,000 "joined" lines).
 - **What one view does:** after the timed figures, the state is served again at wrangler's log level \`log\` (which prints the Workers'
   request lines, and would weigh on the timed figures), and one view of each page of each team is matched with its line by its
   \`X-Request-Id\` (bench/log-lines.mjs): its D1 statements and ledger calls.
