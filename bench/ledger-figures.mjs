@@ -89,7 +89,8 @@ export async function pageMs(base, cookie, path, ids) {
   return ms;
 }
 
-const p50 = (values) => {
+/** The median of `values` (the mean of the two middles when their number is even). */
+export const p50 = (values) => {
   const s = [...values].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };

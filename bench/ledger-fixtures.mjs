@@ -22,24 +22,30 @@ import {
   DEVICES,
 } from "./ledger-accounts.mjs";
 
-async function insertUsers(db, now) {
+/** The bench accounts' password (PASSWORD), hashed as the app hashes it. */
+export async function benchPasswordHash() {
   const { hashSecret } = await importAppModule("app/lib/auth/password.ts");
-  const hash = await hashSecret(PASSWORD);
-  const statements = [];
-  for (const u of [LARGE, SMALL, ...MIXERS, ...HANDLER_MIX, ...INGESTERS]) {
-    statements.push(
-      db
-        .prepare(
-          "INSERT INTO users (id, email, password_hash, email_confirmed_at, role, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, 'user', '{}', ?, ?)",
-        )
-        .bind(u.id, u.email, hash, now, now, now),
-      db
-        .prepare(
-          "INSERT INTO user_profiles (id, user_id, email, first_name, last_name, timezone, created_at, updated_at) VALUES (?, ?, ?, 'Bench', 'User', ?, ?, ?)",
-        )
-        .bind(u.id, u.id, u.email, ACCOUNT_ZONE, now, now),
-    );
-  }
+  return hashSecret(PASSWORD);
+}
+
+/** A confirmed account and its profile in ACCOUNT_ZONE, for each of `accounts` ({ id, email }). */
+export function accountStatements(db, accounts, hash, now) {
+  return accounts.flatMap((u) => [
+    db
+      .prepare(
+        "INSERT INTO users (id, email, password_hash, email_confirmed_at, role, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, 'user', '{}', ?, ?)",
+      )
+      .bind(u.id, u.email, hash, now, now, now),
+    db
+      .prepare(
+        "INSERT INTO user_profiles (id, user_id, email, first_name, last_name, timezone, created_at, updated_at) VALUES (?, ?, ?, 'Bench', 'User', ?, ?, ?)",
+      )
+      .bind(u.id, u.id, u.email, ACCOUNT_ZONE, now, now),
+  ]);
+}
+
+async function insertUsers(db, now) {
+  const statements = accountStatements(db, [LARGE, SMALL, ...MIXERS, ...HANDLER_MIX, ...INGESTERS], await benchPasswordHash(), now);
   // The mixing accounts watch their spend, as a real user would: the ledger decides budget alerts.
   for (const u of [...MIXERS, ...HANDLER_MIX]) {
     statements.push(
@@ -94,19 +100,19 @@ async function fillLedger(mf, { stateDir, workerName }, account, now) {
   const seconds = (performance.now() - started) / 1000;
   const size = await (await mf.dispatchFetch(`http://ledger/size?user=${account.id}`)).json();
   if (size.reports !== account.rows) throw new Error(`${account.id}'s ledger holds ${size.reports} reports, not ${account.rows}`);
-  // The served Worker must find the same object: its file, under the site Worker's name.
-  const file = join(stateDir, "v3/do", `${workerName}-UsageLedger`, `${size.id}.sqlite`);
-  if (!existsSync(file)) throw new Error(`${account.id}'s ledger is not where wrangler dev will look for it (${file})`);
+  checkLedgerFile(stateDir, workerName, size, account.id);
   const tenth = Math.max(1, Math.floor(calls / 10));
   const mean = (values) => values.reduce((s, v) => s + v, 0) / values.length;
   return { rows: stored, calls, seconds, firstCallsMs: mean(callMs.slice(0, tenth)), lastCallsMs: mean(callMs.slice(-tenth)) };
 }
 
 /**
- * Before workerd serves `stateDir`: the accounts in D1, the two measured ledgers filled, and the
- * consumer's queue handler measured alone (`out.fill`, `out.handler`).
+ * A Miniflare on `stateDir` (before workerd serves it) running bench/ledger-harness.js under the site
+ * Worker's name, so the ledgers it writes are the files the served Worker opens, with the built
+ * consumer bound beside it; `workerName`: that name, under which the ledgers' files lie. The caller
+ * disposes of `mf`. The team bench (bench/teams.mjs) fills its team ledgers through it too.
  */
-export async function fixtures(stateDir, { buildDir, now, out }) {
+export async function openLedgerHarness(stateDir, buildDir) {
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
   const [{ build }, { Miniflare, convertV4MiniflareOptions }, { unstable_readConfig: readConfig }] = await Promise.all([
     import("esbuild"),
@@ -157,12 +163,27 @@ export async function fixtures(stateDir, { buildDir, now, out }) {
       ],
     }),
   );
+  return { mf, workerName: config.name };
+}
+
+/** The served Worker must find the ledger `size` describes (the harness's /size answer): its file, under the site Worker's name. */
+export function checkLedgerFile(stateDir, workerName, size, label) {
+  const file = join(stateDir, "v3/do", `${workerName}-UsageLedger`, `${size.id}.sqlite`);
+  if (!existsSync(file)) throw new Error(`${label}'s ledger is not where wrangler dev will look for it (${file})`);
+}
+
+/**
+ * Before workerd serves `stateDir`: the accounts in D1, the two measured ledgers filled, and the
+ * consumer's queue handler measured alone (`out.fill`, `out.handler`).
+ */
+export async function fixtures(stateDir, { buildDir, now, out }) {
+  const { mf, workerName } = await openLedgerHarness(stateDir, buildDir);
   try {
     await insertUsers(await mf.getD1Database("DB"), now);
     console.log(
       `Filling one ledger with ${LARGE.rows.toLocaleString("en-US")} reports over ${USAGE_DAYS} days, ${INGEST_CALL.toLocaleString("en-US")} a call...`,
     );
-    const where = { stateDir, workerName: config.name };
+    const where = { stateDir, workerName };
     out.fill = { large: await fillLedger(mf, where, LARGE, now), small: await fillLedger(mf, where, SMALL, now) };
     console.log("The consumer's queue handler alone...");
     out.handler = await handlerAlone(mf);

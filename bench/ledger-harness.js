@@ -3,11 +3,16 @@
 // Miniflare under the site Worker's name ("modelify"), so the objects it writes are the ones the
 // served Worker opens (same namespace key, same files under <state>/v3/do/modelify-UsageLedger).
 //   POST /ingest?user=<id>  {usage: LedgerUsage[], now, zone}  one ledger call: UsageLedger.ingest
-//   GET  /size?user=<id>                                  the ledger's row counts and object id (its file's name)
+//   POST /team-ingest       {teamId, usage: UsageItem[], now}  the consumer's team ingest (teamParts,
+//                                                         ingestTeams) of reports its queue carried, each
+//                                                         sent under the team by a member
+//   GET  /size?user=<id>                                  the ledger's row counts and object id (its file's name;
+//                                                         a team's ledger: user=team:<teamId>)
 //   POST /consume           {batches: body[][]}           each batch handed to the built consumer Worker's
 //                                                         queue handler (binding CONSUMER), one after another,
 //                                                         as the local queue hands them over
 import { ledgerFor } from "~/lib/usage/ledger/api";
+import { ingestTeams, teamParts } from "~/lib/usage/team-ingest.server";
 
 export { UsageLedger } from "../workers/usage-ledger";
 
@@ -15,6 +20,7 @@ export default {
   async fetch(request, env) {
     const url = new URL(request.url);
     if (url.pathname === "/consume" && request.method === "POST") return consume(env, await request.json());
+    if (url.pathname === "/team-ingest" && request.method === "POST") return teamIngest(env, await request.json());
     const user = url.searchParams.get("user");
     const ledger = ledgerFor(env.USAGE_LEDGER, user);
     if (url.pathname === "/size") return Response.json({ ...(await ledger.size()), id: env.USAGE_LEDGER.idFromName(user).toString() });
@@ -39,4 +45,18 @@ async function consume(env, { batches }) {
     acked += result.ackAll ? messages.length : result.explicitAcks.length;
   }
   return Response.json({ acked, ms: performance.now() - started });
+}
+
+/**
+ * Reports into a team's ledger the consumer's way (app/lib/usage/team-ingest.server.ts): every
+ * sender counted as a member of the team, one ledger call per LEDGER.maxReportsPerIngest reports.
+ */
+async function teamIngest(env, { teamId, usage, now }) {
+  const facts = new Map(usage.map((item) => [item.userId, { teams: [teamId] }]));
+  const carried = usage.map((item) => ({ message: { id: item.report.report_id }, item }));
+  const retry = new Set();
+  const started = performance.now();
+  await ingestTeams(env.USAGE_LEDGER, teamParts(carried, [], facts), now, retry);
+  if (retry.size) return Response.json({ error: `${retry.size} team reports were not stored` }, { status: 500 });
+  return Response.json({ ms: performance.now() - started });
 }

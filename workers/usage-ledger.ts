@@ -8,7 +8,7 @@ import type { BudgetSettings } from "~/lib/usage/budget";
 import { type ArchiveResult, archiveKey, type UsageLedgerApi } from "~/lib/usage/ledger/api";
 import { archivedLogPage, fallbackDetail, usageDetail } from "~/lib/usage/ledger/log";
 import { LedgerStore } from "~/lib/usage/ledger/store";
-import type { TeamQuery } from "~/lib/usage/ledger/team-reads";
+import type { TeamDetailQuery, TeamQuery } from "~/lib/usage/ledger/team-reads";
 import type { ClaimInput, HealthRule, LedgerQuery, LedgerSecure, LedgerUsage, LogQuery, SentAlert } from "~/lib/usage/ledger/types";
 
 type LedgerEnv = { BUCKET: R2Bucket };
@@ -167,10 +167,11 @@ export class UsageLedger extends DurableObject<LedgerEnv> implements UsageLedger
   }
 
   async readTeam(query: TeamQuery) {
-    return this.store.readTeam(query);
+    // A write too, once per range: its members' ranking is made on its first read.
+    return this.ctx.storage.transactionSync(() => this.store.readTeam(query));
   }
 
-  async readTeamDetail(query: Omit<TeamQuery, "members">) {
+  async readTeamDetail(query: TeamDetailQuery) {
     return this.store.readTeamDetail(query);
   }
 

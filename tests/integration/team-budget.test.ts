@@ -9,6 +9,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
+import { TEAM_MESSAGES } from "~/lib/teams/messages";
 import { handleEventBatch } from "~/lib/queue/dispatch.server";
 import type { CapEntitlement } from "~/lib/usage/caps";
 import { startOfNextMonth } from "~/lib/usage/dates";
@@ -82,8 +83,10 @@ describe("team budgets", () => {
     expect(await bad.text()).toContain("Budgets cannot be negative");
 
     // A member's cap: this team's member yes; the other team's owner (not a member here) no.
-    expect((await owner.browser.post(page, { intent: "cap", userId: member.id, limitUsd: "0.2" })).status).toBe(303);
-    expect((await owner.browser.post(page, { intent: "cap", userId: stranger.id, limitUsd: "5" })).status).toBe(400);
+    expect((await owner.browser.post(page, { intent: "cap", email: member.email.toUpperCase(), limitUsd: "0.2" })).status).toBe(303);
+    const refused = await owner.browser.post(page, { intent: "cap", email: stranger.email, limitUsd: "5" });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(TEAM_MESSAGES.notAMember);
     const caps = await db.select().from(schema.teamMemberCaps).where(eq(schema.teamMemberCaps.teamId, team.id));
     expect(caps).toEqual([expect.objectContaining({ userId: member.id, monthlyLimitUsd: 0.2 })]);
     expect(await db.select().from(schema.teamMemberCaps).where(eq(schema.teamMemberCaps.teamId, other.id))).toEqual([]);

@@ -6,6 +6,7 @@ import { LedgerStore } from "~/lib/usage/ledger/store";
 import type { LedgerUsage } from "~/lib/usage/ledger/types";
 import { LEDGER_MIGRATIONS } from "~/lib/usage/ledger/schema";
 import { MEMBER_MIGRATION, SLICE_VALUES_MIGRATION } from "~/lib/usage/ledger/slices";
+import { RANKING_MIGRATION } from "~/lib/usage/ledger/team-ranking";
 import { columnNames, reports, secureReports } from "~/lib/usage/ledger/tables";
 
 function usage(id: string, occurredAt: number): LedgerUsage {
@@ -49,7 +50,8 @@ function createOf(version: number, table: string): string {
 
 /**
  * Runs today's ingest on a ledger of an older version: the tables it also writes that came later
- * (`models`, version 3; `quarters`, `utc_days` and `hourly` keyed by its start, version 4; the slices, version 5) are made
+ * (`models`, version 3; `quarters`, `utc_days` and `hourly` keyed by its start, version 4; the slices, version 5; the
+ * team rankings' ranges, which an ingest looks up) are made
  * for the call, and after it the hours go back into the older `hourly` (UTC day and hour) and the
  * later tables are dropped, so the ledger is left as that version had it.
  */
@@ -61,6 +63,7 @@ function asOlderVersion<T>(sql: SqlStorage, version: number, ingest: () => T): T
   sql.exec(createOf(MEMBER_VERSION, "quarter_slices_by_member").replace("quarter_slices_by_member", "quarter_slices"));
   sql.exec(createOf(MEMBER_VERSION, "day_slices_by_member").replace("day_slices_by_member", "day_slices"));
   sql.exec(createOf(LEDGER_MIGRATIONS.indexOf(SLICE_VALUES_MIGRATION), "slice_values"));
+  sql.exec(createOf(LEDGER_MIGRATIONS.indexOf(RANKING_MIGRATION), "member_ranges"));
   for (const table of ["reports", "secure_reports"]) sql.exec(`ALTER TABLE ${table} ADD COLUMN member_id TEXT NOT NULL DEFAULT ''`);
   sql.exec(`ALTER TABLE hourly RENAME TO hourly_older`);
   sql.exec(createOf(3, "hourly_by_start").replace("hourly_by_start", "hourly"));
@@ -71,7 +74,7 @@ function asOlderVersion<T>(sql: SqlStorage, version: number, ingest: () => T): T
       total_tokens = total_tokens + excluded.total_tokens, total_cost_micros = total_cost_micros + excluded.total_cost_micros`);
   sql.exec(`DROP TABLE hourly`);
   sql.exec(`ALTER TABLE hourly_older RENAME TO hourly`);
-  for (const table of ["quarters", "utc_days", "quarter_slices", "day_slices", "slice_values", ...(version < 3 ? ["models"] : [])])
+  for (const table of ["quarters", "utc_days", "quarter_slices", "day_slices", "slice_values", "member_ranges", ...(version < 3 ? ["models"] : [])])
     sql.exec(`DROP TABLE ${table}`);
   for (const table of ["reports", "secure_reports"]) sql.exec(`ALTER TABLE ${table} DROP COLUMN member_id`);
   return result;

@@ -1,13 +1,13 @@
 // The team budget page (issue 50, ADR 0039): the budget form (monthly, daily, alert thresholds,
 // the alert e-mail switch, hard caps), the members' caps and the form that sets one. The team's
 // periods are UTC days and months, and the page says so. Plain forms: no JavaScript needed.
-import { getFormProps, getInputProps, getSelectProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { Form, useNavigation } from "react-router";
 import type { MemberCap, TeamBudget } from "~/lib/teams/budget.server";
 import type { TeamRole } from "~/lib/teams/roles";
 import { useFormat } from "../format";
-import { CHECKED_ON_THE_SERVER, Field, SelectField } from "../forms";
-import { Alert, Button, Card, inputClass, SubmitButton } from "../ui";
+import { CHECKED_ON_THE_SERVER, Field } from "../forms";
+import { Alert, Button, Card, SubmitButton } from "../ui";
 import { TeamNav } from "./team-nav";
 
 type Props = {
@@ -15,13 +15,12 @@ type Props = {
   role: TeamRole;
   budget: TeamBudget | null;
   caps: MemberCap[];
-  members: Array<{ userId: string; label: string }>;
   notice: string | null;
   form: string | null;
   result?: SubmissionResult<string[]>;
 };
 
-export function TeamBudgetPage({ team, role, budget, caps, members, notice, form, result }: Props) {
+export function TeamBudgetPage({ team, role, budget, caps, notice, form, result }: Props) {
   return (
     <div className="space-y-6">
       <div>
@@ -34,7 +33,7 @@ export function TeamBudgetPage({ team, role, budget, caps, members, notice, form
       {notice ? <Alert tone="success">{notice}</Alert> : null}
       <BudgetForm budget={budget} result={form === "budget" ? result : undefined} />
       <MemberCaps caps={caps} error={form === "remove" ? (result?.error?.[""]?.[0] ?? null) : null} />
-      <MemberCapForm members={members} result={form === "cap" ? result : undefined} />
+      <MemberCapForm result={form === "cap" ? result : undefined} />
     </div>
   );
 }
@@ -133,10 +132,12 @@ function MemberCaps({ caps, error }: { caps: MemberCap[]; error: string | null }
   );
 }
 
-function MemberCapForm({ members, result }: { members: Props["members"]; result?: SubmissionResult<string[]> }) {
+// The member is named by their address: a list of every member would grow with the team (1,000
+// options were 255 KB of the page, bench/results.md "Teams").
+function MemberCapForm({ result }: { result?: SubmissionResult<string[]> }) {
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === "cap";
-  const [form, fields] = useForm<{ userId: string; limitUsd: string }>({ id: "member-cap", lastResult: result, ...CHECKED_ON_THE_SERVER });
+  const [form, fields] = useForm<{ email: string; limitUsd: string }>({ id: "member-cap", lastResult: result, ...CHECKED_ON_THE_SERVER });
   return (
     <section aria-labelledby="member-cap-title">
       <Card className="p-6">
@@ -146,17 +147,11 @@ function MemberCapForm({ members, result }: { members: Props["members"]; result?
         <Form method="post" {...getFormProps(form)} className="mt-4 max-w-md space-y-4">
           <input type="hidden" name="intent" value="cap" />
           {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
-          <SelectField
-            labelProps={{ children: "Member" }}
-            selectProps={{ ...getSelectProps(fields.userId), className: inputClass }}
-            errors={fields.userId.errors}
-          >
-            {members.map((m) => (
-              <option key={m.userId} value={m.userId}>
-                {m.label}
-              </option>
-            ))}
-          </SelectField>
+          <Field
+            labelProps={{ children: "Member's e-mail address" }}
+            inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "off" }}
+            errors={fields.email.errors}
+          />
           <Field
             labelProps={{ children: "Monthly cap (USD)" }}
             inputProps={{ ...getInputProps(fields.limitUsd, { type: "text" }), inputMode: "decimal" }}

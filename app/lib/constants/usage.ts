@@ -91,6 +91,11 @@ export const LEDGER = {
   // Raw rows the hourly cron moves out of one ledger per run, and ledgers it visits per run.
   archiveRowsPerRun: 50_000,
   archiveLedgersPerRun: 200,
+  // Not in the spec: the ranges of a team's members' table kept ranked in its ledger (ADR 0038):
+  // each costs an ingest a row per member it holds reports of. A team's viewers ask for one range
+  // per range length (7, 30, 90 days) and offset of their zones in use; past this, the oldest goes
+  // and is ranked again (one sum of its slices) if asked for again.
+  teamRangesKept: 12,
 } as const;
 
 export const FREE_TIER = {

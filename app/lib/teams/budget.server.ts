@@ -15,6 +15,17 @@ import { inTransaction } from "./transaction.server";
 
 export type TeamBudget = BudgetSettings & HardCapSwitches;
 
+/** The id of the team's member with this (lower-cased) address, or null: the cap form names a member by address. */
+export async function memberIdByEmail(db: Db, teamId: string, email: string): Promise<string | null> {
+  const row = await db
+    .select({ id: m.userId })
+    .from(m)
+    .innerJoin(schema.users, eq(schema.users.id, m.userId))
+    .where(sql`${m.teamId} = ${teamId} AND ${schema.users.email} = ${email}`)
+    .get();
+  return row?.id ?? null;
+}
+
 /** A member's cap as the budget page lists it. */
 export type MemberCap = { userId: string; email: string; limitUsd: number };
 

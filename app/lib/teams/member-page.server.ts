@@ -56,7 +56,7 @@ const rowKey = sql`(${m.roleRank}, ${m.joinedAt}, ${m.userId})`;
 const keyOf = (row: MemberRow & { rank: number }): MemberKey => ({ rank: row.rank, joinedAt: row.joinedAt, userId: row.userId });
 
 /** Members from `from` on (excluded), up to `limit` of them, in the page's order whichever way it reads. */
-async function seek(db: Db, teamId: string, { from, forward }: Seek, limit?: number) {
+async function seek(db: Db, teamId: string, { from, forward }: Seek, limit: number) {
   const u = schema.users;
   const p = schema.userProfiles;
   const bound: SQL | undefined = from
@@ -65,7 +65,7 @@ async function seek(db: Db, teamId: string, { from, forward }: Seek, limit?: num
       : sql`${rowKey} < (${from.rank}, ${from.joinedAt}, ${from.userId})`
     : undefined;
   const order = forward ? asc : desc;
-  const query = db
+  const rows = await db
     // role_rank is never null (role is not): read as the number it is.
     .select({
       userId: m.userId,
@@ -81,8 +81,7 @@ async function seek(db: Db, teamId: string, { from, forward }: Seek, limit?: num
     .leftJoin(p, eq(p.userId, m.userId))
     .where(and(eq(m.teamId, teamId), bound))
     .orderBy(order(m.roleRank), order(m.joinedAt), order(m.userId))
-    .$dynamic();
-  const rows = await (limit === undefined ? query : query.limit(limit));
+    .limit(limit);
   const named = rows.map(({ firstName, lastName, ...r }) => ({ ...r, name: [firstName, lastName].filter(Boolean).join(" ") || null }));
   return forward ? named : named.reverse();
 }
@@ -115,10 +114,4 @@ export async function memberPage(db: Db, teamId: string, ask: MemberPageAsk): Pr
   const rows = await seek(db, teamId, { from: ask.before, forward: false }, size + 1);
   if (rows.length <= size) return first();
   return page(rows.slice(-size), true, true);
-}
-
-/** Every member, in the page's order: the budget page's choice of whose cap to set. */
-export async function listMembers(db: Db, teamId: string): Promise<MemberRow[]> {
-  const rows = await seek(db, teamId, { from: null, forward: true });
-  return rows.map(({ rank: _, ...row }) => row);
 }

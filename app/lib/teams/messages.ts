@@ -13,6 +13,7 @@ export const TEAM_MESSAGES = {
   ownerUntouchable: "The owner's membership and role change only by a transfer of ownership.",
   ownerCannotLeave: "The owner cannot leave while the team has other members: transfer ownership first.",
   notAMember: "That person is not a member of this team.",
+  memberEmailInvalid: "Enter the member's e-mail address, like name@example.com.",
   noSeat: "This team has no free seat: ask its owner to add one.",
   invitationGone: "This invitation is no longer valid: it was used, revoked or has expired. Ask for a new one.",
   wrongAddress: "This invitation is for another e-mail address. Sign in with the address it was sent to.",

@@ -64,14 +64,11 @@ export async function teamUsage(
   now: number,
 ) {
   const range = viewerRange(view.days, now, viewer.zone);
-  // A member's table is their own row; the totals, models and days stay the team's.
-  const rowsOf = canManage(role) ? member : viewer.id;
-  const ledger = teamLedger(deps.ledgers, team.id);
-  const [read, own] = await Promise.all([
-    ledger.readTeam({ from: range.from, to: range.to, zone: viewer.zone, member, members: { limit: TEAMS.usageMembersPerPage, after: view.after } }),
-    rowsOf === member ? null : ledger.readTeam({ from: range.from, to: range.to, zone: viewer.zone, member: rowsOf, members: { limit: 1 } }),
-  ]);
-  const members = own ? own.members : read.members;
+  // One ledger call: an owner or admin gets a page of every member (or the filtered member's row),
+  // a member the team's totals, models and days beside their own row alone.
+  const table = canManage(role) ? { members: { limit: TEAMS.usageMembersPerPage, after: view.after } } : { rowOf: viewer.id };
+  const read = await teamLedger(deps.ledgers, team.id).readTeam({ from: range.from, to: range.to, zone: viewer.zone, member, ...table });
+  const members = read.members;
   const byDay = new Map(read.days.map((d) => [d.key, d]));
   return {
     range: { from: range.from, to: range.to, first: range.days[0]!, last: range.days[range.days.length - 1]! },
@@ -147,6 +144,6 @@ async function namesOf(db: Db, teamId: string, ids: string[]): Promise<Map<strin
 /** The site admin's look at a team (after an audited reason): its totals of the last days, UTC, and how many models. */
 export async function adminTeamUsage(ledgers: LedgerNamespace, teamId: string, now: number) {
   const to = dayStart(addDays(dayKey(now, "UTC"), 1), "UTC");
-  const read = await teamLedger(ledgers, teamId).readTeam({ from: to - TEAMS.adminUsageDays * MS.DAY, to, zone: "UTC", members: { limit: 1 } });
+  const read = await teamLedger(ledgers, teamId).readTeam({ from: to - TEAMS.adminUsageDays * MS.DAY, to, zone: "UTC" });
   return { totals: read.totals, models: read.models.length };
 }

@@ -17,7 +17,7 @@ import type {
   SentAlert,
 } from "./types";
 
-import type { TeamDetailRow, TeamQuery, TeamRead } from "./team-reads";
+import type { TeamDetailQuery, TeamDetailRow, TeamQuery, TeamRead } from "./team-reads";
 
 export type ArchiveResult = { months: string[]; rows: number; remaining: number };
 
@@ -70,7 +70,7 @@ export interface UsageLedgerApi {
   /** A team's ledger (ADR 0038): totals, models, the viewer's days and a page of members, in the viewer's range. */
   readTeam(query: TeamQuery): Promise<TeamRead>;
   /** A team's ledger: every member × day × model of the range (the team's CSV). */
-  readTeamDetail(query: Omit<TeamQuery, "members">): Promise<TeamDetailRow[]>;
+  readTeamDetail(query: TeamDetailQuery): Promise<TeamDetailRow[]>;
   /** A team's ledger: closes the live sockets of a member who was removed; how many closed. */
   endMember(memberId: string): Promise<number>;
   /** Deletes all the ledger's storage (the account is being deleted). */

@@ -1,7 +1,7 @@
 // The write half of a ledger's ingest (store.ts runs it in one storage transaction): each report
 // stored once, and exactly the stored ones added to the aggregates the dashboard reads: its UTC
 // quarter hour (any zone's source, ADR 0030), its UTC day (the free tier, the rollup), and its
-// day, hour and month in the account's zone.
+// day, hour and month in the account's zone; in a team's ledger also its member's ranked ranges.
 import { ENTITLEMENTS, LEDGER, MS } from "../../constants";
 import { UTC } from "../../time-zone";
 import { dayKey, monthKey } from "../dates";
@@ -9,6 +9,7 @@ import { QUARTER_COLUMNS, QUARTER_SUMS } from "./schema";
 import type { DailyRow, IngestOptions, LedgerSecure, LedgerUsage } from "./types";
 import { columnNames, reports, secureReports } from "./tables";
 import { addToSlices, emptySliceTally, FALLBACK_TYPE, type SliceTally, writeSlices } from "./slices";
+import { addToRankings } from "./team-ranking";
 import { localHourOf } from "./zoned";
 
 // storeReports binds each row's values in these orders: the tables' definition order (tables.ts).
@@ -99,7 +100,7 @@ export function storeReports(sql: SqlStorage, usage: LedgerUsage[], secure: Ledg
   };
   for (const r of usage) storeUsage(sql, r, oldest, minuteFloor, zone, tally);
   for (const s of secure) storeSecure(sql, s, oldest, zone, tally);
-  writeAggregates(sql, tally, minuteFloor);
+  writeAggregates(sql, tally, minuteFloor, now);
   return tally;
 }
 
@@ -277,7 +278,7 @@ function storeSecure(sql: SqlStorage, s: LedgerSecure, oldest: number, zone: str
 const figuresOf = (d: DailyDelta) =>
   [d.totalRequests, d.successCount, d.totalTokens, d.tokensInput, d.tokensOutput, d.totalCostMicros, d.totalDurationMs, d.timedRequests, d.lastUsedAt] as const;
 
-function writeAggregates(sql: SqlStorage, tally: Tally, minuteFloor: number) {
+function writeAggregates(sql: SqlStorage, tally: Tally, minuteFloor: number, now: number) {
   for (const d of tally.daily.values()) sql.exec(UPSERT_DAILY, d.date, d.modelName, d.modelProvider, ...figuresOf(d));
   for (const q of tally.quarters.values()) sql.exec(UPSERT_QUARTER, q.start, q.modelName, q.modelProvider, ...figuresOf(q));
   for (const [date, u] of tally.utcDays) sql.exec(UPSERT_UTC_DAY, date, u.requests, u.tokens, u.cost);
@@ -294,5 +295,7 @@ function writeAggregates(sql: SqlStorage, tally: Tally, minuteFloor: number) {
     sql.exec(`INSERT INTO conversations (month, conversation_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, month, id);
   }
   writeSlices(sql, tally.slices);
+  // A team's ledger: the same slices added to its members' ranked ranges (team-ranking.ts).
+  addToRankings(sql, tally.slices, now);
   sql.exec(`DELETE FROM minutes WHERE minute < ?`, minuteFloor);
 }

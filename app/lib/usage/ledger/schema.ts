@@ -2,6 +2,7 @@
 // ledger holds one account, so no table has a user column. Applied in order on first use; the
 // version in `meta` says how many are applied.
 import { MEMBER_MIGRATION, SLICE_VALUES_MIGRATION, SLICES_MIGRATION } from "./slices";
+import { RANKING_MIGRATION } from "./team-ranking";
 
 /** The columns of a `quarters` row (and of a `daily` one, with `date` for `start`), in insert order. */
 export const QUARTER_COLUMNS =
@@ -245,6 +246,9 @@ export const LEDGER_MIGRATIONS: string[][] = [
   MEMBER_MIGRATION,
   // Issue 50 (ADR 0039): a team's member cap holds a claim's estimate against that member only.
   [`ALTER TABLE cap_reservations ADD COLUMN member_id TEXT`],
+  // Issue 50 (ADR 0038): a team's members' table kept ranked per range asked for (team-ranking.ts),
+  // so a page of it reads 26 rows of an index whatever the team's size. Empty until a range is read.
+  RANKING_MIGRATION,
 ];
 
 /** The schema version that added the slices (LedgerStore draws their days after applying it). */

@@ -12,7 +12,9 @@ import type { DailyRow, SliceGroup, SliceQuery, SliceRow, SliceValues, UsageFilt
 // The slices' key as migration 5 made it; migration 9 (MEMBER_MIGRATION) added the member.
 const KEY_V5 = "model_name, model_provider, device_id, request_type, success";
 const KEY = `${KEY_V5}, member_id`;
-const FIGURES = "total_requests, success_count, total_tokens, tokens_input, tokens_output, total_cost_micros, total_duration_ms, timed_requests";
+/** A slice's figure columns, in the order `sliceFigures` gives their values. */
+export const SLICE_FIGURES = "total_requests, success_count, total_tokens, tokens_input, tokens_output, total_cost_micros, total_duration_ms, timed_requests";
+const FIGURES = SLICE_FIGURES;
 const ADD = FIGURES.split(", ")
   .map((c) => `${c} = ${c} + excluded.${c}`)
   .join(", ");
@@ -118,12 +120,12 @@ export const emptySliceTally = (): SliceTally => ({ quarters: new Map(), days: n
 /** Adds one stored report (or fallback report) to its quarter's and day's slice. */
 export function addToSlices(tally: SliceTally, at: { start: number; date: string }, key: SliceKey, add: SliceDelta) {
   const k = `\u0000${key.modelName}\u0000${key.modelProvider}\u0000${key.deviceId}\u0000${key.requestType}\u0000${key.success ? 1 : 0}\u0000${key.memberId}`;
-  const q = tally.quarters.get(`${at.start}${k}`) ?? { start: at.start, key, d: zero() };
+  const q = tally.quarters.get(`${at.start}${k}`) ?? { start: at.start, key, d: emptySliceFigures() };
   tally.quarters.set(`${at.start}${k}`, q);
-  plus(q.d, add);
-  const d = tally.days.get(`${at.date}${k}`) ?? { date: at.date, key, d: zero() };
+  addSliceFigures(q.d, add);
+  const d = tally.days.get(`${at.date}${k}`) ?? { date: at.date, key, d: emptySliceFigures() };
   tally.days.set(`${at.date}${k}`, d);
-  plus(d.d, add);
+  addSliceFigures(d.d, add);
   for (const value of [`device\u0000${key.deviceId}`, `request_type\u0000${key.requestType}`])
     tally.values.set(value, (tally.values.get(value) ?? 0) + add.totalRequests);
 }
@@ -138,7 +140,8 @@ const FIGURE_KEYS = [
   "totalDurationMs",
   "timedRequests",
 ] as const;
-const zero = (): SliceDelta => ({
+/** A slice's figures before anything is added. */
+export const emptySliceFigures = (): SliceDelta => ({
   totalRequests: 0,
   successCount: 0,
   totalTokens: 0,
@@ -148,7 +151,8 @@ const zero = (): SliceDelta => ({
   totalDurationMs: 0,
   timedRequests: 0,
 });
-function plus(into: SliceDelta, add: SliceDelta) {
+/** Adds one slice's figures to another's. */
+export function addSliceFigures(into: SliceDelta, add: SliceDelta) {
   for (const k of FIGURE_KEYS) into[k] += add[k];
 }
 
@@ -157,8 +161,8 @@ const UPSERT_QUARTER = `INSERT INTO quarter_slices (start, ${KEY}, ${FIGURES}) $
 const UPSERT_DAY = `INSERT INTO day_slices (date, ${KEY}, ${FIGURES}) ${VALUES} ON CONFLICT (date, ${KEY}) DO UPDATE SET ${ADD}`;
 
 export function writeSlices(sql: SqlStorage, tally: SliceTally) {
-  for (const { start, key, d } of tally.quarters.values()) sql.exec(UPSERT_QUARTER, start, ...keyValues(key), ...deltaValues(d));
-  for (const { date, key, d } of tally.days.values()) sql.exec(UPSERT_DAY, date, ...keyValues(key), ...deltaValues(d));
+  for (const { start, key, d } of tally.quarters.values()) sql.exec(UPSERT_QUARTER, start, ...keyValues(key), ...sliceFigures(d));
+  for (const { date, key, d } of tally.days.values()) sql.exec(UPSERT_DAY, date, ...keyValues(key), ...sliceFigures(d));
   for (const [k, requests] of tally.values) {
     const [dimension, value] = k.split("\u0000") as [string, string];
     sql.exec(UPSERT_VALUE, dimension, value, requests);
@@ -177,8 +181,8 @@ export function readSliceValues(sql: SqlStorage): SliceValues {
   return out;
 }
 const keyValues = (k: SliceKey) => [k.modelName, k.modelProvider, k.deviceId, k.requestType, k.success ? 1 : 0, k.memberId];
-// FIGURE_KEYS is in FIGURES' column order.
-const deltaValues = (d: SliceDelta) => FIGURE_KEYS.map((k) => d[k]);
+/** A slice's figures, in SLICE_FIGURES' order (FIGURE_KEYS is in that order). */
+export const sliceFigures = (d: SliceDelta) => FIGURE_KEYS.map((k) => d[k]);
 
 const DAYS_FROM_QUARTERS = `INSERT INTO day_slices (date, ${KEY}, ${FIGURES})
   SELECT strftime('%Y-%m-%d', CAST((start + ?1) / 1000 AS INTEGER), 'unixepoch'), ${KEY}, ${FIGURES.split(", ")

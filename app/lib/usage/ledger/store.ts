@@ -17,7 +17,7 @@ import { rebuildZoneRows } from "./zoned";
 import { dayTotals, num, readLedger, windowCounts } from "./reads";
 import { LEDGER_MIGRATIONS, SLICES_VERSION } from "./schema";
 import { rebuildDaySlices } from "./slices";
-import { readTeam, readTeamDetail, type TeamDetailRow, type TeamQuery, type TeamRead } from "./team-reads";
+import { readTeam, readTeamDetail, type TeamDetailQuery, type TeamDetailRow, type TeamQuery, type TeamRead } from "./team-reads";
 import type { ClaimInput, ClaimResult, IngestOptions, IngestResult, LedgerQuery, LedgerRead, LedgerSecure, LedgerUsage, SentAlert } from "./types";
 
 export class LedgerStore {
@@ -134,12 +134,15 @@ export class LedgerStore {
     return out;
   }
 
-  /** A team's ledger's figures in a viewer's range and zone (ADR 0038): the ledger itself stays in UTC. */
+  /**
+   * A team's ledger's figures in a viewer's range and zone (ADR 0038): the ledger itself stays in UTC.
+   * The caller runs it in one storage transaction (a range's first page of members ranks it).
+   */
   readTeam(q: TeamQuery): TeamRead {
     return readTeam(this.sql, q);
   }
 
-  readTeamDetail(q: Omit<TeamQuery, "members">): TeamDetailRow[] {
+  readTeamDetail(q: TeamDetailQuery): TeamDetailRow[] {
     return readTeamDetail(this.sql, q);
   }
 

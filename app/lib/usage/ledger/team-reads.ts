@@ -1,13 +1,18 @@
 // The reads of a team's ledger (issue 50, ADR 0038). A team's ledger is an account's ledger kept
 // in UTC, each report under its member (slices keyed by member_id). Its members live in many time
 // zones, so no zone's days are stored: a viewer's range [from, to) is read as the whole UTC days
-// inside it from `day_slices` plus the two partial UTC days at its ends from `quarter_slices`
-// (exact at any offset: a zone's day starts on a quarter hour), and its days are drawn from the
-// quarter hours with one GROUP BY per period of one offset, as hours are for an account.
+// inside it plus the two partial UTC days at its ends from the quarter hours (exact at any offset:
+// a zone's day starts on a quarter hour), and its days are drawn from the quarter hours with one
+// GROUP BY per period of one offset, as hours are for an account. The team's own figures come from
+// the tables without a member (`daily`, whose days are UTC's in a team's ledger, and `quarters`), so
+// they cost the same for 10 members as for 1,000; the members' table is kept ranked (team-ranking.ts).
 import { MS } from "../../constants";
 import { offsetPeriods, UTC } from "../../time-zone";
 import { dayKey } from "../dates";
+import { type MemberCursor, rankedMembers } from "./team-ranking";
 import type { SliceRow } from "./types";
+
+export type { MemberCursor } from "./team-ranking";
 
 const FIGURES = [
   "total_requests",
@@ -21,19 +26,18 @@ const FIGURES = [
 ];
 const SUMS = FIGURES.map((c) => `sum(${c}) AS ${c}`).join(", ");
 
-/** The position after a row of the members' table: ordered by cost (highest first), then member id. */
-export type MemberCursor = { cost: number; member: string };
-
 export type TeamQuery = {
   /** The viewer's range, [from, to) in epoch ms (local midnights of the viewer's zone). */
   from: number;
   to: number;
   /** The viewer's zone: the days of `days` are its days. */
   zone: string;
-  /** Only this member's usage (a member's own view, or an admin's filter). */
+  /** Only this member's usage (a member's own view, or an admin's filter); the members' table is then their row. */
   member?: string;
-  /** How many rows of the members' table, after which one. */
-  members: { limit: number; after?: MemberCursor | null };
+  /** The members' table: how many rows, after which one. Absent: no table (unless `rowOf`). */
+  members?: { limit: number; after?: MemberCursor | null };
+  /** The members' table is this member's row alone, while the totals, models and days stay the team's (a member's view). */
+  rowOf?: string;
 };
 
 export type TeamRead = {
@@ -48,23 +52,35 @@ export type TeamRead = {
 
 type Clause = { sql: string; args: Array<string | number> };
 
-/** The slice rows of [from, to): whole UTC days from `day_slices`, the ends from `quarter_slices`. */
-function rangeRows(from: number, to: number, columns: string, member: string | undefined): Clause {
+/**
+ * The rows of [from, to): whole UTC days from a table of days, the ends from a table of quarter
+ * hours. `member`: one member's slices only (the member index); otherwise `tables` says which pair.
+ */
+function rangeRows(from: number, to: number, columns: string, member: string | undefined, tables = { days: "day_slices", quarters: "quarter_slices" }): Clause {
   const mine = member === undefined ? "" : ` AND member_id = ? AND member_id <> ''`;
   const withMember = (args: Array<string | number>) => (member === undefined ? args : [...args, member]);
   const firstWhole = Math.ceil(from / MS.DAY) * MS.DAY;
   const lastWhole = Math.floor(to / MS.DAY) * MS.DAY;
-  const quarters = `SELECT ${columns}, ${FIGURES.join(", ")} FROM quarter_slices`;
+  const quarters = `SELECT ${columns}, ${FIGURES.join(", ")} FROM ${tables.quarters}`;
   if (firstWhole >= lastWhole) return { sql: `${quarters} WHERE start >= ? AND start < ?${mine}`, args: withMember([from, to]) };
   return {
-    sql: `SELECT ${columns}, ${FIGURES.join(", ")} FROM day_slices WHERE date >= ? AND date < ?${mine}
+    sql: `SELECT ${columns}, ${FIGURES.join(", ")} FROM ${tables.days} WHERE date >= ? AND date < ?${mine}
       UNION ALL ${quarters} WHERE ((start >= ? AND start < ?) OR (start >= ? AND start < ?))${mine}`,
     args: [...withMember([dayKey(firstWhole, UTC), dayKey(lastWhole, UTC)]), ...withMember([from, firstWhole, lastWhole, to])],
   };
 }
 
+// The team's own rows: `daily` and `quarters` hold the same figures as the slices summed over
+// members (written from the same tally), a row per model instead of per model, device, request
+// type, status and member. A team's ledger never gets a zone, so its `daily` days are UTC's.
+const TEAM_TABLES = { days: "daily", quarters: "quarters" };
+
+/** The caller runs it in one storage transaction: a range's first page ranks its members (team-ranking.ts). */
 export function readTeam(sql: SqlStorage, q: TeamQuery): TeamRead {
-  const models = rangeRows(q.from, q.to, "model_name, model_provider", q.member);
+  const models =
+    q.member === undefined
+      ? rangeRows(q.from, q.to, "model_name, model_provider", undefined, TEAM_TABLES)
+      : rangeRows(q.from, q.to, "model_name, model_provider", q.member);
   const modelRows = sql
     .exec(
       `SELECT model_name AS key, model_provider, ${SUMS} FROM (${models.sql}) GROUP BY model_name, model_provider
@@ -73,27 +89,28 @@ export function readTeam(sql: SqlStorage, q: TeamQuery): TeamRead {
     )
     .toArray()
     .map((r) => sliceRow(r, String(r.key)));
-  return { totals: totalOf(modelRows), models: modelRows, days: teamDays(sql, q), members: memberPage(sql, q) };
+  return { totals: totalOf(modelRows), models: modelRows, days: teamDays(sql, q), members: memberTable(sql, q) };
 }
 
-function memberPage(sql: SqlStorage, q: TeamQuery): TeamRead["members"] {
-  const rows = rangeRows(q.from, q.to, "member_id", q.member);
-  const after = q.members.after ?? null;
-  // Keyset paging over the grouped rows: a thousand members' table is read a page at a time, and a
-  // page deep in it costs what the first costs (the grouping is the same; only the rows handed back differ).
-  const having = after === null ? "" : ` HAVING sum(total_cost_micros) < ? OR (sum(total_cost_micros) = ? AND member_id > ?)`;
-  const page = sql
-    .exec(
-      `SELECT member_id, ${SUMS} FROM (${rows.sql}) GROUP BY member_id${having} ORDER BY sum(total_cost_micros) DESC, member_id LIMIT ?`,
-      ...rows.args,
-      ...(after === null ? [] : [after.cost, after.cost, after.member]),
-      q.members.limit + 1,
-    )
+function memberTable(sql: SqlStorage, q: TeamQuery): TeamRead["members"] {
+  const one = q.member ?? q.rowOf;
+  if (one !== undefined) return { rows: memberRow(sql, q, one), next: null };
+  if (q.members === undefined) return { rows: [], next: null };
+  const limit = q.members.limit;
+  // Keyset paging over the ranked range: a page deep in a thousand members' table costs what the first costs.
+  const page = rankedMembers(sql, q, q.members, () => rangeRows(q.from, q.to, "member_id", undefined)).map((r) => sliceRow(r, String(r.member_id)));
+  const shown = page.slice(0, limit);
+  const last = shown[shown.length - 1];
+  return { rows: shown, next: page.length > limit && last ? { cost: last.totalCostMicros, member: last.key } : null };
+}
+
+/** One member's row over the range, from their own slices (the member index): none if they have no usage in it. */
+function memberRow(sql: SqlStorage, q: TeamQuery, member: string): SliceRow[] {
+  const rows = rangeRows(q.from, q.to, "member_id", member);
+  return sql
+    .exec(`SELECT member_id, ${SUMS} FROM (${rows.sql}) GROUP BY member_id`, ...rows.args)
     .toArray()
     .map((r) => sliceRow(r, String(r.member_id)));
-  const shown = page.slice(0, q.members.limit);
-  const last = shown[shown.length - 1];
-  return { rows: shown, next: page.length > q.members.limit && last ? { cost: last.totalCostMicros, member: last.key } : null };
 }
 
 /**
@@ -123,6 +140,9 @@ function teamDays(sql: SqlStorage, q: TeamQuery): SliceRow[] {
   return [...byDay.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([key, r]) => sliceRow(r, key));
 }
 
+/** The export's query: the range, zone and (a member's own export) member; no table. */
+export type TeamDetailQuery = Omit<TeamQuery, "members" | "rowOf">;
+
 /** One row of the team's export: a member's figures on one model on one day of the viewer's zone. */
 export type TeamDetailRow = SliceRow & { date: string; member: string };
 
@@ -130,7 +150,7 @@ export type TeamDetailRow = SliceRow & { date: string; member: string };
  * Every member × day × model of the range (the CSV; `member`: one member's rows only), drawn from
  * the quarter hours period by period, as `teamDays` draws the days.
  */
-export function readTeamDetail(sql: SqlStorage, q: Omit<TeamQuery, "members">): TeamDetailRow[] {
+export function readTeamDetail(sql: SqlStorage, q: TeamDetailQuery): TeamDetailRow[] {
   const mine = q.member === undefined ? "" : ` AND member_id = ? AND member_id <> ''`;
   const rows = new Map<string, Record<string, SqlStorageValue>>();
   for (const p of offsetPeriods(q.from, q.to, q.zone)) {

@@ -4,7 +4,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { memberCapSchema, removeMemberCapSchema, teamBudgetSchema } from "~/lib/teams/budget-form";
-import { removeMemberCap, saveMemberCap, saveTeamBudget } from "~/lib/teams/budget.server";
+import { memberIdByEmail, removeMemberCap, saveMemberCap, saveTeamBudget } from "~/lib/teams/budget.server";
+import { TEAM_MESSAGES } from "~/lib/teams/messages";
 import type { Membership } from "~/lib/teams/teams.server";
 import type { Db } from "~/lib/db.server";
 
@@ -22,8 +23,13 @@ export async function budgetAction(db: Db, membership: Membership, userId: strin
   if (intent === "cap") {
     const submission = parseWithZod(formData, { schema: memberCapSchema });
     if (submission.status !== "success") return data({ form: "cap", result: submission.reply() }, { status: 400 });
-    const saved = await saveMemberCap(db, membership, userId, submission.value.userId, submission.value.limitUsd);
-    if (!saved.ok) return data({ form: "cap", result: submission.reply({ fieldErrors: { userId: [saved.error] } }) }, { status: 400 });
+    const memberId = await memberIdByEmail(db, membership.team.id, submission.value.email);
+    // The write checks the membership again in its own statement (a member removed in between).
+    const saved =
+      memberId === null
+        ? { ok: false as const, error: TEAM_MESSAGES.notAMember }
+        : await saveMemberCap(db, membership, userId, memberId, submission.value.limitUsd);
+    if (!saved.ok) return data({ form: "cap", result: submission.reply({ fieldErrors: { email: [saved.error] } }) }, { status: 400 });
     throw back(slug, "cap");
   }
   if (intent === "remove-cap") {

@@ -8,7 +8,6 @@ import { TabError } from "~/components/dashboard/tab-error";
 import { TeamBudgetPage } from "~/components/teams/budget-page";
 import { pageMeta } from "~/lib/site/meta";
 import { memberCapsOf, teamBudgetOf } from "~/lib/teams/budget.server";
-import { listMembers } from "~/lib/teams/member-page.server";
 import { requireTeamRole } from "~/lib/teams/teams.server";
 import { requireUser } from "~/server/auth.server";
 import { app } from "~/server/context.server";
@@ -22,14 +21,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const db = app(context).db;
   const { team, role } = await requireTeamRole(db, params.slug, user.id, "admin");
-  const [budget, caps, members] = await Promise.all([teamBudgetOf(db, team.id), memberCapsOf(db, team.id), listMembers(db, team.id)]);
+  const [budget, caps] = await Promise.all([teamBudgetOf(db, team.id), memberCapsOf(db, team.id)]);
   const done = new URL(request.url).searchParams.get("done");
   return {
     team: { name: team.name, slug: team.slug },
     role,
     budget,
     caps,
-    members: members.map((m) => ({ userId: m.userId, label: m.name ? `${m.name} (${m.email})` : m.email })),
     notice: done && Object.hasOwn(BUDGET_DONE, done) ? BUDGET_DONE[done]! : null,
   };
 }
