@@ -28,7 +28,7 @@ describe("usage reporting after a revocation", () => {
     await revokeElsewhere(sessionIdOf(token));
 
     const now = Date.now();
-    expect(await authenticateUsageToken(db, SECRET, token, now)).toEqual({ id: userId, deviceId: sessionIdOf(token) });
+    expect(await authenticateUsageToken(db, SECRET, token, now)).toEqual({ id: userId, deviceId: sessionIdOf(token), teamId: null });
     expect(await authenticateUsageToken(db, SECRET, token, now + USAGE_API.desktopSessionRecheckMs + 1)).toEqual({ ended: true });
     // Everything but usage reporting reads the session every time.
     expect(await me(token)).toBe(401);

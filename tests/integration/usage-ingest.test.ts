@@ -57,6 +57,8 @@ function expectedUsageRow(r: UsageItem["report"], receivedAt: number, deviceId: 
     app_version: r.app_version ?? null,
     app_instance_id: r.app_instance_id ?? null,
     device_id: deviceId,
+    // An account's own ledger keeps no member (ADR 0038: a team's ledger names who sent each report).
+    member_id: "",
   };
 }
 
@@ -116,6 +118,7 @@ describe("usage stored in the ledger by the consumer", () => {
         app_version: r.app_version ?? null,
         app_instance_id: r.app_instance_id ?? null,
         received_at: receivedAt,
+        member_id: "",
       }))
       .sort(byKey);
     expect((await rawReports(userId, receivedAt - 13_000)).sort(byKey)).toEqual(expected);

@@ -126,6 +126,7 @@ export const EXPORTED_TABLES = [
   "team_members",
   "team_invitations",
   "team_activity",
+  "team_member_caps",
 ] as const;
 type ExportedTable = (typeof EXPORTED_TABLES)[number];
 
@@ -182,6 +183,8 @@ function tableQueries(db: Db, { id, email }: { id: string; email: string }) {
       .from(t.teamInvitations)
       .where(or(eq(t.teamInvitations.email, email), eq(t.teamInvitations.acceptedBy, id))),
     team_activity: db.select().from(t.teamActivity).where(eq(t.teamActivity.actorId, id)),
+    // The caps a team's owner or admins set on this account's spending in the team.
+    team_member_caps: db.select().from(t.teamMemberCaps).where(eq(t.teamMemberCaps.userId, id)),
   } satisfies Record<ExportedTable, unknown>;
 }
 
