@@ -12,7 +12,7 @@ import { ledgerFor } from "~/lib/usage/ledger/api";
 import type { IngestResult, LedgerUsage } from "~/lib/usage/ledger/types";
 import { usageAccountsUpsert, usageRollupUpsert } from "~/lib/usage/rollup-sql";
 import { ingestTeams, teamLedger, teamParts } from "~/lib/usage/team-ingest.server";
-import { teamMembers, teams, userProfiles, users } from "~drizzle/schema";
+import { teamActivity, teamMembers, teams, userProfiles, users } from "~drizzle/schema";
 
 export { UsageLedger } from "./usage-ledger";
 
@@ -128,15 +128,66 @@ async function seedAccounts(d1: D1Database, { accounts, team, now }: AccountsReq
   ]);
   const owner = team?.members.find((m) => m.role === "owner");
   if (team && owner) {
-    // After the accounts, in the same batch: the team's owner and members must exist first.
+    // After the accounts, in the same batch: the team's owner and members must exist first. The
+    // team is as old as its month of usage, and its activity log tells how it came to be.
+    const story = teamStory(team, owner.userId, now - DEMO_TEAM_AGE_MS);
     statements.push(
       db
         .insert(teams)
-        .values({ id: team.id, slug: team.slug, name: team.name, ownerId: owner.userId, seats: team.members.length, createdAt: now, updatedAt: now })
+        .values({
+          id: team.id,
+          slug: team.slug,
+          name: team.name,
+          ownerId: owner.userId,
+          seats: team.members.length,
+          createdAt: story.createdAt,
+          updatedAt: now,
+        })
         .onConflictDoNothing(),
-      ...team.members.map((m) => db.insert(teamMembers).values({ teamId: team.id, userId: m.userId, role: m.role, joinedAt: now }).onConflictDoNothing()),
+      ...team.members.map((m) =>
+        db
+          .insert(teamMembers)
+          .values({ teamId: team.id, userId: m.userId, role: m.role, joinedAt: story.joinedAt.get(m.userId)! })
+          .onConflictDoNothing(),
+      ),
+      ...story.activity.map((row) => db.insert(teamActivity).values(row).onConflictDoNothing()),
     );
   }
   if (statements.length) await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   return Response.json({ accounts: accounts.length });
+}
+
+// A day longer than the demo's month of usage (scripts/seed.mjs).
+const DEMO_TEAM_AGE_MS = 31 * 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * The demo team's history as its activity log records it: created by its owner, each other member
+ * invited (with the role they joined in) within its first hours and joining an hour later, and the
+ * admin made one by the owner after a week. The rows' ids are fixed, so seeding again adds none.
+ */
+function teamStory(team: DemoTeam, ownerId: string, createdAt: number) {
+  const joinedAt = new Map([[ownerId, createdAt]]);
+  const activity: Array<typeof teamActivity.$inferInsert> = [];
+  const row = (action: string, actorId: string, subjectId: string | null, details: Record<string, unknown>, at: number) =>
+    activity.push({
+      id: `00000000-0000-4000-8000-${(0xb00 + activity.length).toString(16).padStart(12, "0")}`,
+      teamId: team.id,
+      actorId,
+      action,
+      subjectId,
+      details,
+      at,
+    });
+  row("team_created", ownerId, null, {}, createdAt);
+  const others = team.members.filter((m) => m.userId !== ownerId);
+  others.forEach((m, i) => {
+    const invited = createdAt + (i + 1) * 2 * HOUR_MS;
+    const firstRole = m.role === "admin" ? "member" : m.role;
+    row("invitation_sent", ownerId, null, { role: firstRole }, invited);
+    joinedAt.set(m.userId, invited + HOUR_MS);
+    row("member_joined", m.userId, m.userId, { role: firstRole }, invited + HOUR_MS);
+    if (m.role === "admin") row("role_changed", ownerId, m.userId, { from: "member", to: "admin" }, createdAt + 8 * 86_400_000);
+  });
+  return { createdAt, joinedAt, activity };
 }
