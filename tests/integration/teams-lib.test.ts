@@ -73,19 +73,32 @@ describe("teams (library)", () => {
     expect(joined).toHaveLength(1);
   });
 
-  it("with 3 seats, 10 parallel acceptances of 10 invitations make 3 members and 7 refusals", async () => {
-    const owner = await account();
-    const team = await teamOf(owner);
-    const people = await Promise.all(Array.from({ length: 10 }, () => account()));
-    const tokens: string[] = [];
-    for (const p of people) tokens.push((await invite(team, owner.id, p.email)).token);
-    const results = await Promise.all(people.map((p, i) => acceptInvitation(db, tokens[i]!, p)));
-    expect(results.filter((r) => r.ok)).toHaveLength(2);
-    const refusals = results.filter((r) => !r.ok);
-    expect(refusals).toHaveLength(8);
-    for (const r of refusals) expect(r).toMatchObject({ ok: false, error: M.noSeat });
-    expect(await memberCount(db, team.team.id)).toBe(3);
-  });
+  // ADR 0036: a seat is a membership, the owner's included. Both readings of "3 seats" are here:
+  // 3 seats in all (the owner holds one), and 3 seats free beside the owner's.
+  for (const { seats, joins } of [
+    { seats: 3, joins: 2 },
+    { seats: 4, joins: 3 },
+  ]) {
+    it(`with ${seats} seats (one the owner's), 10 parallel acceptances of 10 invitations make ${joins} members join and ${10 - joins} clear refusals`, async () => {
+      const owner = await account();
+      const team = await teamOf(owner);
+      await db.update(schema.teams).set({ seats }).where(eq(schema.teams.id, team.team.id));
+      const people = await Promise.all(Array.from({ length: 10 }, () => account()));
+      const tokens: string[] = [];
+      for (const p of people) tokens.push((await invite(team, owner.id, p.email)).token);
+      const results = await Promise.all(people.map((p, i) => acceptInvitation(db, tokens[i]!, p)));
+      expect(results.filter((r) => r.ok)).toHaveLength(joins);
+      const refusals = results.filter((r) => !r.ok);
+      expect(refusals).toHaveLength(10 - joins);
+      for (const r of refusals) expect(r).toMatchObject({ ok: false, error: M.noSeat });
+      expect(await memberCount(db, team.team.id)).toBe(seats);
+      const joined = await db
+        .select()
+        .from(schema.teamActivity)
+        .where(and(eq(schema.teamActivity.teamId, team.team.id), eq(schema.teamActivity.action, "member_joined")));
+      expect(joined).toHaveLength(joins);
+    });
+  }
 
   it("refuses used, revoked, expired invitations and other addresses", async () => {
     const owner = await account();
