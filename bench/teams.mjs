@@ -307,8 +307,9 @@ ${PAGES.map(
   zone); ${PAGE_REQUESTS} views of each page of each team per repetition, the pages and the teams in turn; p50 of each. The first three
   views of each are a warm-up (the first is shown above: for the usage tab it includes ranking the range's members, once per range and
   day, ADR 0038).
-- **Where a page grows with the team:** the members page lists every member (its HTML above); the activity page shows the log's last 100
-  lines (the team of 10 has 10, the team of 1,000 has 1,000 "joined" lines).
+- **Where a page could grow with the team:** the members page and the activity log show 25 rows a page (keyset pages; the team of 10
+  fits on one, so the team of 1,000's page has 15 more rows: its HTML above); the usage tab's members' table 25 a page from the
+  team ledger's ranking; the budget page's member cap takes an address, not a list of every member.
 - **What one view does:** after the timed figures, the state is served again at wrangler's log level \`log\` (which prints the Workers'
   request lines, and would weigh on the timed figures), and one view of each page of each team is matched with its line by its
   \`X-Request-Id\` (bench/log-lines.mjs): its D1 statements and ledger calls.
