@@ -14,6 +14,7 @@ const PAGES = [
   ["team-overview", TEAM],
   ["team-members", `${TEAM}/members`],
   ["team-activity", `${TEAM}/activity`],
+  ["team-budget", `${TEAM}/budget`],
   ["team-usage", `${TEAM}/usage`],
   ["team-billing", `${TEAM}/billing`],
 ] as const;

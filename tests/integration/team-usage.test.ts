@@ -8,12 +8,13 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
+import { TEAM_MESSAGES } from "~/lib/teams/messages";
 import { handleEventBatch } from "~/lib/queue/dispatch.server";
 import { toLedgerUsage } from "~/lib/usage/ingest.server";
 import type { TeamQuery } from "~/lib/usage/ledger/team-reads";
 import { teamLedger } from "~/lib/usage/team-ingest.server";
 import { parseConsumerEnv } from "../../workers/consumer-env";
-import { createConfirmedUser, db, ORIGIN, queueSettled, uniqueIp } from "./helpers";
+import { createConfirmedUser, db, ORIGIN, queueSettled, uniqueIp, visibleText } from "./helpers";
 import { deviceKey, ledger, postUsage, report } from "./usage-helpers";
 
 async function makeTeam(ownerId: string, members: string[]) {
@@ -145,6 +146,18 @@ describe("usage per team", () => {
 
     const csv = await (await owner.browser.get(`${page}.csv?days=7`)).text();
     expect(csv.trim().split("\r\n")).toHaveLength(4);
+
+    // A made-up page of the members' table, or a member id no account has the shape of: 400 with
+    // the reason, on the page and its export alike (never the tab's "failed to load").
+    for (const query of ["?after=not-a-cursor", `?member=${"x".repeat(65)}`]) {
+      for (const path of [page, `${page}.csv`]) {
+        const refused = await owner.browser.get(`${path}${query}`);
+        expect(refused.status, `${path}${query}`).toBe(400);
+        const text = visibleText(await refused.text());
+        expect(text).toContain(TEAM_MESSAGES.badUsageView);
+        expect(text).not.toContain("Failed to load tab content");
+      }
+    }
   });
 
   it("draws the team's days in the viewer's zone", async () => {

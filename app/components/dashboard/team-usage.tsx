@@ -9,7 +9,7 @@ import type { TeamRole } from "~/lib/teams/roles";
 import type { MemberRow } from "~/lib/usage/team-usage.server";
 import { TeamNav } from "../teams/team-nav";
 import { useFormat } from "../format";
-import { Card, segmentClass } from "../ui";
+import { Alert, Card, segmentClass } from "../ui";
 import { LiveStatus, useLiveUsage } from "./live-usage";
 import { EmptyState, StatCard } from "./stat";
 
@@ -26,6 +26,17 @@ type Props = {
   members: MemberRow[];
   next: string | null;
 };
+
+/** The tab when its URL asks for what it does not have: the reason, and the tabs to go on. */
+export function TeamUsageRefused({ team, message }: { team: Props["team"]; message: string }) {
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">{`${team.name}: Usage`}</h1>
+      <TeamNav slug={team.slug} role={team.role} />
+      <Alert tone="error">{message}</Alert>
+    </div>
+  );
+}
 
 export function TeamUsage(props: Props) {
   const f = useFormat();

@@ -18,4 +18,5 @@ export const TEAM_MESSAGES = {
   invitationGone: "This invitation is no longer valid: it was used, revoked or has expired. Ask for a new one.",
   wrongAddress: "This invitation is for another e-mail address. Sign in with the address it was sent to.",
   joinedAlready: "You are a member of this team already.",
+  badUsageView: "This address asks for a range, member or page the team's usage does not have. Open the team's Usage tab again.",
 } as const;

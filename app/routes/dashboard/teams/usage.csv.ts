@@ -2,6 +2,7 @@
 // day (of the viewer's zone) and model. Owners and admins get every member; a member their own rows.
 import type { Route } from "./+types/usage.csv";
 import { csvRow } from "~/lib/csv";
+import { TEAM_MESSAGES } from "~/lib/teams/messages";
 import { parseTeamUsageView, teamUsageRows } from "~/lib/usage/team-usage.server";
 import { requireTeamRole } from "~/lib/teams/teams.server";
 import { requireUser } from "~/server/auth.server";
@@ -17,7 +18,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const deps = app(context);
   const membership = await requireTeamRole(deps.db, params.slug, user.id);
   const view = parseTeamUsageView(new URL(request.url).searchParams);
-  if (!view) throw new Response("Bad Request", { status: 400 });
+  if (!view) throw new Response(TEAM_MESSAGES.badUsageView, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const zone = user.profile.timeZone;
   const { rows, first, last } = await teamUsageRows(deps, membership, { id: user.id, zone }, view.days, Date.now());
   let body = `${csvRow([`date_local (${zone})`, "member_id", "member", "model", "provider", "requests", "successes", "tokens", "cost_usd"])}${CRLF}`;

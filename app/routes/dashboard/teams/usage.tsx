@@ -2,10 +2,12 @@
 // and admins see every member (a page of TEAMS.usageMembersPerPage at a time, highest cost first)
 // and may filter to one; a member sees the team's totals and only their own row, and a filter to
 // anyone else is a 404. Live: the page's socket to the team's ledger reloads it after each report.
+import { data } from "react-router";
 import type { Route } from "./+types/usage";
 import { TabError } from "~/components/dashboard/tab-error";
-import { TeamUsage } from "~/components/dashboard/team-usage";
+import { TeamUsage, TeamUsageRefused } from "~/components/dashboard/team-usage";
 import { pageMeta } from "~/lib/site/meta";
+import { TEAM_MESSAGES } from "~/lib/teams/messages";
 import { canManage } from "~/lib/teams/roles";
 import { requireTeamRole } from "~/lib/teams/teams.server";
 import { memberFilter, parseTeamUsageView, teamUsage } from "~/lib/usage/team-usage.server";
@@ -19,13 +21,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const deps = app(context);
   const membership = await requireTeamRole(deps.db, params.slug, user.id);
   const view = parseTeamUsageView(new URL(request.url).searchParams);
-  if (!view) throw new Response("Bad Request", { status: 400 });
+  const { team, role } = membership;
+  // A made-up page or member in the URL: the reason, under the team's tabs.
+  if (!view) return data({ refused: TEAM_MESSAGES.badUsageView, team: { slug: team.slug, name: team.name, role } } as const, { status: 400 });
   const filter = memberFilter(membership, user.id, view.member);
   // Another member's usage, asked by a member: as if there were no such page.
   if (!filter) throw new Response("Not found", { status: 404 });
   const usage = await teamUsage(deps, membership, { id: user.id, zone: user.profile.timeZone }, view, filter.member, Date.now());
-  const { team, role } = membership;
   return {
+    refused: null,
     team: { slug: team.slug, name: team.name, role },
     everyMember: canManage(role),
     viewerId: user.id,
@@ -36,6 +40,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export default function TeamUsagePage({ loaderData }: Route.ComponentProps) {
+  if (loaderData.refused !== null) return <TeamUsageRefused team={loaderData.team} message={loaderData.refused} />;
   return <TeamUsage {...loaderData} />;
 }
 
