@@ -24,7 +24,7 @@ export function TeamBudgetPage({ team, role, budget, caps, notice, form, result 
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">{`${team.name}: budget`}</h1>
+        <h1 className="text-2xl font-bold tracking-tight break-words text-slate-900 sm:text-3xl">{`${team.name}: Budget`}</h1>
         <p className="mt-1 text-sm text-slate-600">
           The team's spend across its members' team device keys. Days and months are counted in UTC, whatever each member's time zone.
         </p>

@@ -208,9 +208,9 @@ function InvitationList({ invitations }: { invitations: OpenInvitation[] }) {
         {invitations.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600">No invitation is waiting for an answer.</p>
         ) : (
-          <ul className="mt-4 divide-y divide-slate-100" aria-label="Open invitations">
+          <ul className="mt-2 divide-y divide-slate-100" aria-label="Open invitations">
             {invitations.map((inv) => (
-              <li key={inv.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+              <li key={inv.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm last:pb-0">
                 <p className="min-w-0 break-words text-slate-900">{`${inv.email} · ${roleLabel(inv.role)} · expires ${f.dateTime(inv.expiresAt)}`}</p>
                 <Form method="post">
                   <input type="hidden" name="intent" value="revoke" />
