@@ -1,10 +1,13 @@
 // The team's activity log a page at a time (issue 50): a year of a busy team's rows is read by
 // keyset pages of TEAMS.activityPerPage, newest first, each row once; a made-up position answers
 // 400 with the reason; another team's rows never show; a member still gets the page's 404.
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { gatherAccountData } from "~/lib/account/export-data.server";
 import { TEAMS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
-import { type Browser, createConfirmedUser, db } from "./helpers";
+import { parseConsumerEnv } from "../../workers/consumer-env";
+import { type Browser, createConfirmedUser, db, linkPath, waitForMail } from "./helpers";
 
 async function makeTeam(browser: Browser, name: string) {
   const made = await browser.post("/dashboard/teams", { name });
@@ -69,5 +72,33 @@ describe("the team's activity log", () => {
     }
     const stranger = await createConfirmedUser();
     expect((await stranger.browser.get(`/dashboard/teams/${team.slug}/activity?after=${now}&id=${crypto.randomUUID()}`)).status).toBe(404);
+  });
+});
+
+describe("the activity log in a data export", () => {
+  it("holds the rows the person acted in, naming no one else: whom they invited or removed stays out", async () => {
+    const owner = await createConfirmedUser();
+    const team = await makeTeam(owner.browser, "Export Crew");
+    const person = await createConfirmedUser();
+    const sent = Date.now();
+    expect((await owner.browser.post(`/dashboard/teams/${team.slug}/members`, { intent: "invite", email: person.email, role: "member" })).status).toBe(303);
+    const mail = await waitForMail(person.email, /invited to join a team/, { after: sent - 1000 });
+    expect((await person.browser.post(linkPath(mail.links[0]!), {})).status).toBe(303);
+    expect((await owner.browser.post(`/dashboard/teams/${team.slug}/members`, { intent: "remove", userId: person.id })).status).toBe(303);
+
+    const deps = { db, env: parseConsumerEnv(env), ledgers: env.USAGE_LEDGER };
+    const ownersExport = await gatherAccountData(deps, { id: owner.id, email: owner.email });
+    const ownersRows = ownersExport.tables.team_activity;
+    expect(ownersRows.map((r) => r.action).sort()).toEqual(["invitation_sent", "member_removed", "team_created"]);
+    // Neither the invited address nor the removed member's account is anywhere in the owner's rows.
+    const ownersText = JSON.stringify(ownersRows);
+    expect(ownersText).not.toContain(person.email);
+    expect(ownersText).not.toContain(person.id);
+
+    const personsExport = await gatherAccountData(deps, { id: person.id, email: person.email });
+    const personsRows = personsExport.tables.team_activity;
+    expect(personsRows.map((r) => r.action)).toEqual(["member_joined"]);
+    expect(personsRows[0]).toMatchObject({ actorId: person.id, subjectId: person.id });
+    expect(JSON.stringify(personsRows)).not.toContain(owner.email);
   });
 });
