@@ -14,7 +14,7 @@ import { toLedgerUsage } from "~/lib/usage/ingest.server";
 import type { TeamQuery } from "~/lib/usage/ledger/team-reads";
 import { teamLedger } from "~/lib/usage/team-ingest.server";
 import { parseConsumerEnv } from "../../workers/consumer-env";
-import { createConfirmedUser, db, ORIGIN, queueSettled, uniqueIp, visibleText } from "./helpers";
+import { createConfirmedUser, db, ORIGIN, queueSettled, uniqueIp, visibleText, waitFor } from "./helpers";
 import { deviceKey, ledger, postUsage, report } from "./usage-helpers";
 
 async function makeTeam(ownerId: string, members: string[]) {
@@ -106,6 +106,32 @@ describe("usage per team", () => {
     for (const slug of [other.slug, team.slug]) {
       expect((await member.browser.post("/device", { intent: "approve", code: code.user_code, context: slug })).status).toBe(400);
     }
+  });
+
+  it("tells every member's open team usage page of a report under the team: the owner's socket hears the member's report", { timeout: 60_000 }, async () => {
+    const owner = await createConfirmedUser();
+    const member = await createConfirmedUser();
+    const team = await makeTeam(owner.id, [member.id]);
+    const memberKey = await deviceKey(member.browser, team.slug);
+    const response = await owner.browser.get(`/dashboard/teams/${team.slug}/usage/live`, { headers: { Upgrade: "websocket", Origin: ORIGIN } });
+    expect(response.status).toBe(101);
+    const ws = response.webSocket!;
+    const messages: string[] = [];
+    ws.addEventListener("message", (event) => messages.push(String(event.data)));
+    ws.accept();
+    // Nothing is said before there is something to say.
+    const pong = new Promise<void>((resolve) => ws.addEventListener("message", (event) => event.data === "pong" && resolve()));
+    ws.send("ping");
+    await pong;
+    expect(messages).toEqual(["pong"]);
+
+    expect((await postUsage(memberKey.access_token, { reports: [report({ cost_usd: 0.2 })] })).status).toBe(202);
+    await waitFor(() => messages.length > 1, "the team's usage message", 15_000);
+    const message = JSON.parse(messages[1]!) as { type: string; version: number };
+    expect(message.type).toBe("usage");
+    expect(message.version).toBeGreaterThan(0);
+    expect(await teamTotals(team.id)).toBe(1);
+    ws.close(1000, "done");
   });
 
   it("shows a member the team's totals and their own row only (another member's filter: 404); an admin every member, adding up to the totals", {
