@@ -215,6 +215,7 @@ test("at 390 px every dashboard tab is in reach from the tab menu, by touch and 
     "Support",
     "Funnel",
     "Dead Letters",
+    "All Teams",
   ]);
   for (const name of names) await expect(tabs.filter({ hasText: name }), name).toBeInViewport({ ratio: 1 });
   expect(await pastTheWindow(page)).toEqual([]);

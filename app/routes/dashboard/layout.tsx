@@ -78,8 +78,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     email: user.email,
     isAdmin,
     teams: teams.map(({ slug, name }) => ({ slug, name })),
-    place: placeOf(tabsFor(isAdmin), teams, url.pathname),
+    place: placeOf(tabsFor(isAdmin), teams, pagePath(url)),
   };
+}
+
+/**
+ * The page's own path. A navigation in the browser asks for the page's data as `<path>.data`
+ * (`/_.data` for `/`), and React Router hands its loaders that request as it came.
+ */
+function pagePath(url: URL): string {
+  const { pathname } = url;
+  if (pathname.endsWith("/_.data")) return pathname.slice(0, -"_.data".length);
+  return pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
 }
 
 /**
