@@ -199,7 +199,8 @@ export function rebuildDaySlices(sql: SqlStorage, zone: string) {
   for (const p of offsetPeriods(Number(row.first), Number(row.last) + MS.QUARTER_HOUR, zone)) sql.exec(DAYS_FROM_QUARTERS, p.offset, p.start, p.end);
 }
 
-const SUMS = FIGURES.split(", ")
+/** The figures summed under their own names (a GROUP BY's columns; a team's reads use them too). */
+export const SLICE_SUMS = FIGURES.split(", ")
   .map((c) => `sum(${c}) AS ${c}`)
   .join(", ");
 const DIMENSION: Record<Exclude<SliceGroup, "date" | "hour">, string> = {
@@ -247,7 +248,7 @@ export function readSlices(sql: SqlStorage, q: SliceQuery, zone: string): SliceR
   const table = byModelOnly(q) ? "daily" : "day_slices";
   const rows = sql
     .exec(
-      `SELECT ${group} AS key${provider}, ${SUMS} FROM ${table} WHERE date >= ? AND date <= ?${where.sql} GROUP BY ${group}${provider} ORDER BY ${order}`,
+      `SELECT ${group} AS key${provider}, ${SLICE_SUMS} FROM ${table} WHERE date >= ? AND date <= ?${where.sql} GROUP BY ${group}${provider} ORDER BY ${order}`,
       q.from,
       q.to,
       ...where.args,
@@ -273,7 +274,7 @@ function hourSlices(sql: SqlStorage, q: SliceQuery, zone: string, where: { sql: 
   for (const p of offsetPeriods(from, to, zone)) {
     const rows = sql
       .exec(
-        `SELECT start - (start + ?) % 3600000 AS key, ${SUMS} FROM quarter_slices WHERE start >= ? AND start < ?${where.sql} GROUP BY 1`,
+        `SELECT start - (start + ?) % 3600000 AS key, ${SLICE_SUMS} FROM quarter_slices WHERE start >= ? AND start < ?${where.sql} GROUP BY 1`,
         p.offset,
         Math.max(p.start, from),
         Math.min(p.end, to),
@@ -282,19 +283,21 @@ function hourSlices(sql: SqlStorage, q: SliceQuery, zone: string, where: { sql: 
       .toArray();
     for (const r of rows) {
       const earlier = byHour.get(Number(r.key));
-      byHour.set(Number(r.key), earlier ? addRows(earlier, r) : r);
+      byHour.set(Number(r.key), earlier ? addSliceRows(earlier, r) : r);
     }
   }
   return [...byHour.entries()].sort((a, b) => a[0] - b[0]).map(([key, r]) => sliceRow(r, String(key)));
 }
 
-function addRows(a: Record<string, SqlStorageValue>, b: Record<string, SqlStorageValue>) {
+/** Two summed rows of one key (from two offset periods) as one. */
+export function addSliceRows(a: Record<string, SqlStorageValue>, b: Record<string, SqlStorageValue>) {
   const out: Record<string, SqlStorageValue> = { ...a };
   for (const c of FIGURES.split(", ")) out[c] = Number(a[c] ?? 0) + Number(b[c] ?? 0);
   return out;
 }
 
-function sliceRow(r: Record<string, SqlStorageValue>, key: string): SliceRow {
+/** A summed row as the reads hand it back, under `key`. */
+export function sliceRow(r: Record<string, SqlStorageValue>, key: string): SliceRow {
   const row: SliceRow = {
     key,
     totalRequests: Number(r.total_requests ?? 0),

@@ -9,22 +9,11 @@
 import { MS } from "../../constants";
 import { offsetPeriods, UTC } from "../../time-zone";
 import { dayKey } from "../dates";
+import { addSliceFigures, addSliceRows, SLICE_FIGURES, SLICE_SUMS, sliceRow } from "./slices";
 import { type MemberCursor, rankedMembers } from "./team-ranking";
 import type { SliceRow } from "./types";
 
 export type { MemberCursor } from "./team-ranking";
-
-const FIGURES = [
-  "total_requests",
-  "success_count",
-  "total_tokens",
-  "tokens_input",
-  "tokens_output",
-  "total_cost_micros",
-  "total_duration_ms",
-  "timed_requests",
-];
-const SUMS = FIGURES.map((c) => `sum(${c}) AS ${c}`).join(", ");
 
 export type TeamQuery = {
   /** The viewer's range, [from, to) in epoch ms (local midnights of the viewer's zone). */
@@ -61,10 +50,10 @@ function rangeRows(from: number, to: number, columns: string, member: string | u
   const withMember = (args: Array<string | number>) => (member === undefined ? args : [...args, member]);
   const firstWhole = Math.ceil(from / MS.DAY) * MS.DAY;
   const lastWhole = Math.floor(to / MS.DAY) * MS.DAY;
-  const quarters = `SELECT ${columns}, ${FIGURES.join(", ")} FROM ${tables.quarters}`;
+  const quarters = `SELECT ${columns}, ${SLICE_FIGURES} FROM ${tables.quarters}`;
   if (firstWhole >= lastWhole) return { sql: `${quarters} WHERE start >= ? AND start < ?${mine}`, args: withMember([from, to]) };
   return {
-    sql: `SELECT ${columns}, ${FIGURES.join(", ")} FROM ${tables.days} WHERE date >= ? AND date < ?${mine}
+    sql: `SELECT ${columns}, ${SLICE_FIGURES} FROM ${tables.days} WHERE date >= ? AND date < ?${mine}
       UNION ALL ${quarters} WHERE ((start >= ? AND start < ?) OR (start >= ? AND start < ?))${mine}`,
     args: [...withMember([dayKey(firstWhole, UTC), dayKey(lastWhole, UTC)]), ...withMember([from, firstWhole, lastWhole, to])],
   };
@@ -83,7 +72,7 @@ export function readTeam(sql: SqlStorage, q: TeamQuery): TeamRead {
       : rangeRows(q.from, q.to, "model_name, model_provider", q.member);
   const modelRows = sql
     .exec(
-      `SELECT model_name AS key, model_provider, ${SUMS} FROM (${models.sql}) GROUP BY model_name, model_provider
+      `SELECT model_name AS key, model_provider, ${SLICE_SUMS} FROM (${models.sql}) GROUP BY model_name, model_provider
        ORDER BY total_cost_micros DESC, total_requests DESC, model_name, model_provider`,
       ...models.args,
     )
@@ -108,7 +97,7 @@ function memberTable(sql: SqlStorage, q: TeamQuery): TeamRead["members"] {
 function memberRow(sql: SqlStorage, q: TeamQuery, member: string): SliceRow[] {
   const rows = rangeRows(q.from, q.to, "member_id", member);
   return sql
-    .exec(`SELECT member_id, ${SUMS} FROM (${rows.sql}) GROUP BY member_id`, ...rows.args)
+    .exec(`SELECT member_id, ${SLICE_SUMS} FROM (${rows.sql}) GROUP BY member_id`, ...rows.args)
     .toArray()
     .map((r) => sliceRow(r, String(r.member_id)));
 }
@@ -124,7 +113,7 @@ function teamDays(sql: SqlStorage, q: TeamQuery): SliceRow[] {
   for (const p of offsetPeriods(q.from, q.to, q.zone)) {
     const rows = sql
       .exec(
-        `SELECT strftime('%Y-%m-%d', CAST((start + ?) / 1000 AS INTEGER), 'unixepoch') AS key, ${SUMS} FROM ${table}
+        `SELECT strftime('%Y-%m-%d', CAST((start + ?) / 1000 AS INTEGER), 'unixepoch') AS key, ${SLICE_SUMS} FROM ${table}
          WHERE start >= ? AND start < ?${mine} GROUP BY 1`,
         p.offset,
         Math.max(p.start, q.from),
@@ -134,7 +123,7 @@ function teamDays(sql: SqlStorage, q: TeamQuery): SliceRow[] {
       .toArray();
     for (const r of rows) {
       const earlier = byDay.get(String(r.key));
-      byDay.set(String(r.key), earlier ? addRows(earlier, r) : r);
+      byDay.set(String(r.key), earlier ? addSliceRows(earlier, r) : r);
     }
   }
   return [...byDay.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([key, r]) => sliceRow(r, key));
@@ -156,7 +145,7 @@ export function readTeamDetail(sql: SqlStorage, q: TeamDetailQuery): TeamDetailR
   for (const p of offsetPeriods(q.from, q.to, q.zone)) {
     const found = sql
       .exec(
-        `SELECT strftime('%Y-%m-%d', CAST((start + ?) / 1000 AS INTEGER), 'unixepoch') AS date, member_id, model_name, model_provider, ${SUMS}
+        `SELECT strftime('%Y-%m-%d', CAST((start + ?) / 1000 AS INTEGER), 'unixepoch') AS date, member_id, model_name, model_provider, ${SLICE_SUMS}
          FROM quarter_slices WHERE start >= ? AND start < ?${mine} GROUP BY 1, 2, 3, 4`,
         p.offset,
         Math.max(p.start, q.from),
@@ -167,7 +156,7 @@ export function readTeamDetail(sql: SqlStorage, q: TeamDetailQuery): TeamDetailR
     for (const r of found) {
       const key = `${r.date}\u0000${r.member_id}\u0000${r.model_name}\u0000${r.model_provider}`;
       const earlier = rows.get(key);
-      rows.set(key, earlier ? addRows(earlier, r) : r);
+      rows.set(key, earlier ? addSliceRows(earlier, r) : r);
     }
   }
   return [...rows.entries()]
@@ -175,39 +164,8 @@ export function readTeamDetail(sql: SqlStorage, q: TeamDetailQuery): TeamDetailR
     .map(([, r]) => ({ ...sliceRow(r, String(r.model_name)), date: String(r.date), member: String(r.member_id) }));
 }
 
-function addRows(a: Record<string, SqlStorageValue>, b: Record<string, SqlStorageValue>) {
-  const out: Record<string, SqlStorageValue> = { ...a };
-  for (const c of FIGURES) out[c] = Number(a[c] ?? 0) + Number(b[c] ?? 0);
-  return out;
-}
-
 function totalOf(rows: SliceRow[]): SliceRow {
   const total = sliceRow({}, "total");
-  for (const r of rows) {
-    total.totalRequests += r.totalRequests;
-    total.successCount += r.successCount;
-    total.totalTokens += r.totalTokens;
-    total.tokensInput += r.tokensInput;
-    total.tokensOutput += r.tokensOutput;
-    total.totalCostMicros += r.totalCostMicros;
-    total.totalDurationMs += r.totalDurationMs;
-    total.timedRequests += r.timedRequests;
-  }
+  for (const r of rows) addSliceFigures(total, r);
   return total;
-}
-
-function sliceRow(r: Record<string, SqlStorageValue>, key: string): SliceRow {
-  const row: SliceRow = {
-    key,
-    totalRequests: Number(r.total_requests ?? 0),
-    successCount: Number(r.success_count ?? 0),
-    totalTokens: Number(r.total_tokens ?? 0),
-    tokensInput: Number(r.tokens_input ?? 0),
-    tokensOutput: Number(r.tokens_output ?? 0),
-    totalCostMicros: Number(r.total_cost_micros ?? 0),
-    totalDurationMs: Number(r.total_duration_ms ?? 0),
-    timedRequests: Number(r.timed_requests ?? 0),
-  };
-  if (r.model_provider !== undefined) row.provider = String(r.model_provider);
-  return row;
 }
