@@ -7,6 +7,7 @@ import type { Formats } from "~/lib/format";
 import { useFormat } from "../format";
 import { CHECKED_ON_THE_SERVER, Field, SelectField } from "../forms";
 import { Alert, Button, Card } from "../ui";
+import { IntentButton } from "../intent-button";
 
 type View = { rules: Array<HealthRule & { createdAt: number }>; webhooks: WebhookView[]; thresholds: number[]; emailAlerts: boolean };
 type Answer = { form: "rule" | "webhook" | "page"; result: SubmissionResult<string[]>; created?: { id: string; url: string; secret: string } } | undefined;
@@ -46,13 +47,9 @@ export function AlertsTab({ view, answer }: { view: View; answer: Answer }) {
 
 function RemoveButton({ intent, id, label }: { intent: string; id: string; label: string }) {
   return (
-    <Form method="post" action="/dashboard/alerts">
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="id" value={id} />
-      <Button type="submit" variant="secondary" size="sm" aria-label={label}>
-        Remove
-      </Button>
-    </Form>
+    <IntentButton intent={intent} fields={{ id }} label={label} action="/dashboard/alerts">
+      Remove
+    </IntentButton>
   );
 }
 

@@ -10,7 +10,8 @@ import { API_KEYS, READ_API } from "~/lib/constants";
 import { useFormat } from "../format";
 import { CHECKED_ON_THE_SERVER, Field } from "../forms";
 import { ProofFields } from "../profile/proof-fields";
-import { Alert, Button, Card, SubmitButton } from "../ui";
+import { Alert, Card, SubmitButton } from "../ui";
+import { IntentButton } from "../intent-button";
 
 type Props = {
   keys: ApiKeyListing[];
@@ -139,13 +140,9 @@ function KeyList({ keys }: { keys: ApiKeyListing[] }) {
                   </p>
                 </div>
                 {key.revokedAt === null ? (
-                  <Form method="post" className="shrink-0">
-                    <input type="hidden" name="intent" value="revoke" />
-                    <input type="hidden" name="id" value={key.id} />
-                    <Button type="submit" variant="secondary" size="sm" aria-label={`Revoke ${key.name}`}>
-                      Revoke
-                    </Button>
-                  </Form>
+                  <IntentButton intent="revoke" fields={{ id: key.id }} label={`Revoke ${key.name}`} className="shrink-0">
+                    Revoke
+                  </IntentButton>
                 ) : null}
               </li>
             ))}

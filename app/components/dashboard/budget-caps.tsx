@@ -8,6 +8,7 @@ import { useFormat } from "../format";
 import { CHECKED_ON_THE_SERVER, Field, SelectField } from "../forms";
 import { Alert, Button, Card } from "../ui";
 import { ProgressBar } from "./stat";
+import { IntentButton } from "../intent-button";
 
 export function BudgetCaps({ caps, result }: { caps: BudgetView["caps"]; result?: SubmissionResult<string[]> }) {
   const f = useFormat();
@@ -45,13 +46,15 @@ export function BudgetCaps({ caps, result }: { caps: BudgetView["caps"]; result?
                   />
                 </div>
               </div>
-              <Form method="post" action="/dashboard/budget" className="shrink-0">
-                <input type="hidden" name="intent" value="remove-cap" />
-                <input type="hidden" name="capId" value={l.id ?? ""} />
-                <Button type="submit" variant="secondary" size="sm" aria-label={`Remove the cap for ${l.label}`}>
-                  Remove
-                </Button>
-              </Form>
+              <IntentButton
+                intent="remove-cap"
+                fields={{ capId: l.id ?? "" }}
+                label={`Remove the cap for ${l.label}`}
+                action="/dashboard/budget"
+                className="shrink-0"
+              >
+                Remove
+              </IntentButton>
             </li>
           ))}
         </ul>

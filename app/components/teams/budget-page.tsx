@@ -7,8 +7,9 @@ import type { MemberCap, TeamBudget } from "~/lib/teams/budget.server";
 import type { TeamRole } from "~/lib/teams/roles";
 import { useFormat } from "../format";
 import { CHECKED_ON_THE_SERVER, Field } from "../forms";
-import { Alert, Button, Card, SubmitButton } from "../ui";
+import { Alert, Card, SubmitButton } from "../ui";
 import { TeamNav } from "./team-nav";
+import { IntentButton } from "../intent-button";
 
 type Props = {
   team: { name: string; slug: string };
@@ -116,13 +117,9 @@ function MemberCaps({ caps, error }: { caps: MemberCap[]; error: string | null }
             {caps.map((cap) => (
               <li key={cap.userId} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
                 <p className="min-w-0 break-words text-slate-900">{`${cap.email} · ${f.usd(cap.limitUsd)} a month`}</p>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="remove-cap" />
-                  <input type="hidden" name="userId" value={cap.userId} />
-                  <Button type="submit" variant="secondary" size="sm" aria-label={`Remove the cap of ${cap.email}`}>
-                    Remove
-                  </Button>
-                </Form>
+                <IntentButton intent="remove-cap" fields={{ userId: cap.userId }} label={`Remove the cap of ${cap.email}`}>
+                  Remove
+                </IntentButton>
               </li>
             ))}
           </ul>

@@ -11,7 +11,8 @@ import type { MemberRow } from "~/lib/teams/member-page.server";
 import { canChangeRole, canRemove, canTransfer, roleLabel, type TeamRole } from "~/lib/teams/roles";
 import { useFormat } from "../format";
 import { CHECKED_ON_THE_SERVER, Field, SelectField } from "../forms";
-import { Alert, Button, Card, LinkButton, SubmitButton } from "../ui";
+import { Alert, Card, LinkButton, SubmitButton } from "../ui";
+import { IntentButton } from "../intent-button";
 
 type Team = { name: string; slug: string; seats: number };
 
@@ -131,32 +132,19 @@ function MemberActions({ member, role }: { member: MemberRow; role: TeamRole }) 
   return (
     <div className="flex flex-wrap gap-2">
       {canChangeRole(role, member.role, other) ? (
-        <Form method="post">
-          <input type="hidden" name="intent" value="role" />
-          <input type="hidden" name="userId" value={member.userId} />
-          <input type="hidden" name="role" value={other} />
-          <Button type="submit" variant="secondary" size="sm" aria-label={`Make ${roleLabel(other)}: ${who}`}>
-            {`Make ${roleLabel(other)}`}
-          </Button>
-        </Form>
+        <IntentButton intent="role" fields={{ userId: member.userId, role: other }} label={`Make ${roleLabel(other)}: ${who}`}>
+          {`Make ${roleLabel(other)}`}
+        </IntentButton>
       ) : null}
       {canTransfer(role, member.role) ? (
-        <Form method="post">
-          <input type="hidden" name="intent" value="transfer" />
-          <input type="hidden" name="userId" value={member.userId} />
-          <Button type="submit" variant="secondary" size="sm" aria-label={`Transfer ownership to ${who}`}>
-            Transfer Ownership
-          </Button>
-        </Form>
+        <IntentButton intent="transfer" fields={{ userId: member.userId }} label={`Transfer ownership to ${who}`}>
+          Transfer Ownership
+        </IntentButton>
       ) : null}
       {canRemove(role, member.role) ? (
-        <Form method="post">
-          <input type="hidden" name="intent" value="remove" />
-          <input type="hidden" name="userId" value={member.userId} />
-          <Button type="submit" variant="secondary" size="sm" aria-label={`Remove ${who}`}>
-            Remove
-          </Button>
-        </Form>
+        <IntentButton intent="remove" fields={{ userId: member.userId }} label={`Remove ${who}`}>
+          Remove
+        </IntentButton>
       ) : null}
     </div>
   );
@@ -212,13 +200,9 @@ function InvitationList({ invitations }: { invitations: OpenInvitation[] }) {
             {invitations.map((inv) => (
               <li key={inv.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm last:pb-0">
                 <p className="min-w-0 break-words text-slate-900">{`${inv.email} · ${roleLabel(inv.role)} · expires ${f.dateTime(inv.expiresAt)}`}</p>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="revoke" />
-                  <input type="hidden" name="invitationId" value={inv.id} />
-                  <Button type="submit" variant="secondary" size="sm" aria-label={`Revoke the invitation to ${inv.email}`}>
-                    Revoke
-                  </Button>
-                </Form>
+                <IntentButton intent="revoke" fields={{ invitationId: inv.id }} label={`Revoke the invitation to ${inv.email}`}>
+                  Revoke
+                </IntentButton>
               </li>
             ))}
           </ul>
