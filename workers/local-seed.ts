@@ -6,7 +6,7 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
 import { hashSecret } from "~/lib/auth/password";
-import { LEDGER } from "~/lib/constants";
+import { LEDGER, MS } from "~/lib/constants";
 import { type AccountFacts, toLedgerUsage, type UsageItem } from "~/lib/usage/ingest.server";
 import { ledgerFor } from "~/lib/usage/ledger/api";
 import type { IngestResult, LedgerUsage } from "~/lib/usage/ledger/types";
@@ -158,8 +158,7 @@ async function seedAccounts(d1: D1Database, { accounts, team, now }: AccountsReq
 }
 
 // A day longer than the demo's month of usage (scripts/seed.mjs).
-const DEMO_TEAM_AGE_MS = 31 * 86_400_000;
-const HOUR_MS = 3_600_000;
+const DEMO_TEAM_AGE_MS = 31 * MS.DAY;
 
 /**
  * The demo team's history as its activity log records it: created by its owner, each other member
@@ -182,12 +181,12 @@ function teamStory(team: DemoTeam, ownerId: string, createdAt: number) {
   row("team_created", ownerId, null, {}, createdAt);
   const others = team.members.filter((m) => m.userId !== ownerId);
   others.forEach((m, i) => {
-    const invited = createdAt + (i + 1) * 2 * HOUR_MS;
+    const invited = createdAt + (i + 1) * 2 * MS.HOUR;
     const firstRole = m.role === "admin" ? "member" : m.role;
     row("invitation_sent", ownerId, null, { role: firstRole }, invited);
-    joinedAt.set(m.userId, invited + HOUR_MS);
-    row("member_joined", m.userId, m.userId, { role: firstRole }, invited + HOUR_MS);
-    if (m.role === "admin") row("role_changed", ownerId, m.userId, { from: "member", to: "admin" }, createdAt + 8 * 86_400_000);
+    joinedAt.set(m.userId, invited + MS.HOUR);
+    row("member_joined", m.userId, m.userId, { role: firstRole }, invited + MS.HOUR);
+    if (m.role === "admin") row("role_changed", ownerId, m.userId, { from: "member", to: "admin" }, createdAt + 8 * MS.DAY);
   });
   return { createdAt, joinedAt, activity };
 }
