@@ -7,19 +7,7 @@ import { TEAMS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { listTeamsForAdmin } from "~/lib/teams/admin-teams.server";
 import { createConfirmedUser, db, signedInAs, visibleText } from "./helpers";
-
-async function makeTeam(ownerId: string, members: string[] = [], seats = 5, createdAt = Date.now()) {
-  const id = crypto.randomUUID();
-  const slug = `team-${id.slice(0, 8)}`;
-  await db.insert(schema.teams).values({ id, slug, name: `Team ${slug}`, ownerId, seats, createdAt });
-  await db
-    .insert(schema.teamMembers)
-    .values([
-      { teamId: id, userId: ownerId, role: "owner", joinedAt: Date.now() },
-      ...members.map((userId) => ({ teamId: id, userId, role: "member" as const, joinedAt: Date.now() })),
-    ]);
-  return { id, slug };
-}
+import { insertTeam } from "./team-helpers";
 
 const auditRows = (teamId: string) => db.select().from(schema.adminAudit).where(eq(schema.adminAudit.teamId, teamId));
 const activityRows = (teamId: string) => db.select().from(schema.teamActivity).where(eq(schema.teamActivity.teamId, teamId));
@@ -27,7 +15,7 @@ const activityRows = (teamId: string) => db.select().from(schema.teamActivity).w
 describe("the admin's teams", () => {
   it("answers 404 to anyone but the site admin, a team owner included", async () => {
     const owner = await createConfirmedUser();
-    const team = await makeTeam(owner.id);
+    const team = await insertTeam({ ownerId: owner.id, seats: 5 });
     const user = await signedInAs("user");
     for (const browser of [owner.browser, user.browser]) {
       expect((await browser.get("/dashboard/admin/teams")).status).toBe(404);
@@ -40,7 +28,7 @@ describe("the admin's teams", () => {
   it("lists seats used of bought and the revenue of an active subscription", async () => {
     const owner = await createConfirmedUser();
     const member = await createConfirmedUser();
-    const team = await makeTeam(owner.id, [member.id], 4);
+    const team = await insertTeam({ ownerId: owner.id, members: [member.id], seats: 4 });
     await db.insert(schema.teamSubscriptions).values({ id: crypto.randomUUID(), teamId: team.id, status: "active", quantity: 4 });
     const { browser } = await signedInAs("admin");
     const page = await browser.get("/dashboard/admin/teams");
@@ -56,7 +44,7 @@ describe("the admin's teams", () => {
     const owner = await createConfirmedUser();
     const base = Date.now() + 10 * 86_400_000;
     const made = [];
-    for (let i = 0; i < 5; i++) made.push(await makeTeam(owner.id, [], 3, base + (i % 2) * 1000));
+    for (let i = 0; i < 5; i++) made.push(await insertTeam({ ownerId: owner.id, seats: 3, createdAt: base + (i % 2) * 1000 }));
     const seen: string[] = [];
     let after = null;
     do {
@@ -72,7 +60,7 @@ describe("the admin's teams", () => {
 
   it("shows no usage without a reason; a reason writes the audit row and the team's activity row first", async () => {
     const owner = await createConfirmedUser();
-    const team = await makeTeam(owner.id);
+    const team = await insertTeam({ ownerId: owner.id, seats: 5 });
     const admin = await signedInAs("admin");
     const before = await admin.browser.get(`/dashboard/admin/teams/${team.id}`);
     expect(before.status).toBe(200);
@@ -108,7 +96,7 @@ describe("the admin's teams", () => {
 
   it("ends the access after its time: an older reason shows nothing", async () => {
     const owner = await createConfirmedUser();
-    const team = await makeTeam(owner.id);
+    const team = await insertTeam({ ownerId: owner.id, seats: 5 });
     const admin = await signedInAs("admin");
     await db.insert(schema.adminAudit).values({
       id: crypto.randomUUID(),

@@ -3,6 +3,7 @@
 // React Router hands the loaders as it came).
 import { describe, expect, it } from "vitest";
 import { createConfirmedUser } from "./helpers";
+import { createTeamAs } from "./team-helpers";
 
 /**
  * A value of a navigation's data (React Router's flat encoding: an object's keys are "_<index of
@@ -27,9 +28,7 @@ function placeLabel(asked: string, body: string): string | null {
 describe("the tab menu's label", () => {
   it("names the same tab or team for a page and for its data", async () => {
     const owner = await createConfirmedUser();
-    const made = await owner.browser.post("/dashboard/teams", { name: "Label Crew" });
-    expect(made.status).toBe(303);
-    const team = made.headers.get("Location")!;
+    const team = `/dashboard/teams/${(await createTeamAs(owner.browser, "Label Crew")).slug}`;
     for (const [path, label] of [
       ["/dashboard", "Overview"],
       ["/dashboard/billing", "Billing"],

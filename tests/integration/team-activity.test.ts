@@ -7,15 +7,8 @@ import { gatherAccountData } from "~/lib/account/export-data.server";
 import { TEAMS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { parseConsumerEnv } from "../../workers/consumer-env";
-import { type Browser, createConfirmedUser, db, linkPath, waitForMail } from "./helpers";
-
-async function makeTeam(browser: Browser, name: string) {
-  const made = await browser.post("/dashboard/teams", { name });
-  expect(made.status).toBe(303);
-  const slug = made.headers.get("Location")!.split("/").pop()!;
-  const team = await db.query.teams.findFirst({ where: (t, { eq }) => eq(t.slug, slug) });
-  return { slug, id: team!.id };
-}
+import { createConfirmedUser, db, linkPath, waitForMail } from "./helpers";
+import { createTeamAs } from "./team-helpers";
 
 /** `count` role changes, numbered, some sharing one instant (the keyset's tie on id). */
 async function addActivity(teamId: string, actorId: string, count: number, label: string, now: number) {
@@ -37,8 +30,8 @@ const olderLink = (html: string) => /href="([^"]*\/activity\?after=\d+&(?:amp;)?
 describe("the team's activity log", () => {
   it("pages a busy team's log newest first, each row once, and refuses a made-up page with 400", async () => {
     const owner = await createConfirmedUser();
-    const team = await makeTeam(owner.browser, "Busy Crew");
-    const other = await makeTeam(owner.browser, "Other Crew");
+    const team = await createTeamAs(owner.browser, "Busy Crew");
+    const other = await createTeamAs(owner.browser, "Other Crew");
     const now = Date.now();
     const total = TEAMS.activityPerPage * 2 + 7;
     await addActivity(team.id, owner.id, total, "busy", now + 60_000);
@@ -78,7 +71,7 @@ describe("the team's activity log", () => {
 describe("the activity log in a data export", () => {
   it("holds the rows the person acted in, naming no one else: whom they invited or removed stays out", async () => {
     const owner = await createConfirmedUser();
-    const team = await makeTeam(owner.browser, "Export Crew");
+    const team = await createTeamAs(owner.browser, "Export Crew");
     const person = await createConfirmedUser();
     const sent = Date.now();
     expect((await owner.browser.post(`/dashboard/teams/${team.slug}/members`, { intent: "invite", email: person.email, role: "member" })).status).toBe(303);

@@ -16,24 +16,10 @@ import { startOfNextMonth } from "~/lib/usage/dates";
 import type { Entitlements } from "~/lib/usage/entitlements.server";
 import { parseConsumerEnv } from "../../workers/consumer-env";
 import { createConfirmedUser, db, ORIGIN } from "./helpers";
+import { insertTeam } from "./team-helpers";
 import { deviceKey, recordingQueue, report } from "./usage-helpers";
 
 type ClaimBody = Entitlements & { granted: boolean; claim_id?: string; error?: string; cap?: CapEntitlement };
-
-async function makeTeam(ownerId: string, admins: string[], members: string[]) {
-  const id = crypto.randomUUID();
-  const slug = `budget-${id.slice(0, 8)}`;
-  await db.insert(schema.teams).values({ id, slug, name: `Team ${slug}`, ownerId, seats: 10 });
-  const at = Date.now();
-  await db
-    .insert(schema.teamMembers)
-    .values([
-      { teamId: id, userId: ownerId, role: "owner", joinedAt: at },
-      ...admins.map((userId) => ({ teamId: id, userId, role: "admin" as const, joinedAt: at })),
-      ...members.map((userId) => ({ teamId: id, userId, role: "member" as const, joinedAt: at })),
-    ]);
-  return { id, slug };
-}
 
 /** Early access: no free-tier window refuses, so only the caps do. */
 async function earlyAccess(userId: string) {
@@ -56,8 +42,8 @@ const budgetForm = { intent: "budget", monthlyBudget: "1", dailyBudget: "", aler
 describe("team budgets", () => {
   it("the budget page is the owner's and admins': a member and a stranger get 404; another team's member gets no cap", { timeout: 60_000 }, async () => {
     const [owner, admin, member, stranger] = await Promise.all([createConfirmedUser(), createConfirmedUser(), createConfirmedUser(), createConfirmedUser()]);
-    const team = await makeTeam(owner.id, [admin.id], [member.id]);
-    const other = await makeTeam(stranger.id, [], []);
+    const team = await insertTeam({ ownerId: owner.id, admins: [admin.id], members: [member.id] });
+    const other = await insertTeam({ ownerId: stranger.id });
     const page = `/dashboard/teams/${team.slug}/budget`;
     expect((await owner.browser.get(page)).status).toBe(200);
     expect((await admin.browser.get(page)).status).toBe(200);
@@ -102,7 +88,7 @@ describe("team budgets", () => {
 
   it("alerts once per threshold and UTC period, mailed to the owner and admins only", { timeout: 60_000 }, async () => {
     const [owner, admin, member] = await Promise.all([createConfirmedUser(), createConfirmedUser(), createConfirmedUser()]);
-    const team = await makeTeam(owner.id, [admin.id], [member.id]);
+    const team = await insertTeam({ ownerId: owner.id, admins: [admin.id], members: [member.id] });
     await db.insert(schema.teamBudgets).values({ teamId: team.id, monthlyBudget: 1, dailyBudget: 0, alertThresholds: [50, 100], notificationsEnabled: true });
     const { queue, mails } = recordingQueue();
     const deps = { db, env: parseConsumerEnv(env), queue, ledgers: env.USAGE_LEDGER };
@@ -144,7 +130,7 @@ describe("team budgets", () => {
   }, async () => {
     const [owner, a, b] = await Promise.all([createConfirmedUser(), createConfirmedUser(), createConfirmedUser()]);
     await Promise.all([owner, a, b].map((u) => earlyAccess(u.id)));
-    const team = await makeTeam(owner.id, [], [a.id, b.id]);
+    const team = await insertTeam({ ownerId: owner.id, members: [a.id, b.id] });
     await db
       .insert(schema.teamBudgets)
       .values({ teamId: team.id, monthlyBudget: 1, dailyBudget: 0, alertThresholds: [80], notificationsEnabled: false, monthlyHardCap: true });
@@ -178,7 +164,7 @@ describe("team budgets", () => {
   it("a member's cap refuses that member's team claims only", { timeout: 60_000 }, async () => {
     const [owner, member] = await Promise.all([createConfirmedUser(), createConfirmedUser()]);
     await Promise.all([owner, member].map((u) => earlyAccess(u.id)));
-    const team = await makeTeam(owner.id, [], [member.id]);
+    const team = await insertTeam({ ownerId: owner.id, members: [member.id] });
     await db.insert(schema.teamMemberCaps).values({ teamId: team.id, userId: member.id, monthlyLimitUsd: 0.2 });
     const [ownerKey, memberKey] = await Promise.all([deviceKey(owner.browser, team.slug), deviceKey(member.browser, team.slug)]);
     const burst = await Promise.all(Array.from({ length: 10 }, () => claim(memberKey.access_token, 0.05)));

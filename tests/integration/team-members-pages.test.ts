@@ -11,6 +11,7 @@ import { chunks, getDb, schema } from "~/lib/db.server";
 import { MEMBER_PAGE_MESSAGES, memberPage, parseMemberPage } from "~/lib/teams/member-page.server";
 import { memberCount } from "~/lib/teams/teams.server";
 import { type Browser, createConfirmedUser, db, uniqueEmail, visibleText } from "./helpers";
+import { createTeamAs } from "./team-helpers";
 
 const RANK = { owner: 0, admin: 1, member: 2 } as const;
 const ADMINS = 4;
@@ -75,12 +76,8 @@ let membersPath: string;
 
 beforeAll(async () => {
   owner = await createConfirmedUser();
-  const made = await owner.browser.post("/dashboard/teams", { name: "Big Crew" });
-  expect(made.status).toBe(303);
-  slug = made.headers.get("Location")!.split("/").pop()!;
+  ({ slug, id: teamId } = await createTeamAs(owner.browser, "Big Crew"));
   membersPath = `/dashboard/teams/${slug}/members`;
-  const team = (await db.query.teams.findFirst({ where: eq(schema.teams.slug, slug) }))!;
-  teamId = team.id;
   await db.update(schema.teams).set({ seats: TEAMS.maxSeats }).where(eq(schema.teams.id, teamId));
 
   // A member who signs in (role member), and the rest written straight to D1. Admins joined before

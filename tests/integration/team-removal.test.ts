@@ -6,24 +6,16 @@ import { describe, expect, it } from "vitest";
 import { MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { type Browser, createConfirmedUser, db, ORIGIN, waitFor } from "./helpers";
+import { insertTeam } from "./team-helpers";
 import { deviceKey } from "./usage-helpers";
 
 /** A team with a live Team plan, written straight to D1: its owner and members. */
 async function paidTeam(ownerId: string, memberIds: string[]) {
-  const id = crypto.randomUUID();
-  const slug = `paid-${id.slice(0, 8)}`;
-  const now = Date.now();
-  await db.insert(schema.teams).values({ id, slug, name: `Team ${slug}`, ownerId, seats: 10 });
-  await db
-    .insert(schema.teamMembers)
-    .values([
-      { teamId: id, userId: ownerId, role: "owner", joinedAt: now },
-      ...memberIds.map((userId) => ({ teamId: id, userId, role: "member" as const, joinedAt: now })),
-    ]);
+  const team = await insertTeam({ ownerId, members: memberIds });
   await db
     .insert(schema.teamSubscriptions)
-    .values({ id: crypto.randomUUID(), teamId: id, status: "active", quantity: 10, currentPeriodEnd: now + 30 * MS.DAY });
-  return { id, slug };
+    .values({ id: crypto.randomUUID(), teamId: team.id, status: "active", quantity: 10, currentPeriodEnd: Date.now() + 30 * MS.DAY });
+  return team;
 }
 
 type OpenSocket = { ws: WebSocket; closed: () => { code: number; at: number } | null };

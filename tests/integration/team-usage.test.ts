@@ -15,20 +15,8 @@ import type { TeamQuery } from "~/lib/usage/ledger/team-reads";
 import { teamLedger } from "~/lib/usage/team-ingest.server";
 import { parseConsumerEnv } from "../../workers/consumer-env";
 import { createConfirmedUser, db, ORIGIN, queueSettled, uniqueIp, visibleText, waitFor } from "./helpers";
+import { insertTeam } from "./team-helpers";
 import { deviceKey, ledger, postUsage, report } from "./usage-helpers";
-
-async function makeTeam(ownerId: string, members: string[]) {
-  const id = crypto.randomUUID();
-  const slug = `team-${id.slice(0, 8)}`;
-  await db.insert(schema.teams).values({ id, slug, name: `Team ${slug}`, ownerId, seats: 10 });
-  await db
-    .insert(schema.teamMembers)
-    .values([
-      { teamId: id, userId: ownerId, role: "owner", joinedAt: Date.now() },
-      ...members.map((userId) => ({ teamId: id, userId, role: "member" as const, joinedAt: Date.now() })),
-    ]);
-  return { id, slug };
-}
 
 const wholeRange = (member?: string): TeamQuery => ({
   from: Date.now() - 10 * MS.DAY,
@@ -48,7 +36,7 @@ describe("usage per team", () => {
   }, async () => {
     const owner = await createConfirmedUser();
     const member = await createConfirmedUser();
-    const team = await makeTeam(owner.id, [member.id]);
+    const team = await insertTeam({ ownerId: owner.id, members: [member.id] });
     const teamKey = await deviceKey(member.browser, team.slug);
     expect(teamKey.team).toEqual({ slug: team.slug, name: `Team ${team.slug}` });
     const personalKey = await deviceKey(member.browser, "");
@@ -83,7 +71,7 @@ describe("usage per team", () => {
   it("no longer counts a removed member's new reports for the team; the approval refuses a team the approver is not in", { timeout: 60_000 }, async () => {
     const owner = await createConfirmedUser();
     const member = await createConfirmedUser();
-    const team = await makeTeam(owner.id, [member.id]);
+    const team = await insertTeam({ ownerId: owner.id, members: [member.id] });
     const teamKey = await deviceKey(member.browser, team.slug);
     expect((await postUsage(teamKey.access_token, { reports: [report()] })).status).toBe(202);
     await queueSettled(20_000);
@@ -96,7 +84,7 @@ describe("usage per team", () => {
     expect(await teamTotals(team.id)).toBe(1);
 
     // Another team (or one the approver left) is refused, and the code stays unapproved.
-    const other = await makeTeam(owner.id, []);
+    const other = await insertTeam({ ownerId: owner.id });
     const asked = await SELF.fetch(`${ORIGIN}/api/v1/auth/device`, {
       method: "POST",
       headers: { "Content-Type": "application/json", "CF-Connecting-IP": uniqueIp() },
@@ -111,7 +99,7 @@ describe("usage per team", () => {
   it("tells every member's open team usage page of a report under the team: the owner's socket hears the member's report", { timeout: 60_000 }, async () => {
     const owner = await createConfirmedUser();
     const member = await createConfirmedUser();
-    const team = await makeTeam(owner.id, [member.id]);
+    const team = await insertTeam({ ownerId: owner.id, members: [member.id] });
     const memberKey = await deviceKey(member.browser, team.slug);
     const response = await owner.browser.get(`/dashboard/teams/${team.slug}/usage/live`, { headers: { Upgrade: "websocket", Origin: ORIGIN } });
     expect(response.status).toBe(101);
@@ -140,7 +128,7 @@ describe("usage per team", () => {
     const owner = await createConfirmedUser();
     const member = await createConfirmedUser();
     const outsider = await createConfirmedUser();
-    const team = await makeTeam(owner.id, [member.id]);
+    const team = await insertTeam({ ownerId: owner.id, members: [member.id] });
     const ownerKey = await deviceKey(owner.browser, team.slug);
     const memberKey = await deviceKey(member.browser, team.slug);
     await postUsage(ownerKey.access_token, { reports: [report({ cost_usd: 0.5 }), report({ cost_usd: 0.25, model_name: "claude-3" })] });

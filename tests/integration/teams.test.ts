@@ -8,12 +8,7 @@ import { DELETION_MESSAGES } from "~/lib/account/messages";
 import { schema } from "~/lib/db.server";
 import { TEAM_MESSAGES as M } from "~/lib/teams/messages";
 import { type Browser, createConfirmedUser, db, linkPath, visibleText, waitForMail } from "./helpers";
-
-async function makeTeam(browser: Browser, name: string) {
-  const made = await browser.post("/dashboard/teams", { name });
-  expect(made.status).toBe(303);
-  return made.headers.get("Location")!.split("/").pop()!;
-}
+import { createTeamAs } from "./team-helpers";
 
 async function inviteAndAccept(owner: Browser, slug: string, role: "admin" | "member") {
   const person = await createConfirmedUser();
@@ -31,7 +26,7 @@ async function inviteAndAccept(owner: Browser, slug: string, role: "admin" | "me
 describe("team pages", () => {
   it("enforces roles: non-members and members get 404 on admin pages; admins cannot remove the owner", async () => {
     const owner = await createConfirmedUser();
-    const slug = await makeTeam(owner.browser, "Rocket Crew <b>");
+    const slug = (await createTeamAs(owner.browser, "Rocket Crew <b>")).slug;
     const admin = await inviteAndAccept(owner.browser, slug, "admin");
     const member = await inviteAndAccept(owner.browser, slug, "member");
     const stranger = await createConfirmedUser();
@@ -70,9 +65,9 @@ describe("team pages", () => {
 
   it("refuses a cross-team id, another address and a used invitation; the owner cannot leave nor delete the account", async () => {
     const owner = await createConfirmedUser();
-    const slug = await makeTeam(owner.browser, "Blue Team");
+    const slug = (await createTeamAs(owner.browser, "Blue Team")).slug;
     const other = await createConfirmedUser();
-    const otherSlug = await makeTeam(other.browser, "Red Team");
+    const otherSlug = (await createTeamAs(other.browser, "Red Team")).slug;
     const member = await inviteAndAccept(other.browser, otherSlug, "member");
     // An id of another team's member changes nothing in it.
     const cross = await owner.browser.post(`/dashboard/teams/${slug}/members`, { intent: "remove", userId: member.id });
