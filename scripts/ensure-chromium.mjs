@@ -1,28 +1,43 @@
-// The browser tests use Debian's Chromium (Playwright cannot download browsers here).
-// Installs it when it can (root with apt-get), else says exactly what to run.
+// Debian's Chromium builds (Playwright cannot download browsers here), in two packages:
+// - "chromium", the whole browser, for what must see the page as a visitor's browser draws it
+//   (Lighthouse, the screenshots);
+// - "headless-shell", Chromium's headless shell (Debian's chromium-headless-shell, the same
+//   version), for the browser tests: Playwright's own default for headless Chromium, and a third
+//   lighter on this 2-core machine (ADR 0040).
+// Installs the one asked for when it can (root with apt-get), else says exactly what to run.
 import { existsSync } from "node:fs";
 import { run } from "./lib.mjs";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const BROWSERS = {
+  chromium: { path: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", pkg: "chromium", env: "CHROMIUM_PATH" },
+  "headless-shell": {
+    path: process.env.CHROMIUM_HEADLESS_SHELL_PATH ?? "/usr/bin/chromium-headless-shell",
+    pkg: "chromium-headless-shell",
+    env: "CHROMIUM_HEADLESS_SHELL_PATH",
+  },
+};
 
-export async function ensureChromium() {
-  if (existsSync(CHROMIUM)) return CHROMIUM;
+/** The path of the build asked for, installed first when it is missing and this process may. */
+export async function ensureChromium(kind = "chromium") {
+  const browser = BROWSERS[kind];
+  if (!browser) throw new Error(`No Chromium build named ${kind}`);
+  if (existsSync(browser.path)) return browser.path;
   const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   if (isRoot && existsSync("/usr/bin/apt-get")) {
-    console.log("Chromium is missing: installing Debian's chromium package (about 35 s)...");
+    console.log(`${browser.pkg} is missing: installing Debian's ${browser.pkg} package (about 35 s)...`);
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
     await run("apt-get", ["update", "-qq"], { env });
-    await run("apt-get", ["install", "-y", "-qq", "chromium"], { env, stdio: ["ignore", "ignore", "inherit"] });
-    if (existsSync(CHROMIUM)) return CHROMIUM;
+    await run("apt-get", ["install", "-y", "-qq", browser.pkg], { env, stdio: ["ignore", "ignore", "inherit"] });
+    if (existsSync(browser.path)) return browser.path;
   }
   console.error(
     [
-      `Chromium was not found at ${CHROMIUM}. The browser tests need it.`,
-      "On Debian or Ubuntu run:  sudo apt-get update && sudo apt-get install -y chromium",
-      "Or point CHROMIUM_PATH at an existing Chromium or Chrome binary.",
+      `${browser.pkg} was not found at ${browser.path}. ${kind === "chromium" ? "Lighthouse and the screenshots" : "The browser tests"} need it.`,
+      `On Debian or Ubuntu run:  sudo apt-get update && sudo apt-get install -y ${browser.pkg}`,
+      `Or point ${browser.env} at an existing build of it.`,
     ].join("\n"),
   );
   process.exit(1);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(await ensureChromium());
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await ensureChromium(process.argv[2]));

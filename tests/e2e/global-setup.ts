@@ -1,4 +1,4 @@
-// Before the browser tests: Chromium present, the site built into its own directory (a running
+// Before the browser tests: Chromium's headless shell present (scripts/ensure-chromium.mjs), the site built into its own directory (a running
 // `npm start` keeps serving build/), and one local state migrated and seeded. No site is served
 // here: each worker serves its own copy of the build on its own copy of that state (fixtures.ts,
 // sites.ts). E2E_NO_BUILD=1 reuses the last test build; E2E_PREPARED=1 reuses build and state.
@@ -17,7 +17,8 @@ export async function prepareBrowserTests(build = true): Promise<void> {
 }
 
 export default async function globalSetup(_config: FullConfig) {
-  process.env.CHROMIUM_PATH = await ensureChromium();
+  // Read by playwright.config.ts in the workers (they inherit this process's environment).
+  process.env.CHROMIUM_HEADLESS_SHELL_PATH = await ensureChromium("headless-shell");
   // Before the build, which copies .dev.vars into the built Workers.
   ensureDevVars();
   removeOldSites();
