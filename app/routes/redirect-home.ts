@@ -6,8 +6,10 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/redirect-home";
 import { isPagePath } from "~/lib/site/well-known";
 
-function answer({ request }: Route.LoaderArgs | Route.ActionArgs): Response {
-  if (isPagePath(new URL(request.url).pathname)) return redirect("/");
+// `url` (the page's address), not `request.url`: a link followed in the browser asks for
+// `/debug.data`, which is the page /debug, not a file.
+function answer({ url }: Route.LoaderArgs | Route.ActionArgs): Response {
+  if (isPagePath(url.pathname)) return redirect("/");
   return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 

@@ -62,8 +62,9 @@ export function legacyTabRedirect(url: URL): string | null {
   return `${path}${query ? `?${query}` : ""}${url.hash}`;
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+// `url`, not `request.url`: React Router hands loaders a navigation's data request as it came
+// (`/dashboard/billing.data`), and `url` is the page's own address.
+export async function loader({ url, context }: Route.LoaderArgs) {
   if (url.pathname === "/dashboard") {
     const target = legacyTabRedirect(url);
     if (target) throw redirect(target);
@@ -78,18 +79,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     email: user.email,
     isAdmin,
     teams: teams.map(({ slug, name }) => ({ slug, name })),
-    place: placeOf(tabsFor(isAdmin), teams, pagePath(url)),
+    place: placeOf(tabsFor(isAdmin), teams, url.pathname),
   };
-}
-
-/**
- * The page's own path. A navigation in the browser asks for the page's data as `<path>.data`
- * (`/_.data` for `/`), and React Router hands its loaders that request as it came.
- */
-function pagePath(url: URL): string {
-  const { pathname } = url;
-  if (pathname.endsWith("/_.data")) return pathname.slice(0, -"_.data".length);
-  return pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
 }
 
 /**
