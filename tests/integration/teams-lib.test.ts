@@ -4,8 +4,8 @@ import { env } from "cloudflare:test";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { schema } from "~/lib/db.server";
-import { TEAMS } from "~/lib/constants";
-import { acceptInvitation, createInvitation, revokeInvitation } from "~/lib/teams/invitations.server";
+import { TEAM_INVITATION_LIMITS, TEAMS } from "~/lib/constants";
+import { acceptInvitation, createInvitation, INVITATION_LIMIT_MESSAGES, revokeInvitation } from "~/lib/teams/invitations.server";
 import { TEAM_MESSAGES as M } from "~/lib/teams/messages";
 import { changeRole, leaveTeam, removeMember, transferOwnership } from "~/lib/teams/members.server";
 import { createTeam, type Membership, memberCount, membershipOf } from "~/lib/teams/teams.server";
@@ -138,5 +138,63 @@ describe("teams (library)", () => {
       .from(schema.teamMembers)
       .where(and(eq(schema.teamMembers.teamId, team.team.id), eq(schema.teamMembers.role, "owner")));
     expect(owners[0]?.n).toBe(1);
+  });
+});
+
+describe("how many invitations go out", () => {
+  const openOf = async (teamId: string) =>
+    (
+      await db
+        .select({ n: sql<number>`count(*)` })
+        .from(schema.teamInvitations)
+        .where(and(eq(schema.teamInvitations.teamId, teamId), sql`accepted_at IS NULL AND revoked_at IS NULL`))
+    )[0]!.n;
+
+  const { limit: perInviter, windowMs: inviterWindow } = TEAM_INVITATION_LIMITS.perInviter;
+  it(`${perInviter + 10} invitations at once from one inviter, over two teams, send ${perInviter}; 10 are refused with 429 until the hour is over`, async () => {
+    const owner = await account("inviter");
+    const teams = [await teamOf(owner, "Burst One"), await teamOf(owner, "Burst Two")];
+    const now = Date.now();
+    const results = await Promise.all(
+      Array.from({ length: perInviter + 10 }, (_, i) =>
+        createInvitation(deps, teams[i % 2]!, owner.id, { email: uniqueEmail(`burst-${i}`), role: "member" }, now),
+      ),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(perInviter);
+    const refused = results.filter((r) => !r.ok);
+    expect(refused).toHaveLength(10);
+    for (const r of refused) expect(r).toMatchObject({ status: 429, error: INVITATION_LIMIT_MESSAGES.tooManySent, retryAfterSeconds: inviterWindow / 1000 });
+    expect((await openOf(teams[0]!.team.id)) + (await openOf(teams[1]!.team.id))).toBe(perInviter);
+
+    // An hour later the inviter may send again, up to the team's open invitations.
+    const later = now + inviterWindow + 1;
+    const first = teams[0]!;
+    const room = TEAMS.maxOpenInvitations - (await openOf(first.team.id));
+    for (let i = 0; i < room; i++)
+      expect(await createInvitation(deps, first, owner.id, { email: uniqueEmail(`fill-${i}`), role: "member" }, later)).toMatchObject({ ok: true });
+    expect(await createInvitation(deps, first, owner.id, { email: uniqueEmail("one-more"), role: "member" }, later)).toEqual({
+      ok: false,
+      error: M.tooManyInvitations,
+      status: 409,
+    });
+  });
+
+  const { limit: perAddress, windowMs: addressWindow } = TEAM_INVITATION_LIMITS.perAddress;
+  it(`one address invited by ${perAddress + 2} teams at once gets ${perAddress} invitations, and one more a day later`, async () => {
+    const invitee = uniqueEmail("flooded");
+    const owners = await Promise.all(Array.from({ length: perAddress + 3 }, () => account("flooder")));
+    const teams = await Promise.all(owners.map((owner) => teamOf(owner, "Flood Team")));
+    const now = Date.now();
+    const results = await Promise.all(
+      teams.slice(0, perAddress + 2).map((team, i) => createInvitation(deps, team, owners[i]!.id, { email: invitee, role: "member" }, now)),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(perAddress);
+    for (const r of results.filter((r) => !r.ok)) expect(r).toMatchObject({ status: 429, error: INVITATION_LIMIT_MESSAGES.addressFlooded });
+    const rows = await db.select({ id: schema.teamInvitations.id }).from(schema.teamInvitations).where(eq(schema.teamInvitations.email, invitee));
+    expect(rows).toHaveLength(perAddress);
+    const last = teams.length - 1;
+    expect(await createInvitation(deps, teams[last]!, owners[last]!.id, { email: invitee, role: "member" }, now + addressWindow + 1)).toMatchObject({
+      ok: true,
+    });
   });
 });

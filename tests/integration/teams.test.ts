@@ -5,10 +5,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { DELETION_MESSAGES } from "~/lib/account/messages";
+import { TEAM_INVITATION_LIMITS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
+import { INVITATION_LIMIT_MESSAGES } from "~/lib/teams/invitations.server";
 import { TEAM_MESSAGES as M } from "~/lib/teams/messages";
 import { type Browser, createConfirmedUser, db, linkPath, visibleText, waitForMail } from "./helpers";
-import { createTeamAs } from "./team-helpers";
+import { createTeamAs, insertTeam } from "./team-helpers";
 
 async function inviteAndAccept(owner: Browser, slug: string, role: "admin" | "member") {
   const person = await createConfirmedUser();
@@ -99,5 +101,21 @@ describe("team pages", () => {
     expect(await (await owner.browser.get("/dashboard")).text()).toContain(`/dashboard/teams/${slug}`);
     expect((await invitee.browser.post(`/dashboard/teams/${slug}`, { intent: "leave" })).status).toBe(303);
     expect((await invitee.browser.get(`/dashboard/teams/${slug}`)).status).toBe(404);
+  });
+
+  it("refuses an invitation past the address's daily limit on the page, with 429 and Retry-After, and sends nothing", async () => {
+    const owner = await createConfirmedUser();
+    const invitee = `flood-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const { limit } = TEAM_INVITATION_LIMITS.perAddress;
+    const slugs = await Promise.all(Array.from({ length: limit + 1 }, async () => (await insertTeam({ ownerId: owner.id })).slug));
+    for (const slug of slugs.slice(0, limit)) {
+      expect((await owner.browser.post(`/dashboard/teams/${slug}/members`, { intent: "invite", email: invitee, role: "member" })).status).toBe(303);
+    }
+    const refused = await owner.browser.post(`/dashboard/teams/${slugs[limit]}/members`, { intent: "invite", email: invitee, role: "member" });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(visibleText(await refused.text())).toContain(INVITATION_LIMIT_MESSAGES.addressFlooded);
+    const rows = await db.select({ id: schema.teamInvitations.id }).from(schema.teamInvitations).where(eq(schema.teamInvitations.email, invitee));
+    expect(rows).toHaveLength(limit);
   });
 });

@@ -1,6 +1,6 @@
 // Teams (issue 50; part of ./index.ts): seats, invitations and the activity log.
 import { PLAN } from "./site.ts";
-import { DAY, MINUTE } from "./time.ts";
+import { DAY, HOUR, MINUTE } from "./time.ts";
 
 export const TEAMS = {
   // The Team plan: the Pro plan's price per seat a month, and its 7-day trial once per team.
@@ -36,4 +36,13 @@ export const TEAMS = {
   adminReasonMaxLength: 300,
   // The usage totals the admin sees: the team's last days, UTC.
   adminUsageDays: 30,
+} as const;
+
+// Not in the issue: an invitation is a mail to an address the inviter typed, so a team is no way
+// to send mail in bulk (one account's invitations an hour, across its teams: a full team of open
+// invitations) or to flood one inbox (invitations to one address a day, from every team). Apart
+// from TEAMS, which the pages' scripts carry: only the server reads these.
+export const TEAM_INVITATION_LIMITS = {
+  perInviter: { limit: 100, windowMs: HOUR },
+  perAddress: { limit: 5, windowMs: DAY },
 } as const;

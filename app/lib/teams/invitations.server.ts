@@ -1,15 +1,18 @@
 // Invitations to a team by e-mail (issue 50, ADR 0036): single use, expiring after
 // TEAMS.invitationTtlMs, revocable, at most TEAMS.maxOpenInvitations open per team. The token is
 // random and D1 keeps only its SHA-256 (as one-time tokens, ../auth/one-time-tokens.server.ts);
-// the mail holds fixed words and the link only. Only an account signed in with the invited
+// the mail holds fixed words and the link only, and how many go out is limited per inviter and
+// per address (TEAM_INVITATION_LIMITS.perInviter, TEAM_INVITATION_LIMITS.perAddress). Only an account signed in with the invited
 // address accepts, and acceptance is one transaction whose first statement claims the invitation
 // only while it is open and the team has a free seat, and whose second adds the membership only
 // if the first did: of 20 acceptances at once one joins, and a team of 3 seats never holds 4.
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
-import { TEAMS } from "../constants";
+import { TEAM_INVITATION_LIMITS, TEAMS } from "../constants";
 import { randomToken, sha256Hex } from "../crypto";
 import type { Db } from "../db.server";
+import { formatDuration } from "../format";
 import { schema } from "../db.server";
+import { overCap } from "../limits/counters.server";
 import { log } from "../log/log.server";
 import { inTransaction } from "./transaction.server";
 import { enqueueMail } from "../mail/mail.server";
@@ -33,7 +36,16 @@ const manages = (teamId: string, actorId: string) =>
   sql`EXISTS (SELECT 1 FROM ${m} WHERE team_id = ${teamId} AND user_id = ${actorId} AND role IN ('owner', 'admin'))`;
 const open = (now: number) => sql`accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ${now}`;
 
-export type InviteResult = { ok: true; id: string } | { ok: false; error: string; status: 403 | 409 };
+/** The sending limits' refusals (server-only: the pages show them from the action's answer). */
+export const INVITATION_LIMIT_MESSAGES = {
+  tooManySent: `You have sent ${TEAM_INVITATION_LIMITS.perInviter.limit} invitations within ${formatDuration(TEAM_INVITATION_LIMITS.perInviter.windowMs, "hour", { article: true })}, the most an account may: try again later.`,
+  addressFlooded: `That address has had ${TEAM_INVITATION_LIMITS.perAddress.limit} team invitations within ${formatDuration(TEAM_INVITATION_LIMITS.perAddress.windowMs, "day", { article: true })}, the most it may get: try again tomorrow.`,
+} as const;
+
+export type InviteResult =
+  | { ok: true; id: string }
+  | { ok: false; error: string; status: 403 | 409 }
+  | { ok: false; error: string; status: 429; retryAfterSeconds: number };
 
 /**
  * Invites `email` (normalised by the form: trimmed, lower-case) as admin or member and mails the
@@ -57,6 +69,12 @@ export async function createInvitation(
     .where(and(eq(m.teamId, teamId), sql`lower(${schema.users.email}) = ${input.email}`))
     .get();
   if (member) return { ok: false, error: M.alreadyMember, status: 409 };
+  // Counted before the write, each in one atomic statement, so a burst cannot slip past; every
+  // attempt counts, a refused one too (the limits are far above a real team's needs).
+  const inviterWait = await overCap(db, `team-invite:by:${actorId}`, TEAM_INVITATION_LIMITS.perInviter, now);
+  if (inviterWait !== null) return { ok: false, error: INVITATION_LIMIT_MESSAGES.tooManySent, status: 429, retryAfterSeconds: inviterWait };
+  const addressWait = await overCap(db, `team-invite:to:${await sha256Hex(input.email)}`, TEAM_INVITATION_LIMITS.perAddress, now);
+  if (addressWait !== null) return { ok: false, error: INVITATION_LIMIT_MESSAGES.addressFlooded, status: 429, retryAfterSeconds: addressWait };
   const id = crypto.randomUUID();
   const token = randomToken();
   const [inserted] = await inTransaction(db, [

@@ -8,6 +8,7 @@ import { createInvitation, revokeInvitation } from "~/lib/teams/invitations.serv
 import { changeRole, removeMember, transferOwnership } from "~/lib/teams/members.server";
 import type { Membership } from "~/lib/teams/teams.server";
 import type { AppContext } from "~/server/context.server";
+import { retryAfter } from "~/server/responses.server";
 
 const DONE = { invited: "invited", revoked: "revoked", role: "role", removed: "removed", transferred: "transferred" } as const;
 export type Done = keyof typeof DONE;
@@ -28,7 +29,11 @@ export async function membersAction(deps: AppContext, membership: Membership, us
     const submission = parseWithZod(formData, { schema: inviteSchema });
     if (submission.status !== "success") return data({ result: submission.reply(), error: null }, { status: 400 });
     const invited = await createInvitation(deps, membership, userId, submission.value);
-    if (!invited.ok) return data({ result: submission.reply({ formErrors: [invited.error] }), error: null }, { status: invited.status });
+    if (!invited.ok)
+      return data(
+        { result: submission.reply({ formErrors: [invited.error] }), error: null },
+        { status: invited.status, headers: invited.status === 429 ? retryAfter(invited.retryAfterSeconds) : undefined },
+      );
     throw back("invited");
   }
   const parsed = memberActionSchema.safeParse(Object.fromEntries(formData));

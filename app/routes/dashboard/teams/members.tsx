@@ -15,10 +15,12 @@ import { memberCount, requireTeamRole } from "~/lib/teams/teams.server";
 import { requireUser } from "~/server/auth.server";
 import { app } from "~/server/context.server";
 import { readForm } from "~/server/requests.server";
-import { formErrorResult } from "~/server/responses.server";
+import { formErrorResult, keepRetryAfter } from "~/server/responses.server";
 import { DONE_MESSAGES, type Done, membersAction } from "./members.server";
 
 export const meta = () => pageMeta("Team Members | Modelify", { noindex: true });
+// An invitation refused by its sending limits answers 429 with when to try again.
+export const headers = keepRetryAfter;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = requireUser(context);
