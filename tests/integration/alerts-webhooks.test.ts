@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { alertEventSchema } from "~/lib/alerts/events";
 import { retryDelaySeconds } from "~/lib/alerts/deliver.server";
-import { WEBHOOKS } from "~/lib/constants";
+import { WEBHOOK_ADDS_PER_ACCOUNT, WEBHOOKS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
 import { handleDeadLetters, handleEventBatch } from "~/lib/queue/dispatch.server";
 import type { QueueMessage } from "~/lib/queue";
@@ -343,5 +343,29 @@ describe("webhooks", () => {
     expect(answers.filter((a) => a.status === 200)).toHaveLength(WEBHOOKS.maxPerAccount);
     expect(answers.filter((a) => a.status === 409).every((a) => a.html.includes(`at most ${WEBHOOKS.maxPerAccount} webhooks`))).toBe(true);
     expect(await db.select().from(schema.webhooks).where(eq(schema.webhooks.userId, id))).toHaveLength(WEBHOOKS.maxPerAccount);
+  });
+
+  it(`adds at most ${WEBHOOK_ADDS_PER_ACCOUNT.limit} webhooks a day, removals aside, exactly under a burst; then 429 with Retry-After`, async () => {
+    const { browser, id } = await createConfirmedUser();
+    const { limit } = WEBHOOK_ADDS_PER_ACCOUNT;
+    const ownHooks = () => db.select().from(schema.webhooks).where(eq(schema.webhooks.userId, id));
+    // Added and removed, one after another: the account never holds more than one.
+    for (let i = 0; i < limit - WEBHOOKS.maxPerAccount; i++) {
+      expect((await addWebhook(browser, `https://hooks.example.com/loop-${i}`)).status).toBe(200);
+      const [hook] = await ownHooks();
+      expect((await browser.post("/dashboard/alerts", { intent: "remove-webhook", id: hook!.id })).status).toBe(302);
+    }
+    // What is left of the day's adds, asked for twice over at once: exactly that many are added.
+    const burst = await Promise.all(
+      Array.from({ length: 2 * WEBHOOKS.maxPerAccount }, (_, i) =>
+        browser.post("/dashboard/alerts", { intent: "add-webhook", url: `https://hooks.example.com/burst-${i}` }),
+      ),
+    );
+    expect(burst.filter((r) => r.status === 200)).toHaveLength(WEBHOOKS.maxPerAccount);
+    const refused = burst.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(WEBHOOKS.maxPerAccount);
+    for (const r of refused) expect(Number(r.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(visibleText(await refused[0]!.text())).toContain(`You have added ${limit} webhooks within a day`);
+    expect(await ownHooks()).toHaveLength(WEBHOOKS.maxPerAccount);
   });
 });

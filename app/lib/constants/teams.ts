@@ -41,7 +41,8 @@ export const TEAMS = {
 // Not in the issue: an invitation is a mail to an address the inviter typed, so a team is no way
 // to send mail in bulk (one account's invitations an hour, across its teams: a full team of open
 // invitations) or to flood one inbox (invitations to one address a day, from every team). Apart
-// from TEAMS, which the pages' scripts carry: only the server reads these.
+// from TEAMS, which the pages' shared script carries (vite.config.ts, "shared"): only the server
+// reads these.
 export const TEAM_INVITATION_LIMITS = {
   perInviter: { limit: 100, windowMs: HOUR },
   perAddress: { limit: 5, windowMs: DAY },

@@ -172,3 +172,8 @@ export const WEBHOOKS = {
   deliveriesKeptMs: 30 * 24 * HOUR,
   errorMaxChars: 200,
 } as const;
+
+// Webhooks an account may add in a day, however many it removed meanwhile: each one mails its
+// owner and is a new destination for the account's data. Apart from WEBHOOKS, which the pages'
+// shared script carries (vite.config.ts, "shared"): only the server reads it.
+export const WEBHOOK_ADDS_PER_ACCOUNT = { limit: 20, windowMs: 24 * HOUR } as const;

@@ -1,17 +1,21 @@
 // The alerts tab's actions (issue 49): health rules and webhooks, each only the signed-in
-// account's. A webhook sends account data out, so its owner is mailed when one is added.
+// account's. A webhook sends account data out, so its owner is mailed when one is added, and an
+// account adds at most WEBHOOK_ADDS_PER_ACCOUNT a day.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "react-router";
 import { ruleFormSchema, removeFormSchema, webhookFormSchema } from "~/lib/alerts/forms";
 import { webhookAddedMail } from "~/lib/alerts/mail.server";
 import { addRule, addWebhook, deleteRule, deleteWebhook } from "~/lib/alerts/store.server";
 import { newWebhookSecret, sealWebhookSecret } from "~/lib/alerts/webhook-secret";
-import { HEALTH_ALERTS, WEBHOOKS } from "~/lib/constants";
+import { HEALTH_ALERTS, WEBHOOK_ADDS_PER_ACCOUNT, WEBHOOKS } from "~/lib/constants";
+import { formatDuration } from "~/lib/format";
 import { webhookKeys } from "~/lib/keys";
+import { overCap } from "~/lib/limits/counters.server";
 import { log } from "~/lib/log/log.server";
 import { enqueueMails } from "~/lib/mail/mail.server";
 import type { SessionUser } from "~/lib/auth/session.server";
 import type { AppContext } from "~/server/context.server";
+import { retryAfter } from "~/server/responses.server";
 
 type Deps = Pick<AppContext, "db" | "env" | "queue">;
 
@@ -35,6 +39,12 @@ export async function addWebhookAction(deps: Deps, user: SessionUser, form: Form
       { form: "webhook" as const, result: submission.reply({ formErrors: ["Webhooks are not available right now. Please try again later."] }) },
       { status: 503 },
     );
+  }
+  // Counted before the write in one atomic statement, a refused add too: a burst cannot slip past.
+  const wait = await overCap(deps.db, `webhook:add:user:${user.id}`, WEBHOOK_ADDS_PER_ACCOUNT, now);
+  if (wait !== null) {
+    const message = `You have added ${WEBHOOK_ADDS_PER_ACCOUNT.limit} webhooks within ${formatDuration(WEBHOOK_ADDS_PER_ACCOUNT.windowMs, "day", { article: true })}, the most an account may: try again tomorrow.`;
+    return data({ form: "webhook" as const, result: submission.reply({ formErrors: [message] }) }, { status: 429, headers: retryAfter(wait) });
   }
   const secret = newWebhookSecret();
   const id = await addWebhook(deps.db, user.id, submission.value.url, await sealWebhookSecret(keys, secret), now);

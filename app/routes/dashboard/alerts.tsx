@@ -7,8 +7,11 @@ import { budgetOf } from "~/lib/usage/budget.server";
 import { requireUser } from "~/server/auth.server";
 import { app } from "~/server/context.server";
 import { readForm } from "~/server/requests.server";
-import { formErrorResult } from "~/server/responses.server";
+import { formErrorResult, keepRetryAfter } from "~/server/responses.server";
 import { addRuleAction, addWebhookAction, removeAction } from "./alerts.server";
+
+// A webhook refused by the daily limit of adds answers 429 with when to try again.
+export const headers = keepRetryAfter;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
