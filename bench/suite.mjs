@@ -50,7 +50,10 @@ function timedTest(dir) {
   });
 }
 
-const minutes = (s) => `${Math.floor(s / 60)} min ${String(Math.round(s % 60)).padStart(2, "0")} s`;
+const minutes = (s) => {
+  const whole = Math.round(s);
+  return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, "0")} s`;
+};
 
 /** Runs the measurement and returns its section of bench/results.md. */
 export async function benchSuite({ repetitions = Number(process.env.BENCH_REPETITIONS ?? 3) } = {}) {

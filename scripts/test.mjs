@@ -78,7 +78,9 @@ console.log("\nslowest test files:");
 for (const { file, ms } of fileTimes().slice(0, 10)) console.log(`  ${seconds(ms).padStart(8)}  ${file}`);
 const wall = Date.now() - started;
 console.log(`\nunit + integration (workerd): ${unit?.numPassedTests ?? 0} passed; browser end-to-end (Chromium): ${e2ePassed} passed`);
-console.log(`npm test took ${Math.floor(wall / 60_000)} min ${Math.round((wall % 60_000) / 1000)} s (budget: 8 min)`);
+// Rounded to whole seconds first: 359.6 s is "6 min 0 s", not "5 min 60 s".
+const wallSeconds = Math.round(wall / 1000);
+console.log(`npm test took ${Math.floor(wallSeconds / 60)} min ${wallSeconds % 60} s (budget: 8 min)`);
 if (skipped > 0) {
   failedStep ??= "skipped tests";
   console.error(`${skipped} test(s) were skipped: the suite must run everything.`);
