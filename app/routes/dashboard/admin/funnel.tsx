@@ -1,6 +1,7 @@
 // The conversion funnel for admins: visits → sign-ups → confirmed → trials → paid, per week, from
 // the first-party marketing events (ADR 0013). Anyone else gets the 404 of a page that does not exist.
 import type { Route } from "./+types/funnel";
+import { FigureList } from "~/components/dashboard/figure-list";
 import { Card, cx } from "~/components/ui";
 import { MARKETING } from "~/lib/constants";
 import { conversion, FUNNEL_STAGES, type FunnelWeek } from "~/lib/marketing/events";
@@ -40,21 +41,15 @@ export default function AdminFunnel({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-sm text-slate-600">
           Since {f.utc().date(Date.parse(loaderData.usage.since))}, UTC, as the accounts' usage ledgers last reported it.
         </p>
-        <dl className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-4" data-testid="usage-totals">
-          {(
-            [
-              ["Accounts", f.count(loaderData.usage.accounts)],
-              ["Requests", f.count(loaderData.usage.requests)],
-              ["Tokens", f.count(loaderData.usage.tokens)],
-              ["Cost", f.usd(loaderData.usage.cost)],
-            ] as const
-          ).map(([label, value]) => (
-            <div key={label}>
-              <dt className="text-sm text-slate-600">{label}</dt>
-              <dd className="mt-1 text-xl font-semibold tabular-nums text-slate-900">{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <FigureList
+          testId="usage-totals"
+          figures={[
+            ["Accounts", f.count(loaderData.usage.accounts)],
+            ["Requests", f.count(loaderData.usage.requests)],
+            ["Tokens", f.count(loaderData.usage.tokens)],
+            ["Cost", f.usd(loaderData.usage.cost)],
+          ]}
+        />
       </Card>
 
       <Card className="mt-6 p-5">

@@ -6,11 +6,13 @@ import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/team";
+import { FigureList } from "~/components/dashboard/figure-list";
 import { TabError } from "~/components/dashboard/tab-error";
 import { useFormat } from "~/components/format";
 import { CHECKED_ON_THE_SERVER, TextareaField } from "~/components/forms";
 import { Alert, Card, SubmitButton } from "~/components/ui";
 import { TEAMS } from "~/lib/constants";
+import { formatDuration } from "~/lib/format";
 import { pageMeta } from "~/lib/site/meta";
 import { adminReasonSchema, recordUsageAccess, teamForAdmin, usageAccessUntil } from "~/lib/teams/admin-teams.server";
 import { adminTeamUsage } from "~/lib/usage/team-usage.server";
@@ -62,27 +64,21 @@ export default function AdminTeam({ loaderData, actionData }: Route.ComponentPro
         <Card className="mt-6 p-5">
           <h2 className="font-semibold text-slate-900">{`Usage of the last ${TEAMS.adminUsageDays} days (UTC)`}</h2>
           <p className="mt-1 text-sm text-slate-600">{`Shown until ${f.time(until)} for the reason you gave; the team's owners and admins see it in their activity log.`}</p>
-          <dl className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-4" data-testid="admin-team-usage">
-            {(
-              [
-                ["Requests", f.count(usage.totals.totalRequests)],
-                ["Tokens", f.count(usage.totals.totalTokens)],
-                ["Cost", f.usd(usage.totals.totalCostMicros / 1e6)],
-                ["Models", f.count(usage.models)],
-              ] as const
-            ).map(([label, value]) => (
-              <div key={label}>
-                <dt className="text-sm text-slate-600">{label}</dt>
-                <dd className="mt-1 text-xl font-semibold tabular-nums text-slate-900">{value}</dd>
-              </div>
-            ))}
-          </dl>
+          <FigureList
+            testId="admin-team-usage"
+            figures={[
+              ["Requests", f.count(usage.totals.totalRequests)],
+              ["Tokens", f.count(usage.totals.totalTokens)],
+              ["Cost", f.usd(usage.totals.totalCostMicros / 1e6)],
+              ["Models", f.count(usage.models)],
+            ]}
+          />
         </Card>
       ) : (
         <Card className="mt-6 p-5">
           <h2 className="font-semibold text-slate-900">Read this team's usage</h2>
           <p className="mt-1 max-w-2xl text-sm text-slate-600">
-            {`Say why you need it. Your reason is kept in the audit log and shown to the team's owners and admins; the usage then shows for ${TEAMS.adminUsageAccessMs / 60_000} minutes.`}
+            {`Say why you need it. Your reason is kept in the audit log and shown to the team's owners and admins; the usage then shows for ${formatDuration(TEAMS.adminUsageAccessMs, "minute")}.`}
           </p>
           <Form method="post" {...getFormProps(form)} className="mt-4 max-w-xl space-y-4">
             {form.errors?.length ? <Alert tone="error">{form.errors[0]}</Alert> : null}
