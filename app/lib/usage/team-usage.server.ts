@@ -12,6 +12,7 @@ import { decodePageCursor, encodePageCursor } from "../page-cursor";
 import { z } from "../zod";
 import { addDays, dayKey, dayStart, lastDays } from "./dates";
 import type { LedgerNamespace } from "./ledger/api";
+import { emptySliceFigures } from "./ledger/slices";
 import type { MemberCursor, TeamDetailRow } from "./ledger/team-reads";
 import type { SliceRow } from "./ledger/types";
 import { teamLedger } from "./team-ingest.server";
@@ -96,17 +97,7 @@ export async function teamUsageRows(
 }
 
 const FORMER = "Former member";
-const emptyRow = (key: string): SliceRow => ({
-  key,
-  totalRequests: 0,
-  successCount: 0,
-  totalTokens: 0,
-  tokensInput: 0,
-  tokensOutput: 0,
-  totalCostMicros: 0,
-  totalDurationMs: 0,
-  timedRequests: 0,
-});
+const emptyRow = (key: string): SliceRow => ({ key, ...emptySliceFigures() });
 
 async function named(db: Db, teamId: string, rows: SliceRow[]): Promise<MemberRow[]> {
   const names = await namesOf(

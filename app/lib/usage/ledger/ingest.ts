@@ -8,7 +8,7 @@ import { dayKey, monthKey } from "../dates";
 import { QUARTER_COLUMNS, QUARTER_SUMS } from "./schema";
 import type { DailyRow, IngestOptions, LedgerSecure, LedgerUsage } from "./types";
 import { columnNames, reports, secureReports } from "./tables";
-import { addToSlices, emptySliceTally, FALLBACK_TYPE, type SliceTally, writeSlices } from "./slices";
+import { addToSlices, emptySliceFigures, emptySliceTally, FALLBACK_TYPE, type SliceTally, writeSlices } from "./slices";
 import { addToRankings } from "./team-ranking";
 import { localHourOf } from "./zoned";
 
@@ -36,17 +36,7 @@ const UPSERT_DEVICE = `INSERT INTO device_months (month, device_id, requests, co
 
 type DailyDelta = Omit<DailyRow, "date" | "modelName" | "modelProvider">;
 type ModelDelta = DailyDelta & { modelName: string; modelProvider: string };
-const emptyDaily = (): DailyDelta => ({
-  totalRequests: 0,
-  successCount: 0,
-  totalTokens: 0,
-  tokensInput: 0,
-  tokensOutput: 0,
-  totalCostMicros: 0,
-  totalDurationMs: 0,
-  timedRequests: 0,
-  lastUsedAt: 0,
-});
+const emptyDaily = (): DailyDelta => ({ ...emptySliceFigures(), lastUsedAt: 0 });
 
 /**
  * What one call stored, added up in memory first so each aggregate row is written once per call
