@@ -7,39 +7,15 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LIVE_USAGE } from "~/lib/constants";
 import { accessCookie } from "~/server/cookies.server";
-import { Browser, createConfirmedUser, ORIGIN, STRONG_PASSWORD, signedInAs, waitFor, waitForMail } from "./helpers";
+import { Browser, createConfirmedUser, STRONG_PASSWORD, signedInAs, waitFor, waitForMail } from "./helpers";
+import { type OpenSocket, openLiveSocket, stillOpen } from "./live-socket";
 
 const LIVE = "/dashboard/usage/live";
-const UPGRADE = { Upgrade: "websocket", Origin: ORIGIN };
-
-type OpenSocket = { ws: WebSocket; closed: () => { code: number; at: number } | null };
-
-/** Opens the live socket as `browser`, noting when (and with which code) it closes. */
-async function openLive(browser: Browser): Promise<OpenSocket> {
-  const response = await browser.get(LIVE, { headers: UPGRADE });
-  expect(response.status).toBe(101);
-  const ws = response.webSocket;
-  if (!ws) throw new Error("the 101 carried no WebSocket");
-  let closed: { code: number; at: number } | null = null;
-  ws.addEventListener("close", (event) => {
-    closed = { code: event.code, at: Date.now() };
-  });
-  ws.accept();
-  return { ws, closed: () => closed };
-}
 
 /** Waits for the socket to close, within a second of `since`. */
 async function closesWithinASecond(socket: OpenSocket, since: number, what: string) {
   await waitFor(() => socket.closed() !== null, `${what}: the socket's close`, 1_000);
   expect(socket.closed()!.at - since, what).toBeLessThanOrEqual(1_000);
-}
-
-/** Still open: a ping is answered (so a close cannot be in flight unseen). */
-async function stillOpen(socket: OpenSocket, what: string) {
-  const pong = new Promise<void>((resolve) => socket.ws.addEventListener("message", (event) => event.data === "pong" && resolve()));
-  socket.ws.send("ping");
-  await pong;
-  expect(socket.closed(), what).toBeNull();
 }
 
 /** A second browser of the same account, signed in with its password. */
@@ -63,7 +39,7 @@ describe("a live socket belongs to its session", () => {
   it("closes within a second when its session signs out, and only that session's socket", async () => {
     const { browser, email } = await createConfirmedUser();
     const other = await anotherBrowser(email);
-    const [mine, theirs] = [await openLive(browser), await openLive(other)];
+    const [mine, theirs] = [await openLiveSocket(browser, LIVE), await openLiveSocket(other, LIVE)];
     const start = Date.now();
     expect((await browser.post("/auth/sign-out", {})).status).toBeLessThan(400);
     await closesWithinASecond(mine, start, "sign-out");
@@ -74,7 +50,7 @@ describe("a live socket belongs to its session", () => {
   it("closes when the session is ended from another one, and when all other sessions are signed out", async () => {
     const { browser, email } = await createConfirmedUser();
     const [second, third] = [await anotherBrowser(email), await anotherBrowser(email)];
-    const [own, ofSecond, ofThird] = [await openLive(browser), await openLive(second), await openLive(third)];
+    const [own, ofSecond, ofThird] = [await openLiveSocket(browser, LIVE), await openLiveSocket(second, LIVE), await openLiveSocket(third, LIVE)];
 
     let start = Date.now();
     const ended = await browser.post("/dashboard/profile/sessions", { intent: "end", sessionId: sidOf(second) });
@@ -91,7 +67,7 @@ describe("a live socket belongs to its session", () => {
 
   it("closes every socket of the account when its password is reset", async () => {
     const { browser, email } = await createConfirmedUser();
-    const socket = await openLive(browser);
+    const socket = await openLiveSocket(browser, LIVE);
     const resetter = new Browser();
     expect((await resetter.post("/auth?mode=forgot-password", { intent: "forgot-password", email })).status).toBe(200);
     const mail = await waitForMail(email, /Reset your Modelify password/);
@@ -105,7 +81,7 @@ describe("a live socket belongs to its session", () => {
 
   it("closes when an admin signs the account out everywhere", async () => {
     const { browser, email } = await createConfirmedUser();
-    const socket = await openLive(browser);
+    const socket = await openLiveSocket(browser, LIVE);
     const admin = await signedInAs("admin");
     const start = Date.now();
     expect((await admin.browser.post("/dashboard/admin", { intent: "sign-out-everywhere", email })).status).toBe(200);
@@ -114,7 +90,7 @@ describe("a live socket belongs to its session", () => {
 
   it("ends when the access token it came with would have expired (the tab renews with a new socket)", async () => {
     const { browser, id } = await createConfirmedUser();
-    const socket = await openLive(browser);
+    const socket = await openLiveSocket(browser, LIVE);
     const stub = env.USAGE_LEDGER.get(env.USAGE_LEDGER.idFromName(id));
     const token = JSON.parse(atob(browser.cookies.get(accessCookie.name)!)) as string;
     const { exp } = JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))) as { exp: number };
@@ -156,9 +132,9 @@ describe("live sockets per account", () => {
   it(`keeps at most ${LIVE_USAGE.maxSocketsPerAccount} open: the ${LIVE_USAGE.maxSocketsPerAccount + 1}th closes the oldest`, async () => {
     const { browser, id } = await createConfirmedUser();
     const sockets: OpenSocket[] = [];
-    for (let i = 0; i < LIVE_USAGE.maxSocketsPerAccount; i++) sockets.push(await openLive(browser));
+    for (let i = 0; i < LIVE_USAGE.maxSocketsPerAccount; i++) sockets.push(await openLiveSocket(browser, LIVE));
     for (const socket of sockets) expect(socket.closed()).toBeNull();
-    const newest = await openLive(browser);
+    const newest = await openLiveSocket(browser, LIVE);
     await waitFor(() => sockets[0]!.closed() !== null, "the oldest socket's close", 1_000);
     expect(sockets[0]!.closed()!.code).toBe(4003);
     for (const socket of [...sockets.slice(1), newest]) await stillOpen(socket, "a newer socket");
@@ -170,7 +146,7 @@ describe("live sockets per account", () => {
 
   it(`holds the cap under a burst: 30 upgrades at once leave ${LIVE_USAGE.maxSocketsPerAccount} open`, async () => {
     const { browser, id } = await createConfirmedUser();
-    const sockets = await Promise.all(Array.from({ length: 30 }, () => openLive(browser)));
+    const sockets = await Promise.all(Array.from({ length: 30 }, () => openLiveSocket(browser, LIVE)));
     const stub = env.USAGE_LEDGER.get(env.USAGE_LEDGER.idFromName(id));
     await waitFor(
       async () =>

@@ -5,7 +5,8 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { MS } from "~/lib/constants";
 import { schema } from "~/lib/db.server";
-import { type Browser, createConfirmedUser, db, ORIGIN, waitFor } from "./helpers";
+import { createConfirmedUser, db, ORIGIN, waitFor } from "./helpers";
+import { type OpenSocket, openLiveSocket, stillOpen } from "./live-socket";
 import { insertTeam } from "./team-helpers";
 import { deviceKey } from "./usage-helpers";
 
@@ -16,30 +17,6 @@ async function paidTeam(ownerId: string, memberIds: string[]) {
     .insert(schema.teamSubscriptions)
     .values({ id: crypto.randomUUID(), teamId: team.id, status: "active", quantity: 10, currentPeriodEnd: Date.now() + 30 * MS.DAY });
   return team;
-}
-
-type OpenSocket = { ws: WebSocket; closed: () => { code: number; at: number } | null };
-
-/** Opens the team usage page's live socket as `browser`, noting when (and with which code) it closes. */
-async function openTeamLive(browser: Browser, slug: string): Promise<OpenSocket> {
-  const response = await browser.get(`/dashboard/teams/${slug}/usage/live`, { headers: { Upgrade: "websocket", Origin: ORIGIN } });
-  expect(response.status).toBe(101);
-  const ws = response.webSocket;
-  if (!ws) throw new Error("the 101 carried no WebSocket");
-  let closed: { code: number; at: number } | null = null;
-  ws.addEventListener("close", (event) => {
-    closed = { code: event.code, at: Date.now() };
-  });
-  ws.accept();
-  return { ws, closed: () => closed };
-}
-
-/** Still open: a ping is answered (so a close cannot be in flight unseen). */
-async function stillOpen(socket: OpenSocket, what: string) {
-  const pong = new Promise<void>((resolve) => socket.ws.addEventListener("message", (event) => event.data === "pong" && resolve()));
-  socket.ws.send("ping");
-  await pong;
-  expect(socket.closed(), what).toBeNull();
 }
 
 const planOf = async (token: string) => {
@@ -70,9 +47,9 @@ describe("removal takes effect at once", () => {
     expect(keys.removed.team?.slug).toBe(team.slug);
     for (const key of Object.values(keys)) expect(await planOf(key.access_token)).toBe("premium");
     const sockets = {
-      owner: await openTeamLive(owner.browser, team.slug),
-      removed: await openTeamLive(removed.browser, team.slug),
-      leaving: await openTeamLive(leaving.browser, team.slug),
+      owner: await openLiveSocket(owner.browser, `/dashboard/teams/${team.slug}/usage/live`),
+      removed: await openLiveSocket(removed.browser, `/dashboard/teams/${team.slug}/usage/live`),
+      leaving: await openLiveSocket(leaving.browser, `/dashboard/teams/${team.slug}/usage/live`),
     };
 
     let since = Date.now();
